@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// version is set at link time (-ldflags "-X main.version=...").
+var version = "0.1.0-dev"
+
+// newRootCmd builds the wopkit command tree. Every verb is registered here,
+// in one list; each verb lives in its own file.
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "wopkit",
+		Short: "Author, validate, pack, sign and verify OpenWOP packs and tool manifests",
+		Long: "wopkit authors OpenWOP packs (nodes, agents, eval suites) and agent tool install manifests,\n" +
+			"checks them against the JSON Schemas and the rules the schemas cannot express, and packs\n" +
+			"and signs them in the exact format the public OpenWOP registry publishes.",
+		Example:       "  wopkit new\n  wopkit validate ./my-pack\n  wopkit pack ./my-pack --sign manual --key me.key --key-id me-1\n  wopkit verify my-pack-1.0.0.tgz --registry ./registry",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return werr.Wrap(werr.Usage, "usage", err, "bad flag").WithHint("run the command with --help to see its flags")
+	})
+	root.AddCommand(
+		newNewCmd(),
+		newEditCmd(),
+		newValidateCmd(),
+		newPackCmd(),
+		newSignCmd(),
+		newVerifyCmd(),
+		newInspectCmd(),
+		newKeygenCmd(),
+		newToolCmd(),
+		newVersionCmd(),
+	)
+	return root
+}
+
+// printError is fang's error handler: one line on stderr, the message already
+// saying what is wrong, where, and what to do.
+func printError(w io.Writer, _ fang.Styles, err error) {
+	if err == errSilent {
+		return
+	}
+	fmt.Fprintln(w, "wopkit: "+err.Error())
+}
+
+// errSilent is returned by commands that already reported their failure (for
+// example validate, whose problems are the output) and only need the exit code.
+var errSilent = &werr.Error{Class: werr.Invalid, Code: "reported", Msg: "problems reported above"}
+
+// usageArgs wraps a cobra positional-argument check so that its failure is a
+// usage error (exit 2).
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return werr.Wrap(werr.Usage, "usage", err, "wrong arguments").WithHint("see `%s --help`", cmd.CommandPath())
+		}
+		return nil
+	}
+}

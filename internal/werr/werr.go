@@ -1,0 +1,89 @@
+// Package werr is wopkit's one error type and its one exit-code table.
+//
+// Every failure a user can act on is an *Error with a stable Code (the codes
+// that `--json` output and scripts rely on), a lower-case message saying what
+// is wrong and where, and a Hint saying what to do. ExitCode maps any error to
+// the process exit status documented in CLI.md:
+//
+//	0  success
+//	1  the input is invalid, unverified or refused (Invalid)
+//	2  usage error (Usage)
+//	3  environment or I/O failure (Env)
+package werr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Class is the family of an error, which decides its exit code.
+type Class int
+
+// The error classes, in the order of the exit-code table.
+const (
+	Invalid Class = 1 // the input is invalid, unverified or refused
+	Usage   Class = 2 // the command line is wrong
+	Env     Class = 3 // environment or I/O failure
+)
+
+// Error is a failure with a stable code, a message and advice.
+type Error struct {
+	Class Class  // decides the exit code
+	Code  string // stable machine-readable code, e.g. "pack_signature_invalid"
+	Msg   string // what is wrong, and where
+	Hint  string // what to do about it; may be empty
+	Err   error  // the underlying cause, if any
+}
+
+func (e *Error) Error() string {
+	s := e.Msg
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
+	}
+	return s
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an *Error of the given class and code with a formatted message.
+func New(class Class, code, format string, args ...any) *Error {
+	return &Error{Class: class, Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an *Error that carries err as its cause.
+func Wrap(class Class, code string, err error, format string, args ...any) *Error {
+	return &Error{Class: class, Code: code, Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// WithHint returns e with its advice set, for chaining.
+func (e *Error) WithHint(format string, args ...any) *Error {
+	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// CodeOf returns the stable code of the first *Error in err's chain, or "".
+func CodeOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// ExitCode maps an error to the process exit status (see the package doc).
+// An error that is not an *Error is treated as an environment failure, except
+// cobra's flag and argument errors, which callers mark with Usage.
+func ExitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return int(e.Class)
+	}
+	return int(Env)
+}
