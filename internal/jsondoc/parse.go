@@ -1,0 +1,486 @@
+// Package jsondoc decodes JSON documents as the user wrote them: every value
+// and every object key keeps its byte range, so that problems can be reported
+// by line and column and edits can be spliced into the original text without
+// disturbing anything else. It refuses what OpenWOP signing cannot accept:
+// duplicate keys, invalid UTF-8, lone surrogates.
+package jsondoc
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Kind is the JSON type of a Node.
+type Kind uint8
+
+// The JSON value kinds.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+func (k Kind) String() string {
+	return [...]string{"null", "boolean", "number", "string", "array", "object"}[k]
+}
+
+// Node is one JSON value with its position in the source.
+type Node struct {
+	Kind       Kind
+	Start, End int      // byte range of the value in the source
+	Str        string   // decoded string (String), or number text (Number)
+	Bool       bool     // Bool
+	Members    []Member // Object members, in source order
+	Items      []*Node  // Array items
+}
+
+// Member is one object member.
+type Member struct {
+	Key              string
+	KeyStart, KeyEnd int // byte range of the quoted key
+	Value            *Node
+}
+
+// Get returns the value of the member named key, or nil.
+func (n *Node) Get(key string) *Node {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	for i := range n.Members {
+		if n.Members[i].Key == key {
+			return n.Members[i].Value
+		}
+	}
+	return nil
+}
+
+// Member returns the member named key, or nil.
+func (n *Node) Member(key string) *Member {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	for i := range n.Members {
+		if n.Members[i].Key == key {
+			return &n.Members[i]
+		}
+	}
+	return nil
+}
+
+// Text returns the node's string value, or "" when it is not a string.
+func (n *Node) Text() string {
+	if n == nil || n.Kind != String {
+		return ""
+	}
+	return n.Str
+}
+
+// Limits bound what Parse accepts, so hostile input costs bounded memory.
+type Limits struct {
+	MaxBytes int // largest document accepted
+	MaxDepth int // deepest nesting accepted
+}
+
+// DefaultLimits suit manifests: the registry caps pack.json at 256 KB; local
+// documents get more room.
+var DefaultLimits = Limits{MaxBytes: 16 << 20, MaxDepth: 256}
+
+// SyntaxError is a decoding failure at a position in the source.
+type SyntaxError struct {
+	Code   string // stable code: json_syntax, json_duplicate_key, json_encoding, json_empty, json_too_large, json_too_deep
+	Msg    string
+	Offset int
+	Line   int
+	Column int
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%d:%d: %s", e.Line, e.Column, e.Msg)
+}
+
+// Parse decodes src into a Doc with the default limits.
+func Parse(src []byte) (*Doc, error) { return ParseLimits(src, DefaultLimits) }
+
+// ParseLimits decodes src into a Doc, refusing input beyond lim.
+func ParseLimits(src []byte, lim Limits) (*Doc, error) {
+	d := &Doc{Src: src}
+	if len(src) > lim.MaxBytes {
+		return nil, d.errAt("json_too_large", 0, fmt.Sprintf("document is %d bytes, more than the %d bytes allowed", len(src), lim.MaxBytes))
+	}
+	p := parser{src: src, doc: d, maxDepth: lim.MaxDepth}
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		return nil, d.errAt("json_encoding", 0, "document starts with a UTF-8 byte-order mark; save it without a BOM")
+	}
+	if !utf8.Valid(src) {
+		off := firstInvalidUTF8(src)
+		return nil, d.errAt("json_encoding", off, "document is not valid UTF-8; save it as UTF-8")
+	}
+	p.skipSpace()
+	if p.pos >= len(src) {
+		return nil, d.errAt("json_empty", p.pos, "document is empty; a manifest is one JSON object")
+	}
+	root, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos < len(src) {
+		return nil, d.errAt("json_syntax", p.pos, "unexpected "+p.describe()+" after the end of the document")
+	}
+	d.Root = root
+	return d, nil
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return 0
+}
+
+type parser struct {
+	src      []byte
+	pos      int
+	doc      *Doc
+	maxDepth int
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) describe() string {
+	if p.pos >= len(p.src) {
+		return "end of file"
+	}
+	r, _ := utf8.DecodeRune(p.src[p.pos:])
+	return strconv.QuoteRune(r)
+}
+
+func (p *parser) fail(msg string) error {
+	return p.doc.errAt("json_syntax", p.pos, msg)
+}
+
+func (p *parser) value(depth int) (*Node, error) {
+	if depth > p.maxDepth {
+		return nil, p.doc.errAt("json_too_deep", p.pos, fmt.Sprintf("nesting deeper than %d levels", p.maxDepth))
+	}
+	p.skipSpace()
+	if p.pos >= len(p.src) {
+		return nil, p.fail("unexpected end of file: a value is missing")
+	}
+	start := p.pos
+	switch c := p.src[p.pos]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return &Node{Kind: String, Start: start, End: p.pos, Str: s}, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	default:
+		for _, lit := range [...]struct {
+			word string
+			kind Kind
+			val  bool
+		}{{"true", Bool, true}, {"false", Bool, false}, {"null", Null, false}} {
+			if len(p.src)-p.pos >= len(lit.word) && string(p.src[p.pos:p.pos+len(lit.word)]) == lit.word {
+				p.pos += len(lit.word)
+				return &Node{Kind: lit.kind, Start: start, End: p.pos, Bool: lit.val}, nil
+			}
+		}
+		return nil, p.fail("unexpected " + p.describe() + ": expected a value (object, array, string, number, true, false or null)")
+	}
+}
+
+func (p *parser) object(depth int) (*Node, error) {
+	n := &Node{Kind: Object, Start: p.pos}
+	p.pos++ // {
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == '}' {
+		p.pos++
+		n.End = p.pos
+		return n, nil
+	}
+	var seen map[string]int
+	if len(p.src) > 0 {
+		seen = make(map[string]int, 8)
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+			return nil, p.fail("unexpected " + p.describe() + ": expected a quoted property name")
+		}
+		ks := p.pos
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		ke := p.pos
+		if prev, dup := seen[key]; dup {
+			pl, pc := p.doc.Position(prev)
+			return nil, p.doc.errAt("json_duplicate_key", ks, fmt.Sprintf("duplicate key %q (first at %d:%d); remove one: signatures need each key once", key, pl, pc))
+		}
+		seen[key] = ks
+		p.skipSpace()
+		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+			return nil, p.fail("unexpected " + p.describe() + ": expected ':' after the property name")
+		}
+		p.pos++
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.Members = append(n.Members, Member{Key: key, KeyStart: ks, KeyEnd: ke, Value: v})
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			return nil, p.fail("unexpected end of file: an object is not closed with '}'")
+		}
+		switch p.src[p.pos] {
+		case ',':
+			comma := p.pos
+			p.pos++
+			p.skipSpace()
+			if p.pos < len(p.src) && p.src[p.pos] == '}' {
+				return nil, p.doc.errAt("json_syntax", comma, "trailing comma before '}': remove the comma")
+			}
+		case '}':
+			p.pos++
+			n.End = p.pos
+			return n, nil
+		default:
+			return nil, p.fail("unexpected " + p.describe() + ": expected ',' or '}' (a comma may be missing)")
+		}
+	}
+}
+
+func (p *parser) array(depth int) (*Node, error) {
+	n := &Node{Kind: Array, Start: p.pos}
+	p.pos++ // [
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == ']' {
+		p.pos++
+		n.End = p.pos
+		return n, nil
+	}
+	for {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.Items = append(n.Items, v)
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			return nil, p.fail("unexpected end of file: an array is not closed with ']'")
+		}
+		switch p.src[p.pos] {
+		case ',':
+			comma := p.pos
+			p.pos++
+			p.skipSpace()
+			if p.pos < len(p.src) && p.src[p.pos] == ']' {
+				return nil, p.doc.errAt("json_syntax", comma, "trailing comma before ']': remove the comma")
+			}
+		case ']':
+			p.pos++
+			n.End = p.pos
+			return n, nil
+		default:
+			return nil, p.fail("unexpected " + p.describe() + ": expected ',' or ']' (a comma may be missing)")
+		}
+	}
+}
+
+func (p *parser) number() (*Node, error) {
+	start := p.pos
+	s := p.src
+	i := p.pos
+	if s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		p.pos = i
+		return nil, p.fail("invalid number: a digit is expected")
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			p.pos = i
+			return nil, p.fail("invalid number: digits are expected after '.'")
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			p.pos = i
+			return nil, p.fail("invalid number: digits are expected in the exponent")
+		}
+	}
+	p.pos = i
+	return &Node{Kind: Number, Start: start, End: i, Str: string(s[start:i])}, nil
+}
+
+// str decodes a string token at p.pos (which is '"').
+func (p *parser) str() (string, error) {
+	s := p.src
+	i := p.pos + 1
+	// Fast path: no escapes.
+	j := i
+	for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 {
+		j++
+	}
+	if j < len(s) && s[j] == '"' {
+		p.pos = j + 1
+		return string(s[i:j]), nil
+	}
+	buf := make([]byte, 0, j-i+16)
+	buf = append(buf, s[i:j]...)
+	i = j
+	for {
+		if i >= len(s) {
+			p.pos = i
+			return "", p.fail("unexpected end of file inside a string: a closing '\"' is missing")
+		}
+		c := s[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			return string(buf), nil
+		case c < 0x20:
+			p.pos = i
+			return "", p.fail("control character in a string: write it as an escape such as \\n or \\t")
+		case c != '\\':
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		if i+1 >= len(s) {
+			p.pos = i
+			return "", p.fail("unexpected end of file in an escape sequence")
+		}
+		e := s[i+1]
+		i += 2
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := hex4(s, i)
+			if !ok {
+				p.pos = i - 2
+				return "", p.fail("invalid \\u escape: four hex digits are expected")
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, ok2 := rune(-1), false
+				if r < 0xDC00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+					r2, ok2 = hex4(s, i+2)
+				}
+				dec := utf16.DecodeRune(r, r2)
+				if !ok2 || dec == utf8.RuneError {
+					p.pos = i - 6
+					return "", p.doc.errAt("json_encoding", i-6, "lone UTF-16 surrogate in a \\u escape; write the character itself or a valid surrogate pair")
+				}
+				r = dec
+				i += 6
+			}
+			buf = utf8.AppendRune(buf, r)
+		default:
+			p.pos = i - 2
+			return "", p.fail(fmt.Sprintf("invalid escape \\%c in a string", e))
+		}
+	}
+}
+
+func hex4(s []byte, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s[i : i+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// Value converts n to the plain Go form encoding/json produces with
+// UseNumber: map[string]any, []any, string, json.Number, bool, nil.
+func (n *Node) Value() any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case Object:
+		m := make(map[string]any, len(n.Members))
+		for _, mb := range n.Members {
+			m[mb.Key] = mb.Value.Value()
+		}
+		return m
+	case Array:
+		a := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			a[i] = it.Value()
+		}
+		return a
+	case String:
+		return n.Str
+	case Number:
+		return json.Number(n.Str)
+	case Bool:
+		return n.Bool
+	}
+	return nil
+}
