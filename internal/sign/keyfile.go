@@ -1,0 +1,167 @@
+package sign
+
+import (
+	"bytes"
+	"crypto"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/term"
+
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// PassphraseEnv is the environment variable read for a key passphrase before
+// any terminal prompt.
+const PassphraseEnv = "WOPKIT_KEY_PASSPHRASE"
+
+// maxKeyFile bounds what wopkit reads as a key file.
+const maxKeyFile = 64 << 10
+
+// WriteKeyPair writes PREFIX.key (PKCS#8 PEM, mode 0600, encrypted when
+// passphrase is non-empty) and PREFIX.pub (SPKI PEM, 0644), each atomically.
+// It refuses to replace an existing file unless force is set.
+func WriteKeyPair(prefix string, key crypto.Signer, passphrase []byte, force bool) (keyPath, pubPath string, err error) {
+	keyPath, pubPath = prefix+".key", prefix+".pub"
+	if !force {
+		for _, p := range []string{keyPath, pubPath} {
+			if _, err := os.Lstat(p); err == nil {
+				return "", "", werr.New(werr.Invalid, "key_exists", "%s already exists", p).
+					WithHint("choose another --out prefix, or pass --force to replace it")
+			}
+		}
+	}
+	privPEM, err := MarshalPrivateKeyPEM(key, passphrase)
+	if err != nil {
+		return "", "", err
+	}
+	pubPEM, err := MarshalPublicKeyPEM(key.Public())
+	if err != nil {
+		return "", "", err
+	}
+	if err := WriteFileAtomic(keyPath, privPEM, 0o600); err != nil {
+		return "", "", err
+	}
+	if err := WriteFileAtomic(pubPath, pubPEM, 0o644); err != nil {
+		return "", "", err
+	}
+	return keyPath, pubPath, nil
+}
+
+// LoadPrivateKey reads a private key file; pass is asked for the passphrase
+// only when the key is encrypted.
+func LoadPrivateKey(path string, pass PassphraseFunc) (crypto.Signer, error) {
+	data, err := readSmall(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePrivateKeyPEM(data, path, pass)
+}
+
+// LoadPublicKey reads an SPKI PEM public key file.
+func LoadPublicKey(path string) (crypto.PublicKey, error) {
+	data, err := readSmall(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicKeyPEM(data, path)
+}
+
+func readSmall(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "key_unreadable", err, "cannot read key %s", path).
+			WithHint("check the path given to --key")
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "key_unreadable", err, "cannot read key %s", path)
+	}
+	if len(data) > maxKeyFile {
+		return nil, werr.New(werr.Invalid, "key_invalid", "%s is larger than %d bytes, not a key file", path, maxKeyFile)
+	}
+	return data, nil
+}
+
+// Passphrase returns a PassphraseFunc that reads WOPKIT_KEY_PASSPHRASE, or
+// else prompts on the terminal without echo (twice when confirm is set). It
+// fails with an environment error when neither is available. The
+// passphrase is never printed.
+func Passphrase(prompt string, confirm bool) PassphraseFunc {
+	return func() ([]byte, error) {
+		if v, ok := os.LookupEnv(PassphraseEnv); ok {
+			return []byte(v), nil
+		}
+		fd := int(os.Stdin.Fd())
+		if !term.IsTerminal(fd) {
+			return nil, werr.New(werr.Env, "key_passphrase_unavailable", "a key passphrase is needed and stdin is not a terminal").
+				WithHint("set %s", PassphraseEnv)
+		}
+		read := func(p string) ([]byte, error) {
+			fmt.Fprint(os.Stderr, p)
+			b, err := term.ReadPassword(fd)
+			fmt.Fprintln(os.Stderr)
+			if err != nil {
+				return nil, werr.Wrap(werr.Env, "key_passphrase_unavailable", err, "cannot read the passphrase from the terminal")
+			}
+			return b, nil
+		}
+		pw, err := read(prompt + ": ")
+		if err != nil {
+			return nil, err
+		}
+		if confirm {
+			again, err := read("Repeat " + prompt + ": ")
+			if err != nil {
+				return nil, err
+			}
+			if !bytes.Equal(pw, again) {
+				return nil, werr.New(werr.Invalid, "key_passphrase_mismatch", "the two passphrases differ").
+					WithHint("run the command again and type the same passphrase twice")
+			}
+		}
+		return pw, nil
+	}
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory, synced and renamed over path, so a reader never sees a partial
+// file. The file gets mode perm regardless of the umask.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path).
+			WithHint("check that the directory exists and is writable")
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err := f.Chmod(perm); err != nil {
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot set the mode of %s", path)
+	}
+	if _, err := f.Write(data); err != nil {
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path)
+	}
+	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path)
+	}
+	if err := f.Close(); err != nil {
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path)
+	}
+	ok = true
+	return nil
+}
