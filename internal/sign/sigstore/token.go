@@ -1,0 +1,57 @@
+package sigstore
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// tokenClaims are the identity-token claims wopkit looks at before sending the
+// token to Fulcio. They are not trusted: Fulcio verifies the token; this only
+// catches a malformed or expired token early, with a clear message, and
+// without any network call.
+type tokenClaims struct {
+	Issuer        string `json:"iss"`
+	Subject       string `json:"sub"`
+	Email         string `json:"email"`
+	EmailVerified any    `json:"email_verified"`
+	Expiry        int64  `json:"exp"`
+}
+
+// checkToken decodes the unverified claims of a JWT identity token and
+// refuses one that is malformed, has no subject or has expired at now. Its
+// errors never contain the token.
+func checkToken(token string, now time.Time) (*tokenClaims, error) {
+	const hint = "pass a fresh OIDC identity token with --identity-token or SIGSTORE_ID_TOKEN " +
+		"(for example from your CI's OIDC provider, audience \"sigstore\")"
+	if token == "" {
+		return nil, newErr(werr.Usage, CodeTokenMissing,
+			"keyless Sigstore signing needs an OIDC identity token and none was given",
+			"pass --identity-token or set SIGSTORE_ID_TOKEN; or sign with an ECDSA P-256 key (--key)")
+	}
+	parts := strings.Split(strings.TrimSpace(token), ".")
+	if len(parts) != 3 {
+		return nil, newErr(werr.Invalid, CodeTokenInvalid,
+			fmt.Sprintf("identity token is not a JWT (%d dot-separated parts instead of 3)", len(parts)), hint)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
+	if err != nil {
+		return nil, newErr(werr.Invalid, CodeTokenInvalid, "identity token payload is not base64url", hint)
+	}
+	var c tokenClaims
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, newErr(werr.Invalid, CodeTokenInvalid, "identity token payload is not a JSON object of claims", hint)
+	}
+	if c.Subject == "" && c.Email == "" {
+		return nil, newErr(werr.Invalid, CodeTokenInvalid, "identity token has neither a \"sub\" nor an \"email\" claim", hint)
+	}
+	if c.Expiry != 0 && now.After(time.Unix(c.Expiry, 0)) {
+		return nil, newErr(werr.Invalid, CodeTokenInvalid,
+			fmt.Sprintf("identity token expired at %s", time.Unix(c.Expiry, 0).UTC().Format(time.RFC3339)), hint)
+	}
+	return &c, nil
+}
