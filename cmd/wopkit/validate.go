@@ -1,18 +1,123 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// newValidateCmd is a placeholder until the validate verb lands.
+// validateOptions are the flags of `wopkit validate`.
+type validateOptions struct {
+	JSON      bool
+	Strict    bool
+	SchemaDir string
+	Kind      string
+	Registry  bool
+	ListRules bool
+}
+
+func (o *validateOptions) AddFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.BoolVar(&o.JSON, "json", false, "print the report as one JSON object (shape in CLI.md)")
+	f.BoolVar(&o.Strict, "strict", false, "fail on warnings too")
+	f.StringVar(&o.SchemaDir, "schemas", "", "directory of JSON Schemas that override the embedded ones by $id")
+	f.StringVar(&o.Kind, "kind", "", "treat standalone documents as this kind: node-pack, agent, agent-ref, eval-suite, tool-manifest")
+	f.BoolVar(&o.Registry, "registry", false, "apply the rules for publishing to a registry (size limits, reserved scopes)")
+	f.BoolVar(&o.ListRules, "rules", false, "list the lint rules and exit")
+}
+
+// newValidateCmd checks packs, manifests and tarballs against the schemas and
+// the lint rules.
 func newValidateCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "validate",
-		Short: "(validate: not yet implemented)",
-		RunE: func(*cobra.Command, []string) error {
-			return werr.New(werr.Env, "not_implemented", "validate is not implemented yet")
+	o := &validateOptions{}
+	cmd := &cobra.Command{
+		Use:   "validate [PATH...]",
+		Short: "Check packs, agents, eval suites, tool manifests and tarballs",
+		Long: "Validate checks each PATH (a pack directory, default \".\"; a pack.json; an agent, eval suite or tool\n" +
+			"manifest; or a pack .tgz, read without extracting) against the JSON Schemas and the lint rules, and\n" +
+			"prints every problem as file:line:column: message (at /json/pointer) [rule].\n\n" +
+			"Exit status: 0 valid, 1 problems found, 2 usage error, 3 unreadable input.",
+		Example: "  wopkit validate\n  wopkit validate ./my-pack --strict\n  wopkit validate tool.json --json\n" +
+			"  wopkit validate my-pack-1.0.0.tgz\n  wopkit validate pack.json --schemas ./newer-schemas",
+		PreRunE: func(*cobra.Command, []string) error {
+			if o.Kind != "" {
+				if _, ok := validate.ParseKind(o.Kind); !ok {
+					return werr.New(werr.Usage, "usage", "unknown --kind %q", o.Kind).
+						WithHint("use node-pack, agent, agent-ref, eval-suite or tool-manifest")
+				}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.ListRules {
+				return printRules(cmd.OutOrStdout())
+			}
+			if len(args) == 0 {
+				args = []string{"."}
+			}
+			k, _ := validate.ParseKind(o.Kind)
+			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.Registry, Kind: k})
+			if err != nil {
+				return err
+			}
+			rep, err := v.Paths(args)
+			if err != nil {
+				return err
+			}
+			if o.JSON {
+				err = writeJSON(cmd.OutOrStdout(), rep)
+			} else {
+				err = printReport(cmd.OutOrStdout(), rep)
+			}
+			if err != nil {
+				return err
+			}
+			if !rep.Valid {
+				return errSilent
+			}
+			return nil
 		},
 	}
+	o.AddFlags(cmd)
+	return cmd
+}
+
+func printReport(w io.Writer, rep *validate.Report) error {
+	for _, f := range rep.Files {
+		if f.Note != "" {
+			fmt.Fprintf(w, "%s: note: %s\n", f.Path, f.Note)
+		}
+		for _, p := range f.Errors {
+			fmt.Fprintln(w, p.String())
+		}
+		for _, p := range f.Warnings {
+			fmt.Fprintln(w, p.String())
+		}
+	}
+	e, wn := rep.ErrorCount()
+	verdict := "valid"
+	if !rep.Valid {
+		verdict = "invalid"
+	}
+	_, err := fmt.Fprintf(w, "%s: %d file(s), %d error(s), %d warning(s)\n", verdict, len(rep.Files), e, wn)
+	return err
+}
+
+func printRules(w io.Writer) error {
+	for _, r := range validate.Rules() {
+		fmt.Fprintf(w, "%s  %-7s  %s\n", r.ID, r.Severity, r.Summary)
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -1,0 +1,71 @@
+package validate
+
+import (
+	"io/fs"
+	"sort"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+)
+
+// Rule is one lint rule: a check the schemas cannot express, with a stable
+// id that never changes meaning.
+type Rule struct {
+	ID       string
+	Severity Severity
+	Kinds    []Kind // the document kinds it applies to
+	Summary  string // one line, for `validate --rules` and docs/RULES.md
+	// NeedsFiles marks rules that read other files of the pack; they run only
+	// when the document is validated with its pack (directory or tarball).
+	NeedsFiles bool
+	check      func(c *lintCtx)
+}
+
+// Rules returns every lint rule, ordered by id.
+func Rules() []Rule {
+	out := append([]Rule(nil), rules...)
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// lintCtx is what a rule sees.
+type lintCtx struct {
+	v     *Validator
+	kind  Kind
+	doc   *jsondoc.Doc
+	opts  Options
+	fsys  fs.FS // the pack's files (root = pack root), nil when not available
+	name  string
+	rule  *Rule
+	out   []Problem
+	files []FileReport // reports on referenced files (eval suites, schemas)
+}
+
+// report adds a problem at pointer (at its key when key is set) under the
+// running rule's id and severity.
+func (c *lintCtx) report(ptr string, key bool, msg, hint string) {
+	line, col := c.doc.Position(c.doc.Locate(ptr, key))
+	c.out = append(c.out, Problem{Pointer: ptr, Line: line, Column: col, Rule: c.rule.ID, Message: msg, Hint: hint, Severity: c.rule.Severity})
+}
+
+// lint runs every rule that applies to kind. fsys may be nil.
+func (v *Validator) lint(name string, k Kind, doc *jsondoc.Doc, fsys fs.FS) ([]Problem, []FileReport) {
+	c := &lintCtx{v: v, kind: k, doc: doc, opts: v.opts, fsys: fsys, name: name}
+	for i := range rules {
+		r := &rules[i]
+		if r.NeedsFiles && fsys == nil || !appliesTo(r, k) {
+			continue
+		}
+		c.rule = r
+		r.check(c)
+	}
+	return c.out, c.files
+}
+
+func appliesTo(r *Rule, k Kind) bool {
+	for _, rk := range r.Kinds {
+		if rk == k {
+			return true
+		}
+	}
+	return false
+}

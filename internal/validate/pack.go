@@ -1,0 +1,86 @@
+package validate
+
+import (
+	"io/fs"
+	"os"
+	"path"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+)
+
+// packDir validates a pack directory: pack.json and every file it references.
+func (v *Validator) packDir(dir string) (*Report, error) {
+	pj := dir + string(os.PathSeparator) + "pack.json"
+	fi, err := os.Stat(pj)
+	if err != nil {
+		return nil, err
+	}
+	data, err := readBounded(pj, fi.Size())
+	if err != nil {
+		return nil, err
+	}
+	return v.packFiles(displayPath(pj), os.DirFS(dir), data, dir), nil
+}
+
+// packFiles validates pack.json (data, shown as name) with the pack's files
+// in fsys, and returns a report on it and on every referenced file.
+func (v *Validator) packFiles(name string, fsys fs.FS, data []byte, _ string) *Report {
+	frs := v.PackFiles(name, fsys, data)
+	return v.report(frs...)
+}
+
+// PackFiles validates a pack manifest with the pack's files (fsys rooted at
+// the pack root) and returns unfinished reports: pack.json first, then the
+// referenced files that were checked. The TUI calls it with an in-memory
+// fs.FS to re-check the whole pack on every keystroke.
+func (v *Validator) PackFiles(name string, fsys fs.FS, data []byte) []FileReport {
+	fr := FileReport{Path: name, Kind: NodePack}
+	if err := v.init(); err != nil {
+		fr.add(Problem{Line: 1, Column: 1, Rule: "schema/unavailable", Message: err.Error(), Severity: Error})
+		return []FileReport{fr}
+	}
+	doc, perr := jsondoc.Parse(data)
+	if perr != nil {
+		fr.add(syntaxProblem(perr))
+		return []FileReport{fr}
+	}
+	fr.Kind = Detect("pack.json", doc.Root)
+	if fr.Kind == OtherPack {
+		v.checkDoc(&fr, doc, nil)
+		return []FileReport{fr}
+	}
+	extra := v.checkDoc(&fr, doc, fsys)
+	return append([]FileReport{fr}, extra...)
+}
+
+// lintStandalone runs the file-reading rules of a standalone document (a
+// tool manifest's verify suite, an agent's prompt) against its directory.
+func (v *Validator) lintStandalone(fr *FileReport, fsys fs.FS, data []byte) {
+	doc, err := jsondoc.Parse(data)
+	if err != nil {
+		return
+	}
+	c := &lintCtx{v: v, kind: fr.Kind, doc: doc, opts: v.opts, fsys: fsys, name: fr.Path}
+	for i := range rules {
+		r := &rules[i]
+		if !r.NeedsFiles || !appliesTo(r, fr.Kind) {
+			continue
+		}
+		c.rule = r
+		r.check(c)
+	}
+	fr.add(c.out...)
+}
+
+// refPath cleans a pack-relative reference ("./x", "x") for fs.FS access and
+// reports whether it is safe (no "..", not absolute, not a URL).
+func refPath(ref string) (string, bool) {
+	if ref == "" || ref[0] == '/' || ref[0] == '\\' {
+		return "", false
+	}
+	p := path.Clean(ref)
+	if p == ".." || len(p) >= 3 && p[:3] == "../" || !fs.ValidPath(p) {
+		return "", false
+	}
+	return p, true
+}

@@ -1,0 +1,112 @@
+// Package validate checks OpenWOP documents (node packs, agent manifests,
+// agent refs, agent eval suites) and agent tool install manifests against
+// the embedded JSON Schemas and against the rules the schemas cannot
+// express (lint), reporting every problem with its file, line, column,
+// JSON pointer, stable rule id and advice. The CLI, `new --yes` and the TUI
+// all call this package, so they agree on every verdict.
+package validate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity says whether a problem fails validation.
+type Severity string
+
+// The severities. Warnings fail only with Options.Strict.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Problem is one thing wrong with a document.
+type Problem struct {
+	File     string   `json:"-"`
+	Pointer  string   `json:"pointer"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Rule     string   `json:"rule"`
+	Message  string   `json:"message"`
+	Hint     string   `json:"hint,omitempty"`
+	Severity Severity `json:"severity"`
+}
+
+// String renders the problem as `file:line:column: message (at /pointer) [rule]`,
+// followed by the advice when there is one.
+func (p Problem) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:%d:%d: ", p.File, p.Line, p.Column)
+	if p.Severity == Warning {
+		b.WriteString("warning: ")
+	}
+	b.WriteString(p.Message)
+	ptr := p.Pointer
+	if ptr == "" {
+		ptr = "/"
+	}
+	fmt.Fprintf(&b, " (at %s) [%s]", ptr, p.Rule)
+	if p.Hint != "" {
+		b.WriteString("\n    hint: " + p.Hint)
+	}
+	return b.String()
+}
+
+// FileReport is the verdict on one file.
+type FileReport struct {
+	Path     string    `json:"path"`
+	Kind     Kind      `json:"kind"`
+	Valid    bool      `json:"valid"`
+	Note     string    `json:"note,omitempty"`
+	Errors   []Problem `json:"errors"`
+	Warnings []Problem `json:"warnings"`
+}
+
+// Report is the verdict on everything one call validated.
+type Report struct {
+	Valid bool         `json:"valid"`
+	Files []FileReport `json:"files"`
+}
+
+// Problems returns every problem of the report in file order, errors before
+// warnings within a file.
+func (r *Report) Problems() []Problem {
+	var out []Problem
+	for _, f := range r.Files {
+		out = append(out, f.Errors...)
+		out = append(out, f.Warnings...)
+	}
+	return out
+}
+
+// ErrorCount returns the number of errors and warnings in the report.
+func (r *Report) ErrorCount() (errors, warnings int) {
+	for _, f := range r.Files {
+		errors += len(f.Errors)
+		warnings += len(f.Warnings)
+	}
+	return errors, warnings
+}
+
+// add appends problems to a file report, splitting by severity.
+func (f *FileReport) add(ps ...Problem) {
+	for _, p := range ps {
+		p.File = f.Path
+		if p.Severity == Warning {
+			f.Warnings = append(f.Warnings, p)
+		} else {
+			f.Errors = append(f.Errors, p)
+		}
+	}
+}
+
+// finish computes Valid and makes empty lists non-nil for stable JSON.
+func (f *FileReport) finish(strict bool) {
+	if f.Errors == nil {
+		f.Errors = []Problem{}
+	}
+	if f.Warnings == nil {
+		f.Warnings = []Problem{}
+	}
+	f.Valid = len(f.Errors) == 0 && (!strict || len(f.Warnings) == 0)
+}

@@ -1,0 +1,237 @@
+package validate
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+var printer = message.NewPrinter(language.English)
+
+// Options configure a Validator.
+type Options struct {
+	// SchemaDir holds JSON Schema files that replace the embedded ones with
+	// the same $id (the live registry is ahead of the seeds in places).
+	SchemaDir string
+	// Strict makes warnings fail validation.
+	Strict bool
+	// ForRegistry applies the rules for packs about to be published (the
+	// registry's size limits; private.* and local.* names are refused).
+	ForRegistry bool
+	// Kind forces the kind of standalone documents instead of detecting it
+	// (needed for agent refs, which carry too little to be recognised).
+	Kind Kind
+}
+
+// MaxFileSize bounds how much of one file wopkit will read to validate it.
+const MaxFileSize = 16 << 20
+
+// Validator checks documents. It is safe for concurrent use; schemas are
+// compiled on first use, so commands that do not validate never pay for it.
+type Validator struct {
+	opts    Options
+	once    sync.Once
+	set     *schemaSet
+	initErr error
+}
+
+// New returns a Validator. It fails only when Options.SchemaDir is unusable.
+func New(opts Options) (*Validator, error) {
+	v := &Validator{opts: opts}
+	if opts.SchemaDir != "" {
+		if err := v.init(); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+func (v *Validator) init() error {
+	v.once.Do(func() { v.set, v.initErr = newSchemaSet(v.opts.SchemaDir) })
+	return v.initErr
+}
+
+// Options returns the options the Validator was made with.
+func (v *Validator) Options() Options { return v.opts }
+
+// Paths validates each path (a pack directory, a manifest file or a pack
+// tarball) and merges the reports. An error is returned only for problems
+// that are not about the documents' content (unreadable files).
+func (v *Validator) Paths(paths []string) (*Report, error) {
+	rep := &Report{Valid: true, Files: []FileReport{}}
+	for _, p := range paths {
+		r, err := v.Path(p)
+		if err != nil {
+			return nil, err
+		}
+		rep.Files = append(rep.Files, r.Files...)
+		rep.Valid = rep.Valid && r.Valid
+	}
+	return rep, nil
+}
+
+// Path validates one pack directory, manifest file or pack tarball.
+func (v *Validator) Path(path string) (*Report, error) {
+	if err := v.init(); err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).WithHint("check the path")
+	}
+	switch {
+	case fi.IsDir():
+		pj := filepath.Join(path, "pack.json")
+		if _, err := os.Stat(pj); err != nil {
+			return nil, werr.New(werr.Invalid, "pack_manifest_missing", "directory %s has no pack.json", path).
+				WithHint("pass a pack directory, or a manifest file such as an agent, eval suite or tool manifest")
+		}
+		return v.packDir(path)
+	case isTarball(path):
+		return v.tarballFile(path)
+	}
+	data, err := readBounded(path, fi.Size())
+	if err != nil {
+		return nil, err
+	}
+	if filepath.Base(path) == "pack.json" {
+		return v.packFiles(displayPath(path), os.DirFS(filepath.Dir(path)), data, filepath.Dir(path)), nil
+	}
+	fr := v.File(displayPath(path), data, v.opts.Kind)
+	if fr.Kind == EvalSuite || fr.Kind == ToolManifest || fr.Kind == Agent {
+		v.lintStandalone(&fr, os.DirFS(filepath.Dir(path)), data)
+	}
+	return v.report(fr), nil
+}
+
+func (v *Validator) report(frs ...FileReport) *Report {
+	rep := &Report{Valid: true, Files: frs}
+	for i := range rep.Files {
+		rep.Files[i].finish(v.opts.Strict)
+		rep.Valid = rep.Valid && rep.Files[i].Valid
+	}
+	return rep
+}
+
+func isTarball(p string) bool {
+	return strings.HasSuffix(p, ".tgz") || strings.HasSuffix(p, ".tar.gz")
+}
+
+func displayPath(p string) string {
+	if rel, err := filepath.Rel(".", p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+func readBounded(path string, size int64) ([]byte, error) {
+	if size > MaxFileSize {
+		return nil, werr.New(werr.Invalid, "file_too_large", "%s is %d bytes; wopkit validates documents of at most %d bytes", path, size, MaxFileSize).
+			WithHint("a manifest is a small JSON document: check that this is the right file")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path)
+	}
+	if len(b) > MaxFileSize {
+		return nil, werr.New(werr.Invalid, "file_too_large", "%s grew beyond %d bytes while being read", path, MaxFileSize)
+	}
+	return b, nil
+}
+
+// File validates one document given as bytes. kind "" detects it. The
+// result is not finished: callers merge it into a Report (see Bytes).
+func (v *Validator) File(name string, data []byte, k Kind) FileReport {
+	fr := FileReport{Path: name, Kind: k}
+	if err := v.init(); err != nil {
+		fr.add(Problem{Line: 1, Column: 1, Rule: "schema/unavailable", Message: err.Error(), Severity: Error})
+		return fr
+	}
+	doc, perr := jsondoc.Parse(data)
+	if perr != nil {
+		if fr.Kind == "" {
+			fr.Kind = Unknown
+		}
+		fr.add(syntaxProblem(perr))
+		return fr
+	}
+	if fr.Kind == "" {
+		fr.Kind = Detect(name, doc.Root)
+	}
+	v.checkDoc(&fr, doc, nil)
+	return fr
+}
+
+// Bytes validates one document given as bytes and returns its report.
+func (v *Validator) Bytes(name string, data []byte, k Kind) *Report {
+	return v.report(v.File(name, data, k))
+}
+
+// checkDoc runs the schema and the lint rules on doc; rules that read other
+// files run only when fsys is given. It returns reports on referenced files.
+func (v *Validator) checkDoc(fr *FileReport, doc *jsondoc.Doc, fsys fs.FS) []FileReport {
+	switch fr.Kind {
+	case Unknown:
+		fr.add(Problem{Line: 1, Column: 1, Rule: "kind/unknown", Severity: Error,
+			Message: "cannot tell what kind of document this is",
+			Hint:    "a pack has engines and runtime, an agent has agentId, persona and modelClass, an eval suite has suiteId and tasks, a tool manifest has manifest_version; or pass --kind"})
+		return nil
+	case OtherPack:
+		k := doc.Root.Get("kind").Text()
+		fr.Note = "pack kind \"" + k + "\" is not covered by any schema wopkit has: its content is not schema-checked"
+		return nil
+	}
+	fr.add(v.SchemaProblems(fr.Kind, doc, "")...)
+	ps, extra := v.lint(fr.Path, fr.Kind, doc, fsys)
+	fr.add(ps...)
+	return extra
+}
+
+// SchemaProblems validates the value at pointer base of doc (the whole
+// document when base is "") against kind's schema.
+func (v *Validator) SchemaProblems(k Kind, doc *jsondoc.Doc, base string) []Problem {
+	id := schemaIDs[k]
+	if id == "" || v.init() != nil {
+		return nil
+	}
+	sch, err := v.set.compile(id)
+	if err != nil {
+		return []Problem{{Line: 1, Column: 1, Rule: "schema/unavailable", Message: err.Error(), Severity: Error}}
+	}
+	n := doc.Lookup(base)
+	verr := sch.Validate(n.Value())
+	var ve *jsonschema.ValidationError
+	if !errors.As(verr, &ve) {
+		return nil
+	}
+	s := shaper{set: v.set, doc: doc, base: base}
+	s.walk(ve)
+	return s.out
+}
+
+func syntaxProblem(err error) Problem {
+	var se *jsondoc.SyntaxError
+	if errors.As(err, &se) {
+		hint := "fix the JSON at this position"
+		switch se.Code {
+		case "json_duplicate_key":
+			hint = "keep one of the two members: canonical JSON (and so the signature) needs each key once"
+		case "json_encoding":
+			hint = "save the file as UTF-8 without a byte-order mark"
+		case "json_empty":
+			hint = "write the manifest as one JSON object, or start from `wopkit new`"
+		}
+		return Problem{Line: se.Line, Column: se.Column, Rule: strings.Replace(se.Code, "_", "/", 1), Message: se.Msg, Hint: hint, Severity: Error}
+	}
+	return Problem{Line: 1, Column: 1, Rule: "json/syntax", Message: err.Error(), Severity: Error}
+}
