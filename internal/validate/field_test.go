@@ -1,0 +1,67 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestFieldInfoFollowsRefs(t *testing.T) {
+	v, _ := New(Options{})
+	cases := []struct {
+		kind          Kind
+		ptr           string
+		wantType      string
+		wantEnumFirst string
+		wantRequired  bool
+		descContains  string
+	}{
+		{NodePack, "/name", "string", "", true, "Reverse-DNS pack name"},
+		{NodePack, "/nodes/3/category", "string", "chat", true, "classification"},
+		{NodePack, "/agents/0/modelClass", "string", "reasoning", true, "Closed enum"},
+		{NodePack, "/agents/0/promptOverrides/system", "", "", false, "Reference to a PromptTemplate"},
+		{NodePack, "/runtime/language", "string", "javascript", true, "How the engine loads"},
+		{ToolManifest, "/runtime/install/package", "string", "", true, ""}, // required in the pip branch
+		{ToolManifest, "/env/0/name", "string", "", true, "SCREAMING_SNAKE_CASE"},
+		{EvalSuite, "/tasks/0/expected/kind", "string", "golden", true, "Scoring mode"},
+		{NodePack, "/peerDependenciesMeta/x/optional", "boolean", "", false, "degrades"},
+	}
+	for _, c := range cases {
+		fi := v.Field(c.kind, c.ptr)
+		if fi.SchemaURL == "" {
+			t.Errorf("%s %s: not resolved", c.kind, c.ptr)
+			continue
+		}
+		if fi.Type != c.wantType || fi.Required != c.wantRequired || !strings.Contains(fi.Description, c.descContains) {
+			t.Errorf("%s %s: got type=%q required=%v desc=%.40q", c.kind, c.ptr, fi.Type, fi.Required, fi.Description)
+		}
+		if c.wantEnumFirst != "" && (len(fi.Enum) == 0 || fi.Enum[0] != c.wantEnumFirst) {
+			t.Errorf("%s %s: enum %v", c.kind, c.ptr, fi.Enum)
+		}
+	}
+	if fi := v.Field(NodePack, "/nope"); fi.SchemaURL != "" {
+		t.Errorf("unknown field resolved to %s", fi.SchemaURL)
+	}
+}
+
+func TestCheckValueExplainsInWords(t *testing.T) {
+	v, _ := New(Options{})
+	ps := v.CheckValue(NodePack, "/name", "Acme")
+	if len(ps) != 1 || ps[0].Rule != "schema/pattern" || !strings.Contains(ps[0].Hint, "reverse-DNS") || ps[0].Pointer != "/name" {
+		t.Fatalf("name: %+v", ps)
+	}
+	if ps := v.CheckValue(NodePack, "/name", "vendor.acme.hello"); len(ps) != 0 {
+		t.Fatalf("good name refused: %+v", ps)
+	}
+	if ps := v.CheckValue(NodePack, "/homepage", "not a uri"); len(ps) != 1 || ps[0].Rule != "schema/format" {
+		t.Fatalf("homepage: %+v", ps)
+	}
+	if ps := v.CheckValue(NodePack, "/nodes/0/category", "flow"); len(ps) != 1 || ps[0].Rule != "schema/enum" || !strings.Contains(ps[0].Message, "`category`") {
+		t.Fatalf("category: %+v", ps)
+	}
+	if ps := v.CheckValue(ToolManifest, "/env/0/name", "api_key"); len(ps) != 1 || !strings.Contains(ps[0].Hint, "SCREAMING_SNAKE_CASE") {
+		t.Fatalf("env name: %+v", ps)
+	}
+	if ps := v.CheckValue(NodePack, "/agents/0/confidence/defaultThreshold", 1.5); len(ps) != 1 || ps[0].Rule != "schema/maximum" {
+		t.Fatalf("threshold: %+v", ps)
+	}
+}
