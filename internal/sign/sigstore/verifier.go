@@ -254,6 +254,15 @@ func (v *verifier) classify(err error, b *bundle.Bundle) error {
 	}
 	low := strings.ToLower(text)
 	switch {
+	case strings.Contains(low, "transparency log signature does not match") ||
+		strings.Contains(low, "transparency log certificate does not match"):
+		return newErr(werr.Invalid, CodeSignatureInvalid,
+			"the Sigstore bundle's signature or certificate differs from the one recorded in its transparency-log entry: the bundle was altered: "+text,
+			"re-sign the pack, or get an unaltered copy")
+	case strings.Contains(low, "outside certificate validity"):
+		return newErr(werr.Invalid, CodeUntrusted,
+			"the Sigstore bundle's certificate was not valid when the transparency log recorded the signature (signed outside its 10-minute window): "+text,
+			"re-sign the pack; a bundle whose signature was logged after its certificate expired proves nothing")
 	case strings.Contains(low, "log inclusion") || strings.Contains(low, "transparency log") || strings.Contains(low, "tlog"):
 		return newErr(werr.Invalid, CodeUntrusted,
 			"the Sigstore bundle's transparency-log entry does not verify against the trusted root: "+text,

@@ -1,0 +1,276 @@
+package sigstore
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	sgsign "github.com/sigstore/sigstore-go/pkg/sign"
+
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+const signer1 = "dev@acme.test"
+
+// pinned verifies as the right signer.
+func pinned(tr string) VerifyOptions {
+	return VerifyOptions{TrustedRoot: tr, CertIdentity: signer1, CertOIDCIssuer: testIssuer}
+}
+
+// editJSON decodes a bundle, lets f change it, and encodes it again.
+func editJSON(t *testing.T, raw []byte, f func(m map[string]any)) []byte {
+	t.Helper()
+	var m map[string]any
+	must(t, json.Unmarshal(raw, &m))
+	f(m)
+	out, err := json.Marshal(m)
+	must(t, err)
+	return out
+}
+
+func flipB64(s string) string {
+	b, _ := base64.StdEncoding.DecodeString(s)
+	b[len(b)/2] ^= 0x01
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+func path(m map[string]any, keys ...string) map[string]any {
+	for _, k := range keys {
+		m = m[k].(map[string]any)
+	}
+	return m
+}
+
+// keylessWithoutLog makes a keyless bundle with no Rekor entry and no
+// timestamp, through the same Fulcio client path, as an old or hostile
+// signer might.
+func keylessWithoutLog(t *testing.T, v *virtualSigstore) []byte {
+	kp, err := sgsign.NewEphemeralKeypair(nil)
+	must(t, err)
+	tok := v.token(signer1, time.Hour)
+	b, err := sgsign.Bundle(&sgsign.PlainData{Data: testPack}, kp, sgsign.BundleOptions{
+		CertificateProvider:        &fulcioProvider{f: sgsign.NewFulcio(&sgsign.FulcioOptions{BaseURL: v.fulcio.URL}), url: v.fulcio.URL, token: tok},
+		CertificateProviderOptions: &sgsign.CertificateProviderOptions{IDToken: tok},
+	})
+	must(t, err)
+	raw, err := marshalBundle(b)
+	must(t, err)
+	return raw
+}
+
+func TestVerifyKeyless(t *testing.T) {
+	v := newVirtualSigstore(t)
+	tr := v.trustedRoot()
+	good := signWith(t, v.keylessOptions(signer1))
+	other := newVirtualSigstore(t)
+
+	v2 := newVirtualSigstore(t)
+	v2.certStart, v2.rekorTime = -40*time.Minute, -35*time.Minute // expired now, logged while valid
+	expiredLogged := signWith(t, v2.keylessOptions(signer1))
+	v3 := newVirtualSigstore(t)
+	v3.certStart, v3.rekorTime = -40*time.Minute, 0 // logged after the certificate expired
+	loggedLate := signWith(t, v3.keylessOptions(signer1))
+	v4 := newVirtualSigstore(t)
+	v4.certStart = -40 * time.Minute
+	expiredNoLog := keylessWithoutLog(t, v4)
+
+	otherArtifact := func() []byte {
+		s, err := NewSigner(v.keylessOptions(signer1))
+		must(t, err)
+		sig, err := s.Sign(context.Background(), []byte(`{"name":"vendor.acme.other"}`))
+		must(t, err)
+		return sig.Detached
+	}()
+	withTSA := func() []byte {
+		o := v.keylessOptions(signer1)
+		o.TSAURL = v.tsa.URL
+		return signWith(t, o)
+	}()
+
+	tests := []struct {
+		name   string
+		opts   VerifyOptions
+		bundle []byte
+		pack   []byte
+		code   string // "" = verifies
+		says   string
+	}{
+		{"good, exact identity", pinned(tr), good, testPack, "", ""},
+		{"good, regexp identity", VerifyOptions{TrustedRoot: tr, CertIdentityRegexp: `^dev@acme\.test$`,
+			CertOIDCIssuerRegexp: `^https://oidc\.wopkit\.test$`}, good, testPack, "", ""},
+		{"good, with RFC 3161 timestamp", pinned(tr), withTSA, testPack, "", ""},
+		{"expired certificate, logged while valid", pinned(v2.trustedRoot()), expiredLogged, testPack, "", ""},
+		{"wrong identity", VerifyOptions{TrustedRoot: tr, CertIdentity: "mallory@evil.test", CertOIDCIssuer: testIssuer},
+			good, testPack, CodeIdentityMismatch, `signed by "dev@acme.test"`},
+		{"wrong identity regexp", VerifyOptions{TrustedRoot: tr, CertIdentityRegexp: `^ops@`, CertOIDCIssuer: testIssuer},
+			good, testPack, CodeIdentityMismatch, "not the expected signer"},
+		{"wrong issuer", VerifyOptions{TrustedRoot: tr, CertIdentity: signer1, CertOIDCIssuer: "https://accounts.google.com"},
+			good, testPack, CodeIdentityMismatch, `issuer "https://oidc.wopkit.test"`},
+		{"tampered pack.json", pinned(tr), good, bytes.Replace(testPack, []byte("1.0.0"), []byte("1.0.1"), 1),
+			CodeArtifactMismatch, "changed after signing"},
+		{"bundle for another artifact", pinned(tr), otherArtifact, testPack, CodeArtifactMismatch, "another pack.json"},
+		{"tampered bundle: signature", pinned(tr), editJSON(t, good, func(m map[string]any) {
+			ms := path(m, "messageSignature")
+			ms["signature"] = flipB64(ms["signature"].(string))
+		}), testPack, CodeSignatureInvalid, "altered"},
+		{"tampered bundle: digest claims this pack.json", pinned(tr), func() []byte {
+			return editJSON(t, otherArtifact, func(m map[string]any) {
+				goodMD := path(mustMap(t, good), "messageSignature", "messageDigest")
+				path(m, "messageSignature", "messageDigest")["digest"] = goodMD["digest"]
+			})
+		}(), testPack, CodeUntrusted, "transparency-log"},
+		{"tampered bundle: certificate swapped", pinned(tr), editJSON(t, good, func(m map[string]any) {
+			path(m, "verificationMaterial", "certificate")["rawBytes"] =
+				path(mustMap(t, withTSA), "verificationMaterial", "certificate")["rawBytes"]
+		}), testPack, CodeSignatureInvalid, "altered"},
+		{"tampered bundle: log entry body", pinned(tr), editJSON(t, good, func(m map[string]any) {
+			e := m["verificationMaterial"].(map[string]any)["tlogEntries"].([]any)[0].(map[string]any)
+			e["logIndex"] = "7"
+		}), testPack, CodeUntrusted, "transparency-log"},
+		{"not a bundle", pinned(tr), []byte(`{"mediaType":"text/plain"}`), testPack, CodeBundleInvalid, "not a valid Sigstore bundle"},
+		{"truncated bundle", pinned(tr), good[:len(good)/2], testPack, CodeBundleInvalid, "not a valid Sigstore bundle"},
+		{"expired certificate without timestamp", pinned(v4.trustedRoot()), expiredNoLog, testPack, CodeCertificateExpired,
+			"no transparency-log entry or timestamp"},
+		{"expired certificate, logged after expiry", pinned(v3.trustedRoot()), loggedLate, testPack, CodeUntrusted, "certificate"},
+		{"untrusted root", pinned(other.trustedRoot()), good, testPack, CodeUntrusted, "trusted root"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ver, err := NewVerifier(tc.opts)
+			must(t, err)
+			id, err := ver.VerifyBundle(context.Background(), tc.bundle, tc.pack)
+			if tc.code == "" {
+				if err != nil {
+					t.Fatalf("refused a good bundle: %v", err)
+				}
+				if id.Identity != signer1 || id.Issuer != testIssuer || id.LogIndex <= 4242 || id.KeyHint != "" {
+					t.Errorf("identity = %+v", id)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("accepted: %+v", id)
+			}
+			if werr.CodeOf(err) != tc.code || werr.ExitCode(err) != int(werr.Invalid) {
+				t.Errorf("code %q exit %d, want %q exit 1: %v", werr.CodeOf(err), werr.ExitCode(err), tc.code, err)
+			}
+			if !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("error %q does not say %q", err, tc.says)
+			}
+		})
+	}
+}
+
+func mustMap(t *testing.T, raw []byte) map[string]any {
+	var m map[string]any
+	must(t, json.Unmarshal(raw, &m))
+	return m
+}
+
+func TestVerifierNeedsIdentity(t *testing.T) {
+	v := newVirtualSigstore(t)
+	tr := v.trustedRoot()
+	for _, o := range []VerifyOptions{
+		{TrustedRoot: tr},
+		{TrustedRoot: tr, CertIdentity: signer1},
+		{TrustedRoot: tr, CertOIDCIssuerRegexp: ".*"},
+		{TrustedRoot: tr, CertIdentityRegexp: "(", CertOIDCIssuer: testIssuer},
+	} {
+		_, err := NewVerifier(o)
+		if werr.CodeOf(err) != CodeIdentityRequired || werr.ExitCode(err) != int(werr.Usage) {
+			t.Errorf("%+v: err = %v, want %s (usage)", o, err, CodeIdentityRequired)
+		}
+	}
+	_, err := NewVerifier(VerifyOptions{TrustedRoot: "/nonexistent/trusted_root.json", CertIdentity: "a", CertOIDCIssuer: "b"})
+	if werr.CodeOf(err) != CodeTrustedRootInvalid || werr.ExitCode(err) != int(werr.Env) {
+		t.Errorf("missing trusted root: %v", err)
+	}
+}
+
+func TestVerifyKeyed(t *testing.T) {
+	v := newVirtualSigstore(t)
+	tr := v.trustedRoot()
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	otherKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	offline := signWith(t, SignOptions{Key: key})
+	logged := signWith(t, SignOptions{Key: key, RekorURL: v.rekor.URL, TrustedRoot: tr})
+	keyless := signWith(t, v.keylessOptions(signer1))
+	hint, _ := KeyHint(&key.PublicKey)
+
+	tests := []struct {
+		name     string
+		opts     VerifyOptions
+		bundle   []byte
+		code     string
+		logIndex bool
+	}{
+		{"offline key bundle", VerifyOptions{Key: &key.PublicKey}, offline, "", false},
+		{"logged key bundle with trusted root", VerifyOptions{Key: &key.PublicKey, TrustedRoot: tr}, logged, "", true},
+		{"logged key bundle, key only", VerifyOptions{Key: &key.PublicKey}, logged, "", false},
+		{"wrong key", VerifyOptions{Key: &otherKey.PublicKey}, offline, CodeSignatureInvalid, false},
+		{"keyed bundle without --key", pinned(tr), offline, CodeUntrusted, false},
+		{"keyless bundle with --key", VerifyOptions{Key: &key.PublicKey}, keyless, CodeUntrusted, false},
+	}
+	if v.rekorCalls.Load() != 2 {
+		t.Errorf("rekor calls = %d, want 2 (keyed signing logs only when --rekor-url is given)", v.rekorCalls.Load())
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ver, err := NewVerifier(tc.opts)
+			must(t, err)
+			id, err := ver.VerifyBundle(context.Background(), tc.bundle, testPack)
+			if tc.code != "" {
+				if werr.CodeOf(err) != tc.code {
+					t.Fatalf("err = %v, want %s", err, tc.code)
+				}
+				return
+			}
+			must(t, err)
+			if id.KeyHint != hint || id.Identity != "" || (id.LogIndex >= 0) != tc.logIndex {
+				t.Errorf("identity = %+v (hint %s)", id, hint)
+			}
+		})
+	}
+}
+
+func TestSignSelfCheck(t *testing.T) {
+	v := newVirtualSigstore(t)
+	o := v.keylessOptions(signer1)
+	o.TrustedRoot = v.trustedRoot()
+	signWith(t, o) // the right root: accepted
+	o.TrustedRoot = newVirtualSigstore(t).trustedRoot()
+	s, err := NewSigner(o)
+	must(t, err)
+	sig, err := s.Sign(context.Background(), testPack)
+	if sig != nil || werr.CodeOf(err) != CodeSignFailed {
+		t.Fatalf("sig %v, err %v; want no output and %s", sig, err, CodeSignFailed)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	v := newVirtualSigstore(t)
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	hint, _ := KeyHint(&key.PublicKey)
+	id, err := Summarize(signWith(t, v.keylessOptions(signer1)))
+	must(t, err)
+	if id.Identity != signer1 || id.Issuer != testIssuer || id.LogIndex != 4243 {
+		t.Errorf("keyless summary = %+v", id)
+	}
+	id, err = Summarize(signWith(t, SignOptions{Key: key}))
+	must(t, err)
+	if id.KeyHint != hint || id.LogIndex != -1 || id.Identity != "" {
+		t.Errorf("keyed summary = %+v", id)
+	}
+	for _, bad := range []string{"", "{}", "null", `{"mediaType":"application/vnd.dev.sigstore.bundle.v0.3+json"}`, strings.Repeat(" ", maxBundle+1)} {
+		if _, err := Summarize([]byte(bad)); werr.CodeOf(err) != CodeBundleInvalid {
+			t.Errorf("Summarize(%.40q) err = %v", bad, err)
+		}
+	}
+}

@@ -1,0 +1,353 @@
+package sigstore
+
+// An offline Sigstore for tests: loopback HTTP servers standing in for Fulcio
+// (/api/v2/signingCert), Rekor (/api/v1/log/entries) and a timestamp
+// authority, so that sigstore-go's real HTTP clients are exercised. The
+// Fulcio and TSA chains come from sigstore-go's pkg/testing/ca generators;
+// log entries are signed by its VirtualSigstore's Rekor key.
+
+import (
+	"bytes"
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/digitorus/timestamp"
+	"github.com/go-openapi/runtime"
+	"github.com/go-openapi/swag/conv"
+	"github.com/sigstore/rekor/pkg/generated/models"
+	"github.com/sigstore/rekor/pkg/types"
+	"github.com/sigstore/sigstore-go/pkg/root"
+	"github.com/sigstore/sigstore-go/pkg/testing/ca"
+	"github.com/sigstore/sigstore-go/pkg/tlog"
+)
+
+const testIssuer = "https://oidc.wopkit.test"
+
+type virtualSigstore struct {
+	t                                *testing.T
+	vs                               *ca.VirtualSigstore
+	fulcioRoot, fulcioInter          *x509.Certificate
+	fulcioKey                        *ecdsa.PrivateKey
+	tsaRoot, tsaInter, tsaLeaf       *x509.Certificate
+	tsaKey                           *ecdsa.PrivateKey
+	oidcKey                          *ecdsa.PrivateKey
+	fulcio, rekor, tsa               *httptest.Server
+	certStart                        time.Duration // leaf NotBefore relative to now
+	rekorTime                        time.Duration // integrated time relative to now
+	logIndex                         atomic.Int64
+	fulcioCalls, rekorCalls, tsaHits atomic.Int64
+}
+
+func newVirtualSigstore(t *testing.T) *virtualSigstore {
+	t.Helper()
+	vs, err := ca.NewVirtualSigstore()
+	must(t, err)
+	v := &virtualSigstore{t: t, vs: vs, certStart: -time.Minute}
+	v.logIndex.Store(4242)
+	// ca.GenerateFulcioIntermediate's certificate starts 2 minutes ago, too
+	// late for entries logged in the past: make a longer-lived chain.
+	v.fulcioRoot, v.fulcioInter, v.fulcioKey = fulcioChain(t)
+	var tsaInterKey, rootKey *ecdsa.PrivateKey
+	v.tsaRoot, rootKey, err = ca.GenerateRootCa()
+	must(t, err)
+	v.tsaInter, tsaInterKey, err = ca.GenerateTSAIntermediate(v.tsaRoot, rootKey)
+	must(t, err)
+	v.tsaKey, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	must(t, err)
+	v.tsaLeaf, err = ca.GenerateTSALeafCert(time.Now().Add(-5*time.Minute), v.tsaKey, v.tsaInter, tsaInterKey)
+	must(t, err)
+	v.oidcKey, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	must(t, err)
+	v.fulcio = httptest.NewServer(http.HandlerFunc(v.serveFulcio))
+	v.rekor = httptest.NewServer(http.HandlerFunc(v.serveRekor))
+	v.tsa = httptest.NewServer(http.HandlerFunc(v.serveTSA))
+	t.Cleanup(func() { v.fulcio.Close(); v.rekor.Close(); v.tsa.Close() })
+	return v
+}
+
+// fulcioChain makes a Fulcio-like root and intermediate valid from 4 hours
+// ago.
+func fulcioChain(t *testing.T) (rootCert, inter *x509.Certificate, interKey *ecdsa.PrivateKey) {
+	mk := func(cn string, parent *x509.Certificate, parentKey *ecdsa.PrivateKey) (*x509.Certificate, *ecdsa.PrivateKey) {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		must(t, err)
+		tmpl := &x509.Certificate{SerialNumber: big.NewInt(time.Now().UnixNano()),
+			Subject:   pkix.Name{CommonName: cn, Organization: []string{"wopkit.test"}},
+			NotBefore: time.Now().Add(-4 * time.Hour), NotAfter: time.Now().Add(4 * time.Hour),
+			KeyUsage:  x509.KeyUsageCertSign | x509.KeyUsageCRLSign, BasicConstraintsValid: true, IsCA: true}
+		if parent == nil {
+			parent, parentKey = tmpl, key
+		} else {
+			tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning}
+		}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, &key.PublicKey, parentKey)
+		must(t, err)
+		c, err := x509.ParseCertificate(der)
+		must(t, err)
+		return c, key
+	}
+	rootCert, rootKey := mk("virtual-fulcio-root", nil, nil)
+	inter, interKey = mk("virtual-fulcio-intermediate", rootCert, rootKey)
+	return rootCert, inter, interKey
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// token mints an ES256 identity token from the virtual OIDC provider.
+func (v *virtualSigstore) token(email string, ttl time.Duration) string {
+	claims := map[string]any{"iss": testIssuer, "sub": "u-123", "aud": "sigstore",
+		"email": email, "email_verified": true, "exp": time.Now().Add(ttl).Unix(), "iat": time.Now().Unix()}
+	return signJWT(v.t, v.oidcKey, claims)
+}
+
+func signJWT(t *testing.T, key *ecdsa.PrivateKey, claims map[string]any) string {
+	hdr := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"ES256","typ":"JWT"}`))
+	body, err := json.Marshal(claims)
+	must(t, err)
+	input := hdr + "." + base64.RawURLEncoding.EncodeToString(body)
+	sum := sha256.Sum256([]byte(input))
+	r, s, err := ecdsa.Sign(rand.Reader, key, sum[:])
+	must(t, err)
+	sig := append(r.FillBytes(make([]byte, 32)), s.FillBytes(make([]byte, 32))...)
+	return input + "." + base64.RawURLEncoding.EncodeToString(sig)
+}
+
+// verifyJWT is the virtual Fulcio's token check: signature, expiry, issuer.
+func (v *virtualSigstore) verifyJWT(tok string) (map[string]any, error) {
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		return nil, fmt.Errorf("malformed token")
+	}
+	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+	if err != nil || len(sig) != 64 {
+		return nil, fmt.Errorf("bad signature encoding")
+	}
+	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+	if !ecdsa.Verify(&v.oidcKey.PublicKey, sum[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
+		return nil, fmt.Errorf("token signature invalid")
+	}
+	raw, _ := base64.RawURLEncoding.DecodeString(parts[1])
+	var c map[string]any
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, err
+	}
+	if exp, _ := c["exp"].(float64); time.Now().After(time.Unix(int64(exp), 0)) {
+		return nil, fmt.Errorf("token expired")
+	}
+	if c["iss"] != testIssuer {
+		return nil, fmt.Errorf("unknown issuer")
+	}
+	return c, nil
+}
+
+func (v *virtualSigstore) serveFulcio(w http.ResponseWriter, r *http.Request) {
+	v.fulcioCalls.Add(1)
+	if r.Method != http.MethodPost || r.URL.Path != "/api/v2/signingCert" {
+		http.NotFound(w, r)
+		return
+	}
+	claims, err := v.verifyJWT(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+	if err != nil {
+		http.Error(w, `{"code":16,"message":"There was an error processing the identity token"}`, http.StatusUnauthorized)
+		return
+	}
+	var req struct {
+		PublicKeyRequest struct {
+			PublicKey struct{ Algorithm, Content string }
+			ProofOfPossession string
+		}
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	blk, _ := pem.Decode([]byte(req.PublicKeyRequest.PublicKey.Content))
+	if blk == nil {
+		http.Error(w, "bad public key", http.StatusBadRequest)
+		return
+	}
+	pub, err := x509.ParsePKIXPublicKey(blk.Bytes)
+	ecPub, ok := pub.(*ecdsa.PublicKey)
+	if err != nil || !ok {
+		http.Error(w, "bad public key", http.StatusBadRequest)
+		return
+	}
+	email, _ := claims["email"].(string)
+	pop, _ := base64.StdEncoding.DecodeString(req.PublicKeyRequest.ProofOfPossession)
+	popSum := sha256.Sum256([]byte(email))
+	if !ecdsa.VerifyASN1(ecPub, popSum[:], pop) {
+		http.Error(w, "proof of possession failed", http.StatusBadRequest)
+		return
+	}
+	leaf, err := v.issueLeaf(ecPub, email, testIssuer)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	chain := []string{pemCert(leaf), pemCert(v.fulcioInter), pemCert(v.fulcioRoot)}
+	resp := map[string]any{"signedCertificateEmbeddedSct": map[string]any{"chain": map[string]any{"certificates": chain}}}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(resp)
+}
+
+func pemCert(c *x509.Certificate) string {
+	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw}))
+}
+
+// issueLeaf makes a Fulcio-style code-signing certificate for pub.
+func (v *virtualSigstore) issueLeaf(pub crypto.PublicKey, email, issuer string) (*x509.Certificate, error) {
+	issuerV2, _ := asn1.MarshalWithParams(issuer, "utf8")
+	start := time.Now().Add(v.certStart)
+	tmpl := &x509.Certificate{
+		SerialNumber:   big.NewInt(time.Now().UnixNano()),
+		EmailAddresses: []string{email},
+		NotBefore:      start,
+		NotAfter:       start.Add(10 * time.Minute),
+		KeyUsage:       x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:    []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning},
+		ExtraExtensions: []pkix.Extension{
+			{Id: asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 1}, Value: []byte(issuer)},
+			{Id: asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 1, 8}, Value: issuerV2},
+		},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, v.fulcioInter, pub, v.fulcioKey)
+	if err != nil {
+		return nil, err
+	}
+	return x509.ParseCertificate(der)
+}
+
+func (v *virtualSigstore) serveRekor(w http.ResponseWriter, r *http.Request) {
+	v.rekorCalls.Add(1)
+	if r.Method != http.MethodPost || r.URL.Path != "/api/v1/log/entries" {
+		http.NotFound(w, r)
+		return
+	}
+	raw, _ := io.ReadAll(r.Body)
+	pe, err := models.UnmarshalProposedEntry(bytes.NewReader(raw), runtime.JSONConsumer())
+	if err != nil {
+		http.Error(w, `{"code":400,"message":"bad entry"}`, http.StatusBadRequest)
+		return
+	}
+	entry, err := types.CreateVersionedEntry(pe)
+	if err != nil {
+		http.Error(w, `{"code":400,"message":"bad entry"}`, http.StatusBadRequest)
+		return
+	}
+	body, err := types.CanonicalizeEntry(context.Background(), entry)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	logID, _ := v.vs.RekorLogID()
+	idx := v.logIndex.Add(1)
+	integrated := time.Now().Add(v.rekorTime).Unix()
+	b64 := base64.StdEncoding.EncodeToString(body)
+	set, err := v.vs.RekorSignPayload(tlog.RekorPayload{Body: b64, IntegratedTime: integrated, LogIndex: idx, LogID: logID})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	proof, err := v.vs.GetInclusionProof(body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	leaf := sha256.Sum256(append([]byte{0}, body...))
+	uuid := hex.EncodeToString(leaf[:])
+	anon := models.LogEntryAnon{Body: b64, IntegratedTime: conv.Pointer(integrated), LogID: conv.Pointer(logID),
+		LogIndex: conv.Pointer(idx), Verification: &models.LogEntryAnonVerification{InclusionProof: proof, SignedEntryTimestamp: set}}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("ETag", uuid)
+	w.Header().Set("Location", "/api/v1/log/entries/"+uuid)
+	w.WriteHeader(http.StatusCreated)
+	_ = json.NewEncoder(w).Encode(map[string]models.LogEntryAnon{uuid: anon})
+}
+
+func (v *virtualSigstore) serveTSA(w http.ResponseWriter, r *http.Request) {
+	v.tsaHits.Add(1)
+	raw, _ := io.ReadAll(r.Body)
+	req, err := timestamp.ParseRequest(raw)
+	if err != nil {
+		http.Error(w, "bad timestamp request", http.StatusBadRequest)
+		return
+	}
+	ts := timestamp.Timestamp{HashAlgorithm: req.HashAlgorithm, HashedMessage: req.HashedMessage, Time: time.Now(),
+		Policy: asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 2}}
+	resp, err := ts.CreateResponseWithOpts(v.tsaLeaf, v.tsaKey, crypto.SHA256)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/timestamp-reply")
+	_, _ = w.Write(resp)
+}
+
+// trustedRoot writes a trusted_root.json for this virtual instance (no CT
+// logs: the virtual Fulcio embeds no SCTs) and returns its path.
+func (v *virtualSigstore) trustedRoot() string {
+	v.t.Helper()
+	tr, err := root.NewTrustedRoot(root.TrustedRootMediaType01,
+		[]root.CertificateAuthority{&root.FulcioCertificateAuthority{Root: v.fulcioRoot,
+			Intermediates: []*x509.Certificate{v.fulcioInter}, ValidityPeriodStart: time.Now().Add(-24 * time.Hour), URI: v.fulcio.URL}},
+		map[string]*root.TransparencyLog{},
+		[]root.TimestampingAuthority{&root.SigstoreTimestampingAuthority{Root: v.tsaRoot,
+			Intermediates: []*x509.Certificate{v.tsaInter}, Leaf: v.tsaLeaf, ValidityPeriodStart: time.Now().Add(-24 * time.Hour), URI: v.tsa.URL}},
+		v.rekorLogs())
+	must(v.t, err)
+	raw, err := json.Marshal(tr)
+	must(v.t, err)
+	p := filepath.Join(v.t.TempDir(), "trusted_root.json")
+	must(v.t, os.WriteFile(p, raw, 0o644))
+	return p
+}
+
+// rekorLogs is the virtual Rekor log as a trusted root lists it: the
+// VirtualSigstore keeps the hex log ID as the ID's bytes, which only works
+// in memory; a trusted_root.json holds the raw key ID.
+func (v *virtualSigstore) rekorLogs() map[string]*root.TransparencyLog {
+	out := map[string]*root.TransparencyLog{}
+	for id, l := range v.vs.RekorLogs() {
+		c := *l
+		raw, err := hex.DecodeString(id)
+		must(v.t, err)
+		c.ID = raw
+		c.ValidityPeriodStart = time.Now().Add(-24 * time.Hour)
+		c.ValidityPeriodEnd = time.Time{}
+		out[id] = &c
+	}
+	return out
+}
+
+// keylessOptions signs through all three virtual services.
+func (v *virtualSigstore) keylessOptions(email string) SignOptions {
+	return SignOptions{FulcioURL: v.fulcio.URL, RekorURL: v.rekor.URL, IdentityToken: v.token(email, time.Hour),
+		Timeout: 10 * time.Second}
+}
