@@ -48,7 +48,7 @@ func TestSignerContract(t *testing.T) {
 	var b struct {
 		MediaType            string `json:"mediaType"`
 		VerificationMaterial struct {
-			Certificate struct{ RawBytes string } `json:"certificate"`
+			Certificate struct{ RawBytes string }   `json:"certificate"`
 			TlogEntries []struct{ LogIndex string } `json:"tlogEntries"`
 		} `json:"verificationMaterial"`
 		MessageSignature struct {

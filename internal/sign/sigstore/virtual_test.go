@@ -96,7 +96,7 @@ func fulcioChain(t *testing.T) (rootCert, inter *x509.Certificate, interKey *ecd
 		tmpl := &x509.Certificate{SerialNumber: big.NewInt(time.Now().UnixNano()),
 			Subject:   pkix.Name{CommonName: cn, Organization: []string{"wopkit.test"}},
 			NotBefore: time.Now().Add(-4 * time.Hour), NotAfter: time.Now().Add(4 * time.Hour),
-			KeyUsage:  x509.KeyUsageCertSign | x509.KeyUsageCRLSign, BasicConstraintsValid: true, IsCA: true}
+			KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign, BasicConstraintsValid: true, IsCA: true}
 		if parent == nil {
 			parent, parentKey = tmpl, key
 		} else {
@@ -180,7 +180,7 @@ func (v *virtualSigstore) serveFulcio(w http.ResponseWriter, r *http.Request) {
 	}
 	var req struct {
 		PublicKeyRequest struct {
-			PublicKey struct{ Algorithm, Content string }
+			PublicKey         struct{ Algorithm, Content string }
 			ProofOfPossession string
 		}
 	}
