@@ -1,0 +1,115 @@
+package scaffold
+
+import (
+	"regexp"
+	"strings"
+)
+
+// DefaultPackName is the pack name used when none is given.
+const DefaultPackName = "community.example.my-pack"
+
+// Defaults returns the answers of a new pack: a JavaScript (esm) pack with
+// one node, Apache-2.0. Runtime-specific fields are left empty and filled
+// from the runtime template by Plan (see Fill).
+func (PackAnswers) Defaults() PackAnswers {
+	return PackAnswers{
+		Name:        DefaultPackName,
+		Version:     "0.1.0",
+		Description: "A new OpenWOP pack.",
+		Author:      "",
+		License:     "Apache-2.0",
+		Keywords:    []string{},
+		Engines:     ">=1.0.0 <2.0.0",
+		Runtime:     RuntimeAnswers{Language: "javascript"},
+		Nodes:       []NodeAnswers{NodeAnswers{}.Defaults()},
+		Agents:      []AgentAnswers{},
+	}
+}
+
+// Defaults returns the answers of a first node: a pure data node that
+// upper-cases its "text" input.
+func (NodeAnswers) Defaults() NodeAnswers {
+	return NodeAnswers{
+		ID:           "hello",
+		Version:      "0.1.0",
+		Label:        "Hello",
+		Description:  "Returns its text input upper-cased.",
+		Category:     "data",
+		Role:         "pure",
+		Capabilities: []string{"cacheable"},
+		Inputs:       []string{"text"},
+		Outputs:      []string{"text"},
+	}
+}
+
+// Defaults returns the answers of a new agent: a general assistant whose
+// system prompt lives in prompts/, with handoff schemas and no eval suite.
+func (AgentAnswers) Defaults() AgentAnswers {
+	return AgentAnswers{
+		ID:            "assistant",
+		Persona:       "Assistant",
+		Label:         "Assistant",
+		Description:   "Answers the task it is given.",
+		ModelClass:    "general",
+		SystemPrompt:  "You are a helpful assistant. Read the task, answer it concisely, and say when you are not sure.",
+		ToolAllowlist: []string{},
+		Confidence:    0.7,
+		Handoff:       true,
+	}
+}
+
+// Defaults returns the answers of a new eval suite: one golden task.
+func (EvalAnswers) Defaults() EvalAnswers {
+	return EvalAnswers{
+		Version:   "0.1.0",
+		Modes:     []string{"golden"},
+		PassScore: 0.8,
+		Tasks:     []TaskAnswers{TaskAnswers{}.Defaults()},
+	}
+}
+
+// Defaults returns the answers of a first eval task.
+func (TaskAnswers) Defaults() TaskAnswers {
+	return TaskAnswers{ID: "says-hello", Input: "Say hello.", Kind: "golden", Strategy: "contains", Expected: "hello"}
+}
+
+// Defaults returns the answers of a new tool manifest: an MCP server over
+// stdio installed with pip, one read-free action, no credentials.
+func (ToolAnswers) Defaults() ToolAnswers {
+	return ToolAnswers{
+		Tool: ToolIdentity{
+			ID:      "my-tool",
+			Version: "0.1.0",
+			Name:    "My Tool",
+			Summary: "Does one useful thing for an agent.",
+			License: "Apache-2.0",
+		},
+		Runtime: ToolRuntime{Kind: "mcp-stdio"},
+		Install: InstallAnswers{Method: "pip"},
+		Env:     []EnvAnswers{},
+		Scopes:  []ScopeAnswers{},
+		Actions: []ActionAnswer{{
+			Name:        "hello",
+			Summary:     "Returns a greeting for a name.",
+			SideEffects: "none",
+			Inputs:      []string{"name"},
+			ScopesUsed:  []string{},
+		}},
+	}
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9-]+`)
+
+// Slug turns free text (a directory name) into a lower-case, hyphenated
+// name part usable in pack names, tool ids and file names.
+func Slug(s string) string {
+	s = nonSlug.ReplaceAllString(strings.ToLower(s), "-")
+	s = strings.Trim(s, "-")
+	for strings.Contains(s, "--") {
+		s = strings.ReplaceAll(s, "--", "-")
+	}
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		s = "p" + s
+	}
+	return s
+}
