@@ -1,0 +1,205 @@
+package tarball
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+const (
+	blockSize   = 512
+	maxNameLen  = 100
+	maxOctal11  = 1<<33 - 1 // largest size an 11-digit octal field holds
+	typeReg     = '0'
+	typeRegOld  = '\x00'
+	typeDir     = '5'
+	magicUSTAR  = "ustar\x00"
+	magicGNU    = "ustar "
+	offName     = 0
+	offMode     = 100
+	offUID      = 108
+	offGID      = 116
+	offSize     = 124
+	offMtime    = 136
+	offChksum   = 148
+	offTypeflag = 156
+	offMagic    = 257
+	offVersion  = 263
+	offPrefix   = 345
+)
+
+// fmtBytes renders a byte count with a binary-unit approximation.
+func fmtBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%d bytes (%.1f GiB)", n, float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d bytes (%.1f KiB)", n, float64(n)/(1<<10))
+	default:
+		return fmt.Sprintf("%d bytes", n)
+	}
+}
+
+// encodeHeader writes the registry's exact USTAR header for a regular file:
+// mode 0644, uid/gid 0, mtime 0, empty uname/gname, typeflag '0', magic
+// "ustar\0" version "00", checksum as 7 octal digits + NUL, devmajor/devminor
+// and prefix all NUL.
+func encodeHeader(hdr *[blockSize]byte, name string, size int64) {
+	*hdr = [blockSize]byte{}
+	copy(hdr[offName:], name)
+	copy(hdr[offMode:], "0000644\x00")
+	copy(hdr[offUID:], "0000000\x00")
+	copy(hdr[offGID:], "0000000\x00")
+	copy(hdr[offSize:], fmt.Sprintf("%011o\x00", size))
+	copy(hdr[offMtime:], "00000000000\x00")
+	hdr[offTypeflag] = typeReg
+	copy(hdr[offMagic:], magicUSTAR)
+	copy(hdr[offVersion:], "00")
+	copy(hdr[offChksum:], "        ")
+	var sum int64
+	for _, b := range hdr {
+		sum += int64(b)
+	}
+	copy(hdr[offChksum:], fmt.Sprintf("%07o\x00", sum))
+}
+
+// checkName validates a slash path for a pack tarball: relative, no ".",
+// ".." or empty segments, no backslash, NUL or control characters.
+func checkName(name string) error {
+	switch {
+	case name == "":
+		return invalid(CodePathTraversal, "entry has an empty name").
+			WithHint("the archive is malformed or hostile: do not use it")
+	case strings.ContainsRune(name, 0):
+		return invalid(CodePathTraversal, "entry name %q contains a NUL byte", name).
+			WithHint("the archive is malformed or hostile: do not use it")
+	case strings.Contains(name, `\`):
+		return invalid(CodePathTraversal, "entry name %q contains a backslash", name).
+			WithHint("pack tarballs use forward slashes only: rebuild the archive")
+	case name[0] == '/' || (len(name) >= 2 && name[1] == ':' && isLetter(name[0])):
+		return invalid(CodePathTraversal, "entry name %q is an absolute path", name).
+			WithHint("the archive tries to write outside its directory: do not use it")
+	}
+	for seg := range strings.SplitSeq(name, "/") {
+		switch seg {
+		case "..":
+			return invalid(CodePathTraversal, "entry name %q climbs out of the pack with \"..\"", name).
+				WithHint("the archive tries to write outside its directory: do not use it")
+		case ".", "":
+			return invalid(CodePathTraversal, "entry name %q has an empty or \".\" path segment", name).
+				WithHint("pack tarballs use clean relative paths: rebuild the archive")
+		}
+	}
+	return nil
+}
+
+func isLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+
+// rawHeader is a decoded header before the safety checks on its name.
+type rawHeader struct {
+	name     string // as stored (prefix joined), "./" not yet stripped
+	size     int64
+	mode     int64
+	typeflag byte
+}
+
+// decodeHeader parses a 512-byte header block, checking its checksum.
+// index is the entry's position, for messages.
+func decodeHeader(b *[blockSize]byte, index int) (*rawHeader, error) {
+	corrupt := func(format string, args ...any) error {
+		return invalid(CodeCorrupt, "entry %d: %s", index, fmt.Sprintf(format, args...)).
+			WithHint("the file is damaged or not a tar archive: rebuild or re-download it")
+	}
+	want, err := parseOctal(b[offChksum : offChksum+8])
+	if err != nil {
+		return nil, corrupt("unreadable header checksum field %q", trimNUL(b[offChksum:offChksum+8]))
+	}
+	var unsigned, signed int64
+	for i, c := range b {
+		if i >= offChksum && i < offChksum+8 {
+			c = ' '
+		}
+		unsigned += int64(c)
+		signed += int64(int8(c))
+	}
+	if want != unsigned && want != signed {
+		return nil, corrupt("header checksum %o does not match the header (computed %o)", want, unsigned)
+	}
+	h := &rawHeader{typeflag: b[offTypeflag]}
+	name := string(trimNUL(b[offName : offName+maxNameLen]))
+	if string(b[offMagic:offMagic+6]) == magicUSTAR {
+		if prefix := string(trimNUL(b[offPrefix : offPrefix+155])); prefix != "" {
+			name = prefix + "/" + name
+		}
+	}
+	h.name = name
+	if h.mode, err = parseOctal(b[offMode : offMode+8]); err != nil {
+		return nil, corrupt("unreadable mode field of %q", name)
+	}
+	sizeField := b[offSize : offSize+12]
+	if sizeField[0]&0x80 != 0 { // GNU base-256: only used for sizes of 8 GiB and more
+		var v int64
+		for i, c := range sizeField {
+			if i == 0 {
+				c &= 0x7f
+			}
+			if v > (1<<62)>>8 {
+				v = 1 << 62 // saturate: far beyond any limit
+				break
+			}
+			v = v<<8 | int64(c)
+		}
+		h.size = v
+	} else if h.size, err = parseOctal(sizeField); err != nil {
+		return nil, corrupt("unreadable size field of %q", name)
+	}
+	return h, nil
+}
+
+// parseOctal reads a NUL- or space-terminated octal field.
+func parseOctal(f []byte) (int64, error) {
+	s := strings.Trim(string(trimNUL(f)), " ")
+	if s == "" {
+		return 0, nil
+	}
+	return strconv.ParseInt(s, 8, 64)
+}
+
+func trimNUL(b []byte) []byte {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// typeName names a typeflag for messages.
+func typeName(t byte) string {
+	switch t {
+	case '1':
+		return "a hard link"
+	case '2':
+		return "a symbolic link"
+	case '3':
+		return "a character device"
+	case '4':
+		return "a block device"
+	case '6':
+		return "a FIFO"
+	case '7':
+		return "a contiguous file"
+	case 'x', 'g':
+		return "a PAX extended header"
+	case 'L':
+		return "a GNU long-name header"
+	case 'K':
+		return "a GNU long-link header"
+	default:
+		if t >= 0x20 && t < 0x7f {
+			return fmt.Sprintf("an entry of unsupported type %q", t)
+		}
+		return fmt.Sprintf("an entry of unsupported type 0x%02x", t)
+	}
+}
