@@ -98,12 +98,12 @@ func TestSchemaMessages(t *testing.T) {
 func TestDetect(t *testing.T) {
 	v := newV(t)
 	cases := map[string]Kind{
-		goodAgent: Agent,
-		`{"manifest_version":"0.3"}`:                                  ToolManifest,
+		goodAgent:                    Agent,
+		`{"manifest_version":"0.3"}`: ToolManifest,
 		`{"suiteId":"vendor.acme.evals.w","version":"1.0.0","tasks":[]}`: EvalSuite,
-		`{"name":"vendor.acme.x","engines":{},"runtime":{}}`:            NodePack,
-		`{"name":"vendor.acme.x","kind":"workflow-chain","steps":[]}`:   OtherPack,
-		`{"hello":"world"}`:                                             Unknown,
+		`{"name":"vendor.acme.x","engines":{},"runtime":{}}`:             NodePack,
+		`{"name":"vendor.acme.x","kind":"workflow-chain","steps":[]}`:    OtherPack,
+		`{"hello":"world"}`: Unknown,
 	}
 	for src, k := range cases {
 		fr := v.File("doc.json", []byte(src), "")
