@@ -1,0 +1,233 @@
+package jsonedit
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// Edit is one splice: the bytes [Start, End) of the source are replaced by Text.
+type Edit struct {
+	Start, End int
+	Text       []byte
+}
+
+// Apply returns src with the edit made.
+func (e Edit) Apply(src []byte) []byte {
+	out := make([]byte, 0, len(src)-(e.End-e.Start)+len(e.Text))
+	out = append(out, src[:e.Start]...)
+	out = append(out, e.Text...)
+	return append(out, src[e.End:]...)
+}
+
+// Set replaces the value at pointer, or, when the pointer names a missing
+// member of an existing object, adds that member at the end of the object.
+// A pointer ending in "-" or in the length of an existing array appends to it.
+func Set(src []byte, pointer string, value any) ([]byte, error) {
+	e, err := SetEdit(src, pointer, value)
+	if err != nil {
+		return nil, err
+	}
+	return checked(e.Apply(src), pointer)
+}
+
+// Append adds value as the last item of the array at arrayPointer. When the
+// array is missing but its parent object exists, the member is created
+// holding a one-item array.
+func Append(src []byte, arrayPointer string, value any) ([]byte, error) {
+	doc, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	n := doc.Lookup(arrayPointer)
+	if n == nil {
+		return Set(src, arrayPointer, []any{rawOf(value)})
+	}
+	if n.Kind != jsondoc.Array {
+		return nil, werr.New(werr.Invalid, "json_edit_not_array", "cannot append at %s: it is %s, not an array", show(arrayPointer), n.Kind).
+			WithHint("append to an array member")
+	}
+	e, err := insertEdit(doc, n, "", value)
+	if err != nil {
+		return nil, err
+	}
+	return checked(e.Apply(src), arrayPointer)
+}
+
+// Remove deletes the member or array item at pointer, with the separator
+// that joined it to its neighbours.
+func Remove(src []byte, pointer string) ([]byte, error) {
+	e, err := RemoveEdit(src, pointer)
+	if err != nil {
+		return nil, err
+	}
+	return checked(e.Apply(src), pointer)
+}
+
+// SetEdit computes the splice Set makes, without making it.
+func SetEdit(src []byte, pointer string, value any) (Edit, error) {
+	doc, err := parse(src)
+	if err != nil {
+		return Edit{}, err
+	}
+	st := Detect(src)
+	if n := doc.Lookup(pointer); n != nil {
+		text, err := Render(value, st, lineIndent(src, n.Start))
+		if err != nil {
+			return Edit{}, renderErr(pointer, err)
+		}
+		return Edit{Start: n.Start, End: n.End, Text: text}, nil
+	}
+	toks := jsondoc.SplitPointer(pointer)
+	parentPtr := jsondoc.Pointer(toks[:len(toks)-1]...)
+	last := toks[len(toks)-1]
+	parent := doc.Lookup(parentPtr)
+	switch {
+	case parent == nil:
+		return Edit{}, werr.New(werr.Invalid, "json_edit_no_parent", "cannot set %s: %s does not exist", show(pointer), show(parentPtr)).
+			WithHint("create the enclosing object first")
+	case parent.Kind == jsondoc.Object:
+		return insertEdit(doc, parent, last, value)
+	case parent.Kind == jsondoc.Array && (last == "-" || last == strconv.Itoa(len(parent.Items))):
+		return insertEdit(doc, parent, "", value)
+	}
+	return Edit{}, werr.New(werr.Invalid, "json_edit_no_target", "cannot set %s: %s has no such item", show(pointer), show(parentPtr)).
+		WithHint("use an existing index, or append with \"-\"")
+}
+
+// insertEdit adds a member named key (objects) or an item (arrays) at the
+// end of container n, joined the way the existing entries are joined.
+func insertEdit(doc *jsondoc.Doc, n *jsondoc.Node, key string, value any) (Edit, error) {
+	src := doc.Src
+	st := Detect(src)
+	var prefix []byte
+	if n.Kind == jsondoc.Object {
+		k, err := marshal(key)
+		if err != nil {
+			return Edit{}, err
+		}
+		prefix = k
+	}
+	count := len(n.Items)
+	lastStart, lastEnd := 0, 0
+	if n.Kind == jsondoc.Object {
+		count = len(n.Members)
+		if count > 0 {
+			m := n.Members[count-1]
+			lastStart, lastEnd = m.KeyStart, m.Value.End
+			prefix = append(append(prefix, src[m.KeyEnd:m.Value.Start]...), nil...)
+		} else {
+			prefix = append(prefix, st.Colon...)
+		}
+	} else if count > 0 {
+		lastStart, lastEnd = n.Items[count-1].Start, n.Items[count-1].End
+	}
+	if count > 0 {
+		sep := src[bytes.LastIndexAny(src[:lastStart], ",[{")+1 : lastStart]
+		base := lineIndent(src, lastStart)
+		text, err := Render(value, st, base)
+		if err != nil {
+			return Edit{}, err
+		}
+		out := append([]byte{','}, sep...)
+		out = append(append(out, prefix...), text...)
+		return Edit{Start: lastEnd, End: lastEnd, Text: out}, nil
+	}
+	// Empty container: lay the one entry out on its own line.
+	base := lineIndent(src, n.Start)
+	text, err := Render(value, st, base+st.Indent)
+	if err != nil {
+		return Edit{}, err
+	}
+	var out []byte
+	if st.Indent != "" {
+		out = append(out, st.Newline+base+st.Indent...)
+	}
+	out = append(append(out, prefix...), text...)
+	if st.Indent != "" {
+		out = append(out, st.Newline+base...)
+	}
+	return Edit{Start: n.Start + 1, End: n.End - 1, Text: out}, nil
+}
+
+// RemoveEdit computes the splice Remove makes, without making it.
+func RemoveEdit(src []byte, pointer string) (Edit, error) {
+	doc, err := parse(src)
+	if err != nil {
+		return Edit{}, err
+	}
+	toks := jsondoc.SplitPointer(pointer)
+	if len(toks) == 0 {
+		return Edit{}, werr.New(werr.Usage, "json_edit_root", "cannot remove the whole document").WithHint("name a member or item")
+	}
+	if doc.Lookup(pointer) == nil {
+		return Edit{}, werr.New(werr.Invalid, "json_edit_missing", "cannot remove %s: it does not exist", show(pointer)).
+			WithHint("check the pointer")
+	}
+	parent := doc.Lookup(jsondoc.Pointer(toks[:len(toks)-1]...))
+	type span struct{ start, end int }
+	var spans []span
+	idx := -1
+	if parent.Kind == jsondoc.Object {
+		for i, m := range parent.Members {
+			spans = append(spans, span{m.KeyStart, m.Value.End})
+			if m.Key == toks[len(toks)-1] {
+				idx = i
+			}
+		}
+	} else {
+		idx, _ = strconv.Atoi(toks[len(toks)-1])
+		for _, it := range parent.Items {
+			spans = append(spans, span{it.Start, it.End})
+		}
+	}
+	switch {
+	case len(spans) == 1:
+		return Edit{Start: parent.Start + 1, End: parent.End - 1}, nil
+	case idx > 0:
+		return Edit{Start: spans[idx-1].end, End: spans[idx].end}, nil
+	default:
+		return Edit{Start: spans[0].start, End: spans[1].start}, nil
+	}
+}
+
+func parse(src []byte) (*jsondoc.Doc, error) {
+	doc, err := jsondoc.Parse(src)
+	if err != nil {
+		return nil, werr.Wrap(werr.Invalid, "json_edit_unparsable", err, "cannot edit a document that does not parse").
+			WithHint("fix the JSON syntax first (`wopkit validate` shows where)")
+	}
+	return doc, nil
+}
+
+// checked re-parses an edit's result, so a bug can never save broken JSON.
+func checked(out []byte, pointer string) ([]byte, error) {
+	if _, err := jsondoc.Parse(out); err != nil {
+		return nil, werr.Wrap(werr.Invalid, "json_edit_broken", err, "editing %s would produce invalid JSON", show(pointer)).
+			WithHint("this is a wopkit bug: please report it with the file")
+	}
+	return out, nil
+}
+
+func renderErr(pointer string, err error) error {
+	return werr.Wrap(werr.Invalid, "json_edit_value", err, "cannot write the new value at %s", show(pointer)).
+		WithHint("values must be representable as JSON")
+}
+
+func show(p string) string {
+	if p == "" {
+		return "the document root"
+	}
+	return p
+}
+
+// rawOf renders value to JSON text that keeps its key order when re-marshalled.
+func rawOf(value any) any {
+	b, err := marshal(value)
+	if err != nil {
+		return value
+	}
+	return rawMessage(b)
+}
