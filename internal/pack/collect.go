@@ -1,0 +1,189 @@
+package pack
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// File is one file that goes into the tarball.
+type File struct {
+	Path string `json:"path"` // slash-separated, relative to the pack root
+	Size int64  `json:"size"`
+	data []byte // content produced by wopkit (pack.json, signatures); nil: read from the pack dir
+}
+
+// packDirs are the directories packed whole (SPEC-NOTES §3).
+var packDirs = []string{"schemas", "prompts", "evals", "keys"}
+
+// collected is what goes into a pack: from a directory (collect) or from
+// an existing tarball (SignTarball).
+type collected struct {
+	files   map[string]int64 // rel path -> size
+	missing []string         // referenced files that do not exist
+	open    func(rel string) (io.ReadCloser, error)
+}
+
+// collect lists the files of the pack at root: pack.json, README*/LICENSE*,
+// the runtime entry, every file the manifest references, and the packDirs,
+// minus what .openwopignore excludes. It refuses forbidden files and files
+// holding private keys, naming them.
+func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
+	c := &collected{files: map[string]int64{},
+		open: func(rel string) (io.ReadCloser, error) { return root.Open(rel) }}
+	var ig *Ignorer
+	if data, err := root.ReadFile(IgnoreFile); err == nil {
+		ig = ParseIgnore(data)
+	}
+	add := func(rel string, explicit bool) error {
+		if _, ok := c.files[rel]; ok || (rel != ManifestFile && ig.Ignored(rel)) {
+			return nil
+		}
+		if why := forbiddenReason(rel); why != "" {
+			return werr.New(werr.Invalid, "pack_file_forbidden", "%s in %s is %s and is never packed", rel, dir, why).
+				WithHint("remove it from the pack directory or list it in %s", IgnoreFile)
+		}
+		st, err := root.Stat(rel)
+		if errors.Is(err, fs.ErrNotExist) && explicit {
+			if rel != ManifestFile {
+				c.missing = append(c.missing, rel)
+				return nil
+			}
+			return werr.New(werr.Invalid, "pack_manifest_missing", "%s has no pack.json", dir).
+				WithHint("run wopkit in a pack directory, or create one with `wopkit new pack`")
+		}
+		if err != nil {
+			return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
+		}
+		if !st.Mode().IsRegular() {
+			if st.IsDir() && !explicit {
+				return nil
+			}
+			return werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is not a regular file", rel, dir).
+				WithHint("packs hold regular files only")
+		}
+		if len(rel) > 100 {
+			return werr.New(werr.Invalid, "tarball_name_too_long", "%s in %s: the path is %d bytes, the limit is 100", rel, dir, len(rel)).
+				WithHint("shorten the path: registry tarballs have no long-name headers")
+		}
+		c.files[rel] = st.Size()
+		return nil
+	}
+
+	if err := add(ManifestFile, true); err != nil {
+		return nil, err
+	}
+	top, err := fs.ReadDir(root.FS(), ".")
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot list %s", dir)
+	}
+	for _, e := range top {
+		up := strings.ToUpper(e.Name())
+		if !e.IsDir() && (strings.HasPrefix(up, "README") || strings.HasPrefix(up, "LICENSE") || strings.HasPrefix(up, "LICENCE")) {
+			if err := add(e.Name(), false); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, ref := range references(m.Doc) {
+		if err := add(ref, true); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range packDirs {
+		err := fs.WalkDir(root.FS(), d, func(p string, e fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) && p == d {
+				return fs.SkipDir
+			}
+			if err != nil {
+				return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", p, dir)
+			}
+			if e.IsDir() {
+				if why := forbiddenReason(p); why != "" && !ig.Ignored(p+"/x") {
+					return werr.New(werr.Invalid, "pack_file_forbidden", "%s in %s is %s and is never packed", p, dir, why).
+						WithHint("remove it from the pack directory or list it in %s", IgnoreFile)
+				}
+				return nil
+			}
+			return add(p, false)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for rel := range c.files {
+		if err := checkSecrets(root, dir, rel); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// references lists the local files a manifest names: runtime.entry (without
+// "./") and every string member whose key ends in "Ref" that is a relative
+// path (URLs, absolute paths, ".." and registry key ids are left out).
+func references(doc map[string]any) []string {
+	var out []string
+	addPath := func(s string) {
+		s = strings.TrimPrefix(s, "./")
+		if s == "" || strings.Contains(s, "://") || strings.HasPrefix(s, "/") || strings.Contains(s, `\`) {
+			return
+		}
+		if c := path.Clean(s); c != s || c == "." || strings.HasPrefix(c, "../") || c == ".." {
+			return
+		}
+		out = append(out, s)
+	}
+	if rt, ok := doc["runtime"].(map[string]any); ok {
+		if e, ok := rt["entry"].(string); ok {
+			addPath(e)
+		}
+	}
+	var walk func(v any, key string)
+	walk = func(v any, key string) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, vv := range x {
+				if key == "" && k == "signing" {
+					continue // key ids and the signature file, handled by signing
+				}
+				walk(vv, k)
+			}
+		case []any:
+			for _, vv := range x {
+				walk(vv, key)
+			}
+		case string:
+			if strings.HasSuffix(key, "Ref") && strings.Contains(x, "/") {
+				addPath(x)
+			}
+		}
+	}
+	walk(doc, "")
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// checkSecrets refuses a file whose content holds a private key.
+func checkSecrets(root *os.Root, dir, rel string) error {
+	f, err := root.Open(rel)
+	if err != nil {
+		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
+	}
+	defer f.Close()
+	what, err := scanPrivateKey(io.Reader(f))
+	if err != nil {
+		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
+	}
+	if what != "" {
+		return werr.New(werr.Invalid, "pack_private_key", "%s in %s holds %s; a private key is never packed", rel, dir, what).
+			WithHint("move the key out of the pack directory (keep only the .pub), or list it in %s", IgnoreFile)
+	}
+	return nil
+}

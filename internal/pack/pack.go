@@ -1,0 +1,243 @@
+// Package pack builds a pack directory into the registry's tarball format
+// (SPEC-NOTES §3): it collects what goes in, writes the canonical pack.json
+// (signed in the same step when a sign.Signer is given), streams a
+// deterministic gzip'd USTAR archive, and writes the detached signature and
+// the registry-style version manifest beside it, all or nothing.
+package pack
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// Options says what to pack and how.
+type Options struct {
+	Dir    string      // the pack directory (holds pack.json)
+	Output string      // tarball path; "" is <name>-<version>.tgz in the current directory
+	Signer sign.Signer // nil: pack.json's signing block and keys/pack.json.sig are kept as they are
+	// NoValidate packs even when validation fails or referenced files are missing.
+	NoValidate bool
+	// DryRun lists what would go in and computes the integrity, writing nothing.
+	DryRun bool
+	// ForRegistry turns the registry limits (SPEC-NOTES §3) into errors.
+	ForRegistry bool
+	// Level is the gzip level (0: the tarball package default); Concurrency
+	// the number of compressing goroutines (0: one per CPU).
+	Level, Concurrency int
+	// Validate checks the pack before packing; nil uses DefaultValidate.
+	Validate func(dir string, forRegistry bool) error
+}
+
+// Result says what was (or, for a dry run, would be) written.
+type Result struct {
+	Output          string   `json:"output"`
+	Integrity       string   `json:"integrity"`
+	Size            int64    `json:"size"`
+	Files           []File   `json:"files"`
+	Signature       *string  `json:"signature"`
+	VersionManifest string   `json:"versionManifest,omitempty"`
+	Method          string   `json:"method,omitempty"`
+	DryRun          bool     `json:"dryRun"`
+	Missing         []string `json:"missing,omitempty"`
+}
+
+// Pack builds the pack in opts.Dir. On any failure nothing is left behind:
+// outputs are written to temporary names and renamed together at the end.
+func Pack(ctx context.Context, opts Options) (*Result, error) {
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot open pack directory %s", dir).
+			WithHint("give the directory that holds pack.json")
+	}
+	defer root.Close()
+	src, err := readManifest(root, dir)
+	if err != nil {
+		return nil, err
+	}
+	m, err := ParseManifest(src, filepath.Join(dir, ManifestFile))
+	if err != nil {
+		return nil, err
+	}
+	if !opts.NoValidate {
+		v := opts.Validate
+		if v == nil {
+			v = DefaultValidate
+		}
+		if err := v(dir, opts.ForRegistry); err != nil {
+			return nil, err
+		}
+	}
+	c, err := collect(root, dir, m)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.missing) > 0 && !opts.NoValidate {
+		return nil, werr.New(werr.Invalid, "pack_file_missing", "pack.json in %s references %s, which does not exist", dir, strings.Join(c.missing, ", ")).
+			WithHint("add the file, fix the reference, or pass --no-validate")
+	}
+
+	b, err := build(ctx, m, c, opts)
+	if err != nil {
+		return nil, err
+	}
+	return finish(ctx, m, c, b, opts)
+}
+
+// finish names the outputs, applies the registry limits and writes.
+func finish(ctx context.Context, m *Manifest, c *collected, b *built, opts Options) (*Result, error) {
+	dir := opts.Dir
+	res := &Result{Files: b.files, DryRun: opts.DryRun, Missing: c.missing, Method: b.method}
+	res.Output = opts.Output
+	if res.Output == "" {
+		res.Output = m.Name + "-" + m.Version + ".tgz"
+	}
+	base := strings.TrimSuffix(res.Output, ".tgz")
+	if b.detached != nil {
+		p := base + b.detachedExt
+		res.Signature = &p
+	}
+	res.VersionManifest = base + ".json"
+	if opts.ForRegistry {
+		if err := checkLimits(b, dir); err != nil {
+			return nil, err
+		}
+	}
+	if err := write(ctx, res, m, b, opts); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// built is the in-memory part of a pack being written.
+type built struct {
+	files       []File
+	entries     []tarball.Entry
+	packJSON    []byte
+	signing     map[string]any
+	method      string
+	detached    []byte
+	detachedExt string
+}
+
+func build(ctx context.Context, m *Manifest, c *collected, opts Options) (*built, error) {
+	b := &built{signing: m.Signing(), method: methodOf(m.Signing())}
+	strict := b.method == sign.MethodV2
+	var block map[string]any
+	if opts.Signer != nil {
+		block = opts.Signer.Block()
+		b.signing, b.method, strict = block, opts.Signer.Method(), opts.Signer.Method() == sign.MethodV2
+	}
+	pj, err := m.Canonical(block, strict)
+	if err != nil {
+		return nil, err
+	}
+	b.packJSON = pj
+	mem := map[string][]byte{ManifestFile: pj}
+	if opts.Signer != nil {
+		sig, err := opts.Signer.Sign(ctx, pj)
+		if err != nil {
+			return nil, err
+		}
+		for name, data := range sig.Files {
+			mem[name] = data
+		}
+		b.detached, b.detachedExt = sig.Detached, sig.DetachedExt
+	} else if b.signing != nil {
+		if _, ok := c.files[sign.SignatureFile]; ok {
+			if f, err := c.open(sign.SignatureFile); err == nil {
+				data, err := io.ReadAll(io.LimitReader(f, 1024))
+				f.Close()
+				if err == nil {
+					b.detached, b.detachedExt = data, sign.DetachedSigExt
+				}
+			}
+		}
+	}
+	names := make([]string, 0, len(c.files)+len(mem))
+	for n := range c.files {
+		names = append(names, n)
+	}
+	for n := range mem {
+		if _, ok := c.files[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if data, ok := mem[n]; ok {
+			b.files = append(b.files, File{Path: n, Size: int64(len(data)), data: data})
+			b.entries = append(b.entries, tarball.Entry{Name: n, Size: int64(len(data)),
+				Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }})
+			continue
+		}
+		n, size := n, c.files[n]
+		b.files = append(b.files, File{Path: n, Size: size})
+		b.entries = append(b.entries, tarball.Entry{Name: n, Size: size,
+			Open: func() (io.ReadCloser, error) { return c.open(n) }})
+	}
+	return b, nil
+}
+
+// methodOf names the scheme of an existing signing block.
+func methodOf(s map[string]any) string {
+	if s == nil {
+		return ""
+	}
+	if sc, _ := s["scheme"].(string); sc == sign.SchemeV2 {
+		return sign.MethodV2
+	}
+	m, _ := s["method"].(string)
+	return m
+}
+
+func readManifest(root *os.Root, dir string) ([]byte, error) {
+	f, err := root.Open(ManifestFile)
+	if err != nil {
+		return nil, werr.Wrap(werr.Invalid, "pack_manifest_missing", err, "%s has no readable pack.json", dir).
+			WithHint("run wopkit in a pack directory, or create one with `wopkit new pack`")
+	}
+	defer f.Close()
+	const max = 16 << 20
+	src, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read pack.json in %s", dir)
+	}
+	if len(src) > max {
+		return nil, werr.New(werr.Invalid, "pack_too_large", "pack.json in %s is larger than %d bytes", dir, max)
+	}
+	return src, nil
+}
+
+// integrityOf is the SRI form of a SHA-256 digest.
+func integrityOf(sum []byte) string {
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum)
+}
+
+// Integrity returns the SRI integrity ("sha256-<base64>") of data.
+func Integrity(data []byte) string {
+	s := sha256.Sum256(data)
+	return integrityOf(s[:])
+}
+
+func concurrency(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}

@@ -1,0 +1,248 @@
+package pack
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/x509"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+func noValidate(string, bool) error { return nil }
+
+// copyTree copies src into a fresh temporary directory.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func paths(files []File) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+func TestWhatGoesIn(t *testing.T) {
+	dir := copyTree(t, "testdata/basic")
+	res, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"LICENSE", "README.md", "docs/guide.md", "evals/helper.evals.json", "index.mjs", "keys/acme.pub",
+		"pack.json", "prompts/helper.md", "schemas/greet.input.json", "schemas/greet.output.json"}
+	if got := paths(res.Files); !slices.Equal(got, want) {
+		t.Errorf("files\n got %v\nwant %v", got, want)
+	}
+	if !res.DryRun || res.Integrity == "" || res.Output != "vendor.acme.hello-1.0.0.tgz" {
+		t.Errorf("dry-run result %+v", res)
+	}
+	if _, err := os.Stat(res.Output); err == nil {
+		t.Error("dry run wrote the tarball")
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	key, _ := sign.GenerateKey(sign.Ed25519)
+	keyPEM, _ := sign.MarshalPrivateKeyPEM(key, nil)
+	der := key.(ed25519.PrivateKey)
+	for _, tc := range []struct {
+		name   string
+		file   string
+		data   []byte
+		code   string
+		inMsg  string
+		ignore string
+	}{
+		{"pem key in keys/", "keys/dev.key", keyPEM, "pack_private_key", "keys/dev.key", ""},
+		{"pem key inside a readme", "README.md", append([]byte("# Hi\n\n"), keyPEM...), "pack_private_key", "README.md", ""},
+		{"openssh key", "keys/id_ed25519", []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn==\n-----END OPENSSH PRIVATE KEY-----\n"), "pack_private_key", "keys/id_ed25519", ""},
+		{"der pkcs8 key", "keys/k.der", mustPKCS8(t, der), "pack_private_key", "keys/k.der", ""},
+		{"ignored key is fine", "keys/dev.key", keyPEM, "", "", "*.key\n"},
+		{".env in schemas", "schemas/.env", []byte("TOKEN=x"), "pack_file_forbidden", "schemas/.env", ""},
+		{".env.local", "prompts/.env.local", []byte("TOKEN=x"), "pack_file_forbidden", "prompts/.env.local", ""},
+		{"node_modules", "schemas/node_modules/x/index.js", []byte("x"), "pack_file_forbidden", "schemas/node_modules", ""},
+		{".git", "keys/.git/config", []byte("x"), "pack_file_forbidden", "keys/.git", ""},
+		{"lock file", "schemas/package-lock.json", []byte("{}"), "pack_file_forbidden", "schemas/package-lock.json", ""},
+		{"public key text is fine", "keys/other.pub", []byte("-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAORLpnWQX+LXPEMbzfru6TnEolAq5bkg+mIcuoggEe/w=\n-----END PUBLIC KEY-----\n"), "", "", ""},
+		{"the words private key are fine", "README.md", []byte("never commit your PRIVATE KEY"), "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyTree(t, "testdata/basic")
+			p := filepath.Join(dir, filepath.FromSlash(tc.file))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, tc.data, 0o644)
+			if tc.ignore != "" {
+				os.WriteFile(filepath.Join(dir, IgnoreFile), []byte(tc.ignore), 0o644)
+			}
+			out := filepath.Join(t.TempDir(), "o.tgz")
+			_, err := Pack(context.Background(), Options{Dir: dir, Output: out, Validate: noValidate})
+			if c := werr.CodeOf(err); c != tc.code {
+				t.Fatalf("code %q, want %q (%v)", c, tc.code, err)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), tc.inMsg) {
+					t.Errorf("message %q does not name %s", err, tc.inMsg)
+				}
+				if _, serr := os.Stat(out); serr == nil {
+					t.Error("a refused pack left a tarball")
+				}
+				if ents, _ := os.ReadDir(filepath.Dir(out)); len(ents) != 0 {
+					t.Errorf("a refused pack left %d files behind", len(ents))
+				}
+			}
+		})
+	}
+}
+
+func mustPKCS8(t *testing.T, k ed25519.PrivateKey) []byte {
+	t.Helper()
+	der, err := x509.MarshalPKCS8PrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return der
+}
+
+func mtime(i int) time.Time { return time.Unix(int64(1e9+i*86400), 0) }
+
+// Same bytes every run whatever the mtimes, modes and umask.
+func TestDeterministic(t *testing.T) {
+	var outs [][]byte
+	for i, mode := range []os.FileMode{0o644, 0o600} {
+		dir := copyTree(t, "testdata/basic")
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, _ error) error {
+			if !d.IsDir() {
+				os.Chmod(p, mode)
+				os.Chtimes(p, mtime(i), mtime(i))
+			}
+			return nil
+		})
+		out := filepath.Join(t.TempDir(), "x.tgz")
+		if _, err := Pack(context.Background(), Options{Dir: dir, Output: out, Validate: noValidate, Concurrency: i + 1}); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(out)
+		outs = append(outs, data)
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Error("two packs of the same tree differ")
+	}
+}
+
+// Signing in the same step: the signature verifies over the in-tarball
+// pack.json with openssl, GNU tar lists the tarball, and the version
+// manifest carries the signing block and the integrity.
+func TestSignedPackInterop(t *testing.T) {
+	dir := copyTree(t, "testdata/basic")
+	key, _ := sign.GenerateKey(sign.Ed25519)
+	for _, method := range []string{sign.MethodManual, sign.MethodV2} {
+		t.Run(method, func(t *testing.T) {
+			s, err := sign.NewEd25519Signer(method, key, "acme-1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			outDir := t.TempDir()
+			out := filepath.Join(outDir, "hello.tgz")
+			res, err := Pack(context.Background(), Options{Dir: dir, Output: out, Signer: s, Validate: noValidate, ForRegistry: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Signature == nil || *res.Signature != filepath.Join(outDir, "hello.sig") {
+				t.Fatalf("signature path %v", res.Signature)
+			}
+			tgz, _ := os.ReadFile(out)
+			x := t.TempDir()
+			untar(t, tgz, x)
+			pj, _ := os.ReadFile(filepath.Join(x, "pack.json"))
+			sig, _ := os.ReadFile(*res.Signature)
+			embedded, _ := os.ReadFile(filepath.Join(x, "keys", "pack.json.sig"))
+			if !bytes.Equal(sig, embedded) || !ed25519.Verify(key.Public().(ed25519.PublicKey), pj, sig) {
+				t.Fatal("signature does not verify over the in-tarball pack.json")
+			}
+			if !bytes.Contains(pj, []byte(`"description":"Says hello — <loudly> & politely"`)) {
+				t.Errorf("pack.json not in JCS form: %s", pj)
+			}
+			var vm map[string]any
+			vmData, _ := os.ReadFile(filepath.Join(outDir, "hello.json"))
+			if err := json.Unmarshal(vmData, &vm); err != nil || vm["integrity"] != Integrity(tgz) || vm["signing"] == nil {
+				t.Errorf("version manifest %s (%v)", vmData, err)
+			}
+			if _, err := exec.LookPath("openssl"); err != nil {
+				t.Log("openssl not found: openssl check skipped")
+			} else {
+				pub, _ := sign.MarshalPublicKeyPEM(key.Public())
+				os.WriteFile(filepath.Join(x, "k.pub"), pub, 0o644)
+				o, err := exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", filepath.Join(x, "k.pub"),
+					"-rawin", "-in", filepath.Join(x, "pack.json"), "-sigfile", *res.Signature).CombinedOutput()
+				if err != nil || !bytes.Contains(o, []byte("Verified Successfully")) {
+					t.Errorf("openssl: %v %s", err, o)
+				}
+			}
+			if _, err := exec.LookPath("tar"); err != nil {
+				t.Log("tar not found: GNU tar check skipped")
+			} else {
+				o, err := exec.Command("tar", "-tvzf", out).CombinedOutput()
+				if err != nil || !bytes.Contains(o, []byte("keys/pack.json.sig")) || !bytes.Contains(o, []byte("0/0")) {
+					t.Errorf("tar -tvzf: %v\n%s", err, o)
+				}
+			}
+		})
+	}
+}
+
+func TestRegistryLimits(t *testing.T) {
+	dir := copyTree(t, "testdata/basic")
+	big := bytes.Repeat([]byte("x"), LimitEntry+1)
+	os.WriteFile(filepath.Join(dir, "prompts", "big.md"), big, 0o644)
+	out := filepath.Join(t.TempDir(), "o.tgz")
+	if _, err := Pack(context.Background(), Options{Dir: dir, Output: out, Validate: noValidate}); err != nil {
+		t.Fatalf("without a registry target: %v", err)
+	}
+	_, err := Pack(context.Background(), Options{Dir: dir, Output: out + "2", Validate: noValidate, ForRegistry: true})
+	if werr.CodeOf(err) != "pack_too_large" || !strings.Contains(err.Error(), "prompts/big.md") ||
+		!strings.Contains(err.Error(), "5242881 bytes") || !strings.Contains(err.Error(), "5242880") {
+		t.Errorf("registry limit: %v", err)
+	}
+}
+
+func TestMissingReference(t *testing.T) {
+	dir := copyTree(t, "testdata/basic")
+	os.Remove(filepath.Join(dir, "docs", "guide.md"))
+	_, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
+	if werr.CodeOf(err) != "pack_file_missing" || !strings.Contains(err.Error(), "docs/guide.md") {
+		t.Errorf("missing reference: %v", err)
+	}
+	if _, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, NoValidate: true}); err != nil {
+		t.Errorf("--no-validate: %v", err)
+	}
+}
