@@ -1,18 +1,52 @@
 package main
 
 import (
-	"github.com/spf13/cobra"
+	"os"
 
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/openwop/wopkit/internal/tui"
+	"github.com/openwop/wopkit/internal/tui/styles"
+	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// newEditCmd is a placeholder until the edit verb lands.
+// editOptions are the flags of `wopkit edit`.
+type editOptions struct {
+	SchemaDir string
+}
+
+func (o *editOptions) AddFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.SchemaDir, "schemas", "", "directory of JSON Schemas that override the embedded ones by $id")
+}
+
+// newEditCmd opens the interactive manifest editor.
 func newEditCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "edit",
-		Short: "(edit: not yet implemented)",
-		RunE: func(*cobra.Command, []string) error {
-			return werr.New(werr.Env, "not_implemented", "edit is not implemented yet")
+	o := &editOptions{}
+	cmd := &cobra.Command{
+		Use:   "edit PATH",
+		Short: "Edit a pack, agent, eval suite or tool manifest in the terminal",
+		Long: "Edit opens PATH (a pack directory, a pack.json, or an agent, eval suite or tool manifest) as a tree\n" +
+			"of fields beside the schema's help for the selected one, with the validation problems listed below\n" +
+			"and linked to their fields. Saving keeps the file's key order, indentation and every field wopkit\n" +
+			"does not know, and replaces the file atomically. Quitting with unsaved changes asks first.\n\n" +
+			"Keys: arrows or j/k move, enter edits (or opens), a adds, d removes, u undoes, ctrl+s saves,\n" +
+			"/ finds a field, tab moves to the problem list, q quits.",
+		Example: "  wopkit edit ./my-pack\n  wopkit edit my-pack/pack.json\n  wopkit edit tool.json --schemas ./newer-schemas",
+		Args:    usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
+				return werr.New(werr.Env, "no_terminal", "wopkit edit needs a terminal").
+					WithHint("run it in a terminal; to check a file without one, use `wopkit validate %s`", args[0])
+			}
+			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir})
+			if err != nil {
+				return err
+			}
+			return tui.Edit(cmd.Context(), tui.EditOptions{Path: args[0], Validator: v, Plain: styles.NoColor()})
 		},
 	}
+	o.AddFlags(cmd)
+	return cmd
 }

@@ -1,0 +1,51 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/widgets"
+)
+
+// confirm is a yes/no dialog. Its answer is the command it runs: onYes or
+// onNo; esc closes it and returns to the screen below.
+type confirm struct {
+	ctx             *common.Context
+	question        string
+	onYes, onNo     tea.Cmd
+	yesText, noText string
+}
+
+func newConfirm(ctx *common.Context, question string, onYes, onNo tea.Cmd) *confirm {
+	return &confirm{ctx: ctx, question: question, onYes: onYes, onNo: onNo, yesText: "yes", noText: "no"}
+}
+
+func (c *confirm) Init() tea.Cmd { return nil }
+
+func (c *confirm) Update(msg tea.Msg) (screen, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return c, nil
+	}
+	switch {
+	case key.Matches(k, c.ctx.Keys.Yes):
+		return c, tea.Sequence(pop, c.onYes)
+	case key.Matches(k, c.ctx.Keys.No):
+		return c, tea.Sequence(pop, c.onNo)
+	case key.Matches(k, c.ctx.Keys.Cancel):
+		return c, pop
+	}
+	return c, nil
+}
+
+func (c *confirm) View() string {
+	w := min(c.ctx.Width-4, 70)
+	return "\n\n  " + c.ctx.Styles.Title.Render(widgets.Wrap(c.question, w)) + "\n\n  " +
+		"y " + c.yesText + " · n " + c.noText + " · esc go back"
+}
+
+func (c *confirm) Help() []key.Binding {
+	k := c.ctx.Keys
+	return []key.Binding{k.Yes, k.No, k.Cancel}
+}

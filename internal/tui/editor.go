@@ -1,0 +1,206 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/widgets"
+	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// focus is where the editor's keys go.
+type focus int
+
+const (
+	focusTree     focus = iota
+	focusProblems       // the problem list
+	focusEdit           // typing a value
+	focusAddKey         // typing the name of a new member
+	focusSearch         // typing a search
+)
+
+// undoStep is a document state to return to.
+type undoStep struct {
+	src    []byte
+	cursor string
+}
+
+// editor is the manifest editor screen: the document as a tree beside a
+// detail pane, the problem list below, edits applied to the original bytes.
+type editor struct {
+	ctx  *common.Context
+	v    *validate.Validator
+	path string // the file being edited
+	dir  string // its directory (the pack root for pack.json)
+	name string // the name problems are reported under
+	kind validate.Kind
+
+	src, saved []byte
+	doc        *jsondoc.Doc
+	undo       []undoStep
+
+	rows     []row
+	expanded map[string]bool
+	cursor   int
+	offset   int
+	focus    focus
+
+	input     textinput.Model
+	inputPtr  string // the pointer being edited or added to
+	inputKind jsondoc.Kind
+	inputErr  string
+	checkSeq  int
+	checks    []validate.Problem
+
+	gen      int // generation of src, for validation answers
+	problems widgets.ProblemList
+	marks    map[string]validate.Severity // pointers (and ancestors) with problems
+	info     map[string]validate.FieldInfo
+	status   string
+}
+
+// loadEditor reads the document at path (a pack directory means its
+// pack.json) and builds the editor screen over it.
+func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*editor, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "pack.json")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).
+			WithHint("pass a pack directory, a pack.json, or an agent, eval suite or tool manifest file")
+	}
+	doc, err := jsondoc.Parse(data)
+	if err != nil {
+		return nil, werr.Wrap(werr.Invalid, "json_invalid", err, "%s is not JSON wopkit can edit", path).
+			WithHint("fix the syntax first; `wopkit validate %s` shows where", path)
+	}
+	if doc.Root.Kind != jsondoc.Object {
+		return nil, werr.New(werr.Invalid, "manifest_not_object", "%s holds a JSON %s, not an object", path, doc.Root.Kind).
+			WithHint("open a manifest: a JSON object such as pack.json")
+	}
+	e := &editor{
+		ctx: ctx, v: v, path: path, dir: filepath.Dir(path), name: filepath.Base(path),
+		kind: validate.Detect(filepath.Base(path), doc.Root),
+		src:  data, saved: data, doc: doc,
+		expanded: map[string]bool{},
+		info:     map[string]validate.FieldInfo{},
+		marks:    map[string]validate.Severity{},
+	}
+	if e.kind == validate.Unknown {
+		e.kind = ""
+	}
+	e.input = textinput.New()
+	e.input.Prompt = "> "
+	e.input.ShowSuggestions = true
+	e.rebuild()
+	return e, nil
+}
+
+// Init starts the first validation and asks for the first row's help.
+func (e *editor) Init() tea.Cmd {
+	return tea.Batch(e.validateNow(), e.wantInfo())
+}
+
+func (e *editor) validateNow() tea.Cmd {
+	return validateCmd(e.v, e.gen, e.name, e.dir, e.kind, e.src)
+}
+
+func (e *editor) dirty() bool { return string(e.src) != string(e.saved) }
+
+// ConfirmQuit implements quitter: unsaved changes bring up a dialog.
+func (e *editor) ConfirmQuit() screen {
+	if !e.dirty() {
+		return nil
+	}
+	return newConfirm(e.ctx, "Save your changes to "+e.name+" before quitting?",
+		saveCmd(e.path, e.src, true), func() tea.Msg { return quitMsg{} })
+}
+
+// current returns the row under the cursor.
+func (e *editor) current() (row, bool) {
+	if e.cursor < 0 || e.cursor >= len(e.rows) {
+		return row{}, false
+	}
+	return e.rows[e.cursor], true
+}
+
+// rebuild recomputes the visible rows after the tree or expansion changed.
+func (e *editor) rebuild() {
+	e.rows = buildRows(e.doc, e.expanded)
+	e.cursor = min(max(e.cursor, 0), max(len(e.rows)-1, 0))
+}
+
+// moveTo puts the cursor on ptr (or its closest existing ancestor),
+// expanding every container above it.
+func (e *editor) moveTo(ptr string) {
+	ptr = deepestExisting(e.doc, ptr)
+	for _, a := range ancestors(ptr) {
+		e.expanded[a] = true
+	}
+	e.rebuild()
+	for i, r := range e.rows {
+		if r.ptr == ptr {
+			e.cursor = i
+			return
+		}
+	}
+}
+
+// apply replaces the document with a changed version, recording undo,
+// and schedules re-validation.
+func (e *editor) apply(src []byte, cursorTo string) tea.Cmd {
+	doc, err := jsondoc.Parse(src)
+	if err != nil {
+		e.status = "edit refused: " + err.Error()
+		return nil
+	}
+	cur, _ := e.current()
+	e.undo = append(e.undo, undoStep{src: e.src, cursor: cur.ptr})
+	return e.setDoc(src, doc, cursorTo)
+}
+
+func (e *editor) setDoc(src []byte, doc *jsondoc.Doc, cursorTo string) tea.Cmd {
+	e.src, e.doc = src, doc
+	e.gen++
+	e.rebuild()
+	if cursorTo != "" {
+		e.moveTo(cursorTo)
+	}
+	return tea.Batch(validateTick(e.gen), e.wantInfo())
+}
+
+// wantInfo asks for the schema help of the current row unless it is known.
+func (e *editor) wantInfo() tea.Cmd {
+	r, ok := e.current()
+	if !ok {
+		return nil
+	}
+	if _, known := e.info[r.ptr]; known {
+		return nil
+	}
+	return fieldInfoCmd(e.v, e.kind, r.ptr)
+}
+
+// setProblems records the problems and marks the rows they concern.
+func (e *editor) setProblems(ps []validate.Problem) {
+	e.problems.SetItems(ps)
+	e.marks = make(map[string]validate.Severity, len(ps))
+	for _, p := range ps {
+		if p.File != "" {
+			continue
+		}
+		ptr := deepestExisting(e.doc, p.Pointer)
+		for _, a := range append(ancestors(ptr), ptr) {
+			if e.marks[a] != validate.Error {
+				e.marks[a] = p.Severity
+			}
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// Messages of the editor. Each carries the generation or pointer it answers,
+// so that a late answer about an older state is dropped.
+type (
+	// validateTickMsg fires after the debounce delay following an edit.
+	validateTickMsg struct{ gen int }
+	// problemsMsg carries the whole-document problems for one generation.
+	problemsMsg struct {
+		gen      int
+		problems []validate.Problem
+	}
+	// fieldInfoMsg carries the schema's help for one pointer.
+	fieldInfoMsg struct {
+		ptr  string
+		info validate.FieldInfo
+	}
+	// fieldCheckMsg carries the per-keystroke check of the value being typed.
+	fieldCheckMsg struct {
+		seq      int
+		problems []validate.Problem
+	}
+	// savedMsg reports the end of a save; quit asks to leave afterwards.
+	savedMsg struct {
+		data []byte
+		err  error
+		quit bool
+	}
+	// quitMsg leaves the editor without saving.
+	quitMsg struct{}
+)
+
+// debounce is how long the editor waits after an edit before re-validating
+// the whole document.
+const debounce = 120 * time.Millisecond
+
+func validateTick(gen int) tea.Cmd {
+	return tea.Tick(debounce, func(time.Time) tea.Msg { return validateTickMsg{gen} })
+}
+
+// validateCmd re-checks the document from memory: a pack manifest together
+// with the files of its directory, any other kind as a standalone document.
+func validateCmd(v *validate.Validator, gen int, name, dir string, kind validate.Kind, data []byte) tea.Cmd {
+	return func() tea.Msg {
+		var reps []validate.FileReport
+		var fsys fs.FS
+		if dir != "" {
+			fsys = os.DirFS(dir)
+		}
+		if kind == validate.NodePack || kind == validate.OtherPack {
+			reps = v.PackFiles(name, fsys, data)
+		} else {
+			reps = []validate.FileReport{v.File(name, data, kind)}
+		}
+		var ps []validate.Problem
+		for i, r := range reps {
+			for _, list := range [][]validate.Problem{r.Errors, r.Warnings} {
+				for _, p := range list {
+					if i > 0 { // a referenced file: say which
+						p.File = r.Path
+						p.Message = r.Path + ": " + p.Message
+						p.Pointer = ""
+					}
+					ps = append(ps, p)
+				}
+			}
+		}
+		return problemsMsg{gen: gen, problems: ps}
+	}
+}
+
+func fieldInfoCmd(v *validate.Validator, kind validate.Kind, ptr string) tea.Cmd {
+	return func() tea.Msg { return fieldInfoMsg{ptr: ptr, info: v.Field(kind, ptr)} }
+}
+
+func fieldCheckCmd(v *validate.Validator, kind validate.Kind, seq int, ptr string, value any) tea.Cmd {
+	return func() tea.Msg { return fieldCheckMsg{seq: seq, problems: v.CheckValue(kind, ptr, value)} }
+}
+
+// saveCmd writes data to path atomically.
+func saveCmd(path string, data []byte, quit bool) tea.Cmd {
+	return func() tea.Msg { return savedMsg{data: data, err: writeAtomic(path, data), quit: quit} }
+}
+
+// writeAtomic replaces path with data: a temporary file in the same
+// directory, synced, given the old file's mode, then renamed over it. A crash
+// at any point leaves either the old file or the new one, never a mix.
+func writeAtomic(path string, data []byte) error {
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	ok = true
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,407 @@
+package tui
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+)
+
+// Update handles the editor's messages and keys.
+func (e *editor) Update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case validateTickMsg:
+		if msg.gen == e.gen {
+			return e, e.validateNow()
+		}
+	case problemsMsg:
+		if msg.gen == e.gen {
+			e.setProblems(msg.problems)
+		}
+	case fieldInfoMsg:
+		e.info[msg.ptr] = msg.info
+		if e.focus == focusEdit && msg.ptr == e.inputPtr {
+			e.input.SetSuggestions(msg.info.Enum)
+		}
+	case fieldCheckMsg:
+		if msg.seq == e.checkSeq {
+			e.checks = msg.problems
+		}
+	case savedMsg:
+		if msg.err != nil {
+			e.status = "save failed: " + msg.err.Error()
+			return e, nil
+		}
+		e.saved = msg.data
+		e.status = "saved " + e.path
+		if msg.quit {
+			return e, tea.Quit
+		}
+	case quitMsg:
+		return e, tea.Quit
+	case tea.KeyPressMsg:
+		switch e.focus {
+		case focusEdit, focusAddKey, focusSearch:
+			return e, e.updateInput(msg)
+		case focusProblems:
+			return e, e.updateProblems(msg)
+		}
+		return e, e.updateTree(msg)
+	}
+	return e, nil
+}
+
+func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
+	keys := e.ctx.Keys
+	e.status = ""
+	switch {
+	case key.Matches(k, keys.Up):
+		e.cursor--
+	case key.Matches(k, keys.Down):
+		e.cursor++
+	case key.Matches(k, keys.PageUp):
+		e.cursor -= e.treeHeight()
+	case key.Matches(k, keys.PageDown):
+		e.cursor += e.treeHeight()
+	case key.Matches(k, keys.Top):
+		e.cursor = 0
+	case key.Matches(k, keys.Bottom):
+		e.cursor = len(e.rows) - 1
+	case key.Matches(k, keys.Expand):
+		if r, ok := e.current(); ok && isContainer(r.node) {
+			e.expanded[r.ptr] = true
+			e.rebuild()
+		}
+	case key.Matches(k, keys.Collapse):
+		e.collapse()
+	case key.Matches(k, keys.Edit):
+		return e.startEdit()
+	case key.Matches(k, keys.Add):
+		return e.startAdd()
+	case key.Matches(k, keys.Remove):
+		return e.remove()
+	case key.Matches(k, keys.Undo):
+		return e.undoLast()
+	case key.Matches(k, keys.Save):
+		return saveCmd(e.path, e.src, false)
+	case key.Matches(k, keys.Search):
+		e.startInput(focusSearch, "find: ", "", "")
+		return nil
+	case key.Matches(k, keys.Problems):
+		if len(e.problems.Items) > 0 {
+			e.focus = focusProblems
+		}
+	case key.Matches(k, keys.Quit):
+		if d := e.ConfirmQuit(); d != nil {
+			return push(d)
+		}
+		return tea.Quit
+	}
+	e.cursor = min(max(e.cursor, 0), max(len(e.rows)-1, 0))
+	return e.wantInfo()
+}
+
+func isContainer(n *jsondoc.Node) bool {
+	return n != nil && (n.Kind == jsondoc.Object || n.Kind == jsondoc.Array)
+}
+
+// collapse closes the current container, or moves to the parent row.
+func (e *editor) collapse() {
+	r, ok := e.current()
+	if !ok {
+		return
+	}
+	if isContainer(r.node) && e.expanded[r.ptr] {
+		delete(e.expanded, r.ptr)
+		e.rebuild()
+		return
+	}
+	if p, _ := parent(r.ptr); p != "" {
+		e.moveTo(p)
+	}
+}
+
+func (e *editor) updateProblems(k tea.KeyPressMsg) tea.Cmd {
+	keys := e.ctx.Keys
+	switch {
+	case key.Matches(k, keys.Up):
+		e.problems.Move(-1)
+	case key.Matches(k, keys.Down):
+		e.problems.Move(1)
+	case key.Matches(k, keys.Problems), key.Matches(k, keys.Cancel):
+		e.focus = focusTree
+	case key.Matches(k, keys.Accept):
+		if p, ok := e.problems.Selected(); ok && p.File == "" {
+			e.moveTo(p.Pointer)
+			e.focus = focusTree
+			return e.wantInfo()
+		}
+	}
+	return nil
+}
+
+func (e *editor) undoLast() tea.Cmd {
+	if len(e.undo) == 0 {
+		e.status = "nothing to undo"
+		return nil
+	}
+	u := e.undo[len(e.undo)-1]
+	e.undo = e.undo[:len(e.undo)-1]
+	doc, err := jsondoc.Parse(u.src)
+	if err != nil {
+		return nil
+	}
+	e.status = "undone"
+	return e.setDoc(u.src, doc, u.cursor)
+}
+
+// remove deletes the member or item under the cursor.
+func (e *editor) remove() tea.Cmd {
+	r, ok := e.current()
+	if !ok {
+		return nil
+	}
+	out, err := patch.Remove(e.src, r.ptr)
+	if err != nil {
+		e.status = "cannot remove " + r.ptr + ": " + err.Error()
+		return nil
+	}
+	next := r.ptr
+	if e.cursor+1 >= len(e.rows) || e.rows[e.cursor+1].depth < r.depth {
+		next, _ = parent(r.ptr)
+		if e.cursor > 0 {
+			next = e.rows[e.cursor-1].ptr
+		}
+	}
+	e.status = "removed " + r.ptr
+	return e.apply(out, next)
+}
+
+// startEdit opens the value under the cursor for typing; a boolean is
+// toggled at once and a container is opened or closed.
+func (e *editor) startEdit() tea.Cmd {
+	r, ok := e.current()
+	if !ok {
+		return nil
+	}
+	switch r.node.Kind {
+	case jsondoc.Object, jsondoc.Array:
+		if e.expanded[r.ptr] {
+			delete(e.expanded, r.ptr)
+		} else {
+			e.expanded[r.ptr] = true
+		}
+		e.rebuild()
+		return nil
+	case jsondoc.Bool:
+		return e.set(r.ptr, !r.node.Bool)
+	}
+	text := r.node.Str
+	if r.node.Kind == jsondoc.Null {
+		text = "null"
+	}
+	e.startInput(focusEdit, r.label+": ", text, r.ptr)
+	e.inputKind = r.node.Kind
+	if fi, ok := e.info[r.ptr]; ok {
+		e.input.SetSuggestions(fi.Enum)
+	}
+	return tea.Batch(e.input.Focus(), e.check())
+}
+
+func (e *editor) startInput(f focus, prompt, value, ptr string) {
+	e.focus = f
+	e.input.Prompt = prompt
+	e.input.SetSuggestions(nil)
+	e.input.SetValue(value)
+	e.input.CursorEnd()
+	e.input.SetWidth(max(e.ctx.Width-len(prompt)-2, 10))
+	e.inputPtr = ptr
+	e.inputErr = ""
+	e.checks = nil
+	e.input.Focus()
+}
+
+// startAdd asks for a new member's name (in an object) or appends an item
+// (to an array). A scalar row adds beside itself, in its container.
+func (e *editor) startAdd() tea.Cmd {
+	r, ok := e.current()
+	target, tk := "", jsondoc.Object
+	if ok {
+		if isContainer(r.node) {
+			target, tk = r.ptr, r.node.Kind
+		} else {
+			target, _ = parent(r.ptr)
+			tk = e.doc.Lookup(target).Kind
+		}
+	}
+	if tk == jsondoc.Array {
+		n := e.doc.Lookup(target)
+		return e.appendItem(target, n)
+	}
+	e.startInput(focusAddKey, "new field in "+displayPtr(target)+": ", "", target)
+	return nil
+}
+
+// appendItem adds an empty item to an array: of the type the schema
+// names for it, else of the type of the items already there.
+func (e *editor) appendItem(arr string, n *jsondoc.Node) tea.Cmd {
+	ptr := jsondoc.Index(arr, len(n.Items))
+	typ := e.v.Field(e.kind, ptr).Type
+	if typ == "" && len(n.Items) > 0 {
+		typ = n.Items[len(n.Items)-1].Kind.String()
+	}
+	out, err := patch.Append(e.src, arr, emptyValue(typ))
+	if err != nil {
+		e.status = "cannot add to " + displayPtr(arr) + ": " + err.Error()
+		return nil
+	}
+	e.expanded[arr] = true
+	e.status = "added " + ptr
+	return e.apply(out, ptr)
+}
+
+// emptyValue is the starting value of a new field of a JSON Schema type.
+func emptyValue(typ string) any {
+	switch typ {
+	case "object":
+		return map[string]any{}
+	case "array":
+		return []any{}
+	case "boolean":
+		return false
+	case "number", "integer":
+		return 0
+	case "null":
+		return nil
+	}
+	return ""
+}
+
+func displayPtr(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+// set writes one value and moves the cursor to it.
+func (e *editor) set(ptr string, value any) tea.Cmd {
+	out, err := patch.Set(e.src, ptr, value)
+	if err != nil {
+		e.status = "cannot change " + ptr + ": " + err.Error()
+		return nil
+	}
+	return e.apply(out, ptr)
+}
+
+// updateInput drives the one-line prompt (a value, a new key or a search).
+func (e *editor) updateInput(k tea.KeyPressMsg) tea.Cmd {
+	keys := e.ctx.Keys
+	switch {
+	case key.Matches(k, keys.Cancel):
+		e.focus = focusTree
+		e.input.Blur()
+		return nil
+	case key.Matches(k, keys.Accept):
+		return e.acceptInput()
+	}
+	var cmd tea.Cmd
+	before := e.input.Value()
+	e.input, cmd = e.input.Update(k)
+	if e.focus == focusEdit && e.input.Value() != before {
+		return tea.Batch(cmd, e.check())
+	}
+	return cmd
+}
+
+// typedValue converts the typed text to the JSON type of the field.
+func (e *editor) typedValue() (any, string) {
+	s := e.input.Value()
+	switch e.inputKind {
+	case jsondoc.Number:
+		var n json.Number
+		if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &n); err != nil {
+			return nil, strconv.Quote(s) + " is not a number"
+		}
+		return n, ""
+	case jsondoc.Null:
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return s, ""
+		}
+		return v, ""
+	}
+	return s, ""
+}
+
+// check runs the field's own schema check on the value being typed.
+func (e *editor) check() tea.Cmd {
+	e.checkSeq++
+	v, bad := e.typedValue()
+	e.inputErr = bad
+	if bad != "" {
+		e.checks = nil
+		return nil
+	}
+	return fieldCheckCmd(e.v, e.kind, e.checkSeq, e.inputPtr, v)
+}
+
+func (e *editor) acceptInput() tea.Cmd {
+	text := e.input.Value()
+	f := e.focus
+	e.focus = focusTree
+	e.input.Blur()
+	switch f {
+	case focusSearch:
+		return e.search(text)
+	case focusAddKey:
+		if text == "" {
+			return nil
+		}
+		ptr := jsondoc.Child(e.inputPtr, text)
+		if e.doc.Lookup(ptr) != nil {
+			e.status = displayPtr(e.inputPtr) + " already has " + strconv.Quote(text)
+			e.moveTo(ptr)
+			return nil
+		}
+		fi := e.v.Field(e.kind, ptr)
+		val := fi.Default
+		if val == nil {
+			val = emptyValue(fi.Type)
+		}
+		e.expanded[e.inputPtr] = true
+		return e.set(ptr, val)
+	}
+	v, bad := e.typedValue()
+	if bad != "" {
+		e.focus = focusEdit
+		e.input.Focus()
+		e.inputErr = bad
+		return nil
+	}
+	return e.set(e.inputPtr, v)
+}
+
+// search moves to the next field whose pointer contains the text; a text
+// that is an exact pointer goes straight there.
+func (e *editor) search(q string) tea.Cmd {
+	if q == "" {
+		return nil
+	}
+	if strings.HasPrefix(q, "/") && e.doc.Lookup(q) != nil {
+		e.moveTo(q)
+		return e.wantInfo()
+	}
+	cur, _ := e.current()
+	p, ok := findNode(e.doc, cur.ptr, q)
+	if !ok {
+		e.status = "no field matches " + strconv.Quote(q)
+		return nil
+	}
+	e.moveTo(p)
+	return e.wantInfo()
+}

@@ -1,0 +1,63 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// EditOptions configure Edit.
+type EditOptions struct {
+	Path      string              // pack directory, pack.json, agent, eval suite or tool manifest
+	Validator *validate.Validator // the checks; nil means validate.New with no options
+	Plain     bool                // no colour (NO_COLOR)
+	Input     io.Reader           // keys; nil means the terminal
+	Output    io.Writer           // the screen; nil means stdout
+}
+
+// Edit opens the manifest editor on a terminal and returns when the user
+// quits. It refuses a file it cannot read or parse before the screen opens.
+func Edit(ctx context.Context, opts EditOptions) error {
+	v, err := validatorOr(opts.Validator)
+	if err != nil {
+		return err
+	}
+	c := common.New(opts.Plain)
+	ed, err := loadEditor(c, v, opts.Path)
+	if err != nil {
+		return err
+	}
+	return run(ctx, newApp(c, ed), opts.Input, opts.Output)
+}
+
+func validatorOr(v *validate.Validator) (*validate.Validator, error) {
+	if v != nil {
+		return v, nil
+	}
+	return validate.New(validate.Options{})
+}
+
+// run drives a program to its end.
+func run(ctx context.Context, m tea.Model, in io.Reader, out io.Writer) error {
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if in != nil {
+		opts = append(opts, tea.WithInput(in))
+	}
+	if out != nil {
+		opts = append(opts, tea.WithOutput(out))
+	}
+	if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
+		if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, context.Canceled) {
+			return nil
+		}
+		return werr.Wrap(werr.Env, "terminal_failed", err, "the terminal UI stopped").
+			WithHint("run in a terminal at least 40x10, or use the non-interactive commands")
+	}
+	return nil
+}
