@@ -1,4 +1,78 @@
 package validate
 
-// rules is the table of lint rules. Each rule's check lives in lint_*.go.
-var rules = []Rule{}
+// rules is the table of lint rules. Each rule's check lives in lint_*.go;
+// docs/RULES.md explains every id, its severity and how to fix it. Ids are
+// stable: a rule that is dropped leaves its id unused. The table is filled
+// in init because OW011 validates eval suites, which runs the rules again.
+var rules []Rule
+
+func init() { rules = ruleTable() }
+
+func ruleTable() []Rule {
+	return []Rule{
+		// Node packs (SPEC-NOTES §2, in its order), then extras.
+		{ID: "OW001", Severity: Error, Kinds: packOnly, check: checkTypeIDsUnique,
+			Summary: "nodes[].typeId is unique within the pack"},
+		{ID: "OW002", Severity: Error, Kinds: packOnly, check: checkConnectorResolves,
+			Summary: "connector.actions[].typeId and connector.triggers[] name a nodes[].typeId (connector_action_unresolved)"},
+		{ID: "OW003", Severity: Error, Kinds: packOnly, check: checkAgentPrefix,
+			Summary: "agents[].agentId starts with the pack name and a dot (RFC 0003)"},
+		{ID: "OW004", Severity: Error, Kinds: packOnly, check: checkAgentOnlyRemote,
+			Summary: "a pack with agents and no nodes sets runtime.language \"remote\""},
+		{ID: "OW005", Severity: Error, Kinds: packAndAgent, NeedsFiles: true, check: checkRefs,
+			Summary: "*SchemaRef, systemPromptRef, evalSuiteRef, envelopeContractRef name files in the pack; schemas parse as JSON; prompts are UTF-8"},
+		{ID: "OW006", Severity: Error, Kinds: packOnly, NeedsFiles: true, check: checkRuntimeEntry,
+			Summary: "runtime.entry names a file in the pack unless runtime.language is \"remote\""},
+		{ID: "OW007", Severity: Error, Kinds: packOnly, check: checkSecretProvider,
+			Summary: "requiresSecrets[].provider is present exactly when kind is \"ai-provider\""},
+		{ID: "OW008", Severity: Warning, Kinds: packOnly, check: checkNameScope,
+			Summary: "core.* names are reserved to the OpenWOP working group; private.*/local.* are never published (with --registry)"},
+		{ID: "OW009", Severity: Error, Kinds: packOnly, check: checkVersions,
+			Summary: "engines.openwop is an npm-style semver range; version and nodes[].version are SemVer 2.0.0"},
+		{ID: "OW010", Severity: Error, Kinds: packOnly, check: checkPeerDeps,
+			Summary: "peerDependencies values are non-empty; peerDependenciesMeta keys are peerDependencies keys"},
+		{ID: "OW011", Severity: Error, Kinds: packAndAgent, NeedsFiles: true, check: checkEvalSuiteRef,
+			Summary: "an agent's evalSuiteRef validates as an eval suite that targets this agent and allows its modelClass"},
+		{ID: "OW012", Severity: Error, Kinds: packAndAgent, check: checkToolAllowlist,
+			Summary: "toolAllowlist entries have the form <scope>:<tool-id> (openwop:, mcp: or <vendor>.<host>:)"},
+		{ID: "OW013", Severity: Warning, Kinds: packOnly, NeedsFiles: true, check: checkSchemaIDs,
+			Summary: "a shipped JSON Schema's $id is https://packs.openwop.dev/<name>/<version>/<file>"},
+		{ID: "OW014", Severity: Error, Kinds: packOnly, check: checkAgentIDsUnique,
+			Summary: "agents[].agentId is unique within the pack"},
+		{ID: "OW015", Severity: Error, Kinds: packOnly, check: checkDependencyRanges,
+			Summary: "dependencies values are npm-style semver ranges"},
+
+		// Agent eval suites.
+		{ID: "EV001", Severity: Error, Kinds: evalOnly, check: checkTaskIDsUnique,
+			Summary: "tasks[].taskId is unique within the suite"},
+		{ID: "EV002", Severity: Error, Kinds: evalOnly, check: checkExpectedShape,
+			Summary: "golden tasks have expected.match; rubric tasks have expected.rubric"},
+		{ID: "EV003", Severity: Warning, Kinds: evalOnly, check: checkRubricWeights,
+			Summary: "a rubric's weights sum to 1.0 (within 1e-9)"},
+		{ID: "EV004", Severity: Error, Kinds: evalOnly, check: checkToolResponses,
+			Summary: "fixtures.toolResponses[].tool has the form <scope>:<tool-id>"},
+
+		// Agent tool install manifests (SPEC-NOTES §2, in its order), then extras.
+		{ID: "IM001", Severity: Error, Kinds: toolOnly, check: checkScopesUsed,
+			Summary: "actions[].scopes_used[] entries are declared scopes[].resource"},
+		{ID: "IM002", Severity: Error, Kinds: toolOnly, check: checkSmokeAction,
+			Summary: "an action-call smoke test names a declared action whose side_effects is none or read"},
+		{ID: "IM003", Severity: Error, Kinds: toolOnly, check: checkSecretArgv,
+			Summary: "no ${env.NAME} of a secret env var in an argv_template or command (process lists are public)"},
+		{ID: "IM004", Severity: Error, Kinds: toolOnly, check: checkPlaceholders,
+			Summary: "${env.X} names a declared env var; ${input.x} names a property of the action's input schema"},
+		{ID: "IM005", Severity: Error, Kinds: toolOnly, NeedsFiles: true, check: checkCaseCount,
+			Summary: "verify.suite.case_count equals the number of cases in the verify.suite.ref file, when present"},
+		{ID: "IM006", Severity: Error, Kinds: toolOnly, check: checkToolNamesUnique,
+			Summary: "env[].name, actions[].name and scopes[].resource are unique"},
+		{ID: "IM007", Severity: Warning, Kinds: toolOnly, check: checkPlaceholderNamespaces,
+			Summary: "${...} placeholders use a known namespace (env or input)"},
+	}
+}
+
+var (
+	packOnly     = []Kind{NodePack}
+	packAndAgent = []Kind{NodePack, Agent}
+	evalOnly     = []Kind{EvalSuite}
+	toolOnly     = []Kind{ToolManifest}
+)

@@ -1,0 +1,284 @@
+package validate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+)
+
+// refKind is what a pack-relative reference must name.
+type refKind int
+
+const (
+	refSchema refKind = iota // a JSON Schema (*SchemaRef)
+	refJSON                  // a JSON document (envelopeContractRef)
+	refPrompt                // a UTF-8 text file (systemPromptRef)
+	refEval                  // an eval suite (evalSuiteRef; validated by OW011)
+)
+
+// fileRef is one reference to a file of the pack.
+type fileRef struct {
+	ptr, key, val string
+	kind          refKind
+}
+
+// refKindOf classifies a member name as a file reference.
+func refKindOf(key string) (refKind, bool) {
+	switch {
+	case strings.HasSuffix(key, "SchemaRef"):
+		return refSchema, true
+	case key == "envelopeContractRef":
+		return refJSON, true
+	case key == "systemPromptRef":
+		return refPrompt, true
+	case key == "evalSuiteRef":
+		return refEval, true
+	}
+	return 0, false
+}
+
+// fileRefs returns every file reference of the document's nodes and agents.
+func (c *lintCtx) fileRefs() []fileRef {
+	var out []fileRef
+	var walk func(ptr string, n *jsondoc.Node)
+	walk = func(ptr string, n *jsondoc.Node) {
+		switch n.Kind {
+		case jsondoc.Object:
+			for _, m := range n.Members {
+				p := jsondoc.Child(ptr, m.Key)
+				if k, ok := refKindOf(m.Key); ok && m.Value.Kind == jsondoc.String {
+					out = append(out, fileRef{p, m.Key, m.Value.Str, k})
+					continue
+				}
+				walk(p, m.Value)
+			}
+		case jsondoc.Array:
+			for i, it := range n.Items {
+				walk(jsondoc.Index(ptr, i), it)
+			}
+		}
+	}
+	if c.kind == NodePack {
+		for _, n := range c.items("/nodes") {
+			walk(n.ptr, n.n)
+		}
+	}
+	for _, a := range c.agents() {
+		walk(a.ptr, a.n)
+	}
+	return out
+}
+
+// displayRef is how a pack file is named in reports: beside the document.
+func (c *lintCtx) displayRef(p string) string { return path.Join(path.Dir(c.name), p) }
+
+// fileProblem adds a problem of the running rule to the report on the pack
+// file p, creating that report on first use.
+func (c *lintCtx) fileProblem(p string, k Kind, pr Problem) {
+	pr.Rule, pr.Severity = c.rule.ID, c.rule.Severity
+	name := c.displayRef(p)
+	for i := range c.files {
+		if c.files[i].Path == name {
+			c.files[i].add(pr)
+			return
+		}
+	}
+	fr := FileReport{Path: name, Kind: k}
+	fr.add(pr)
+	c.files = append(c.files, fr)
+}
+
+var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// resolve checks that ref names a regular file of the pack and returns its
+// clean path. It reports at ptr and returns false when it does not. An
+// https:// URL returns "", true: it is allowed and never fetched.
+func (c *lintCtx) resolve(ptr, what, ref string) (string, bool) {
+	if strings.HasPrefix(ref, "https://") {
+		return "", true
+	}
+	if urlScheme.MatchString(ref) {
+		c.report(ptr, false, fmt.Sprintf("%s %q is a URL that is not https://", what, ref),
+			"use a path inside the pack, such as schemas/input.json, or an https:// URL")
+		return "", false
+	}
+	p, ok := refPath(ref)
+	if !ok {
+		c.report(ptr, false, fmt.Sprintf("%s %q points outside the pack: references are paths relative to the pack root, without .. or a leading /", what, ref),
+			"copy the file into the pack and refer to it by its path from the pack root, such as schemas/input.json")
+		return "", false
+	}
+	fi, err := fs.Stat(c.fsys, p)
+	switch {
+	case err != nil:
+		hint := "create the file, or fix the path: it is relative to the pack root"
+		if alt := findByBase(c.fsys, path.Base(p)); alt != "" {
+			hint = fmt.Sprintf("the pack has %s: did you mean %q?", alt, alt)
+		}
+		c.report(ptr, false, fmt.Sprintf("%s %q names a file that is not in the pack", what, ref), hint)
+		return "", false
+	case !fi.Mode().IsRegular():
+		c.report(ptr, false, fmt.Sprintf("%s %q names a directory or special file, not a file", what, ref), "point it at a file inside the pack")
+		return "", false
+	case fi.Size() > MaxFileSize:
+		c.report(ptr, false, fmt.Sprintf("%s %q is %d bytes, beyond the %d bytes wopkit reads", what, ref, fi.Size(), MaxFileSize), "reference a smaller file")
+		return "", false
+	}
+	return p, true
+}
+
+// findByBase looks for a file named base anywhere in the pack (bounded), to
+// suggest it when a reference misses.
+func findByBase(fsys fs.FS, base string) string {
+	found, seen := "", 0
+	stop := errors.New("stop")
+	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if seen++; err != nil || seen > 5000 {
+			return stop
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git") {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && d.Name() == base {
+			found = p
+			return stop
+		}
+		return nil
+	})
+	return found
+}
+
+func checkRefs(c *lintCtx) {
+	done := map[string]bool{}
+	for _, r := range c.fileRefs() {
+		p, ok := c.resolve(r.ptr, r.key, r.val)
+		if !ok || p == "" || done[p] || r.kind == refEval {
+			continue
+		}
+		done[p] = true
+		data, err := fs.ReadFile(c.fsys, p)
+		if err != nil {
+			c.report(r.ptr, false, fmt.Sprintf("%s %q cannot be read: %v", r.key, r.val, err), "check the file's permissions")
+			continue
+		}
+		switch r.kind {
+		case refPrompt:
+			if off := firstBadUTF8(data); off >= 0 {
+				line, col := (&jsondoc.Doc{Src: data}).Position(off)
+				c.fileProblem(p, Prompt, Problem{Line: line, Column: col,
+					Message: fmt.Sprintf("the system prompt is not UTF-8 text: byte 0x%02x at offset %d", data[off], off),
+					Hint:    "save the prompt as UTF-8"})
+			}
+		default:
+			doc, err := jsondoc.Parse(data)
+			if err != nil {
+				pr := syntaxProblem(err)
+				pr.Message = fmt.Sprintf("%s (referenced by %s as %s)", pr.Message, path.Base(c.name), r.key)
+				c.fileProblem(p, JSONSchema, pr)
+				continue
+			}
+			if r.kind == refSchema && doc.Root.Kind != jsondoc.Object && doc.Root.Kind != jsondoc.Bool {
+				c.fileProblem(p, JSONSchema, Problem{Line: 1, Column: 1,
+					Message: fmt.Sprintf("this file is referenced as %s but is a JSON %s, not a JSON Schema", r.key, doc.Root.Kind),
+					Hint:    `a JSON Schema is an object such as {"type": "object"}`})
+			}
+		}
+	}
+}
+
+// firstBadUTF8 returns the offset of the first byte that is not valid
+// UTF-8, or -1.
+func firstBadUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+func checkRuntimeEntry(c *lintCtx) {
+	lang := c.doc.Lookup("/runtime/language").Text()
+	entry := c.doc.Lookup("/runtime/entry")
+	if lang == "remote" || entry == nil || entry.Kind != jsondoc.String {
+		return
+	}
+	if urlScheme.MatchString(entry.Str) {
+		c.report("/runtime/entry", false, fmt.Sprintf("runtime.entry %q is a URL, but runtime.language is %q: only remote runtimes live outside the pack", entry.Str, lang),
+			"ship the runtime artifact in the pack and name its path, or set runtime.language to \"remote\"")
+		return
+	}
+	c.resolve("/runtime/entry", "runtime.entry", entry.Str)
+}
+
+// schemaIDBase is where the registry serves a pack's schemas.
+const schemaIDBase = "https://packs.openwop.dev/"
+
+func checkSchemaIDs(c *lintCtx) {
+	name, version := c.doc.Root.Get("name").Text(), c.doc.Root.Get("version").Text()
+	if name == "" || version == "" {
+		return
+	}
+	var files []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			files = append(files, p)
+		}
+	}
+	for _, r := range c.fileRefs() {
+		if r.kind == refSchema {
+			if p, ok := refPath(r.val); ok && !urlScheme.MatchString(r.val) {
+				add(p)
+			}
+		}
+	}
+	_ = fs.WalkDir(c.fsys, "schemas", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") && len(files) < 1000 {
+			add(p)
+		}
+		return nil
+	})
+	prefix := schemaIDBase + name + "/" + version + "/"
+	for _, p := range files {
+		c.checkSchemaID(p, prefix)
+	}
+}
+
+// checkSchemaID reports a $id of the schema file p that is not prefix +
+// its path (below schemas/ for files there).
+func (c *lintCtx) checkSchemaID(p, prefix string) {
+	fi, err := fs.Stat(c.fsys, p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
+		return // OW005 reports missing files
+	}
+	data, err := fs.ReadFile(c.fsys, p)
+	if err != nil {
+		return
+	}
+	doc, err := jsondoc.Parse(data)
+	if err != nil {
+		return // OW005 reports syntax
+	}
+	id := doc.Root.Get("$id")
+	if id == nil || id.Kind != jsondoc.String {
+		return
+	}
+	want := prefix + strings.TrimPrefix(p, "schemas/")
+	if id.Str == want || id.Str == prefix+p {
+		return
+	}
+	line, col := doc.Position(doc.Locate("/$id", false))
+	c.fileProblem(p, JSONSchema, Problem{Pointer: "/$id", Line: line, Column: col,
+		Message: fmt.Sprintf("$id %q is not where the registry serves this schema (%s)", id.Str, want),
+		Hint:    fmt.Sprintf("set \"$id\" to %q, or remove $id", want)})
+}
