@@ -35,7 +35,10 @@ func Write(w io.Writer, entries []Entry, opts WriteOptions) error {
 		zw.Abort()
 		return err
 	}
-	return zw.Close()
+	if err := zw.Close(); err != nil {
+		return writeErr(err)
+	}
+	return nil
 }
 
 // WriteTar writes the uncompressed tar stream (the same bytes as inside
