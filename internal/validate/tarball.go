@@ -1,8 +1,70 @@
 package validate
 
-import "github.com/openwop/wopkit/internal/werr"
+import (
+	"errors"
+	"io"
+	"os"
+	"testing/fstest"
 
-// tarballFile validates a pack tarball without extracting it to disk.
+	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// tarballFile validates a pack tarball without extracting it to disk: the
+// archive is streamed through the safe reader (which refuses hostile
+// entries), its documents are kept in memory, and the pack is validated as a
+// directory would be. Problems inside are reported as "x.tgz!/path".
 func (v *Validator) tarballFile(path string) (*Report, error) {
-	return nil, werr.New(werr.Env, "not_implemented", "validating %s: tarball validation lands with internal/tarball", path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path)
+	}
+	defer f.Close()
+	name := displayPath(path)
+	tr := FileReport{Path: name, Kind: Tarball}
+	fsys, err := readTarball(f, v.opts.ForRegistry)
+	if err != nil {
+		var we *werr.Error
+		if !errors.As(err, &we) || we.Class == werr.Env {
+			return nil, err
+		}
+		tr.add(Problem{Line: 1, Column: 1, Rule: "tarball/" + we.Code, Message: we.Msg, Hint: we.Hint, Severity: Error})
+		return v.report(tr), nil
+	}
+	pj := fsys["pack.json"]
+	frs := v.PackFiles(name+"!/pack.json", fsys, pj.Data)
+	for i := range frs[1:] {
+		frs[i+1].Path = name + "!/" + frs[i+1].Path
+	}
+	return v.report(append([]FileReport{tr}, frs...)...), nil
+}
+
+// readTarball loads a tarball's files into an in-memory file system. Files
+// too large to be documents keep their name but not their bytes.
+func readTarball(r io.Reader, forRegistry bool) (fstest.MapFS, error) {
+	lim := tarball.DefaultLimits
+	if forRegistry {
+		lim = tarball.RegistryLimits
+	}
+	fsys := fstest.MapFS{}
+	err := tarball.Walk(r, lim, func(h tarball.Header, body io.Reader) error {
+		if h.Size > MaxFileSize {
+			fsys[h.Name] = &fstest.MapFile{Mode: 0o644}
+			return nil
+		}
+		b, err := io.ReadAll(body)
+		if err != nil {
+			return err
+		}
+		fsys[h.Name] = &fstest.MapFile{Data: b, Mode: 0o644}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if fsys["pack.json"] == nil {
+		return nil, werr.New(werr.Invalid, "tarball_manifest_missing", "the tarball has no pack.json at its root").
+			WithHint("a pack tarball holds pack.json at the top level, without a package/ prefix")
+	}
+	return fsys, nil
 }

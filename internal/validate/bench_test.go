@@ -1,0 +1,44 @@
+package validate
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+)
+
+// BenchmarkRevalidateA2A re-checks the largest published pack.json
+// (core.openwop.a2a, 24 nodes) in process with schemas compiled: decode,
+// schema validation and the document lint rules, as the wizard does on
+// every keystroke. Target: median under 300 µs.
+func BenchmarkRevalidateA2A(b *testing.B) {
+	data, err := packJSONFromTarball(filepath.Join(fixturesDir(b), "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := newV(b)
+	if rep := v.Bytes("pack.json", data, NodePack); !rep.Valid {
+		b.Fatalf("fixture invalid: %v", rep.Problems())
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v.Bytes("pack.json", data, NodePack)
+	}
+}
+
+// BenchmarkSchemaOnlyA2A measures the schema validation alone.
+func BenchmarkSchemaOnlyA2A(b *testing.B) {
+	data, err := packJSONFromTarball(filepath.Join(fixturesDir(b), "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := newV(b)
+	doc, _ := jsondoc.Parse(data)
+	v.SchemaProblems(NodePack, doc, "")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v.SchemaProblems(NodePack, doc, "")
+	}
+}
