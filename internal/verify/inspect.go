@@ -1,0 +1,94 @@
+package verify
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/openwop/wopkit/internal/jcs"
+	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// Info describes a tarball without trusting it (the `inspect --json` shape).
+type Info struct {
+	Path      string          `json:"path"`
+	Size      int64           `json:"size"`
+	Integrity string          `json:"integrity"`
+	Entries   []Entry         `json:"entries"`
+	Unpacked  int64           `json:"unpacked"`
+	Manifest  *Summary        `json:"manifest"`
+	Signing   json.RawMessage `json:"signing"`
+	Canonical bool            `json:"canonical"`
+}
+
+// Entry is one file of the tarball.
+type Entry struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	Mode int64  `json:"mode"`
+}
+
+// Summary is the gist of the tarball's pack.json.
+type Summary struct {
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	Kind        string `json:"kind,omitempty"`
+	Description string `json:"description,omitempty"`
+	License     string `json:"license,omitempty"`
+	Runtime     string `json:"runtime,omitempty"`
+	Entry       string `json:"entry,omitempty"`
+	Nodes       int    `json:"nodes"`
+	Agents      int    `json:"agents"`
+}
+
+// Inspect reads the tarball at path with the reader's safety limits and
+// describes it. Nothing is verified: see File for that.
+func Inspect(path string, lim *tarball.Limits) (*Info, error) {
+	l := tarball.DefaultLimits
+	if lim != nil {
+		l = *lim
+	}
+	data, err := readTarball(path, l)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	info := &Info{Path: path, Size: int64(len(data)), Integrity: "sha256-" + base64.StdEncoding.EncodeToString(sum[:]),
+		Entries: []Entry{}}
+	a, err := tarball.ReadAll(bytes.NewReader(data), l)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range a.Files {
+		info.Entries = append(info.Entries, Entry{Name: f.Name, Size: f.Size, Mode: f.Mode})
+		info.Unpacked += f.Size
+	}
+	pf := a.Get("pack.json")
+	if pf == nil {
+		return nil, werr.New(werr.Invalid, "tarball_manifest_missing", "%s has no pack.json", path)
+	}
+	var doc struct {
+		Name        string          `json:"name"`
+		Version     string          `json:"version"`
+		Kind        string          `json:"kind"`
+		Description string          `json:"description"`
+		License     string          `json:"license"`
+		Nodes       []any           `json:"nodes"`
+		Agents      []any           `json:"agents"`
+		Signing     json.RawMessage `json:"signing"`
+		Runtime     struct {
+			Language string `json:"language"`
+			Entry    string `json:"entry"`
+		} `json:"runtime"`
+	}
+	if err := json.Unmarshal(pf.Data, &doc); err != nil {
+		return nil, werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json in %s is not valid JSON", path)
+	}
+	info.Manifest = &Summary{Name: doc.Name, Version: doc.Version, Kind: doc.Kind, Description: doc.Description,
+		License: doc.License, Runtime: doc.Runtime.Language, Entry: doc.Runtime.Entry, Nodes: len(doc.Nodes), Agents: len(doc.Agents)}
+	info.Signing = doc.Signing
+	info.Canonical = jcs.IsCanonical(pf.Data)
+	return info, nil
+}

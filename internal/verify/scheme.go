@@ -1,0 +1,197 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"crypto"
+	"encoding/json"
+	"path"
+	"strings"
+
+	"github.com/openwop/wopkit/internal/jcs"
+	"github.com/openwop/wopkit/internal/registry"
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// packMeta is what verification reads from the in-tarball pack.json.
+type packMeta struct {
+	Name    string            `json:"name"`
+	Version string            `json:"version"`
+	Signing *registry.Signing `json:"signing"`
+}
+
+func parsePackJSON(data []byte, where string) (*packMeta, error) {
+	var pm packMeta
+	if err := json.Unmarshal(data, &pm); err != nil {
+		return nil, werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json in %s is not valid JSON", where)
+	}
+	if pm.Name == "" || pm.Version == "" {
+		return nil, werr.New(werr.Invalid, "pack_manifest_invalid", "pack.json in %s has no name or version", where)
+	}
+	return &pm, nil
+}
+
+// schemeInfo is the signing scheme a tarball uses and the key it names.
+type schemeInfo struct {
+	method string
+	keyID  string
+	sigRef string // in-tarball signature path (manual, v2)
+}
+
+// scheme reads the signing block of pack.json; a pack.json without one is a
+// legacy "ed25519" pack when the registry's version manifest says so (or,
+// without a registry, when a key and a detached signature are given).
+func scheme(pm *packMeta, vm *registry.VersionManifest, detached []byte, p Policy, where string) (schemeInfo, error) {
+	unsupported := func(what string) (schemeInfo, error) {
+		return schemeInfo{}, werr.New(werr.Invalid, "signing_unsupported", "%s: pack.json's signing block has %s", where, what).
+			WithHint("wopkit verifies manual, ed25519 (legacy), ed25519-canonical-json (v2) and sigstore")
+	}
+	var s schemeInfo
+	switch b := pm.Signing; {
+	case b == nil:
+		switch {
+		case vm != nil && vm.Signing.Method == sign.MethodLegacy:
+			s = schemeInfo{method: sign.MethodLegacy, keyID: vm.Signing.KeyID}
+		case vm == nil && p.Key != nil && detached != nil:
+			s = schemeInfo{method: sign.MethodLegacy}
+		default:
+			return s, werr.New(werr.Invalid, "signature_missing", "pack.json in %s has no signing block", where).
+				WithHint("sign the pack with `wopkit sign --sign manual|v2 --key KEY --key-id ID`")
+		}
+	case b.Scheme == sign.SchemeV2:
+		s = schemeInfo{method: sign.MethodV2, keyID: b.KeyID, sigRef: sign.SignatureFile}
+	case b.Scheme != "":
+		return unsupported("scheme " + b.Scheme)
+	case b.Method == sign.MethodManual:
+		s = schemeInfo{method: sign.MethodManual, keyID: keyIDOf(b.PublicKeyRef), sigRef: b.SignatureRef}
+	case b.Method == sign.MethodSigstore:
+		s = schemeInfo{method: sign.MethodSigstore, keyID: b.KeyID}
+	case b.Method == sign.MethodLegacy:
+		s = schemeInfo{method: sign.MethodLegacy, keyID: b.KeyID}
+	default:
+		return unsupported("method " + b.Method)
+	}
+	if s.sigRef == "" || !safeRef(s.sigRef) {
+		s.sigRef = sign.SignatureFile
+	}
+	if vm != nil && s.method != sign.MethodSigstore {
+		want := vm.Signing.KeyID
+		if want == "" {
+			want = keyIDOf(vm.Signing.PublicKeyRef)
+		}
+		if want != "" && s.keyID != "" && want != s.keyID {
+			return s, werr.New(werr.Invalid, "pack_signing_mismatch", "%s names key %q, the registry's %s names %q", where, s.keyID, vm.Path, want).
+				WithHint("the tarball is not the one the registry published")
+		}
+		if s.keyID == "" {
+			s.keyID = want
+		}
+	}
+	return s, nil
+}
+
+// keyIDOf accepts publicKeyRef as a key id or as a tarball path to a key
+// ("keys/<id>.pub"), as the schema text describes it.
+func keyIDOf(ref string) string {
+	if !strings.Contains(ref, "/") {
+		return ref
+	}
+	b := path.Base(ref)
+	for _, ext := range []string{".pub.pem", ".pub", ".pem"} {
+		if s, ok := strings.CutSuffix(b, ext); ok {
+			return s
+		}
+	}
+	return b
+}
+
+func safeRef(ref string) bool {
+	return !strings.HasPrefix(ref, "/") && path.Clean(ref) == ref && !strings.HasPrefix(ref, "../") && ref != ".."
+}
+
+// trustedKey is the public key the policy trusts for the scheme's key id:
+// the caller's Key, else the registry keychain's; with a registry the key
+// must be granted the pack's namespace.
+func trustedKey(s schemeInfo, name string, p Policy, where string) (crypto.PublicKey, error) {
+	if s.method == sign.MethodSigstore {
+		return nil, nil
+	}
+	if p.Registry == nil {
+		if p.Key == nil {
+			return nil, werr.New(werr.Usage, "verify_no_trust", "nothing to verify %s against", where).
+				WithHint("give --key PUB or --registry DIR")
+		}
+		return p.Key, nil
+	}
+	if s.keyID == "" {
+		return nil, werr.New(werr.Invalid, "key_unknown", "%s names no signing key", where).
+			WithHint("the signing block needs a key id (publicKeyRef or keyId)")
+	}
+	k, err := p.Registry.Key(s.keyID)
+	if err != nil {
+		return nil, err
+	}
+	if !k.Permits(name) {
+		return nil, werr.New(werr.Invalid, "pack_namespace_unauthorized", "key %q may not sign %s (it is granted %s)", s.keyID, name, strings.Join(k.PermittedNamespaces, ", ")).
+			WithHint("the registry refuses packs signed outside the key's namespaces; sign with the namespace's key")
+	}
+	if p.Key != nil {
+		return p.Key, nil
+	}
+	return k.Public, nil
+}
+
+// verifyPackJSON checks a manual or v2 signature over the in-tarball
+// pack.json, taking the detached signature when there is one and the
+// embedded one otherwise; two different signatures are refused.
+func verifyPackJSON(s schemeInfo, key crypto.PublicKey, a *tarball.Archive, pj, detached []byte, r *Result) error {
+	if s.method == sign.MethodV2 {
+		c, err := jcs.Canonicalize(pj, jcs.Options{Strict: true})
+		if err != nil || !bytes.Equal(c, pj) {
+			e := werr.New(werr.Invalid, "pack_not_canonical", "pack.json in %s is not in strict canonical (JCS) form", r.Path).
+				WithHint("v2 signs the JCS form: repack with `wopkit sign`")
+			e.Err = err
+			return e
+		}
+	}
+	var embedded []byte
+	if f := a.Get(s.sigRef); f != nil {
+		embedded = f.Data
+	}
+	sig := detached
+	switch {
+	case detached != nil && embedded != nil && !bytes.Equal(detached, embedded):
+		return werr.New(werr.Invalid, "signature_conflict", "the detached signature %s differs from %s inside %s", r.Signature, s.sigRef, r.Path).
+			WithHint("one of them was replaced: get both from the publisher again")
+	case sig == nil:
+		sig = embedded
+		if sig != nil {
+			r.Signature = r.Path + "!" + s.sigRef
+		}
+	}
+	if sig == nil {
+		return werr.New(werr.Invalid, "signature_missing", "%s has no %s and no detached .sig", r.Path, s.sigRef).
+			WithHint("pass --sig FILE, or verify the tarball as published (with its .sig beside it)")
+	}
+	return sign.VerifyEd25519(key, pj, sig, r.Path+"!pack.json")
+}
+
+func verifySigstore(ctx context.Context, a *tarball.Archive, pj []byte, p Policy, r *Result) error {
+	if p.Bundles == nil {
+		return werr.New(werr.Usage, "sigstore_options_missing", "%s is signed with sigstore and no sigstore verification options were given", r.Path).
+			WithHint("pass --trusted-root and --certificate-identity/--certificate-oidc-issuer (or their -regexp forms), or --key for a keyed bundle")
+	}
+	f := a.Get(sign.SigstoreFile)
+	if f == nil {
+		return werr.New(werr.Invalid, "signature_missing", "%s is signed with sigstore and has no %s", r.Path, sign.SigstoreFile)
+	}
+	id, err := p.Bundles.VerifyBundle(ctx, f.Data, pj)
+	if err != nil {
+		return err
+	}
+	r.Signer = id
+	r.Signature = r.Path + "!" + sign.SigstoreFile
+	return nil
+}

@@ -1,0 +1,232 @@
+// Package verify checks signed pack tarballs against an explicit Policy:
+// v1 "manual" and v2 "ed25519-canonical-json" signatures over pack.json, the
+// v1 legacy "ed25519" signature over the whole tarball, and Sigstore bundles
+// through sign.BundleVerifier; with a registry root also the key's namespace
+// grant, the integrity of the tarball and its yanked/deprecated state.
+package verify
+
+import (
+	"bytes"
+	"context"
+	"crypto"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/openwop/wopkit/internal/registry"
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// Policy says what a verification requires. Exactly one source of trust is
+// needed: Key (a public key the caller trusts) or Registry (a registry root
+// whose keychain, namespace grants and version manifests are trusted); with
+// both, Key replaces the keychain's key and the registry's other checks stay.
+type Policy struct {
+	Key      crypto.PublicKey
+	Registry *registry.Root
+	// Bundles verifies Sigstore bundles; nil makes "sigstore" packs fail
+	// with a clear error.
+	Bundles sign.BundleVerifier
+	// SigPath is the detached signature; "" looks for <tgz without .tgz>.sig.
+	SigPath string
+	// Limits bound the tarball reader; the zero value means
+	// tarball.RegistryLimits with a registry and tarball.DefaultLimits without.
+	Limits *tarball.Limits
+}
+
+// Result is the verdict on one tarball (the `verify --json` shape of CLI.md).
+type Result struct {
+	Path             string               `json:"path"`
+	Verified         bool                 `json:"verified"`
+	Method           string               `json:"method"`
+	KeyID            string               `json:"keyId"`
+	Name             string               `json:"name"`
+	Version          string               `json:"version"`
+	Integrity        string               `json:"integrity"`
+	IntegrityChecked bool                 `json:"integrityChecked"`
+	CoversOnly       string               `json:"coversOnly"`
+	Signature        string               `json:"signature,omitempty"`
+	Yanked           bool                 `json:"yanked"`
+	YankedReason     string               `json:"yankedReason,omitempty"`
+	Deprecated       bool                 `json:"deprecated"`
+	Signer           *sign.SignerIdentity `json:"signer,omitempty"`
+	Notes            []string             `json:"notes,omitempty"`
+	Error            *ErrorInfo           `json:"error"`
+	Err              error                `json:"-"`
+}
+
+// ErrorInfo is the stable code and message of a failed verification.
+type ErrorInfo struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// NoteUncovered is said when no registry vouches for the files other than
+// pack.json.
+const NoteUncovered = "only pack.json is covered by the signature: the other files are not checked (give --registry to check the tarball's integrity)"
+
+// File verifies the tarball at path. Failures are reported in the Result
+// (Verified false, Error set), never returned.
+func File(ctx context.Context, path string, p Policy) *Result {
+	r := &Result{Path: path}
+	data, err := readTarball(path, p.limits())
+	if err == nil {
+		sig, sigPath, sigErr := readDetached(path, p.SigPath)
+		if sigErr != nil {
+			err = sigErr
+		} else {
+			r.Signature = sigPath
+			err = Bytes(ctx, data, sig, p, r)
+		}
+	}
+	if err != nil {
+		r.fail(err)
+	}
+	return r
+}
+
+func (r *Result) fail(err error) {
+	r.Verified, r.Err = false, err
+	code := werr.CodeOf(err)
+	if code == "" {
+		code = "verify_failed"
+	}
+	msg := err.Error()
+	var we *werr.Error
+	if errors.As(err, &we) {
+		msg = we.Msg
+		if we.Err != nil {
+			msg += ": " + we.Err.Error()
+		}
+	}
+	r.Error = &ErrorInfo{Code: code, Message: msg}
+}
+
+func (p Policy) limits() tarball.Limits {
+	switch {
+	case p.Limits != nil:
+		return *p.Limits
+	case p.Registry != nil:
+		return tarball.RegistryLimits
+	}
+	return tarball.DefaultLimits
+}
+
+// Bytes verifies a tarball held in memory with its detached signature (nil
+// when there is none), filling r. It returns the first failure.
+func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error {
+	if p.Key == nil && p.Registry == nil && p.Bundles == nil {
+		return werr.New(werr.Usage, "verify_no_trust", "nothing to verify %s against", r.Path).
+			WithHint("give --key PUB or --registry DIR")
+	}
+	sum := sha256.Sum256(tgz)
+	r.Integrity = "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+	a, err := tarball.ReadAll(bytes.NewReader(tgz), p.limits())
+	if err != nil {
+		return err
+	}
+	pf := a.Get("pack.json")
+	if pf == nil {
+		return werr.New(werr.Invalid, "tarball_manifest_missing", "%s has no pack.json", r.Path)
+	}
+	pm, err := parsePackJSON(pf.Data, r.Path)
+	if err != nil {
+		return err
+	}
+	r.Name, r.Version = pm.Name, pm.Version
+
+	var vm *registry.VersionManifest
+	if p.Registry != nil {
+		if vm, err = p.Registry.Version(pm.Name, pm.Version); err != nil {
+			return err
+		}
+		r.Yanked, r.YankedReason, r.Deprecated = vm.Yanked, vm.YankedReason, vm.IsDeprecated()
+	}
+	sch, err := scheme(pm, vm, detached, p, r.Path)
+	if err != nil {
+		return err
+	}
+	r.Method, r.KeyID = sch.method, sch.keyID
+	r.CoversOnly = "pack.json"
+	if sch.method == sign.MethodLegacy {
+		r.CoversOnly = "tarball"
+	}
+
+	key, err := trustedKey(sch, pm.Name, p, r.Path)
+	if err != nil {
+		return err
+	}
+	switch sch.method {
+	case sign.MethodSigstore:
+		err = verifySigstore(ctx, a, pf.Data, p, r)
+	case sign.MethodLegacy:
+		if detached == nil {
+			return werr.New(werr.Invalid, "signature_missing", "%s is signed with the legacy ed25519 method and has no detached .sig", r.Path).
+				WithHint("the legacy signature covers the whole .tgz and lives only beside it: pass --sig FILE")
+		}
+		err = sign.VerifyEd25519(key, tgz, detached, r.Path)
+	default:
+		err = verifyPackJSON(sch, key, a, pf.Data, detached, r)
+	}
+	if err != nil {
+		return err
+	}
+	if vm != nil {
+		if vm.Integrity != r.Integrity {
+			return werr.New(werr.Invalid, "pack_integrity_mismatch", "%s has integrity %s, the registry's %s says %s", r.Path, r.Integrity, vm.Path, vm.Integrity).
+				WithHint("the tarball is not the one the registry published: a file other than pack.json changed")
+		}
+		r.IntegrityChecked = true
+	} else if sch.method != sign.MethodLegacy {
+		r.Notes = append(r.Notes, NoteUncovered)
+	}
+	r.Verified = true
+	return nil
+}
+
+func readTarball(path string, lim tarball.Limits) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).WithHint("check the path")
+	}
+	defer f.Close()
+	max := lim.MaxCompressed
+	if max <= 0 {
+		max = 1 << 40
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path)
+	}
+	if int64(len(data)) > max {
+		return nil, werr.New(werr.Invalid, "tarball_too_large", "%s is larger than %d bytes compressed", path, max)
+	}
+	return data, nil
+}
+
+// readDetached reads the explicit signature file, or the default
+// <tgz without .tgz>.sig when it exists.
+func readDetached(tgzPath, sigPath string) ([]byte, string, error) {
+	explicit := sigPath != ""
+	if !explicit {
+		sigPath = strings.TrimSuffix(tgzPath, ".tgz") + sign.DetachedSigExt
+	}
+	f, err := os.Open(sigPath)
+	if err != nil {
+		if !explicit && errors.Is(err, os.ErrNotExist) {
+			return nil, "", nil
+		}
+		return nil, "", werr.Wrap(werr.Env, "file_unreadable", err, "cannot read signature %s", sigPath).WithHint("check the --sig path")
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	if err != nil {
+		return nil, "", werr.Wrap(werr.Env, "file_unreadable", err, "cannot read signature %s", sigPath)
+	}
+	return data, sigPath, nil
+}
