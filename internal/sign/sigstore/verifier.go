@@ -16,6 +16,7 @@ import (
 	protocommon "github.com/sigstore/protobuf-specs/gen/pb-go/common/v1"
 	"github.com/sigstore/sigstore-go/pkg/bundle"
 	"github.com/sigstore/sigstore-go/pkg/root"
+	"github.com/sigstore/sigstore-go/pkg/tuf"
 	"github.com/sigstore/sigstore-go/pkg/verify"
 	"github.com/sigstore/sigstore/pkg/signature"
 
@@ -78,7 +79,8 @@ func newVerifier(opts VerifyOptions) (*verifier, error) {
 		}
 		v.root = tr
 	case opts.Key == nil:
-		tr, err := root.FetchTrustedRoot()
+		// Refresh the cached public-good root at most once a day, as cosign does.
+		tr, err := root.FetchTrustedRootWithOptions(tuf.DefaultOptions().WithCacheValidity(1))
 		if err != nil {
 			return nil, newErr(werr.Env, CodeTrustedRootInvalid,
 				"could not fetch the public-good Sigstore trusted root through TUF (tuf-repo-cdn.sigstore.dev): "+errText(err, ""),

@@ -46,7 +46,7 @@ import (
 const testIssuer = "https://oidc.wopkit.test"
 
 type virtualSigstore struct {
-	t                                *testing.T
+	t                                testing.TB
 	vs                               *ca.VirtualSigstore
 	fulcioRoot, fulcioInter          *x509.Certificate
 	fulcioKey                        *ecdsa.PrivateKey
@@ -60,7 +60,7 @@ type virtualSigstore struct {
 	fulcioCalls, rekorCalls, tsaHits atomic.Int64
 }
 
-func newVirtualSigstore(t *testing.T) *virtualSigstore {
+func newVirtualSigstore(t testing.TB) *virtualSigstore {
 	t.Helper()
 	vs, err := ca.NewVirtualSigstore()
 	must(t, err)
@@ -89,7 +89,7 @@ func newVirtualSigstore(t *testing.T) *virtualSigstore {
 
 // fulcioChain makes a Fulcio-like root and intermediate valid from 4 hours
 // ago.
-func fulcioChain(t *testing.T) (rootCert, inter *x509.Certificate, interKey *ecdsa.PrivateKey) {
+func fulcioChain(t testing.TB) (rootCert, inter *x509.Certificate, interKey *ecdsa.PrivateKey) {
 	mk := func(cn string, parent *x509.Certificate, parentKey *ecdsa.PrivateKey) (*x509.Certificate, *ecdsa.PrivateKey) {
 		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		must(t, err)
@@ -113,7 +113,7 @@ func fulcioChain(t *testing.T) (rootCert, inter *x509.Certificate, interKey *ecd
 	return rootCert, inter, interKey
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +127,7 @@ func (v *virtualSigstore) token(email string, ttl time.Duration) string {
 	return signJWT(v.t, v.oidcKey, claims)
 }
 
-func signJWT(t *testing.T, key *ecdsa.PrivateKey, claims map[string]any) string {
+func signJWT(t testing.TB, key *ecdsa.PrivateKey, claims map[string]any) string {
 	hdr := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"ES256","typ":"JWT"}`))
 	body, err := json.Marshal(claims)
 	must(t, err)
