@@ -30,14 +30,17 @@ type quitter interface {
 	ConfirmQuit() screen
 }
 
-// pushMsg shows a screen over the current one; popMsg returns to the one below.
+// pushMsg shows a screen over the current one; popMsg returns to the one
+// below and then runs its command there.
 type (
 	pushMsg struct{ s screen }
-	popMsg  struct{}
+	popMsg  struct{ then tea.Cmd }
 )
 
 func push(s screen) tea.Cmd { return func() tea.Msg { return pushMsg{s} } }
-func pop() tea.Msg          { return popMsg{} }
+
+// popThen closes the current screen, then runs cmd for the screen below.
+func popThen(cmd tea.Cmd) tea.Cmd { return func() tea.Msg { return popMsg{cmd} } }
 
 // app is the root model: the screen stack, global keys and the shared context.
 type app struct {
@@ -80,7 +83,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if len(a.stack) > 1 {
 			a.stack = a.stack[:len(a.stack)-1]
 		}
-		return a, nil
+		return a, msg.then
 	}
 	s, cmd := a.top().Update(msg)
 	a.stack[len(a.stack)-1] = s

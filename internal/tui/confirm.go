@@ -30,11 +30,11 @@ func (c *confirm) Update(msg tea.Msg) (screen, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(k, c.ctx.Keys.Yes):
-		return c, tea.Sequence(pop, c.onYes)
+		return c, popThen(c.onYes)
 	case key.Matches(k, c.ctx.Keys.No):
-		return c, tea.Sequence(pop, c.onNo)
+		return c, popThen(c.onNo)
 	case key.Matches(k, c.ctx.Keys.Cancel):
-		return c, pop
+		return c, popThen(nil)
 	}
 	return c, nil
 }

@@ -96,11 +96,25 @@ func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*edito
 	if e.kind == validate.Unknown {
 		e.kind = ""
 	}
-	e.input = textinput.New()
-	e.input.Prompt = "> "
-	e.input.ShowSuggestions = true
+	e.input = newInput(ctx)
 	e.rebuild()
 	return e, nil
+}
+
+// newInput is the one-line prompt: no blinking (no timer traffic), no
+// colour when the styles are plain.
+func newInput(ctx *common.Context) textinput.Model {
+	in := textinput.New()
+	st := textinput.DefaultDarkStyles()
+	st.Cursor.Blink = false
+	if ctx.Styles.Plain {
+		st.Focused = textinput.StyleState{}
+		st.Blurred = textinput.StyleState{}
+		st.Cursor.Color = nil
+	}
+	in.SetStyles(st)
+	in.ShowSuggestions = true
+	return in
 }
 
 // Init starts the first validation and asks for the first row's help.

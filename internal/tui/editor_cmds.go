@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -67,6 +68,7 @@ func validateCmd(v *validate.Validator, gen int, name, dir string, kind validate
 		for i, r := range reps {
 			for _, list := range [][]validate.Problem{r.Errors, r.Warnings} {
 				for _, p := range list {
+					p.File = ""
 					if i > 0 { // a referenced file: say which
 						p.File = r.Path
 						p.Message = r.Path + ": " + p.Message
@@ -76,6 +78,16 @@ func validateCmd(v *validate.Validator, gen int, name, dir string, kind validate
 				}
 			}
 		}
+		sort.SliceStable(ps, func(i, j int) bool {
+			a, b := ps[i], ps[j]
+			if a.File != b.File {
+				return a.File < b.File
+			}
+			if a.Line != b.Line {
+				return a.Line < b.Line
+			}
+			return a.Column < b.Column
+		})
 		return problemsMsg{gen: gen, problems: ps}
 	}
 }

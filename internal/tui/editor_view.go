@@ -207,7 +207,7 @@ func (e *editor) Help() []key.Binding {
 	case focusAddKey, focusSearch:
 		return []key.Binding{k.Accept, k.Cancel}
 	case focusProblems:
-		return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to field")), k.Problems}
+		return []key.Binding{k.Up, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to field")), k.Problems}
 	}
-	return []key.Binding{k.Up, k.Down, k.Edit, k.Expand, k.Add, k.Remove, k.Undo, k.Save, k.Search, k.Problems, k.Quit}
+	return []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Expand}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/openwop/wopkit/internal/tui/styles"
 )
 
-// HelpLine renders bindings as "key action · key action", cut to width so it
+// HelpLine renders bindings as "key action  key action", cut to width so it
 // always fits on one line.
 func HelpLine(st styles.Styles, width int, bindings ...key.Binding) string {
 	parts := make([]string, 0, len(bindings))
@@ -21,9 +21,12 @@ func HelpLine(st styles.Styles, width int, bindings ...key.Binding) string {
 			continue
 		}
 		h := b.Help()
+		if h.Key == "" {
+			continue
+		}
 		parts = append(parts, h.Key+" "+h.Desc)
 	}
-	return st.Help.Render(ansi.Truncate(strings.Join(parts, " · "), width, "…"))
+	return st.Help.Render(ansi.Truncate(strings.Join(parts, "  "), width, "…"))
 }
 
 // Fit pads or cuts every line of s to exactly width cells and the block to

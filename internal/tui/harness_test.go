@@ -1,0 +1,174 @@
+package tui
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// driver runs an app headlessly: it feeds messages to Update and runs the
+// returned commands synchronously, as the bubbletea runtime would, until no
+// message is left or the program asks to quit.
+type driver struct {
+	t    *testing.T
+	a    *app
+	quit bool
+}
+
+func newDriver(t *testing.T, s func(*common.Context) screen) *driver {
+	t.Helper()
+	ctx := common.New(true)
+	d := &driver{t: t, a: newApp(ctx, s(ctx))}
+	d.run(d.a.Init())
+	return d
+}
+
+// run executes cmd and feeds what it yields back in, breadth first.
+func (d *driver) run(cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 500 {
+			d.t.Fatal("the program does not settle: more than 500 commands")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		switch msg := msg.(type) {
+		case nil:
+		case tea.QuitMsg:
+			d.quit = true
+			return
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			_, next := d.a.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+// send delivers messages one at a time, settling after each.
+func (d *driver) send(msgs ...tea.Msg) *driver {
+	for _, m := range msgs {
+		if d.quit {
+			d.t.Fatalf("message %T sent after the program quit", m)
+		}
+		d.run(func() tea.Msg { return m })
+	}
+	return d
+}
+
+// keys sends key presses: names such as "enter", "ctrl+s", "down", or text
+// typed character by character when prefixed with "type:".
+func (d *driver) keys(ks ...string) *driver {
+	for _, k := range ks {
+		if text, ok := strings.CutPrefix(k, "type:"); ok {
+			for _, r := range text {
+				d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+			}
+			continue
+		}
+		d.send(keyMsg(k))
+	}
+	return d
+}
+
+func keyMsg(name string) tea.KeyPressMsg {
+	switch name {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	if c, ok := strings.CutPrefix(name, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}
+	}
+	return tea.KeyPressMsg{Code: rune(name[0]), Text: name}
+}
+
+// view is the screen as a terminal shows it, without escape sequences and
+// trailing blanks.
+func (d *driver) view() string {
+	lines := strings.Split(ansi.Strip(d.a.render()), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// golden compares the view with testdata/golden/name.txt (-update rewrites it).
+func (d *driver) golden(name string) {
+	d.t.Helper()
+	path := filepath.Join("testdata", "golden", name+".txt")
+	got := d.view()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			d.t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		d.t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		d.t.Errorf("view differs from %s:\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// copyPack copies testdata/pack into a temporary directory.
+func copyPack(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join("testdata", "pack", "pack.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pack.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+var testValidator = func() *validate.Validator {
+	v, err := validate.New(validate.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return v
+}()
+
+func editorOn(t *testing.T, path string) func(*common.Context) screen {
+	return func(ctx *common.Context) screen {
+		e, err := loadEditor(ctx, testValidator, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+}
