@@ -261,7 +261,15 @@ func (e *editor) appendItem(arr string, n *jsondoc.Node) tea.Cmd {
 	}
 	e.expanded[arr] = true
 	e.status = "added " + ptr
-	return e.apply(out, ptr)
+	return e.thenEdit(e.apply(out, ptr))
+}
+
+// thenEdit follows an addition: a new scalar opens for typing at once.
+func (e *editor) thenEdit(cmd tea.Cmd) tea.Cmd {
+	if r, ok := e.current(); ok && (r.node.Kind == jsondoc.String || r.node.Kind == jsondoc.Number) {
+		return tea.Batch(cmd, e.startEdit())
+	}
+	return cmd
 }
 
 // emptyValue is the starting value of a new field of a JSON Schema type.
@@ -374,7 +382,7 @@ func (e *editor) acceptInput() tea.Cmd {
 			val = emptyValue(fi.Type)
 		}
 		e.expanded[e.inputPtr] = true
-		return e.set(ptr, val)
+		return e.thenEdit(e.set(ptr, val))
 	}
 	v, bad := e.typedValue()
 	if bad != "" {

@@ -1,0 +1,86 @@
+package tui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestEditorAddRemove checks additions and removals through the resulting
+// file: its decoded value, and that the untouched lines keep their text.
+func TestEditorAddRemove(t *testing.T) {
+	tests := []struct {
+		name   string
+		keys   []string
+		change func(m map[string]any)
+		kept   []string // lines that must survive byte for byte
+	}{
+		{"add a member at the root", []string{"a", "type:homepage", "enter", "type:https://example.org", "enter", "ctrl+s"},
+			func(m map[string]any) { m["homepage"] = "https://example.org" },
+			[]string{`  "x-future-field": {"kept": true},`, `  "keywords": ["demo", "test"],`}},
+		{"append to an array", []string{"/", "type:keywords", "enter", "a", "type:extra", "enter", "ctrl+s"},
+			func(m map[string]any) { m["keywords"] = []any{"demo", "test", "extra"} },
+			[]string{`  "x-future-field": {"kept": true},`}},
+		{"remove an item", []string{"/", "type:/keywords/0", "enter", "d", "ctrl+s"},
+			func(m map[string]any) { m["keywords"] = []any{"test"} },
+			[]string{`  "x-future-field": {"kept": true},`}},
+		{"remove a member the schema refuses", []string{"/", "type:x-future", "enter", "d", "ctrl+s"},
+			func(m map[string]any) { delete(m, "x-future-field") },
+			[]string{`  "keywords": ["demo", "test"],`, `      "toolAllowlist": ["openwop:core.openwop.http.fetch"]`}},
+		{"remove then undo is a no-op", []string{"/", "type:engines", "enter", "d", "u", "ctrl+s"},
+			func(map[string]any) {}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := copyPack(t)
+			path := filepath.Join(dir, "pack.json")
+			before, _ := os.ReadFile(path)
+			d := newDriver(t, editorOn(t, dir)).keys(tt.keys...)
+			after, _ := os.ReadFile(path)
+			var want, got map[string]any
+			if err := json.Unmarshal(before, &want); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(after, &got); err != nil {
+				t.Fatalf("saved file is not JSON: %v\n%s", err, after)
+			}
+			tt.change(want)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("saved document:\n%s\nview:\n%s", after, d.view())
+			}
+			for _, l := range tt.kept {
+				if !strings.Contains(string(after), l+"\n") {
+					t.Errorf("line %q did not survive:\n%s", l, after)
+				}
+			}
+		})
+	}
+}
+
+// TestEditorRevalidatesAfterEdit checks that the problem list follows the
+// document: fixing the version removes its error.
+func TestEditorRevalidatesAfterEdit(t *testing.T) {
+	d := newDriver(t, editorOn(t, copyPack(t)))
+	e := d.a.top().(*editor)
+	has := func(ptr string) bool {
+		for _, p := range e.problems.Items {
+			if p.Pointer == ptr {
+				return true
+			}
+		}
+		return false
+	}
+	if !has("/version") {
+		t.Fatal("the bad version is not reported")
+	}
+	d.keys("/", "type:version", "enter", "enter", "ctrl+u", "type:1.0.0", "enter")
+	if has("/version") {
+		t.Errorf("version error still listed after the fix: %v", e.problems.Items)
+	}
+	if !has("/agents/0") {
+		t.Errorf("other problems lost: %v", e.problems.Items)
+	}
+}
