@@ -173,11 +173,19 @@ func (r *Root) Version(name, version string) (*VersionManifest, error) {
 		return nil, werr.Wrap(werr.Env, "registry_unreadable", err, "cannot read %s", p)
 	}
 	var v VersionManifest
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := DecodeTop(data, versionMember, &v); err != nil {
 		return nil, werr.Wrap(werr.Invalid, "registry_invalid", err, "version manifest %s is not valid JSON", p)
 	}
 	v.Path = p
 	return &v, nil
+}
+
+func versionMember(k string) bool {
+	switch k {
+	case "name", "version", "integrity", "signing", "yanked", "yankedReason", "deprecated":
+		return true
+	}
+	return false
 }
 
 func safeSegment(s string) bool {

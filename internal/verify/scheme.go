@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto"
-	"encoding/json"
 	"path"
 	"strings"
 
@@ -24,7 +23,8 @@ type packMeta struct {
 
 func parsePackJSON(data []byte, where string) (*packMeta, error) {
 	var pm packMeta
-	if err := json.Unmarshal(data, &pm); err != nil {
+	keep := func(k string) bool { return k == "name" || k == "version" || k == "signing" }
+	if err := registry.DecodeTop(data, keep, &pm); err != nil {
 		return nil, werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json in %s is not valid JSON", where)
 	}
 	if pm.Name == "" || pm.Version == "" {

@@ -126,7 +126,7 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 	}
 	sum := sha256.Sum256(tgz)
 	r.Integrity = "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
-	a, err := tarball.ReadAll(bytes.NewReader(tgz), p.limits())
+	a, err := readArchive(tgz, p.limits())
 	if err != nil {
 		return err
 	}
@@ -229,4 +229,26 @@ func readDetached(tgzPath, sigPath string) ([]byte, string, error) {
 		return nil, "", werr.Wrap(werr.Env, "file_unreadable", err, "cannot read signature %s", sigPath)
 	}
 	return data, sigPath, nil
+}
+
+// readArchive walks the whole tarball through the safe reader (so every
+// hostile entry is refused) but keeps in memory only what verification
+// reads: pack.json and the signature files.
+func readArchive(tgz []byte, lim tarball.Limits) (*tarball.Archive, error) {
+	a := &tarball.Archive{}
+	err := tarball.Walk(bytes.NewReader(tgz), lim, func(h tarball.Header, body io.Reader) error {
+		if h.Name != tarball.ManifestName && !strings.HasSuffix(h.Name, ".sig") && !strings.HasSuffix(h.Name, ".sigstore") {
+			return nil // the walker discards the body
+		}
+		if h.Size > 1<<20 && h.Name != tarball.ManifestName {
+			return nil
+		}
+		data := make([]byte, h.Size)
+		if _, err := io.ReadFull(body, data); err != nil {
+			return err
+		}
+		a.Files = append(a.Files, tarball.File{Header: h, Data: data})
+		return nil
+	})
+	return a, err
 }

@@ -1,0 +1,41 @@
+package registry
+
+import "testing"
+
+func TestDecodeTop(t *testing.T) {
+	type doc struct {
+		Name    string   `json:"name"`
+		Version string   `json:"version"`
+		Signing *Signing `json:"signing"`
+	}
+	keep := func(k string) bool { return k == "name" || k == "version" || k == "signing" }
+	for _, tc := range []struct {
+		in      string
+		name    string
+		method  string
+		wantErr bool
+	}{
+		{`{"a":[1,{"b":"}]\"x"}],"name":"n","signing":{"method":"manual"},"version":"1"}`, "n", "manual", false},
+		{` { "name" : "n\u0041" , "x": null, "y": -1.5e3, "z": true } `, "nA", "", false},
+		{`{}`, "", "", false},
+		{`{"name":"a","name":"b"}`, "", "", true},
+		{`{"name":"a","n\u0061me":"b"}`, "", "", true},
+		{`{"name":"a"`, "", "", true},
+		{`{"name":"a"} x`, "", "", true},
+		{`["name"]`, "", "", true},
+		{`{"name":}`, "", "", true},
+		{`{"a":"unterminated}`, "", "", true},
+		{`{"a":{"b":1}`, "", "", true},
+		{`{"name":1}`, "", "", true}, // wrong type for a kept member
+	} {
+		var d doc
+		err := DecodeTop([]byte(tc.in), keep, &d)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("%s: err %v, want error %v", tc.in, err, tc.wantErr)
+			continue
+		}
+		if err == nil && (d.Name != tc.name || (d.Signing != nil && d.Signing.Method != tc.method)) {
+			t.Errorf("%s: got %+v", tc.in, d)
+		}
+	}
+}
