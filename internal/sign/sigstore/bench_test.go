@@ -12,7 +12,7 @@ import (
 // Fulcio and Rekor stand-ins (network latency excluded).
 func BenchmarkSignKeyless(b *testing.B) {
 	v := newVirtualSigstore(b)
-	s, err := NewSigner(v.keylessOptions(signer1))
+	s, err := NewSigner(keyless(v, signer1))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func BenchmarkSignKeyless(b *testing.B) {
 // signature, identity).
 func BenchmarkVerifyKeyless(b *testing.B) {
 	v := newVirtualSigstore(b)
-	s, err := NewSigner(v.keylessOptions(signer1))
+	s, err := NewSigner(keyless(v, signer1))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func BenchmarkVerifyKeyless(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ver, err := NewVerifier(pinned(v.trustedRoot()))
+	ver, err := NewVerifier(pinned(v.TrustedRoot()))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/openwop/wopkit/internal/sign/sigstore/sigstoretest"
 )
 
 // TestOpenSSLChecksBundle checks wopkit's bundles with an independent
@@ -48,7 +50,7 @@ func TestOpenSSLChecksBundle(t *testing.T) {
 		name   string
 		bundle []byte
 	}{
-		{"keyless", signWith(t, v.keylessOptions(signer1))},
+		{"keyless", signWith(t, keyless(v, signer1))},
 		{"keyed", signWith(t, SignOptions{Key: key})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,8 +69,8 @@ func TestOpenSSLChecksBundle(t *testing.T) {
 			if tc.name == "keyless" {
 				der, _ := base64.StdEncoding.DecodeString(path(vm, "certificate")["rawBytes"].(string))
 				leaf := write("leaf.pem", pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
-				rootPEM := write("root.pem", []byte(pemCert(v.fulcioRoot)))
-				inter := write("inter.pem", []byte(pemCert(v.fulcioInter)))
+				rootPEM := write("root.pem", []byte(sigstoretest.PEMCert(v.FulcioRoot())))
+				inter := write("inter.pem", []byte(sigstoretest.PEMCert(v.FulcioIntermediate())))
 				if out, err := openssl("verify", "-CAfile", rootPEM, "-untrusted", inter,
 					"-attime", strconv.FormatInt(time.Now().Unix(), 10), leaf); err != nil {
 					t.Errorf("openssl verify of the certificate chain: %v: %s", err, out)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/sign/sigstore/sigstoretest"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -31,7 +32,7 @@ func signWith(t *testing.T, opts SignOptions) []byte {
 
 func TestSignerContract(t *testing.T) {
 	v := newVirtualSigstore(t)
-	s, err := NewSigner(v.keylessOptions("dev@acme.test"))
+	s, err := NewSigner(keyless(v, "dev@acme.test"))
 	must(t, err)
 	if s.Method() != "sigstore" {
 		t.Errorf("Method() = %q", s.Method())
@@ -60,10 +61,10 @@ func TestSignerContract(t *testing.T) {
 		len(b.VerificationMaterial.TlogEntries) != 1 || b.MessageSignature.MessageDigest.Algorithm != "SHA2_256" {
 		t.Errorf("bundle is not a keyless v0.3 message-signature bundle: %s", sig.Detached)
 	}
-	if v.fulcioCalls.Load() != 1 || v.rekorCalls.Load() != 1 {
-		t.Errorf("fulcio calls %d, rekor calls %d; want 1 each", v.fulcioCalls.Load(), v.rekorCalls.Load())
+	if v.FulcioCalls.Load() != 1 || v.RekorCalls.Load() != 1 {
+		t.Errorf("fulcio calls %d, rekor calls %d; want 1 each", v.FulcioCalls.Load(), v.RekorCalls.Load())
 	}
-	tok := v.keylessOptions("x").IdentityToken
+	tok := keyless(v, "x").IdentityToken
 	if strings.Contains(string(sig.Detached), tok[:20]) {
 		t.Error("the bundle contains the identity token")
 	}
@@ -84,7 +85,7 @@ func TestSignFailures(t *testing.T) {
 	}))
 	defer fail500.Close()
 	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	forged := signJWT(t, other, map[string]any{"iss": testIssuer, "email": "dev@acme.test", "email_verified": true,
+	forged := sigstoretest.SignJWT(t, other, map[string]any{"iss": sigstoretest.Issuer, "email": "dev@acme.test", "email_verified": true,
 		"exp": time.Now().Add(time.Hour).Unix()})
 
 	tests := []struct {
@@ -101,7 +102,7 @@ func TestSignFailures(t *testing.T) {
 		{"rekor 4xx", func(o *SignOptions) { o.RekorURL = fail500.URL }, CodeRekorFailed, werr.Invalid, "Rekor", false},
 		{"tsa down", func(o *SignOptions) { o.TSAURL = downURL }, CodeTSAFailed, werr.Env, "timestamp authority at " + downURL, false},
 		{"bad token (forged)", func(o *SignOptions) { o.IdentityToken = forged }, CodeTokenInvalid, werr.Invalid, "Fulcio at", false},
-		{"expired token", func(o *SignOptions) { o.IdentityToken = v.token("dev@acme.test", -time.Minute) }, CodeTokenInvalid, werr.Invalid, "expired", true},
+		{"expired token", func(o *SignOptions) { o.IdentityToken = v.Token("dev@acme.test", -time.Minute) }, CodeTokenInvalid, werr.Invalid, "expired", true},
 		{"not a JWT", func(o *SignOptions) { o.IdentityToken = "not-a-jwt" }, CodeTokenInvalid, werr.Invalid, "not a JWT", true},
 		{"no token", func(o *SignOptions) { o.IdentityToken = "" }, CodeTokenMissing, werr.Usage, "identity token", true},
 		{"ed25519 key", func(o *SignOptions) { _, k, _ := ed25519.GenerateKey(rand.Reader); o.Key = k }, CodeKeyUnsupported, werr.Invalid, "ECDSA P-256", true},
@@ -109,9 +110,9 @@ func TestSignFailures(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := v.keylessOptions("dev@acme.test")
+			opts := keyless(v, "dev@acme.test")
 			tc.edit(&opts)
-			before := v.fulcioCalls.Load()
+			before := v.FulcioCalls.Load()
 			s, err := NewSigner(opts)
 			var sig *sign.Signature
 			if err == nil {
@@ -140,7 +141,7 @@ func TestSignFailures(t *testing.T) {
 			if opts.IdentityToken != "" && strings.Contains(err.Error(), opts.IdentityToken) {
 				t.Errorf("error contains the identity token")
 			}
-			if tc.atSignNew && v.fulcioCalls.Load() != before {
+			if tc.atSignNew && v.FulcioCalls.Load() != before {
 				t.Errorf("a refused token still reached Fulcio")
 			}
 		})

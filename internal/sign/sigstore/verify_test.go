@@ -17,6 +17,7 @@ import (
 
 	sgsign "github.com/sigstore/sigstore-go/pkg/sign"
 
+	"github.com/openwop/wopkit/internal/sign/sigstore/sigstoretest"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -24,7 +25,7 @@ const signer1 = "dev@acme.test"
 
 // pinned verifies as the right signer.
 func pinned(tr string) VerifyOptions {
-	return VerifyOptions{TrustedRoot: tr, CertIdentity: signer1, CertOIDCIssuer: testIssuer}
+	return VerifyOptions{TrustedRoot: tr, CertIdentity: signer1, CertOIDCIssuer: sigstoretest.Issuer}
 }
 
 // editJSON decodes a bundle, lets f change it, and encodes it again.
@@ -54,12 +55,12 @@ func path(m map[string]any, keys ...string) map[string]any {
 // keylessWithoutLog makes a keyless bundle with no Rekor entry and no
 // timestamp, through the same Fulcio client path, as an old or hostile
 // signer might.
-func keylessWithoutLog(t *testing.T, v *virtualSigstore) []byte {
+func keylessWithoutLog(t *testing.T, v *sigstoretest.Virtual) []byte {
 	kp, err := sgsign.NewEphemeralKeypair(nil)
 	must(t, err)
-	tok := v.token(signer1, time.Hour)
+	tok := v.Token(signer1, time.Hour)
 	b, err := sgsign.Bundle(&sgsign.PlainData{Data: testPack}, kp, sgsign.BundleOptions{
-		CertificateProvider:        &fulcioProvider{f: sgsign.NewFulcio(&sgsign.FulcioOptions{BaseURL: v.fulcio.URL}), url: v.fulcio.URL, token: tok},
+		CertificateProvider:        &fulcioProvider{f: sgsign.NewFulcio(&sgsign.FulcioOptions{BaseURL: v.FulcioURL}), url: v.FulcioURL, token: tok},
 		CertificateProviderOptions: &sgsign.CertificateProviderOptions{IDToken: tok},
 	})
 	must(t, err)
@@ -70,30 +71,30 @@ func keylessWithoutLog(t *testing.T, v *virtualSigstore) []byte {
 
 func TestVerifyKeyless(t *testing.T) {
 	v := newVirtualSigstore(t)
-	tr := v.trustedRoot()
-	good := signWith(t, v.keylessOptions(signer1))
+	tr := v.TrustedRoot()
+	good := signWith(t, keyless(v, signer1))
 	other := newVirtualSigstore(t)
 
 	v2 := newVirtualSigstore(t)
-	v2.certStart, v2.rekorTime = -40*time.Minute, -35*time.Minute // expired now, logged while valid
-	expiredLogged := signWith(t, v2.keylessOptions(signer1))
+	v2.CertStart, v2.RekorTime = -40*time.Minute, -35*time.Minute // expired now, logged while valid
+	expiredLogged := signWith(t, keyless(v2, signer1))
 	v3 := newVirtualSigstore(t)
-	v3.certStart, v3.rekorTime = -40*time.Minute, 0 // logged after the certificate expired
-	loggedLate := signWith(t, v3.keylessOptions(signer1))
+	v3.CertStart, v3.RekorTime = -40*time.Minute, 0 // logged after the certificate expired
+	loggedLate := signWith(t, keyless(v3, signer1))
 	v4 := newVirtualSigstore(t)
-	v4.certStart = -40 * time.Minute
+	v4.CertStart = -40 * time.Minute
 	expiredNoLog := keylessWithoutLog(t, v4)
 
 	otherArtifact := func() []byte {
-		s, err := NewSigner(v.keylessOptions(signer1))
+		s, err := NewSigner(keyless(v, signer1))
 		must(t, err)
 		sig, err := s.Sign(context.Background(), []byte(`{"name":"vendor.acme.other"}`))
 		must(t, err)
 		return sig.Detached
 	}()
 	withTSA := func() []byte {
-		o := v.keylessOptions(signer1)
-		o.TSAURL = v.tsa.URL
+		o := keyless(v, signer1)
+		o.TSAURL = v.TSAURL
 		return signWith(t, o)
 	}()
 
@@ -109,10 +110,10 @@ func TestVerifyKeyless(t *testing.T) {
 		{"good, regexp identity", VerifyOptions{TrustedRoot: tr, CertIdentityRegexp: `^dev@acme\.test$`,
 			CertOIDCIssuerRegexp: `^https://oidc\.wopkit\.test$`}, good, testPack, "", ""},
 		{"good, with RFC 3161 timestamp", pinned(tr), withTSA, testPack, "", ""},
-		{"expired certificate, logged while valid", pinned(v2.trustedRoot()), expiredLogged, testPack, "", ""},
-		{"wrong identity", VerifyOptions{TrustedRoot: tr, CertIdentity: "mallory@evil.test", CertOIDCIssuer: testIssuer},
+		{"expired certificate, logged while valid", pinned(v2.TrustedRoot()), expiredLogged, testPack, "", ""},
+		{"wrong identity", VerifyOptions{TrustedRoot: tr, CertIdentity: "mallory@evil.test", CertOIDCIssuer: sigstoretest.Issuer},
 			good, testPack, CodeIdentityMismatch, `signed by "dev@acme.test"`},
-		{"wrong identity regexp", VerifyOptions{TrustedRoot: tr, CertIdentityRegexp: `^ops@`, CertOIDCIssuer: testIssuer},
+		{"wrong identity regexp", VerifyOptions{TrustedRoot: tr, CertIdentityRegexp: `^ops@`, CertOIDCIssuer: sigstoretest.Issuer},
 			good, testPack, CodeIdentityMismatch, "not the expected signer"},
 		{"wrong issuer", VerifyOptions{TrustedRoot: tr, CertIdentity: signer1, CertOIDCIssuer: "https://accounts.google.com"},
 			good, testPack, CodeIdentityMismatch, `issuer "https://oidc.wopkit.test"`},
@@ -139,10 +140,10 @@ func TestVerifyKeyless(t *testing.T) {
 		}), testPack, CodeUntrusted, "transparency-log"},
 		{"not a bundle", pinned(tr), []byte(`{"mediaType":"text/plain"}`), testPack, CodeBundleInvalid, "not a valid Sigstore bundle"},
 		{"truncated bundle", pinned(tr), good[:len(good)/2], testPack, CodeBundleInvalid, "not a valid Sigstore bundle"},
-		{"expired certificate without timestamp", pinned(v4.trustedRoot()), expiredNoLog, testPack, CodeCertificateExpired,
+		{"expired certificate without timestamp", pinned(v4.TrustedRoot()), expiredNoLog, testPack, CodeCertificateExpired,
 			"no transparency-log entry or timestamp"},
-		{"expired certificate, logged after expiry", pinned(v3.trustedRoot()), loggedLate, testPack, CodeUntrusted, "certificate"},
-		{"untrusted root", pinned(other.trustedRoot()), good, testPack, CodeUntrusted, "trusted root"},
+		{"expired certificate, logged after expiry", pinned(v3.TrustedRoot()), loggedLate, testPack, CodeUntrusted, "certificate"},
+		{"untrusted root", pinned(other.TrustedRoot()), good, testPack, CodeUntrusted, "trusted root"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,7 +154,7 @@ func TestVerifyKeyless(t *testing.T) {
 				if err != nil {
 					t.Fatalf("refused a good bundle: %v", err)
 				}
-				if id.Identity != signer1 || id.Issuer != testIssuer || id.LogIndex <= 4242 || id.KeyHint != "" {
+				if id.Identity != signer1 || id.Issuer != sigstoretest.Issuer || id.LogIndex < sigstoretest.FirstLogIndex || id.KeyHint != "" {
 					t.Errorf("identity = %+v", id)
 				}
 				return
@@ -179,12 +180,12 @@ func mustMap(t *testing.T, raw []byte) map[string]any {
 
 func TestVerifierNeedsIdentity(t *testing.T) {
 	v := newVirtualSigstore(t)
-	tr := v.trustedRoot()
+	tr := v.TrustedRoot()
 	for _, o := range []VerifyOptions{
 		{TrustedRoot: tr},
 		{TrustedRoot: tr, CertIdentity: signer1},
 		{TrustedRoot: tr, CertOIDCIssuerRegexp: ".*"},
-		{TrustedRoot: tr, CertIdentityRegexp: "(", CertOIDCIssuer: testIssuer},
+		{TrustedRoot: tr, CertIdentityRegexp: "(", CertOIDCIssuer: sigstoretest.Issuer},
 	} {
 		_, err := NewVerifier(o)
 		if werr.CodeOf(err) != CodeIdentityRequired || werr.ExitCode(err) != int(werr.Usage) {
@@ -199,12 +200,12 @@ func TestVerifierNeedsIdentity(t *testing.T) {
 
 func TestVerifyKeyed(t *testing.T) {
 	v := newVirtualSigstore(t)
-	tr := v.trustedRoot()
+	tr := v.TrustedRoot()
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	otherKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	offline := signWith(t, SignOptions{Key: key})
-	logged := signWith(t, SignOptions{Key: key, RekorURL: v.rekor.URL, TrustedRoot: tr})
-	keyless := signWith(t, v.keylessOptions(signer1))
+	logged := signWith(t, SignOptions{Key: key, RekorURL: v.RekorURL, TrustedRoot: tr})
+	keyless := signWith(t, keyless(v, signer1))
 	hint, _ := KeyHint(&key.PublicKey)
 
 	tests := []struct {
@@ -221,8 +222,8 @@ func TestVerifyKeyed(t *testing.T) {
 		{"keyed bundle without --key", pinned(tr), offline, CodeUntrusted, false},
 		{"keyless bundle with --key", VerifyOptions{Key: &key.PublicKey}, keyless, CodeUntrusted, false},
 	}
-	if v.rekorCalls.Load() != 2 {
-		t.Errorf("rekor calls = %d, want 2 (keyed signing logs only when --rekor-url is given)", v.rekorCalls.Load())
+	if v.RekorCalls.Load() != 2 {
+		t.Errorf("rekor calls = %d, want 2 (keyed signing logs only when --rekor-url is given)", v.RekorCalls.Load())
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -245,10 +246,10 @@ func TestVerifyKeyed(t *testing.T) {
 
 func TestSignSelfCheck(t *testing.T) {
 	v := newVirtualSigstore(t)
-	o := v.keylessOptions(signer1)
-	o.TrustedRoot = v.trustedRoot()
+	o := keyless(v, signer1)
+	o.TrustedRoot = v.TrustedRoot()
 	signWith(t, o) // the right root: accepted
-	o.TrustedRoot = newVirtualSigstore(t).trustedRoot()
+	o.TrustedRoot = newVirtualSigstore(t).TrustedRoot()
 	s, err := NewSigner(o)
 	must(t, err)
 	sig, err := s.Sign(context.Background(), testPack)
@@ -261,9 +262,9 @@ func TestSummarize(t *testing.T) {
 	v := newVirtualSigstore(t)
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	hint, _ := KeyHint(&key.PublicKey)
-	id, err := Summarize(signWith(t, v.keylessOptions(signer1)))
+	id, err := Summarize(signWith(t, keyless(v, signer1)))
 	must(t, err)
-	if id.Identity != signer1 || id.Issuer != testIssuer || id.LogIndex != 4243 {
+	if id.Identity != signer1 || id.Issuer != sigstoretest.Issuer || id.LogIndex != sigstoretest.FirstLogIndex {
 		t.Errorf("keyless summary = %+v", id)
 	}
 	id, err = Summarize(signWith(t, SignOptions{Key: key}))

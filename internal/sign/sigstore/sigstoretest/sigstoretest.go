@@ -1,10 +1,11 @@
-package sigstore
-
-// An offline Sigstore for tests: loopback HTTP servers standing in for Fulcio
-// (/api/v2/signingCert), Rekor (/api/v1/log/entries) and a timestamp
-// authority, so that sigstore-go's real HTTP clients are exercised. The
-// Fulcio and TSA chains come from sigstore-go's pkg/testing/ca generators;
-// log entries are signed by its VirtualSigstore's Rekor key.
+// Package sigstoretest is an offline Sigstore for tests: loopback HTTP
+// servers standing in for Fulcio (/api/v2/signingCert), Rekor
+// (/api/v1/log/entries) and an RFC 3161 timestamp authority, so that
+// sigstore-go's real HTTP clients are exercised, plus a matching
+// trusted_root.json. Log entries are signed by sigstore-go's VirtualSigstore
+// Rekor key; the TSA chain comes from its pkg/testing/ca generators. Only
+// tests import this package.
+package sigstoretest
 
 import (
 	"bytes"
@@ -43,29 +44,44 @@ import (
 	"github.com/sigstore/sigstore-go/pkg/tlog"
 )
 
-const testIssuer = "https://oidc.wopkit.test"
+// Issuer is the virtual OIDC provider's issuer URL, written into every
+// certificate the virtual Fulcio issues.
+const Issuer = "https://oidc.wopkit.test"
 
-type virtualSigstore struct {
-	t                                testing.TB
-	vs                               *ca.VirtualSigstore
-	fulcioRoot, fulcioInter          *x509.Certificate
-	fulcioKey                        *ecdsa.PrivateKey
-	tsaRoot, tsaInter, tsaLeaf       *x509.Certificate
-	tsaKey                           *ecdsa.PrivateKey
-	oidcKey                          *ecdsa.PrivateKey
-	fulcio, rekor, tsa               *httptest.Server
-	certStart                        time.Duration // leaf NotBefore relative to now
-	rekorTime                        time.Duration // integrated time relative to now
-	logIndex                         atomic.Int64
-	fulcioCalls, rekorCalls, tsaHits atomic.Int64
+// Virtual is one offline Sigstore instance.
+type Virtual struct {
+	t                          testing.TB
+	vs                         *ca.VirtualSigstore
+	fulcioRoot, fulcioInter    *x509.Certificate
+	fulcioKey                  *ecdsa.PrivateKey
+	tsaRoot, tsaInter, tsaLeaf *x509.Certificate
+	tsaKey                     *ecdsa.PrivateKey
+	oidcKey                    *ecdsa.PrivateKey
+	fulcio, rekor, tsa         *httptest.Server
+	logIndex                   atomic.Int64
+
+	// FulcioURL, RekorURL and TSAURL are the loopback services (the TSA URL
+	// is the full endpoint).
+	FulcioURL, RekorURL, TSAURL string
+	// CertStart is the NotBefore of issued certificates relative to now
+	// (default -1m; certificates live 10 minutes, as Fulcio's do).
+	CertStart time.Duration
+	// RekorTime is the integrated time of log entries relative to now.
+	RekorTime time.Duration
+	// FulcioCalls, RekorCalls and TSACalls count requests received.
+	FulcioCalls, RekorCalls, TSACalls atomic.Int64
 }
 
-func newVirtualSigstore(t testing.TB) *virtualSigstore {
+// FirstLogIndex is the log index of the first entry a Virtual records.
+const FirstLogIndex = 4243
+
+// New starts a Virtual; its servers stop when the test ends.
+func New(t testing.TB) *Virtual {
 	t.Helper()
 	vs, err := ca.NewVirtualSigstore()
 	must(t, err)
-	v := &virtualSigstore{t: t, vs: vs, certStart: -time.Minute}
-	v.logIndex.Store(4242)
+	v := &Virtual{t: t, vs: vs, CertStart: -time.Minute}
+	v.logIndex.Store(FirstLogIndex - 1)
 	// ca.GenerateFulcioIntermediate's certificate starts 2 minutes ago, too
 	// late for entries logged in the past: make a longer-lived chain.
 	v.fulcioRoot, v.fulcioInter, v.fulcioKey = fulcioChain(t)
@@ -84,6 +100,7 @@ func newVirtualSigstore(t testing.TB) *virtualSigstore {
 	v.rekor = httptest.NewServer(http.HandlerFunc(v.serveRekor))
 	v.tsa = httptest.NewServer(http.HandlerFunc(v.serveTSA))
 	t.Cleanup(func() { v.fulcio.Close(); v.rekor.Close(); v.tsa.Close() })
+	v.FulcioURL, v.RekorURL, v.TSAURL = v.fulcio.URL, v.rekor.URL, v.tsa.URL
 	return v
 }
 
@@ -120,14 +137,17 @@ func must(t testing.TB, err error) {
 	}
 }
 
-// token mints an ES256 identity token from the virtual OIDC provider.
-func (v *virtualSigstore) token(email string, ttl time.Duration) string {
-	claims := map[string]any{"iss": testIssuer, "sub": "u-123", "aud": "sigstore",
+// Token mints an ES256 identity token for email from the virtual OIDC
+// provider, valid for ttl (negative: already expired).
+func (v *Virtual) Token(email string, ttl time.Duration) string {
+	claims := map[string]any{"iss": Issuer, "sub": "u-123", "aud": "sigstore",
 		"email": email, "email_verified": true, "exp": time.Now().Add(ttl).Unix(), "iat": time.Now().Unix()}
-	return signJWT(v.t, v.oidcKey, claims)
+	return SignJWT(v.t, v.oidcKey, claims)
 }
 
-func signJWT(t testing.TB, key *ecdsa.PrivateKey, claims map[string]any) string {
+// SignJWT makes an ES256 JWT over claims with key (a key other than the
+// Virtual's makes a token its Fulcio refuses).
+func SignJWT(t testing.TB, key *ecdsa.PrivateKey, claims map[string]any) string {
 	hdr := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"ES256","typ":"JWT"}`))
 	body, err := json.Marshal(claims)
 	must(t, err)
@@ -140,7 +160,7 @@ func signJWT(t testing.TB, key *ecdsa.PrivateKey, claims map[string]any) string 
 }
 
 // verifyJWT is the virtual Fulcio's token check: signature, expiry, issuer.
-func (v *virtualSigstore) verifyJWT(tok string) (map[string]any, error) {
+func (v *Virtual) verifyJWT(tok string) (map[string]any, error) {
 	parts := strings.Split(tok, ".")
 	if len(parts) != 3 {
 		return nil, fmt.Errorf("malformed token")
@@ -161,14 +181,14 @@ func (v *virtualSigstore) verifyJWT(tok string) (map[string]any, error) {
 	if exp, _ := c["exp"].(float64); time.Now().After(time.Unix(int64(exp), 0)) {
 		return nil, fmt.Errorf("token expired")
 	}
-	if c["iss"] != testIssuer {
+	if c["iss"] != Issuer {
 		return nil, fmt.Errorf("unknown issuer")
 	}
 	return c, nil
 }
 
-func (v *virtualSigstore) serveFulcio(w http.ResponseWriter, r *http.Request) {
-	v.fulcioCalls.Add(1)
+func (v *Virtual) serveFulcio(w http.ResponseWriter, r *http.Request) {
+	v.FulcioCalls.Add(1)
 	if r.Method != http.MethodPost || r.URL.Path != "/api/v2/signingCert" {
 		http.NotFound(w, r)
 		return
@@ -206,25 +226,26 @@ func (v *virtualSigstore) serveFulcio(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "proof of possession failed", http.StatusBadRequest)
 		return
 	}
-	leaf, err := v.issueLeaf(ecPub, email, testIssuer)
+	leaf, err := v.issueLeaf(ecPub, email, Issuer)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	chain := []string{pemCert(leaf), pemCert(v.fulcioInter), pemCert(v.fulcioRoot)}
+	chain := []string{PEMCert(leaf), PEMCert(v.fulcioInter), PEMCert(v.fulcioRoot)}
 	resp := map[string]any{"signedCertificateEmbeddedSct": map[string]any{"chain": map[string]any{"certificates": chain}}}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(resp)
 }
 
-func pemCert(c *x509.Certificate) string {
+// PEMCert encodes a certificate as PEM.
+func PEMCert(c *x509.Certificate) string {
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw}))
 }
 
 // issueLeaf makes a Fulcio-style code-signing certificate for pub.
-func (v *virtualSigstore) issueLeaf(pub crypto.PublicKey, email, issuer string) (*x509.Certificate, error) {
+func (v *Virtual) issueLeaf(pub crypto.PublicKey, email, issuer string) (*x509.Certificate, error) {
 	issuerV2, _ := asn1.MarshalWithParams(issuer, "utf8")
-	start := time.Now().Add(v.certStart)
+	start := time.Now().Add(v.CertStart)
 	tmpl := &x509.Certificate{
 		SerialNumber:   big.NewInt(time.Now().UnixNano()),
 		EmailAddresses: []string{email},
@@ -244,8 +265,8 @@ func (v *virtualSigstore) issueLeaf(pub crypto.PublicKey, email, issuer string) 
 	return x509.ParseCertificate(der)
 }
 
-func (v *virtualSigstore) serveRekor(w http.ResponseWriter, r *http.Request) {
-	v.rekorCalls.Add(1)
+func (v *Virtual) serveRekor(w http.ResponseWriter, r *http.Request) {
+	v.RekorCalls.Add(1)
 	if r.Method != http.MethodPost || r.URL.Path != "/api/v1/log/entries" {
 		http.NotFound(w, r)
 		return
@@ -268,7 +289,7 @@ func (v *virtualSigstore) serveRekor(w http.ResponseWriter, r *http.Request) {
 	}
 	logID, _ := v.vs.RekorLogID()
 	idx := v.logIndex.Add(1)
-	integrated := time.Now().Add(v.rekorTime).Unix()
+	integrated := time.Now().Add(v.RekorTime).Unix()
 	b64 := base64.StdEncoding.EncodeToString(body)
 	set, err := v.vs.RekorSignPayload(tlog.RekorPayload{Body: b64, IntegratedTime: integrated, LogIndex: idx, LogID: logID})
 	if err != nil {
@@ -291,8 +312,8 @@ func (v *virtualSigstore) serveRekor(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(map[string]models.LogEntryAnon{uuid: anon})
 }
 
-func (v *virtualSigstore) serveTSA(w http.ResponseWriter, r *http.Request) {
-	v.tsaHits.Add(1)
+func (v *Virtual) serveTSA(w http.ResponseWriter, r *http.Request) {
+	v.TSACalls.Add(1)
 	raw, _ := io.ReadAll(r.Body)
 	req, err := timestamp.ParseRequest(raw)
 	if err != nil {
@@ -310,9 +331,10 @@ func (v *virtualSigstore) serveTSA(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(resp)
 }
 
-// trustedRoot writes a trusted_root.json for this virtual instance (no CT
-// logs: the virtual Fulcio embeds no SCTs) and returns its path.
-func (v *virtualSigstore) trustedRoot() string {
+// TrustedRoot writes a trusted_root.json for this instance (no CT logs: the
+// virtual Fulcio embeds no SCTs) into a temporary directory and returns its
+// path.
+func (v *Virtual) TrustedRoot() string {
 	v.t.Helper()
 	tr, err := root.NewTrustedRoot(root.TrustedRootMediaType01,
 		[]root.CertificateAuthority{&root.FulcioCertificateAuthority{Root: v.fulcioRoot,
@@ -332,7 +354,7 @@ func (v *virtualSigstore) trustedRoot() string {
 // rekorLogs is the virtual Rekor log as a trusted root lists it: the
 // VirtualSigstore keeps the hex log ID as the ID's bytes, which only works
 // in memory; a trusted_root.json holds the raw key ID.
-func (v *virtualSigstore) rekorLogs() map[string]*root.TransparencyLog {
+func (v *Virtual) rekorLogs() map[string]*root.TransparencyLog {
 	out := map[string]*root.TransparencyLog{}
 	for id, l := range v.vs.RekorLogs() {
 		c := *l
@@ -346,8 +368,8 @@ func (v *virtualSigstore) rekorLogs() map[string]*root.TransparencyLog {
 	return out
 }
 
-// keylessOptions signs through all three virtual services.
-func (v *virtualSigstore) keylessOptions(email string) SignOptions {
-	return SignOptions{FulcioURL: v.fulcio.URL, RekorURL: v.rekor.URL, IdentityToken: v.token(email, time.Hour),
-		Timeout: 10 * time.Second}
-}
+// FulcioRoot is the virtual Fulcio's root certificate.
+func (v *Virtual) FulcioRoot() *x509.Certificate { return v.fulcioRoot }
+
+// FulcioIntermediate is the certificate that signs the virtual Fulcio's leaves.
+func (v *Virtual) FulcioIntermediate() *x509.Certificate { return v.fulcioInter }
