@@ -76,7 +76,7 @@ func (c *lintCtx) uniqueStrings(list []at, key, what, hint string) {
 		}
 		ptr := jsondoc.Child(it.ptr, key)
 		if first, dup := seen[v.Str]; dup {
-			c.report(ptr, false, fmt.Sprintf("%s %q repeats %s (line %d)", what, v.Str, first, c.lineOf(first)), hint)
+			c.report(ptr, false, fmt.Sprintf("%s %q is already used at %s (line %d)", what, v.Str, first, c.lineOf(first)), hint)
 			continue
 		}
 		seen[v.Str] = ptr

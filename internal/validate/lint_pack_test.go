@@ -1,0 +1,296 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+	"unicode/utf8"
+)
+
+// hit is one expected lint problem. Its line and column are computed from
+// the source text (the nth occurrence of at), independently of jsondoc.
+type hit struct {
+	ptr  string
+	at   string // text the problem must point at (its first character)
+	nth  int    // which occurrence of at, from 0
+	file string // the file reported on, when not the document itself
+	hint string // expected substring of the hint
+}
+
+// lintCase is a document, optionally with the files beside it, and the
+// problems one rule must report on it (none: the rule must stay silent).
+type lintCase struct {
+	name  string
+	kind  Kind
+	doc   string
+	files fstest.MapFS // nil: the document is validated alone
+	reg   bool         // Options.ForRegistry
+	want  []hit
+}
+
+// runLint validates each case and compares the problems of rule with want:
+// same count, order, pointer, line and column.
+func runLint(t *testing.T, rule string, cases []lintCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			frs := lintReports(t, tc)
+			var got []Problem
+			for _, fr := range frs {
+				for _, p := range append(append([]Problem(nil), fr.Errors...), fr.Warnings...) {
+					if p.Rule == rule {
+						got = append(got, p)
+					}
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("%s: %d problems, want %d:\n%s", rule, len(got), len(tc.want), render(got))
+			}
+			for i, w := range tc.want {
+				src := tc.doc
+				file := "doc.json"
+				if tc.kind == NodePack {
+					file = "pack.json"
+				}
+				if w.file != "" {
+					file = w.file
+					src = string(tc.files[w.file].Data)
+				}
+				line, col := textPos(t, src, w.at, w.nth)
+				p := got[i]
+				if p.File != file || p.Pointer != w.ptr || p.Line != line || p.Column != col || !strings.Contains(p.Hint, w.hint) {
+					t.Errorf("problem %d is\n  %s\nwant %s:%d:%d at %s (hint ~%q)", i, p, file, line, col, w.ptr, w.hint)
+				}
+				if p.Message == "" || p.Hint == "" {
+					t.Errorf("problem %d has no message or hint: %s", i, p)
+				}
+			}
+		})
+	}
+}
+
+// lintReports validates a case the way the CLI does: a pack with its files,
+// or a standalone document and then its file-reading rules.
+func lintReports(t *testing.T, tc lintCase) []FileReport {
+	t.Helper()
+	v, err := New(Options{ForRegistry: tc.reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte(tc.doc)
+	if tc.kind == NodePack {
+		if tc.files != nil {
+			return v.PackFiles("pack.json", tc.files, data)
+		}
+		return []FileReport{v.File("pack.json", data, NodePack)}
+	}
+	fr := v.File("doc.json", data, tc.kind)
+	if tc.files != nil {
+		v.lintStandalone(&fr, tc.files, data)
+	}
+	return []FileReport{fr}
+}
+
+// textPos returns the 1-based line and column (in characters) of the nth
+// occurrence of needle in src.
+func textPos(t *testing.T, src, needle string, nth int) (int, int) {
+	t.Helper()
+	off := -1
+	for i, from := 0, 0; i <= nth; i++ {
+		j := strings.Index(src[from:], needle)
+		if j < 0 {
+			t.Fatalf("test bug: occurrence %d of %q not in the document", nth, needle)
+		}
+		off = from + j
+		from = off + 1
+	}
+	nl := strings.LastIndexByte(src[:off], '\n')
+	return strings.Count(src[:off], "\n") + 1, utf8.RuneCountInString(src[nl+1:off]) + 1
+}
+
+// packWith builds a small valid node pack, with replacements applied.
+func packWith(repl ...string) string {
+	return strings.NewReplacer(repl...).Replace(basePack)
+}
+
+const basePack = `{
+  "name": "vendor.acme.tools",
+  "version": "1.0.0",
+  "engines": {"openwop": ">=1.0.0 <2.0.0"},
+  "nodes": [
+    {"typeId": "vendor.acme.tools.a", "version": "1.0.0", "category": "data", "role": "pure"},
+    {"typeId": "vendor.acme.tools.b", "version": "1.0.0", "category": "data", "role": "pure"}
+  ],
+  "runtime": {"language": "javascript", "format": "esm", "entry": "./index.mjs"}
+}`
+
+// agentJSON is a minimal valid agent manifest with the given id and extra members.
+func agentJSON(id, extra string) string {
+	return `{"agentId": "` + id + `", "persona": "Helper", "modelClass": "general", "systemPrompt": "Help."` + extra + `}`
+}
+
+func TestOW001TypeIDsUnique(t *testing.T) {
+	runLint(t, "OW001", []lintCase{
+		{name: "distinct", kind: NodePack, doc: basePack},
+		{name: "repeated", kind: NodePack, doc: packWith(`"vendor.acme.tools.b"`, `"vendor.acme.tools.a"`),
+			want: []hit{{ptr: "/nodes/1/typeId", at: `"vendor.acme.tools.a"`, nth: 1, hint: "its own typeId"}}},
+	})
+}
+
+func TestOW002ConnectorResolves(t *testing.T) {
+	conn := func(action, trigger string) string {
+		return packWith(`"runtime"`, `"connector": {"id": "acme", "displayName": "Acme", "actions": [{"typeId": "`+action+`", "displayName": "Act"}], "triggers": ["`+trigger+`"]},
+  "runtime"`)
+	}
+	runLint(t, "OW002", []lintCase{
+		{name: "resolved", kind: NodePack, doc: conn("vendor.acme.tools.a", "vendor.acme.tools.b")},
+		{name: "no connector", kind: NodePack, doc: basePack},
+		{name: "unresolved", kind: NodePack, doc: conn("vendor.acme.tools.x", "vendor.acme.tools.t"),
+			want: []hit{
+				{ptr: "/connector/actions/0/typeId", at: `"vendor.acme.tools.x"`, hint: `"vendor.acme.tools.a"`},
+				{ptr: "/connector/triggers/0", at: `"vendor.acme.tools.t"`, hint: "add a node"},
+			}},
+	})
+}
+
+func TestOW003AgentPrefix(t *testing.T) {
+	agents := func(ids ...string) string {
+		var a []string
+		for _, id := range ids {
+			a = append(a, agentJSON(id, ""))
+		}
+		return packWith(`"runtime"`, `"agents": [`+strings.Join(a, ",\n    ")+`],
+  "runtime"`)
+	}
+	runLint(t, "OW003", []lintCase{
+		{name: "prefixed", kind: NodePack, doc: agents("vendor.acme.tools.helper", "vendor.acme.tools.other")},
+		{name: "foreign and look-alike", kind: NodePack, doc: agents("vendor.other.helper", "vendor.acme.toolsx.writer", "vendor.acme.tools.ok"),
+			want: []hit{
+				{ptr: "/agents/0/agentId", at: `"vendor.other.helper"`, hint: `rename the agent to "vendor.acme.tools.helper"`},
+				{ptr: "/agents/1/agentId", at: `"vendor.acme.toolsx.writer"`, hint: `"vendor.acme.tools.writer"`},
+			}},
+	})
+}
+
+func TestOW004AgentOnlyRemote(t *testing.T) {
+	agentOnly := func(runtime string) string {
+		return `{
+  "name": "vendor.acme.helpers",
+  "version": "1.0.0",
+  "engines": {"openwop": "^1.1"},
+  "agents": [` + agentJSON("vendor.acme.helpers.one", "") + `],
+  "runtime": ` + runtime + `
+}`
+	}
+	runLint(t, "OW004", []lintCase{
+		{name: "remote", kind: NodePack, doc: agentOnly(`{"language": "remote", "entry": "pack.json"}`)},
+		{name: "mixed pack keeps its runtime", kind: NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", "")+`],
+  "runtime"`)},
+		{name: "javascript", kind: NodePack, doc: agentOnly(`{"language": "javascript", "entry": "index.mjs"}`),
+			want: []hit{{ptr: "/runtime/language", at: `"javascript"`, hint: `"language": "remote"`}}},
+	})
+}
+
+func TestOW007SecretProvider(t *testing.T) {
+	secrets := func(s string) string {
+		return packWith(`tools.b", "version": "1.0.0", "category": "data", "role": "pure"}`,
+			`tools.b", "version": "1.0.0", "category": "data", "role": "pure", "requiresSecrets": [`+s+`]}`)
+	}
+	runLint(t, "OW007", []lintCase{
+		{name: "consistent", kind: NodePack, doc: secrets(`{"id": "llm", "kind": "ai-provider", "provider": "anthropic"}, {"id": "crm", "kind": "api-key"}`)},
+		{name: "missing and stray provider", kind: NodePack, doc: secrets(`{"id": "llm", "kind": "ai-provider"}, {"id": "crm", "kind": "api-key", "provider": "acme"}`),
+			want: []hit{
+				{ptr: "/nodes/1/requiresSecrets/0", at: `{"id": "llm"`, hint: `add "provider"`},
+				{ptr: "/nodes/1/requiresSecrets/1/provider", at: `"provider"`, hint: `remove "provider"`},
+			}},
+	})
+}
+
+func TestOW008NameScope(t *testing.T) {
+	named := func(n string) string { return packWith(`"name": "vendor.acme.tools"`, `"name": "`+n+`"`) }
+	runLint(t, "OW008", []lintCase{
+		{name: "vendor", kind: NodePack, doc: basePack, reg: true},
+		{name: "private without --registry", kind: NodePack, doc: named("private.host.tools")},
+		{name: "core", kind: NodePack, doc: named("core.openwop.tools"),
+			want: []hit{{ptr: "/name", at: `"core.openwop.tools"`, hint: "vendor.<org>"}}},
+		{name: "private for a registry", kind: NodePack, doc: named("private.host.tools"), reg: true,
+			want: []hit{{ptr: "/name", at: `"private.host.tools"`, hint: "before publishing"}}},
+		{name: "local for a registry", kind: NodePack, doc: named("local.dev.tools"), reg: true,
+			want: []hit{{ptr: "/name", at: `"local.dev.tools"`}}},
+	})
+}
+
+func TestOW009Versions(t *testing.T) {
+	engines := func(r string) string { return packWith(`">=1.0.0 <2.0.0"`, `"`+r+`"`) }
+	runLint(t, "OW009", []lintCase{
+		{name: "npm ranges with short versions", kind: NodePack, doc: engines(">=1.0 <2.0.0")},
+		{name: "caret", kind: NodePack, doc: engines("^1.2")},
+		{name: "or and x-range", kind: NodePack, doc: engines("1.x || >=2.5.0")},
+		{name: "not a range", kind: NodePack, doc: engines("one point oh"),
+			want: []hit{{ptr: "/engines/openwop", at: `"one point oh"`, hint: "npm-style range"}}},
+		{name: "leading zero and short node version", kind: NodePack,
+			doc: packWith(`"version": "1.0.0",
+  "engines"`, `"version": "01.0.0",
+  "engines"`, `"vendor.acme.tools.b", "version": "1.0.0"`, `"vendor.acme.tools.b", "version": "1.0"`),
+			want: []hit{
+				{ptr: "/version", at: `"01.0.0"`, hint: "MAJOR.MINOR.PATCH"},
+				{ptr: "/nodes/1/version", at: `"1.0"`},
+			}},
+		{name: "schema pattern failures are left to the schema", kind: NodePack, doc: packWith(`"version": "1.0.0",
+  "engines"`, `"version": "v1",
+  "engines"`)},
+	})
+}
+
+func TestOW010PeerDeps(t *testing.T) {
+	peers := func(p string) string { return packWith(`"nodes"`, p+`,
+  "nodes"`) }
+	runLint(t, "OW010", []lintCase{
+		{name: "consistent", kind: NodePack, doc: peers(`"peerDependencies": {"aiProviders": "supported"}, "peerDependenciesMeta": {"aiProviders": {"optional": true}}`)},
+		{name: "empty value and stray meta", kind: NodePack, doc: peers(`"peerDependencies": {"aiProviders": " "}, "peerDependenciesMeta": {"a2a": {"optional": true}}`),
+			want: []hit{
+				{ptr: "/peerDependencies/aiProviders", at: `" "`, hint: "supported"},
+				{ptr: "/peerDependenciesMeta/a2a", at: `"a2a"`, hint: `add "a2a" to peerDependencies`},
+			}},
+		{name: "meta without peers", kind: NodePack, doc: peers(`"peerDependenciesMeta": {"a2a": {}}`),
+			want: []hit{{ptr: "/peerDependenciesMeta/a2a", at: `"a2a"`}}},
+	})
+}
+
+func TestOW012ToolAllowlist(t *testing.T) {
+	list := `, "toolAllowlist": ["fetch", "openwop:core.openwop.http.fetch", "mcp:github/create_issue", "acme.example:search", "Acme:x"]`
+	runLint(t, "OW012", []lintCase{
+		{name: "well formed", kind: Agent, doc: agentJSON("vendor.acme.tools.one", `, "toolAllowlist": ["openwop:core.openwop.http.fetch", "mcp:github/create_issue"]`)},
+		{name: "standalone agent", kind: Agent, doc: agentJSON("vendor.acme.tools.one", list),
+			want: []hit{
+				{ptr: "/toolAllowlist/0", at: `"fetch"`, hint: "<scope>:<tool-id>"},
+				{ptr: "/toolAllowlist/4", at: `"Acme:x"`},
+			}},
+		{name: "in a pack", kind: NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", list)+`],
+  "runtime"`),
+			want: []hit{
+				{ptr: "/agents/0/toolAllowlist/0", at: `"fetch"`},
+				{ptr: "/agents/0/toolAllowlist/4", at: `"Acme:x"`},
+			}},
+	})
+}
+
+func TestOW014AgentIDsUnique(t *testing.T) {
+	runLint(t, "OW014", []lintCase{
+		{name: "distinct", kind: NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", "")+`, `+agentJSON("vendor.acme.tools.two", "")+`],
+  "runtime"`)},
+		{name: "repeated", kind: NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", "")+`, `+agentJSON("vendor.acme.tools.one", "")+`],
+  "runtime"`),
+			want: []hit{{ptr: "/agents/1/agentId", at: `"vendor.acme.tools.one"`, nth: 1}}},
+	})
+}
+
+func TestOW015DependencyRanges(t *testing.T) {
+	deps := func(d string) string { return packWith(`"nodes"`, `"dependencies": {`+d+`},
+  "nodes"`) }
+	runLint(t, "OW015", []lintCase{
+		{name: "ranges", kind: NodePack, doc: deps(`"vendor.acme.base": "^1.2.0", "core.openwop.flow": ">=1.0 <2"`)},
+		{name: "not a range", kind: NodePack, doc: deps(`"vendor.acme.base": "latest please"`),
+			want: []hit{{ptr: "/dependencies/vendor.acme.base", at: `"latest please"`}}},
+	})
+}

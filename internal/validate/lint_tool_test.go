@@ -1,0 +1,144 @@
+package validate
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// toolWith builds a small valid v0.4 tool manifest, with replacements applied.
+func toolWith(repl ...string) string {
+	return strings.NewReplacer(repl...).Replace(baseTool)
+}
+
+const baseTool = `{
+  "manifest_version": "0.4",
+  "tool": {"id": "demo-tool", "version": "1.0.0", "name": "Demo", "summary": "A demo tool.", "homepage": "https://example.com/demo"},
+  "runtime": {"kind": "shell-binary", "install": {"method": "preinstalled", "locator": {"kind": "binary-on-path", "binary": "demo"}},
+    "entrypoint": {"command": ["demo", "--quiet"]}},
+  "env": [
+    {"name": "API_TOKEN", "prompt": "Your API token", "secret": true},
+    {"name": "REGION", "prompt": "Region", "secret": false}
+  ],
+  "scopes": [{"resource": "net.outbound", "actions": ["read"], "rationale": "Calls the demo API."}],
+  "actions": [
+    {"name": "lookup", "summary": "Look a thing up.",
+     "invocation": {"kind": "subcommand", "argv_template": ["lookup", "--q", "${input.q}", "--region", "${env.REGION}"]},
+     "input": {"type": "object", "properties": {"q": {"type": "string"}}},
+     "side_effects": "read", "scopes_used": ["net.outbound"]},
+    {"name": "store", "summary": "Store a thing.",
+     "invocation": {"kind": "subcommand", "argv_template": ["store", "${input.item.name}"]},
+     "input": {"type": "object", "properties": {"item": {"type": "object"}}},
+     "side_effects": "write", "scopes_used": ["net.outbound"]}
+  ],
+  "smoke": {"kind": "action-call", "action": "lookup", "arguments": {"q": "x"}, "success": {"exit_code": 0, "json_pointer_equals": {"/region": "${REGION}"}}},
+  "verify": {"suite": {"ref": "verify/cases.jsonl", "format": "jsonl-cases", "case_count": 3}},
+  "kill_switch": {"kind": "manual", "instructions": "Revoke the token."}
+}`
+
+func TestIM001ScopesUsed(t *testing.T) {
+	runLint(t, "IM001", []lintCase{
+		{name: "declared", kind: ToolManifest, doc: baseTool},
+		{name: "undeclared", kind: ToolManifest, doc: toolWith(`"side_effects": "write", "scopes_used": ["net.outbound"]`, `"side_effects": "write", "scopes_used": ["net.outbound", "fs.write"]`),
+			want: []hit{{ptr: "/actions/1/scopes_used/1", at: `"fs.write"`, hint: `"net.outbound"`}}},
+	})
+}
+
+func TestIM002SmokeAction(t *testing.T) {
+	runLint(t, "IM002", []lintCase{
+		{name: "read action", kind: ToolManifest, doc: baseTool},
+		{name: "undeclared action", kind: ToolManifest, doc: toolWith(`"action": "lookup"`, `"action": "ping"`),
+			want: []hit{{ptr: "/smoke/action", at: `"ping"`, hint: `"lookup", "store"`}}},
+		{name: "writing action", kind: ToolManifest, doc: toolWith(`"action": "lookup"`, `"action": "store"`),
+			want: []hit{{ptr: "/smoke/action", at: `"store"`, nth: 2, hint: `"none" or "read"`}}},
+	})
+}
+
+func TestIM003SecretArgv(t *testing.T) {
+	runLint(t, "IM003", []lintCase{
+		{name: "non-secret in argv", kind: ToolManifest, doc: baseTool},
+		{name: "secret in argv_template and entrypoint", kind: ToolManifest,
+			doc: toolWith(`"${env.REGION}"]`, `"--token=${env.API_TOKEN}"]`, `["demo", "--quiet"]`, `["demo", "${API_TOKEN}"]`),
+			want: []hit{
+				{ptr: "/runtime/entrypoint/command/1", at: `"${API_TOKEN}"`, hint: "read it there"},
+				{ptr: "/actions/0/invocation/argv_template/4", at: `"--token=`, hint: "remove ${env.API_TOKEN}"},
+			}},
+	})
+}
+
+func TestIM004Placeholders(t *testing.T) {
+	runLint(t, "IM004", []lintCase{
+		{name: "all resolve", kind: ToolManifest, doc: baseTool},
+		{name: "unknown env, unknown input, input outside an action", kind: ToolManifest,
+			doc: toolWith(`"${env.REGION}"]`, `"${env.ZONE}", "${input.query}"]`, `"/region": "${REGION}"`, `"/region": "${input.q}"`),
+			want: []hit{
+				{ptr: "/actions/0/invocation/argv_template/4", at: `"${env.ZONE}"`, hint: "declare ZONE in env[]"},
+				{ptr: "/actions/0/invocation/argv_template/5", at: `"${input.query}"`, hint: `add "query"`},
+				{ptr: "/smoke/success/json_pointer_equals/~1region", at: `"${input.q}"`, nth: 1, hint: "inside an action"},
+			}},
+	})
+}
+
+func TestIM005CaseCount(t *testing.T) {
+	cases := fstest.MapFS{"verify/cases.jsonl": {Data: []byte("{\"a\":1}\n{\"a\":2}\n\n{\"a\":3}\n")}}
+	two := fstest.MapFS{"verify/cases.jsonl": {Data: []byte("{\"a\":1}\n{\"a\":2}")}}
+	runLint(t, "IM005", []lintCase{
+		{name: "matches (blank lines ignored)", kind: ToolManifest, doc: baseTool, files: cases},
+		{name: "file absent", kind: ToolManifest, doc: baseTool, files: fstest.MapFS{}},
+		{name: "validated alone", kind: ToolManifest, doc: baseTool},
+		{name: "too many", kind: ToolManifest, doc: baseTool, files: two,
+			want: []hit{{ptr: "/verify/suite/case_count", at: "3}", hint: "set case_count to 2"}}},
+	})
+}
+
+func TestIM006ToolNamesUnique(t *testing.T) {
+	runLint(t, "IM006", []lintCase{
+		{name: "unique", kind: ToolManifest, doc: baseTool},
+		{name: "repeats", kind: ToolManifest, doc: toolWith(`"name": "REGION"`, `"name": "API_TOKEN"`, `"name": "store"`, `"name": "lookup"`,
+			`"scopes": [{"resource": "net.outbound", "actions": ["read"], "rationale": "Calls the demo API."}]`,
+			`"scopes": [{"resource": "net.outbound", "actions": ["read"], "rationale": "Calls the demo API."}, {"resource": "net.outbound", "actions": ["write"], "rationale": "Posts."}]`),
+			want: []hit{
+				{ptr: "/env/1/name", at: `"API_TOKEN"`, nth: 1, hint: "once"},
+				{ptr: "/actions/1/name", at: `"lookup"`, nth: 2, hint: "its own name"},
+				{ptr: "/scopes/1/resource", at: `"net.outbound"`, nth: 1, hint: "declare each resource once"},
+			}},
+	})
+}
+
+func TestIM007PlaceholderNamespaces(t *testing.T) {
+	runLint(t, "IM007", []lintCase{
+		{name: "env, input and bare declared env", kind: ToolManifest, doc: baseTool},
+		{name: "shell variable and typo", kind: ToolManifest, doc: toolWith(`"${REGION}"`, `"${HOME}"`, `"${input.q}"`, `"${inputs.q}"`),
+			want: []hit{
+				{ptr: "/actions/0/invocation/argv_template/2", at: `"${inputs.q}"`, hint: "${input.name}"},
+				{ptr: "/smoke/success/json_pointer_equals/~1region", at: `"${HOME}"`},
+			}},
+	})
+}
+
+// TestLintStandaloneFromDisk runs `validate FILE` on testdata: the tool
+// manifest's verify suite and the agent's prompt are read beside them.
+func TestLintStandaloneFromDisk(t *testing.T) {
+	v := newV(t)
+	for _, tc := range []struct {
+		file  string
+		rules []string
+	}{
+		{"tool/tool.json", []string{"IM005"}},
+		{"agent/agent.json", []string{"OW012", "OW005"}},
+		{"pack", []string{"OW003", "OW005", "OW006"}},
+	} {
+		rep, err := v.Path(filepath.Join("testdata", "lint", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range rep.Problems() {
+			got = append(got, p.Rule)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.rules, " ") || rep.Valid {
+			t.Errorf("%s: rules %v, want %v (valid=%v):\n%s", tc.file, got, tc.rules, rep.Valid, render(rep.Problems()))
+		}
+	}
+}
