@@ -3,6 +3,10 @@ package scaffold
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"testing/fstest"
+
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // FieldError is one problem with one answer, worded by the validation
@@ -50,4 +54,128 @@ func (es FieldErrors) For(field string) FieldErrors {
 
 func fieldErrorf(field, format string, args ...any) FieldError {
 	return FieldError{Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// join appends a field name to a field prefix.
+func join(prefix, field string) string {
+	if prefix == "" {
+		return field
+	}
+	if field == "" {
+		return prefix
+	}
+	return prefix + "." + field
+}
+
+// keyRenames maps document keys to the answer fields they come from; ""
+// stops the path there (the answer covers the whole value).
+var keyRenames = map[string]string{
+	"typeId": "id", "agentId": "id", "taskId": "id",
+	"systemPromptRef": "systemPrompt", "systemPrompt": "systemPrompt",
+	"memoryShape": "memory", "evalSuiteRef": "eval", "engines": "engines!",
+	"configSchemaRef": "id!", "inputSchemaRef": "inputs!", "outputSchemaRef": "outputs!",
+	"thresholds": "passScore!", "confidence": "confidence!", "handoff": "handoff!",
+	"input": "input!", "strategy": "strategy", "value": "expected!", "rubric": "criteria!",
+	"match": "", "expected": "",
+}
+
+// fieldOf maps a pointer in a generated pack.json or eval suite to the
+// answer field it comes from ("/agents/0/memoryShape/longTerm" is
+// "agents.0.memory.longTerm").
+func fieldOf(pointer string) string {
+	var parts []string
+	for _, tok := range splitPointer(pointer) {
+		r, ok := keyRenames[tok]
+		if !ok {
+			parts = append(parts, tok)
+			continue
+		}
+		if r == "" {
+			continue
+		}
+		if strings.HasSuffix(r, "!") {
+			parts = append(parts, strings.TrimSuffix(r, "!"))
+			break
+		}
+		parts = append(parts, r)
+	}
+	return strings.Join(parts, ".")
+}
+
+func splitPointer(p string) []string {
+	if p == "" {
+		return nil
+	}
+	toks := strings.Split(p[1:], "/")
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return toks
+}
+
+// keepAll keeps every problem (a new pack: all of it is generated).
+func keepAll(string, string) bool { return true }
+
+// checkPackPlan validates the planned pack (pack.json with every planned
+// file, on top of base) in strict mode and returns the problems that keep
+// answers, as FieldErrors. Problems in pack.json are mapped by fieldOf
+// (then by rename, when given); those in other files go to the answer field
+// that produced the file.
+func checkPackPlan(v *validate.Validator, p *Plan, base fstest.MapFS, keep func(file, pointer string) bool) FieldErrors {
+	return checkPackPlanRenamed(v, p, base, keep, nil)
+}
+
+func checkPackPlanRenamed(v *validate.Validator, p *Plan, base fstest.MapFS, keep func(file, pointer string) bool, rename func(string) string) FieldErrors {
+	v = orDefault(v)
+	pj := p.File("pack.json")
+	if pj == nil {
+		return nil
+	}
+	var errs FieldErrors
+	for _, fr := range v.PackFiles("pack.json", p.FS(base), pj.Data) {
+		for _, pr := range append(append([]validate.Problem{}, fr.Errors...), fr.Warnings...) {
+			if !keep(fr.Path, pr.Pointer) {
+				continue
+			}
+			fe := FieldError{File: fr.Path, Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint}
+			switch owner, ok := p.owners[fr.Path]; {
+			case fr.Path == "pack.json":
+				fe.Field = fieldOf(pr.Pointer)
+				if rename != nil {
+					fe.Field = rename(fe.Field)
+				}
+			case ok && strings.HasSuffix(fr.Path, ".json") && strings.HasPrefix(fr.Path, "evals/"):
+				fe.Field = join(owner, fieldOf(pr.Pointer))
+			case ok:
+				fe.Field = owner
+			}
+			errs = append(errs, fe)
+		}
+	}
+	return errs
+}
+
+var (
+	defaultOnce      sync.Once
+	defaultValidator *validate.Validator
+)
+
+// orDefault returns v, or a strict validator over the embedded schemas.
+func orDefault(v *validate.Validator) *validate.Validator {
+	if v != nil {
+		return v
+	}
+	defaultOnce.Do(func() { defaultValidator, _ = validate.New(validate.Options{Strict: true}) })
+	return defaultValidator
+}
+
+// CheckField checks one value as the author types it, against the schema
+// of the field at pointer in a document of kind k (for example
+// validate.NodePack, "/name"), with the validator's own words. v may be nil.
+func CheckField(v *validate.Validator, k validate.Kind, pointer string, value any) FieldErrors {
+	var errs FieldErrors
+	for _, pr := range orDefault(v).CheckValue(k, pointer, value) {
+		errs = append(errs, FieldError{Field: fieldOf(pointer), Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint})
+	}
+	return errs
 }

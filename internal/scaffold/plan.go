@@ -1,0 +1,213 @@
+package scaffold
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing/fstest"
+
+	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// Plan is the set of files a scaffold will write, computed without writing
+// anything (the wizard's review screen shows it).
+type Plan struct {
+	Kind  string   // pack, agent, node, eval or tool
+	Files []File   // in the order they are listed to the user
+	Notes []string // what the author should know or do next
+
+	owners map[string]string // generated file -> the answer field it comes from
+}
+
+// own records which answer field a generated file comes from.
+func (p *Plan) own(path, field string) {
+	if p.owners == nil {
+		p.owners = map[string]string{}
+	}
+	p.owners[path] = field
+}
+
+// File is one file of a plan.
+type File struct {
+	Path string      // slash-separated, relative to the target directory
+	Data []byte      // the complete new content
+	Mode fs.FileMode // 0644, or 0755 for executables
+	// Update marks a file that exists and is changed on purpose (pack.json
+	// when an agent is added); it is replaced without --force.
+	Update bool
+}
+
+// Paths returns the plan's file paths, in order.
+func (p *Plan) Paths() []string {
+	out := make([]string, len(p.Files))
+	for i, f := range p.Files {
+		out[i] = f.Path
+	}
+	return out
+}
+
+// File returns the planned file at path, or nil.
+func (p *Plan) File(path string) *File {
+	for i := range p.Files {
+		if p.Files[i].Path == path {
+			return &p.Files[i]
+		}
+	}
+	return nil
+}
+
+// FS returns the planned files as an in-memory file system (for validation
+// before anything is written), on top of base (may be nil).
+func (p *Plan) FS(base fstest.MapFS) fstest.MapFS {
+	m := fstest.MapFS{}
+	for k, v := range base {
+		m[k] = v
+	}
+	for _, f := range p.Files {
+		m[f.Path] = &fstest.MapFile{Data: f.Data, Mode: f.Mode}
+	}
+	return m
+}
+
+func (p *Plan) add(path string, data []byte) {
+	p.Files = append(p.Files, File{Path: path, Data: data, Mode: 0o644})
+}
+
+func (p *Plan) addJSON(path string, v any) error {
+	b, err := jsonedit.Render(v, jsonedit.DefaultStyle, "")
+	if err != nil {
+		return werr.Wrap(werr.Env, "scaffold_render", err, "cannot render %s", path)
+	}
+	p.add(path, append(b, '\n'))
+	return nil
+}
+
+// Write writes the plan into dir, all or nothing: every file goes to a
+// temporary name in its own directory first, and only when all are written
+// are they renamed into place. Existing files are refused, all listed,
+// unless force is set (files marked Update are always replaced).
+func (p *Plan) Write(dir string, force bool) error {
+	if dir == "" {
+		dir = "."
+	}
+	if err := p.checkPaths(); err != nil {
+		return err
+	}
+	var exists []string
+	for _, f := range p.Files {
+		if f.Update {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Path))); err == nil {
+			exists = append(exists, f.Path)
+		}
+	}
+	if len(exists) > 0 && !force {
+		return werr.New(werr.Invalid, "scaffold_exists", "%s already holds %s", dir, strings.Join(exists, ", ")).
+			WithHint("choose another --dir, or pass --force to overwrite them")
+	}
+	created, err := p.mkdirs(dir)
+	if err != nil {
+		return err
+	}
+	var temps []string
+	cleanup := func() {
+		for _, t := range temps {
+			os.Remove(t)
+		}
+		for i := len(created) - 1; i >= 0; i-- {
+			os.Remove(created[i]) // only removes directories left empty
+		}
+	}
+	for _, f := range p.Files {
+		target := filepath.Join(dir, filepath.FromSlash(f.Path))
+		tmp, err := writeTemp(target, f.Data, f.Mode)
+		if err != nil {
+			cleanup()
+			return werr.Wrap(werr.Env, "scaffold_write", err, "cannot write %s", target).WithHint("check the directory's permissions and free space")
+		}
+		temps = append(temps, tmp)
+	}
+	for i, f := range p.Files {
+		target := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.Rename(temps[i], target); err != nil {
+			cleanup()
+			return werr.Wrap(werr.Env, "scaffold_write", err, "cannot move %s into place (%d of %d files written)", target, i, len(p.Files)).
+				WithHint("check the directory's permissions")
+		}
+	}
+	return nil
+}
+
+// checkPaths refuses plans with unsafe or duplicate paths.
+func (p *Plan) checkPaths() error {
+	seen := map[string]bool{}
+	for _, f := range p.Files {
+		if !fs.ValidPath(f.Path) || f.Path == "." {
+			return werr.New(werr.Invalid, "scaffold_path_unsafe", "planned file %q is not a path inside the target directory", f.Path).
+				WithHint("use a relative path without ..")
+		}
+		if seen[f.Path] {
+			return werr.New(werr.Invalid, "scaffold_path_duplicate", "two planned files are both named %s", f.Path).
+				WithHint("give the node or agent another id")
+		}
+		seen[f.Path] = true
+	}
+	return nil
+}
+
+// mkdirs creates the directories the plan needs, returning those it made.
+func (p *Plan) mkdirs(dir string) ([]string, error) {
+	need := map[string]bool{dir: true}
+	for _, f := range p.Files {
+		need[filepath.Dir(filepath.Join(dir, filepath.FromSlash(f.Path)))] = true
+	}
+	dirs := make([]string, 0, len(need))
+	for d := range need {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	var created []string
+	for _, d := range dirs {
+		var chain []string
+		for c := d; ; c = filepath.Dir(c) {
+			if _, err := os.Stat(c); err == nil || c == filepath.Dir(c) {
+				break
+			}
+			chain = append([]string{c}, chain...)
+		}
+		for _, c := range chain {
+			if err := os.Mkdir(c, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return created, werr.Wrap(werr.Env, "scaffold_write", err, "cannot create directory %s", c)
+			}
+			created = append(created, c)
+		}
+	}
+	return created, nil
+}
+
+func writeTemp(target string, data []byte, mode fs.FileMode) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	_, werr1 := f.Write(data)
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := errors.Join(werr1, serr, cerr); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	if mode == 0 {
+		mode = 0o644
+	}
+	if err := os.Chmod(f.Name(), mode); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
