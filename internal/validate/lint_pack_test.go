@@ -243,8 +243,10 @@ func TestOW009Versions(t *testing.T) {
 }
 
 func TestOW010PeerDeps(t *testing.T) {
-	peers := func(p string) string { return packWith(`"nodes"`, p+`,
-  "nodes"`) }
+	peers := func(p string) string {
+		return packWith(`"nodes"`, p+`,
+  "nodes"`)
+	}
 	runLint(t, "OW010", []lintCase{
 		{name: "consistent", kind: NodePack, doc: peers(`"peerDependencies": {"aiProviders": "supported"}, "peerDependenciesMeta": {"aiProviders": {"optional": true}}`)},
 		{name: "empty value and stray meta", kind: NodePack, doc: peers(`"peerDependencies": {"aiProviders": " "}, "peerDependenciesMeta": {"a2a": {"optional": true}}`),
@@ -286,8 +288,10 @@ func TestOW014AgentIDsUnique(t *testing.T) {
 }
 
 func TestOW015DependencyRanges(t *testing.T) {
-	deps := func(d string) string { return packWith(`"nodes"`, `"dependencies": {`+d+`},
-  "nodes"`) }
+	deps := func(d string) string {
+		return packWith(`"nodes"`, `"dependencies": {`+d+`},
+  "nodes"`)
+	}
 	runLint(t, "OW015", []lintCase{
 		{name: "ranges", kind: NodePack, doc: deps(`"vendor.acme.base": "^1.2.0", "core.openwop.flow": ">=1.0 <2"`)},
 		{name: "not a range", kind: NodePack, doc: deps(`"vendor.acme.base": "latest please"`),
