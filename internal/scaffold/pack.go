@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/validate"
-	
 )
 
 // Normalize fills what follows from other answers: the runtime's format,
@@ -217,4 +216,3 @@ func sortStrings(s []string) {
 		}
 	}
 }
-

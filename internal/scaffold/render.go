@@ -57,7 +57,7 @@ type runtimeView struct {
 
 type nodeView struct {
 	TypeID, Suffix, Func, PyFunc, GoFunc, Label, Description string
-	Inputs, Outputs                                           []string
+	Inputs, Outputs                                          []string
 }
 
 type agentView struct {
