@@ -275,4 +275,3 @@ func TestSummarize(t *testing.T) {
 		}
 	}
 }
-
