@@ -53,7 +53,7 @@ func buildRows(doc *jsondoc.Doc, expanded map[string]bool) []row {
 func preview(n *jsondoc.Node) string {
 	switch n.Kind {
 	case jsondoc.String:
-		return strconv.Quote(firstLine(n.Str, 200))
+		return strconv.Quote(firstLine(n.Str, 100))
 	case jsondoc.Number:
 		return n.Str
 	case jsondoc.Bool:
