@@ -1,18 +1,64 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+
 	"github.com/spf13/cobra"
 
-	"github.com/openwop/wopkit/internal/werr"
+	"github.com/openwop/wopkit/internal/verify"
 )
 
-// newInspectCmd is a placeholder until the inspect verb lands.
+// newInspectCmd builds `wopkit inspect TGZ`: entries, sizes, the manifest
+// summary, the signing block and the integrity, without verifying anything.
 func newInspectCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "inspect",
-		Short: "(inspect: not yet implemented)",
-		RunE: func(*cobra.Command, []string) error {
-			return werr.New(werr.Env, "not_implemented", "inspect is not implemented yet")
+	var out OutputOptions
+	cmd := &cobra.Command{
+		Use:   "inspect TGZ",
+		Short: "Show a tarball's entries, sizes, manifest summary, signing block and integrity",
+		Long: "inspect reads the tarball through the safe reader (hostile archives are refused) and describes\n" +
+			"it. It trusts nothing and verifies nothing: use `wopkit verify` for that.",
+		Example: "  wopkit inspect core.openwop.a2a-1.1.0.tgz\n  wopkit inspect hello-1.0.0.tgz --json | jq .signing",
+		Args:    usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			info, err := verify.Inspect(args[0], nil)
+			if err != nil {
+				return err
+			}
+			return printInspect(cmd.OutOrStdout(), info, out.JSON)
 		},
 	}
+	out.AddFlags(cmd)
+	return cmd
+}
+
+func printInspect(w io.Writer, info *verify.Info, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(info)
+	}
+	m := info.Manifest
+	fmt.Fprintf(w, "%s: %d bytes, integrity %s\n", info.Path, info.Size, info.Integrity)
+	kind := m.Kind
+	if kind == "" {
+		kind = "node"
+	}
+	fmt.Fprintf(w, "pack:      %s %s (%s pack: %d nodes, %d agents; runtime %s %s)\n", m.Name, m.Version, kind, m.Nodes, m.Agents, m.Runtime, m.Entry)
+	if m.Description != "" {
+		fmt.Fprintf(w, "           %s\n", m.Description)
+	}
+	signing := "none (pack.json has no signing block)"
+	if len(info.Signing) > 0 {
+		signing = string(info.Signing)
+	}
+	fmt.Fprintf(w, "signing:   %s\n", signing)
+	fmt.Fprintf(w, "canonical: %v (pack.json is its own JCS form)\n", info.Canonical)
+	fmt.Fprintf(w, "entries:   %d files, %d bytes unpacked\n", len(info.Entries), info.Unpacked)
+	for _, e := range info.Entries {
+		fmt.Fprintf(w, "  %s %10d  %s\n", fs.FileMode(e.Mode).Perm(), e.Size, e.Name)
+	}
+	return nil
 }

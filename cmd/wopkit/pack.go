@@ -1,18 +1,108 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+
 	"github.com/spf13/cobra"
 
-	"github.com/openwop/wopkit/internal/werr"
+	"github.com/openwop/wopkit/internal/pack"
+	"github.com/openwop/wopkit/internal/sign"
 )
 
-// newPackCmd is a placeholder until the pack verb lands.
+// packOptions are the flags of `wopkit pack`.
+type packOptions struct {
+	OutputFile  string
+	DryRun      bool
+	NoValidate  bool
+	ForRegistry bool
+	Level       int
+	Method      SignMethodOptions
+	Key         KeyOptions
+	Sigstore    SigstoreOptions
+	Output      OutputOptions
+}
+
+// newPackCmd builds `wopkit pack [DIR]`: a deterministic registry-format
+// tarball, optionally signed in the same step.
 func newPackCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "pack",
-		Short: "(pack: not yet implemented)",
-		RunE: func(*cobra.Command, []string) error {
-			return werr.New(werr.Env, "not_implemented", "pack is not implemented yet")
+	o := &packOptions{}
+	cmd := &cobra.Command{
+		Use:   "pack [DIR]",
+		Short: "Build a deterministic pack tarball (<name>-<version>.tgz), optionally signed",
+		Long: "pack validates the pack in DIR (default .), collects pack.json, README*, LICENSE*, the runtime entry,\n" +
+			"every file the manifest references and schemas/, prompts/, evals/, keys/ (minus .openwopignore), and\n" +
+			"writes the tarball in the registry's exact format, plus the detached .sig and a version manifest\n" +
+			"<base>.json with its integrity. It refuses .git, node_modules, lock files, .env files and anything\n" +
+			"holding a private key. Outputs appear all together or not at all.",
+		Example: "  wopkit pack\n" +
+			"  wopkit pack ./my-pack --dry-run\n" +
+			"  wopkit pack ./my-pack --sign manual --key acme.key --key-id acme-1\n" +
+			"  wopkit pack ./my-pack --sign v2 --key acme.key --key-id acme-1 -o dist/hello.tgz --json",
+		Args: usageArgs(cobra.MaximumNArgs(1)),
+		PreRunE: func(*cobra.Command, []string) error {
+			if o.Level < 0 || o.Level > 9 {
+				return usageErr(fmt.Sprintf("--level %d is out of range", o.Level), "use 1 (fastest) to 9 (smallest), or 0 for the default 6")
+			}
+			return o.Method.Validate(&o.Key, true)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			signer, err := newSigner(o.Method.Method, &o.Key, &o.Sigstore)
+			if err != nil {
+				return err
+			}
+			res, err := pack.Pack(cmd.Context(), pack.Options{Dir: dir, Output: o.OutputFile, Signer: signer,
+				NoValidate: o.NoValidate, DryRun: o.DryRun, ForRegistry: o.ForRegistry || signer != nil, Level: o.Level})
+			if err != nil {
+				return err
+			}
+			return printPackResult(cmd.OutOrStdout(), res, o.Output.JSON)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVarP(&o.OutputFile, "output", "o", "", "tarball path (default <name>-<version>.tgz); NAME.sig and NAME.json go beside it")
+	f.BoolVar(&o.DryRun, "dry-run", false, "list what would go in, with sizes and the integrity; write nothing")
+	f.BoolVar(&o.NoValidate, "no-validate", false, "pack even when validation fails or referenced files are missing")
+	f.BoolVar(&o.ForRegistry, "for-registry", false, "apply the registry's size limits (always on when signing)")
+	f.IntVar(&o.Level, "level", 0, "gzip level 1-9 (default 6)")
+	o.Method.AddFlags(cmd, sign.MethodNone)
+	o.Key.AddFlags(cmd)
+	o.Sigstore.AddFlags(cmd)
+	o.Output.AddFlags(cmd)
+	return cmd
+}
+
+// printPackResult prints a pack (or sign) result as text or as the
+// `pack --json` object of CLI.md.
+func printPackResult(w io.Writer, res *pack.Result, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(res)
+	}
+	var total int64
+	for _, f := range res.Files {
+		fmt.Fprintf(w, "%10d  %s\n", f.Size, f.Path)
+		total += f.Size
+	}
+	verb := "wrote"
+	if res.DryRun {
+		verb = "would write"
+	}
+	fmt.Fprintf(w, "%d files, %d bytes unpacked\n%s %s (%d bytes, %s)\n", len(res.Files), total, verb, res.Output, res.Size, res.Integrity)
+	if res.Signature != nil {
+		fmt.Fprintf(w, "%s %s (%s signature)\n", verb, *res.Signature, res.Method)
+	} else {
+		fmt.Fprintln(w, "not signed")
+	}
+	fmt.Fprintf(w, "%s %s (version manifest)\n", verb, res.VersionManifest)
+	for _, m := range res.Missing {
+		fmt.Fprintf(w, "warning: pack.json references %s, which does not exist\n", m)
+	}
+	return nil
 }

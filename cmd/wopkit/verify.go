@@ -1,18 +1,164 @@
 package main
 
 import (
+	"crypto"
+	"encoding/json"
+	"fmt"
+	"io"
+
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/registry"
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/verify"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// newVerifyCmd is a placeholder until the verify verb lands.
+// verifyOptions are the flags of `wopkit verify`.
+type verifyOptions struct {
+	Sig      string
+	Key      string
+	Registry string
+	Identity IdentityOptions
+	Output   OutputOptions
+}
+
+// newVerifyCmd builds `wopkit verify TGZ...`: one line (or one JSON object)
+// per tarball; exit 1 when any fails.
 func newVerifyCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "verify",
-		Short: "(verify: not yet implemented)",
-		RunE: func(*cobra.Command, []string) error {
-			return werr.New(werr.Env, "not_implemented", "verify is not implemented yet")
+	o := &verifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify TGZ...",
+		Short: "Check signed pack tarballs against a key or a registry root",
+		Long: "verify checks v1 manual, v1 legacy ed25519 (over the whole .tgz), v2 ed25519-canonical-json and\n" +
+			"sigstore signatures, using the detached <tgz>.sig when present and keys/pack.json.sig otherwise\n" +
+			"(two different signatures are refused). With --registry DIR it also requires the key to be in\n" +
+			"the registry's keychain and granted the pack's namespace, the tarball's integrity to match the\n" +
+			"registry's version manifest, and reports yanked and deprecated versions. With only --key the\n" +
+			"signature covers pack.json alone, and verify says so.",
+		Example: "  wopkit verify core.openwop.a2a-1.1.0.tgz --registry ./registry\n" +
+			"  wopkit verify ./registry/v1/packs/*/-/*.tgz --registry ./registry --json\n" +
+			"  wopkit verify hello-1.0.0.tgz --key acme.pub\n" +
+			"  wopkit verify hello-1.0.0.tgz --certificate-identity me@example.com --certificate-oidc-issuer https://accounts.google.com",
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		PreRunE: func(_ *cobra.Command, args []string) error {
+			if o.Key == "" && o.Registry == "" && !o.Identity.set() {
+				return usageErr("verify needs something to trust", "give --key PUB, --registry DIR, or the Sigstore identity flags")
+			}
+			if o.Sig != "" && len(args) > 1 {
+				return usageErr("--sig names one signature but several tarballs were given", "verify one tarball at a time with --sig")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := o.policy()
+			if err != nil {
+				return err
+			}
+			var results []*verify.Result
+			failed := 0
+			for _, a := range args {
+				r := verify.File(cmd.Context(), a, p)
+				results = append(results, r)
+				if !r.Verified {
+					failed++
+				}
+			}
+			if err := printVerify(cmd.OutOrStdout(), results, o.Output.JSON); err != nil {
+				return err
+			}
+			if failed > 0 {
+				return verifyFailure(results, failed)
+			}
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.Sig, "sig", "", "detached signature (default: <tgz without .tgz>.sig when present)")
+	f.StringVar(&o.Key, "key", "", "trusted public key (SPKI PEM)")
+	f.StringVar(&o.Registry, "registry", "", "registry root directory (.well-known/openwop-registry.json, keys/, v1/packs/)")
+	o.Identity.AddFlags(cmd)
+	o.Output.AddFlags(cmd)
+	return cmd
+}
+
+func (o *verifyOptions) policy() (verify.Policy, error) {
+	p := verify.Policy{SigPath: o.Sig}
+	var key crypto.PublicKey
+	if o.Key != "" {
+		k, err := sign.LoadPublicKey(o.Key)
+		if err != nil {
+			return p, err
+		}
+		key = k
+		if sign.AlgorithmOf(k) == sign.Ed25519 {
+			p.Key = k
+		}
+	}
+	if o.Registry != "" {
+		r, err := registry.Open(o.Registry)
+		if err != nil {
+			return p, err
+		}
+		p.Registry = r
+	}
+	bv, err := o.Identity.bundleVerifier(key)
+	if err != nil {
+		return p, err
+	}
+	p.Bundles = bv
+	return p, nil
+}
+
+func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		if len(results) == 1 {
+			return enc.Encode(results[0])
+		}
+		return enc.Encode(results)
+	}
+	for _, r := range results {
+		if !r.Verified {
+			fmt.Fprintf(w, "FAIL  %s: %s: %s\n", r.Path, r.Error.Code, r.Error.Message)
+			continue
+		}
+		line := fmt.Sprintf("OK    %s: %s@%s, %s signature by %s", r.Path, r.Name, r.Version, r.Method, r.KeyID)
+		if r.Signer != nil && r.Signer.Identity != "" {
+			line += fmt.Sprintf(" (%s via %s)", r.Signer.Identity, r.Signer.Issuer)
+		}
+		if r.IntegrityChecked {
+			line += ", integrity matches the registry"
+		}
+		if r.Yanked {
+			line += ", YANKED"
+			if r.YankedReason != "" {
+				line += ": " + r.YankedReason
+			}
+		}
+		if r.Deprecated {
+			line += ", deprecated"
+		}
+		fmt.Fprintln(w, line)
+		for _, n := range r.Notes {
+			fmt.Fprintln(w, "      note: "+n)
+		}
+	}
+	return nil
+}
+
+// verifyFailure is the command's error after the results were printed: exit
+// 1 for refused tarballs, 3 when every failure was an unreadable file.
+func verifyFailure(results []*verify.Result, failed int) error {
+	class := werr.Env
+	for _, r := range results {
+		if !r.Verified && werr.ExitCode(r.Err) != int(werr.Env) {
+			class = werr.Invalid
+		}
+	}
+	if class == werr.Invalid && len(results) == 1 {
+		return errSilent
+	}
+	return werr.New(class, "verify_failed", "%d of %d tarballs failed verification", failed, len(results))
 }

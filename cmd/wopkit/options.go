@@ -1,0 +1,159 @@
+package main
+
+import (
+	"crypto"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/sign/sigstore"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// Flag groups shared by several verbs, each with AddFlags (cosign's
+// cli/options shape). Verbs check combinations in PreRunE.
+
+// OutputOptions is --json.
+type OutputOptions struct {
+	JSON bool
+}
+
+// AddFlags registers --json.
+func (o *OutputOptions) AddFlags(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object (see CLI.md for the shape) instead of text")
+}
+
+// KeyOptions is the signing key: --key FILE and --key-id ID.
+type KeyOptions struct {
+	Key   string
+	KeyID string
+}
+
+// AddFlags registers --key and --key-id.
+func (o *KeyOptions) AddFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.Key, "key", "", "private key file (PKCS#8 PEM; encrypted keys read "+sign.PassphraseEnv+" or prompt)")
+	cmd.Flags().StringVar(&o.KeyID, "key-id", "", "the key id the registry publishes your public key under (goes into the signing block)")
+}
+
+// SignMethodOptions is --sign none|manual|v2|sigstore.
+type SignMethodOptions struct {
+	Method string
+}
+
+// AddFlags registers --sign with the given default.
+func (o *SignMethodOptions) AddFlags(cmd *cobra.Command, def string) {
+	cmd.Flags().StringVar(&o.Method, "sign", def, "signing method: none, manual (v1), v2 (ed25519-canonical-json) or sigstore")
+}
+
+// Validate checks the method name and the key flags it needs.
+func (o *SignMethodOptions) Validate(k *KeyOptions, allowNone bool) error {
+	switch o.Method {
+	case sign.MethodNone:
+		if !allowNone {
+			return usageErr("sign needs a signing method other than none", "pass --sign manual, v2 or sigstore")
+		}
+		if k.Key != "" {
+			return usageErr("--key is given but --sign is none", "pass --sign manual or --sign v2 to sign with the key")
+		}
+	case sign.MethodManual, sign.MethodV2:
+		if k.Key == "" || k.KeyID == "" {
+			return usageErr("--sign "+o.Method+" needs --key and --key-id", "e.g. --key me.key --key-id me-1 (make a key with `wopkit keygen`)")
+		}
+	case sign.MethodSigstore:
+	default:
+		return usageErr("unknown --sign method "+o.Method, "use none, manual, v2 or sigstore")
+	}
+	return nil
+}
+
+// SigstoreOptions are the Sigstore signing flags (cosign's names).
+type SigstoreOptions struct {
+	FulcioURL     string
+	RekorURL      string
+	TSAURL        string
+	IdentityToken string
+	TrustedRoot   string
+}
+
+// AddFlags registers --fulcio-url, --rekor-url, --tsa-url, --identity-token
+// and --trusted-root.
+func (o *SigstoreOptions) AddFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.FulcioURL, "fulcio-url", "", "Fulcio instance for keyless Sigstore signing (default: the public-good instance)")
+	f.StringVar(&o.RekorURL, "rekor-url", "", "Rekor transparency log (default: public-good when keyless, none when keyed)")
+	f.StringVar(&o.TSAURL, "tsa-url", "", "RFC 3161 timestamp authority URL (default: no timestamp)")
+	f.StringVar(&o.IdentityToken, "identity-token", "", "OIDC identity token for keyless signing (default: $SIGSTORE_ID_TOKEN)")
+	f.StringVar(&o.TrustedRoot, "trusted-root", "", "Sigstore trusted_root.json to check a fresh keyless bundle against")
+}
+
+// IdentityOptions are the Sigstore verification flags (cosign's names).
+type IdentityOptions struct {
+	TrustedRoot          string
+	CertIdentity         string
+	CertIdentityRegexp   string
+	CertOIDCIssuer       string
+	CertOIDCIssuerRegexp string
+}
+
+// AddFlags registers --trusted-root and the --certificate-* flags.
+func (o *IdentityOptions) AddFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.TrustedRoot, "trusted-root", "", "Sigstore trusted_root.json (default: the public-good root, fetched through TUF)")
+	f.StringVar(&o.CertIdentity, "certificate-identity", "", "expected signer identity (certificate SAN) of a keyless Sigstore bundle")
+	f.StringVar(&o.CertIdentityRegexp, "certificate-identity-regexp", "", "expected signer identity, as a Go regexp")
+	f.StringVar(&o.CertOIDCIssuer, "certificate-oidc-issuer", "", "expected OIDC issuer of a keyless Sigstore bundle")
+	f.StringVar(&o.CertOIDCIssuerRegexp, "certificate-oidc-issuer-regexp", "", "expected OIDC issuer, as a Go regexp")
+}
+
+// set reports whether any Sigstore identity option was given.
+func (o *IdentityOptions) set() bool {
+	return o.TrustedRoot != "" || o.CertIdentity != "" || o.CertIdentityRegexp != "" ||
+		o.CertOIDCIssuer != "" || o.CertOIDCIssuerRegexp != ""
+}
+
+// bundleVerifier builds the Sigstore verifier when the options ask for one
+// (an identity, a trusted root, or an ECDSA key for keyed bundles), else nil.
+func (o *IdentityOptions) bundleVerifier(key crypto.PublicKey) (sign.BundleVerifier, error) {
+	ecdsaKey := key != nil && sign.AlgorithmOf(key) == sign.ECDSAP256
+	if !o.set() && !ecdsaKey {
+		return nil, nil
+	}
+	vo := sigstore.VerifyOptions{TrustedRoot: o.TrustedRoot, CertIdentity: o.CertIdentity,
+		CertIdentityRegexp: o.CertIdentityRegexp, CertOIDCIssuer: o.CertOIDCIssuer, CertOIDCIssuerRegexp: o.CertOIDCIssuerRegexp}
+	if ecdsaKey {
+		vo.Key = key
+	}
+	return sigstore.NewVerifier(vo)
+}
+
+// newSigner builds the Signer the flags ask for; nil for --sign none.
+func newSigner(method string, k *KeyOptions, s *SigstoreOptions) (sign.Signer, error) {
+	switch method {
+	case sign.MethodNone, "":
+		return nil, nil
+	case sign.MethodSigstore:
+		so := sigstore.SignOptions{FulcioURL: s.FulcioURL, RekorURL: s.RekorURL, TSAURL: s.TSAURL,
+			IdentityToken: s.IdentityToken, TrustedRoot: s.TrustedRoot}
+		if so.IdentityToken == "" {
+			so.IdentityToken = os.Getenv("SIGSTORE_ID_TOKEN")
+		}
+		if k.Key != "" {
+			key, err := sign.LoadPrivateKey(k.Key, sign.Passphrase("Passphrase for "+k.Key, false))
+			if err != nil {
+				return nil, err
+			}
+			so.Key = key
+		}
+		return sigstore.NewSigner(so)
+	}
+	key, err := sign.LoadPrivateKey(k.Key, sign.Passphrase("Passphrase for "+k.Key, false))
+	if err != nil {
+		return nil, err
+	}
+	return sign.NewEd25519Signer(method, key, k.KeyID)
+}
+
+func usageErr(msg, hint string) error {
+	return werr.New(werr.Usage, "usage", "%s", msg).WithHint("%s", hint)
+}
