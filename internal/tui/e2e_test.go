@@ -1,0 +1,39 @@
+package tui
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestTerminalEndToEnd builds wopkit and runs scripts/tui-e2e.sh, which
+// drives it in tmux at 80x24 (edit a registry pack.json; create, pack, sign
+// and verify a mixed pack through the wizard).
+func TestTerminalEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end terminal test skipped in -short mode")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
+	}
+	fx, err := filepath.Abs(fixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(fx, "source-packs")); err != nil {
+		t.Skipf("fixtures absent at %s: the real-terminal test edits a registry source pack", fx)
+	}
+	bin := filepath.Join(t.TempDir(), "wopkit")
+	build := exec.Command("go", "build", "-o", bin, "../../cmd/wopkit")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command("bash", "../../scripts/tui-e2e.sh", bin)
+	cmd.Env = append(os.Environ(), "FIXTURES="+fx, "TMPDIR="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil {
+		t.Fatalf("tui-e2e.sh: %v", err)
+	}
+}
