@@ -224,10 +224,7 @@ func (p *parser) object(depth int) (*Node, error) {
 		n.End = p.pos
 		return n, nil
 	}
-	var seen map[string]int
-	if len(p.src) > 0 {
-		seen = make(map[string]int, 8)
-	}
+	var seen map[string]int // built only for objects with many members
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
@@ -239,11 +236,31 @@ func (p *parser) object(depth int) (*Node, error) {
 			return nil, err
 		}
 		ke := p.pos
-		if prev, dup := seen[key]; dup {
+		prev := -1
+		if seen != nil {
+			if at, dup := seen[key]; dup {
+				prev = at
+			}
+			seen[key] = ks
+		} else {
+			for i := range n.Members {
+				if n.Members[i].Key == key {
+					prev = n.Members[i].KeyStart
+					break
+				}
+			}
+			if len(n.Members) == 16 {
+				seen = make(map[string]int, 32)
+				for _, m := range n.Members {
+					seen[m.Key] = m.KeyStart
+				}
+				seen[key] = ks
+			}
+		}
+		if prev >= 0 {
 			pl, pc := p.doc.Position(prev)
 			return nil, p.doc.errAt("json_duplicate_key", ks, fmt.Sprintf("duplicate key %q (first at %d:%d); remove one: signatures need each key once", key, pl, pc))
 		}
-		seen[key] = ks
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
 			return nil, p.fail("unexpected " + p.describe() + ": expected ':' after the property name")

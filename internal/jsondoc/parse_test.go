@@ -2,6 +2,7 @@ package jsondoc
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -104,4 +105,20 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = d.Root.Value()
 	})
+}
+
+func TestDuplicateKeyInLargeObject(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "\"k%d\": %d, ", i, i)
+	}
+	b.WriteString("\"k3\": 0}")
+	_, err := Parse([]byte(b.String()))
+	if se, ok := err.(*SyntaxError); !ok || se.Code != "json_duplicate_key" || !strings.Contains(se.Msg, `"k3"`) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := Parse([]byte(strings.Replace(b.String(), `"k3": 0}`, `"k40": 0}`, 1))); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
@@ -40,5 +41,31 @@ func BenchmarkSchemaOnlyA2A(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		v.SchemaProblems(NodePack, doc, "")
+	}
+}
+
+// BenchmarkKeystrokeA2A is the wizard's real case: each iteration changes
+// one node's description (a new text every time, so that node is never
+// served from the memo) and re-checks the whole pack.json.
+func BenchmarkKeystrokeA2A(b *testing.B) {
+	data, err := packJSONFromTarball(filepath.Join(fixturesDir(b), "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := newV(b)
+	v.Bytes("pack.json", data, NodePack)
+	doc, _ := jsondoc.Parse(data)
+	desc := doc.Lookup("/nodes/5/description")
+	if desc == nil {
+		b.Fatal("fixture changed: /nodes/5/description missing")
+	}
+	head, tail := data[:desc.Start+1], data[desc.End-1:]
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		edited := append(append(append([]byte{}, head...), strconv.Itoa(i)...), tail...)
+		if rep := v.Bytes("pack.json", edited, NodePack); !rep.Valid {
+			b.Fatal(rep.Problems())
+		}
 	}
 }

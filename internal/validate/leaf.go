@@ -24,7 +24,7 @@ func (s *shaper) leaf(e *jsonschema.ValidationError) {
 		}
 		s.add(p, key, "schema/"+rule, msg, hint)
 	}
-	field := lastToken(e.InstanceLocation)
+	field := lastToken(jsondoc.SplitPointer(ptr))
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		for _, m := range k.Missing {
@@ -49,7 +49,11 @@ func (s *shaper) leaf(e *jsonschema.ValidationError) {
 		}
 		add(ptr, false, "const", fmt.Sprintf("%s must be %s, not %s", quoteKey(field), display(k.Want), gotText(got)), hint)
 	case *kind.Type:
-		add(ptr, false, "type", fmt.Sprintf("%s must be %s, not %s", quoteKey(field), orList(k.Want), article(k.Got)), "")
+		wants := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			wants[i] = article(w)
+		}
+		add(ptr, false, "type", fmt.Sprintf("%s must be %s, not %s", fieldText(ptr), orList(wants), article(k.Got)), "")
 	case *kind.Pattern:
 		words := patternWords[k.Want]
 		msg := fmt.Sprintf("%s does not have the form %s needs", gotText(got), quoteKey(field))
@@ -138,6 +142,19 @@ func ruleName(e *jsonschema.ValidationError) string {
 func ratText(r *big.Rat) string {
 	f, _ := r.Float64()
 	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// fieldText names the value at ptr for a message: `name`, or item 3 of `nodes`.
+func fieldText(ptr string) string {
+	toks := jsondoc.SplitPointer(ptr)
+	if len(toks) == 0 {
+		return "the document"
+	}
+	last := toks[len(toks)-1]
+	if _, err := strconv.Atoi(last); err == nil && len(toks) > 1 {
+		return "item " + last + " of " + quoteKey(toks[len(toks)-2])
+	}
+	return quoteKey(last)
 }
 
 func lastToken(loc []string) string {

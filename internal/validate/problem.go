@@ -30,6 +30,7 @@ type Problem struct {
 	Message  string   `json:"message"`
 	Hint     string   `json:"hint,omitempty"`
 	Severity Severity `json:"severity"`
+	off      int      // byte offset in the document, for re-basing memoized problems
 }
 
 // String renders the problem as `file:line:column: message (at /pointer) [rule]`,

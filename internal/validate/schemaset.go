@@ -24,6 +24,10 @@ type schemaSet struct {
 	sources  map[string]string
 	compiler *jsonschema.Compiler
 	compiled map[string]*jsonschema.Schema
+
+	shellOnce sync.Once         // see memo.go
+	shellID   string            // $id of the pack shell schema, "" if unusable
+	itemURLs  map[string]string // array member -> schema URL of its items
 }
 
 // refuseLoader refuses every URL that was not registered, so a schema $ref

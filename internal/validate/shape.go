@@ -177,8 +177,9 @@ func (s *shaper) allOfKind(bs []branch, loc []string, what string) ([]string, bo
 }
 
 func (s *shaper) add(ptr string, key bool, rule, msg, hint string) {
-	line, col := s.doc.Position(s.doc.Locate(ptr, key))
-	s.out = append(s.out, Problem{Pointer: ptr, Line: line, Column: col, Rule: rule, Message: msg, Hint: hint, Severity: Error})
+	off := s.doc.Locate(ptr, key)
+	line, col := s.doc.Position(off)
+	s.out = append(s.out, Problem{Pointer: ptr, Line: line, Column: col, Rule: rule, Message: msg, Hint: hint, Severity: Error, off: off})
 }
 
 func isPrefix(p, of []string) bool {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
@@ -43,6 +42,7 @@ type Validator struct {
 	once    sync.Once
 	set     *schemaSet
 	initErr error
+	memo    memo
 }
 
 // New returns a Validator. It fails only when Options.SchemaDir is unusable.
@@ -204,19 +204,12 @@ func (v *Validator) SchemaProblems(k Kind, doc *jsondoc.Doc, base string) []Prob
 	if id == "" || v.init() != nil {
 		return nil
 	}
-	sch, err := v.set.compile(id)
-	if err != nil {
-		return []Problem{{Line: 1, Column: 1, Rule: "schema/unavailable", Message: err.Error(), Severity: Error}}
+	if k == NodePack && base == "" {
+		if ps, ok := v.packSchemaProblems(doc); ok {
+			return ps
+		}
 	}
-	n := doc.Lookup(base)
-	verr := sch.Validate(n.Value())
-	var ve *jsonschema.ValidationError
-	if !errors.As(verr, &ve) {
-		return nil
-	}
-	s := shaper{set: v.set, doc: doc, base: base}
-	s.walk(ve)
-	return s.out
+	return v.shape(id, doc.Lookup(base).Value(), doc, base)
 }
 
 func syntaxProblem(err error) Problem {

@@ -1,0 +1,84 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+)
+
+// TestMemoMatchesWholeDocument checks that the incremental pack validation
+// (shell + memoized items) reports exactly what validating the whole
+// document at once reports, on fresh and on memoized runs.
+func TestMemoMatchesWholeDocument(t *testing.T) {
+	docs := map[string]string{
+		"errors everywhere": `{"name":"Bad Name","version":"1.0","engines":{},"runtime":{"language":"cobol","entry":"x"},
+  "nodes":[{"typeId":"ok.node","version":"1","category":"data","role":"pure"},
+           {"typeId":"Bad","category":"flow","role":"pure","extra":1},
+           {"typeId":"ok.node","version":"1","category":"data","role":"pure"}],
+  "agents":[{"agentId":"vendor.a.b.c","persona":"P","modelClass":"writing"},
+            {"agentId":"vendor.a.b.d","persona":"P","modelClass":"poetry","systemPrompt":"x","role":"skill"}],
+  "signing":{"method":"pgp"}}`,
+		"empty arrays":   `{"name":"vendor.a.b","version":"1.0.0","engines":{"openwop":"^1"},"runtime":{"language":"remote","entry":"pack.json"},"nodes":[],"agents":[]}`,
+		"not arrays":     `{"name":"vendor.a.b","version":"1.0.0","engines":{"openwop":"^1"},"runtime":{"language":"remote","entry":"pack.json"},"nodes":{},"agents":"x"}`,
+		"items not objs": `{"name":"vendor.a.b","version":"1.0.0","engines":{"openwop":"^1"},"runtime":{"language":"remote","entry":"pack.json"},"nodes":[1,null,[]]}`,
+	}
+	if dir := filepath.Join("..", "..", "..", "shared", "fixtures", "registry", "v1", "packs"); dirExists(dir) {
+		tgzs, _ := filepath.Glob(filepath.Join(dir, "*", "-", "*.tgz"))
+		for _, tgz := range tgzs {
+			b, err := packJSONFromTarball(tgz)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[tgz] = string(b)
+		}
+	}
+	v := newV(t)
+	for name, src := range docs {
+		doc, err := jsondoc.Parse([]byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		whole := v.shape(SchemaID(NodePack), doc.Root.Value(), doc, "")
+		for run := 0; run < 2; run++ { // the second run is served from the memo
+			inc, ok := v.packSchemaProblems(doc)
+			if !ok {
+				t.Fatalf("%s: incremental validation unavailable", name)
+			}
+			if a, b := sorted(whole), sorted(inc); !reflect.DeepEqual(a, b) {
+				t.Errorf("%s run %d:\nwhole:\n%s\nincremental:\n%s", name, run, render(a), render(b))
+			}
+		}
+	}
+}
+
+func TestMemoSeesEdits(t *testing.T) {
+	v := newV(t)
+	src := `{"name":"vendor.a.b","version":"1.0.0","engines":{"openwop":"^1"},"runtime":{"language":"remote","entry":"pack.json"},
+"nodes":[{"typeId":"vendor.a.b.x","version":"1","category":"data","role":"pure"}]}`
+	for i, want := range []int{0, 1, 0} {
+		s := src
+		if i == 1 {
+			s = strings.Replace(src, `"data"`, `"dada"`, 1)
+		}
+		doc, _ := jsondoc.Parse([]byte(s))
+		if got := len(v.SchemaProblems(NodePack, doc, "")); got != want {
+			t.Errorf("step %d: %d problems, want %d", i, got, want)
+		}
+	}
+}
+
+func sorted(ps []Problem) []Problem {
+	out := append([]Problem(nil), ps...)
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+func dirExists(d string) bool {
+	fi, err := os.Stat(d)
+	return err == nil && fi.IsDir()
+}
