@@ -2,12 +2,13 @@ package tarball
 
 import (
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"hash/crc32"
 	"io"
 	"math"
 	"sync"
+
+	"github.com/klauspost/compress/flate"
 )
 
 const (
@@ -198,6 +199,18 @@ func compressBlock(out *bytes.Buffer, in, dict []byte, level int, last bool) {
 		}
 		start = end
 	}
+}
+
+// flatePools keeps compressors per level: each holds about 1 MB of tables,
+// too much to allocate per block.
+var flatePools [10]sync.Pool
+
+func getFlate(level int) *flate.Writer {
+	if fw, ok := flatePools[level].Get().(*flate.Writer); ok {
+		return fw
+	}
+	fw, _ := flate.NewWriter(nil, level) // level is checked by Write
+	return fw
 }
 
 // nextRun returns the end of the run of chunks starting at start that share
