@@ -37,7 +37,8 @@ type lintCtx struct {
 	name  string
 	rule  *Rule
 	out   []Problem
-	files []FileReport // reports on referenced files (eval suites, schemas)
+	files []FileReport         // reports on referenced files (eval suites, schemas)
+	cache map[string]*packFile // pack files already read by a rule (lint_refs.go)
 }
 
 // report adds a problem at pointer (at its key when key is set) under the

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"fmt"
-	"io/fs"
 	"math"
 	"strconv"
 
@@ -22,25 +21,21 @@ func checkEvalSuiteRef(c *lintCtx) {
 		if !ok {
 			continue // OW005 reports it
 		}
-		fi, err := fs.Stat(c.fsys, p)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
+		f := c.readPackFile(p)
+		if f.err != nil {
 			continue // OW005 reports it
-		}
-		data, err := fs.ReadFile(c.fsys, p)
-		if err != nil {
-			continue
 		}
 		ptr := a.ptr + "/evalSuiteRef"
 		if !validated[p] {
 			validated[p] = true
-			fr := c.v.File(c.displayRef(p), data, EvalSuite)
+			fr := c.v.File(c.displayRef(p), f.data, EvalSuite)
 			c.files = append(c.files, fr)
 			if n := len(fr.Errors); n > 0 {
 				c.report(ptr, false, fmt.Sprintf("eval suite %q is not a valid eval suite: %d error(s), listed under %s", ref.Str, n, fr.Path),
 					"fix the eval suite file; `wopkit validate "+fr.Path+"` checks it alone")
 			}
 		}
-		doc, err := jsondoc.Parse(data)
+		doc, err := f.json()
 		if err != nil || doc.Root.Kind != jsondoc.Object {
 			continue
 		}

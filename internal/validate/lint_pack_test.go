@@ -1,6 +1,13 @@
 package validate
 
 import (
+	"archive/tar"
+	"compress/gzip"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -297,4 +304,149 @@ func TestOW015DependencyRanges(t *testing.T) {
 		{name: "not a range", kind: NodePack, doc: deps(`"vendor.acme.base": "latest please"`),
 			want: []hit{{ptr: "/dependencies/vendor.acme.base", at: `"latest please"`}}},
 	})
+}
+
+// untarPack unpacks a registry tarball into a new temporary directory with
+// the standard library (independently of wopkit's reader): "./" prefixes
+// stripped, directory entries skipped.
+func untarPack(t testing.TB, tgz string) string {
+	t.Helper()
+	f, err := os.Open(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return dir
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(h.Name, "./")
+		if h.Typeflag != tar.TypeReg || name == "" || !fs.ValidPath(name) {
+			continue
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// lintCounts counts the lint problems of a report by rule and severity
+// ("OW006 error"), leaving schema problems out.
+func lintCounts(rep *Report) map[string]int {
+	out := map[string]int{}
+	for _, p := range rep.Problems() {
+		if !strings.Contains(p.Rule, "/") {
+			out[p.Rule+" "+string(p.Severity)]++
+		}
+	}
+	return out
+}
+
+// TestLintRegistryPacks lints every published pack of the registry slice
+// as the registry serves it. Each problem below is a real one of the
+// published bytes (see docs/RULES.md, "The real registry").
+func TestLintRegistryPacks(t *testing.T) {
+	want := map[string]map[string]int{
+		"community.openwop-team.demo": {},
+		// 36 of its 51 schemas carry the $id of version 1.0.0; the source has 1.1.0.
+		"core.openwop.a2a":               {"OW008 warning": 1, "OW013 warning": 36},
+		"core.openwop.agents.classifier": {"OW008 warning": 1},
+		// both schemas carry the $id of version 1.0.1; the source has 1.0.3.
+		"core.openwop.agents.react": {"OW008 warning": 1, "OW013 warning": 2},
+		// 74 of its 75 schemas carry the $id of version 1.0.0.
+		"core.openwop.flow":                 {"OW008 warning": 1, "OW013 warning": 74},
+		"vendor.myndhyve.ads-copy-generate": {},
+		// runtime.entry names target/wasm32-unknown-unknown/release/rust_hello.wasm;
+		// the tarball ships dist/rust_hello.wasm.
+		"vendor.openwop.rust-hello": {"OW006 error": 1},
+	}
+	tgzs, _ := filepath.Glob(filepath.Join(fixturesDir(t), "registry", "v1", "packs", "*", "-", "*.tgz"))
+	if len(tgzs) == 0 {
+		t.Skip("no registry tarballs in the fixtures")
+	}
+	v := newV(t)
+	for _, tgz := range tgzs {
+		name := filepath.Base(filepath.Dir(filepath.Dir(tgz)))
+		t.Run(name, func(t *testing.T) {
+			exp, ok := want[name]
+			if !ok {
+				t.Fatalf("no expectation for %s", name)
+			}
+			rep, err := v.Path(untarPack(t, tgz))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := lintCounts(rep); !maps.Equal(got, exp) {
+				t.Errorf("lint problems %v, want %v:\n%s", got, exp, render(rep.Problems()))
+			}
+		})
+	}
+}
+
+// TestLintSourcePacks lints the real source packs (their JavaScript entry,
+// removed from the fixtures, replaced by a placeholder): no lint errors, and
+// unlike their published tarballs, their schema $ids are right.
+func TestLintSourcePacks(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join(fixturesDir(t), "source-packs", "*"))
+	if len(dirs) == 0 {
+		t.Skip("no source packs in the fixtures")
+	}
+	v := newV(t)
+	for _, src := range dirs {
+		t.Run(filepath.Base(src), func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "index.mjs"), []byte("export default {};\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := v.Path(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int{}
+			if strings.HasPrefix(filepath.Base(src), "core.") {
+				want["OW008 warning"] = 1 // the reserved core.* scope
+			}
+			if got := lintCounts(rep); !maps.Equal(got, want) {
+				t.Errorf("lint problems %v, want %v:\n%s", got, want, render(rep.Problems()))
+			}
+		})
+	}
+}
+
+// BenchmarkLintA2A runs the whole `wopkit validate DIR` (schema, lint, the
+// 51 referenced schema files) on the largest published pack, unpacked.
+func BenchmarkLintA2A(b *testing.B) {
+	dir := untarPack(b, filepath.Join(fixturesDir(b), "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz"))
+	v := newV(b)
+	if _, err := v.Path(dir); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := v.Path(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -75,6 +75,50 @@ func (c *lintCtx) fileRefs() []fileRef {
 	return out
 }
 
+// packFile is a file of the pack as read by a rule, kept for the other
+// rules of the same run (OW005 and OW013 both read every shipped schema).
+type packFile struct {
+	data   []byte
+	err    error // why it could not be read
+	doc    *jsondoc.Doc
+	perr   error // why it does not parse as JSON
+	parsed bool
+}
+
+// readPackFile reads the regular file p of the pack once per run; files
+// that are not regular or exceed MaxFileSize are errors.
+func (c *lintCtx) readPackFile(p string) *packFile {
+	if f, ok := c.cache[p]; ok {
+		return f
+	}
+	if c.cache == nil {
+		c.cache = map[string]*packFile{}
+	}
+	f := &packFile{}
+	c.cache[p] = f
+	fi, err := fs.Stat(c.fsys, p)
+	switch {
+	case err != nil:
+		f.err = err
+	case !fi.Mode().IsRegular():
+		f.err = fmt.Errorf("%s is not a regular file", p)
+	case fi.Size() > MaxFileSize:
+		f.err = fmt.Errorf("%s is %d bytes, beyond the %d bytes wopkit reads", p, fi.Size(), MaxFileSize)
+	default:
+		f.data, f.err = fs.ReadFile(c.fsys, p)
+	}
+	return f
+}
+
+// json returns the file parsed as JSON.
+func (f *packFile) json() (*jsondoc.Doc, error) {
+	if !f.parsed {
+		f.parsed = true
+		f.doc, f.perr = jsondoc.Parse(f.data)
+	}
+	return f.doc, f.perr
+}
+
 // displayRef is how a pack file is named in reports: beside the document.
 func (c *lintCtx) displayRef(p string) string { return path.Join(path.Dir(c.name), p) }
 
@@ -162,11 +206,12 @@ func checkRefs(c *lintCtx) {
 			continue
 		}
 		done[p] = true
-		data, err := fs.ReadFile(c.fsys, p)
-		if err != nil {
-			c.report(r.ptr, false, fmt.Sprintf("%s %q cannot be read: %v", r.key, r.val, err), "check the file's permissions")
+		f := c.readPackFile(p)
+		if f.err != nil {
+			c.report(r.ptr, false, fmt.Sprintf("%s %q cannot be read: %v", r.key, r.val, f.err), "check the file's permissions")
 			continue
 		}
+		data := f.data
 		switch r.kind {
 		case refPrompt:
 			if off := firstBadUTF8(data); off >= 0 {
@@ -176,7 +221,7 @@ func checkRefs(c *lintCtx) {
 					Hint:    "save the prompt as UTF-8"})
 			}
 		default:
-			doc, err := jsondoc.Parse(data)
+			doc, err := f.json()
 			if err != nil {
 				pr := syntaxProblem(err)
 				pr.Message = fmt.Sprintf("%s (referenced by %s as %s)", pr.Message, path.Base(c.name), r.key)
@@ -257,15 +302,11 @@ func checkSchemaIDs(c *lintCtx) {
 // checkSchemaID reports a $id of the schema file p that is not prefix +
 // its path (below schemas/ for files there).
 func (c *lintCtx) checkSchemaID(p, prefix string) {
-	fi, err := fs.Stat(c.fsys, p)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
+	f := c.readPackFile(p)
+	if f.err != nil {
 		return // OW005 reports missing files
 	}
-	data, err := fs.ReadFile(c.fsys, p)
-	if err != nil {
-		return
-	}
-	doc, err := jsondoc.Parse(data)
+	doc, err := f.json()
 	if err != nil {
 		return // OW005 reports syntax
 	}

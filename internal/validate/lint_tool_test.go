@@ -142,3 +142,22 @@ func TestLintStandaloneFromDisk(t *testing.T) {
 		}
 	}
 }
+
+// TestLintRealToolManifests: the real tool manifests pass every IM rule
+// (the invalid one fails the schema only; the v0.3 one fails its const).
+func TestLintRealToolManifests(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(fixturesDir(t), "tool-manifests", "*.json"))
+	if len(files) == 0 {
+		t.Skip("no tool manifests in the fixtures")
+	}
+	v := newV(t)
+	for _, f := range files {
+		rep, err := v.Path(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := lintCounts(rep); len(got) != 0 {
+			t.Errorf("%s: lint problems %v:\n%s", filepath.Base(f), got, render(rep.Problems()))
+		}
+	}
+}
