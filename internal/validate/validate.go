@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -38,11 +39,12 @@ const MaxFileSize = 16 << 20
 // Validator checks documents. It is safe for concurrent use; schemas are
 // compiled on first use, so commands that do not validate never pay for it.
 type Validator struct {
-	opts    Options
-	once    sync.Once
-	set     *schemaSet
-	initErr error
-	memo    memo
+	opts     Options
+	once     sync.Once
+	set      *schemaSet
+	initErr  error
+	memo     memo
+	packRuns atomic.Int32
 }
 
 // New returns a Validator. It fails only when Options.SchemaDir is unusable.
@@ -204,7 +206,9 @@ func (v *Validator) SchemaProblems(k Kind, doc *jsondoc.Doc, base string) []Prob
 	if id == "" || v.init() != nil {
 		return nil
 	}
-	if k == NodePack && base == "" {
+	// Incremental validation pays off from the second pack on (the wizard,
+	// the editor, many files in one call); a one-shot check skips building it.
+	if k == NodePack && base == "" && v.packRuns.Add(1) > 1 {
 		if ps, ok := v.packSchemaProblems(doc); ok {
 			return ps
 		}
