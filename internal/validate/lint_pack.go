@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/Masterminds/semver/v3"
 
@@ -219,9 +221,31 @@ func checkNameScope(c *lintCtx) {
 // reports versions that miss it, this rule the finer SemVer violations.
 var semverPattern = regexp.MustCompile(`^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$`)
 
+// rangeCache remembers the verdict on the first semver ranges seen: the
+// editor re-lints the same few ranges on every keystroke.
+var (
+	rangeCache  sync.Map // range → error (nil when it parses)
+	rangeCached atomic.Int32
+)
+
+// parseRange checks an npm-style semver range.
+func parseRange(s string) error {
+	if e, ok := rangeCache.Load(s); ok {
+		if e == nil {
+			return nil
+		}
+		return e.(error)
+	}
+	_, err := semver.NewConstraint(s)
+	if rangeCached.Add(1) <= 1024 {
+		rangeCache.Store(s, err)
+	}
+	return err
+}
+
 func checkVersions(c *lintCtx) {
 	if r := c.doc.Lookup("/engines/openwop"); r != nil && r.Kind == jsondoc.String {
-		if _, err := semver.NewConstraint(r.Str); err != nil {
+		if err := parseRange(r.Str); err != nil {
 			c.report("/engines/openwop", false, fmt.Sprintf("engines.openwop %q is not a semver range: %v", r.Str, err),
 				`write an npm-style range such as ">=1.0.0 <2.0.0" or "^1.1"`)
 		}
@@ -252,7 +276,7 @@ func checkDependencyRanges(c *lintCtx) {
 		if m.Value.Kind != jsondoc.String {
 			continue
 		}
-		if _, err := semver.NewConstraint(m.Value.Str); err != nil {
+		if err := parseRange(m.Value.Str); err != nil {
 			c.report(jsondoc.Child("/dependencies", m.Key), false, fmt.Sprintf("dependency %q has range %q, which is not a semver range: %v", m.Key, m.Value.Str, err),
 				`write an npm-style range such as "^1.2.0" or ">=1.0.0 <2.0.0"`)
 		}

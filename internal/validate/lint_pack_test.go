@@ -12,6 +12,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"unicode/utf8"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
 )
 
 // hit is one expected lint problem. Its line and column are computed from
@@ -448,5 +450,24 @@ func BenchmarkLintA2A(b *testing.B) {
 		if _, err := v.Path(dir); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkLintDocA2A runs the document lint rules alone (no files) on the
+// largest published pack.json: their share of a per-keystroke re-check.
+func BenchmarkLintDocA2A(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(untarPack(b, filepath.Join(fixturesDir(b), "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")), "pack.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := jsondoc.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := newV(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v.lint("pack.json", NodePack, doc, nil)
 	}
 }
