@@ -1,18 +1,280 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// newNewCmd is a placeholder until the new verb lands.
+// newOptions are the flags of `wopkit new`.
+type newOptions struct {
+	Kind       string   // pack, agent, node, eval or tool (the argument)
+	Dir        string   // where a new pack or tool manifest goes
+	Sets       []string // --set KEY=VALUE, in order
+	Values     string   // --values FILE (JSON answers)
+	Pack       string   // --pack DIR: the pack an agent, node or eval is added to
+	Yes        bool     // take defaults, ask nothing
+	Force      bool     // overwrite existing files
+	Accessible bool     // plain prompts instead of the full-screen wizard
+}
+
+func (o *newOptions) AddFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.Dir, "dir", "", "directory to create the pack in (default: the last part of the pack name), or to write the tool manifest to (default .)")
+	f.StringArrayVar(&o.Sets, "set", nil, "set an answer: KEY=VALUE with a dotted KEY (repeatable; lists are comma-separated)")
+	f.StringVar(&o.Values, "values", "", "JSON file of answers, applied before --set")
+	f.StringVar(&o.Pack, "pack", "", "existing pack directory to add an agent, node or eval suite to (default .)")
+	f.BoolVarP(&o.Yes, "yes", "y", false, "take the defaults plus --set/--values and ask nothing")
+	f.BoolVar(&o.Force, "force", false, "overwrite files that already exist")
+	f.BoolVar(&o.Accessible, "accessible", os.Getenv("ACCESSIBLE") != "", "plain line-by-line prompts instead of the full-screen wizard (also ACCESSIBLE=1)")
+}
+
+// runWizard is the terminal branch of `wopkit new`: the full-screen wizard,
+// set by the TUI when it is linked in. It is called only when stdin and
+// stdout are terminals and --yes is not given; with it nil, `new` always
+// takes the non-interactive path.
+var runWizard func(cmd *cobra.Command, o *newOptions) error
+
+// newKinds are the things `wopkit new` creates.
+var newKinds = []string{"pack", "agent", "node", "eval", "tool"}
+
+// newNewCmd scaffolds packs, agents, nodes, eval suites and tool manifests
+// from templates/.
 func newNewCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "new",
-		Short: "(new: not yet implemented)",
-		RunE: func(*cobra.Command, []string) error {
-			return werr.New(werr.Env, "not_implemented", "new is not implemented yet")
+	o := &newOptions{}
+	cmd := &cobra.Command{
+		Use:   "new [pack|agent|node|eval|tool]",
+		Short: "Create a pack, or add an agent, node or eval suite, or write a tool manifest",
+		Long: "New scaffolds from templates. On a terminal it runs a full-screen wizard; with --yes, or when\n" +
+			"stdin or stdout is not a terminal, it takes the defaults plus --values and --set and asks nothing.\n" +
+			"Every answer is checked with the validator's own messages before anything is written, and\n" +
+			"nothing is written on error; existing files are kept unless --force is given.\n\n" +
+			"agent, node and eval are added into an existing pack (--pack DIR): pack.json keeps its key order,\n" +
+			"indentation and unknown fields; only the new entry is added.",
+		Example: "  wopkit new pack --yes --set name=vendor.acme.hello --dir hello\n" +
+			"  wopkit new pack --yes --set name=vendor.acme.bot --set runtime.language=remote\n" +
+			"  wopkit new agent --pack hello --set id=writer --set modelClass=writing --set eval=true\n" +
+			"  wopkit new agent --pack hello --set id=greeter --set systemPrompt='Greet the user.'\n" +
+			"  wopkit new node --pack hello --set id=shout --set inputs=text --set outputs=text\n" +
+			"  wopkit new eval --pack hello --set targetAgentId=writer\n" +
+			"  wopkit new tool --yes --set tool.id=acme-search --set runtime.kind=python-module --set install.method=pip",
+		Args: usageArgs(cobra.MaximumNArgs(1)),
+		ValidArgs: newKinds,
+		PreRunE: func(cmd *cobra.Command, args []string) error {
+			o.Kind = "pack"
+			if len(args) == 1 {
+				o.Kind = args[0]
+			}
+			if index(newKinds, o.Kind) < 0 {
+				return werr.New(werr.Usage, "usage", "cannot create %q", o.Kind).WithHint("use one of: %s", strings.Join(newKinds, ", "))
+			}
+			adds := o.Kind == "agent" || o.Kind == "node" || o.Kind == "eval"
+			if o.Pack != "" && !adds {
+				return werr.New(werr.Usage, "usage", "--pack is for adding an agent, node or eval suite, not a %s", o.Kind).
+					WithHint("use --dir to say where the new %s goes", o.Kind)
+			}
+			if o.Dir != "" && adds {
+				return werr.New(werr.Usage, "usage", "--dir is for new packs and tool manifests").
+					WithHint("use --pack DIR to name the pack the %s is added to", o.Kind)
+			}
+			for _, s := range o.Sets {
+				if !strings.Contains(s, "=") {
+					return werr.New(werr.Usage, "usage", "--set %q has no =", s).WithHint("write --set KEY=VALUE")
+				}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !o.Yes && runWizard != nil && isTerminal(os.Stdin) && isTerminal(os.Stdout) {
+				return runWizard(cmd, o)
+			}
+			return runNew(cmd.OutOrStdout(), o)
 		},
 	}
+	o.AddFlags(cmd)
+	return cmd
+}
+
+// runNew is the non-interactive path of `wopkit new`.
+func runNew(out io.Writer, o *newOptions) error {
+	var (
+		plan *scaffold.Plan
+		dir  string
+		err  error
+	)
+	switch o.Kind {
+	case "pack":
+		plan, dir, err = newPack(o)
+	case "tool":
+		plan, dir, err = newTool(o)
+	default:
+		plan, dir, err = newInPack(o)
+	}
+	if err != nil {
+		return answersError(o.Kind, err)
+	}
+	if err := plan.Write(dir, o.Force); err != nil {
+		return err
+	}
+	for _, p := range plan.Paths() {
+		verb := "created"
+		if f := plan.File(p); f.Update {
+			verb = "updated"
+		}
+		fmt.Fprintf(out, "%s %s\n", verb, filepath.Join(dir, filepath.FromSlash(p)))
+	}
+	for _, n := range plan.Notes {
+		fmt.Fprintln(out, "next: "+n)
+	}
+	return nil
+}
+
+func newPack(o *newOptions) (*scaffold.Plan, string, error) {
+	a := scaffold.PackAnswers{}.Defaults()
+	if o.Dir != "" {
+		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
+	}
+	if err := applyAnswers(&a, o, packAliases); err != nil {
+		return nil, "", err
+	}
+	plan, err := scaffold.PlanPack(a, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
+	}
+	return plan, dir, nil
+}
+
+func newTool(o *newOptions) (*scaffold.Plan, string, error) {
+	a := scaffold.ToolAnswers{}.Defaults()
+	if err := applyAnswers(&a, o, nil); err != nil {
+		return nil, "", err
+	}
+	plan, err := scaffold.PlanTool(a, "", nil)
+	dir := o.Dir
+	if dir == "" {
+		dir = "."
+	}
+	return plan, dir, err
+}
+
+func newInPack(o *newOptions) (*scaffold.Plan, string, error) {
+	dir := o.Pack
+	if dir == "" {
+		dir = "."
+	}
+	src, err := scaffold.OpenPack(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	var plan *scaffold.Plan
+	switch o.Kind {
+	case "agent":
+		a := scaffold.AgentAnswers{}.Defaults()
+		if err := applyAnswers(&a, o, nil); err != nil {
+			return nil, "", err
+		}
+		if hasSet(o, "systemPrompt") && !hasSet(o, "systemPromptInline") && !hasSet(o, "systemPromptFile") {
+			a.PromptInline = true
+		}
+		plan, err = scaffold.PlanAgent(src, a, nil)
+	case "node":
+		a := scaffold.NodeAnswers{}.Defaults()
+		if err := applyAnswers(&a, o, nil); err != nil {
+			return nil, "", err
+		}
+		plan, err = scaffold.PlanNode(src, a, nil)
+	case "eval":
+		a := scaffold.EvalAnswers{}.Defaults()
+		if err := applyAnswers(&a, o, nil); err != nil {
+			return nil, "", err
+		}
+		plan, err = scaffold.PlanEval(src, a, nil)
+	}
+	return plan, dir, err
+}
+
+// packAliases let `new pack` name the first node and agent without an index.
+var packAliases = map[string]string{"node.": "nodes.0.", "agent.": "agents.0."}
+
+// applyAnswers applies --values then each --set, in order.
+func applyAnswers(a any, o *newOptions, aliases map[string]string) error {
+	if o.Values != "" {
+		b, err := os.ReadFile(o.Values)
+		if err != nil {
+			return werr.Wrap(werr.Env, "file_unreadable", err, "cannot read --values file %s", o.Values).WithHint("check the path")
+		}
+		if err := scaffold.Values(a, b); err != nil {
+			return err
+		}
+	}
+	for _, s := range o.Sets {
+		k, v, _ := strings.Cut(s, "=")
+		for from, to := range aliases {
+			if strings.HasPrefix(k, from) {
+				k = to + strings.TrimPrefix(k, from)
+			}
+		}
+		if err := scaffold.Set(a, k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func hasSet(o *newOptions, key string) bool {
+	for _, s := range o.Sets {
+		if k, _, _ := strings.Cut(s, "="); k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// answersError turns the scaffold's field errors into one error listing
+// every answer to change, with the validator's words.
+func answersError(kind string, err error) error {
+	fes, ok := err.(scaffold.FieldErrors)
+	if !ok {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the answers do not make a valid %s (nothing was written):", kind)
+	for _, fe := range fes {
+		field := fe.Field
+		if field == "" {
+			field = "(" + fe.File + ")"
+		}
+		fmt.Fprintf(&b, "\n  %s: %s", field, fe.Message)
+		if fe.Hint != "" {
+			fmt.Fprintf(&b, "\n      hint: %s", fe.Hint)
+		}
+	}
+	return werr.New(werr.Invalid, "scaffold_invalid_answers", "%s", b.String()).
+		WithHint("change the answers with --set KEY=VALUE")
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func index(xs []string, x string) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
 }

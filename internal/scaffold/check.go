@@ -2,9 +2,9 @@ package scaffold
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
-	"testing/fstest"
 
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -121,11 +121,11 @@ func keepAll(string, string) bool { return true }
 // answers, as FieldErrors. Problems in pack.json are mapped by fieldOf
 // (then by rename, when given); those in other files go to the answer field
 // that produced the file.
-func checkPackPlan(v *validate.Validator, p *Plan, base fstest.MapFS, keep func(file, pointer string) bool) FieldErrors {
+func checkPackPlan(v *validate.Validator, p *Plan, base fs.FS, keep func(file, pointer string) bool) FieldErrors {
 	return checkPackPlanRenamed(v, p, base, keep, nil)
 }
 
-func checkPackPlanRenamed(v *validate.Validator, p *Plan, base fstest.MapFS, keep func(file, pointer string) bool, rename func(string) string) FieldErrors {
+func checkPackPlanRenamed(v *validate.Validator, p *Plan, base fs.FS, keep func(file, pointer string) bool, rename func(string) string) FieldErrors {
 	v = orDefault(v)
 	pj := p.File("pack.json")
 	if pj == nil {

@@ -27,12 +27,12 @@ func (PackAnswers) Defaults() PackAnswers {
 }
 
 // Defaults returns the answers of a first node: a pure data node that
-// upper-cases its "text" input.
+// upper-cases its "text" input (Label empty: it defaults to the id's last
+// part, title-cased).
 func (NodeAnswers) Defaults() NodeAnswers {
 	return NodeAnswers{
 		ID:           "hello",
 		Version:      "0.1.0",
-		Label:        "Hello",
 		Description:  "Returns its text input upper-cased.",
 		Category:     "data",
 		Role:         "pure",
@@ -42,13 +42,12 @@ func (NodeAnswers) Defaults() NodeAnswers {
 	}
 }
 
-// Defaults returns the answers of a new agent: a general assistant whose
+// Defaults returns the answers of a new agent (Persona and Label empty:
+// they default to the id's last part, title-cased): a general assistant whose
 // system prompt lives in prompts/, with handoff schemas and no eval suite.
 func (AgentAnswers) Defaults() AgentAnswers {
 	return AgentAnswers{
 		ID:            "assistant",
-		Persona:       "Assistant",
-		Label:         "Assistant",
 		Description:   "Answers the task it is given.",
 		ModelClass:    "general",
 		SystemPrompt:  "You are a helpful assistant. Read the task, answer it concisely, and say when you are not sure.",
@@ -112,4 +111,33 @@ func Slug(s string) string {
 		s = "p" + s
 	}
 	return s
+}
+
+// Title turns an id part ("say-hello") into a label ("Say Hello").
+func Title(s string) string {
+	words := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	for i, w := range words {
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(words, " ")
+}
+
+// resolved returns the node answers with derived defaults filled in.
+func (n NodeAnswers) resolved(pack string) NodeAnswers {
+	if n.Label == "" {
+		n.Label = Title(suffix(qualify(pack, n.ID)))
+	}
+	return n
+}
+
+// resolved returns the agent answers with derived defaults filled in.
+func (a AgentAnswers) resolved(pack string) AgentAnswers {
+	t := Title(suffix(qualify(pack, a.ID)))
+	if a.Persona == "" {
+		a.Persona = t
+	}
+	if a.Label == "" {
+		a.Label = t
+	}
+	return a
 }

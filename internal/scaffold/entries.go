@@ -12,6 +12,7 @@ import (
 // buildNode adds a node's config, input and output schemas to p and
 // returns its pack.json entry.
 func buildNode(p *Plan, field, pack string, n NodeAnswers) (nodeDoc, error) {
+	n = n.resolved(pack)
 	id := qualify(pack, n.ID)
 	s := suffix(id)
 	refs := [3]string{"schemas/" + s + ".config.json", "schemas/" + s + ".input.json", "schemas/" + s + ".output.json"}
@@ -38,6 +39,7 @@ func buildNode(p *Plan, field, pack string, n NodeAnswers) (nodeDoc, error) {
 // buildAgent adds an agent's prompt, handoff schemas and eval suite to p and
 // returns its pack.json entry.
 func buildAgent(p *Plan, field, pack string, ag AgentAnswers) (agentDoc, error) {
+	ag = ag.resolved(pack)
 	id := qualify(pack, ag.ID)
 	s := suffix(id)
 	d := agentDoc{AgentID: id, Persona: ag.Persona, Label: ag.Label, Description: ag.Description,

@@ -142,6 +142,7 @@ func (a *PackAnswers) view(rs *RuntimeSpec) view {
 }
 
 func nodeViewOf(pack string, n NodeAnswers) nodeView {
+	n = n.resolved(pack)
 	id := qualify(pack, n.ID)
 	s := suffix(id)
 	return nodeView{TypeID: id, Suffix: s, Func: identifier(s, false), PyFunc: snake(s), GoFunc: identifier(s, true),
@@ -149,6 +150,7 @@ func nodeViewOf(pack string, n NodeAnswers) nodeView {
 }
 
 func agentViewOf(pack string, ag AgentAnswers) agentView {
+	ag = ag.resolved(pack)
 	id := qualify(pack, ag.ID)
 	v := agentView{ID: id, Persona: ag.Persona, ModelClass: ag.ModelClass, SystemPrompt: ag.SystemPrompt}
 	if !ag.PromptInline {

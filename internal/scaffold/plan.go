@@ -60,17 +60,51 @@ func (p *Plan) File(path string) *File {
 	return nil
 }
 
-// FS returns the planned files as an in-memory file system (for validation
-// before anything is written), on top of base (may be nil).
-func (p *Plan) FS(base fstest.MapFS) fstest.MapFS {
+// FS returns the planned files as a file system over base (base may be
+// nil): validation sees the pack as it will be, before anything is written.
+func (p *Plan) FS(base fs.FS) fs.FS {
 	m := fstest.MapFS{}
-	for k, v := range base {
-		m[k] = v
-	}
 	for _, f := range p.Files {
 		m[f.Path] = &fstest.MapFile{Data: f.Data, Mode: f.Mode}
 	}
-	return m
+	if base == nil {
+		return m
+	}
+	return overlayFS{top: m, base: base}
+}
+
+// overlayFS shows planned files over an existing pack's files.
+type overlayFS struct {
+	top  fstest.MapFS
+	base fs.FS
+}
+
+func (o overlayFS) Open(name string) (fs.File, error) {
+	if _, ok := o.top[name]; ok {
+		return o.top.Open(name)
+	}
+	if f, err := o.base.Open(name); err == nil {
+		return f, nil
+	}
+	return o.top.Open(name)
+}
+
+func (o overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	a, errA := fs.ReadDir(o.base, name)
+	b, errB := fs.ReadDir(o.top, name)
+	if errA != nil && errB != nil {
+		return nil, errA
+	}
+	seen := map[string]bool{}
+	var out []fs.DirEntry
+	for _, e := range append(b, a...) {
+		if !seen[e.Name()] {
+			seen[e.Name()] = true
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out, nil
 }
 
 func (p *Plan) add(path string, data []byte) {

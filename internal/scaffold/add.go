@@ -1,0 +1,197 @@
+package scaffold
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// PackSource is an existing pack that agents, nodes and eval suites are
+// added into.
+type PackSource struct {
+	Dir      string // the pack directory
+	Manifest []byte // pack.json as the author wrote it
+	Name     string
+	Language string // runtime.language
+	Entry    string // runtime.entry, without "./"
+	FS       fs.FS  // the pack's files (os.DirFS(Dir) unless set by the caller)
+	doc      *jsondoc.Doc
+}
+
+// OpenPack reads the pack in dir.
+func OpenPack(dir string) (*PackSource, error) {
+	pj := filepath.Join(dir, "pack.json")
+	b, err := os.ReadFile(pj)
+	if err != nil {
+		return nil, werr.Wrap(werr.Invalid, "pack_manifest_missing", err, "cannot read %s", pj).
+			WithHint("--pack names a pack directory (one holding pack.json); create one with `wopkit new pack`")
+	}
+	return NewPackSource(dir, os.DirFS(dir), b)
+}
+
+// NewPackSource describes a pack from its pack.json bytes and files (the
+// editor passes its in-memory state).
+func NewPackSource(dir string, files fs.FS, manifest []byte) (*PackSource, error) {
+	doc, err := jsondoc.Parse(manifest)
+	if err != nil || doc.Root.Kind != jsondoc.Object {
+		return nil, werr.New(werr.Invalid, "pack_manifest_invalid", "%s is not a JSON object", filepath.Join(dir, "pack.json")).
+			WithHint("run `wopkit validate %s` to see where", dir)
+	}
+	s := &PackSource{Dir: dir, Manifest: manifest, FS: files, doc: doc,
+		Name:     doc.Root.Get("name").Text(),
+		Language: doc.Lookup("/runtime/language").Text(),
+		Entry:    strings.TrimPrefix(doc.Lookup("/runtime/entry").Text(), "./")}
+	if s.Name == "" {
+		return nil, werr.New(werr.Invalid, "pack_manifest_invalid", "%s has no \"name\"", filepath.Join(dir, "pack.json")).
+			WithHint("set the pack name first: new entries are named after it")
+	}
+	return s, nil
+}
+
+// ids returns the values of key in each item of the array at arr.
+func (s *PackSource) ids(arr, key string) []string {
+	var out []string
+	if n := s.doc.Lookup(arr); n != nil {
+		for _, it := range n.Items {
+			out = append(out, it.Get(key).Text())
+		}
+	}
+	return out
+}
+
+// AgentIDs lists the pack's agent ids, in order.
+func (s *PackSource) AgentIDs() []string { return s.ids("/agents", "agentId") }
+
+// NodeIDs lists the pack's node typeIds, in order.
+func (s *PackSource) NodeIDs() []string { return s.ids("/nodes", "typeId") }
+
+func index(xs []string, x string) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// PlanAgent computes the files that add an agent to the pack: its entry at
+// the end of agents[] (the rest of pack.json byte for byte as it was), its
+// prompt, handoff schemas and eval suite. An agent id already in the pack
+// is refused.
+func PlanAgent(src *PackSource, a AgentAnswers, v *validate.Validator) (*Plan, error) {
+	id := qualify(src.Name, a.ID)
+	ids := src.AgentIDs()
+	if i := index(ids, id); i >= 0 {
+		return nil, FieldErrors{{Field: "id", Pointer: jsondoc.Index("/agents", i) + "/agentId", File: "pack.json",
+			Message: "agent " + id + " already exists in " + filepath.Join(src.Dir, "pack.json") + " (agents[" + itoa(i) + "])",
+			Hint:    "choose another id, or edit the existing agent with `wopkit edit`"}}
+	}
+	p := &Plan{Kind: "agent"}
+	d, err := buildAgent(p, "", src.Name, a)
+	if err != nil {
+		return nil, err
+	}
+	return src.finish(p, "/agents", len(ids), d, v)
+}
+
+// PlanNode computes the files that add a node to the pack: its entry at the
+// end of nodes[], its schemas, and its implementation appended to the
+// runtime entry when the runtime's template knows how.
+func PlanNode(src *PackSource, n NodeAnswers, v *validate.Validator) (*Plan, error) {
+	id := qualify(src.Name, n.ID)
+	ids := src.NodeIDs()
+	if i := index(ids, id); i >= 0 {
+		return nil, FieldErrors{{Field: "id", Pointer: jsondoc.Index("/nodes", i) + "/typeId", File: "pack.json",
+			Message: "node " + id + " already exists in " + filepath.Join(src.Dir, "pack.json") + " (nodes[" + itoa(i) + "])",
+			Hint:    "choose another id"}}
+	}
+	if errs := checkPorts("", n); len(errs) > 0 {
+		return nil, errs
+	}
+	p := &Plan{Kind: "node"}
+	d, err := buildNode(p, "", src.Name, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := src.appendCode(p, n); err != nil {
+		return nil, err
+	}
+	return src.finish(p, "/nodes", len(ids), d, v)
+}
+
+// appendCode appends the node's implementation to the runtime entry.
+func (s *PackSource) appendCode(p *Plan, n NodeAnswers) error {
+	rs, err := Runtime(s.Language)
+	if err != nil || s.Language == "remote" {
+		p.Notes = append(p.Notes, "runtime "+strings.TrimSpace(s.Language+" ")+"has no template: implement "+qualify(s.Name, n.ID)+" in "+s.Entry+" yourself")
+		return nil
+	}
+	entry, err := fs.ReadFile(s.FS, s.Entry)
+	if rs.Append == "" || err != nil || s.Entry != rs.Entry {
+		p.Notes = append(p.Notes, "implement "+qualify(s.Name, n.ID)+" in "+s.Entry+" (wopkit does not edit this entry)")
+		return nil
+	}
+	nv := nodeViewOf(s.Name, n)
+	text := string(entry)
+	for i := 2; strings.Contains(text, "function "+nv.Func+"(") || strings.Contains(text, "def "+nv.PyFunc+"(") || strings.Contains(text, "func "+nv.GoFunc+"("); i++ {
+		base := nodeViewOf(s.Name, n)
+		nv.Func, nv.PyFunc, nv.GoFunc = base.Func+itoa(i), base.PyFunc+"_"+itoa(i), base.GoFunc+itoa(i)
+	}
+	code, err := render(path.Join("runtimes", rs.Language, rs.Append), view{Node: nv})
+	if err != nil {
+		return err
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	p.Files = append(p.Files, File{Path: s.Entry, Data: []byte(text + string(code)), Mode: 0o644, Update: true})
+	return nil
+}
+
+// finish appends entry to the array at arr (which had count items) in
+// pack.json, adds pack.json to the plan and validates the result, keeping
+// only the problems of the new entry and the new files.
+func (s *PackSource) finish(p *Plan, arr string, count int, entry any, v *validate.Validator) (*Plan, error) {
+	out, err := jsonedit.Append(s.Manifest, arr, entry)
+	if err != nil {
+		return nil, err
+	}
+	p.Files = append([]File{{Path: "pack.json", Data: out, Mode: 0o644, Update: true}}, p.Files...)
+	if errs := s.check(p, jsondoc.Index(arr, count), v); len(errs) > 0 {
+		return nil, errs
+	}
+	return p, nil
+}
+
+// check validates the pack as it will be and keeps the problems under
+// pointer prefix in pack.json and those in files the plan writes; their
+// fields are relative to the new entry.
+func (s *PackSource) check(p *Plan, prefix string, v *validate.Validator) FieldErrors {
+	planned := map[string]bool{}
+	for _, f := range p.Files {
+		if f.Path != "pack.json" {
+			planned[f.Path] = true
+		}
+	}
+	keep := func(file, ptr string) bool {
+		if file == "pack.json" {
+			return ptr == prefix || strings.HasPrefix(ptr, prefix+"/")
+		}
+		return planned[file]
+	}
+	strip := fieldOf(prefix)
+	rename := func(f string) string {
+		if f == strip {
+			return ""
+		}
+		return strings.TrimPrefix(f, strip+".")
+	}
+	return checkPackPlanRenamed(v, p, s.FS, keep, rename)
+}

@@ -1,0 +1,248 @@
+package scaffold
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// Set applies one `--set KEY=VALUE` to answers (a pointer to PackAnswers,
+// AgentAnswers, NodeAnswers, EvalAnswers or ToolAnswers). KEY is a dotted
+// path of the answers' JSON names ("runtime.language", "nodes.0.id",
+// "eval.modes"); list values are comma-separated; a nested optional block
+// ("eval") is switched on by setting any key below it, or with
+// "eval=true". An unknown key is a usage error naming the known keys.
+func Set(answers any, key, value string) error {
+	cur, err := toMap(answers)
+	if err != nil {
+		return err
+	}
+	full := fullTemplate(answers)
+	toks := strings.Split(key, ".")
+	if err := setPath(cur, full, toks, value); err != nil {
+		return werr.Wrap(werr.Usage, "usage", err, "cannot set %s", key).
+			WithHint("known keys: %s", strings.Join(Keys(answers), ", "))
+	}
+	return fromMap(cur, answers, key)
+}
+
+// Values applies a JSON object of answers (`--values FILE`) on top of the
+// current ones; members it does not name keep their value.
+func Values(answers any, data []byte) error {
+	var patch map[string]any
+	if err := json.Unmarshal(data, &patch); err != nil {
+		return werr.Wrap(werr.Usage, "usage", err, "the --values file is not a JSON object").
+			WithHint("write the answers as one JSON object, e.g. {\"name\": \"vendor.acme.hello\"}")
+	}
+	cur, err := toMap(answers)
+	if err != nil {
+		return err
+	}
+	merge(cur, patch)
+	return fromMap(cur, answers, "--values")
+}
+
+func merge(dst, src map[string]any) {
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				merge(dm, sm)
+				continue
+			}
+		}
+		dst[k] = v
+	}
+}
+
+// Keys lists the dotted keys answers accept, sorted (list items as "N").
+func Keys(answers any) []string {
+	var out []string
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, x := range t {
+				walk(join(prefix, k), x)
+			}
+		case []any:
+			if len(t) > 0 {
+				if _, ok := t[0].(map[string]any); ok {
+					walk(prefix+".N", t[0])
+					return
+				}
+			}
+			out = append(out, prefix)
+		default:
+			out = append(out, prefix)
+		}
+	}
+	walk("", fullTemplate(answers))
+	sort.Strings(out)
+	return out
+}
+
+// fullTemplate is the answers' defaults with every optional block present,
+// so that every key can be named.
+func fullTemplate(answers any) map[string]any {
+	var v any
+	switch answers.(type) {
+	case *PackAnswers:
+		p := PackAnswers{}.Defaults()
+		ag := fullAgent()
+		p.Agents = []AgentAnswers{ag}
+		v = p
+	case *AgentAnswers:
+		v = fullAgent()
+	case *NodeAnswers:
+		v = NodeAnswers{}.Defaults()
+	case *EvalAnswers:
+		v = EvalAnswers{}.Defaults()
+	case *ToolAnswers:
+		t := ToolAnswers{}.Defaults()
+		t.Env = []EnvAnswers{{}}
+		t.Scopes = []ScopeAnswers{{}}
+		v = t
+	}
+	m, _ := toMap(v)
+	return m
+}
+
+func fullAgent() AgentAnswers {
+	ag := AgentAnswers{}.Defaults()
+	ev := EvalAnswers{}.Defaults()
+	ag.Eval = &ev
+	return ag
+}
+
+func toMap(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "scaffold_answers", err, "cannot read the answers")
+	}
+	var m map[string]any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil {
+		return nil, werr.Wrap(werr.Env, "scaffold_answers", err, "cannot read the answers")
+	}
+	return m, nil
+}
+
+func fromMap(m map[string]any, answers any, what string) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return werr.Wrap(werr.Usage, "usage", err, "cannot apply %s", what)
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(answers); err != nil {
+		return werr.Wrap(werr.Usage, "usage", err, "cannot apply %s", what).
+			WithHint("known keys: %s", strings.Join(Keys(answers), ", "))
+	}
+	return nil
+}
+
+// setPath sets toks in cur to value, typed like the same place in full.
+func setPath(cur, full map[string]any, toks []string, value string) error {
+	k := toks[0]
+	tmpl, ok := full[k]
+	if !ok {
+		return errUnknown(k)
+	}
+	if len(toks) == 1 {
+		v, err := typed(tmpl, value)
+		if err != nil {
+			return err
+		}
+		cur[k] = v
+		return nil
+	}
+	switch t := tmpl.(type) {
+	case map[string]any:
+		sub, ok := cur[k].(map[string]any)
+		if !ok {
+			sub = clone(t)
+			cur[k] = sub
+		}
+		return setPath(sub, t, toks[1:], value)
+	case []any:
+		i, err := strconv.Atoi(toks[1])
+		if err != nil || len(t) == 0 {
+			return errUnknown(k + "." + toks[1])
+		}
+		itemTmpl, ok := t[0].(map[string]any)
+		if !ok {
+			return errUnknown(k + "." + toks[1])
+		}
+		list, _ := cur[k].([]any)
+		if i < 0 || i > len(list) {
+			return werr.New(werr.Usage, "usage", "%s has %d item(s): set index %d first", k, len(list), len(list))
+		}
+		if i == len(list) {
+			list = append(list, clone(itemTmpl))
+			cur[k] = list
+		}
+		item, _ := list[i].(map[string]any)
+		if len(toks) == 2 {
+			return errUnknown(k + "." + toks[1])
+		}
+		return setPath(item, itemTmpl, toks[2:], value)
+	}
+	return errUnknown(strings.Join(toks, "."))
+}
+
+func errUnknown(k string) error {
+	return werr.New(werr.Usage, "usage", "unknown key %q", k)
+}
+
+func clone(m map[string]any) map[string]any {
+	b, _ := json.Marshal(m)
+	var out map[string]any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	_ = d.Decode(&out)
+	return out
+}
+
+// typed converts a --set string to the type of the template value.
+func typed(tmpl any, s string) (any, error) {
+	switch t := tmpl.(type) {
+	case bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return nil, werr.New(werr.Usage, "usage", "%q is not true or false", s)
+		}
+		return b, nil
+	case json.Number:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, werr.New(werr.Usage, "usage", "%q is not a number", s)
+		}
+		return f, nil
+	case []any:
+		out := []any{}
+		for _, part := range strings.Split(s, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+		return out, nil
+	case map[string]any:
+		switch s {
+		case "true":
+			return clone(t), nil
+		case "false", "null", "":
+			return nil, nil
+		}
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return nil, werr.New(werr.Usage, "usage", "give a JSON object, true or false")
+		}
+		return v, nil
+	}
+	return s, nil
+}

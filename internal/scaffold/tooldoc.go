@@ -1,0 +1,279 @@
+package scaffold
+
+import (
+	"strings"
+)
+
+// The tool install manifest as ordered Go values (key order of the spec's examples).
+
+type toolDoc struct {
+	ManifestVersion string        `json:"manifest_version"`
+	Tool            toolIDDoc     `json:"tool"`
+	Runtime         toolRTDoc     `json:"runtime"`
+	Env             []envDoc      `json:"env,omitempty"`
+	Scopes          []scopeDoc    `json:"scopes,omitempty"`
+	Actions         []actionDoc   `json:"actions,omitempty"`
+	DataBoundary    *boundaryDoc  `json:"data_boundary,omitempty"`
+	Smoke           smokeDoc      `json:"smoke"`
+	KillSwitch      killSwitchDoc `json:"kill_switch"`
+}
+
+type toolIDDoc struct {
+	Namespace string `json:"namespace,omitempty"`
+	ID        string `json:"id"`
+	Version   string `json:"version"`
+	Name      string `json:"name"`
+	Summary   string `json:"summary"`
+	Homepage  string `json:"homepage"`
+	License   string `json:"license,omitempty"`
+}
+
+type toolRTDoc struct {
+	Kind        string         `json:"kind"`
+	Install     installDoc     `json:"install"`
+	Entrypoint  *entrypointDoc `json:"entrypoint,omitempty"`
+	EndpointURL string         `json:"endpoint_url,omitempty"`
+}
+
+type installDoc struct {
+	Method      string      `json:"method"`
+	Package     string      `json:"package,omitempty"`
+	VersionSpec string      `json:"version_spec,omitempty"`
+	URL         string      `json:"url,omitempty"`
+	Ref         string      `json:"ref,omitempty"`
+	Image       string      `json:"image,omitempty"`
+	SHA256      string      `json:"sha256,omitempty"`
+	Locator     *locatorDoc `json:"locator,omitempty"`
+}
+
+type locatorDoc struct {
+	Kind     string `json:"kind"`
+	Module   string `json:"module,omitempty"`
+	Binary   string `json:"binary,omitempty"`
+	ServerID string `json:"server_id,omitempty"`
+}
+
+type entrypointDoc struct {
+	Command []string `json:"command"`
+}
+
+type envDoc struct {
+	Name     string `json:"name"`
+	Prompt   string `json:"prompt"`
+	Secret   bool   `json:"secret"`
+	Required bool   `json:"required"`
+}
+
+type scopeDoc struct {
+	Resource  string   `json:"resource"`
+	Actions   []string `json:"actions"`
+	Rationale string   `json:"rationale"`
+}
+
+type actionDoc struct {
+	Name        string         `json:"name"`
+	Summary     string         `json:"summary"`
+	Invocation  map[string]any `json:"invocation"`
+	Input       map[string]any `json:"input"`
+	Output      map[string]any `json:"output"`
+	SideEffects string         `json:"side_effects"`
+	Idempotent  bool           `json:"idempotent"`
+	ScopesUsed  []string       `json:"scopes_used,omitempty"`
+}
+
+type boundaryDoc struct {
+	Reads []readDoc `json:"reads"`
+}
+
+type readDoc struct {
+	Resource    string `json:"resource"`
+	Sensitivity string `json:"sensitivity"`
+}
+
+type smokeDoc struct {
+	Kind     string         `json:"kind"`
+	Command  []string       `json:"command,omitempty"`
+	URL      string         `json:"url,omitempty"`
+	ToolName string         `json:"tool_name,omitempty"`
+	Action   string         `json:"action,omitempty"`
+	Success  map[string]any `json:"success"`
+}
+
+type killSwitchDoc struct {
+	Kind         string   `json:"kind"`
+	URL          string   `json:"url,omitempty"`
+	Command      []string `json:"command,omitempty"`
+	Instructions string   `json:"instructions,omitempty"`
+}
+
+func isMCP(kind string) bool { return kind == "mcp-stdio" || kind == "mcp-http" }
+
+// manifest builds the manifest of normalized answers. It refuses only what
+// the schema cannot word (a smoke test with nothing to call); the rest is
+// left to the validator.
+func (a *ToolAnswers) manifest() (toolDoc, FieldErrors) {
+	var errs FieldErrors
+	d := toolDoc{ManifestVersion: ToolManifestVersion,
+		Tool: toolIDDoc{Namespace: a.Tool.Namespace, ID: a.Tool.ID, Version: a.Tool.Version, Name: a.Tool.Name,
+			Summary: a.Tool.Summary, Homepage: a.Tool.Homepage, License: a.Tool.License},
+		Runtime: toolRTDoc{Kind: a.Runtime.Kind, EndpointURL: a.Runtime.EndpointURL},
+	}
+	if len(a.Runtime.Command) > 0 {
+		d.Runtime.Entrypoint = &entrypointDoc{Command: a.Runtime.Command}
+	}
+	in := a.Install
+	d.Runtime.Install = installDoc{Method: in.Method}
+	switch in.Method {
+	case "pip", "npm":
+		d.Runtime.Install.Package, d.Runtime.Install.VersionSpec = in.Package, in.VersionSpec
+	case "git":
+		d.Runtime.Install.URL, d.Runtime.Install.Ref = in.URL, in.Ref
+	case "container":
+		d.Runtime.Install.Image = in.Image
+	case "url":
+		d.Runtime.Install.URL, d.Runtime.Install.SHA256 = in.URL, in.SHA256
+	case "preinstalled":
+		l := &locatorDoc{Kind: in.Locator}
+		switch in.Locator {
+		case "python-module":
+			l.Module = in.Probe
+		case "binary-on-path":
+			l.Binary = in.Probe
+		default:
+			l.ServerID = in.Probe
+		}
+		d.Runtime.Install.Locator = l
+	}
+	for _, e := range a.Env {
+		d.Env = append(d.Env, envDoc(e))
+	}
+	var reads []readDoc
+	for _, s := range a.Scopes {
+		d.Scopes = append(d.Scopes, scopeDoc{Resource: s.Resource, Actions: s.Actions, Rationale: s.Rationale})
+		if IsPrivateData(s.Resource) {
+			sens := s.Sensitivity
+			if sens == "" {
+				sens = "medium"
+			}
+			reads = append(reads, readDoc{Resource: s.Resource, Sensitivity: sens})
+		}
+	}
+	if len(reads) > 0 {
+		d.DataBoundary = &boundaryDoc{Reads: reads}
+	}
+	for _, ac := range a.Actions {
+		d.Actions = append(d.Actions, a.action(ac))
+	}
+	d.Smoke, errs = a.smoke(errs)
+	d.KillSwitch = a.killSwitch()
+	return d, errs
+}
+
+func (a *ToolAnswers) action(ac ActionAnswer) actionDoc {
+	props := map[string]any{}
+	argv := []string{ac.Name}
+	for _, in := range ac.Inputs {
+		props[in] = map[string]any{"type": "string"}
+		argv = append(argv, "--"+strings.ReplaceAll(in, "_", "-"), "${input."+in+"}")
+	}
+	input := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(ac.Inputs) > 0 {
+		input["required"] = ac.Inputs
+	}
+	inv := map[string]any{"kind": "subcommand", "argv_template": argv}
+	if isMCP(a.Runtime.Kind) {
+		inv = map[string]any{"kind": "mcp-tool", "tool_name": ac.Name}
+	}
+	return actionDoc{Name: ac.Name, Summary: ac.Summary, Invocation: inv, Input: input,
+		Output: map[string]any{"format": "json"}, SideEffects: ac.SideEffects,
+		Idempotent: ac.SideEffects == "none" || ac.SideEffects == "read", ScopesUsed: ac.ScopesUsed}
+}
+
+// smoke derives the smoke test (SmokeAnswers documents the choice).
+func (a *ToolAnswers) smoke(errs FieldErrors) (smokeDoc, FieldErrors) {
+	kind, target := a.Smoke.Kind, a.Smoke.Target
+	safe := ""
+	for _, ac := range a.Actions {
+		if ac.SideEffects == "none" || ac.SideEffects == "read" {
+			safe = ac.Name
+			break
+		}
+	}
+	if kind == "" {
+		switch {
+		case isMCP(a.Runtime.Kind) && len(a.Actions) > 0:
+			kind = "mcp-tool-call"
+			if target = safe; target == "" {
+				target = a.Actions[0].Name
+			}
+		case isMCP(a.Runtime.Kind) || (len(a.Actions) == 0 && len(a.Runtime.Command) > 0):
+			kind = "shell"
+		default:
+			kind = "action-call"
+			target = safe
+		}
+	}
+	ok := map[string]any{"no_error_field": true}
+	switch kind {
+	case "shell":
+		cmd := strings.Fields(target)
+		if len(cmd) == 0 {
+			cmd = append(append([]string{}, a.Runtime.Command...), "--help")
+			if len(a.Runtime.Command) == 0 {
+				cmd = []string{"true"}
+			}
+		}
+		return smokeDoc{Kind: kind, Command: cmd, Success: map[string]any{"exit_code": 0}}, errs
+	case "http":
+		if target == "" {
+			target = a.Runtime.EndpointURL
+		}
+		if target == "" {
+			target = a.Tool.Homepage
+		}
+		return smokeDoc{Kind: kind, URL: target, Success: map[string]any{"http_status": 200}}, errs
+	case "mcp-tool-call":
+		return smokeDoc{Kind: kind, ToolName: target, Success: ok}, errs
+	}
+	if target == "" {
+		errs = append(errs, FieldError{Field: "smoke", Pointer: "/smoke",
+			Message: "no action without side effects for the install smoke test to call",
+			Hint:    "add an action whose sideEffects is none or read, or set smoke.kind to shell or http"})
+	}
+	return smokeDoc{Kind: kind, Action: target, Success: ok}, errs
+}
+
+// killSwitch derives an honest kill switch: "none" only when the tool
+// holds no credentials and persists nothing.
+func (a *ToolAnswers) killSwitch() killSwitchDoc {
+	k := a.KillSwitch
+	instructions := k.Instructions
+	if instructions == "" {
+		instructions = "Remove " + a.Tool.ID + " from the agent's tools and uninstall it."
+		var names []string
+		for _, e := range a.Env {
+			names = append(names, e.Name)
+		}
+		if len(names) > 0 {
+			instructions += " Then revoke or rotate the credentials it was given (" + strings.Join(names, ", ") + ") where they were issued."
+		}
+	}
+	switch k.Kind {
+	case "":
+		if len(a.Env) == 0 {
+			return killSwitchDoc{Kind: "none"}
+		}
+		return killSwitchDoc{Kind: "manual", Instructions: instructions}
+	case "url":
+		u := k.URL
+		if u == "" {
+			u = a.Tool.Homepage
+		}
+		return killSwitchDoc{Kind: "url", URL: u}
+	case "shell":
+		return killSwitchDoc{Kind: "shell", Command: strings.Fields(k.Command)}
+	case "manual":
+		return killSwitchDoc{Kind: "manual", Instructions: instructions}
+	}
+	return killSwitchDoc{Kind: k.Kind}
+}
