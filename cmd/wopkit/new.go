@@ -65,7 +65,7 @@ func newNewCmd() *cobra.Command {
 			"  wopkit new node --pack hello --set id=shout --set inputs=text --set outputs=text\n" +
 			"  wopkit new eval --pack hello --set targetAgentId=writer\n" +
 			"  wopkit new tool --yes --set tool.id=acme-search --set runtime.kind=python-module --set install.method=pip",
-		Args: usageArgs(cobra.MaximumNArgs(1)),
+		Args:      usageArgs(cobra.MaximumNArgs(1)),
 		ValidArgs: newKinds,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			o.Kind = "pack"
