@@ -154,18 +154,22 @@ func (c *lintCtx) resolve(ptr, what, ref string) (string, bool) {
 	}
 	p, ok := refPath(ref)
 	if !ok {
-		c.report(ptr, false, fmt.Sprintf("%s %q points outside the pack: references are paths relative to the pack root, without .. or a leading /", what, ref),
-			"copy the file into the pack and refer to it by its path from the pack root, such as schemas/input.json")
+		c.report(ptr, false, fmt.Sprintf("%s %q points outside the pack: references are paths relative to %s, without .. or a leading /", what, ref, c.root()),
+			"copy the file into the pack and refer to it by its path from "+c.root()+", such as schemas/input.json")
 		return "", false
 	}
 	fi, err := fs.Stat(c.fsys, p)
 	switch {
 	case err != nil:
-		hint := "create the file, or fix the path: it is relative to the pack root"
+		hint := "create the file, or fix the path: it is relative to " + c.root()
 		if alt := findByBase(c.fsys, path.Base(p)); alt != "" {
 			hint = fmt.Sprintf("the pack has %s: did you mean %q?", alt, alt)
 		}
-		c.report(ptr, false, fmt.Sprintf("%s %q names a file that is not in the pack", what, ref), hint)
+		where := "in the pack"
+		if c.kind != NodePack {
+			where = "beside " + path.Base(c.name)
+		}
+		c.report(ptr, false, fmt.Sprintf("%s %q names a file that is not %s", what, ref, where), hint)
 		return "", false
 	case !fi.Mode().IsRegular():
 		c.report(ptr, false, fmt.Sprintf("%s %q names a directory or special file, not a file", what, ref), "point it at a file inside the pack")
@@ -175,6 +179,14 @@ func (c *lintCtx) resolve(ptr, what, ref string) (string, bool) {
 		return "", false
 	}
 	return p, true
+}
+
+// root names the directory references are relative to, for messages.
+func (c *lintCtx) root() string {
+	if c.kind == NodePack {
+		return "the pack root"
+	}
+	return "the directory of " + path.Base(c.name)
 }
 
 // findByBase looks for a file named base anywhere in the pack (bounded), to
