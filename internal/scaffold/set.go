@@ -103,8 +103,8 @@ func fullTemplate(answers any) map[string]any {
 		v = EvalAnswers{}.Defaults()
 	case *ToolAnswers:
 		t := ToolAnswers{}.Defaults()
-		t.Env = []EnvAnswers{{}}
-		t.Scopes = []ScopeAnswers{{}}
+		t.Env = []EnvAnswers{{Required: true}}
+		t.Scopes = []ScopeAnswers{{Actions: []string{}}}
 		v = t
 	}
 	m, _ := toMap(v)

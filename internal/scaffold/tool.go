@@ -130,12 +130,11 @@ func PlanTool(a ToolAnswers, file string, v *validate.Validator) (*Plan, error) 
 	}
 	rep := orDefault(v).Bytes(file, p.Files[0].Data, validate.ToolManifest)
 	for _, pr := range rep.Problems() {
-		errs = append(errs, FieldError{Field: toolField(pr.Pointer), Pointer: pr.Pointer, File: file, Message: pr.Message, Hint: pr.Hint})
+		errs = append(errs, FieldError{Field: toolFieldOf(pr), Pointer: pr.Pointer, File: file, Message: pr.Message, Hint: pr.Hint})
 	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	p.Notes = append(p.Notes, "check it any time with: wopkit validate --strict "+file)
 	if a.Install.Method == "url" && a.Install.SHA256 == strings.Repeat("0", 64) {
 		p.Notes = append(p.Notes, "install.sha256 is a placeholder: set it to the SHA-256 of "+a.Install.URL)
 	}
@@ -172,4 +171,18 @@ func toolField(pointer string) string {
 		parts = append(parts, r)
 	}
 	return strings.Join(parts, ".")
+}
+
+// toolFieldOf maps a problem to its answer field; problems the schema
+// reports at the root (its if/then rules) are mapped by their title.
+func toolFieldOf(pr validate.Problem) string {
+	if f := toolField(pr.Pointer); f != "" {
+		return f
+	}
+	for key, field := range map[string]string{"kill_switch": "killSwitch.kind", "actions[]": "actions", "data_boundary": "scopes"} {
+		if strings.Contains(pr.Message, key) {
+			return field
+		}
+	}
+	return ""
 }

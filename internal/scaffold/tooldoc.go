@@ -73,12 +73,19 @@ type scopeDoc struct {
 type actionDoc struct {
 	Name        string         `json:"name"`
 	Summary     string         `json:"summary"`
-	Invocation  map[string]any `json:"invocation"`
-	Input       map[string]any `json:"input"`
+	Invocation  any            `json:"invocation"`
+	Input       inputSchema    `json:"input"`
 	Output      map[string]any `json:"output"`
 	SideEffects string         `json:"side_effects"`
 	Idempotent  bool           `json:"idempotent"`
 	ScopesUsed  []string       `json:"scopes_used,omitempty"`
+}
+
+type inputSchema struct {
+	Type                 string                    `json:"type"`
+	Properties           map[string]map[string]any `json:"properties"`
+	Required             []string                  `json:"required,omitempty"`
+	AdditionalProperties bool                      `json:"additionalProperties"`
 }
 
 type boundaryDoc struct {
@@ -170,19 +177,21 @@ func (a *ToolAnswers) manifest() (toolDoc, FieldErrors) {
 }
 
 func (a *ToolAnswers) action(ac ActionAnswer) actionDoc {
-	props := map[string]any{}
+	input := inputSchema{Type: "object", Properties: map[string]map[string]any{}, Required: ac.Inputs}
 	argv := []string{ac.Name}
 	for _, in := range ac.Inputs {
-		props[in] = map[string]any{"type": "string"}
+		input.Properties[in] = map[string]any{"type": "string"}
 		argv = append(argv, "--"+strings.ReplaceAll(in, "_", "-"), "${input."+in+"}")
 	}
-	input := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	if len(ac.Inputs) > 0 {
-		input["required"] = ac.Inputs
-	}
-	inv := map[string]any{"kind": "subcommand", "argv_template": argv}
+	var inv any = struct {
+		Kind         string   `json:"kind"`
+		ArgvTemplate []string `json:"argv_template"`
+	}{"subcommand", argv}
 	if isMCP(a.Runtime.Kind) {
-		inv = map[string]any{"kind": "mcp-tool", "tool_name": ac.Name}
+		inv = struct {
+			Kind     string `json:"kind"`
+			ToolName string `json:"tool_name"`
+		}{"mcp-tool", ac.Name}
 	}
 	return actionDoc{Name: ac.Name, Summary: ac.Summary, Invocation: inv, Input: input,
 		Output: map[string]any{"format": "json"}, SideEffects: ac.SideEffects,
