@@ -94,7 +94,7 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(tf, 1<<20)
+	bw := bufio.NewWriterSize(tf, 256<<10)
 	cw := &countingHash{w: io.MultiWriter(bw, h)}
 	if err := tarball.Write(cw, b.entries, wopts); err != nil {
 		tf.Close()
