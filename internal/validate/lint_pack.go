@@ -307,8 +307,9 @@ func checkPeerDeps(c *lintCtx) {
 }
 
 // toolRefPattern is the <scope>:<tool-id> form of tool references: scope
-// openwop, mcp, or a dotted <vendor>.<host>.
-var toolRefPattern = regexp.MustCompile(`^(openwop|mcp|[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+):[A-Za-z0-9_][A-Za-z0-9._/@:+-]*$`)
+// openwop, mcp, or a dotted <vendor>.<host>; the tool id may use "*"
+// wildcards ("mcp:github/*").
+var toolRefPattern = regexp.MustCompile(`^(openwop|mcp|[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+):([A-Za-z0-9_][A-Za-z0-9._/@:+*-]*|\*)$`)
 
 // toolRefHint explains the tool reference form.
 const toolRefHint = `write <scope>:<tool-id>, such as "openwop:core.openwop.http.fetch", "mcp:github/create_issue" or "acme.example:search"`

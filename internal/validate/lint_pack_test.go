@@ -271,7 +271,7 @@ func TestOW010PeerDeps(t *testing.T) {
 func TestOW012ToolAllowlist(t *testing.T) {
 	list := `, "toolAllowlist": ["fetch", "openwop:core.openwop.http.fetch", "mcp:github/create_issue", "acme.example:search", "Acme:x"]`
 	runLint(t, "OW012", []lintCase{
-		{name: "well formed", kind: Agent, doc: agentJSON("vendor.acme.tools.one", `, "toolAllowlist": ["openwop:core.openwop.http.fetch", "mcp:github/create_issue"]`)},
+		{name: "well formed", kind: Agent, doc: agentJSON("vendor.acme.tools.one", `, "toolAllowlist": ["openwop:core.openwop.http.fetch", "mcp:github/create_issue", "mcp:github/*", "acme.example:*"]`)},
 		{name: "standalone agent", kind: Agent, doc: agentJSON("vendor.acme.tools.one", list),
 			want: []hit{
 				{ptr: "/toolAllowlist/0", at: `"fetch"`, hint: "<scope>:<tool-id>"},
