@@ -155,4 +155,3 @@ func ed25519Pub(t *testing.T) crypto.PublicKey {
 	_, pub := keyPair(t)
 	return pub
 }
-
