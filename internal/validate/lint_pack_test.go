@@ -94,10 +94,11 @@ func lintReports(t *testing.T, tc lintCase) []FileReport {
 		return []FileReport{v.File("pack.json", data, NodePack)}
 	}
 	fr := v.File("doc.json", data, tc.kind)
+	var extra []FileReport
 	if tc.files != nil {
-		v.lintStandalone(&fr, tc.files, data)
+		extra = v.lintStandalone(&fr, tc.files, data)
 	}
-	return []FileReport{fr}
+	return append([]FileReport{fr}, extra...)
 }
 
 // textPos returns the 1-based line and column (in characters) of the nth

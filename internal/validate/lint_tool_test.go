@@ -127,6 +127,7 @@ func TestLintStandaloneFromDisk(t *testing.T) {
 	}{
 		{"tool/tool.json", []string{"IM005"}},
 		{"agent/agent.json", []string{"OW012", "OW005"}},
+		{"agent/graded.json", []string{"OW011", "EV001"}}, // the suite's own report follows the agent's
 		{"pack", []string{"OW003", "OW005", "OW006"}},
 	} {
 		rep, err := v.Path(filepath.Join("testdata", "lint", tc.file))

@@ -54,11 +54,12 @@ func (v *Validator) PackFiles(name string, fsys fs.FS, data []byte) []FileReport
 }
 
 // lintStandalone runs the file-reading rules of a standalone document (a
-// tool manifest's verify suite, an agent's prompt) against its directory.
-func (v *Validator) lintStandalone(fr *FileReport, fsys fs.FS, data []byte) {
+// tool manifest's verify suite, an agent's prompt) against its directory,
+// and returns the reports on the files they checked (an agent's eval suite).
+func (v *Validator) lintStandalone(fr *FileReport, fsys fs.FS, data []byte) []FileReport {
 	doc, err := jsondoc.Parse(data)
 	if err != nil {
-		return
+		return nil
 	}
 	c := &lintCtx{v: v, kind: fr.Kind, doc: doc, opts: v.opts, fsys: fsys, name: fr.Path}
 	for i := range rules {
@@ -70,6 +71,7 @@ func (v *Validator) lintStandalone(fr *FileReport, fsys fs.FS, data []byte) {
 		r.check(c)
 	}
 	fr.add(c.out...)
+	return c.files
 }
 
 // refPath cleans a pack-relative reference ("./x", "x") for fs.FS access and

@@ -110,10 +110,11 @@ func (v *Validator) Path(path string) (*Report, error) {
 		return v.packFiles(displayPath(path), os.DirFS(filepath.Dir(path)), data, filepath.Dir(path)), nil
 	}
 	fr := v.File(displayPath(path), data, v.opts.Kind)
+	var extra []FileReport
 	if fr.Kind == EvalSuite || fr.Kind == ToolManifest || fr.Kind == Agent {
-		v.lintStandalone(&fr, os.DirFS(filepath.Dir(path)), data)
+		extra = v.lintStandalone(&fr, os.DirFS(filepath.Dir(path)), data)
 	}
-	return v.report(fr), nil
+	return v.report(append([]FileReport{fr}, extra...)...), nil
 }
 
 func (v *Validator) report(frs ...FileReport) *Report {
