@@ -159,13 +159,30 @@ func decodeHeader(b *[blockSize]byte, index int) (*rawHeader, error) {
 	return h, nil
 }
 
-// parseOctal reads a NUL- or space-terminated octal field.
+// parseOctal reads a NUL- or space-terminated octal field (leading spaces
+// allowed), without allocating.
 func parseOctal(f []byte) (int64, error) {
-	s := strings.Trim(string(trimNUL(f)), " ")
-	if s == "" {
-		return 0, nil
+	i := 0
+	for i < len(f) && f[i] == ' ' {
+		i++
 	}
-	return strconv.ParseInt(s, 8, 64)
+	var v int64
+	for ; i < len(f); i++ {
+		c := f[i]
+		if c == 0 || c == ' ' {
+			break
+		}
+		if c < '0' || c > '7' || v > 1<<59 {
+			return 0, strconv.ErrSyntax
+		}
+		v = v<<3 | int64(c-'0')
+	}
+	for ; i < len(f); i++ { // only terminators may follow
+		if f[i] != 0 && f[i] != ' ' {
+			return 0, strconv.ErrSyntax
+		}
+	}
+	return v, nil
 }
 
 func trimNUL(b []byte) []byte {

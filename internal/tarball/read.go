@@ -2,12 +2,21 @@ package tarball
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"io"
 	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/openwop/wopkit/internal/werr"
+)
+
+// Readers are pooled: each holds tens of KB that Walk would otherwise
+// allocate and clear per tarball.
+var (
+	bufPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 16<<10) }}
+	gzPool  sync.Pool
 )
 
 // maxTrailer bounds the zero bytes accepted after the end-of-archive marker
@@ -28,11 +37,20 @@ const maxTrailer = 1 << 20
 // stops the walk and is returned as is.
 func Walk(r io.Reader, lim Limits, fn func(h Header, body io.Reader) error) error {
 	cr := &countReader{r: r, limit: lim.MaxCompressed, what: "compressed tarball"}
-	zr, err := gzip.NewReader(bufio.NewReaderSize(cr, 64<<10))
+	br := bufPool.Get().(*bufio.Reader)
+	br.Reset(cr)
+	defer func() { br.Reset(nil); bufPool.Put(br) }()
+	zr, _ := gzPool.Get().(*gzip.Reader)
+	var err error
+	if zr == nil {
+		zr, err = gzip.NewReader(br)
+	} else {
+		err = zr.Reset(br)
+	}
 	if err != nil {
 		return readErr(cr, err, "not a gzip stream")
 	}
-	defer zr.Close()
+	defer func() { zr.Close(); gzPool.Put(zr) }()
 	// The decompressed stream may exceed the entries' sizes by headers and
 	// padding (at most 1 KiB per entry) and the trailer.
 	streamLimit := int64(0)
