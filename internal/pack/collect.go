@@ -16,7 +16,6 @@ import (
 type File struct {
 	Path string `json:"path"` // slash-separated, relative to the pack root
 	Size int64  `json:"size"`
-	data []byte // content produced by wopkit (pack.json, signatures); nil: read from the pack dir
 }
 
 // packDirs are the directories packed whole (SPEC-NOTES §3).
@@ -91,7 +90,18 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 			}
 		}
 	}
-	for _, ref := range references(m.Doc) {
+	entry, refs := references(m.Doc)
+	if entry != "" {
+		if err := add(entry, true); err != nil {
+			return nil, err
+		}
+	}
+	for _, ref := range refs {
+		// A bare name that is not a file may be an id, not a path.
+		st, err := root.Stat(ref)
+		if !strings.Contains(ref, "/") && (err != nil || !st.Mode().IsRegular()) {
+			continue
+		}
 		if err := add(ref, true); err != nil {
 			return nil, err
 		}
@@ -125,24 +135,24 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 	return c, nil
 }
 
-// references lists the local files a manifest names: runtime.entry (without
-// "./") and every string member whose key ends in "Ref" that is a relative
-// path (URLs, absolute paths, ".." and registry key ids are left out).
-func references(doc map[string]any) []string {
-	var out []string
-	addPath := func(s string) {
+// references returns the runtime entry (without "./") and the other local
+// files a manifest names: every string member whose key ends in "Ref" that
+// is a relative path (URLs, absolute paths and ".." are left out; the
+// signing block's key ids are not looked at).
+func references(doc map[string]any) (entry string, refs []string) {
+	clean := func(s string) string {
 		s = strings.TrimPrefix(s, "./")
 		if s == "" || strings.Contains(s, "://") || strings.HasPrefix(s, "/") || strings.Contains(s, `\`) {
-			return
+			return ""
 		}
 		if c := path.Clean(s); c != s || c == "." || strings.HasPrefix(c, "../") || c == ".." {
-			return
+			return ""
 		}
-		out = append(out, s)
+		return s
 	}
 	if rt, ok := doc["runtime"].(map[string]any); ok {
 		if e, ok := rt["entry"].(string); ok {
-			addPath(e)
+			entry = clean(e)
 		}
 	}
 	var walk func(v any, key string)
@@ -160,14 +170,14 @@ func references(doc map[string]any) []string {
 				walk(vv, key)
 			}
 		case string:
-			if strings.HasSuffix(key, "Ref") && strings.Contains(x, "/") {
-				addPath(x)
+			if p := clean(x); p != "" && strings.HasSuffix(key, "Ref") {
+				refs = append(refs, p)
 			}
 		}
 	}
 	walk(doc, "")
-	slices.Sort(out)
-	return slices.Compact(out)
+	slices.Sort(refs)
+	return entry, slices.Compact(refs)
 }
 
 // checkSecrets refuses a file whose content holds a private key.

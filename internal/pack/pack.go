@@ -181,7 +181,7 @@ func build(ctx context.Context, m *Manifest, c *collected, opts Options) (*built
 	slices.Sort(names)
 	for _, n := range names {
 		if data, ok := mem[n]; ok {
-			b.files = append(b.files, File{Path: n, Size: int64(len(data)), data: data})
+			b.files = append(b.files, File{Path: n, Size: int64(len(data))})
 			b.entries = append(b.entries, tarball.Entry{Name: n, Size: int64(len(data)),
 				Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }})
 			continue

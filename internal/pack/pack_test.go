@@ -246,3 +246,20 @@ func TestMissingReference(t *testing.T) {
 		t.Errorf("--no-validate: %v", err)
 	}
 }
+
+// A bare-name reference is packed when it is a file and ignored when it is
+// not (it may be an id); a missing path reference is reported.
+func TestBareReferences(t *testing.T) {
+	dir := copyTree(t, "testdata/basic")
+	src, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	src = bytes.Replace(src, []byte(`"extraRef": "docs/guide.md"`), []byte(`"extraRef": "NOTES.txt", "peerRef": "core.openwop.other"`), 1)
+	os.WriteFile(filepath.Join(dir, "pack.json"), src, 0o644)
+	res, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := paths(res.Files)
+	if !slices.Contains(got, "NOTES.txt") || slices.Contains(got, "docs/guide.md") || len(res.Missing) != 0 {
+		t.Errorf("files %v missing %v", got, res.Missing)
+	}
+}
