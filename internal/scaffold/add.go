@@ -134,7 +134,7 @@ func (s *PackSource) appendCode(p *Plan, n NodeAnswers) error {
 		return nil
 	}
 	entry, err := fs.ReadFile(s.FS, s.Entry)
-	if rs.Append == "" || err != nil || s.Entry != rs.Entry {
+	if rs.Append == "" || err != nil || s.Entry != rs.Entry || !strings.Contains(string(entry), rs.Marker) {
 		p.Notes = append(p.Notes, "implement "+qualify(s.Name, n.ID)+" in "+s.Entry+" (wopkit does not edit this entry)")
 		return nil
 	}

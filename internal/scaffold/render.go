@@ -22,6 +22,7 @@ type RuntimeSpec struct {
 	Test              string            `json:"test"`   // the command that runs the scaffolded tests
 	Files             map[string]string `json:"files"`  // written file -> template in the runtime's directory
 	Append            string            `json:"append"` // template appended to the entry for each added node
+	Marker            string            `json:"marker"` // text an entry must hold for Append to apply (the nodes map)
 	Ignore            []string          `json:"ignore"` // extra .openwopignore lines
 }
 
