@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/tui"
+	"github.com/openwop/wopkit/internal/tui/styles"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -40,7 +42,15 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 // set by the TUI when it is linked in. It is called only when stdin and
 // stdout are terminals and --yes is not given; with it nil, `new` always
 // takes the non-interactive path.
-var runWizard func(cmd *cobra.Command, o *newOptions) error
+var runWizard = func(cmd *cobra.Command, o *newOptions) error {
+	what := map[string]string{"pack": "", "tool": "tool"}
+	w, ok := what[o.Kind]
+	if !ok || len(o.Sets) > 0 || o.Values != "" { // adding into a pack, or answers given: no questions
+		return runNew(cmd.OutOrStdout(), o)
+	}
+	return tui.New(cmd.Context(), tui.NewOptions{What: w, Dir: o.Dir, Force: o.Force,
+		Accessible: o.Accessible, Plain: styles.NoColor()})
+}
 
 // newKinds are the things `wopkit new` creates.
 var newKinds = []string{"pack", "agent", "node", "eval", "tool"}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -60,4 +61,50 @@ func run(ctx context.Context, m tea.Model, in io.Reader, out io.Writer) error {
 			WithHint("run in a terminal at least 40x10, or use the non-interactive commands")
 	}
 	return nil
+}
+
+// NewOptions configure New.
+type NewOptions struct {
+	What       string              // mixed, node, agent or tool; "" asks
+	Dir        string              // target directory; "" is ./<pack name> (. for a tool manifest)
+	Output     string              // tarball path for the pack step; "" is <name>-<version>.tgz
+	Force      bool                // replace existing files
+	Validator  *validate.Validator // nil means validate.New with no options
+	Plain      bool                // no colour
+	Accessible bool                // plain line-by-line prompts instead of the full-screen wizard
+	DraftDir   string              // where the draft is kept; "" is the current directory
+	Input      io.Reader           // nil means the terminal
+	Screen     io.Writer           // where the UI is drawn; nil means stdout
+}
+
+// draftPath is the file a kept draft goes to.
+func (o NewOptions) draftPath() string {
+	dir := o.DraftDir
+	if dir == "" {
+		dir = "."
+	}
+	return filepath.Join(dir, DraftFile)
+}
+
+// DraftFile is the name of the wizard's draft, kept in the directory
+// `wopkit new` runs in.
+const DraftFile = ".wopkit-new-draft.json"
+
+// New runs the `wopkit new` wizard on a terminal.
+func New(ctx context.Context, opts NewOptions) error {
+	v, err := validatorOr(opts.Validator)
+	if err != nil {
+		return err
+	}
+	c := common.New(opts.Plain)
+	a := newAnswers()
+	k := asker{v: v}
+	if opts.Accessible {
+		return runAccessible(ctx, k, a, opts)
+	}
+	first := screen(newWizard(c, k, a, opts))
+	if d, ok := loadDraft(opts.draftPath()); ok {
+		first = newDraftOffer(c, k, a, d, opts)
+	}
+	return run(ctx, newApp(c, first), opts.Input, opts.Screen)
 }

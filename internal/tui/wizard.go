@@ -1,0 +1,275 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/widgets"
+)
+
+// wizard is the `wopkit new` screen: a sequence of huh forms bound to one
+// answers value, a review of the planned files and their problems, then
+// writing, packing and signing through the domain packages.
+type wizard struct {
+	ctx    *common.Context
+	k      asker
+	a      *answers
+	opts   NewOptions
+	step   step
+	form   *huh.Form
+	prev   []step // steps completed, for going back
+	rev    review
+	busy   string   // what is running, shown instead of the form
+	done   []string // the summary lines
+	err    string   // the last failure, shown on the review or summary
+	jumpTo step     // set when a review problem sends the author back
+}
+
+func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizard {
+	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, step: stepWhat}
+	if opts.What != "" {
+		a.What = opts.What
+		w.step = w.next(stepWhat)
+	}
+	w.form = w.formFor(w.step)
+	return w
+}
+
+// Init starts the first form.
+func (w *wizard) Init() tea.Cmd { return w.startForm() }
+
+// applies reports whether a step is part of this run.
+func (w *wizard) applies(s step) bool {
+	a := w.a
+	switch s {
+	case stepIdentity:
+		return a.isPack()
+	case stepRuntime, stepNode:
+		return a.hasNodes()
+	case stepAgent:
+		return a.hasAgent()
+	case stepEval:
+		return a.hasAgent() && a.WithEval
+	case stepTool:
+		return a.hasTool()
+	case stepSign:
+		return a.isPack()
+	}
+	return true
+}
+
+// next is the first step after s that applies.
+func (w *wizard) next(s step) step {
+	for s++; s < stepDone && !w.applies(s); s++ {
+	}
+	return s
+}
+
+// formFor builds the form of a step (nil for steps that are not forms).
+func (w *wizard) formFor(s step) *huh.Form {
+	var groups []*huh.Group
+	switch s {
+	case stepWhat:
+		groups = []*huh.Group{whatGroup(w.a)}
+	case stepIdentity:
+		groups = identityGroups(w.k, w.a)
+	case stepRuntime:
+		groups = []*huh.Group{runtimeGroup(w.k, w.a)}
+	case stepNode:
+		groups = nodeGroups(w.k, w.a)
+	case stepAgent:
+		groups = agentGroups(w.k, w.a)
+	case stepEval:
+		groups = evalGroups(w.k, w.a)
+	case stepTool:
+		groups = toolGroups(w.k, w.a)
+	case stepSign:
+		if w.a.KeyPath == "" {
+			w.a.KeyPath = w.a.Org
+		}
+		if w.a.KeyID == "" {
+			w.a.KeyID = w.a.Org + "-1"
+		}
+		groups = []*huh.Group{signGroup(w.a)}
+	default:
+		return nil
+	}
+	theme := huh.ThemeFunc(huh.ThemeCharm)
+	if w.ctx.Styles.Plain {
+		theme = huh.ThemeFunc(huh.ThemeBase)
+	}
+	return huh.NewForm(groups...).WithTheme(theme).WithShowHelp(true)
+}
+
+// startForm initialises the current form at the current window size.
+func (w *wizard) startForm() tea.Cmd {
+	if w.form == nil {
+		return nil
+	}
+	init := w.form.Init()
+	m, cmd := w.form.Update(w.formSize())
+	w.form = m.(*huh.Form)
+	return tea.Batch(init, cmd)
+}
+
+func (w *wizard) formSize() tea.WindowSizeMsg {
+	return tea.WindowSizeMsg{Width: w.ctx.Width, Height: max(w.ctx.Height-3, 5)}
+}
+
+// goTo moves to step s: a form, the review (which plans), or the end.
+func (w *wizard) goTo(s step) tea.Cmd {
+	if w.step != s && w.step < stepReview {
+		w.prev = append(w.prev, w.step)
+	}
+	w.step = s
+	w.form = w.formFor(s)
+	switch s {
+	case stepReview:
+		w.busy = "planning the files…"
+		return planCmd(w.k.v, w.a)
+	case stepDone:
+		w.busy = "writing…"
+		return runCmd(w.k.v, w.a, w.opts, w.rev.plan)
+	}
+	return w.startForm()
+}
+
+// Update routes keys and messages to the current step.
+func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		if w.form != nil {
+			m, cmd := w.form.Update(w.formSize())
+			w.form = m.(*huh.Form)
+			return w, cmd
+		}
+		return w, nil
+	case planMsg:
+		w.busy = ""
+		w.rev.set(msg)
+		return w, nil
+	case runMsg:
+		w.busy = ""
+		w.done, w.err = msg.summary, ""
+		if msg.err != nil {
+			w.err = msg.err.Error()
+		} else {
+			removeDraft(w.opts.draftPath())
+		}
+		return w, nil
+	case quitMsg:
+		return w, tea.Quit
+	case tea.KeyPressMsg:
+		if w.busy != "" {
+			return w, nil
+		}
+		if w.step == stepDone {
+			if key.Matches(msg, w.ctx.Keys.Quit) || msg.String() == "enter" {
+				return w, tea.Quit
+			}
+			return w, nil
+		}
+		if key.Matches(msg, w.ctx.Keys.Cancel) && w.step != stepReview {
+			return w, push(w.ConfirmQuit())
+		}
+		if w.step == stepReview {
+			return w, w.updateReview(msg)
+		}
+	}
+	if w.form == nil {
+		return w, nil
+	}
+	m, cmd := w.form.Update(msg)
+	w.form = m.(*huh.Form)
+	if w.form.State == huh.StateCompleted {
+		next := w.next(w.step)
+		if w.jumpTo != 0 {
+			next, w.jumpTo = stepReview, 0
+		}
+		return w, tea.Batch(cmd, w.goTo(next))
+	}
+	return w, cmd
+}
+
+// ConfirmQuit implements quitter: leaving before the end offers a draft.
+func (w *wizard) ConfirmQuit() screen {
+	if w.step == stepDone {
+		return nil
+	}
+	path := w.opts.draftPath()
+	return newConfirm(w.ctx, "Keep a draft of your answers? `wopkit new` offers it next time in this directory.",
+		func() tea.Msg {
+			if err := saveDraft(path, w.a); err != nil {
+				return runMsg{err: err}
+			}
+			return quitMsg{}
+		},
+		func() tea.Msg { return quitMsg{} })
+}
+
+// View draws the header, then the form, the review, or the summary.
+func (w *wizard) View() string {
+	st := w.ctx.Styles
+	header := st.Title.Render("wopkit new") + " · " + stepTitles[w.step]
+	if w.a.isPack() && w.step > stepWhat {
+		header += " · " + w.a.name()
+	}
+	body := ""
+	switch {
+	case w.busy != "":
+		body = w.busy
+	case w.step == stepReview:
+		body = w.rev.view(w.ctx, w.ctx.Width, w.ctx.Height-3)
+	case w.step == stepDone:
+		body = w.summaryView()
+	case w.form != nil:
+		body = w.form.View()
+	}
+	return widgets.Fit(header, w.ctx.Width, 1) + "\n\n" + body
+}
+
+var stepTitles = map[step]string{
+	stepWhat: "what to create", stepIdentity: "identity", stepRuntime: "runtime", stepNode: "node",
+	stepAgent: "agent", stepEval: "eval suite", stepTool: "tool manifest", stepReview: "review",
+	stepSign: "pack and sign", stepDone: "summary",
+}
+
+func (w *wizard) summaryView() string {
+	st := w.ctx.Styles
+	out := ""
+	if w.err != "" {
+		out = st.Error.Render(widgets.Wrap("failed: "+w.err, w.ctx.Width-2)) + "\n\n"
+	}
+	for _, l := range w.done {
+		out += widgets.Wrap(l, w.ctx.Width-2) + "\n"
+	}
+	return out
+}
+
+// Help lists the wizard's keys for the current step.
+func (w *wizard) Help() []key.Binding {
+	k := w.ctx.Keys
+	switch w.step {
+	case stepReview:
+		return w.rev.help(k)
+	case stepDone:
+		return []key.Binding{k.Quit}
+	}
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next")),
+		key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "quit (keeps a draft)")),
+	}
+}
+
+// planned is what the review shows: the pack plan (with the tool manifest
+// folded in) or the problems that stop it.
+type planned struct {
+	plan     *scaffold.Plan
+	manifest string // the main file, for display
+	problems []scaffold.FieldError
+	err      error
+}

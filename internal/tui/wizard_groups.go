@@ -1,0 +1,316 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// step is one page sequence of the wizard.
+type step int
+
+const (
+	stepWhat step = iota
+	stepIdentity
+	stepRuntime
+	stepNode
+	stepAgent
+	stepEval
+	stepTool
+	stepReview // the review screen, not a form
+	stepSign
+	stepDone
+)
+
+// asker builds huh fields whose help and checks come from the schemas.
+type asker struct {
+	v *validate.Validator
+}
+
+// help is the schema's description of a field, cut to its first sentences.
+func (k asker) help(kind validate.Kind, ptr string) string {
+	d := k.v.Field(kind, ptr).Description
+	if i := strings.Index(d, ". "); i > 0 && i < 200 {
+		d = d[:i+1]
+	}
+	if r := []rune(d); len(r) > 200 {
+		d = string(r[:199]) + "…"
+	}
+	return d
+}
+
+// check validates typed text as the field's value, with the schema's words.
+func (k asker) check(kind validate.Kind, ptr string, conv func(string) any) func(string) error {
+	optional := !k.v.Field(kind, ptr).Required
+	return func(s string) error {
+		if optional && strings.TrimSpace(s) == "" {
+			return nil // an empty optional answer is left out of the file
+		}
+		var val any = s
+		if conv != nil {
+			val = conv(s)
+		}
+		if errs := scaffold.CheckField(k.v, kind, ptr, val); len(errs) > 0 {
+			return errors.New(errs[0].Message)
+		}
+		return nil
+	}
+}
+
+// enum lists the schema's allowed values for a field, or def when it has none.
+func (k asker) enum(kind validate.Kind, ptr string, def ...string) []huh.Option[string] {
+	vals := k.v.Field(kind, ptr).Enum
+	if len(vals) == 0 {
+		vals = def
+	}
+	return huh.NewOptions(vals...)
+}
+
+func (k asker) input(title string, v *string, kind validate.Kind, ptr string) *huh.Input {
+	in := huh.NewInput().Title(title).Value(v)
+	if ptr != "" {
+		in = in.Description(k.help(kind, ptr)).Validate(k.check(kind, ptr, nil))
+	}
+	return in
+}
+
+// derived is an input the scaffold fills from the id when left empty.
+func (k asker) derived(title string, v *string, kind validate.Kind, ptr string) *huh.Input {
+	check := k.check(kind, ptr, nil)
+	return huh.NewInput().Title(title).Value(v).Description(k.help(kind, ptr)).Placeholder("(from the id)").
+		Validate(func(s string) error {
+			if strings.TrimSpace(s) == "" {
+				return nil
+			}
+			return check(s)
+		})
+}
+
+func listConv(s string) any {
+	out := []any{}
+	for _, x := range splitList(s) {
+		out = append(out, x)
+	}
+	return out
+}
+
+func numConv(s string) any { return parseFloat(s, -1) }
+
+// whatGroup asks what to create.
+func whatGroup(a *answers) *huh.Group {
+	return huh.NewGroup(
+		huh.NewSelect[string]().Title("What do you want to create?").
+			Options(
+				huh.NewOption("A pack with a node, an agent (with an eval suite) and a tool manifest", whatMixed),
+				huh.NewOption("A pack of nodes", whatNodes),
+				huh.NewOption("An agent-only pack (remote runtime, no code)", whatAgent),
+				huh.NewOption("A standalone tool install manifest", whatTool),
+			).Value(&a.What),
+	)
+}
+
+// identityGroups ask the pack's name (scope, org, name part) and details.
+func identityGroups(k asker, a *answers) []*huh.Group {
+	nameCheck := func(part func(string) string) func(string) error {
+		return func(s string) error { return k.check(validate.NodePack, "/name", nil)(part(s)) }
+	}
+	scopes := []huh.Option[string]{
+		huh.NewOption("community: published by an individual", "community"),
+		huh.NewOption("vendor: published by an organisation", "vendor"),
+		huh.NewOption("private: host-internal, never published", "private"),
+		huh.NewOption("core: reserved to the OpenWOP working group", "core"),
+	}
+	return []*huh.Group{
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("Scope").Description(k.help(validate.NodePack, "/name")).Options(scopes...).Value(&a.Scope),
+			huh.NewInput().Title("Organisation or author").Description("the second part of the name, e.g. acme").Value(&a.Org).
+				Validate(nameCheck(func(s string) string { c := *a; c.Org = s; return c.name() })),
+			huh.NewInput().Title("Pack name").Description("the last part, e.g. hello-world").Value(&a.Part).
+				Validate(nameCheck(func(s string) string { c := *a; c.Part = s; return c.name() })),
+		),
+		huh.NewGroup(
+			k.input("Version", &a.Pack.Version, validate.NodePack, "/version"),
+			k.input("Description", &a.Pack.Description, validate.NodePack, "/description"),
+			k.input("Author", &a.Pack.Author, validate.NodePack, "/author"),
+			k.input("License (SPDX)", &a.Pack.License, validate.NodePack, "/license").
+				Suggestions([]string{"Apache-2.0", "MIT", "BSD-3-Clause", "BSD-2-Clause", "MPL-2.0", "GPL-3.0-only", "LGPL-3.0-only", "ISC", "Unlicense", "UNLICENSED"}),
+		),
+		huh.NewGroup(
+			k.input("Homepage", &a.Pack.Homepage, validate.NodePack, "/homepage").Placeholder("https://… (optional)"),
+			k.input("Repository", &a.Pack.Repository, validate.NodePack, "/repository").Placeholder("https://… (optional)"),
+			huh.NewInput().Title("Keywords").Description("comma-separated").Value(&a.Keywords).
+				Validate(k.check(validate.NodePack, "/keywords", listConv)),
+		),
+	}
+}
+
+// runtimeGroup asks the language; format and entry follow from it.
+func runtimeGroup(k asker, a *answers) *huh.Group {
+	var opts []huh.Option[string]
+	for _, lang := range []string{"javascript", "python", "go", "wasm"} {
+		rs, err := scaffold.Runtime(lang)
+		if err != nil {
+			continue
+		}
+		opts = append(opts, huh.NewOption(lang+" ("+rs.Format+", entry "+rs.Entry+")", lang))
+	}
+	return huh.NewGroup(
+		huh.NewSelect[string]().Title("Runtime language").Description(k.help(validate.NodePack, "/runtime/language")).
+			Options(opts...).Value(&a.Pack.Runtime.Language),
+	)
+}
+
+// nodeGroups ask one node's identity, kind and ports.
+func nodeGroups(k asker, a *answers) []*huh.Group {
+	nk := validate.NodePack
+	return []*huh.Group{
+		huh.NewGroup(
+			huh.NewInput().Title("Node id").Description("appended to the pack name to form the typeId").Value(&a.Node.ID).
+				Validate(func(s string) error { return k.check(nk, "/nodes/0/typeId", nil)(a.name() + "." + s) }),
+			k.derived("Label", &a.Node.Label, nk, "/nodes/0/label"),
+			k.input("Description", &a.Node.Description, nk, "/nodes/0/description"),
+		),
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("Category").Description(k.help(nk, "/nodes/0/category")).
+				Options(k.enum(nk, "/nodes/0/category", "data")...).Value(&a.Node.Category),
+			huh.NewSelect[string]().Title("Role").Description(k.help(nk, "/nodes/0/role")).
+				Options(k.enum(nk, "/nodes/0/role", "pure")...).Value(&a.Node.Role),
+			huh.NewMultiSelect[string]().Title("Capabilities").Options(k.enum(nk, "/nodes/0/capabilities", "cacheable")...).
+				Value(&a.NodeCaps),
+		),
+		huh.NewGroup(
+			huh.NewInput().Title("Input ports").Description("comma-separated names").Value(&a.Inputs),
+			huh.NewInput().Title("Output ports").Description("comma-separated names").Value(&a.Outputs),
+		),
+	}
+}
+
+// agentGroups ask one agent: identity, model, prompt, tools, memory.
+func agentGroups(k asker, a *answers) []*huh.Group {
+	ak := validate.NodePack
+	return []*huh.Group{
+		huh.NewGroup(
+			huh.NewInput().Title("Agent id").Description("appended to the pack name to form the agentId").Value(&a.Agent.ID).
+				Validate(func(s string) error { return k.check(ak, "/agents/0/agentId", nil)(a.name() + "." + s) }),
+			k.derived("Persona", &a.Agent.Persona, ak, "/agents/0/persona"),
+			k.derived("Label", &a.Agent.Label, ak, "/agents/0/label"),
+			k.input("Description", &a.Agent.Description, ak, "/agents/0/description"),
+		),
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("Model class").Description(k.help(ak, "/agents/0/modelClass")).
+				Options(k.enum(ak, "/agents/0/modelClass", "general")...).Value(&a.Agent.ModelClass),
+			huh.NewText().Title("System prompt").Description("written to prompts/; ctrl+e opens $EDITOR").
+				Value(&a.Agent.SystemPrompt).Lines(4),
+		),
+		huh.NewGroup(
+			huh.NewInput().Title("Tool allowlist").Description(k.help(ak, "/agents/0/toolAllowlist")+" Comma-separated, e.g. openwop:core.openwop.http.fetch").
+				Value(&a.Tools).Validate(k.check(ak, "/agents/0/toolAllowlist", listConv)),
+			huh.NewMultiSelect[string]().Title("Memory").Options(huh.NewOptions("scratchpad", "conversation", "longTerm")...).Value(&a.Memory),
+			huh.NewInput().Title("Confidence threshold").Description("0 to 1").Value(&a.Conf).
+				Validate(k.check(ak, "/agents/0/confidence/defaultThreshold", numConv)),
+			huh.NewConfirm().Title("Handoff task and return schemas?").Value(&a.Agent.Handoff),
+			huh.NewConfirm().Title("Add an eval suite for this agent?").Value(&a.WithEval),
+		),
+	}
+}
+
+// evalGroups ask the agent's eval suite and its first task.
+func evalGroups(k asker, a *answers) []*huh.Group {
+	ek := validate.EvalSuite
+	return []*huh.Group{
+		huh.NewGroup(
+			huh.NewMultiSelect[string]().Title("Eval modes").Description(k.help(ek, "/modes")).
+				Options(k.enum(ek, "/modes", "golden", "rubric")...).Value(&a.Eval.Modes),
+			huh.NewInput().Title("Pass score").Description("0 to 1").Value(&a.Pass).
+				Validate(k.check(ek, "/thresholds/passScore", numConv)),
+		),
+		huh.NewGroup(
+			k.input("Task id", &a.Task.ID, ek, "/tasks/0/taskId"),
+			huh.NewInput().Title("Task input").Description("the text the agent is given").Value(&a.Task.Input),
+			huh.NewSelect[string]().Title("Expectation").Options(
+				huh.NewOption("golden: compare with an expected answer", "golden"),
+				huh.NewOption("rubric: score against criteria", "rubric")).Value(&a.Task.Kind),
+		),
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("Golden match").Description("for golden tasks").
+				Options(huh.NewOptions("contains", "exact", "json-match")...).Value(&a.Task.Strategy),
+			huh.NewInput().Title("Expected answer").Description("for golden tasks").Value(&a.Task.Expected),
+			huh.NewInput().Title("Rubric criteria").Description("for rubric tasks: comma-separated, weighted equally").Value(&a.Criteria),
+		),
+	}
+}
+
+// toolGroups ask a tool install manifest: identity, runtime, install,
+// credentials, scope, action, smoke test and kill switch.
+func toolGroups(k asker, a *answers) []*huh.Group {
+	tk := validate.ToolManifest
+	return []*huh.Group{
+		huh.NewGroup(
+			k.input("Tool id", &a.Tool.Tool.ID, tk, "/tool/id"),
+			k.input("Tool version", &a.Tool.Tool.Version, tk, "/tool/version"),
+			k.input("Tool name", &a.Tool.Tool.Name, tk, "/tool/name"),
+			k.input("Summary", &a.Tool.Tool.Summary, tk, "/tool/summary"),
+		),
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("Runtime kind").Description(k.help(tk, "/runtime/kind")).
+				Options(k.enum(tk, "/runtime/kind", "mcp-stdio")...).Value(&a.Tool.Runtime.Kind),
+			huh.NewSelect[string]().Title("Install method").Description(k.help(tk, "/runtime/install/method")).
+				Options(huh.NewOptions("pip", "npm", "git", "container", "url", "preinstalled")...).Value(&a.Tool.Install.Method),
+			huh.NewInput().Title("Package").Description("defaults to the tool id").Value(&a.Tool.Install.Package),
+		),
+		huh.NewGroup(
+			huh.NewInput().Title("Environment variable").Description("a credential or setting the tool reads (optional), e.g. ACME_API_KEY").
+				Value(&a.EnvName).Validate(func(s string) error {
+				if s == "" {
+					return nil
+				}
+				return k.check(tk, "/env/0/name", nil)(s)
+			}),
+			huh.NewConfirm().Title("Is it a secret?").Value(&a.EnvSec),
+			huh.NewInput().Title("Scope resource").Description("what the tool touches (optional), e.g. net.outbound").Value(&a.ScopeRes),
+		),
+		huh.NewGroup(
+			k.input("Action name", &a.Action.Name, tk, "/actions/0/name"),
+			k.input("Action summary", &a.Action.Summary, tk, "/actions/0/summary"),
+			huh.NewSelect[string]().Title("Side effects").Description(k.help(tk, "/actions/0/side_effects")).
+				Options(k.enum(tk, "/actions/0/side_effects", "none", "read", "write", "destructive")...).Value(&a.Action.SideEffects),
+			huh.NewSelect[string]().Title("Smoke test").Options(
+				huh.NewOption("call the action (it must have no side effects)", "action-call"),
+				huh.NewOption("default for the runtime", "")).Value(&a.Tool.Smoke.Kind),
+			huh.NewSelect[string]().Title("Kill switch").Options(huh.NewOptions("none", "manual", "url", "shell")...).
+				Value(&a.Tool.KillSwitch.Kind),
+		),
+	}
+}
+
+// signGroup asks how to sign the pack after writing it.
+func signGroup(a *answers) *huh.Group {
+	return huh.NewGroup(
+		huh.NewSelect[string]().Title("Pack and sign now?").Options(
+			huh.NewOption("manual Ed25519 (v1, what the registry publishes)", "manual"),
+			huh.NewOption("v2 ed25519-canonical-json", "v2"),
+			huh.NewOption("pack without signing", "none"),
+			huh.NewOption("no, only write the files", "skip")).Value(&a.SignMethod),
+		huh.NewSelect[string]().Title("Key").Options(
+			huh.NewOption("create a new key pair", "new"),
+			huh.NewOption("use an existing private key file", "existing")).Value(&a.KeyChoice),
+		huh.NewInput().Title("Key file").Description("existing: the .key file; new: the prefix for PREFIX.key and PREFIX.pub (kept outside the pack)").
+			Value(&a.KeyPath).Validate(func(s string) error {
+			if a.SignMethod != "none" && a.SignMethod != "skip" && strings.TrimSpace(s) == "" {
+				return errors.New("a key file is needed to sign")
+			}
+			return nil
+		}),
+		huh.NewInput().Title("Key id").Description("the id the registry knows your public key by, e.g. acme-1").Value(&a.KeyID).
+			Validate(func(s string) error {
+				if a.SignMethod != "none" && a.SignMethod != "skip" && strings.TrimSpace(s) == "" {
+					return errors.New("a key id is needed to sign")
+				}
+				return nil
+			}),
+	)
+}
