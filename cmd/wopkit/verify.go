@@ -55,11 +55,9 @@ func newVerifyCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var results []*verify.Result
+			results := verify.Files(cmd.Context(), args, p)
 			failed := 0
-			for _, a := range args {
-				r := verify.File(cmd.Context(), a, p)
-				results = append(results, r)
+			for _, r := range results {
 				if !r.Verified {
 					failed++
 				}

@@ -14,7 +14,9 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
@@ -251,4 +253,27 @@ func readArchive(tgz []byte, lim tarball.Limits) (*tarball.Archive, error) {
 		return nil
 	})
 	return a, err
+}
+
+// Files verifies several tarballs with one policy, on as many goroutines as
+// there are CPUs, and returns the results in the order of paths.
+func Files(ctx context.Context, paths []string, p Policy) []*Result {
+	out := make([]*Result, len(paths))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(paths)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				out[i] = File(ctx, paths[i], p)
+			}
+		}()
+	}
+	for i := range paths {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return out
 }

@@ -267,3 +267,23 @@ func cpuTime() int64 {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+// BenchmarkVerifyRegistry verifies the whole fixture registry per iteration
+// through Files (all CPUs), as `wopkit verify registry/v1/packs/*/-/*.tgz`
+// does; per-tarball figures are reported.
+func BenchmarkVerifyRegistry(b *testing.B) {
+	reg := fixtureRegistry(b)
+	root := openRegistry(b, reg)
+	tgzs := fixtureTarballs(b, reg)
+	start := cpuTime()
+	for b.Loop() {
+		for _, r := range Files(context.Background(), tgzs, Policy{Registry: root}) {
+			if !r.Verified {
+				b.Fatal(r.Error)
+			}
+		}
+	}
+	n := float64(b.N * len(tgzs))
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "wall-ns/tarball")
+	b.ReportMetric(float64(cpuTime()-start)/n, "cpu-ns/tarball")
+}
