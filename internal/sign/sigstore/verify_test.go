@@ -275,3 +275,30 @@ func TestSummarize(t *testing.T) {
 		}
 	}
 }
+
+// TestPublicGoodDefault: without --trusted-root the verifier is built without
+// any network call; a keyed bundle is refused without one; a keyless bundle
+// triggers the TUF fetch of the public-good root, which either fails with a
+// clear environment error (offline) or succeeds and then does not trust the
+// virtual Fulcio (online). Either way the bundle is not accepted.
+func TestPublicGoodDefault(t *testing.T) {
+	t.Setenv("HOME", t.TempDir()) // the TUF cache goes under $HOME/.sigstore
+	v := newVirtualSigstore(t)
+	ver, err := NewVerifier(VerifyOptions{CertIdentity: signer1, CertOIDCIssuer: sigstoretest.Issuer})
+	must(t, err)
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if _, err := ver.VerifyBundle(context.Background(), signWith(t, SignOptions{Key: key}), testPack); werr.CodeOf(err) != CodeUntrusted ||
+		!strings.Contains(err.Error(), "--key") {
+		t.Errorf("keyed bundle without --key: %v", err)
+	}
+	_, err = ver.VerifyBundle(context.Background(), signWith(t, keyless(v, signer1)), testPack)
+	switch werr.CodeOf(err) {
+	case CodeTrustedRootInvalid:
+		if werr.ExitCode(err) != int(werr.Env) || !strings.Contains(err.Error(), "--trusted-root") {
+			t.Errorf("offline TUF failure: %v", err)
+		}
+	case CodeUntrusted:
+	default:
+		t.Errorf("keyless bundle against the public-good root: %v", err)
+	}
+}
