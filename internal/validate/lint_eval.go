@@ -22,7 +22,7 @@ func checkEvalSuiteRef(c *lintCtx) {
 			continue // OW005 reports it
 		}
 		f := c.readPackFile(p)
-		if f.err != nil {
+		if f.state != fileOK {
 			continue // OW005 reports it
 		}
 		ptr := a.ptr + "/evalSuiteRef"

@@ -3,6 +3,7 @@ package validate
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"regexp"
@@ -75,9 +76,22 @@ func (c *lintCtx) fileRefs() []fileRef {
 	return out
 }
 
+// fileState says whether a referenced file can be used.
+type fileState int
+
+const (
+	fileOK fileState = iota
+	fileMissing
+	fileNotRegular
+	fileTooLarge
+	fileUnreadable
+)
+
 // packFile is a file of the pack as read by a rule, kept for the other
 // rules of the same run (OW005 and OW013 both read every shipped schema).
 type packFile struct {
+	state  fileState
+	size   int64
 	data   []byte
 	err    error // why it could not be read
 	doc    *jsondoc.Doc
@@ -85,8 +99,9 @@ type packFile struct {
 	parsed bool
 }
 
-// readPackFile reads the regular file p of the pack once per run; files
-// that are not regular or exceed MaxFileSize are errors.
+// readPackFile reads the regular file p of the pack, once per run and with
+// one open: files that are missing, not regular or beyond MaxFileSize are
+// not read.
 func (c *lintCtx) readPackFile(p string) *packFile {
 	if f, ok := c.cache[p]; ok {
 		return f
@@ -96,18 +111,52 @@ func (c *lintCtx) readPackFile(p string) *packFile {
 	}
 	f := &packFile{}
 	c.cache[p] = f
-	fi, err := fs.Stat(c.fsys, p)
-	switch {
-	case err != nil:
-		f.err = err
-	case !fi.Mode().IsRegular():
-		f.err = fmt.Errorf("%s is not a regular file", p)
-	case fi.Size() > MaxFileSize:
-		f.err = fmt.Errorf("%s is %d bytes, beyond the %d bytes wopkit reads", p, fi.Size(), MaxFileSize)
-	default:
-		f.data, f.err = fs.ReadFile(c.fsys, p)
+	fh, err := c.fsys.Open(p)
+	if err != nil {
+		f.state, f.err = openState(err), err
+		return f
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if f.state, f.err = statState(fi, err); f.state != fileOK {
+		return f
+	}
+	f.size = fi.Size()
+	if f.data, f.err = io.ReadAll(io.LimitReader(fh, MaxFileSize+1)); f.err != nil {
+		f.state = fileUnreadable
+	} else if len(f.data) > MaxFileSize {
+		f.state, f.size, f.data = fileTooLarge, int64(len(f.data)), nil
 	}
 	return f
+}
+
+// statFile tells the state of p without reading it.
+func statFile(fsys fs.FS, p string) (fileState, int64, error) {
+	fi, err := fs.Stat(fsys, p)
+	if err != nil {
+		return openState(err), 0, err
+	}
+	st, err := statState(fi, nil)
+	return st, fi.Size(), err
+}
+
+func openState(err error) fileState {
+	if errors.Is(err, fs.ErrPermission) {
+		return fileUnreadable
+	}
+	return fileMissing
+}
+
+func statState(fi fs.FileInfo, err error) (fileState, error) {
+	switch {
+	case err != nil:
+		return fileUnreadable, err
+	case !fi.Mode().IsRegular():
+		return fileNotRegular, nil
+	case fi.Size() > MaxFileSize:
+		return fileTooLarge, nil
+	}
+	return fileOK, nil
 }
 
 // json returns the file parsed as JSON.
@@ -142,8 +191,9 @@ var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // resolve checks that ref names a regular file of the pack and returns its
 // clean path. It reports at ptr and returns false when it does not. An
-// https:// URL returns "", true: it is allowed and never fetched.
-func (c *lintCtx) resolve(ptr, what, ref string) (string, bool) {
+// https:// URL returns "", true: it is allowed and never fetched. With read
+// set the file is read (and kept) on the way; without, it is only stat'ed.
+func (c *lintCtx) resolve(ptr, what, ref string, read bool) (string, bool) {
 	if strings.HasPrefix(ref, "https://") {
 		return "", true
 	}
@@ -158,9 +208,17 @@ func (c *lintCtx) resolve(ptr, what, ref string) (string, bool) {
 			"copy the file into the pack and refer to it by its path from "+c.root()+", such as schemas/input.json")
 		return "", false
 	}
-	fi, err := fs.Stat(c.fsys, p)
-	switch {
-	case err != nil:
+	var st fileState
+	var size int64
+	var err error
+	if read {
+		f := c.readPackFile(p)
+		st, size, err = f.state, f.size, f.err
+	} else {
+		st, size, err = statFile(c.fsys, p)
+	}
+	switch st {
+	case fileMissing:
 		hint := "create the file, or fix the path: it is relative to " + c.root()
 		if alt := findByBase(c.fsys, path.Base(p)); alt != "" {
 			hint = fmt.Sprintf("the pack has %s: did you mean %q?", alt, alt)
@@ -170,15 +228,16 @@ func (c *lintCtx) resolve(ptr, what, ref string) (string, bool) {
 			where = "beside " + path.Base(c.name)
 		}
 		c.report(ptr, false, fmt.Sprintf("%s %q names a file that is not %s", what, ref, where), hint)
-		return "", false
-	case !fi.Mode().IsRegular():
+	case fileNotRegular:
 		c.report(ptr, false, fmt.Sprintf("%s %q names a directory or special file, not a file", what, ref), "point it at a file inside the pack")
-		return "", false
-	case fi.Size() > MaxFileSize:
-		c.report(ptr, false, fmt.Sprintf("%s %q is %d bytes, beyond the %d bytes wopkit reads", what, ref, fi.Size(), MaxFileSize), "reference a smaller file")
-		return "", false
+	case fileTooLarge:
+		c.report(ptr, false, fmt.Sprintf("%s %q is %d bytes, beyond the %d bytes wopkit reads", what, ref, size, MaxFileSize), "reference a smaller file")
+	case fileUnreadable:
+		c.report(ptr, false, fmt.Sprintf("%s %q cannot be read: %v", what, ref, err), "check the file's permissions")
+	default:
+		return p, true
 	}
-	return p, true
+	return "", false
 }
 
 // root names the directory references are relative to, for messages.
@@ -213,16 +272,12 @@ func findByBase(fsys fs.FS, base string) string {
 func checkRefs(c *lintCtx) {
 	done := map[string]bool{}
 	for _, r := range c.fileRefs() {
-		p, ok := c.resolve(r.ptr, r.key, r.val)
+		p, ok := c.resolve(r.ptr, r.key, r.val, true)
 		if !ok || p == "" || done[p] || r.kind == refEval {
 			continue
 		}
 		done[p] = true
 		f := c.readPackFile(p)
-		if f.err != nil {
-			c.report(r.ptr, false, fmt.Sprintf("%s %q cannot be read: %v", r.key, r.val, f.err), "check the file's permissions")
-			continue
-		}
 		data := f.data
 		switch r.kind {
 		case refPrompt:
@@ -273,7 +328,7 @@ func checkRuntimeEntry(c *lintCtx) {
 			"ship the runtime artifact in the pack and name its path, or set runtime.language to \"remote\"")
 		return
 	}
-	c.resolve("/runtime/entry", "runtime.entry", entry.Str)
+	c.resolve("/runtime/entry", "runtime.entry", entry.Str, false)
 }
 
 // schemaIDBase is where the registry serves a pack's schemas.
@@ -315,7 +370,7 @@ func checkSchemaIDs(c *lintCtx) {
 // its path (below schemas/ for files there).
 func (c *lintCtx) checkSchemaID(p, prefix string) {
 	f := c.readPackFile(p)
-	if f.err != nil {
+	if f.state != fileOK {
 		return // OW005 reports missing files
 	}
 	doc, err := f.json()
