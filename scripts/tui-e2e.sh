@@ -103,9 +103,60 @@ $d"
 	echo "tui-e2e: edit ok"
 }
 
+# answer WAIT_REGEX TEXT: wait for a focused field, replace its value with TEXT, press enter.
+answer() {
+	wait_for "$1"
+	keys C-u
+	type_text "$2"
+	keys Enter
+}
+
 e2e_new() {
 	echo "tui-e2e: new"
-	[ -x "$repo/scripts/tui-e2e-new.sh" ] || { echo "tui-e2e: new: skipped (wizard steps not scripted yet)"; return 0; }
+	mkdir -p "$work/new"
+	start "cd new && '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Enter # a pack with a node, an agent with an eval suite, and a tool manifest
+	wait_for '^┃ Scope'
+	keys Enter # community
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' e2e-demo
+	wait_for 'community\.acme\.e2e-demo'
+	# every other answer keeps its default: enter until the review lists the files
+	local i
+	for ((i = 0; i < 80; i++)); do
+		if screen | grep -Eq 'files will be written|problems stop'; then break; fi
+		keys Enter
+		sleep 0.15
+	done
+	wait_for 'files will be written'
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys Enter
+	wait_for '^┃ Pack and sign now'
+	keys Enter # manual Ed25519
+	wait_for '^┃ Key$'
+	keys Enter # a new key pair
+	answer '^┃ Key file' e2e-key
+	answer '^┃ Key id' e2e-1
+	wait_for 'signed \(manual' 30
+	screen | grep -q 'wopkit verify' || fail "the summary does not give the next commands"
+	keys q
+	wait_for '^EXIT=0'
+	local n=$work/new tgz=$work/new/community.acme.e2e-demo-0.1.0.tgz
+	[ -f "$tgz" ] || fail "no tarball at $tgz"
+	[ "$(stat -c %a "$n/e2e-key.key")" = 600 ] || fail "private key is not mode 0600"
+	"$wopkit" verify "$tgz" --key "$n/e2e-key.pub" || fail "wopkit verify refused the wizard's tarball"
+	"$wopkit" validate "$n/community.acme.e2e-demo" "$n/community.acme.e2e-demo/tools/my-tool.tool.json" ||
+		fail "the written pack or tool manifest does not validate"
+	local list
+	list=$(tar tzf "$tgz")
+	for f in pack.json keys/pack.json.sig evals/assistant.json prompts/assistant.md; do
+		grep -qx "$f" <<<"$list" || fail "$f missing from the tarball: $list"
+	done
+	grep -q '"typeId": "community.acme.e2e-demo.hello"' "$n/community.acme.e2e-demo/pack.json" || fail "no node in pack.json"
+	grep -q '"agentId": "community.acme.e2e-demo.assistant"' "$n/community.acme.e2e-demo/pack.json" || fail "no agent in pack.json"
+	if tar xzOf "$tgz" pack.json | grep -q 'BEGIN PRIVATE'; then fail "a private key was packed"; fi
+	echo "tui-e2e: new ok"
 }
 
 case "${E2E_ONLY:-}" in

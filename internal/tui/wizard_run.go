@@ -137,10 +137,7 @@ func write(ctx context.Context, a *answers, opts NewOptions, plan *scaffold.Plan
 	if err := plan.Write(dir, opts.Force); err != nil {
 		return nil, err
 	}
-	sum := []string{fmt.Sprintf("wrote %d files in %s:", len(plan.Files), dir)}
-	for _, p := range plan.Paths() {
-		sum = append(sum, "  "+filepath.ToSlash(filepath.Join(dir, p)))
-	}
+	sum := []string{fmt.Sprintf("wrote %d files in %s: %s", len(plan.Files), filepath.ToSlash(dir), strings.Join(plan.Paths(), ", "))}
 	next := []string{"wopkit validate " + dir, "wopkit edit " + dir}
 	if !a.isPack() || a.SignMethod == "skip" {
 		return append(append(sum, "", "next:"), indent(append(next, "wopkit pack "+dir+" --sign manual --key KEY --key-id ID"))...), nil
