@@ -162,3 +162,36 @@ func TestPackUsage(t *testing.T) {
 		})
 	}
 }
+
+// A keyed Sigstore bundle (ECDSA P-256, offline: no Fulcio, no Rekor) made
+// by pack verifies with the public key.
+func TestSigstoreKeyed(t *testing.T) {
+	dir := writePack(t)
+	out := t.TempDir()
+	prefix := filepath.Join(out, "ec")
+	if _, errOut, code := runCmd(t, "keygen", "--out", prefix, "--algorithm", "ecdsa-p256"); code != 0 {
+		t.Fatalf("keygen: %d %s", code, errOut)
+	}
+	tgz := filepath.Join(out, "hello.tgz")
+	if _, errOut, code := runCmd(t, "pack", dir, "--no-validate", "--sign", "sigstore", "--key", prefix+".key", "-o", tgz); code != 0 {
+		t.Fatalf("pack: %d %s", code, errOut)
+	}
+	stdout, errOut, code := runCmd(t, "verify", tgz, "--key", prefix+".pub", "--json")
+	var r map[string]any
+	json.Unmarshal([]byte(stdout), &r)
+	if code != 0 || r["method"] != "sigstore" || r["verified"] != true {
+		t.Errorf("verify: exit %d %s %s", code, stdout, errOut)
+	}
+	// Without any sigstore option or key the verifier says what is missing.
+	reg := t.TempDir()
+	os.MkdirAll(filepath.Join(reg, ".well-known"), 0o755)
+	os.WriteFile(filepath.Join(reg, ".well-known", "openwop-registry.json"), []byte(`{"signingKeys":[]}`), 0o644)
+	vdir := filepath.Join(reg, "v1", "packs", "vendor.acme.hello", "-")
+	os.MkdirAll(vdir, 0o755)
+	vm, _ := os.ReadFile(filepath.Join(out, "hello.json"))
+	os.WriteFile(filepath.Join(vdir, "1.0.0.json"), vm, 0o644)
+	stdout, _, code = runCmd(t, "verify", tgz, "--registry", reg, "--json")
+	if code == 0 || !strings.Contains(stdout, "sigstore_options_missing") {
+		t.Errorf("no sigstore options: exit %d %s", code, stdout)
+	}
+}

@@ -122,10 +122,13 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 			fmt.Fprintf(w, "FAIL  %s: %s: %s\n", r.Path, r.Error.Code, r.Error.Message)
 			continue
 		}
-		line := fmt.Sprintf("OK    %s: %s@%s, %s signature by %s", r.Path, r.Name, r.Version, r.Method, r.KeyID)
-		if r.Signer != nil && r.Signer.Identity != "" {
-			line += fmt.Sprintf(" (%s via %s)", r.Signer.Identity, r.Signer.Issuer)
+		by := r.KeyID
+		if s := r.Signer; s != nil && s.Identity != "" {
+			by = fmt.Sprintf("%s (issuer %s)", s.Identity, s.Issuer)
+		} else if s != nil && by == "" {
+			by = "key " + s.KeyHint
 		}
+		line := fmt.Sprintf("OK    %s: %s@%s, %s signature by %s", r.Path, r.Name, r.Version, r.Method, by)
 		if r.IntegrityChecked {
 			line += ", integrity matches the registry"
 		}
