@@ -1,6 +1,7 @@
 package tarball
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -27,11 +28,13 @@ type Archive struct {
 func ReadAll(r io.Reader, lim Limits) (*Archive, error) {
 	a := &Archive{}
 	err := Walk(r, lim, func(h Header, body io.Reader) error {
-		data := make([]byte, h.Size) // bounded by the limits checked in Walk
-		if _, err := io.ReadFull(body, data); err != nil {
+		// Grow with the data actually read, not the size a header claims:
+		// a tiny hostile archive cannot make ReadAll allocate MaxEntry.
+		buf := bytes.NewBuffer(make([]byte, 0, min(h.Size, 1<<20)))
+		if _, err := buf.ReadFrom(body); err != nil {
 			return err
 		}
-		a.Files = append(a.Files, File{Header: h, Data: data})
+		a.Files = append(a.Files, File{Header: h, Data: buf.Bytes()})
 		return nil
 	})
 	if err != nil {

@@ -84,12 +84,13 @@ var zeroBlocks [2 * blockSize]byte
 // writeTar writes already-sorted entries, streaming each body.
 func writeTar(w io.Writer, sorted []Entry) error {
 	var hdr [blockSize]byte
+	buf := make([]byte, 64<<10)
 	for _, e := range sorted {
 		encodeHeader(&hdr, e.Name, e.Size)
 		if _, err := w.Write(hdr[:]); err != nil {
 			return writeErr(err)
 		}
-		if err := copyBody(w, e); err != nil {
+		if err := copyBody(w, e, buf); err != nil {
 			return err
 		}
 		if pad := (blockSize - e.Size%blockSize) % blockSize; pad > 0 {
@@ -104,15 +105,19 @@ func writeTar(w io.Writer, sorted []Entry) error {
 	return nil
 }
 
-// copyBody copies exactly e.Size bytes of e and checks nothing follows.
-func copyBody(w io.Writer, e Entry) error {
+// copyBody copies exactly e.Size bytes of e through buf and checks nothing
+// follows.
+func copyBody(w io.Writer, e Entry, buf []byte) error {
 	rc, err := e.Open()
 	if err != nil {
 		return werr.Wrap(werr.Env, "io_error", err, "cannot open %q for packing", e.Name).
 			WithHint("check the file exists and is readable")
 	}
 	defer rc.Close()
-	n, err := io.CopyN(markWriter{w}, rc, e.Size)
+	n, err := io.CopyBuffer(markWriter{w}, io.LimitReader(rc, e.Size), buf)
+	if err == nil && n < e.Size {
+		err = io.EOF
+	}
 	var we *writeError
 	switch {
 	case errors.As(err, &we):
