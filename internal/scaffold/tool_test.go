@@ -66,7 +66,7 @@ func TestToolCombinations(t *testing.T) {
 						t.Error(pr.String())
 					}
 					var m struct {
-						Version string `json:"manifest_version"`
+						Version string                `json:"manifest_version"`
 						Kill    struct{ Kind string } `json:"kill_switch"`
 						Runtime struct {
 							Install struct{ Method string }
