@@ -95,3 +95,27 @@ func TestOW013SchemaIDs(t *testing.T) {
 			}},
 	})
 }
+
+// FuzzLintPack lints arbitrary pack manifests and tool manifests with
+// arbitrary files beside them: never a panic, every problem positioned.
+func FuzzLintPack(f *testing.F) {
+	f.Add([]byte(basePack), []byte(schemaA))
+	f.Add([]byte(packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", `, "evalSuiteRef": "evals/one.json", "toolAllowlist": ["x"]`)+`], "runtime"`)), []byte(baseSuite))
+	f.Add([]byte(baseTool), []byte("{}\n{}\n"))
+	f.Add([]byte(`{"name":"core.x.y","agents":[{"agentId":"core.x.y.z","evalSuiteRef":"evals/one.json","systemPromptRef":"p.md"}],"nodes":[{"typeId":"a","inputSchemaRef":"s.json","requiresSecrets":[{"kind":"ai-provider"}]}],"connector":{"actions":[{}],"triggers":[1]}}`), []byte("\xff{"))
+	v := newV(f)
+	f.Fuzz(func(t *testing.T, doc, file []byte) {
+		files := fstest.MapFS{"index.mjs": {Data: file}, "s.json": {Data: file}, "p.md": {Data: file},
+			"evals/one.json": {Data: file}, "schemas/in.json": {Data: file}, "verify/cases.jsonl": {Data: file}}
+		frs := v.PackFiles("pack.json", files, doc)
+		fr := v.File("tool.json", doc, ToolManifest)
+		frs = append(frs, v.lintStandalone(&fr, files, doc)...)
+		for _, r := range append(frs, fr) {
+			for _, p := range append(r.Errors, r.Warnings...) {
+				if p.Line < 1 || p.Column < 1 || p.Rule == "" || p.Message == "" {
+					t.Fatalf("unpositioned or empty problem in %s: %+v", r.Path, p)
+				}
+			}
+		}
+	})
+}
