@@ -73,8 +73,8 @@ func checkName(name string) error {
 	case name == "":
 		return invalid(CodePathTraversal, "entry has an empty name").
 			WithHint("the archive is malformed or hostile: do not use it")
-	case strings.ContainsRune(name, 0):
-		return invalid(CodePathTraversal, "entry name %q contains a NUL byte", name).
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return invalid(CodePathTraversal, "entry name %q contains a control character", name).
 			WithHint("the archive is malformed or hostile: do not use it")
 	case strings.Contains(name, `\`):
 		return invalid(CodePathTraversal, "entry name %q contains a backslash", name).

@@ -93,6 +93,8 @@ func TestHostile(t *testing.T) {
 		{"backslash", gz(file(`a\..\evil`, "x"), pack, end()), CodePathTraversal, "backslash"},
 		{"empty segment", gz(file("a//b", "x"), pack, end()), CodePathTraversal, "empty"},
 		{"empty name", gz(file("", "x"), pack, end()), CodePathTraversal, "empty name"},
+		{"control character", gz(pack, file("a\x1b[2Jb", "x"), end()), CodePathTraversal, "control character"},
+		{"directory with content", gz(pack, testHeader("d/", '5', 512), make([]byte, 512), end()), CodeCorrupt, "claims 512 bytes"},
 		{"symlink", gz(pack, entry("evil", '2'), end()), CodeUnsafeEntry, "symbolic link"},
 		{"hardlink", gz(pack, entry("evil", '1'), end()), CodeUnsafeEntry, "hard link"},
 		{"char device", gz(pack, entry("null", '3'), end()), CodeUnsafeEntry, "character device"},

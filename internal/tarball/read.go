@@ -94,11 +94,6 @@ func (w *walker) run(fn func(h Header, body io.Reader) error) error {
 			return err
 		}
 		if h.Dir {
-			if h.Size != 0 {
-				if err := w.skip(h.Size, h.Name); err != nil {
-					return err
-				}
-			}
 			continue
 		}
 		body := &io.LimitedReader{R: w.src, N: h.Size}
@@ -135,6 +130,12 @@ func (w *walker) check(raw *rawHeader) (*Header, error) {
 	}
 	name := strings.TrimPrefix(raw.name, "./")
 	if dir {
+		if raw.size != 0 {
+			// Tools disagree on whether such content exists: refuse rather
+			// than read the archive differently from them.
+			return nil, invalid(CodeCorrupt, "directory entry %q claims %d bytes of content", raw.name, raw.size).
+				WithHint("the archive is malformed: rebuild it with wopkit pack")
+		}
 		name = strings.TrimSuffix(name, "/")
 		if name == "" || name == "." { // the root directory itself
 			return &Header{Name: "", Mode: raw.mode, Dir: true}, nil
