@@ -472,3 +472,35 @@ func BenchmarkLintDocA2A(b *testing.B) {
 		v.lint("pack.json", NodePack, doc, nil)
 	}
 }
+
+// TestRulesDocumented keeps the rule table and docs/RULES.md in step: every
+// rule has a unique id, a summary, kinds and a check, and a row in the docs
+// with its severity; the docs name no rule that does not exist.
+func TestRulesDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "RULES.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{} // id → severity column
+	for _, line := range strings.Split(string(doc), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) > 3 && len(strings.TrimSpace(cells[1])) == 5 {
+			rows[strings.TrimSpace(cells[1])] = strings.TrimSpace(cells[2])
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range Rules() {
+		if seen[r.ID] || r.Summary == "" || len(r.Kinds) == 0 || r.check == nil {
+			t.Errorf("rule %s: repeated, or without summary, kinds or check", r.ID)
+		}
+		seen[r.ID] = true
+		if sev, ok := rows[r.ID]; !ok || sev != string(r.Severity) {
+			t.Errorf("docs/RULES.md: rule %s has row %v with severity %q, want %q", r.ID, ok, sev, r.Severity)
+		}
+	}
+	for id := range rows {
+		if !seen[id] {
+			t.Errorf("docs/RULES.md documents %s, which is not a rule", id)
+		}
+	}
+}
