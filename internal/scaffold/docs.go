@@ -45,7 +45,7 @@ type agentDoc struct {
 	Label           string      `json:"label,omitempty"`
 	Description     string      `json:"description,omitempty"`
 	ModelClass      string      `json:"modelClass"`
-	SystemPrompt    string      `json:"systemPrompt,omitempty"`
+	SystemPrompt    *string     `json:"systemPrompt,omitempty"`
 	SystemPromptRef string      `json:"systemPromptRef,omitempty"`
 	EvalSuiteRef    string      `json:"evalSuiteRef,omitempty"`
 	ToolAllowlist   []string    `json:"toolAllowlist"`

@@ -48,7 +48,7 @@ func buildAgent(p *Plan, field, pack string, ag AgentAnswers) (agentDoc, error) 
 		d.ToolAllowlist = []string{}
 	}
 	if ag.PromptInline {
-		d.SystemPrompt = ag.SystemPrompt
+		d.SystemPrompt = &ag.SystemPrompt
 	} else {
 		d.SystemPromptRef = ag.promptFile(id)
 		b, err := render("agent/prompt.md.tmpl", view{Agent: agentViewOf(pack, ag)})
