@@ -15,7 +15,8 @@ command -v tmux >/dev/null || { echo "tui-e2e: tmux is not installed" >&2; exit 
 [ -d "$fixtures/source-packs" ] || { echo "tui-e2e: fixtures not found at $fixtures" >&2; exit 3; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wopkit-e2e.XXXXXX")
-sock="wopkit-e2e-$$"
+sock="wopkit-e2e-$$-0"
+runs=0
 cleanup() {
 	tmux -L "$sock" kill-server 2>/dev/null || true
 	if [ "${E2E_KEEP:-}" = 1 ]; then echo "tui-e2e: work dir kept: $work"; else rm -rf "$work"; fi
@@ -39,6 +40,8 @@ fail() {
 # start CMD...: run a command in a fresh 80x24 session; the pane prints EXIT=<status> when it ends.
 start() {
 	tmux -L "$sock" kill-server 2>/dev/null || true
+	runs=$((runs + 1))
+	sock="wopkit-e2e-$$-$runs" # a fresh server each time: no race with the one being killed
 	tmux -L "$sock" -f /dev/null new-session -d -s e2e -x 80 -y 24 \
 		"cd '$work' && $* ; echo EXIT=\$?; sleep 600"
 }
