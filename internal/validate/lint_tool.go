@@ -231,3 +231,47 @@ func checkToolNamesUnique(c *lintCtx) {
 	c.uniqueStrings(c.items("/actions"), "name", "action name", "give each action its own name")
 	c.uniqueStrings(c.items("/scopes"), "resource", "scope resource", "declare each resource once and list all its actions there")
 }
+
+// checkSmokeArguments reports an action-call smoke test whose arguments the
+// action's input schema refuses: a required property missing, or one the
+// schema closes out with additionalProperties: false.
+func checkSmokeArguments(c *lintCtx) {
+	if c.doc.Lookup("/smoke/kind").Text() != "action-call" {
+		return
+	}
+	name := c.doc.Lookup("/smoke/action").Text()
+	var input *jsondoc.Node
+	for _, a := range c.items("/actions") {
+		if a.n.Get("name").Text() == name {
+			input = a.n.Get("input")
+		}
+	}
+	if input == nil || input.Kind != jsondoc.Object {
+		return
+	}
+	args := c.doc.Lookup("/smoke/arguments")
+	argsPtr := "/smoke/arguments"
+	if args == nil {
+		argsPtr = "/smoke"
+	}
+	var required []*jsondoc.Node
+	if req := input.Get("required"); req != nil && req.Kind == jsondoc.Array {
+		required = req.Items
+	}
+	for _, r := range required {
+		if r.Kind == jsondoc.String && args.Get(r.Str) == nil {
+			c.report(argsPtr, false, fmt.Sprintf("the smoke test calls %q without its required input %q", name, r.Str),
+				fmt.Sprintf("add %q to smoke.arguments with a harmless value", r.Str))
+		}
+	}
+	if ap := input.Get("additionalProperties"); args == nil || args.Kind != jsondoc.Object || ap == nil || ap.Kind != jsondoc.Bool || ap.Bool {
+		return
+	}
+	props := input.Get("properties")
+	for _, m := range args.Members {
+		if props.Get(m.Key) == nil {
+			c.report(jsondoc.Child(argsPtr, m.Key), true, fmt.Sprintf("the smoke test passes %q, which action %q's input does not accept (additionalProperties is false)", m.Key, name),
+				"remove the argument, or add it to the action's input.properties")
+		}
+	}
+}

@@ -117,6 +117,23 @@ func TestIM007PlaceholderNamespaces(t *testing.T) {
 	})
 }
 
+func TestIM008SmokeArguments(t *testing.T) {
+	closed := `"input": {"type": "object", "required": ["q"], "additionalProperties": false, "properties": {"q": {"type": "string"}}}`
+	runLint(t, "IM008", []lintCase{
+		{name: "required passed", kind: ToolManifest, doc: toolWith(`"input": {"type": "object", "properties": {"q": {"type": "string"}}}`, closed)},
+		{name: "open schema takes extra arguments", kind: ToolManifest, doc: toolWith(`"arguments": {"q": "x"}`, `"arguments": {"q": "x", "limit": 1}`)},
+		{name: "required missing, extra refused", kind: ToolManifest,
+			doc: toolWith(`"input": {"type": "object", "properties": {"q": {"type": "string"}}}`, closed, `"arguments": {"q": "x"}`, `"arguments": {"query": "x"}`),
+			want: []hit{
+				{ptr: "/smoke/arguments", at: `{"query"`, hint: `add "q"`},
+				{ptr: "/smoke/arguments/query", at: `"query"`, hint: "remove the argument"},
+			}},
+		{name: "no arguments at all", kind: ToolManifest,
+			doc:  toolWith(`"input": {"type": "object", "properties": {"q": {"type": "string"}}}`, closed, `"arguments": {"q": "x"}, `, ``),
+			want: []hit{{ptr: "/smoke", at: `{"kind": "action-call"`, hint: `add "q"`}}},
+	})
+}
+
 // TestLintStandaloneFromDisk runs `validate FILE` on testdata: the tool
 // manifest's verify suite and the agent's prompt are read beside them.
 func TestLintStandaloneFromDisk(t *testing.T) {

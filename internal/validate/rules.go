@@ -67,6 +67,8 @@ func ruleTable() []Rule {
 			Summary: "env[].name, actions[].name and scopes[].resource are unique"},
 		{ID: "IM007", Severity: Warning, Kinds: toolOnly, check: checkPlaceholderNamespaces,
 			Summary: "${...} placeholders use a known namespace (env or input)"},
+		{ID: "IM008", Severity: Error, Kinds: toolOnly, check: checkSmokeArguments,
+			Summary: "an action-call smoke test passes the action's required inputs and no input its schema closes out"},
 	}
 }
 
