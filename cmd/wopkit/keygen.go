@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/werr"
 )
 
 // keygenOptions are the flags of `wopkit keygen`.
@@ -53,6 +54,10 @@ func newKeygenCmd() *cobra.Command {
 			if o.Passphrase {
 				if pass, err = sign.Passphrase("New key passphrase", true)(); err != nil {
 					return err
+				}
+				if len(pass) == 0 {
+					return werr.New(werr.Invalid, "key_passphrase_empty", "--passphrase was given but the passphrase is empty").
+						WithHint("set a non-empty %s, or drop --passphrase for an unencrypted key", sign.PassphraseEnv)
 				}
 			}
 			keyPath, pubPath, err := sign.WriteKeyPair(o.Out, key, pass, o.Force)

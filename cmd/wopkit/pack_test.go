@@ -56,6 +56,11 @@ func TestKeygenPackSignVerify(t *testing.T) {
 	if _, _, code := runCmd(t, "keygen", "--out", prefix); code != 1 {
 		t.Errorf("keygen over an existing key: exit %d, want 1", code)
 	}
+	t.Setenv("WOPKIT_KEY_PASSPHRASE", "")
+	if _, _, code := runCmd(t, "keygen", "--out", filepath.Join(out, "empty"), "--passphrase"); code != 1 {
+		t.Errorf("keygen with an empty passphrase: exit %d, want 1", code)
+	}
+	t.Setenv("WOPKIT_KEY_PASSPHRASE", "s3cret")
 
 	tgz := filepath.Join(out, "hello.tgz")
 	stdout, errOut, code := runCmd(t, "pack", dir, "--no-validate", "--sign", "manual", "--key", prefix+".key", "--key-id", "acme-1", "-o", tgz, "--json")

@@ -263,3 +263,50 @@ func TestBareReferences(t *testing.T) {
 		t.Errorf("files %v missing %v", got, res.Missing)
 	}
 }
+
+// sign TGZ: a registry fixture re-signed with another key in place verifies
+// with that key, keeps every other file, and a hostile tarball is refused
+// with nothing written.
+func TestSignTarball(t *testing.T) {
+	fx := fixtures(t)
+	src := filepath.Join(fx, "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
+	dir := t.TempDir()
+	tgz := filepath.Join(dir, "a2a.tgz")
+	orig, _ := os.ReadFile(src)
+	os.WriteFile(tgz, orig, 0o644)
+	key, _ := sign.GenerateKey(sign.Ed25519)
+	s, _ := sign.NewEd25519Signer(sign.MethodV2, key, "me-1")
+	res, err := SignTarball(context.Background(), tgz, Options{Signer: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Output != tgz || *res.Signature != filepath.Join(dir, "a2a.sig") {
+		t.Errorf("outputs %s %v", res.Output, res.Signature)
+	}
+	got, _ := os.ReadFile(tgz)
+	x := t.TempDir()
+	untar(t, got, x)
+	pj, _ := os.ReadFile(filepath.Join(x, "pack.json"))
+	sig, _ := os.ReadFile(*res.Signature)
+	if !ed25519.Verify(key.Public().(ed25519.PublicKey), pj, sig) || !bytes.Contains(pj, []byte(`"signing":{"keyId":"me-1","scheme":"ed25519-canonical-json"}`)) {
+		t.Errorf("re-signed pack.json does not verify: %s", pj)
+	}
+	y := t.TempDir()
+	untar(t, orig, y)
+	for _, name := range []string{"index.mjs", "README.md", "schemas/list-tasks.output.json"} {
+		a, _ := os.ReadFile(filepath.Join(x, name))
+		b, _ := os.ReadFile(filepath.Join(y, name))
+		if !bytes.Equal(a, b) || len(a) == 0 {
+			t.Errorf("%s changed by re-signing", name)
+		}
+	}
+
+	hostile := filepath.Join(dir, "hostile.tgz")
+	os.WriteFile(hostile, []byte("\x1f\x8b not really gzip"), 0o644)
+	if _, err := SignTarball(context.Background(), hostile, Options{Signer: s}); werr.CodeOf(err) != "tarball_corrupt" {
+		t.Errorf("hostile: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "hostile.sig")); err == nil {
+		t.Error("a refused tarball got a signature")
+	}
+}
