@@ -98,12 +98,13 @@ type readDoc struct {
 }
 
 type smokeDoc struct {
-	Kind     string         `json:"kind"`
-	Command  []string       `json:"command,omitempty"`
-	URL      string         `json:"url,omitempty"`
-	ToolName string         `json:"tool_name,omitempty"`
-	Action   string         `json:"action,omitempty"`
-	Success  map[string]any `json:"success"`
+	Kind      string            `json:"kind"`
+	Command   []string          `json:"command,omitempty"`
+	URL       string            `json:"url,omitempty"`
+	ToolName  string            `json:"tool_name,omitempty"`
+	Action    string            `json:"action,omitempty"`
+	Arguments map[string]string `json:"arguments,omitempty"`
+	Success   map[string]any    `json:"success"`
 }
 
 type killSwitchDoc struct {
@@ -242,14 +243,29 @@ func (a *ToolAnswers) smoke(errs FieldErrors) (smokeDoc, FieldErrors) {
 		}
 		return smokeDoc{Kind: kind, URL: target, Success: map[string]any{"http_status": 200}}, errs
 	case "mcp-tool-call":
-		return smokeDoc{Kind: kind, ToolName: target, Success: ok}, errs
+		return smokeDoc{Kind: kind, ToolName: target, Arguments: a.smokeArgs(target), Success: ok}, errs
 	}
 	if target == "" {
 		errs = append(errs, FieldError{Field: "smoke", Pointer: "/smoke",
 			Message: "no action without side effects for the install smoke test to call",
 			Hint:    "add an action whose sideEffects is none or read, or set smoke.kind to shell or http"})
 	}
-	return smokeDoc{Kind: kind, Action: target, Success: ok}, errs
+	return smokeDoc{Kind: kind, Action: target, Arguments: a.smokeArgs(target), Success: ok}, errs
+}
+
+// smokeArgs gives every input of the named action a harmless value, so
+// that the smoke call is complete.
+func (a *ToolAnswers) smokeArgs(action string) map[string]string {
+	for _, ac := range a.Actions {
+		if ac.Name == action && len(ac.Inputs) > 0 {
+			args := map[string]string{}
+			for _, in := range ac.Inputs {
+				args[in] = "smoke-test"
+			}
+			return args
+		}
+	}
+	return nil
 }
 
 // killSwitch derives an honest kill switch: "none" only when the tool

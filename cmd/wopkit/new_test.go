@@ -1,0 +1,174 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNewPackValidatePackSign scaffolds a pack for every runtime and option
+// through the command line, then validates it strictly, packs it signed
+// with a key generated here, and verifies the tarball.
+func TestNewPackValidatePackSign(t *testing.T) {
+	keys := t.TempDir()
+	key := filepath.Join(keys, "me")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, errOut)
+	}
+	agent := []string{"--set", "agent.id=writer", "--set", "agent.modelClass=writing"}
+	cases := map[string][]string{
+		"javascript":        nil,
+		"python":            {"--set", "runtime.language=python"},
+		"go":                {"--set", "runtime.language=go"},
+		"wasm":              {"--set", "runtime.language=wasm"},
+		"remote":            {"--set", "runtime.language=remote"},
+		"mixed-eval":        append(append([]string{}, agent...), "--set", "agent.eval=true"),
+		"remote-inline-mit": {"--set", "runtime.language=remote", "--set", "agent.systemPromptInline=true", "--set", "license=MIT"},
+	}
+	for name, sets := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "hello")
+			args := append([]string{"new", "pack", "--yes", "--dir", dir, "--set", "name=vendor.acme.hello"}, sets...)
+			if out, errOut, code := runCmd(t, args...); code != 0 || !strings.Contains(out, "created "+filepath.Join(dir, "pack.json")) {
+				t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
+			}
+			if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 {
+				t.Fatalf("validate: exit %d\n%s%s", code, out, errOut)
+			}
+			tgz := filepath.Join(t.TempDir(), "hello.tgz")
+			if out, errOut, code := runCmd(t, "pack", dir, "--sign", "manual", "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+				t.Fatalf("pack --sign manual: exit %d\n%s%s", code, out, errOut)
+			}
+			if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
+				t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+			}
+		})
+	}
+}
+
+// TestNewIntoPack adds an agent, a node and an eval suite through the
+// command line, then packs and signs the result.
+func TestNewIntoPack(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "hello")
+	steps := [][]string{
+		{"new", "pack", "--yes", "--dir", dir, "--set", "name=vendor.acme.hello"},
+		{"new", "agent", "--pack", dir, "--set", "id=writer", "--set", "modelClass=writing"},
+		{"new", "agent", "--pack", dir, "--set", "id=greeter", "--set", "systemPrompt=Greet the user warmly."},
+		{"new", "node", "--pack", dir, "--set", "id=shout", "--set", "inputs=message", "--set", "outputs=message,length"},
+		{"new", "eval", "--pack", dir, "--set", "targetAgentId=writer"},
+		{"validate", "--strict", dir},
+	}
+	for _, args := range steps {
+		if out, errOut, code := runCmd(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
+		}
+	}
+	pj, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	for _, want := range []string{`"systemPrompt": "Greet the user warmly."`, `"evalSuiteRef": "evals/writer.json"`, `"typeId": "vendor.acme.hello.shout"`} {
+		if !strings.Contains(string(pj), want) {
+			t.Errorf("pack.json lacks %s", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "prompts", "greeter.md")); err == nil {
+		t.Error("an inline prompt was also written to a file")
+	}
+	key := filepath.Join(t.TempDir(), "k")
+	runCmd(t, "keygen", "--out", key)
+	if out, errOut, code := runCmd(t, "pack", dir, "--sign", "manual", "--key", key+".key", "--key-id", "k-1", "-o", filepath.Join(t.TempDir(), "x.tgz")); code != 0 {
+		t.Fatalf("pack: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestNewRefusals checks exit codes and messages of refused answers.
+func TestNewRefusals(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "p")
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", dir); code != 0 {
+		t.Fatal(errOut)
+	}
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"new", "pack", "--yes", "--dir", t.TempDir() + "/x", "--set", "name=Hello World"}, 1, "reverse-DNS"},
+		{[]string{"new", "pack", "--yes", "--dir", dir}, 1, "--force"},
+		{[]string{"new", "pack", "--yes", "--set", "colour=red"}, 2, "known keys"},
+		{[]string{"new", "pack", "--yes", "--set", "name"}, 2, "KEY=VALUE"},
+		{[]string{"new", "pack", "--pack", dir}, 2, "--pack"},
+		{[]string{"new", "agent", "--dir", dir}, 2, "--dir"},
+		{[]string{"new", "widget"}, 2, "use one of"},
+		{[]string{"new", "node", "--pack", dir}, 1, "already exists"},
+		{[]string{"new", "agent", "--pack", t.TempDir()}, 1, "pack.json"},
+		{[]string{"new", "eval", "--pack", dir}, 1, "has no agent"},
+		{[]string{"new", "pack", "--yes", "--values", "/nonexistent.json"}, 3, "cannot read"},
+	}
+	for _, tt := range tests {
+		out, errOut, code := runCmd(t, tt.args...)
+		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
+			t.Errorf("%v: exit %d, want %d with %q\n%s%s", tt.args, code, tt.code, tt.want, out, errOut)
+		}
+	}
+}
+
+// TestNewTool writes a manifest for every runtime kind and install method
+// through the command line and validates it strictly.
+func TestNewTool(t *testing.T) {
+	dir := t.TempDir()
+	for _, kind := range []string{"mcp-stdio", "mcp-http", "python-module", "node-module", "shell-binary", "container"} {
+		for _, method := range []string{"pip", "npm", "git", "container", "url", "preinstalled"} {
+			id := "t-" + kind + "-" + method
+			if out, errOut, code := runCmd(t, "new", "tool", "--yes", "--dir", dir, "--set", "tool.id="+id, "--set", "runtime.kind="+kind, "--set", "install.method="+method); code != 0 {
+				t.Fatalf("%s: exit %d\n%s%s", id, code, out, errOut)
+			}
+			if out, _, code := runCmd(t, "validate", "--strict", filepath.Join(dir, id+".tool.json")); code != 0 {
+				t.Errorf("%s: validate exit %d\n%s", id, code, out)
+			}
+		}
+	}
+}
+
+// TestToolUpgrade upgrades a copy of the real v0.3 gmail manifest in place
+// and to -o; only the version line changes.
+func TestToolUpgrade(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "tool-manifests", "gmail.v0.3.json"))
+	if err != nil {
+		t.Skip("shared fixtures absent (../shared/fixtures/tool-manifests): skipping tool upgrade of a real manifest")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "gmail.json")
+	os.WriteFile(in, src, 0o640)
+	out := filepath.Join(dir, "gmail.v0.4.json")
+	if o, e, code := runCmd(t, "tool", "upgrade", in, "-o", out); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, o, e)
+	}
+	if b, _ := os.ReadFile(in); string(b) != string(src) {
+		t.Error("-o changed the input file")
+	}
+	if o, e, code := runCmd(t, "tool", "upgrade", in); code != 0 {
+		t.Fatalf("in place: exit %d\n%s%s", code, o, e)
+	}
+	a, _ := os.ReadFile(in)
+	b, _ := os.ReadFile(out)
+	want := strings.Replace(string(src), `"manifest_version": "0.3"`, `"manifest_version": "0.4"`, 1)
+	if string(a) != want || string(b) != want {
+		t.Error("upgrade changed more than the version line")
+	}
+	if st, _ := os.Stat(in); st.Mode().Perm() != 0o640 {
+		t.Errorf("in-place upgrade changed the mode to %v", st.Mode().Perm())
+	}
+	if _, _, code := runCmd(t, "validate", "--strict", in); code != 0 {
+		t.Error("upgraded manifest does not validate")
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"manifest_version": "0.3", "tool": {}}`), 0o644)
+	if _, errOut, code := runCmd(t, "tool", "upgrade", bad); code != 1 || !strings.Contains(errOut, "nothing was written") {
+		t.Errorf("invalid upgrade: exit %d %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(bad); !strings.Contains(string(b), `"0.3"`) {
+		t.Error("an invalid upgrade was written")
+	}
+	if _, _, code := runCmd(t, "tool", "upgrade"); code != 2 {
+		t.Errorf("no FILE: exit %d, want 2", code)
+	}
+}
