@@ -17,7 +17,9 @@ func TestSet(t *testing.T) {
 		{"runtime.language", "python", func(a *PackAnswers) bool { return a.Runtime.Language == "python" }},
 		{"keywords", "a, b,,c", func(a *PackAnswers) bool { return reflect.DeepEqual(a.Keywords, []string{"a", "b", "c"}) }},
 		{"nodes.0.id", "shout", func(a *PackAnswers) bool { return a.Nodes[0].ID == "shout" }},
-		{"nodes.1.id", "second", func(a *PackAnswers) bool { return len(a.Nodes) == 2 && a.Nodes[1].ID == "second" && a.Nodes[1].Version == "0.1.0" }},
+		{"nodes.1.id", "second", func(a *PackAnswers) bool {
+			return len(a.Nodes) == 2 && a.Nodes[1].ID == "second" && a.Nodes[1].Version == "0.1.0"
+		}},
 		{"agents.0.memory.longTerm", "true", func(a *PackAnswers) bool { return len(a.Agents) == 1 && a.Agents[0].Memory.LongTerm }},
 		{"agents.0.confidence", "0.5", func(a *PackAnswers) bool { return a.Agents[0].Confidence == 0.5 }},
 		{"agents.0.eval", "true", func(a *PackAnswers) bool { return a.Agents[0].Eval != nil && a.Agents[0].Eval.Version == "0.1.0" }},
