@@ -111,6 +111,8 @@ func TestNumberForms(t *testing.T) {
 		"1e21": "1e+21", "1e20": "100000000000000000000", "1e-7": "1e-7", "1e-6": "0.000001",
 		"0.7": "0.7", "-0": "0", "-0.0": "0", "100": "100", "1E2": "100", "1.5e-10": "1.5e-10",
 		"123456789012345678901234": "1.2345678901234569e+23", "0.1": "0.1", "-12.50": "-12.5",
+		"1e-400": "0", "-1e-400": "0", "2.4703282292062328e-324": "5e-324", // underflow, as ECMAScript
+		"1.7976931348623157e308": "1.7976931348623157e+308",
 	}
 	for in, want := range tests {
 		got, err := Canonicalize([]byte(in), Options{})
@@ -178,6 +180,7 @@ func TestErrors(t *testing.T) {
 		{"lone low escaped", `"x\udc00"`, false, CodeInvalidString, "byte 2"},
 		{"overflow", `[1e400]`, false, CodeNumberRange, "byte 1"},
 		{"negative overflow", `-1e400`, false, CodeNumberRange, "byte 0"},
+		{"rounds to infinity", `1.7976931348623159e308`, false, CodeNumberRange, "byte 0"},
 		{"big int strict", `{"n":9007199254740992}`, true, CodeNumberRange, "byte 5"},
 		{"big negative int strict", `-9007199254740992`, true, CodeNumberRange, "byte 0"},
 		{"big int via exponent strict", `[1e17]`, true, CodeNumberRange, "byte 1"},

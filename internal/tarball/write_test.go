@@ -217,3 +217,33 @@ func TestParallelGzip(t *testing.T) {
 		t.Errorf("random data grew by %d bytes: incompressible blocks should be stored", over)
 	}
 }
+
+// TestWriteReadBack: what Write produces, ReadAll reads back unchanged
+// under the registry limits.
+func TestWriteReadBack(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	want := map[string][]byte{"pack.json": []byte(`{"name":"x"}`), "prompts/a.md": []byte("# a\n"), "dist/x.wasm": mixedData(r, 1<<20+3)}
+	var es []Entry
+	for n, d := range want {
+		es = append(es, memEntry(n, d))
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, es, WriteOptions{Level: 9}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := ReadAll(&buf, RegistryLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Files) != len(want) {
+		t.Fatalf("%d files read back, want %d", len(a.Files), len(want))
+	}
+	for _, f := range a.Files {
+		if !bytes.Equal(f.Data, want[f.Name]) || f.Mode != 0o644 || f.Dir {
+			t.Errorf("%s read back differently (mode %o)", f.Name, f.Mode)
+		}
+	}
+	if a.Files[0].Name != "dist/x.wasm" || a.Get("nope") != nil {
+		t.Errorf("archive order or Get wrong: first %s", a.Files[0].Name)
+	}
+}
