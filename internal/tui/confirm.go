@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -41,7 +43,8 @@ func (c *confirm) Update(msg tea.Msg) (screen, tea.Cmd) {
 
 func (c *confirm) View() string {
 	w := min(c.ctx.Width-4, 70)
-	return "\n\n  " + c.ctx.Styles.Title.Render(widgets.Wrap(c.question, w)) + "\n\n  " +
+	q := strings.ReplaceAll(widgets.Wrap(c.question, w), "\n", "\n  ")
+	return "\n\n  " + c.ctx.Styles.Title.Render(q) + "\n\n  " +
 		"y " + c.yesText + " · n " + c.noText + " · esc go back"
 }
 

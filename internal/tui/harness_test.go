@@ -4,8 +4,10 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -33,30 +35,49 @@ func newDriver(t *testing.T, s func(*common.Context) screen) *driver {
 	return d
 }
 
+// cmdWait is how long the driver waits for one command. Longer ones are
+// dropped: they are the text cursor's blink timers (530 ms), which would
+// otherwise keep the program busy for ever.
+const cmdWait = 300 * time.Millisecond
+
+var cmdType = reflect.TypeOf((tea.Cmd)(nil))
+
 // run executes cmd and feeds what it yields back in, breadth first.
 func (d *driver) run(cmd tea.Cmd) {
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 500 {
-			d.t.Fatal("the program does not settle: more than 500 commands")
+		if steps > 2000 {
+			d.t.Fatal("the program does not settle: more than 2000 commands")
 		}
 		c := queue[0]
 		queue = queue[1:]
 		if c == nil {
 			continue
 		}
-		msg := c()
-		switch msg := msg.(type) {
-		case nil:
-		case tea.QuitMsg:
+		done := make(chan tea.Msg, 1)
+		go func() { done <- c() }()
+		var msg tea.Msg
+		select {
+		case msg = <-done:
+		case <-time.After(cmdWait):
+			continue
+		}
+		if msg == nil {
+			continue
+		}
+		if _, ok := msg.(tea.QuitMsg); ok {
 			d.quit = true
 			return
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			_, next := d.a.Update(msg)
-			queue = append(queue, next)
 		}
+		// tea.BatchMsg and tea.Sequence's unexported message are both lists of commands.
+		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == cmdType {
+			for i := range v.Len() {
+				queue = append(queue, v.Index(i).Interface().(tea.Cmd))
+			}
+			continue
+		}
+		_, next := d.a.Update(msg)
+		queue = append(queue, next)
 	}
 }
 

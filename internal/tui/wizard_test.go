@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/tui/common"
+)
+
+// TestPlanEveryKind plans each thing the wizard creates from its default
+// answers: no problems, and the files each needs.
+func TestPlanEveryKind(t *testing.T) {
+	tests := []struct {
+		what string
+		want []string
+		not  []string
+	}{
+		{whatMixed, []string{"pack.json", "index.mjs", "prompts/assistant.md", "evals/assistant.json", "tools/my-tool.tool.json"}, nil},
+		{whatNodes, []string{"pack.json", "index.mjs"}, []string{"prompts/assistant.md", "tools/my-tool.tool.json"}},
+		{whatAgent, []string{"pack.json", "prompts/assistant.md", "evals/assistant.json"}, []string{"index.mjs", "tools/my-tool.tool.json"}},
+		{whatTool, []string{"my-tool.tool.json"}, []string{"pack.json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.what, func(t *testing.T) {
+			a := newAnswers()
+			a.What = tt.what
+			p := makePlan(testValidator, a)
+			if p.err != nil || len(p.problems) > 0 || p.plan == nil {
+				t.Fatalf("plan: err %v, problems %v", p.err, p.problems)
+			}
+			paths := strings.Join(p.plan.Paths(), " ") + " "
+			for _, f := range tt.want {
+				if !strings.Contains(" "+paths, " "+f+" ") {
+					t.Errorf("%s missing from %s", f, paths)
+				}
+			}
+			for _, f := range tt.not {
+				if strings.Contains(" "+paths, " "+f+" ") {
+					t.Errorf("%s should not be planned: %s", f, paths)
+				}
+			}
+			if p.manifest == "" {
+				t.Error("no manifest to review")
+			}
+		})
+	}
+}
+
+// TestPlanProblemsLeadToSteps checks that a bad answer stops the plan and
+// that the review sends the author to the step that asks it.
+func TestPlanProblemsLeadToSteps(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(a *answers)
+		want step
+	}{
+		{"pack name", func(a *answers) { a.Org = "Not Valid" }, stepIdentity},
+		{"version", func(a *answers) { a.Pack.Version = "1.0" }, stepIdentity},
+		{"agent model class", func(a *answers) { a.Agent.ModelClass = "psychic" }, stepAgent},
+		{"tool id", func(a *answers) { a.Tool.Tool.ID = "Bad Id" }, stepTool},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newAnswers()
+			tt.set(a)
+			p := makePlan(testValidator, a)
+			if len(p.problems) == 0 {
+				t.Fatalf("no problem reported (err %v)", p.err)
+			}
+			if p.plan != nil {
+				t.Error("a plan with problems would be written")
+			}
+			if got := stepOf(p.problems[0]); got != tt.want {
+				t.Errorf("problem %+v leads to step %v, want %v", p.problems[0], stepTitles[got], stepTitles[tt.want])
+			}
+		})
+	}
+}
+
+func TestStepOf(t *testing.T) {
+	tests := []struct {
+		fe   scaffold.FieldError
+		want step
+	}{
+		{scaffold.FieldError{Field: "name"}, stepIdentity},
+		{scaffold.FieldError{Field: "runtime.language"}, stepRuntime},
+		{scaffold.FieldError{Field: "nodes.0.category"}, stepNode},
+		{scaffold.FieldError{Field: "agents.0.persona"}, stepAgent},
+		{scaffold.FieldError{Field: "agents.0.eval.passScore"}, stepEval},
+		{scaffold.FieldError{Field: "tool.id", File: "tool"}, stepTool},
+		{scaffold.FieldError{Field: "x", File: "tools/a.tool.json"}, stepTool},
+	}
+	for _, tt := range tests {
+		if got := stepOf(tt.fe); got != tt.want {
+			t.Errorf("stepOf(%+v) = %v, want %v", tt.fe, stepTitles[got], stepTitles[tt.want])
+		}
+	}
+}
+
+// TestWriteSignsVerifiably writes a mixed pack, packs and signs it with a
+// new key, and checks the signature with openssl over the pack.json GNU tar
+// extracts: independent of wopkit's own verifier.
+func TestWriteSignsVerifiably(t *testing.T) {
+	for _, tool := range []string{"openssl", "tar"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: the independent signature check needs it", tool)
+		}
+	}
+	dir := t.TempDir()
+	a := newAnswers()
+	a.Org, a.Part = "acme", "signed"
+	a.SignMethod, a.KeyChoice, a.KeyPath, a.KeyID = "manual", "new", filepath.Join(dir, "acme"), "acme-1"
+	p := makePlan(testValidator, a)
+	if p.plan == nil {
+		t.Fatalf("plan: %v %v", p.err, p.problems)
+	}
+	tgz := filepath.Join(dir, "out.tgz")
+	sum, err := write(context.Background(), a, NewOptions{Dir: filepath.Join(dir, "pack"), Output: tgz}, p.plan)
+	if err != nil {
+		t.Fatalf("write: %v\n%s", err, strings.Join(sum, "\n"))
+	}
+	if !strings.Contains(strings.Join(sum, "\n"), "wopkit verify "+tgz+" --key "+filepath.Join(dir, "acme.pub")) {
+		t.Errorf("summary lacks the verify command:\n%s", strings.Join(sum, "\n"))
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "acme.key")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("private key: %v, mode %v", err, fi.Mode())
+	}
+	ex := filepath.Join(dir, "x")
+	os.Mkdir(ex, 0o755)
+	if out, err := exec.Command("tar", "-xzf", tgz, "-C", ex).CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v %s", err, out)
+	}
+	out, err := exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", filepath.Join(dir, "acme.pub"),
+		"-rawin", "-in", filepath.Join(ex, "pack.json"), "-sigfile", filepath.Join(ex, "keys/pack.json.sig")).CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("Signature Verified Successfully")) {
+		t.Fatalf("openssl does not verify the signature: %v %s", err, out)
+	}
+	for _, f := range []string{"evals/assistant.json", "prompts/assistant.md", "index.mjs"} {
+		if _, err := os.Stat(filepath.Join(ex, f)); err != nil {
+			t.Errorf("%s not packed", f)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(ex, "pack.json")); bytes.Contains(b, []byte("PRIVATE KEY")) {
+		t.Error("a private key was packed")
+	}
+}
+
+// TestWizardEscKeepsDraft leaves the wizard with esc, keeps the draft, and
+// checks that the next start offers it and resumes with its answers.
+func TestWizardEscKeepsDraft(t *testing.T) {
+	dir := t.TempDir()
+	opts := NewOptions{DraftDir: dir}
+	k := asker{v: testValidator}
+	a := newAnswers()
+	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, k, a, opts) })
+	d.keys("down", "enter") // a pack of nodes
+	if w := d.a.top().(*wizard); w.step != stepIdentity || a.What != whatNodes {
+		t.Fatalf("after choosing: step %v, what %q", stepTitles[w.step], a.What)
+	}
+	d.keys("esc")
+	if _, ok := d.a.top().(*confirm); !ok {
+		t.Fatalf("esc did not ask about a draft:\n%s", d.view())
+	}
+	d.golden("wizard-draft-prompt")
+	d.keys("y")
+	if !d.quit {
+		t.Fatal("y did not quit")
+	}
+	got, ok := loadDraft(filepath.Join(dir, DraftFile))
+	if !ok || got.What != whatNodes {
+		t.Fatalf("draft not kept: %v %+v", ok, got)
+	}
+	fresh := newAnswers()
+	d2 := newDriver(t, func(ctx *common.Context) screen { return newDraftOffer(ctx, k, fresh, got, opts) })
+	d2.keys("y")
+	w, ok := d2.a.top().(*wizard)
+	if !ok || w.a.What != whatNodes {
+		t.Fatalf("resuming did not start the wizard on the draft")
+	}
+}
+
+// TestAccessibleDefaults answers every plain prompt with enter (the
+// defaults) and checks that a tool manifest is written.
+func TestAccessibleDefaults(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	in := iotest.OneByteReader(strings.NewReader(strings.Repeat("\n", 200)))
+	opts := NewOptions{What: whatTool, Dir: dir, DraftDir: dir, Accessible: true, Input: in, Screen: &out}
+	if err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), opts); err != nil {
+		t.Fatalf("accessible run: %v\n%s", err, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "my-tool.tool.json")); err != nil {
+		t.Fatalf("tool manifest not written: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "Tool id") {
+		t.Errorf("the prompts were not shown:\n%s", out.String())
+	}
+}
