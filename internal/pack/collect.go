@@ -58,6 +58,10 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 				WithHint("run wopkit in a pack directory, or create one with `wopkit new pack`")
 		}
 		if err != nil {
+			if lst, lerr := root.Lstat(rel); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+				return werr.Wrap(werr.Invalid, "pack_unsafe_entry", err, "%s in %s is a symbolic link that leads outside the pack or nowhere", rel, dir).
+					WithHint("copy the file into the pack instead of linking to it")
+			}
 			return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
 		}
 		if !st.Mode().IsRegular() {

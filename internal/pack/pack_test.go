@@ -310,3 +310,22 @@ func TestSignTarball(t *testing.T) {
 		t.Error("a refused tarball got a signature")
 	}
 }
+
+// Symbolic links inside the pack are followed; links out of it are refused.
+func TestSymlinks(t *testing.T) {
+	dir := copyTree(t, "testdata/basic")
+	if err := os.Symlink("greet.input.json", filepath.Join(dir, "schemas", "alias.json")); err != nil {
+		t.Skip("symlinks unsupported here:", err)
+	}
+	res, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
+	if err != nil || !slices.Contains(paths(res.Files), "schemas/alias.json") {
+		t.Fatalf("inner link: %v", err)
+	}
+	outside := filepath.Join(t.TempDir(), "secret.json")
+	os.WriteFile(outside, []byte("{}"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "schemas", "out.json"))
+	_, err = Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
+	if werr.CodeOf(err) != "pack_unsafe_entry" || !strings.Contains(err.Error(), "schemas/out.json") {
+		t.Errorf("outer link: %v", err)
+	}
+}
