@@ -21,7 +21,7 @@ type OutputOptions struct {
 
 // AddFlags registers --json.
 func (o *OutputOptions) AddFlags(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&o.JSON, "json", false, "print one JSON object (see CLI.md for the shape) instead of text")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print JSON instead of text")
 }
 
 // KeyOptions is the signing key: --key FILE and --key-id ID.
@@ -82,8 +82,8 @@ func (o *SigstoreOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.FulcioURL, "fulcio-url", "", "Fulcio instance for keyless Sigstore signing (default: the public-good instance)")
 	f.StringVar(&o.RekorURL, "rekor-url", "", "Rekor transparency log (default: public-good when keyless, none when keyed)")
-	f.StringVar(&o.TSAURL, "tsa-url", "", "RFC 3161 timestamp authority URL (default: no timestamp)")
-	f.StringVar(&o.IdentityToken, "identity-token", "", "OIDC identity token for keyless signing (default: $SIGSTORE_ID_TOKEN)")
+	f.StringVar(&o.TSAURL, "tsa-url", "", "timestamp authority (RFC 3161) URL (default: no timestamp)")
+	f.StringVar(&o.IdentityToken, "identity-token", "", "identity token (OIDC) for keyless signing (default: $SIGSTORE_ID_TOKEN)")
 	f.StringVar(&o.TrustedRoot, "trusted-root", "", "Sigstore trusted_root.json to check a fresh keyless bundle against")
 }
 
