@@ -25,7 +25,7 @@ func checkEvalSuiteRef(c *lintCtx) {
 		if f.state != fileOK {
 			continue // OW005 reports it
 		}
-		ptr := a.ptr + "/evalSuiteRef"
+		ptr := a.ptr() + "/evalSuiteRef"
 		if !validated[p] {
 			validated[p] = true
 			fr := c.v.File(c.displayRef(p), f.data, EvalSuite)
@@ -88,7 +88,7 @@ func checkExpectedShape(c *lintCtx) {
 		exp := t.n.Get("expected")
 		kind := exp.Get("kind").Text()
 		id := t.n.Get("taskId").Text()
-		ptr := t.ptr + "/expected/kind"
+		ptr := t.ptr() + "/expected/kind"
 		switch {
 		case kind == "golden" && exp.Get("match") == nil:
 			c.report(ptr, false, fmt.Sprintf("task %q is a golden task without expected.match", id),
@@ -103,7 +103,7 @@ func checkExpectedShape(c *lintCtx) {
 func checkRubricWeights(c *lintCtx) {
 tasks:
 	for _, t := range c.items("/tasks") {
-		ptr := t.ptr + "/expected/rubric"
+		ptr := t.ptr() + "/expected/rubric"
 		items := c.items(ptr)
 		if len(items) == 0 {
 			continue
@@ -129,12 +129,16 @@ tasks:
 
 func checkToolResponses(c *lintCtx) {
 	for _, t := range c.items("/tasks") {
-		for _, r := range c.items(t.ptr + "/fixtures/toolResponses") {
+		fx := t.n.Get("fixtures")
+		if fx == nil {
+			continue
+		}
+		for _, r := range childItems(at{t.ptr() + "/fixtures", -1, fx}, "toolResponses") {
 			tool := r.n.Get("tool")
 			if tool == nil || tool.Kind != jsondoc.String || tool.Str == "" || toolRefPattern.MatchString(tool.Str) {
 				continue
 			}
-			c.report(r.ptr+"/tool", false, fmt.Sprintf("fixture tool %q is not of the form <scope>:<tool-id>", tool.Str), toolRefHint)
+			c.report(r.ptr()+"/tool", false, fmt.Sprintf("fixture tool %q is not of the form <scope>:<tool-id>", tool.Str), toolRefHint)
 		}
 	}
 }

@@ -13,30 +13,54 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 )
 
-// at is one value of the document being linted, with its JSON pointer.
+// at is one value of the document being linted. Its JSON pointer is
+// parent, or parent/i for an array item (i >= 0): it is built only when a
+// rule reports, so walking the document costs no string building.
 type at struct {
-	ptr string
-	n   *jsondoc.Node
+	parent string
+	i      int
+	n      *jsondoc.Node
 }
 
-// items returns the items of the array at ptr (none when it is not an array).
-func (c *lintCtx) items(ptr string) []at {
-	n := c.doc.Lookup(ptr)
-	if n == nil || n.Kind != jsondoc.Array {
+// ptr returns the value's JSON pointer.
+func (a at) ptr() string {
+	if a.i < 0 {
+		return a.parent
+	}
+	return jsondoc.Index(a.parent, a.i)
+}
+
+// itemsOf returns the items of array n at pointer ptr (none when n is not
+// an array).
+func itemsOf(ptr string, n *jsondoc.Node) []at {
+	if n == nil || n.Kind != jsondoc.Array || len(n.Items) == 0 {
 		return nil
 	}
 	out := make([]at, len(n.Items))
 	for i, it := range n.Items {
-		out[i] = at{jsondoc.Index(ptr, i), it}
+		out[i] = at{ptr, i, it}
 	}
 	return out
+}
+
+// items returns the items of the array at ptr (none when it is not an array).
+func (c *lintCtx) items(ptr string) []at { return itemsOf(ptr, c.doc.Lookup(ptr)) }
+
+// childItems returns the items of the array member key of a (none when
+// absent), without looking a's pointer up again.
+func childItems(a at, key string) []at {
+	n := a.n.Get(key)
+	if n == nil {
+		return nil
+	}
+	return itemsOf(jsondoc.Child(a.ptr(), key), n)
 }
 
 // agents returns the agent manifests of the document: the items of a pack's
 // agents[], or the document itself when it is a standalone agent.
 func (c *lintCtx) agents() []at {
 	if c.kind == Agent {
-		return []at{{"", c.doc.Root}}
+		return []at{{"", -1, c.doc.Root}}
 	}
 	var out []at
 	for _, a := range c.items("/agents") {
@@ -70,18 +94,18 @@ func quoteList(names []string, max int) string {
 // uniqueStrings reports every repeat of the string member key among items,
 // naming the first occurrence. what names the field in messages.
 func (c *lintCtx) uniqueStrings(list []at, key, what, hint string) {
-	seen := map[string]string{}
+	seen := make(map[string]at, len(list))
 	for _, it := range list {
 		v := it.n.Get(key)
 		if v == nil || v.Kind != jsondoc.String {
 			continue
 		}
-		ptr := jsondoc.Child(it.ptr, key)
 		if first, dup := seen[v.Str]; dup {
-			c.report(ptr, false, fmt.Sprintf("%s %q is already used at %s (line %d)", what, v.Str, first, c.lineOf(first)), hint)
+			fp := jsondoc.Child(first.ptr(), key)
+			c.report(jsondoc.Child(it.ptr(), key), false, fmt.Sprintf("%s %q is already used at %s (line %d)", what, v.Str, fp, c.lineOf(fp)), hint)
 			continue
 		}
-		seen[v.Str] = ptr
+		seen[v.Str] = it
 	}
 }
 
@@ -126,13 +150,13 @@ func checkConnectorResolves(c *lintCtx) {
 		if v == nil || v.Kind != jsondoc.String || set[v.Str] {
 			continue
 		}
-		c.report(a.ptr+"/typeId", false, fmt.Sprintf("connector action typeId %q names no node of this pack (connector_action_unresolved)", v.Str), hint(v.Str))
+		c.report(a.ptr()+"/typeId", false, fmt.Sprintf("connector action typeId %q names no node of this pack (connector_action_unresolved)", v.Str), hint(v.Str))
 	}
 	for _, t := range c.items("/connector/triggers") {
 		if t.n.Kind != jsondoc.String || set[t.n.Str] {
 			continue
 		}
-		c.report(t.ptr, false, fmt.Sprintf("connector trigger %q names no node of this pack (connector_action_unresolved)", t.n.Str), hint(t.n.Str))
+		c.report(t.ptr(), false, fmt.Sprintf("connector trigger %q names no node of this pack (connector_action_unresolved)", t.n.Str), hint(t.n.Str))
 	}
 }
 
@@ -150,7 +174,7 @@ func checkAgentPrefix(c *lintCtx) {
 		if suffix == "" {
 			suffix = "default"
 		}
-		c.report(a.ptr+"/agentId", false,
+		c.report(a.ptr()+"/agentId", false,
 			fmt.Sprintf("agentId %q does not start with the pack name %q followed by a dot; registries refuse the pack (RFC 0003)", id, name),
 			fmt.Sprintf("rename the agent to %q", name+"."+suffix))
 	}
@@ -188,16 +212,16 @@ func describeValue(n *jsondoc.Node) string {
 
 func checkSecretProvider(c *lintCtx) {
 	for _, node := range c.items("/nodes") {
-		for _, s := range c.items(node.ptr + "/requiresSecrets") {
+		for _, s := range childItems(node, "requiresSecrets") {
 			kind := s.n.Get("kind").Text()
 			prov := s.n.Get("provider")
 			id := s.n.Get("id").Text()
 			switch {
 			case kind == "ai-provider" && prov == nil:
-				c.report(s.ptr, false, fmt.Sprintf("secret %q has kind \"ai-provider\" but no provider", id),
+				c.report(s.ptr(), false, fmt.Sprintf("secret %q has kind \"ai-provider\" but no provider", id),
 					`add "provider": the AI provider id the host resolves the key for, such as "anthropic" or "openai"`)
 			case kind != "" && kind != "ai-provider" && prov != nil:
-				c.report(s.ptr+"/provider", true, fmt.Sprintf("secret %q has a provider but its kind is %q; provider applies only to \"ai-provider\" secrets", id, kind),
+				c.report(s.ptr()+"/provider", true, fmt.Sprintf("secret %q has a provider but its kind is %q; provider applies only to \"ai-provider\" secrets", id, kind),
 					`remove "provider", or set "kind": "ai-provider" if this is an AI provider key`)
 			}
 		}
@@ -261,7 +285,7 @@ func checkVersions(c *lintCtx) {
 			continue
 		}
 		if _, err := semver.StrictNewVersion(v.Str); err != nil {
-			c.report(n.ptr+"/version", false, fmt.Sprintf("node version %q is not SemVer 2.0.0: %v", v.Str, err),
+			c.report(n.ptr()+"/version", false, fmt.Sprintf("node version %q is not SemVer 2.0.0: %v", v.Str, err),
 				"write MAJOR.MINOR.PATCH without leading zeros, such as 1.0.0")
 		}
 	}
@@ -316,9 +340,9 @@ const toolRefHint = `write <scope>:<tool-id>, such as "openwop:core.openwop.http
 
 func checkToolAllowlist(c *lintCtx) {
 	for _, a := range c.agents() {
-		for _, t := range c.items(a.ptr + "/toolAllowlist") {
+		for _, t := range childItems(a, "toolAllowlist") {
 			if t.n.Kind == jsondoc.String && t.n.Str != "" && !toolRefPattern.MatchString(t.n.Str) {
-				c.report(t.ptr, false, fmt.Sprintf("toolAllowlist entry %q is not of the form <scope>:<tool-id>", t.n.Str), toolRefHint)
+				c.report(t.ptr(), false, fmt.Sprintf("toolAllowlist entry %q is not of the form <scope>:<tool-id>", t.n.Str), toolRefHint)
 			}
 		}
 	}

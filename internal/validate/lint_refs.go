@@ -25,8 +25,8 @@ const (
 
 // fileRef is one reference to a file of the pack.
 type fileRef struct {
-	ptr, key, val string
-	kind          refKind
+	pointer, key, val string
+	kind              refKind
 }
 
 // refKindOf classifies a member name as a file reference.
@@ -67,11 +67,11 @@ func (c *lintCtx) fileRefs() []fileRef {
 	}
 	if c.kind == NodePack {
 		for _, n := range c.items("/nodes") {
-			walk(n.ptr, n.n)
+			walk(n.ptr(), n.n)
 		}
 	}
 	for _, a := range c.agents() {
-		walk(a.ptr, a.n)
+		walk(a.ptr(), a.n)
 	}
 	return out
 }
@@ -272,7 +272,7 @@ func findByBase(fsys fs.FS, base string) string {
 func checkRefs(c *lintCtx) {
 	done := map[string]bool{}
 	for _, r := range c.fileRefs() {
-		p, ok := c.resolve(r.ptr, r.key, r.val, true)
+		p, ok := c.resolve(r.pointer, r.key, r.val, true)
 		if !ok || p == "" || done[p] || r.kind == refEval {
 			continue
 		}

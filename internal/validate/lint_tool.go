@@ -74,7 +74,7 @@ func checkScopesUsed(c *lintCtx) {
 		}
 	}
 	for _, a := range c.items("/actions") {
-		for _, u := range c.items(a.ptr + "/scopes_used") {
+		for _, u := range childItems(a, "scopes_used") {
 			if u.n.Kind != jsondoc.String || declared[u.n.Str] {
 				continue
 			}
@@ -82,7 +82,7 @@ func checkScopesUsed(c *lintCtx) {
 			if len(list) > 0 {
 				hint += ", or use one of " + quoteList(list, 5)
 			}
-			c.report(u.ptr, false, fmt.Sprintf("action %q uses scope %q, which scopes[] does not declare", a.n.Get("name").Text(), u.n.Str), hint)
+			c.report(u.ptr(), false, fmt.Sprintf("action %q uses scope %q, which scopes[] does not declare", a.n.Get("name").Text(), u.n.Str), hint)
 		}
 	}
 }
@@ -120,7 +120,7 @@ func checkSmokeAction(c *lintCtx) {
 func (c *lintCtx) argvArrays() []string {
 	ptrs := []string{"/runtime/entrypoint/command", "/smoke/command", "/kill_switch/command"}
 	for _, a := range c.items("/actions") {
-		ptrs = append(ptrs, a.ptr+"/invocation/argv_template")
+		ptrs = append(ptrs, a.ptr()+"/invocation/argv_template")
 	}
 	return ptrs
 }
@@ -134,7 +134,7 @@ func checkSecretArgv(c *lintCtx) {
 		for _, it := range c.items(ptr) {
 			for _, m := range placeholder.FindAllStringSubmatch(it.n.Text(), -1) {
 				if ns, name := splitPlaceholder(m[1]); (ns == "env" || ns == "") && secret[name] {
-					c.report(it.ptr, false, fmt.Sprintf("secret env var %s is passed on the command line (%s): any user of the machine can read process lists", name, m[0]),
+					c.report(it.ptr(), false, fmt.Sprintf("secret env var %s is passed on the command line (%s): any user of the machine can read process lists", name, m[0]),
 						fmt.Sprintf("remove %s from the arguments: the tool receives %s in its environment and should read it there", m[0], name))
 				}
 			}
