@@ -16,15 +16,24 @@ func TestNewPackValidatePackSign(t *testing.T) {
 	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
 		t.Fatalf("keygen: exit %d %s", code, errOut)
 	}
-	agent := []string{"--set", "agent.id=writer", "--set", "agent.modelClass=writing"}
-	cases := map[string][]string{
-		"javascript":        nil,
-		"python":            {"--set", "runtime.language=python"},
-		"go":                {"--set", "runtime.language=go"},
-		"wasm":              {"--set", "runtime.language=wasm"},
-		"remote":            {"--set", "runtime.language=remote"},
-		"mixed-eval":        append(append([]string{}, agent...), "--set", "agent.eval=true"),
-		"remote-inline-mit": {"--set", "runtime.language=remote", "--set", "agent.systemPromptInline=true", "--set", "license=MIT"},
+	agentOpts := map[string][]string{
+		"no-agent":     nil,
+		"agent":        {"--set", "agent.id=writer", "--set", "agent.modelClass=writing"},
+		"agent-inline": {"--set", "agent.id=greeter", "--set", "agent.systemPromptInline=true", "--set", "agent.systemPrompt=Greet."},
+		"agent-bare":   {"--set", "agent.id=bare", "--set", "agent.handoff=false", "--set", "agent.confidence=-1"},
+		"agent-eval":   {"--set", "agent.id=writer", "--set", "agent.eval=true"},
+		"agent-rubric": {"--set", "agent.id=judge", "--set", "agent.eval.modes=golden,rubric", "--set", "agent.eval.tasks.1.id=polite", "--set", "agent.eval.tasks.1.kind=rubric", "--set", "agent.eval.tasks.1.criteria=is polite,is short"},
+		"license-mit":  {"--set", "license=MIT", "--set", "author=Acme"},
+		"two-nodes":    {"--set", "nodes.1.id=merge", "--set", "nodes.1.inputs=left,right", "--set", "nodes.1.outputs=joined"},
+	}
+	cases := map[string][]string{}
+	for _, lang := range []string{"javascript", "python", "go", "wasm", "remote"} {
+		for opt, sets := range agentOpts {
+			if lang == "remote" && (opt == "no-agent" || opt == "two-nodes") {
+				continue
+			}
+			cases[lang+"/"+opt] = append([]string{"--set", "runtime.language=" + lang}, sets...)
+		}
 	}
 	for name, sets := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -46,7 +46,7 @@ func PlanEval(src *PackSource, e EvalAnswers, v *validate.Validator) (*Plan, err
 			Hint:    "add tasks to " + filepath.Join(src.Dir, ref) + ", or remove its evalSuiteRef first"}}
 	}
 	e.TargetAgentID = target
-	if e.AllowedModels == nil {
+	if len(e.AllowedModels) == 0 {
 		if mc := agent.Get("modelClass").Text(); mc != "" {
 			e.AllowedModels = []string{mc}
 		}

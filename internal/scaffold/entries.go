@@ -84,7 +84,7 @@ func buildAgent(p *Plan, field, pack string, ag AgentAnswers) (agentDoc, error) 
 		if e.TargetAgentID == "" {
 			e.TargetAgentID = id
 		}
-		if e.AllowedModels == nil {
+		if len(e.AllowedModels) == 0 {
 			e.AllowedModels = []string{ag.ModelClass}
 		}
 		ref, err := buildEval(p, join(field, "eval"), pack, s, e, e.file(id))

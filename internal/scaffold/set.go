@@ -24,8 +24,11 @@ func Set(answers any, key, value string) error {
 	full := fullTemplate(answers)
 	toks := strings.Split(key, ".")
 	if err := setPath(cur, full, toks, value); err != nil {
-		return werr.Wrap(werr.Usage, "usage", err, "cannot set %s", key).
-			WithHint("known keys: %s", strings.Join(Keys(answers), ", "))
+		e := werr.Wrap(werr.Usage, "usage", err, "cannot set %s", key)
+		if strings.Contains(err.Error(), "unknown key") {
+			e = e.WithHint("known keys: %s (N: a list index)", strings.Join(Keys(answers), ", "))
+		}
+		return e
 	}
 	return fromMap(cur, answers, key)
 }
@@ -100,9 +103,10 @@ func fullTemplate(answers any) map[string]any {
 	case *NodeAnswers:
 		v = NodeAnswers{}.Defaults()
 	case *EvalAnswers:
-		v = EvalAnswers{}.Defaults()
+		v = fullEval()
 	case *ToolAnswers:
 		t := ToolAnswers{}.Defaults()
+		t.Runtime.Command = []string{}
 		t.Env = []EnvAnswers{{Required: true}}
 		t.Scopes = []ScopeAnswers{{Actions: []string{}}}
 		v = t
@@ -113,9 +117,20 @@ func fullTemplate(answers any) map[string]any {
 
 func fullAgent() AgentAnswers {
 	ag := AgentAnswers{}.Defaults()
-	ev := EvalAnswers{}.Defaults()
+	ev := fullEval()
 	ag.Eval = &ev
 	return ag
+}
+
+// fullEval is the eval defaults with empty lists instead of nil ones, so
+// that their keys are known to be lists.
+func fullEval() EvalAnswers {
+	ev := EvalAnswers{}.Defaults()
+	ev.AllowedModels = []string{}
+	for i := range ev.Tasks {
+		ev.Tasks[i].Criteria = []string{}
+	}
+	return ev
 }
 
 func toMap(v any) (map[string]any, error) {
@@ -141,7 +156,7 @@ func fromMap(m map[string]any, answers any, what string) error {
 	d.DisallowUnknownFields()
 	if err := d.Decode(answers); err != nil {
 		return werr.Wrap(werr.Usage, "usage", err, "cannot apply %s", what).
-			WithHint("known keys: %s", strings.Join(Keys(answers), ", "))
+			WithHint("check the names and types against `wopkit new --help`; known keys: %s", strings.Join(Keys(answers), ", "))
 	}
 	return nil
 }
@@ -183,7 +198,11 @@ func setPath(cur, full map[string]any, toks []string, value string) error {
 			return werr.New(werr.Usage, "usage", "%s has %d item(s): set index %d first", k, len(list), len(list))
 		}
 		if i == len(list) {
-			list = append(list, clone(itemTmpl))
+			item := clone(itemTmpl)
+			if _, ok := item["eval"]; ok {
+				item["eval"] = nil // optional blocks start off
+			}
+			list = append(list, item)
 			cur[k] = list
 		}
 		item, _ := list[i].(map[string]any)
