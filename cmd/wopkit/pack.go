@@ -16,6 +16,7 @@ type packOptions struct {
 	OutputFile  string
 	DryRun      bool
 	NoValidate  bool
+	Schemas     string
 	ForRegistry bool
 	Level       int
 	Method      SignMethodOptions
@@ -57,7 +58,7 @@ func newPackCmd() *cobra.Command {
 				return err
 			}
 			res, err := pack.Pack(cmd.Context(), pack.Options{Dir: dir, Output: o.OutputFile, Signer: signer,
-				NoValidate: o.NoValidate, DryRun: o.DryRun, ForRegistry: o.ForRegistry || signer != nil, Level: o.Level})
+				NoValidate: o.NoValidate, SchemaDir: o.Schemas, DryRun: o.DryRun, ForRegistry: o.ForRegistry || signer != nil, Level: o.Level})
 			if err != nil {
 				return err
 			}
@@ -68,6 +69,7 @@ func newPackCmd() *cobra.Command {
 	f.StringVarP(&o.OutputFile, "output", "o", "", "tarball path (default <name>-<version>.tgz); NAME.sig and NAME.json go beside it")
 	f.BoolVar(&o.DryRun, "dry-run", false, "list what would go in, with sizes and the integrity; write nothing")
 	f.BoolVar(&o.NoValidate, "no-validate", false, "pack even when validation fails or referenced files are missing")
+	f.StringVar(&o.Schemas, "schemas", "", "JSON Schemas that override the embedded ones by $id (as in validate)")
 	f.BoolVar(&o.ForRegistry, "for-registry", false, "apply the registry's size limits (always on when signing)")
 	f.IntVar(&o.Level, "level", 0, "gzip level 1-9 (default 6)")
 	o.Method.AddFlags(cmd, sign.MethodNone)

@@ -14,6 +14,7 @@ import (
 type signOptions struct {
 	OutputFile string
 	NoValidate bool
+	Schemas    string
 	Method     SignMethodOptions
 	Key        KeyOptions
 	Sigstore   SigstoreOptions
@@ -46,7 +47,7 @@ func newSignCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			opts := pack.Options{Dir: args[0], Output: o.OutputFile, Signer: signer, NoValidate: o.NoValidate, ForRegistry: true}
+			opts := pack.Options{Dir: args[0], Output: o.OutputFile, Signer: signer, NoValidate: o.NoValidate, SchemaDir: o.Schemas, ForRegistry: true}
 			var res *pack.Result
 			if st.IsDir() {
 				res, err = pack.Pack(cmd.Context(), opts)
@@ -61,6 +62,7 @@ func newSignCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&o.OutputFile, "output", "o", "", "tarball path (DIR: <name>-<version>.tgz; TGZ: the input itself)")
 	cmd.Flags().BoolVar(&o.NoValidate, "no-validate", false, "sign a pack directory even when validation fails")
+	cmd.Flags().StringVar(&o.Schemas, "schemas", "", "JSON Schemas that override the embedded ones by $id (as in validate)")
 	o.Method.AddFlags(cmd, sign.MethodManual)
 	o.Key.AddFlags(cmd)
 	o.Sigstore.AddFlags(cmd)

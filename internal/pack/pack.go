@@ -36,8 +36,11 @@ type Options struct {
 	// Level is the gzip level (0: the tarball package default); Concurrency
 	// the number of compressing goroutines (0: one per CPU).
 	Level, Concurrency int
+	// SchemaDir holds JSON Schemas that replace the embedded ones by $id
+	// (validate's --schemas).
+	SchemaDir string
 	// Validate checks the pack before packing; nil uses DefaultValidate.
-	Validate func(dir string, forRegistry bool) error
+	Validate func(dir string, opts Options) error
 }
 
 // Result says what was (or, for a dry run, would be) written.
@@ -79,7 +82,7 @@ func Pack(ctx context.Context, opts Options) (*Result, error) {
 		if v == nil {
 			v = DefaultValidate
 		}
-		if err := v(dir, opts.ForRegistry); err != nil {
+		if err := v(dir, opts); err != nil {
 			return nil, err
 		}
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-func noValidate(string, bool) error { return nil }
+func noValidate(string, Options) error { return nil }
 
 // copyTree copies src into a fresh temporary directory.
 func copyTree(t *testing.T, src string) string {

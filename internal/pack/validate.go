@@ -15,8 +15,8 @@ var DefaultValidate = validateDir
 // maxListed bounds the problems quoted in the refusal.
 const maxListed = 8
 
-func validateDir(dir string, forRegistry bool) error {
-	v, err := validate.New(validate.Options{ForRegistry: forRegistry})
+func validateDir(dir string, opts Options) error {
+	v, err := validate.New(validate.Options{ForRegistry: opts.ForRegistry, SchemaDir: opts.SchemaDir})
 	if err != nil {
 		return err
 	}
