@@ -24,6 +24,12 @@ func TestEditorAddRemove(t *testing.T) {
 		{"append to an array", []string{"/", "type:keywords", "enter", "a", "type:extra", "enter", "ctrl+s"},
 			func(m map[string]any) { m["keywords"] = []any{"demo", "test", "extra"} },
 			[]string{`  "x-future-field": {"kept": true},`}},
+		{"copy the last object of an array", []string{"/", "type:/agents", "enter", "a", "ctrl+s"},
+			func(m map[string]any) {
+				ag := m["agents"].([]any)
+				m["agents"] = append(ag, ag[0])
+			},
+			[]string{`  "x-future-field": {"kept": true},`, `      "toolAllowlist": ["openwop:core.openwop.http.fetch"]`}},
 		{"remove an item", []string{"/", "type:/keywords/0", "enter", "d", "ctrl+s"},
 			func(m map[string]any) { m["keywords"] = []any{"test"} },
 			[]string{`  "x-future-field": {"kept": true},`}},

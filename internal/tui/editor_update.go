@@ -246,21 +246,32 @@ func (e *editor) startAdd() tea.Cmd {
 	return nil
 }
 
-// appendItem adds an empty item to an array: of the type the schema
-// names for it, else of the type of the items already there.
+// appendItem adds an item to an array. An array of objects (nodes,
+// agents, tasks, env vars, actions) gets a copy of its last item, in its
+// key order, so the new entry has every field to change; other arrays get
+// an empty value of the type the schema names.
 func (e *editor) appendItem(arr string, n *jsondoc.Node) tea.Cmd {
 	ptr := jsondoc.Index(arr, len(n.Items))
-	typ := e.v.Field(e.kind, ptr).Type
-	if typ == "" && len(n.Items) > 0 {
-		typ = n.Items[len(n.Items)-1].Kind.String()
+	var val any
+	if last := len(n.Items) - 1; last >= 0 && n.Items[last].Kind == jsondoc.Object {
+		it := n.Items[last]
+		val = json.RawMessage(e.src[it.Start:it.End])
+		e.status = "added a copy of " + jsondoc.Index(arr, last) + ": change its id"
+	} else {
+		typ := e.v.Field(e.kind, ptr).Type
+		if typ == "" && len(n.Items) > 0 {
+			typ = n.Items[len(n.Items)-1].Kind.String()
+		}
+		val = emptyValue(typ)
+		e.status = "added " + ptr
 	}
-	out, err := patch.Append(e.src, arr, emptyValue(typ))
+	out, err := patch.Append(e.src, arr, val)
 	if err != nil {
 		e.status = "cannot add to " + displayPtr(arr) + ": " + err.Error()
 		return nil
 	}
 	e.expanded[arr] = true
-	e.status = "added " + ptr
+	e.expanded[ptr] = true
 	return e.thenEdit(e.apply(out, ptr))
 }
 

@@ -203,3 +203,17 @@ func TestAccessibleDefaults(t *testing.T) {
 		t.Errorf("the prompts were not shown:\n%s", out.String())
 	}
 }
+
+// TestReservedScopeStopsThePlan: the scaffold counts warnings, so a core.*
+// name is a problem the review sends back to the identity step.
+func TestReservedScopeStopsThePlan(t *testing.T) {
+	a := newAnswers()
+	a.Scope, a.Org = "core", "openwop"
+	p := makePlan(testValidator, a)
+	if p.plan != nil || len(p.problems) == 0 || !strings.Contains(p.problems[0].Message, "core") {
+		t.Fatalf("core.* name not reported: %v %v", p.err, p.problems)
+	}
+	if s := stepOf(p.problems[0]); s != stepIdentity {
+		t.Errorf("leads to %v", stepTitles[s])
+	}
+}
