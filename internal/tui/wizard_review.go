@@ -113,8 +113,8 @@ func (r *review) view(ctx *common.Context, width, height int) string {
 	case r.plan == nil:
 		return ""
 	}
-	b.WriteString(st.Label.Render(fmt.Sprintf("%d files will be written:", len(r.plan.Files))) + " ")
-	b.WriteString(strings.Join(r.plan.Paths(), ", ") + "\n")
+	files := fmt.Sprintf("%d files will be written: %s", len(r.plan.Files), strings.Join(r.plan.Paths(), ", "))
+	b.WriteString(widgets.Wrap(files, width) + "\n")
 	b.WriteString(st.OK.Render("no problems") + " · " + st.Dim.Render("enter to write, b to go back") + "\n")
 	lines := strings.Split(strings.TrimRight(r.manifest, "\n"), "\n")
 	room := max(height-lipglossHeight(b.String())-1, 3)

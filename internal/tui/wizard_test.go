@@ -217,3 +217,37 @@ func TestReservedScopeStopsThePlan(t *testing.T) {
 		t.Errorf("leads to %v", stepTitles[s])
 	}
 }
+
+// TestWizardReview shows the review at 80x24 (golden), then, with a bad
+// answer, follows a problem back to its step and returns to the review
+// once that step is answered again.
+func TestWizardReview(t *testing.T) {
+	k := asker{v: testValidator}
+	a := newAnswers()
+	a.Org, a.Part = "acme", "review"
+	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, k, a, NewOptions{DraftDir: t.TempDir()}) })
+	w := d.a.top().(*wizard)
+	d.run(w.goTo(stepReview))
+	if w.rev.plan == nil {
+		t.Fatalf("no plan: %v %v", w.rev.err, w.rev.problems)
+	}
+	d.golden("wizard-review")
+
+	a.Org = "Bad Org"
+	d.run(w.goTo(stepReview))
+	if len(w.rev.problems) == 0 {
+		t.Fatal("bad org not reported")
+	}
+	d.golden("wizard-review-problems")
+	d.keys("enter")
+	if w.step != stepIdentity || w.form == nil {
+		t.Fatalf("enter on the problem went to %v", stepTitles[w.step])
+	}
+	d.keys("enter", "ctrl+u", "type:acme", "enter") // scope kept, organisation retyped
+	for i := 0; i < 12 && w.step == stepIdentity; i++ {
+		d.keys("enter")
+	}
+	if w.step != stepReview || w.rev.plan == nil {
+		t.Fatalf("after fixing, step %v, problems %v", stepTitles[w.step], w.rev.problems)
+	}
+}
