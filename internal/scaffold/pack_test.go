@@ -185,3 +185,31 @@ func TestWasmModuleIsValid(t *testing.T) {
 		t.Fatalf("node rejected node.wasm: %v\n%s", err, out)
 	}
 }
+
+// TestLicenseTexts checks the LICENSE of each license choice; the Apache
+// text is compared with Debian's copy of the license when it is installed.
+func TestLicenseTexts(t *testing.T) {
+	for _, tt := range []struct{ license, author, want string }{
+		{"MIT", "Acme Inc", "Copyright (c) Acme Inc\n\nPermission is hereby granted"},
+		{"MIT", "", "Copyright (c) the authors of vendor.acme.hello"},
+		{"BSD-3-Clause", "Acme", "SPDX-License-Identifier: BSD-3-Clause"},
+		{"PROPRIETARY", "Acme", "All rights reserved"},
+		{"Apache-2.0", "", "Apache License\n                           Version 2.0, January 2004"},
+	} {
+		a := PackAnswers{}.Defaults()
+		a.Name, a.License, a.Author = "vendor.acme.hello", tt.license, tt.author
+		p, err := PlanPack(a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := string(p.File("LICENSE").Data)
+		if !strings.Contains(got, tt.want) || strings.Contains(got, "{{") || strings.Contains(got, "Uses:") {
+			t.Errorf("%s: LICENSE is\n%s", tt.license, got)
+		}
+		if tt.license == "Apache-2.0" {
+			if ref, err := os.ReadFile("/usr/share/common-licenses/Apache-2.0"); err == nil && got != string(ref) {
+				t.Error("Apache-2.0 LICENSE differs from /usr/share/common-licenses/Apache-2.0")
+			}
+		}
+	}
+}
