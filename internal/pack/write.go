@@ -88,7 +88,11 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 				WithHint("check that the output directory exists and is writable")
 		}
 		temps = append(temps, f.Name())
-		return f, f.Chmod(0o644)
+		if err := f.Chmod(0o644); err != nil {
+			f.Close()
+			return nil, werr.Wrap(werr.Env, "write_failed", err, "cannot set the mode of %s", final)
+		}
+		return f, nil
 	}
 	tf, err := create(res.Output)
 	if err != nil {

@@ -133,6 +133,11 @@ func trustedKey(s schemeInfo, name string, p Policy, where string) (crypto.Publi
 	if err != nil {
 		return nil, err
 	}
+	switch k.Status {
+	case "revoked", "compromised":
+		return nil, werr.New(werr.Invalid, "key_revoked", "key %q is %s in the keychain of registry %s", s.keyID, k.Status, p.Registry.Dir).
+			WithHint("packs signed with it are no longer trusted: get a version signed with the namespace's current key")
+	}
 	if !k.Permits(name) {
 		return nil, werr.New(werr.Invalid, "pack_namespace_unauthorized", "key %q may not sign %s (it is granted %s)", s.keyID, name, strings.Join(k.PermittedNamespaces, ", ")).
 			WithHint("the registry refuses packs signed outside the key's namespaces; sign with the namespace's key")

@@ -221,6 +221,19 @@ func TestNamespaceUnauthorized(t *testing.T) {
 	if r.Verified || r.Error.Code != "pack_namespace_unauthorized" {
 		t.Errorf("got %+v", r.Error)
 	}
+	// A revoked key is refused even inside its namespaces.
+	for _, k := range meta["signingKeys"].([]any) {
+		if k := k.(map[string]any); k["keyId"] == "openwop-team-1" {
+			k["permittedNamespaces"] = []any{"core.openwop.*"}
+			k["status"] = "revoked"
+		}
+	}
+	wk, _ = json.Marshal(meta)
+	os.WriteFile(filepath.Join(tmp, registry.WellKnown), wk, 0o644)
+	r = File(context.Background(), filepath.Join(tmp, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz"), Policy{Registry: openRegistry(t, tmp)})
+	if r.Verified || r.Error.Code != "key_revoked" {
+		t.Errorf("revoked key: %+v", r.Error)
+	}
 	// vendor.myndhyve.* packs signed with another key of the keychain.
 	r = File(context.Background(), filepath.Join(tmp, "v1", "packs", "vendor.myndhyve.ads-copy-generate", "-", "1.0.0.tgz"), Policy{Registry: root})
 	if !r.Verified {
