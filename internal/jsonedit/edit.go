@@ -72,7 +72,7 @@ func SetEdit(src []byte, pointer string, value any) (Edit, error) {
 	if err != nil {
 		return Edit{}, err
 	}
-	st := Detect(src)
+	st := detect(src, doc)
 	if n := doc.Lookup(pointer); n != nil {
 		text, err := Render(value, st, lineIndent(src, n.Start))
 		if err != nil {
@@ -101,7 +101,7 @@ func SetEdit(src []byte, pointer string, value any) (Edit, error) {
 // end of container n, joined the way the existing entries are joined.
 func insertEdit(doc *jsondoc.Doc, n *jsondoc.Node, key string, value any) (Edit, error) {
 	src := doc.Src
-	st := Detect(src)
+	st := detect(src, doc)
 	var prefix []byte
 	if n.Kind == jsondoc.Object {
 		k, err := marshal(key)

@@ -28,24 +28,38 @@ var DefaultStyle = Style{Indent: "  ", Newline: "\n", Colon: ": "}
 // Detect returns the layout src is written in. The indentation unit is the
 // smallest indentation of any line; a document on one line is compact.
 func Detect(src []byte) Style {
+	doc, _ := jsondoc.Parse(src)
+	return detect(src, doc)
+}
+
+// detect is Detect on an already parsed document (doc may be nil).
+func detect(src []byte, doc *jsondoc.Doc) Style {
 	st := Style{Newline: "\n", Colon: ": "}
 	if bytes.Contains(src, []byte("\r\n")) {
 		st.Newline = "\r\n"
 	}
-	if i := bytes.IndexByte(src, '"'); i >= 0 {
-		if doc, err := jsondoc.Parse(src); err == nil {
-			st.Colon = firstColon(doc)
-		}
+	if doc != nil {
+		st.Colon = firstColon(doc)
 	}
 	if !bytes.ContainsRune(src, '\n') {
 		return Style{Newline: st.Newline, Colon: st.Colon}
 	}
 	best := ""
-	for _, line := range strings.Split(string(src), "\n") {
-		ws := leadingSpace(line)
-		if ws == "" || ws == line || strings.TrimSpace(line) == "" {
+	for rest := src; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		n := 0
+		for n < len(line) && (line[n] == ' ' || line[n] == '\t') {
+			n++
+		}
+		if n == 0 || n == len(line) || len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		ws := string(line[:n])
 		if best == "" || len(ws) < len(best) {
 			best = ws
 		}
