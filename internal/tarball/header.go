@@ -117,16 +117,24 @@ func decodeHeader(b *[blockSize]byte, index int) (*rawHeader, error) {
 	if err != nil {
 		return nil, corrupt("unreadable header checksum field %q", trimNUL(b[offChksum:offChksum+8]))
 	}
-	var unsigned, signed int64
-	for i, c := range b {
-		if i >= offChksum && i < offChksum+8 {
-			c = ' '
-		}
+	// Sum with the checksum field as spaces; some old tars summed signed bytes.
+	unsigned := int64(8 * ' ')
+	for _, c := range b[:offChksum] {
 		unsigned += int64(c)
-		signed += int64(int8(c))
 	}
-	if want != unsigned && want != signed {
-		return nil, corrupt("header checksum %o does not match the header (computed %o)", want, unsigned)
+	for _, c := range b[offChksum+8:] {
+		unsigned += int64(c)
+	}
+	if want != unsigned {
+		signed := int64(8 * ' ')
+		for i, c := range b {
+			if i < offChksum || i >= offChksum+8 {
+				signed += int64(int8(c))
+			}
+		}
+		if want != signed {
+			return nil, corrupt("header checksum %o does not match the header (computed %o)", want, unsigned)
+		}
 	}
 	h := &rawHeader{typeflag: b[offTypeflag]}
 	name := string(trimNUL(b[offName : offName+maxNameLen]))
