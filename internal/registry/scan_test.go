@@ -27,6 +27,13 @@ func TestDecodeTop(t *testing.T) {
 		{`{"a":"unterminated}`, "", "", true},
 		{`{"a":{"b":1}`, "", "", true},
 		{`{"name":1}`, "", "", true}, // wrong type for a kept member
+		{`{"x":tru,"name":"a"}`, "", "", true},
+		{`{"x":[1,],"name":"a"}`, "", "", true},
+		{`{"x":{"a" 1},"name":"a"}`, "", "", true},
+		{`{"x":01,"name":"a"}`, "", "", true},
+		{`{"x":1.,"name":"a"}`, "", "", true},
+		{`{"x":[1}],"name":"a"}`, "", "", true},
+		{`{"x":[-0.5e+3,true,false,null,{},[]],"name":"a"}`, "a", "", false},
 	} {
 		var d doc
 		err := DecodeTop([]byte(tc.in), keep, &d)
