@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
@@ -115,6 +116,10 @@ func PlanNode(src *PackSource, n NodeAnswers, v *validate.Validator) (*Plan, err
 	if errs := checkPorts("", n); len(errs) > 0 {
 		return nil, errs
 	}
+	if src.Language == "remote" {
+		return nil, werr.New(werr.Invalid, "scaffold_remote_pack", "pack %s is agent-only (runtime.language \"remote\" in %s): it has no code to run a node", src.Name, filepath.Join(src.Dir, "pack.json")).
+			WithHint("give the pack a runtime first (runtime.language and runtime.entry, e.g. javascript and index.mjs), then add the node")
+	}
 	p := &Plan{Kind: "node"}
 	d, err := buildNode(p, "", src.Name, n)
 	if err != nil {
@@ -129,8 +134,8 @@ func PlanNode(src *PackSource, n NodeAnswers, v *validate.Validator) (*Plan, err
 // appendCode appends the node's implementation to the runtime entry.
 func (s *PackSource) appendCode(p *Plan, n NodeAnswers) error {
 	rs, err := Runtime(s.Language)
-	if err != nil || s.Language == "remote" {
-		p.Notes = append(p.Notes, "runtime "+strings.TrimSpace(s.Language+" ")+"has no template: implement "+qualify(s.Name, n.ID)+" in "+s.Entry+" yourself")
+	if err != nil {
+		p.Notes = append(p.Notes, "runtime "+strconv.Quote(s.Language)+" has no template: implement "+qualify(s.Name, n.ID)+" in "+s.Entry+" yourself")
 		return nil
 	}
 	entry, err := fs.ReadFile(s.FS, s.Entry)

@@ -10,6 +10,7 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/werr"
 )
 
 // copyFixturePack copies a real source pack into a temporary directory,
@@ -78,6 +79,12 @@ func TestAddIntoFixturePacks(t *testing.T) {
 					n := NodeAnswers{}.Defaults()
 					n.ID = "shout"
 					p, err = PlanNode(src, n, v)
+					if src.Language == "remote" {
+						if werr.CodeOf(err) != "scaffold_remote_pack" {
+							t.Fatalf("node into an agent-only pack: %v", err)
+						}
+						return
+					}
 					added = jsondoc.Index("/nodes", len(src.NodeIDs()))
 				case "eval":
 					if len(src.AgentIDs()) == 0 {

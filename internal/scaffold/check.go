@@ -179,3 +179,49 @@ func CheckField(v *validate.Validator, k validate.Kind, pointer string, value an
 	}
 	return errs
 }
+
+// asFieldErrors returns err as field errors (an error that is not about one
+// answer becomes a FieldError without a field).
+func asFieldErrors(err error) FieldErrors {
+	if err == nil {
+		return nil
+	}
+	if fes, ok := err.(FieldErrors); ok {
+		return fes
+	}
+	return FieldErrors{{Message: err.Error()}}
+}
+
+// Check returns every problem of the answers, as PlanPack would refuse
+// them (nil when the pack can be written). v may be nil.
+func (a PackAnswers) Check(v *validate.Validator) FieldErrors {
+	_, err := PlanPack(a, v)
+	return asFieldErrors(err)
+}
+
+// Check returns every problem of the answers, as PlanTool would refuse them.
+func (a ToolAnswers) Check(v *validate.Validator) FieldErrors {
+	_, err := PlanTool(a, "", v)
+	return asFieldErrors(err)
+}
+
+// Check returns the problems of adding the agent to src, as PlanAgent
+// would refuse them.
+func (a AgentAnswers) Check(src *PackSource, v *validate.Validator) FieldErrors {
+	_, err := PlanAgent(src, a, v)
+	return asFieldErrors(err)
+}
+
+// Check returns the problems of adding the node to src, as PlanNode would
+// refuse them.
+func (n NodeAnswers) Check(src *PackSource, v *validate.Validator) FieldErrors {
+	_, err := PlanNode(src, n, v)
+	return asFieldErrors(err)
+}
+
+// Check returns the problems of adding the eval suite to src, as PlanEval
+// would refuse them.
+func (e EvalAnswers) Check(src *PackSource, v *validate.Validator) FieldErrors {
+	_, err := PlanEval(src, e, v)
+	return asFieldErrors(err)
+}

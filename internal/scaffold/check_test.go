@@ -80,6 +80,9 @@ func TestPackRefusals(t *testing.T) {
 			if err == nil {
 				t.Fatal("accepted")
 			}
+			if len(a.Check(nil)) == 0 {
+				t.Error("Check finds nothing that PlanPack refuses")
+			}
 			if tt.field == "" {
 				if !strings.Contains(err.Error(), tt.want) {
 					t.Errorf("got %v, want %q", err, tt.want)
