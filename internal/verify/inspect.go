@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/openwop/wopkit/internal/jcs"
+	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -83,7 +84,14 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 			Entry    string `json:"entry"`
 		} `json:"runtime"`
 	}
-	if err := json.Unmarshal(pf.Data, &doc); err != nil {
+	keep := func(k string) bool {
+		switch k {
+		case "name", "version", "kind", "description", "license", "nodes", "agents", "signing", "runtime":
+			return true
+		}
+		return false
+	}
+	if err := registry.DecodeTop(pf.Data, keep, &doc); err != nil {
 		return nil, werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json in %s is not valid JSON", path)
 	}
 	info.Manifest = &Summary{Name: doc.Name, Version: doc.Version, Kind: doc.Kind, Description: doc.Description,
