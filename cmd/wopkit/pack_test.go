@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/sign"
 )
 
 // writePack writes a small node pack into a temporary directory.
@@ -38,7 +40,16 @@ func writePack(t *testing.T) string {
 	return dir
 }
 
+// fastKDF lowers the PBKDF2 iteration count for the test (the real count
+// is exercised by internal/sign's openssl test).
+func fastKDF(t *testing.T) {
+	old := sign.KDFIterations
+	sign.KDFIterations = 10_000
+	t.Cleanup(func() { sign.KDFIterations = old })
+}
+
 func TestKeygenPackSignVerify(t *testing.T) {
+	fastKDF(t)
 	dir := writePack(t)
 	out := t.TempDir()
 	prefix := filepath.Join(out, "acme")
