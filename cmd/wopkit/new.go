@@ -27,6 +27,7 @@ type newOptions struct {
 	Accessible bool     // plain prompts instead of the full-screen wizard
 }
 
+// AddFlags registers the flags of `wopkit new`.
 func (o *newOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.Dir, "dir", "", "directory to create the pack in (default: the last part of the pack name), or to write the tool manifest to (default .)")
@@ -67,7 +68,18 @@ func newNewCmd() *cobra.Command {
 			"Every answer is checked with the validator's own messages before anything is written, and\n" +
 			"nothing is written on error; existing files are kept unless --force is given.\n\n" +
 			"agent, node and eval are added into an existing pack (--pack DIR): pack.json keeps its key order,\n" +
-			"indentation and unknown fields; only the new entry is added.",
+			"indentation and unknown fields; only the new entry is added.\n\n" +
+			"Keys for --set (an unknown key lists them all):\n" +
+			"  pack   name, version, description, author, license (SPDX, default Apache-2.0), homepage, repository,\n" +
+			"         keywords, engines, runtime.language (javascript, python, go, wasm, remote), runtime.entry,\n" +
+			"         node.<key> and agent.<key> for the first node and agent, nodes.N.<key>, agents.N.<key>\n" +
+			"  node   id, label, description, category, role, capabilities, inputs, outputs\n" +
+			"  agent  id, persona, modelClass, systemPrompt (inline when set), systemPromptFile, toolAllowlist,\n" +
+			"         memory.scratchpad|conversation|longTerm, confidence, handoff, eval (true), eval.<key>\n" +
+			"  eval   targetAgentId, suiteId, modes, allowedModels, passScore, tasks.N.id|input|kind|expected|criteria\n" +
+			"  tool   tool.id, tool.name, tool.summary, tool.homepage, runtime.kind, install.method, install.package,\n" +
+			"         env.N.name|prompt|secret, scopes.N.resource|actions|rationale, actions.N.name|sideEffects|inputs,\n" +
+			"         smoke.kind, killSwitch.kind (default: none when nothing is held, else manual)",
 		Example: "  wopkit new pack --yes --set name=vendor.acme.hello --dir hello\n" +
 			"  wopkit new pack --yes --set name=vendor.acme.bot --set runtime.language=remote\n" +
 			"  wopkit new agent --pack hello --set id=writer --set modelClass=writing --set eval=true\n" +

@@ -1,11 +1,61 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// checkTarList lists the tarball with GNU tar and checks that it holds the
+// runtime entry and every file pack.json references, and no test files.
+func checkTarList(t *testing.T, tgz, dir string) {
+	t.Helper()
+	if _, err := exec.LookPath("tar"); err != nil {
+		t.Log("tar is not installed: not listing the tarball")
+		return
+	}
+	out, err := exec.Command("tar", "-tzf", tgz).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tar -tzf: %v\n%s", err, out)
+	}
+	list := "\n" + string(out)
+	var m struct {
+		Runtime struct{ Language, Entry string }
+		Nodes   []map[string]any
+		Agents  []map[string]any
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"pack.json", "README.md", "LICENSE", "keys/pack.json.sig"}
+	if m.Runtime.Language != "remote" {
+		want = append(want, m.Runtime.Entry)
+	}
+	for _, e := range append(m.Nodes, m.Agents...) {
+		for k, v := range e {
+			if s, ok := v.(string); ok && (strings.HasSuffix(k, "Ref")) {
+				want = append(want, s)
+			}
+		}
+		if h, ok := e["handoff"].(map[string]any); ok {
+			want = append(want, h["taskSchemaRef"].(string), h["returnSchemaRef"].(string))
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(list, "\n"+w+"\n") {
+			t.Errorf("tarball lacks %s:%s", w, list)
+		}
+	}
+	for _, never := range []string{"index.test.mjs", "test_main.py", "main_test.go", ".openwopignore"} {
+		if strings.Contains(list, "\n"+never+"\n") {
+			t.Errorf("tarball holds %s", never)
+		}
+	}
+}
 
 // TestNewPackValidatePackSign scaffolds a pack for every runtime and option
 // through the command line, then validates it strictly, packs it signed
@@ -52,6 +102,7 @@ func TestNewPackValidatePackSign(t *testing.T) {
 			if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
 				t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
 			}
+			checkTarList(t, tgz, dir)
 		})
 	}
 }

@@ -30,6 +30,7 @@ type toolUpgradeOptions struct {
 	Output string
 }
 
+// AddFlags registers the flags of `wopkit tool upgrade`.
 func (o *toolUpgradeOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "write the upgraded manifest here instead of replacing FILE")
 }

@@ -19,6 +19,7 @@ type FieldError struct {
 	Hint    string // what to do
 }
 
+// Error renders the problem as "field: message (hint)".
 func (e FieldError) Error() string {
 	s := e.Message
 	if e.Field != "" {
@@ -33,6 +34,7 @@ func (e FieldError) Error() string {
 // FieldErrors is a list of problems, usable as one error.
 type FieldErrors []FieldError
 
+// Error joins the problems with "; ".
 func (es FieldErrors) Error() string {
 	parts := make([]string, len(es))
 	for i, e := range es {

@@ -79,6 +79,7 @@ type overlayFS struct {
 	base fs.FS
 }
 
+// Open opens a planned file, else the existing one.
 func (o overlayFS) Open(name string) (fs.File, error) {
 	if _, ok := o.top[name]; ok {
 		return o.top.Open(name)
@@ -89,6 +90,7 @@ func (o overlayFS) Open(name string) (fs.File, error) {
 	return o.top.Open(name)
 }
 
+// ReadDir merges the planned and the existing entries of a directory.
 func (o overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	a, errA := fs.ReadDir(o.base, name)
 	b, errB := fs.ReadDir(o.top, name)
