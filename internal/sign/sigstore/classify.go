@@ -53,6 +53,10 @@ func (v *verifier) classify(err error, b *bundle.Bundle) error {
 		return newErr(werr.Invalid, CodeSignatureInvalid,
 			"the Sigstore bundle's signature or certificate differs from the one recorded in its transparency-log entry: the bundle was altered: "+text,
 			"re-sign the pack, or get an unaltered copy")
+	case strings.Contains(low, "signed certificate timestamp") || strings.Contains(low, "scts "):
+		return newErr(werr.Invalid, CodeUntrusted,
+			"the Sigstore bundle's certificate carries no valid signed certificate timestamp (SCT) from a CT log of the trusted root: "+text,
+			"the trusted root lists CT logs, so its Fulcio must embed SCTs; check --trusted-root belongs to the Fulcio instance used")
 	case strings.Contains(low, "outside certificate validity"):
 		return newErr(werr.Invalid, CodeUntrusted,
 			"the Sigstore bundle's certificate was not valid when the transparency log recorded the signature (signed outside its 10-minute window): "+text,

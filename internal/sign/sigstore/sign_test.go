@@ -21,7 +21,7 @@ import (
 var testPack = []byte(`{"description":"a > b","name":"vendor.acme.hello","version":"1.0.0"}`)
 
 // signWith signs testPack and returns the bundle bytes.
-func signWith(t *testing.T, opts SignOptions) []byte {
+func signWith(t testing.TB, opts SignOptions) []byte {
 	t.Helper()
 	s, err := NewSigner(opts)
 	must(t, err)

@@ -141,6 +141,7 @@ func TestVerifyKeyless(t *testing.T) {
 			"no transparency-log entry or timestamp"},
 		{"expired certificate, logged after expiry", pinned(v3.TrustedRoot()), loggedLate, testPack, CodeUntrusted, "certificate"},
 		{"untrusted root", pinned(other.TrustedRoot()), good, testPack, CodeUntrusted, "trusted root"},
+		{"no SCT while the root lists CT logs", pinned(v.TrustedRootWithCTLog()), good, testPack, CodeUntrusted, "(SCT)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

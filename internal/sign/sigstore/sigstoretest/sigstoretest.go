@@ -8,6 +8,7 @@
 package sigstoretest
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -178,12 +179,30 @@ func (v *Virtual) verifyJWT(tok string) (map[string]any, error) {
 // TrustedRoot writes a trusted_root.json for this instance (no CT logs: the
 // virtual Fulcio embeds no SCTs) into a temporary directory and returns its
 // path.
-func (v *Virtual) TrustedRoot() string {
+func (v *Virtual) TrustedRoot() string { return v.writeRoot(map[string]*root.TransparencyLog{}) }
+
+// TrustedRootWithCTLog is TrustedRoot plus a certificate-transparency log,
+// as the public-good root has: verifiers then require SCTs, which the
+// virtual Fulcio's certificates lack.
+func (v *Virtual) TrustedRootWithCTLog() string {
+	ct := map[string]*root.TransparencyLog{}
+	for id, l := range v.vs.CTLogs() {
+		c := *l
+		raw, err := hex.DecodeString(id)
+		must(v.t, err)
+		c.ID, c.BaseURL, c.ValidityPeriodStart, c.ValidityPeriodEnd = raw, "https://ctfe.wopkit.test", time.Now().Add(-24*time.Hour), time.Time{}
+		c.SignatureHashFunc = crypto.SHA256
+		ct[id] = &c
+	}
+	return v.writeRoot(ct)
+}
+
+func (v *Virtual) writeRoot(ctlogs map[string]*root.TransparencyLog) string {
 	v.t.Helper()
 	tr, err := root.NewTrustedRoot(root.TrustedRootMediaType01,
 		[]root.CertificateAuthority{&root.FulcioCertificateAuthority{Root: v.fulcioRoot,
 			Intermediates: []*x509.Certificate{v.fulcioInter}, ValidityPeriodStart: time.Now().Add(-24 * time.Hour), URI: v.fulcio.URL}},
-		map[string]*root.TransparencyLog{},
+		ctlogs,
 		[]root.TimestampingAuthority{&root.SigstoreTimestampingAuthority{Root: v.tsaRoot,
 			Intermediates: []*x509.Certificate{v.tsaInter}, Leaf: v.tsaLeaf, ValidityPeriodStart: time.Now().Add(-24 * time.Hour), URI: v.tsa.URL}},
 		v.rekorLogs())
