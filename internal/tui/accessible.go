@@ -34,16 +34,11 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 		}
 		return nil
 	}
-	s := w.step
-	if s == stepWhat {
-		if err := ask(stepWhat); err != nil {
+	for w.step < stepReview {
+		if err := ask(w.step); err != nil {
 			return err
 		}
-	}
-	for s = w.next(stepWhat); s < stepReview; s = w.next(s) {
-		if err := ask(s); err != nil {
-			return err
-		}
+		w.step = w.advance()
 	}
 	var p planned
 	for tries := 0; ; tries++ {
@@ -63,7 +58,8 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 				WithHint("run wopkit new again")
 		}
 		fmt.Fprintln(out, "\nThose questions again:")
-		if err := ask(stepOf(p.problems[0])); err != nil {
+		w.step, w.idx = locate(p.problems[0])
+		if err := ask(w.step); err != nil {
 			return err
 		}
 	}

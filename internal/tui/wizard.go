@@ -20,7 +20,9 @@ type wizard struct {
 	opts   NewOptions
 	step   step
 	form   *huh.Form
-	prev   []step // steps completed, for going back
+	idx    int  // the node or agent the node, agent and eval steps ask about
+	more   bool // the agent being asked wants another after its eval suite
+	prev   []at // steps completed, for going back
 	rev    review
 	busy   string   // what is running, shown instead of the form
 	done   []string // the summary lines
@@ -38,6 +40,12 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizar
 	return w
 }
 
+// at is a step and the node or agent it is about.
+type at struct {
+	s step
+	i int
+}
+
 // Init starts the first form.
 func (w *wizard) Init() tea.Cmd { return w.startForm() }
 
@@ -51,8 +59,6 @@ func (w *wizard) applies(s step) bool {
 		return a.hasNodes()
 	case stepAgent:
 		return a.hasAgent()
-	case stepEval:
-		return a.hasAgent() && a.WithEval
 	case stepTool:
 		return a.hasTool()
 	case stepSign:
@@ -61,11 +67,43 @@ func (w *wizard) applies(s step) bool {
 	return true
 }
 
-// next is the first step after s that applies.
+// next is the first step after s that applies (the eval step is reached
+// only through advance, per agent).
 func (w *wizard) next(s step) step {
-	for s++; s < stepDone && !w.applies(s); s++ {
+	for s++; s < stepDone && (!w.applies(s) || s == stepEval); s++ {
 	}
 	return s
+}
+
+// advance is the step after the current one has been answered: another
+// node or agent when asked for, the agent's eval suite, or the next step.
+// It adds the new node or agent to the answers and sets idx.
+func (w *wizard) advance() step {
+	a := w.a
+	switch w.step {
+	case stepNode:
+		if a.More {
+			a.More = false
+			a.Nodes = append(a.Nodes, newNode(len(a.Nodes)))
+			w.idx = len(a.Nodes) - 1
+			return stepNode
+		}
+	case stepAgent:
+		w.more, a.More = a.More, false
+		if a.Agents[w.idx].WithEval {
+			return stepEval
+		}
+		fallthrough
+	case stepEval:
+		if w.more {
+			w.more = false
+			a.Agents = append(a.Agents, newAgent(len(a.Agents)))
+			w.idx = len(a.Agents) - 1
+			return stepAgent
+		}
+	}
+	w.idx = 0
+	return w.next(w.step)
 }
 
 // formFor builds the form of a step (nil for steps that are not forms).
@@ -79,11 +117,11 @@ func (w *wizard) formFor(s step) *huh.Form {
 	case stepRuntime:
 		groups = []*huh.Group{runtimeGroup(w.k, w.a)}
 	case stepNode:
-		groups = nodeGroups(w.k, w.a)
+		groups = nodeGroups(w.k, w.a, w.a.Nodes[w.idx], w.idx)
 	case stepAgent:
-		groups = agentGroups(w.k, w.a)
+		groups = agentGroups(w.k, w.a, w.a.Agents[w.idx], w.idx)
 	case stepEval:
-		groups = evalGroups(w.k, w.a)
+		groups = evalGroups(w.k, w.a.Agents[w.idx])
 	case stepTool:
 		groups = toolGroups(w.k, w.a)
 	case stepSign:
@@ -121,11 +159,16 @@ func (w *wizard) formSize() tea.WindowSizeMsg {
 
 // goTo moves to step s: a form, the review (which plans), or the end.
 func (w *wizard) goTo(s step) tea.Cmd {
-	if w.step != s && w.step < stepReview {
-		w.prev = append(w.prev, w.step)
+	if w.step < stepReview {
+		w.prev = append(w.prev, at{w.step, w.idx})
 	}
 	w.step = s
 	w.form = w.formFor(s)
+	return w.enter(s)
+}
+
+// enter starts step s once it is current.
+func (w *wizard) enter(s step) tea.Cmd {
 	switch s {
 	case stepReview:
 		w.busy = "planning the files…"
@@ -185,11 +228,18 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 	m, cmd := w.form.Update(msg)
 	w.form = m.(*huh.Form)
 	if w.form.State == huh.StateCompleted {
-		next := w.next(w.step)
-		if w.jumpTo != 0 {
+		cur := at{w.step, w.idx}
+		next := w.advance()
+		if w.jumpTo != 0 && next != stepNode && next != stepAgent && next != stepEval {
 			next, w.jumpTo = stepReview, 0
 		}
-		return w, tea.Batch(cmd, w.goTo(next))
+		if next == cur.s && w.idx == cur.i { // cannot happen; guard against a loop
+			next = w.next(cur.s)
+		}
+		w.prev = append(w.prev, cur)
+		w.step = next
+		w.form = w.formFor(next)
+		return w, tea.Batch(cmd, w.enter(next))
 	}
 	return w, cmd
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -25,21 +26,11 @@ type answers struct {
 	Org   string `json:"org"`
 	Part  string `json:"part"` // the pack's own name part
 
-	Pack     scaffold.PackAnswers  `json:"pack"`
-	Keywords string                `json:"keywords"`
-	Node     scaffold.NodeAnswers  `json:"node"`
-	NodeCaps []string              `json:"nodeCaps"`
-	Inputs   string                `json:"inputs"`
-	Outputs  string                `json:"outputs"`
-	Agent    scaffold.AgentAnswers `json:"agent"`
-	Tools    string                `json:"tools"`  // the agent's tool allowlist
-	Memory   []string              `json:"memory"` // scratchpad, conversation, longTerm
-	Conf     string                `json:"confidence"`
-	WithEval bool                  `json:"withEval"`
-	Eval     scaffold.EvalAnswers  `json:"eval"`
-	Pass     string                `json:"passScore"`
-	Task     scaffold.TaskAnswers  `json:"task"`
-	Criteria string                `json:"criteria"`
+	Pack     scaffold.PackAnswers `json:"pack"`
+	Keywords string               `json:"keywords"`
+	Nodes    []*nodeAnswers       `json:"nodes"`
+	Agents   []*agentAnswers      `json:"agents"`
+	More     bool                 `json:"-"` // "add another?" of the node or agent being asked
 
 	Tool     scaffold.ToolAnswers  `json:"tool"`
 	EnvName  string                `json:"envName"`
@@ -53,22 +44,59 @@ type answers struct {
 	KeyID      string `json:"keyId"`
 }
 
+// nodeAnswers is one node: the scaffold's answers plus the lists as text.
+type nodeAnswers struct {
+	scaffold.NodeAnswers
+	Caps    []string `json:"caps"`
+	Inputs  string   `json:"inputsText"`
+	Outputs string   `json:"outputsText"`
+}
+
+// agentAnswers is one agent and its eval suite, lists and numbers as text.
+type agentAnswers struct {
+	scaffold.AgentAnswers
+	Tools    string               `json:"tools"`  // the tool allowlist
+	Memory   []string             `json:"memory"` // scratchpad, conversation, longTerm
+	Conf     string               `json:"confidenceText"`
+	WithEval bool                 `json:"withEval"`
+	Suite    scaffold.EvalAnswers `json:"suite"`
+	Pass     string               `json:"passScore"`
+	Task     scaffold.TaskAnswers `json:"task"`
+	Criteria string               `json:"criteria"`
+}
+
+// newNode returns the answers of the n-th node (0-based) from the defaults.
+func newNode(n int) *nodeAnswers {
+	d := scaffold.NodeAnswers{}.Defaults()
+	if n > 0 {
+		d.ID = fmt.Sprintf("node%d", n+1)
+	}
+	return &nodeAnswers{NodeAnswers: d, Caps: d.Capabilities,
+		Inputs: strings.Join(d.Inputs, ", "), Outputs: strings.Join(d.Outputs, ", ")}
+}
+
+// newAgent returns the answers of the n-th agent (0-based) from the defaults.
+func newAgent(n int) *agentAnswers {
+	d := scaffold.AgentAnswers{}.Defaults()
+	if n > 0 {
+		d.ID = fmt.Sprintf("agent%d", n+1)
+	}
+	e := scaffold.EvalAnswers{}.Defaults()
+	return &agentAnswers{AgentAnswers: d, Tools: strings.Join(d.ToolAllowlist, ", "),
+		Conf: strconv.FormatFloat(d.Confidence, 'f', -1, 64), WithEval: true, Suite: e,
+		Pass: strconv.FormatFloat(e.PassScore, 'f', -1, 64), Task: scaffold.TaskAnswers{}.Defaults(),
+		Criteria: "answers the task, stays concise"}
+}
+
 // newAnswers starts from the scaffold's defaults.
 func newAnswers() *answers {
 	a := &answers{
 		What: whatMixed, Scope: "community", Org: "example", Part: "my-pack",
-		Pack: scaffold.PackAnswers{}.Defaults(), Node: scaffold.NodeAnswers{}.Defaults(),
-		Agent: scaffold.AgentAnswers{}.Defaults(), Eval: scaffold.EvalAnswers{}.Defaults(),
-		Task: scaffold.TaskAnswers{}.Defaults(), Tool: scaffold.ToolAnswers{}.Defaults(),
-		WithEval: true, SignMethod: "manual", KeyChoice: "new",
+		Pack:  scaffold.PackAnswers{}.Defaults(),
+		Nodes: []*nodeAnswers{newNode(0)}, Agents: []*agentAnswers{newAgent(0)},
+		Tool: scaffold.ToolAnswers{}.Defaults(), SignMethod: "manual", KeyChoice: "new",
 	}
 	a.Keywords = strings.Join(a.Pack.Keywords, ", ")
-	a.NodeCaps = a.Node.Capabilities
-	a.Inputs, a.Outputs = strings.Join(a.Node.Inputs, ", "), strings.Join(a.Node.Outputs, ", ")
-	a.Tools = strings.Join(a.Agent.ToolAllowlist, ", ")
-	a.Conf = strconv.FormatFloat(a.Agent.Confidence, 'f', -1, 64)
-	a.Pass = strconv.FormatFloat(a.Eval.PassScore, 'f', -1, 64)
-	a.Criteria = "answers the task, stays concise"
 	if len(a.Tool.Actions) > 0 {
 		a.Action = a.Tool.Actions[0]
 	}
@@ -99,40 +127,49 @@ func (a *answers) packAnswers() scaffold.PackAnswers {
 	p.Keywords = splitList(a.Keywords)
 	p.Nodes, p.Agents = nil, nil
 	if a.hasNodes() {
-		n := a.Node
-		n.Capabilities = a.NodeCaps
-		n.Inputs, n.Outputs = splitList(a.Inputs), splitList(a.Outputs)
-		p.Nodes = []scaffold.NodeAnswers{n}
+		for _, na := range a.Nodes {
+			n := na.NodeAnswers
+			n.Capabilities = na.Caps
+			n.Inputs, n.Outputs = splitList(na.Inputs), splitList(na.Outputs)
+			p.Nodes = append(p.Nodes, n)
+		}
 	} else {
 		p.Runtime = scaffold.RuntimeAnswers{Language: "remote"}
 	}
 	if a.hasAgent() {
-		g := a.Agent
-		g.ToolAllowlist = splitList(a.Tools)
-		g.Memory = scaffold.Memory{}
-		for _, m := range a.Memory {
-			switch m {
-			case "scratchpad":
-				g.Memory.Scratchpad = true
-			case "conversation":
-				g.Memory.Conversation = true
-			case "longTerm":
-				g.Memory.LongTerm = true
-			}
+		for _, ga := range a.Agents {
+			p.Agents = append(p.Agents, ga.answers())
 		}
-		g.Confidence = parseFloat(a.Conf, -1)
-		g.Eval = nil
-		if a.WithEval {
-			e := a.Eval
-			t := a.Task
-			t.Criteria = splitList(a.Criteria)
-			e.Tasks = []scaffold.TaskAnswers{t}
-			e.PassScore = parseFloat(a.Pass, -1)
-			g.Eval = &e
-		}
-		p.Agents = []scaffold.AgentAnswers{g}
 	}
 	return p
+}
+
+// answers assembles one agent's scaffold answers, its eval suite included.
+func (ga *agentAnswers) answers() scaffold.AgentAnswers {
+	g := ga.AgentAnswers
+	g.ToolAllowlist = splitList(ga.Tools)
+	g.Memory = scaffold.Memory{}
+	for _, m := range ga.Memory {
+		switch m {
+		case "scratchpad":
+			g.Memory.Scratchpad = true
+		case "conversation":
+			g.Memory.Conversation = true
+		case "longTerm":
+			g.Memory.LongTerm = true
+		}
+	}
+	g.Confidence = parseFloat(ga.Conf, -1)
+	g.Eval = nil
+	if ga.WithEval {
+		e := ga.Suite
+		t := ga.Task
+		t.Criteria = splitList(ga.Criteria)
+		e.Tasks = []scaffold.TaskAnswers{t}
+		e.PassScore = parseFloat(ga.Pass, -1)
+		g.Eval = &e
+	}
+	return g
 }
 
 // toolAnswers assembles the scaffold's tool answers.

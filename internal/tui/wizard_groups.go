@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"charm.land/huh/v2"
@@ -164,82 +165,90 @@ func runtimeGroup(k asker, a *answers) *huh.Group {
 	)
 }
 
-// nodeGroups ask one node's identity, kind and ports.
-func nodeGroups(k asker, a *answers) []*huh.Group {
+// nodeGroups ask one node (the i-th): identity, kind and ports, and
+// whether to add another.
+func nodeGroups(k asker, a *answers, n *nodeAnswers, i int) []*huh.Group {
 	nk := validate.NodePack
+	at := func(f string) string { return fmt.Sprintf("/nodes/%d/%s", i, f) }
 	return []*huh.Group{
 		huh.NewGroup(
-			huh.NewInput().Title("Node id").Description("appended to the pack name to form the typeId").Value(&a.Node.ID).
-				Validate(func(s string) error { return k.check(nk, "/nodes/0/typeId", nil)(a.name() + "." + s) }),
-			k.derived("Label", &a.Node.Label, nk, "/nodes/0/label"),
-			k.input("Description", &a.Node.Description, nk, "/nodes/0/description"),
+			huh.NewInput().Title("Node id").Description("appended to the pack name to form the typeId").Value(&n.ID).
+				Validate(func(s string) error { return k.check(nk, at("typeId"), nil)(a.name() + "." + s) }),
+			k.derived("Label", &n.Label, nk, at("label")),
+			k.input("Description", &n.Description, nk, at("description")),
 		),
 		huh.NewGroup(
-			huh.NewSelect[string]().Title("Category").Description(k.help(nk, "/nodes/0/category")).
-				Options(k.enum(nk, "/nodes/0/category", "data")...).Value(&a.Node.Category),
-			huh.NewSelect[string]().Title("Role").Description(k.help(nk, "/nodes/0/role")).
-				Options(k.enum(nk, "/nodes/0/role", "pure")...).Value(&a.Node.Role),
-			huh.NewMultiSelect[string]().Title("Capabilities").Options(k.enum(nk, "/nodes/0/capabilities", "cacheable")...).
-				Value(&a.NodeCaps),
+			huh.NewSelect[string]().Title("Category").Description(k.help(nk, at("category"))).
+				Options(k.enum(nk, at("category"), "data")...).Value(&n.Category),
+			huh.NewSelect[string]().Title("Role").Description(k.help(nk, at("role"))).
+				Options(k.enum(nk, at("role"), "pure")...).Value(&n.Role),
+			huh.NewMultiSelect[string]().Title("Capabilities").Options(k.enum(nk, at("capabilities"), "cacheable")...).
+				Value(&n.Caps),
 		),
 		huh.NewGroup(
-			huh.NewInput().Title("Input ports").Description("comma-separated names").Value(&a.Inputs),
-			huh.NewInput().Title("Output ports").Description("comma-separated names").Value(&a.Outputs),
+			huh.NewInput().Title("Input ports").Description("comma-separated names").Value(&n.Inputs),
+			huh.NewInput().Title("Output ports").Description("comma-separated names").Value(&n.Outputs),
+			huh.NewConfirm().Title("Add another node?").Value(&a.More),
 		),
 	}
 }
 
-// agentGroups ask one agent: identity, model, prompt, tools, memory.
-func agentGroups(k asker, a *answers) []*huh.Group {
+// agentGroups ask one agent (the i-th): identity, model, prompt, tools,
+// memory, whether it gets an eval suite, and whether to add another.
+func agentGroups(k asker, a *answers, g *agentAnswers, i int) []*huh.Group {
 	ak := validate.NodePack
+	at := func(f string) string { return fmt.Sprintf("/agents/%d/%s", i, f) }
 	return []*huh.Group{
 		huh.NewGroup(
-			huh.NewInput().Title("Agent id").Description("appended to the pack name to form the agentId").Value(&a.Agent.ID).
-				Validate(func(s string) error { return k.check(ak, "/agents/0/agentId", nil)(a.name() + "." + s) }),
-			k.derived("Persona", &a.Agent.Persona, ak, "/agents/0/persona"),
-			k.derived("Label", &a.Agent.Label, ak, "/agents/0/label"),
-			k.input("Description", &a.Agent.Description, ak, "/agents/0/description"),
+			huh.NewInput().Title("Agent id").Description("appended to the pack name to form the agentId").Value(&g.ID).
+				Validate(func(s string) error { return k.check(ak, at("agentId"), nil)(a.name() + "." + s) }),
+			k.derived("Persona", &g.Persona, ak, at("persona")),
+			k.derived("Label", &g.Label, ak, at("label")),
+			k.input("Description", &g.Description, ak, at("description")),
 		),
 		huh.NewGroup(
-			huh.NewSelect[string]().Title("Model class").Description(k.help(ak, "/agents/0/modelClass")).
-				Options(k.enum(ak, "/agents/0/modelClass", "general")...).Value(&a.Agent.ModelClass),
+			huh.NewSelect[string]().Title("Model class").Description(k.help(ak, at("modelClass"))).
+				Options(k.enum(ak, at("modelClass"), "general")...).Value(&g.ModelClass),
 			huh.NewText().Title("System prompt").Description("written to prompts/; ctrl+e opens $EDITOR").
-				Value(&a.Agent.SystemPrompt).Lines(4),
+				Value(&g.SystemPrompt).Lines(4),
 		),
 		huh.NewGroup(
-			huh.NewInput().Title("Tool allowlist").Description(k.help(ak, "/agents/0/toolAllowlist")+" Comma-separated, e.g. openwop:core.openwop.http.fetch").
-				Value(&a.Tools).Validate(k.check(ak, "/agents/0/toolAllowlist", listConv)),
-			huh.NewMultiSelect[string]().Title("Memory").Options(huh.NewOptions("scratchpad", "conversation", "longTerm")...).Value(&a.Memory),
-			huh.NewInput().Title("Confidence threshold").Description("0 to 1").Value(&a.Conf).
-				Validate(k.check(ak, "/agents/0/confidence/defaultThreshold", numConv)),
-			huh.NewConfirm().Title("Handoff task and return schemas?").Value(&a.Agent.Handoff),
-			huh.NewConfirm().Title("Add an eval suite for this agent?").Value(&a.WithEval),
+			huh.NewInput().Title("Tool allowlist").Description(k.help(ak, at("toolAllowlist"))+" Comma-separated, e.g. openwop:core.openwop.http.fetch").
+				Value(&g.Tools).Validate(k.check(ak, at("toolAllowlist"), listConv)),
+			huh.NewMultiSelect[string]().Title("Memory").Options(huh.NewOptions("scratchpad", "conversation", "longTerm")...).Value(&g.Memory),
+			huh.NewInput().Title("Confidence threshold").Description("0 to 1").Value(&g.Conf).
+				Validate(k.check(ak, at("confidence/defaultThreshold"), numConv)),
+			huh.NewConfirm().Title("Handoff task and return schemas?").Value(&g.Handoff),
+		),
+		huh.NewGroup(
+			huh.NewConfirm().Title("Add an eval suite for this agent?").Value(&g.WithEval),
+			huh.NewConfirm().Title("Add another agent after this one?").Value(&a.More),
 		),
 	}
 }
 
-// evalGroups ask the agent's eval suite and its first task.
-func evalGroups(k asker, a *answers) []*huh.Group {
+// evalGroups ask an agent's eval suite and its first task.
+func evalGroups(k asker, g *agentAnswers) []*huh.Group {
 	ek := validate.EvalSuite
 	return []*huh.Group{
 		huh.NewGroup(
 			huh.NewMultiSelect[string]().Title("Eval modes").Description(k.help(ek, "/modes")).
-				Options(k.enum(ek, "/modes", "golden", "rubric")...).Value(&a.Eval.Modes),
-			huh.NewInput().Title("Pass score").Description("0 to 1").Value(&a.Pass).
+				Options(k.enum(ek, "/modes", "golden", "rubric")...).Value(&g.Suite.Modes),
+			huh.NewInput().Title("Pass score").Description("0 to 1").Value(&g.Pass).
 				Validate(k.check(ek, "/thresholds/passScore", numConv)),
 		),
 		huh.NewGroup(
-			k.input("Task id", &a.Task.ID, ek, "/tasks/0/taskId"),
-			huh.NewInput().Title("Task input").Description("the text the agent is given").Value(&a.Task.Input),
+			k.input("Task id", &g.Task.ID, ek, "/tasks/0/taskId"),
+			huh.NewInput().Title("Task input").Description("the text the agent is given").Value(&g.Task.Input),
 			huh.NewSelect[string]().Title("Expectation").Options(
 				huh.NewOption("golden: compare with an expected answer", "golden"),
-				huh.NewOption("rubric: score against criteria", "rubric")).Value(&a.Task.Kind),
+				huh.NewOption("rubric: score against criteria", "rubric")).Value(&g.Task.Kind),
 		),
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Golden match").Description("for golden tasks").
-				Options(huh.NewOptions("contains", "exact", "json-match")...).Value(&a.Task.Strategy),
-			huh.NewInput().Title("Expected answer").Description("for golden tasks").Value(&a.Task.Expected),
-			huh.NewInput().Title("Rubric criteria").Description("for rubric tasks: comma-separated, weighted equally").Value(&a.Criteria),
+				Options(huh.NewOptions("contains", "exact", "json-match")...).Value(&g.Task.Strategy),
+			huh.NewInput().Title("Expected answer").Description("for golden tasks").Value(&g.Task.Expected),
+			huh.NewInput().Title("Rubric criteria").Description("for rubric tasks: comma-separated, weighted equally").Value(&g.Criteria),
 		),
 	}
 }

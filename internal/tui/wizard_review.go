@@ -29,6 +29,18 @@ func (r *review) set(p planMsg) {
 
 var evalField = regexp.MustCompile(`^agents\.\d+\.eval`)
 
+var entryIndex = regexp.MustCompile(`^(?:nodes|agents)\.(\d+)`)
+
+// locate names the wizard step that asks the answer a problem is about, and
+// the node or agent it concerns.
+func locate(fe scaffold.FieldError) (step, int) {
+	i := 0
+	if m := entryIndex.FindStringSubmatch(fe.Field); m != nil {
+		fmt.Sscan(m[1], &i)
+	}
+	return stepOf(fe), i
+}
+
 // stepOf names the wizard step that asks the answer a problem is about.
 func stepOf(fe scaffold.FieldError) step {
 	f := fe.Field
@@ -64,16 +76,19 @@ func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
 			back := w.prev[n-1]
 			w.prev = w.prev[:n-1]
 			w.jumpTo = stepReview
-			w.step = back
-			w.form = w.formFor(back)
+			w.step, w.idx = back.s, back.i
+			w.form = w.formFor(back.s)
 			return w.startForm()
 		}
 	case key.Matches(k, keys.Accept):
 		switch {
 		case len(r.problems) > 0:
 			w.jumpTo = stepReview
-			s := stepOf(r.problems[r.cursor])
-			w.step = s
+			s, i := locate(r.problems[r.cursor])
+			w.step, w.idx = s, i
+			if (s == stepNode && i >= len(w.a.Nodes)) || ((s == stepAgent || s == stepEval) && i >= len(w.a.Agents)) {
+				w.idx = 0
+			}
 			w.form = w.formFor(s)
 			return w.startForm()
 		case r.plan != nil:

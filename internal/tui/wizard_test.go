@@ -63,7 +63,7 @@ func TestPlanProblemsLeadToSteps(t *testing.T) {
 	}{
 		{"pack name", func(a *answers) { a.Org = "Not Valid" }, stepIdentity},
 		{"version", func(a *answers) { a.Pack.Version = "1.0" }, stepIdentity},
-		{"agent model class", func(a *answers) { a.Agent.ModelClass = "psychic" }, stepAgent},
+		{"agent model class", func(a *answers) { a.Agents[0].ModelClass = "psychic" }, stepAgent},
 		{"tool id", func(a *answers) { a.Tool.Tool.ID = "Bad Id" }, stepTool},
 	}
 	for _, tt := range tests {
@@ -249,5 +249,61 @@ func TestWizardReview(t *testing.T) {
 	}
 	if w.step != stepReview || w.rev.plan == nil {
 		t.Fatalf("after fixing, step %v, problems %v", stepTitles[w.step], w.rev.problems)
+	}
+}
+
+// TestAdvanceLoops walks the node and agent loops: "add another" adds an
+// entry and asks it; an agent's eval suite comes right after the agent.
+func TestAdvanceLoops(t *testing.T) {
+	a := newAnswers()
+	w := newWizard(common.New(true), asker{v: testValidator}, a, NewOptions{})
+	type move struct {
+		more, eval bool
+		want       step
+		wantIdx    int
+	}
+	w.step = stepNode
+	for i, m := range []move{
+		{more: true, want: stepNode, wantIdx: 1},             // node 1 asks for another
+		{want: stepAgent, wantIdx: 0},                        // node 2 does not
+		{more: true, eval: true, want: stepEval, wantIdx: 0}, // agent 1 has a suite, wants another
+		{want: stepAgent, wantIdx: 1},                        // after its suite, agent 2
+		{eval: false, want: stepTool, wantIdx: 0},            // agent 2: no suite, no more
+	} {
+		a.More = m.more
+		if w.step == stepAgent {
+			a.Agents[w.idx].WithEval = m.eval
+		}
+		got := w.advance()
+		if got != m.want || w.idx != m.wantIdx {
+			t.Fatalf("move %d: got %v/%d, want %v/%d", i, stepTitles[got], w.idx, stepTitles[m.want], m.wantIdx)
+		}
+		w.step = got
+	}
+	p := makePlan(testValidator, a)
+	if p.plan == nil {
+		t.Fatalf("plan: %v %v", p.err, p.problems)
+	}
+	for _, want := range []string{"community.example.my-pack.hello", "community.example.my-pack.node2",
+		"community.example.my-pack.assistant", "community.example.my-pack.agent2"} {
+		if !strings.Contains(p.manifest, `"`+want+`"`) {
+			t.Errorf("%s missing from pack.json", want)
+		}
+	}
+	if p.plan.File("evals/assistant.json") == nil || p.plan.File("evals/agent2.json") != nil {
+		t.Errorf("eval suites: %v", p.plan.Paths())
+	}
+}
+
+func TestLocate(t *testing.T) {
+	for _, tt := range []struct {
+		field string
+		s     step
+		i     int
+	}{{"agents.1.persona", stepAgent, 1}, {"nodes.2.id", stepNode, 2}, {"agents.0.eval.passScore", stepEval, 0}, {"name", stepIdentity, 0}} {
+		s, i := locate(scaffold.FieldError{Field: tt.field})
+		if s != tt.s || i != tt.i {
+			t.Errorf("locate(%s) = %v/%d, want %v/%d", tt.field, stepTitles[s], i, stepTitles[tt.s], tt.i)
+		}
 	}
 }
