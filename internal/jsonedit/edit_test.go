@@ -204,3 +204,23 @@ func fixturePacksOptional() [][]byte {
 	}
 	return out
 }
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      Style
+	}{
+		{"two spaces", "{\n  \"a\": 1\n}", Style{"  ", "\n", ": "}},
+		{"four spaces CRLF", "{\r\n    \"a\": 1\r\n}", Style{"    ", "\r\n", ": "}},
+		{"tabs", "{\n\t\"a\": {\n\t\t\"b\": 1\n\t}\n}", Style{"\t", "\n", ": "}},
+		{"one line, tight colon", `{"a":1,"b":2}`, Style{"", "\n", ":"}},
+		{"spaced colon", "{\n  \"a\" : 1\n}", Style{"  ", "\n", " : "}},
+		{"first level wins over odd lines", "{\n  \"a\": [1,\n 2]\n}", Style{"  ", "\n", ": "}},
+		{"root on one line, rest indented", "{\"a\": {\n   \"b\": 1\n}}", Style{"   ", "\n", ": "}},
+	}
+	for _, tt := range tests {
+		if got := Detect([]byte(tt.src)); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}

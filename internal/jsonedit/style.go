@@ -44,6 +44,10 @@ func detect(src []byte, doc *jsondoc.Doc) Style {
 	if !bytes.ContainsRune(src, '\n') {
 		return Style{Newline: st.Newline, Colon: st.Colon}
 	}
+	if unit := firstLevelIndent(src, doc); unit != "" {
+		st.Indent = unit
+		return st
+	}
 	best := ""
 	for rest := src; len(rest) > 0; {
 		line := rest
@@ -72,6 +76,29 @@ func detect(src []byte, doc *jsondoc.Doc) Style {
 	}
 	st.Indent = best
 	return st
+}
+
+// firstLevelIndent returns the indentation of the root's first entry when
+// it starts a line: the unit the author chose for one level.
+func firstLevelIndent(src []byte, doc *jsondoc.Doc) string {
+	if doc == nil || doc.Root == nil {
+		return ""
+	}
+	first := -1
+	switch r := doc.Root; {
+	case r.Kind == jsondoc.Object && len(r.Members) > 0:
+		first = r.Members[0].KeyStart
+	case r.Kind == jsondoc.Array && len(r.Items) > 0:
+		first = r.Items[0].Start
+	}
+	if first < 0 || !bytes.ContainsRune(src[doc.Root.Start:first], '\n') {
+		return ""
+	}
+	unit := lineIndent(src, first)
+	if unit != "" && unit[0] == '\t' {
+		return "\t"
+	}
+	return unit
 }
 
 // firstColon returns the separator between the first key and its value.

@@ -234,3 +234,90 @@ func TestAddNodeAppendsCode(t *testing.T) {
 		t.Errorf("node not registered:\n%s", entry.Data)
 	}
 }
+
+// TestAddKeepsLayout adds an agent into pack.json files written in other
+// layouts (tabs, CRLF, four spaces, one line) with unknown members and
+// escapes: everything but the new entry stays byte for byte, and the new
+// entry uses the file's own indentation.
+func TestAddKeepsLayout(t *testing.T) {
+	base := `{"zz-unknown": {"keep": "me \u2014 \/ <>"}, "name": "vendor.acme.lay", "version": "1.0.0", "engines": {"openwop": ">=1.0.0 <2.0.0"},` +
+		` "agents": [{"agentId": "vendor.acme.lay.first", "persona": "First", "modelClass": "general", "systemPrompt": "Hi."}],` +
+		` "runtime": {"language": "remote", "entry": "pack.json"}}`
+	layouts := map[string]func(string) string{
+		"one line": func(s string) string { return s },
+		"tabs":     func(s string) string { return indent(s, "\t", "\n") },
+		"crlf-4":   func(s string) string { return indent(s, "    ", "\r\n") },
+	}
+	for name, lay := range layouts {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			orig := []byte(lay(base))
+			os.WriteFile(filepath.Join(dir, "pack.json"), orig, 0o644)
+			src, err := OpenPack(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := AgentAnswers{}.Defaults()
+			a.PromptInline, a.Handoff = true, false
+			p, err := PlanAgent(src, a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := p.File("pack.json").Data
+			back, err := jsonedit.Remove(out, "/agents/1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(back, orig) {
+				t.Errorf("layout not kept:\n%q\n%q", back, orig)
+			}
+			st := jsonedit.Detect(orig)
+			if st.Indent != "" && !bytes.Contains(out, []byte(st.Newline+st.Indent+st.Indent+st.Indent+`"agentId": "vendor.acme.lay.assistant"`)) {
+				t.Errorf("new entry not in the file's indentation:\n%s", out)
+			}
+		})
+	}
+}
+
+// indent pretty-prints compact JSON with the given unit and line ending,
+// keeping string contents (and their escapes) as they are.
+func indent(s, unit, nl string) string {
+	var b strings.Builder
+	depth, inStr := 0, false
+	line := func() { b.WriteString(nl + strings.Repeat(unit, depth)) }
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if inStr {
+			b.WriteByte(c)
+			if c == '\\' {
+				i++
+				b.WriteByte(s[i])
+			} else if c == '"' {
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+			b.WriteByte(c)
+		case '{', '[':
+			b.WriteByte(c)
+			depth++
+			line()
+		case '}', ']':
+			depth--
+			line()
+			b.WriteByte(c)
+		case ',':
+			b.WriteByte(c)
+			line()
+		case ' ':
+		case ':':
+			b.WriteString(": ")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String() + nl
+}
