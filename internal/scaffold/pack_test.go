@@ -213,3 +213,56 @@ func TestLicenseTexts(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendedNodesRun adds a node to a scaffolded pack of each runtime
+// with code templates and runs the runtime's own test command: the
+// appended implementation must load and be registered.
+func TestAppendedNodesRun(t *testing.T) {
+	for _, tt := range []struct{ lang, tool, check string }{
+		{"javascript", "node", `import m from './index.mjs'; const r = await m['vendor.acme.hello.hello-again']({inputs: {text: 'x'}}); if (r.status !== 'success' || r.outputs.text !== 'X') throw new Error(JSON.stringify(r));`},
+		{"python", "python3", `import asyncio, main; r = asyncio.run(main.NODES["vendor.acme.hello.hello-again"]({"inputs": {"text": "x"}})); assert r == {"status": "success", "outputs": {"text": "X"}}, r`},
+		{"go", "go", ""},
+	} {
+		t.Run(tt.lang, func(t *testing.T) {
+			if _, err := exec.LookPath(tt.tool); err != nil {
+				t.Skipf("%s is not installed: cannot run the %s entry", tt.tool, tt.lang)
+			}
+			if tt.lang == "go" && testing.Short() {
+				t.Skip("-short: not compiling the scaffolded Go entry")
+			}
+			dir := scaffoldPack(t, packCases()[indexCase(tt.lang+"/nodes-only")])
+			src, err := OpenPack(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range []string{"hello-again", "vendor.acme.hello.hello_again"} { // the second needs a new function name
+				n := NodeAnswers{}.Defaults()
+				n.ID = id
+				p, err := PlanNode(src, n, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := p.Write(dir, false); err != nil {
+					t.Fatal(err)
+				}
+				if src, err = OpenPack(dir); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var cmd *exec.Cmd
+			switch tt.lang {
+			case "javascript":
+				cmd = exec.Command("node", "--input-type=module", "-e", tt.check)
+			case "python":
+				cmd = exec.Command("python3", "-c", tt.check)
+			case "go":
+				cmd = exec.Command("go", "test", "./...")
+				cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+			}
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
+			}
+		})
+	}
+}
