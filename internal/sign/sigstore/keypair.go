@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto"
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
@@ -59,10 +61,14 @@ func keyKind(pub crypto.PublicKey) string {
 	switch p := pub.(type) {
 	case *ecdsa.PublicKey:
 		return "ECDSA " + p.Curve.Params().Name
+	case ed25519.PublicKey:
+		return "Ed25519"
+	case *rsa.PublicKey:
+		return "RSA"
 	case nil:
 		return "missing"
 	default:
-		return fmt.Sprintf("a %T key", pub)
+		return fmt.Sprintf("%T", pub)
 	}
 }
 

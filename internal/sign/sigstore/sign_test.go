@@ -84,6 +84,15 @@ func TestSignFailures(t *testing.T) {
 		_, _ = w.Write([]byte(`{"code":400,"message":"boom"}`))
 	}))
 	defer fail500.Close()
+	garbage := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		// A 2xx answer of the right media type but the wrong shape: Rekor's
+		// client would dereference missing fields.
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("ETag", "abc")
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(`{"abc":{"logIndex":1}}`))
+	}))
+	defer garbage.Close()
 	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	forged := sigstoretest.SignJWT(t, other, map[string]any{"iss": sigstoretest.Issuer, "email": "dev@acme.test", "email_verified": true,
 		"exp": time.Now().Add(time.Hour).Unix()})
@@ -100,12 +109,14 @@ func TestSignFailures(t *testing.T) {
 		{"fulcio 400", func(o *SignOptions) { o.FulcioURL = fail500.URL }, CodeFulcioFailed, werr.Invalid, "Fulcio at", false},
 		{"rekor down", func(o *SignOptions) { o.RekorURL = downURL }, CodeRekorFailed, werr.Env, "Rekor transparency log at " + downURL, false},
 		{"rekor 4xx", func(o *SignOptions) { o.RekorURL = fail500.URL }, CodeRekorFailed, werr.Invalid, "Rekor", false},
+		{"rekor malformed answer", func(o *SignOptions) { o.RekorURL = garbage.URL }, CodeRekorFailed, werr.Env, "Rekor at " + garbage.URL, false},
+		{"fulcio malformed answer", func(o *SignOptions) { o.FulcioURL = garbage.URL }, CodeFulcioFailed, werr.Env, "Fulcio at " + garbage.URL, false},
 		{"tsa down", func(o *SignOptions) { o.TSAURL = downURL }, CodeTSAFailed, werr.Env, "timestamp authority at " + downURL, false},
 		{"bad token (forged)", func(o *SignOptions) { o.IdentityToken = forged }, CodeTokenInvalid, werr.Invalid, "Fulcio at", false},
 		{"expired token", func(o *SignOptions) { o.IdentityToken = v.Token("dev@acme.test", -time.Minute) }, CodeTokenInvalid, werr.Invalid, "expired", true},
 		{"not a JWT", func(o *SignOptions) { o.IdentityToken = "not-a-jwt" }, CodeTokenInvalid, werr.Invalid, "not a JWT", true},
 		{"no token", func(o *SignOptions) { o.IdentityToken = "" }, CodeTokenMissing, werr.Usage, "identity token", true},
-		{"ed25519 key", func(o *SignOptions) { _, k, _ := ed25519.GenerateKey(rand.Reader); o.Key = k }, CodeKeyUnsupported, werr.Invalid, "ECDSA P-256", true},
+		{"ed25519 key", func(o *SignOptions) { _, k, _ := ed25519.GenerateKey(rand.Reader); o.Key = k }, CodeKeyUnsupported, werr.Invalid, "is Ed25519, but", true},
 		{"p384 key", func(o *SignOptions) { k, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader); o.Key = k }, CodeKeyUnsupported, werr.Invalid, "P-384", true},
 	}
 	for _, tc := range tests {
