@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -30,6 +31,7 @@ type collected struct {
 }
 
 // collect lists the files of the pack at root: pack.json, README*/LICENSE*,
+// a Sigstore bundle (pack.json.sigstore),
 // the runtime entry, every file the manifest references, and the packDirs,
 // minus what .openwopignore excludes. It refuses forbidden files and files
 // holding private keys, naming them.
@@ -88,7 +90,8 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 	}
 	for _, e := range top {
 		up := strings.ToUpper(e.Name())
-		if !e.IsDir() && (strings.HasPrefix(up, "README") || strings.HasPrefix(up, "LICENSE") || strings.HasPrefix(up, "LICENCE")) {
+		if !e.IsDir() && (strings.HasPrefix(up, "README") || strings.HasPrefix(up, "LICENSE") || strings.HasPrefix(up, "LICENCE") ||
+			e.Name() == sign.SigstoreFile) {
 			if err := add(e.Name(), false); err != nil {
 				return nil, err
 			}

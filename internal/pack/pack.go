@@ -153,6 +153,9 @@ func build(ctx context.Context, m *Manifest, c *collected, opts Options) (*built
 	b.packJSON = pj
 	mem := map[string][]byte{ManifestFile: pj}
 	if opts.Signer != nil {
+		// Signing replaces every signature the directory held.
+		delete(c.files, sign.SignatureFile)
+		delete(c.files, sign.SigstoreFile)
 		sig, err := opts.Signer.Sign(ctx, pj)
 		if err != nil {
 			return nil, err

@@ -329,3 +329,33 @@ func TestSymlinks(t *testing.T) {
 		t.Errorf("outer link: %v", err)
 	}
 }
+
+// Signing drops the signatures a directory already held (here a stale
+// keys/pack.json.sig and pack.json.sigstore) before adding its own.
+func TestSigningReplacesOldSignatures(t *testing.T) {
+	dir := copyTree(t, "testdata/basic")
+	os.WriteFile(filepath.Join(dir, "keys", "pack.json.sig"), bytes.Repeat([]byte{7}, 64), 0o644)
+	os.WriteFile(filepath.Join(dir, "pack.json.sigstore"), []byte("{}"), 0o644)
+	key, _ := sign.GenerateKey(sign.Ed25519)
+	s, _ := sign.NewEd25519Signer(sign.MethodManual, key, "k")
+	out := filepath.Join(t.TempDir(), "o.tgz")
+	if _, err := Pack(context.Background(), Options{Dir: dir, Output: out, Signer: s, Validate: noValidate}); err != nil {
+		t.Fatal(err)
+	}
+	tgz, _ := os.ReadFile(out)
+	x := t.TempDir()
+	untar(t, tgz, x)
+	sig, _ := os.ReadFile(filepath.Join(x, "keys", "pack.json.sig"))
+	pj, _ := os.ReadFile(filepath.Join(x, "pack.json"))
+	if !ed25519.Verify(key.Public().(ed25519.PublicKey), pj, sig) {
+		t.Error("the packed signature is not the new one")
+	}
+	if _, err := os.Stat(filepath.Join(x, "pack.json.sigstore")); err == nil {
+		t.Error("a stale Sigstore bundle was packed")
+	}
+	// Without signing, the bundle is kept as it is.
+	res, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
+	if err != nil || !slices.Contains(paths(res.Files), "pack.json.sigstore") {
+		t.Errorf("--sign none dropped the bundle: %v %v", err, paths(res.Files))
+	}
+}
