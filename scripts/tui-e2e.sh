@@ -126,11 +126,18 @@ e2e_new() {
 	answer '^┃ Pack name' e2e-demo
 	wait_for 'community\.acme\.e2e-demo'
 	# every other answer keeps its default: enter until the review lists the files
-	local i
+	# (after each enter, wait for the screen to change, so no enter lands on the review by accident)
+	local i j prev cur
+	prev=$(screen)
 	for ((i = 0; i < 80; i++)); do
-		if screen | grep -Eq 'files will be written|problems stop'; then break; fi
+		if grep -Eq 'files will be written|problems stop|planning' <<<"$prev"; then break; fi
 		keys Enter
-		sleep 0.15
+		for ((j = 0; j < 40; j++)); do
+			sleep 0.05
+			cur=$(screen)
+			[ "$cur" != "$prev" ] && break
+		done
+		prev=$cur
 	done
 	wait_for 'files will be written'
 	screen | grep -q 'no problems' || fail "the review lists problems"
