@@ -50,12 +50,16 @@ func printInspect(w io.Writer, info *verify.Info, asJSON bool) error {
 	if m.Description != "" {
 		fmt.Fprintf(w, "           %s\n", m.Description)
 	}
-	signing := "none (pack.json has no signing block)"
+	signing := "none in pack.json (unsigned, or a legacy ed25519 pack signed over the whole .tgz by its detached .sig)"
 	if len(info.Signing) > 0 {
 		signing = string(info.Signing)
 	}
 	fmt.Fprintf(w, "signing:   %s\n", signing)
-	fmt.Fprintf(w, "canonical: %v (pack.json is its own JCS form)\n", info.Canonical)
+	canon := "no: pack.json is not in canonical (JCS) form"
+	if info.Canonical {
+		canon = "yes: pack.json is its own canonical (JCS) form"
+	}
+	fmt.Fprintf(w, "canonical: %s\n", canon)
 	fmt.Fprintf(w, "entries:   %d files, %d bytes unpacked\n", len(info.Entries), info.Unpacked)
 	for _, e := range info.Entries {
 		fmt.Fprintf(w, "  %s %10d  %s\n", fs.FileMode(e.Mode).Perm(), e.Size, e.Name)
