@@ -55,12 +55,12 @@ type Limits struct {
 // entries.
 var RegistryLimits = Limits{MaxCompressed: 10 << 20, MaxUnpacked: 50 << 20, MaxEntry: 5 << 20, MaxManifest: 256 << 10, MaxEntries: 10000}
 
-// DefaultLimits are generous limits for reading local packs: 1 GiB
-// compressed and 1 GiB unpacked (a gzip bomb is stopped at that point, since
-// decompressed bytes are counted as they are produced), 512 MiB per entry,
-// 256 KiB pack.json (the registry's own limit: a manifest is never large),
-// 10000 entries.
-var DefaultLimits = Limits{MaxCompressed: 1 << 30, MaxUnpacked: 1 << 30, MaxEntry: 512 << 20, MaxManifest: 256 << 10, MaxEntries: 10000}
+// DefaultLimits are generous limits for reading local packs: 64 MiB
+// compressed (six times the registry's limit), 1 GiB unpacked (a gzip bomb
+// is stopped there: decompressed bytes are counted as they are produced),
+// 512 MiB per entry, 256 KiB pack.json (the registry's own limit: a
+// manifest is never large) and 10000 entries.
+var DefaultLimits = Limits{MaxCompressed: 64 << 20, MaxUnpacked: 1 << 30, MaxEntry: 512 << 20, MaxManifest: 256 << 10, MaxEntries: 10000}
 
 // Header describes one entry as read from an archive.
 type Header struct {
