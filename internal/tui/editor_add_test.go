@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/werr"
 )
 
 // TestEditorAddRemove checks additions and removals through the resulting
@@ -88,5 +91,42 @@ func TestEditorRevalidatesAfterEdit(t *testing.T) {
 	}
 	if !has("/agents/0") {
 		t.Errorf("other problems lost: %v", e.problems.Items)
+	}
+}
+
+// TestEditorCompletesEnum types the start of an allowed value and completes
+// it with tab, from the enum the schema lists.
+func TestEditorCompletesEnum(t *testing.T) {
+	dir := copyPack(t)
+	d := newDriver(t, editorOn(t, dir)).keys("/", "type:/agents/0/modelClass", "enter", "enter", "ctrl+u", "type:cod", "tab", "enter", "ctrl+s")
+	b, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	if !strings.Contains(string(b), `"modelClass": "coding"`) {
+		t.Fatalf("tab did not complete to coding:\n%s\n%s", b, d.view())
+	}
+}
+
+func TestLoadEditorRefuses(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(data), 0o644)
+		return p
+	}
+	tests := []struct {
+		name, path, code string
+	}{
+		{"missing", filepath.Join(dir, "nope.json"), "file_unreadable"},
+		{"syntax", write("bad.json", `{"a": }`), "json_invalid"},
+		{"duplicate key", write("dup.json", `{"a": 1, "a": 2}`), "json_invalid"},
+		{"not an object", write("arr.json", `[1]`), "manifest_not_object"},
+		{"directory without pack.json", dir, "file_unreadable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := loadEditor(common.New(true), testValidator, tt.path)
+			if got := werr.CodeOf(err); got != tt.code {
+				t.Errorf("code %q (%v), want %q", got, err, tt.code)
+			}
+		})
 	}
 }
