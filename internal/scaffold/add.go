@@ -156,7 +156,11 @@ func (s *PackSource) appendCode(p *Plan, n NodeAnswers) error {
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	p.Files = append(p.Files, File{Path: s.Entry, Data: []byte(text + string(code)), Mode: 0o644, Update: true})
+	data, err := tidy(s.Entry, []byte(text+string(code)))
+	if err != nil {
+		data = []byte(text + string(code)) // the author's file does not parse: append without formatting
+	}
+	p.Files = append(p.Files, File{Path: s.Entry, Data: data, Mode: 0o644, Update: true})
 	return nil
 }
 

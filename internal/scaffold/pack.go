@@ -117,6 +117,9 @@ func runtimeFiles(p *Plan, rs *RuntimeSpec, vw view) error {
 		if err != nil {
 			return err
 		}
+		if b, err = tidy(name, b); err != nil {
+			return err
+		}
 		p.add(name, b)
 	}
 	return nil

@@ -3,6 +3,7 @@ package scaffold
 import (
 	"bytes"
 	"encoding/json"
+	"go/format"
 	"io/fs"
 	"path"
 	"strings"
@@ -94,6 +95,20 @@ func render(name string, data any) ([]byte, error) {
 		return nil, werr.Wrap(werr.Env, "scaffold_template_broken", err, "template %s failed", name)
 	}
 	return b.Bytes(), nil
+}
+
+// tidy ends a rendered source file with exactly one newline and formats Go
+// source with gofmt's rules (a template that yields invalid Go is a bug).
+func tidy(name string, b []byte) ([]byte, error) {
+	b = append(bytes.TrimRight(b, "\n"), '\n')
+	if !strings.HasSuffix(name, ".go") {
+		return b, nil
+	}
+	out, err := format.Source(b)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "scaffold_template_broken", err, "the Go source rendered for %s does not parse", name)
+	}
+	return out, nil
 }
 
 // identifier turns an id suffix ("say-hello") into a camelCase identifier
