@@ -3,6 +3,8 @@ package scaffold
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // DefaultPackName is the pack name used when none is given.
@@ -117,7 +119,8 @@ func Slug(s string) string {
 func Title(s string) string {
 	words := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
 	for i, w := range words {
-		words[i] = strings.ToUpper(w[:1]) + w[1:]
+		r, n := utf8.DecodeRuneInString(w)
+		words[i] = string(unicode.ToUpper(r)) + w[n:]
 	}
 	return strings.Join(words, " ")
 }

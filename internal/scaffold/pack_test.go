@@ -266,3 +266,44 @@ func TestAppendedNodesRun(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileText puts comment and string terminators into every free-text
+// answer and checks that each runtime's sources still parse (node --check,
+// python3 -m py_compile; Go is parsed by the scaffold itself).
+func TestHostileText(t *testing.T) {
+	nasty := "ends */ here \"\"\" and\nnew line \\ back ` tick ${x} '"
+	for _, lang := range []string{"javascript", "python", "go", "wasm"} {
+		t.Run(lang, func(t *testing.T) {
+			a := PackAnswers{}.Defaults()
+			a.Name, a.Runtime.Language, a.Description, a.Author = "vendor.acme.hello", lang, nasty, nasty
+			a.Nodes[0].Description, a.Nodes[0].Label = nasty, nasty
+			ag := AgentAnswers{}.Defaults()
+			ag.Description, ag.Persona, ag.SystemPrompt = nasty, "P", nasty
+			a.Agents = []AgentAnswers{ag}
+			p, err := PlanPack(a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := p.Write(dir, false); err != nil {
+				t.Fatal(err)
+			}
+			var cmd *exec.Cmd
+			switch lang {
+			case "javascript":
+				cmd = exec.Command("node", "--check", "index.mjs")
+			case "python":
+				cmd = exec.Command("python3", "-m", "py_compile", "main.py")
+			default:
+				return
+			}
+			if _, err := exec.LookPath(cmd.Args[0]); err != nil {
+				t.Skipf("%s is not installed: cannot check the %s source", cmd.Args[0], lang)
+			}
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
+			}
+		})
+	}
+}

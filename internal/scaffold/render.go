@@ -77,7 +77,16 @@ var funcs = template.FuncMap{
 		}
 		return xs[0]
 	},
-	"join": strings.Join,
+	"join":    strings.Join,
+	"comment": comment,
+}
+
+// comment makes free text safe inside a one-line code comment or
+// docstring of any runtime: one line, no comment or string terminators.
+func comment(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := strings.NewReplacer("*/", "* /", `"""`, `" " "`, `\`, "/")
+	return r.Replace(s)
 }
 
 // render executes one template file of templates/ with data.
