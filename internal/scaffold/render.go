@@ -29,8 +29,8 @@ type RuntimeSpec struct {
 
 // Runtime returns the description of a runtime the templates offer.
 func Runtime(language string) (*RuntimeSpec, error) {
-	b, err := fs.ReadFile(templates.FS, path.Join("runtimes", language, "runtime.json"))
-	if err != nil {
+	b, err := fs.ReadFile(templates.FS, "runtimes/"+language+"/runtime.json")
+	if err != nil || index(Runtimes, language) < 0 {
 		return nil, werr.New(werr.Invalid, "scaffold_runtime_unknown", "runtime %q has no template", language).
 			WithHint("choose one of: %s", strings.Join(Runtimes, ", "))
 	}

@@ -75,3 +75,29 @@ func TestValuesAndKeys(t *testing.T) {
 		t.Errorf("agent keys: %s", keys)
 	}
 }
+
+// FuzzSet applies arbitrary --set keys and values and --values documents:
+// they may be refused, but never panic, and accepted answers stay
+// plannable or are refused with field errors.
+func FuzzSet(f *testing.F) {
+	for _, s := range []string{"name", "nodes.0.id", "agents.0.eval.tasks.0.criteria", "nodes..id", "agents.0", ".", "eval", "runtime.language"} {
+		f.Add(s, "x,y", `{"nodes": [{"id": "a"}]}`)
+	}
+	f.Fuzz(func(t *testing.T, key, value, values string) {
+		a := PackAnswers{}.Defaults()
+		_ = Set(&a, key, value)
+		_ = Values(&a, []byte(values))
+		tool := ToolAnswers{}.Defaults()
+		_ = Set(&tool, key, value)
+		ag := AgentAnswers{}.Defaults()
+		_ = Set(&ag, key, value)
+		if len(a.Nodes) > 3 || len(a.Agents) > 3 {
+			return
+		}
+		if _, err := PlanPack(a, nil); err != nil {
+			if _, ok := err.(FieldErrors); !ok && werr.CodeOf(err) == "" {
+				t.Fatalf("unstructured error: %v", err)
+			}
+		}
+	})
+}
