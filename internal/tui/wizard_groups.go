@@ -302,6 +302,7 @@ func signGroup(a *answers) *huh.Group {
 		huh.NewSelect[string]().Title("Pack and sign now?").Options(
 			huh.NewOption("manual Ed25519 (v1, what the registry publishes)", "manual"),
 			huh.NewOption("v2 ed25519-canonical-json", "v2"),
+			huh.NewOption("Sigstore bundle with an ECDSA P-256 key (offline, no log entry)", "sigstore"),
 			huh.NewOption("pack without signing", "none"),
 			huh.NewOption("no, only write the files", "skip")).Value(&a.SignMethod),
 		huh.NewSelect[string]().Title("Key").Options(

@@ -15,6 +15,7 @@ import (
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/sign/sigstore"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -144,7 +145,7 @@ func write(ctx context.Context, a *answers, opts NewOptions, plan *scaffold.Plan
 	}
 	var signer sign.Signer
 	pub := ""
-	if a.SignMethod == sign.MethodManual || a.SignMethod == sign.MethodV2 {
+	if a.SignMethod != sign.MethodNone && a.SignMethod != "" {
 		key, pubPath, note, err := wizardKey(a)
 		if err != nil {
 			return sum, err
@@ -153,11 +154,14 @@ func write(ctx context.Context, a *answers, opts NewOptions, plan *scaffold.Plan
 			sum = append(sum, note)
 		}
 		pub = pubPath
-		s, err := sign.NewEd25519Signer(a.SignMethod, key, a.KeyID)
+		if a.SignMethod == sign.MethodSigstore {
+			signer, err = sigstore.NewSigner(sigstore.SignOptions{Key: key}) // keyed, offline: no log entry
+		} else {
+			signer, err = sign.NewEd25519Signer(a.SignMethod, key, a.KeyID)
+		}
 		if err != nil {
 			return sum, err
 		}
-		signer = s
 	}
 	res, err := pack.Pack(ctx, pack.Options{Dir: dir, Output: opts.Output, Signer: signer, ForRegistry: signer != nil})
 	if err != nil {
@@ -189,7 +193,11 @@ func wizardKey(a *answers) (key crypto.Signer, pubPath, note string, err error) 
 	path := strings.TrimSpace(a.KeyPath)
 	if a.KeyChoice == "new" {
 		prefix := strings.TrimSuffix(path, ".key")
-		k, err := sign.GenerateKey(sign.Ed25519)
+		alg := sign.Ed25519
+		if a.SignMethod == sign.MethodSigstore {
+			alg = sign.ECDSAP256 // a Sigstore message signature needs ECDSA (LIBRARIES.md)
+		}
+		k, err := sign.GenerateKey(alg)
 		if err != nil {
 			return nil, "", "", err
 		}

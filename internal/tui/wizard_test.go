@@ -11,7 +11,10 @@ import (
 	"testing/iotest"
 
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/sign/sigstore"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/verify"
 )
 
 // TestPlanEveryKind plans each thing the wizard creates from its default
@@ -305,5 +308,43 @@ func TestLocate(t *testing.T) {
 		if s != tt.s || i != tt.i {
 			t.Errorf("locate(%s) = %v/%d, want %v/%d", tt.field, stepTitles[s], i, stepTitles[tt.s], tt.i)
 		}
+	}
+}
+
+// TestWriteEveryMethod packs and signs with each method the wizard offers
+// and checks the result with wopkit's verifier.
+func TestWriteEveryMethod(t *testing.T) {
+	for _, m := range []string{"manual", "v2", "sigstore", "none"} {
+		t.Run(m, func(t *testing.T) {
+			dir := t.TempDir()
+			a := newAnswers()
+			a.What, a.Org, a.Part = whatAgent, "acme", "m"+m
+			a.SignMethod, a.KeyChoice, a.KeyPath, a.KeyID = m, "new", filepath.Join(dir, "k"), "acme-1"
+			p := makePlan(testValidator, a)
+			tgz := filepath.Join(dir, "out.tgz")
+			if _, err := write(context.Background(), a, NewOptions{Dir: filepath.Join(dir, "pack"), Output: tgz}, p.plan); err != nil {
+				t.Fatal(err)
+			}
+			if m == "none" {
+				if _, err := os.Stat(filepath.Join(dir, "k.key")); err == nil {
+					t.Error("a key was made for an unsigned pack")
+				}
+				return
+			}
+			pub, err := sign.LoadPublicKey(filepath.Join(dir, "k.pub"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pol := verify.Policy{Key: pub}
+			if m == "sigstore" {
+				if pol.Bundles, err = sigstore.NewVerifier(sigstore.VerifyOptions{Key: pub}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res := verify.File(context.Background(), tgz, pol)
+			if !res.Verified || res.Method != m {
+				t.Errorf("verified = %v, method %q (%+v)", res.Verified, res.Method, res.Error)
+			}
+		})
 	}
 }
