@@ -43,6 +43,20 @@ func (es FieldErrors) Error() string {
 	return strings.Join(parts, "; ")
 }
 
+// sorted puts problems of top-level answers (name, version, ...) first, as
+// the others often follow from them; the order is otherwise kept.
+func (es FieldErrors) sorted() FieldErrors {
+	out := make(FieldErrors, 0, len(es))
+	for _, top := range []bool{true, false} {
+		for _, e := range es {
+			if (e.Field != "" && !strings.Contains(e.Field, ".")) == top {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
 // For returns the problems of one answer field (and of the fields below it).
 func (es FieldErrors) For(field string) FieldErrors {
 	var out FieldErrors

@@ -45,9 +45,7 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 		return nil, err
 	}
 	rs, _ := Runtime(a.Runtime.Language)
-	if errs := a.precheck(); len(errs) > 0 {
-		return nil, errs
-	}
+	errs := a.precheck()
 	p := &Plan{Kind: "pack"}
 	vw := a.view(rs)
 	doc := packDoc{
@@ -94,8 +92,9 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 	if rs.Test != "" {
 		p.Notes = append(p.Notes, "run the scaffolded tests with: "+rs.Test)
 	}
-	if errs := checkPackPlan(v, p, nil, keepAll); len(errs) > 0 {
-		return nil, errs
+	errs = append(errs, checkPackPlan(v, p, nil, keepAll)...)
+	if len(errs) > 0 {
+		return nil, errs.sorted()
 	}
 	return p, nil
 }
