@@ -156,15 +156,15 @@ e2e_new() {
 	[ -f "$tgz" ] || fail "no tarball at $tgz"
 	[ "$(stat -c %a "$n/e2e-key.key")" = 600 ] || fail "private key is not mode 0600"
 	"$wopkit" verify "$tgz" --key "$n/e2e-key.pub" || fail "wopkit verify refused the wizard's tarball"
-	"$wopkit" validate "$n/community.acme.e2e-demo" "$n/community.acme.e2e-demo/tools/my-tool.tool.json" ||
+	"$wopkit" validate "$n/e2e-demo" "$n/e2e-demo/tools/my-tool.tool.json" ||
 		fail "the written pack or tool manifest does not validate"
 	local list
 	list=$(tar tzf "$tgz")
 	for f in pack.json keys/pack.json.sig evals/assistant.json prompts/assistant.md; do
 		grep -qx "$f" <<<"$list" || fail "$f missing from the tarball: $list"
 	done
-	grep -q '"typeId": "community.acme.e2e-demo.hello"' "$n/community.acme.e2e-demo/pack.json" || fail "no node in pack.json"
-	grep -q '"agentId": "community.acme.e2e-demo.assistant"' "$n/community.acme.e2e-demo/pack.json" || fail "no agent in pack.json"
+	grep -q '"typeId": "community.acme.e2e-demo.hello"' "$n/e2e-demo/pack.json" || fail "no node in pack.json"
+	grep -q '"agentId": "community.acme.e2e-demo.assistant"' "$n/e2e-demo/pack.json" || fail "no agent in pack.json"
 	if tar xzOf "$tgz" pack.json | grep -q 'BEGIN PRIVATE'; then fail "a private key was packed"; fi
 	echo "tui-e2e: new ok"
 }

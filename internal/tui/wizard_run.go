@@ -108,14 +108,15 @@ func planCmd(v *validate.Validator, a *answers) tea.Cmd {
 	return func() tea.Msg { return planMsg(makePlan(v, &snap)) }
 }
 
-// targetDir is where the files go: --dir, else a directory named after the
-// pack (the current directory for a tool manifest).
+// targetDir is where the files go: --dir, else, as for `new --yes`, a
+// directory named after the last part of the pack name (the current
+// directory for a tool manifest).
 func targetDir(a *answers, opts NewOptions) string {
 	if opts.Dir != "" {
 		return opts.Dir
 	}
 	if a.isPack() {
-		return a.name()
+		return a.Part
 	}
 	return "."
 }
