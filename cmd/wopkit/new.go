@@ -25,6 +25,7 @@ type newOptions struct {
 	Yes        bool     // take defaults, ask nothing
 	Force      bool     // overwrite existing files
 	Accessible bool     // plain prompts instead of the full-screen wizard
+	DryRun     bool     // list what would be written, write nothing
 }
 
 // AddFlags registers the flags of `wopkit new`.
@@ -36,6 +37,7 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Pack, "pack", "", "existing pack directory to add an agent, node or eval suite to (default .)")
 	f.BoolVarP(&o.Yes, "yes", "y", false, "take the defaults plus --set/--values and ask nothing")
 	f.BoolVar(&o.Force, "force", false, "overwrite files that already exist")
+	f.BoolVar(&o.DryRun, "dry-run", false, "check the answers and list the files that would be written, writing nothing")
 	f.BoolVar(&o.Accessible, "accessible", os.Getenv("ACCESSIBLE") != "", "plain line-by-line prompts instead of the full-screen wizard (also ACCESSIBLE=1)")
 }
 
@@ -82,6 +84,7 @@ func newNewCmd() *cobra.Command {
 			"         smoke.kind, killSwitch.kind (default: none when nothing is held, else manual)",
 		Example: "  wopkit new pack --yes --set name=vendor.acme.hello --dir hello\n" +
 			"  wopkit new pack --yes --set name=vendor.acme.bot --set runtime.language=remote\n" +
+			"  wopkit new pack --yes --values answers.json --dir bot --dry-run\n" +
 			"  wopkit new agent --pack hello --set id=writer --set modelClass=writing --set eval=true\n" +
 			"  wopkit new agent --pack hello --set id=greeter --set systemPrompt='Greet the user.'\n" +
 			"  wopkit new node --pack hello --set id=shout --set inputs=text --set outputs=text\n" +
@@ -142,15 +145,26 @@ func runNew(out io.Writer, o *newOptions) error {
 	if err != nil {
 		return answersError(o.Kind, err)
 	}
-	if err := plan.Write(dir, o.Force); err != nil {
-		return err
+	if !o.DryRun {
+		if err := plan.Write(dir, o.Force); err != nil {
+			return err
+		}
 	}
 	for _, p := range plan.Paths() {
 		verb := "created"
 		if f := plan.File(p); f.Update {
 			verb = "updated"
 		}
+		if o.DryRun {
+			verb = "would create"
+			if f := plan.File(p); f.Update {
+				verb = "would update"
+			}
+		}
 		fmt.Fprintf(out, "%s %s\n", verb, filepath.Join(dir, filepath.FromSlash(p)))
+	}
+	if o.DryRun {
+		return nil
 	}
 	for _, n := range plan.Notes {
 		fmt.Fprintln(out, "next: "+n)

@@ -140,6 +140,18 @@ func TestNewIntoPack(t *testing.T) {
 	}
 }
 
+// TestNewDryRun lists the plan and writes nothing.
+func TestNewDryRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "d")
+	out, errOut, code := runCmd(t, "new", "pack", "--yes", "--dry-run", "--dir", dir, "--set", "runtime.language=python")
+	if code != 0 || !strings.Contains(out, "would create "+filepath.Join(dir, "main.py")) {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("--dry-run wrote the pack")
+	}
+}
+
 // TestNewRefusals checks exit codes and messages of refused answers.
 func TestNewRefusals(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "p")
