@@ -21,6 +21,7 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 	if out == nil {
 		out = os.Stdout
 	}
+	k.accessible = true
 	w := newWizard(common.New(true), k, a, opts)
 	ask := func(s step) error {
 		f := w.formFor(s)

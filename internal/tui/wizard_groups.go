@@ -30,6 +30,29 @@ const (
 // asker builds huh fields whose help and checks come from the schemas.
 type asker struct {
 	v *validate.Validator
+	// accessible: an empty line keeps the shown default (huh's plain
+	// prompts check the typed line before they fall back to the default).
+	accessible bool
+}
+
+// title is a field's title; plain prompts do not show the current value,
+// so in accessible mode it is named in the title.
+func (k asker) title(t string, v *string) string {
+	if k.accessible && *v != "" {
+		return t + " [" + *v + "]"
+	}
+	return t
+}
+
+// keep lets an empty answer through in accessible mode, where it means
+// "keep the default".
+func (k asker) keep(check func(string) error) func(string) error {
+	return func(s string) error {
+		if k.accessible && s == "" {
+			return nil
+		}
+		return check(s)
+	}
 }
 
 // help is the schema's description of a field, cut to its first sentences.
@@ -47,7 +70,7 @@ func (k asker) help(kind validate.Kind, ptr string) string {
 // check validates typed text as the field's value, with the schema's words.
 func (k asker) check(kind validate.Kind, ptr string, conv func(string) any) func(string) error {
 	optional := !k.v.Field(kind, ptr).Required
-	return func(s string) error {
+	return k.keep(func(s string) error {
 		if optional && strings.TrimSpace(s) == "" {
 			return nil // an empty optional answer is left out of the file
 		}
@@ -59,7 +82,7 @@ func (k asker) check(kind validate.Kind, ptr string, conv func(string) any) func
 			return errors.New(errs[0].Message)
 		}
 		return nil
-	}
+	})
 }
 
 // enum lists the schema's allowed values for a field, or def when it has none.
@@ -72,7 +95,7 @@ func (k asker) enum(kind validate.Kind, ptr string, def ...string) []huh.Option[
 }
 
 func (k asker) input(title string, v *string, kind validate.Kind, ptr string) *huh.Input {
-	in := huh.NewInput().Title(title).Value(v)
+	in := huh.NewInput().Title(k.title(title, v)).Value(v)
 	if ptr != "" {
 		in = in.Description(k.help(kind, ptr)).Validate(k.check(kind, ptr, nil))
 	}
@@ -82,7 +105,7 @@ func (k asker) input(title string, v *string, kind validate.Kind, ptr string) *h
 // derived is an input the scaffold fills from the id when left empty.
 func (k asker) derived(title string, v *string, kind validate.Kind, ptr string) *huh.Input {
 	check := k.check(kind, ptr, nil)
-	return huh.NewInput().Title(title).Value(v).Description(k.help(kind, ptr)).Placeholder("(from the id)").
+	return huh.NewInput().Title(k.title(title, v)).Value(v).Description(k.help(kind, ptr)).Placeholder("(from the id)").
 		Validate(func(s string) error {
 			if strings.TrimSpace(s) == "" {
 				return nil
@@ -117,7 +140,7 @@ func whatGroup(a *answers) *huh.Group {
 // identityGroups ask the pack's name (scope, org, name part) and details.
 func identityGroups(k asker, a *answers) []*huh.Group {
 	nameCheck := func(part func(string) string) func(string) error {
-		return func(s string) error { return k.check(validate.NodePack, "/name", nil)(part(s)) }
+		return k.keep(func(s string) error { return k.check(validate.NodePack, "/name", nil)(part(s)) })
 	}
 	scopes := []huh.Option[string]{
 		huh.NewOption("community: published by an individual", "community"),
@@ -128,9 +151,9 @@ func identityGroups(k asker, a *answers) []*huh.Group {
 	return []*huh.Group{
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Scope").Description(k.help(validate.NodePack, "/name")).Options(scopes...).Value(&a.Scope),
-			huh.NewInput().Title("Organisation or author").Description("the second part of the name, e.g. acme").Value(&a.Org).
+			huh.NewInput().Title(k.title("Organisation or author", &a.Org)).Description("the second part of the name, e.g. acme").Value(&a.Org).
 				Validate(nameCheck(func(s string) string { c := *a; c.Org = s; return c.name() })),
-			huh.NewInput().Title("Pack name").Description("the last part, e.g. hello-world").Value(&a.Part).
+			huh.NewInput().Title(k.title("Pack name", &a.Part)).Description("the last part, e.g. hello-world").Value(&a.Part).
 				Validate(nameCheck(func(s string) string { c := *a; c.Part = s; return c.name() })),
 		),
 		huh.NewGroup(
@@ -143,7 +166,7 @@ func identityGroups(k asker, a *answers) []*huh.Group {
 		huh.NewGroup(
 			k.input("Homepage", &a.Pack.Homepage, validate.NodePack, "/homepage").Placeholder("https://… (optional)"),
 			k.input("Repository", &a.Pack.Repository, validate.NodePack, "/repository").Placeholder("https://… (optional)"),
-			huh.NewInput().Title("Keywords").Description("comma-separated").Value(&a.Keywords).
+			huh.NewInput().Title(k.title("Keywords", &a.Keywords)).Description("comma-separated").Value(&a.Keywords).
 				Validate(k.check(validate.NodePack, "/keywords", listConv)),
 		),
 	}
@@ -172,8 +195,8 @@ func nodeGroups(k asker, a *answers, n *nodeAnswers, i int) []*huh.Group {
 	at := func(f string) string { return fmt.Sprintf("/nodes/%d/%s", i, f) }
 	return []*huh.Group{
 		huh.NewGroup(
-			huh.NewInput().Title("Node id").Description("appended to the pack name to form the typeId").Value(&n.ID).
-				Validate(func(s string) error { return k.check(nk, at("typeId"), nil)(a.name() + "." + s) }),
+			huh.NewInput().Title(k.title("Node id", &n.ID)).Description("appended to the pack name to form the typeId").Value(&n.ID).
+				Validate(k.keep(func(s string) error { return k.check(nk, at("typeId"), nil)(a.name() + "." + s) })),
 			k.derived("Label", &n.Label, nk, at("label")),
 			k.input("Description", &n.Description, nk, at("description")),
 		),
@@ -186,8 +209,8 @@ func nodeGroups(k asker, a *answers, n *nodeAnswers, i int) []*huh.Group {
 				Value(&n.Caps),
 		),
 		huh.NewGroup(
-			huh.NewInput().Title("Input ports").Description("comma-separated names").Value(&n.Inputs),
-			huh.NewInput().Title("Output ports").Description("comma-separated names").Value(&n.Outputs),
+			huh.NewInput().Title(k.title("Input ports", &n.Inputs)).Description("comma-separated names").Value(&n.Inputs),
+			huh.NewInput().Title(k.title("Output ports", &n.Outputs)).Description("comma-separated names").Value(&n.Outputs),
 			huh.NewConfirm().Title("Add another node?").Value(&a.More),
 		),
 	}
@@ -200,8 +223,8 @@ func agentGroups(k asker, a *answers, g *agentAnswers, i int) []*huh.Group {
 	at := func(f string) string { return fmt.Sprintf("/agents/%d/%s", i, f) }
 	return []*huh.Group{
 		huh.NewGroup(
-			huh.NewInput().Title("Agent id").Description("appended to the pack name to form the agentId").Value(&g.ID).
-				Validate(func(s string) error { return k.check(ak, at("agentId"), nil)(a.name() + "." + s) }),
+			huh.NewInput().Title(k.title("Agent id", &g.ID)).Description("appended to the pack name to form the agentId").Value(&g.ID).
+				Validate(k.keep(func(s string) error { return k.check(ak, at("agentId"), nil)(a.name() + "." + s) })),
 			k.derived("Persona", &g.Persona, ak, at("persona")),
 			k.derived("Label", &g.Label, ak, at("label")),
 			k.input("Description", &g.Description, ak, at("description")),
@@ -213,10 +236,10 @@ func agentGroups(k asker, a *answers, g *agentAnswers, i int) []*huh.Group {
 				Value(&g.SystemPrompt).Lines(4),
 		),
 		huh.NewGroup(
-			huh.NewInput().Title("Tool allowlist").Description(k.help(ak, at("toolAllowlist"))+" Comma-separated, e.g. openwop:core.openwop.http.fetch").
+			huh.NewInput().Title(k.title("Tool allowlist", &g.Tools)).Description(k.help(ak, at("toolAllowlist"))+" Comma-separated, e.g. openwop:core.openwop.http.fetch").
 				Value(&g.Tools).Validate(k.check(ak, at("toolAllowlist"), listConv)),
 			huh.NewMultiSelect[string]().Title("Memory").Options(huh.NewOptions("scratchpad", "conversation", "longTerm")...).Value(&g.Memory),
-			huh.NewInput().Title("Confidence threshold").Description("0 to 1").Value(&g.Conf).
+			huh.NewInput().Title(k.title("Confidence threshold", &g.Conf)).Description("0 to 1").Value(&g.Conf).
 				Validate(k.check(ak, at("confidence/defaultThreshold"), numConv)),
 			huh.NewConfirm().Title("Handoff task and return schemas?").Value(&g.Handoff),
 		),
@@ -234,12 +257,12 @@ func evalGroups(k asker, g *agentAnswers) []*huh.Group {
 		huh.NewGroup(
 			huh.NewMultiSelect[string]().Title("Eval modes").Description(k.help(ek, "/modes")).
 				Options(k.enum(ek, "/modes", "golden", "rubric")...).Value(&g.Suite.Modes),
-			huh.NewInput().Title("Pass score").Description("0 to 1").Value(&g.Pass).
+			huh.NewInput().Title(k.title("Pass score", &g.Pass)).Description("0 to 1").Value(&g.Pass).
 				Validate(k.check(ek, "/thresholds/passScore", numConv)),
 		),
 		huh.NewGroup(
 			k.input("Task id", &g.Task.ID, ek, "/tasks/0/taskId"),
-			huh.NewInput().Title("Task input").Description("the text the agent is given").Value(&g.Task.Input),
+			huh.NewInput().Title(k.title("Task input", &g.Task.Input)).Description("the text the agent is given").Value(&g.Task.Input),
 			huh.NewSelect[string]().Title("Expectation").Options(
 				huh.NewOption("golden: compare with an expected answer", "golden"),
 				huh.NewOption("rubric: score against criteria", "rubric")).Value(&g.Task.Kind),
@@ -247,8 +270,8 @@ func evalGroups(k asker, g *agentAnswers) []*huh.Group {
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Golden match").Description("for golden tasks").
 				Options(huh.NewOptions("contains", "exact", "json-match")...).Value(&g.Task.Strategy),
-			huh.NewInput().Title("Expected answer").Description("for golden tasks").Value(&g.Task.Expected),
-			huh.NewInput().Title("Rubric criteria").Description("for rubric tasks: comma-separated, weighted equally").Value(&g.Criteria),
+			huh.NewInput().Title(k.title("Expected answer", &g.Task.Expected)).Description("for golden tasks").Value(&g.Task.Expected),
+			huh.NewInput().Title(k.title("Rubric criteria", &g.Criteria)).Description("for rubric tasks: comma-separated, weighted equally").Value(&g.Criteria),
 		),
 	}
 }
@@ -269,10 +292,10 @@ func toolGroups(k asker, a *answers) []*huh.Group {
 				Options(k.enum(tk, "/runtime/kind", "mcp-stdio")...).Value(&a.Tool.Runtime.Kind),
 			huh.NewSelect[string]().Title("Install method").Description(k.help(tk, "/runtime/install/method")).
 				Options(huh.NewOptions("pip", "npm", "git", "container", "url", "preinstalled")...).Value(&a.Tool.Install.Method),
-			huh.NewInput().Title("Package").Description("defaults to the tool id").Value(&a.Tool.Install.Package),
+			huh.NewInput().Title(k.title("Package", &a.Tool.Install.Package)).Description("defaults to the tool id").Value(&a.Tool.Install.Package),
 		),
 		huh.NewGroup(
-			huh.NewInput().Title("Environment variable").Description("a credential or setting the tool reads (optional), e.g. ACME_API_KEY").
+			huh.NewInput().Title(k.title("Environment variable", &a.EnvName)).Description("a credential or setting the tool reads (optional), e.g. ACME_API_KEY").
 				Value(&a.EnvName).Validate(func(s string) error {
 				if s == "" {
 					return nil
@@ -280,7 +303,7 @@ func toolGroups(k asker, a *answers) []*huh.Group {
 				return k.check(tk, "/env/0/name", nil)(s)
 			}),
 			huh.NewConfirm().Title("Is it a secret?").Value(&a.EnvSec),
-			huh.NewInput().Title("Scope resource").Description("what the tool touches (optional), e.g. net.outbound").Value(&a.ScopeRes),
+			huh.NewInput().Title(k.title("Scope resource", &a.ScopeRes)).Description("what the tool touches (optional), e.g. net.outbound").Value(&a.ScopeRes),
 		),
 		huh.NewGroup(
 			k.input("Action name", &a.Action.Name, tk, "/actions/0/name"),
@@ -297,7 +320,7 @@ func toolGroups(k asker, a *answers) []*huh.Group {
 }
 
 // signGroup asks how to sign the pack after writing it.
-func signGroup(a *answers) *huh.Group {
+func signGroup(k asker, a *answers) *huh.Group {
 	return huh.NewGroup(
 		huh.NewSelect[string]().Title("Pack and sign now?").Options(
 			huh.NewOption("manual Ed25519 (v1, what the registry publishes)", "manual"),
@@ -308,19 +331,19 @@ func signGroup(a *answers) *huh.Group {
 		huh.NewSelect[string]().Title("Key").Options(
 			huh.NewOption("create a new key pair", "new"),
 			huh.NewOption("use an existing private key file", "existing")).Value(&a.KeyChoice),
-		huh.NewInput().Title("Key file").Description("existing: the .key file; new: the prefix for PREFIX.key and PREFIX.pub (kept outside the pack)").
-			Value(&a.KeyPath).Validate(func(s string) error {
+		huh.NewInput().Title(k.title("Key file", &a.KeyPath)).Description("existing: the .key file; new: the prefix for PREFIX.key and PREFIX.pub (kept outside the pack)").
+			Value(&a.KeyPath).Validate(k.keep(func(s string) error {
 			if a.SignMethod != "none" && a.SignMethod != "skip" && strings.TrimSpace(s) == "" {
 				return errors.New("a key file is needed to sign")
 			}
 			return nil
-		}),
-		huh.NewInput().Title("Key id").Description("the id the registry knows your public key by, e.g. acme-1").Value(&a.KeyID).
-			Validate(func(s string) error {
+		})),
+		huh.NewInput().Title(k.title("Key id", &a.KeyID)).Description("the id the registry knows your public key by, e.g. acme-1").Value(&a.KeyID).
+			Validate(k.keep(func(s string) error {
 				if a.SignMethod != "none" && a.SignMethod != "skip" && strings.TrimSpace(s) == "" {
 					return errors.New("a key id is needed to sign")
 				}
 				return nil
-			}),
+			})),
 	)
 }

@@ -141,7 +141,11 @@ func write(ctx context.Context, a *answers, opts NewOptions, plan *scaffold.Plan
 	}
 	sum := []string{fmt.Sprintf("wrote %d files in %s: %s", len(plan.Files), filepath.ToSlash(dir), strings.Join(plan.Paths(), ", "))}
 	next := []string{"wopkit validate " + dir, "wopkit edit " + dir}
-	if !a.isPack() || a.SignMethod == "skip" {
+	if !a.isPack() {
+		f := filepath.Join(dir, plan.Paths()[0])
+		return append(append(sum, "", "next:"), indent([]string{"wopkit validate --strict " + f, "wopkit edit " + f})...), nil
+	}
+	if a.SignMethod == "skip" {
 		return append(append(sum, "", "next:"), indent(append(next, "wopkit pack "+dir+" --sign manual --key KEY --key-id ID"))...), nil
 	}
 	var signer sign.Signer

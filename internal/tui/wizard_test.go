@@ -202,8 +202,11 @@ func TestAccessibleDefaults(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "my-tool.tool.json")); err != nil {
 		t.Fatalf("tool manifest not written: %v\n%s", err, out.String())
 	}
-	if !strings.Contains(out.String(), "Tool id") {
+	if !strings.Contains(out.String(), "Tool id [my-tool]") {
 		t.Errorf("the prompts were not shown:\n%s", out.String())
+	}
+	if strings.Contains(out.String(), "does not have the form") || strings.Contains(out.String(), "is needed") {
+		t.Errorf("an empty line (keep the default) was refused:\n%s", out.String())
 	}
 }
 
