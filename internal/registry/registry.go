@@ -6,6 +6,7 @@
 package registry
 
 import (
+	"bytes"
 	"crypto"
 	"encoding/json"
 	"io"
@@ -198,9 +199,21 @@ func readLimited(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxMetaFile+1))
+	data, err := ReadSized(f, maxMetaFile+1)
 	if err == nil && len(data) > maxMetaFile {
 		err = werr.New(werr.Invalid, "registry_invalid", "%s is larger than %d bytes", p, maxMetaFile)
 	}
 	return data, err
+}
+
+// ReadSized reads at most max bytes of f into a buffer sized from f's length,
+// in as few read calls as the file allows.
+func ReadSized(f *os.File, max int64) ([]byte, error) {
+	size := int64(0)
+	if st, err := f.Stat(); err == nil {
+		size = min(st.Size(), max)
+	}
+	b := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := b.ReadFrom(io.LimitReader(f, max))
+	return b.Bytes(), err
 }

@@ -201,7 +201,7 @@ func readTarball(path string, lim tarball.Limits) ([]byte, error) {
 	if max <= 0 {
 		max = 1 << 40
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	data, err := readSized(f, max+1)
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path)
 	}
@@ -226,7 +226,7 @@ func readDetached(tgzPath, sigPath string) ([]byte, string, error) {
 		return nil, "", werr.Wrap(werr.Env, "file_unreadable", err, "cannot read signature %s", sigPath).WithHint("check the --sig path")
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	data, err := readSized(f, 1<<20)
 	if err != nil {
 		return nil, "", werr.Wrap(werr.Env, "file_unreadable", err, "cannot read signature %s", sigPath)
 	}
@@ -277,3 +277,5 @@ func Files(ctx context.Context, paths []string, p Policy) []*Result {
 	wg.Wait()
 	return out
 }
+
+func readSized(f *os.File, max int64) ([]byte, error) { return registry.ReadSized(f, max) }
