@@ -218,6 +218,9 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 		if key.Matches(msg, w.ctx.Keys.Cancel) && w.step != stepReview {
 			return w, push(w.ConfirmQuit())
 		}
+		if msg.String() == "ctrl+b" && w.step != stepReview {
+			return w, w.back()
+		}
 		if w.step == stepReview {
 			return w, w.updateReview(msg)
 		}
@@ -242,6 +245,19 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 		return w, tea.Batch(cmd, w.enter(next))
 	}
 	return w, cmd
+}
+
+// back returns to the previous step (its answers kept), if there is one.
+func (w *wizard) back() tea.Cmd {
+	n := len(w.prev)
+	if n == 0 {
+		return nil
+	}
+	b := w.prev[n-1]
+	w.prev = w.prev[:n-1]
+	w.step, w.idx = b.s, b.i
+	w.form = w.formFor(b.s)
+	return w.startForm()
 }
 
 // ConfirmQuit implements quitter: leaving before the end offers a draft.
@@ -311,6 +327,7 @@ func (w *wizard) Help() []key.Binding {
 	return []key.Binding{
 		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next")),
 		key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back")),
+		key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("^b", "previous page")),
 		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "quit (keeps a draft)")),
 	}
 }

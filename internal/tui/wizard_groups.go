@@ -3,9 +3,11 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/huh/v2"
+	"github.com/github/go-spdx/v2/spdxexp/spdxlicenses"
 
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/validate"
@@ -102,6 +104,33 @@ func (k asker) input(title string, v *string, kind validate.Kind, ptr string) *h
 	return in
 }
 
+// commonLicenses come first in the license list.
+var commonLicenses = []string{"Apache-2.0", "MIT", "BSD-3-Clause", "BSD-2-Clause", "MPL-2.0", "GPL-3.0-only", "LGPL-3.0-only", "ISC", "Unlicense"}
+
+// license asks for an SPDX identifier: a searchable list of every SPDX
+// license (/ filters), or, in accessible mode, a line with completions.
+func (k asker) license(v *string) huh.Field {
+	help := k.help(validate.NodePack, "/license")
+	if k.accessible {
+		return huh.NewInput().Title(k.title("License (SPDX)", v)).Description(help).Value(v).Suggestions(commonLicenses)
+	}
+	ids := append([]string{}, commonLicenses...)
+	seen := map[string]bool{}
+	for _, id := range ids {
+		seen[id] = true
+	}
+	for _, id := range spdxlicenses.GetLicenses() {
+		if !seen[id] {
+			ids = append(ids, id)
+		}
+	}
+	if *v != "" && !seen[*v] && !slices.Contains(ids, *v) {
+		ids = append([]string{*v}, ids...)
+	}
+	return huh.NewSelect[string]().Title("License (SPDX)").Description(help + " Type / to search.").
+		Options(huh.NewOptions(ids...)...).Value(v).Height(6)
+}
+
 // derived is an input the scaffold fills from the id when left empty.
 func (k asker) derived(title string, v *string, kind validate.Kind, ptr string) *huh.Input {
 	check := k.check(kind, ptr, nil)
@@ -160,8 +189,7 @@ func identityGroups(k asker, a *answers) []*huh.Group {
 			k.input("Version", &a.Pack.Version, validate.NodePack, "/version"),
 			k.input("Description", &a.Pack.Description, validate.NodePack, "/description"),
 			k.input("Author", &a.Pack.Author, validate.NodePack, "/author"),
-			k.input("License (SPDX)", &a.Pack.License, validate.NodePack, "/license").
-				Suggestions([]string{"Apache-2.0", "MIT", "BSD-3-Clause", "BSD-2-Clause", "MPL-2.0", "GPL-3.0-only", "LGPL-3.0-only", "ISC", "Unlicense", "UNLICENSED"}),
+			k.license(&a.Pack.License),
 		),
 		huh.NewGroup(
 			k.input("Homepage", &a.Pack.Homepage, validate.NodePack, "/homepage").Placeholder("https://… (optional)"),
@@ -180,7 +208,11 @@ func runtimeGroup(k asker, a *answers) *huh.Group {
 		if err != nil {
 			continue
 		}
-		opts = append(opts, huh.NewOption(lang+" ("+rs.Format+", entry "+rs.Entry+")", lang))
+		label := lang + " (entry " + rs.Entry + ")"
+		if rs.Format != "" {
+			label = lang + " (" + rs.Format + ", entry " + rs.Entry + ")"
+		}
+		opts = append(opts, huh.NewOption(label, lang))
 	}
 	return huh.NewGroup(
 		huh.NewSelect[string]().Title("Runtime language").Description(k.help(validate.NodePack, "/runtime/language")).

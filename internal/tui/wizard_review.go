@@ -71,14 +71,10 @@ func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
 		r.scroll += 5
 	case key.Matches(k, keys.PageUp):
 		r.scroll = max(r.scroll-5, 0)
-	case k.String() == "b" || k.String() == "shift+tab":
-		if n := len(w.prev); n > 0 {
-			back := w.prev[n-1]
-			w.prev = w.prev[:n-1]
+	case k.String() == "b" || k.String() == "shift+tab" || k.String() == "ctrl+b":
+		if len(w.prev) > 0 {
 			w.jumpTo = stepReview
-			w.step, w.idx = back.s, back.i
-			w.form = w.formFor(back.s)
-			return w.startForm()
+			return w.back()
 		}
 	case key.Matches(k, keys.Accept):
 		switch {

@@ -351,3 +351,23 @@ func TestWriteEveryMethod(t *testing.T) {
 		})
 	}
 }
+
+// TestWizardBack goes forward one page and back with ctrl+b, the answer
+// kept.
+func TestWizardBack(t *testing.T) {
+	k := asker{v: testValidator}
+	a := newAnswers()
+	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, k, a, NewOptions{DraftDir: t.TempDir()}) })
+	w := d.a.top().(*wizard)
+	d.keys("down", "down", "enter") // an agent-only pack
+	if w.step != stepIdentity {
+		t.Fatalf("step %v", stepTitles[w.step])
+	}
+	d.keys("ctrl+b")
+	if w.step != stepWhat || a.What != whatAgent {
+		t.Fatalf("after ctrl+b: step %v, what %q", stepTitles[w.step], a.What)
+	}
+	if !strings.Contains(d.view(), "> An agent-only pack") {
+		t.Errorf("the kept answer is not selected:\n%s", d.view())
+	}
+}
