@@ -46,13 +46,30 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 // stdout are terminals and --yes is not given; with it nil, `new` always
 // takes the non-interactive path.
 var runWizard = func(cmd *cobra.Command, o *newOptions) error {
-	what := map[string]string{"pack": "", "tool": "tool"}
-	w, ok := what[o.Kind]
-	if !ok || len(o.Sets) > 0 || o.Values != "" { // adding into a pack, or answers given: no questions
+	opts := tui.NewOptions{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, Plain: styles.NoColor()}
+	given := len(o.Sets) > 0 || o.Values != ""
+	switch o.Kind {
+	case "pack":
+		if given { // the wizard starts from the answers given and asks the rest
+			a := scaffold.PackAnswers{}.Defaults()
+			if err := applyAnswers(&a, o, packAliases); err != nil {
+				return answersError(o.Kind, err)
+			}
+			opts.Pack = &a
+		}
+	case "tool":
+		opts.What = "tool"
+		if given {
+			a := scaffold.ToolAnswers{}.Defaults()
+			if err := applyAnswers(&a, o, nil); err != nil {
+				return answersError(o.Kind, err)
+			}
+			opts.Tool = &a
+		}
+	default: // an agent, node or eval suite added into a pack: no questions
 		return runNew(cmd.OutOrStdout(), o)
 	}
-	return tui.New(cmd.Context(), tui.NewOptions{What: w, Dir: o.Dir, Force: o.Force,
-		Accessible: o.Accessible, Plain: styles.NoColor()})
+	return tui.New(cmd.Context(), opts)
 }
 
 // newKinds are the things `wopkit new` creates.

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -73,8 +74,12 @@ type NewOptions struct {
 	Plain      bool                // no colour
 	Accessible bool                // plain line-by-line prompts instead of the full-screen wizard
 	DraftDir   string              // where the draft is kept; "" is the current directory
-	Input      io.Reader           // nil means the terminal
-	Screen     io.Writer           // where the UI is drawn; nil means stdout
+	// Pack and Tool, when set, are answers given on the command line
+	// (--set, --values): the wizard starts from them and asks the rest.
+	Pack   *scaffold.PackAnswers
+	Tool   *scaffold.ToolAnswers
+	Input  io.Reader // nil means the terminal
+	Screen io.Writer // where the UI is drawn; nil means stdout
 }
 
 // draftPath is the file a kept draft goes to.
@@ -98,12 +103,16 @@ func New(ctx context.Context, opts NewOptions) error {
 	}
 	c := common.New(opts.Plain)
 	a := newAnswers()
+	prefill(a, opts.Pack, opts.Tool)
+	if opts.Pack != nil && opts.What == "" {
+		opts.What = a.What // the kind of pack follows from the answers given
+	}
 	k := asker{v: v}
 	if opts.Accessible {
 		return runAccessible(ctx, k, a, opts)
 	}
 	first := screen(newWizard(c, k, a, opts))
-	if d, ok := loadDraft(opts.draftPath()); ok {
+	if d, ok := loadDraft(opts.draftPath()); ok && opts.Pack == nil && opts.Tool == nil {
 		first = newDraftOffer(c, k, a, d, opts)
 	}
 	return run(ctx, newApp(c, first), opts.Input, opts.Screen)

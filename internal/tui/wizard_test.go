@@ -371,3 +371,39 @@ func TestWizardBack(t *testing.T) {
 		t.Errorf("the kept answer is not selected:\n%s", d.view())
 	}
 }
+
+// TestPrefill starts the wizard from command-line answers: the name is
+// split into scope, org and part, the kind of pack follows from the runtime,
+// and planning the untouched answers gives the same pack.
+func TestPrefill(t *testing.T) {
+	p := scaffold.PackAnswers{}.Defaults()
+	if err := scaffold.Set(&p, "name", "vendor.acme.agents.bot"); err != nil {
+		t.Fatal(err)
+	}
+	p.Runtime.Language = "remote"
+	ag := scaffold.AgentAnswers{}.Defaults()
+	ag.ID, ag.ModelClass = "writer", "writing"
+	ev := scaffold.EvalAnswers{}.Defaults()
+	ag.Eval = &ev
+	p.Agents = []scaffold.AgentAnswers{ag}
+	tool := scaffold.ToolAnswers{}.Defaults()
+	tool.Tool.ID = "acme-search"
+
+	a := newAnswers()
+	prefill(a, &p, &tool)
+	if a.Scope != "vendor" || a.Org != "acme" || a.Part != "agents.bot" || a.What != whatAgent {
+		t.Fatalf("prefilled %q %q %q %q", a.Scope, a.Org, a.Part, a.What)
+	}
+	if len(a.Agents) != 1 || a.Agents[0].ID != "writer" || !a.Agents[0].WithEval || a.Tool.Tool.ID != "acme-search" {
+		t.Fatalf("agents %+v, tool %q", a.Agents, a.Tool.Tool.ID)
+	}
+	pl := makePlan(testValidator, a)
+	if pl.plan == nil {
+		t.Fatalf("plan: %v %v", pl.err, pl.problems)
+	}
+	for _, want := range []string{`"vendor.acme.agents.bot.writer"`, `"modelClass": "writing"`, `"evalSuiteRef"`} {
+		if !strings.Contains(pl.manifest, want) {
+			t.Errorf("%s missing from pack.json:\n%s", want, pl.manifest)
+		}
+	}
+}
