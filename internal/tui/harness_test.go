@@ -16,7 +16,13 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+// updating reports whether -update was given: rewrite the golden files in
+// testdata/golden. The flag itself is registered by teatest's golden
+// package, which this test binary links.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // driver runs an app headlessly: it feeds messages to Update and runs the
 // returned commands synchronously, as the bubbletea runtime would, until no
@@ -147,7 +153,7 @@ func (d *driver) golden(name string) {
 	d.t.Helper()
 	path := filepath.Join("testdata", "golden", name+".txt")
 	got := d.view()
-	if *update {
+	if updating() {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			d.t.Fatal(err)
 		}
