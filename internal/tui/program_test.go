@@ -30,19 +30,17 @@ func TestProgramEditsAndSaves(t *testing.T) {
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
 			teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	}
-	waitFor("Problems: 3 errors")
-	tm.Type("/")
-	waitFor("find:")
-	tm.Type("version")
+	// Keys are handled in order and none waits for a command, so they can
+	// be sent at once; only the save is asynchronous. (Waiting for text in
+	// the output is fragile: the renderer writes only the cells that change.)
+	tm.Type("/version")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor("version: 0.1")
 	tm.Send(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
 	tm.Type("1.2.3")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor("modified")
 	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
-	waitFor("saved")
+	waitFor("saved ")
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	b, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
