@@ -25,7 +25,8 @@ type screen interface {
 }
 
 // quitter is a screen that wants to be asked before the program quits
-// (it has unsaved changes); Quit returns the dialog to show, or nil to quit.
+// (it has unsaved changes); ConfirmQuit returns the dialog to show, or nil
+// to quit at once.
 type quitter interface {
 	ConfirmQuit() screen
 }

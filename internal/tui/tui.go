@@ -20,7 +20,7 @@ type EditOptions struct {
 	Validator *validate.Validator // the checks; nil means validate.New with no options
 	Plain     bool                // no colour (NO_COLOR)
 	Input     io.Reader           // keys; nil means the terminal
-	Output    io.Writer           // the screen; nil means stdout
+	Screen    io.Writer           // where the UI is drawn; nil means stdout
 }
 
 // Edit opens the manifest editor on a terminal and returns when the user
@@ -35,7 +35,7 @@ func Edit(ctx context.Context, opts EditOptions) error {
 	if err != nil {
 		return err
 	}
-	return run(ctx, newApp(c, ed), opts.Input, opts.Output)
+	return run(ctx, newApp(c, ed), opts.Input, opts.Screen)
 }
 
 func validatorOr(v *validate.Validator) (*validate.Validator, error) {
