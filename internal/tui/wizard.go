@@ -28,9 +28,39 @@ type wizard struct {
 	done   []string // the summary lines
 	err    string   // the last failure, shown on the review or summary
 	jumpTo step     // set when a review problem sends the author back
+	// live is the check of the focused input on what is typed so far;
+	// liveSeq numbers the checks so that a late answer is dropped.
+	live    string
+	liveSeq int
+}
+
+// liveCheckMsg is the check of the focused input's current text.
+type liveCheckMsg struct {
+	seq int
+	err error
+}
+
+// liveCheck checks the focused input's text in a command (off the render
+// path), as the author types.
+func (w *wizard) liveCheck() tea.Cmd {
+	w.liveSeq++
+	w.live = ""
+	in, ok := w.form.GetFocusedField().(*huh.Input)
+	if !ok {
+		return nil
+	}
+	check := w.k.live[in]
+	if check == nil {
+		return nil
+	}
+	seq, text := w.liveSeq, in.GetValue().(string)
+	return func() tea.Msg { return liveCheckMsg{seq: seq, err: check(text)} }
 }
 
 func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizard {
+	if k.live == nil {
+		k.live = map[*huh.Input]func(string) error{}
+	}
 	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, step: stepWhat}
 	if opts.What != "" {
 		a.What = opts.What
@@ -108,6 +138,8 @@ func (w *wizard) advance() step {
 
 // formFor builds the form of a step (nil for steps that are not forms).
 func (w *wizard) formFor(s step) *huh.Form {
+	clear(w.k.live)
+	w.live = ""
 	var groups []*huh.Group
 	switch s {
 	case stepWhat:
@@ -205,6 +237,11 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 		return w, nil
 	case quitMsg:
 		return w, tea.Quit
+	case liveCheckMsg:
+		if msg.seq == w.liveSeq && msg.err != nil {
+			w.live = msg.err.Error()
+		}
+		return w, nil
 	case tea.KeyPressMsg:
 		if w.busy != "" {
 			return w, nil
@@ -230,6 +267,9 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 	}
 	m, cmd := w.form.Update(msg)
 	w.form = m.(*huh.Form)
+	if _, isKey := msg.(tea.KeyPressMsg); isKey && w.form.State == huh.StateNormal {
+		cmd = tea.Batch(cmd, w.liveCheck())
+	}
 	if w.form.State == huh.StateCompleted {
 		cur := at{w.step, w.idx}
 		next := w.advance()
@@ -293,6 +333,9 @@ func (w *wizard) View() string {
 		body = w.summaryView()
 	case w.form != nil:
 		body = w.form.View()
+		if w.live != "" {
+			body = st.Error.Render(widgets.Wrap("✗ "+w.live, w.ctx.Width-2)) + "\n" + body
+		}
 	}
 	return widgets.Fit(header, w.ctx.Width, 1) + "\n\n" + body
 }

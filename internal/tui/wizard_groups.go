@@ -35,6 +35,8 @@ type asker struct {
 	// accessible: an empty line keeps the shown default (huh's plain
 	// prompts check the typed line before they fall back to the default).
 	accessible bool
+	// live maps each input to its check (see reg); shared by copies.
+	live map[*huh.Input]func(string) error
 }
 
 // title is a field's title; plain prompts do not show the current value,
@@ -44,6 +46,16 @@ func (k asker) title(t string, v *string) string {
 		return t + " [" + *v + "]"
 	}
 	return t
+}
+
+// reg sets an input's check and records it, so the wizard can run the
+// check of the focused input as it is typed (huh itself checks only when
+// the author presses enter).
+func (k asker) reg(in *huh.Input, check func(string) error) *huh.Input {
+	if k.live != nil {
+		k.live[in] = check
+	}
+	return in.Validate(check)
 }
 
 // keep lets an empty answer through in accessible mode, where it means
@@ -99,7 +111,7 @@ func (k asker) enum(kind validate.Kind, ptr string, def ...string) []huh.Option[
 func (k asker) input(title string, v *string, kind validate.Kind, ptr string) *huh.Input {
 	in := huh.NewInput().Title(k.title(title, v)).Value(v)
 	if ptr != "" {
-		in = in.Description(k.help(kind, ptr)).Validate(k.check(kind, ptr, nil))
+		in = k.reg(in.Description(k.help(kind, ptr)), k.check(kind, ptr, nil))
 	}
 	return in
 }
@@ -134,13 +146,12 @@ func (k asker) license(v *string) huh.Field {
 // derived is an input the scaffold fills from the id when left empty.
 func (k asker) derived(title string, v *string, kind validate.Kind, ptr string) *huh.Input {
 	check := k.check(kind, ptr, nil)
-	return huh.NewInput().Title(k.title(title, v)).Value(v).Description(k.help(kind, ptr)).Placeholder("(from the id)").
-		Validate(func(s string) error {
-			if strings.TrimSpace(s) == "" {
-				return nil
-			}
-			return check(s)
-		})
+	return k.reg(huh.NewInput().Title(k.title(title, v)).Value(v).Description(k.help(kind, ptr)).Placeholder("(from the id)"), func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		return check(s)
+	})
 }
 
 func listConv(s string) any {
@@ -180,10 +191,8 @@ func identityGroups(k asker, a *answers) []*huh.Group {
 	return []*huh.Group{
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Scope").Description(k.help(validate.NodePack, "/name")).Options(scopes...).Value(&a.Scope),
-			huh.NewInput().Title(k.title("Organisation or author", &a.Org)).Description("the second part of the name, e.g. acme").Value(&a.Org).
-				Validate(nameCheck(func(s string) string { c := *a; c.Org = s; return c.name() })),
-			huh.NewInput().Title(k.title("Pack name", &a.Part)).Description("the last part, e.g. hello-world").Value(&a.Part).
-				Validate(nameCheck(func(s string) string { c := *a; c.Part = s; return c.name() })),
+			k.reg(huh.NewInput().Title(k.title("Organisation or author", &a.Org)).Description("the second part of the name, e.g. acme").Value(&a.Org), nameCheck(func(s string) string { c := *a; c.Org = s; return c.name() })),
+			k.reg(huh.NewInput().Title(k.title("Pack name", &a.Part)).Description("the last part, e.g. hello-world").Value(&a.Part), nameCheck(func(s string) string { c := *a; c.Part = s; return c.name() })),
 		),
 		huh.NewGroup(
 			k.input("Version", &a.Pack.Version, validate.NodePack, "/version"),
@@ -194,8 +203,7 @@ func identityGroups(k asker, a *answers) []*huh.Group {
 		huh.NewGroup(
 			k.input("Homepage", &a.Pack.Homepage, validate.NodePack, "/homepage").Placeholder("https://… (optional)"),
 			k.input("Repository", &a.Pack.Repository, validate.NodePack, "/repository").Placeholder("https://… (optional)"),
-			huh.NewInput().Title(k.title("Keywords", &a.Keywords)).Description("comma-separated").Value(&a.Keywords).
-				Validate(k.check(validate.NodePack, "/keywords", listConv)),
+			k.reg(huh.NewInput().Title(k.title("Keywords", &a.Keywords)).Description("comma-separated").Value(&a.Keywords), k.check(validate.NodePack, "/keywords", listConv)),
 		),
 	}
 }
@@ -227,8 +235,7 @@ func nodeGroups(k asker, a *answers, n *nodeAnswers, i int) []*huh.Group {
 	at := func(f string) string { return fmt.Sprintf("/nodes/%d/%s", i, f) }
 	return []*huh.Group{
 		huh.NewGroup(
-			huh.NewInput().Title(k.title("Node id", &n.ID)).Description("appended to the pack name to form the typeId").Value(&n.ID).
-				Validate(k.keep(func(s string) error { return k.check(nk, at("typeId"), nil)(a.name() + "." + s) })),
+			k.reg(huh.NewInput().Title(k.title("Node id", &n.ID)).Description("appended to the pack name to form the typeId").Value(&n.ID), k.keep(func(s string) error { return k.check(nk, at("typeId"), nil)(a.name() + "." + s) })),
 			k.derived("Label", &n.Label, nk, at("label")),
 			k.input("Description", &n.Description, nk, at("description")),
 		),
@@ -255,8 +262,7 @@ func agentGroups(k asker, a *answers, g *agentAnswers, i int) []*huh.Group {
 	at := func(f string) string { return fmt.Sprintf("/agents/%d/%s", i, f) }
 	return []*huh.Group{
 		huh.NewGroup(
-			huh.NewInput().Title(k.title("Agent id", &g.ID)).Description("appended to the pack name to form the agentId").Value(&g.ID).
-				Validate(k.keep(func(s string) error { return k.check(ak, at("agentId"), nil)(a.name() + "." + s) })),
+			k.reg(huh.NewInput().Title(k.title("Agent id", &g.ID)).Description("appended to the pack name to form the agentId").Value(&g.ID), k.keep(func(s string) error { return k.check(ak, at("agentId"), nil)(a.name() + "." + s) })),
 			k.derived("Persona", &g.Persona, ak, at("persona")),
 			k.derived("Label", &g.Label, ak, at("label")),
 			k.input("Description", &g.Description, ak, at("description")),
@@ -268,11 +274,10 @@ func agentGroups(k asker, a *answers, g *agentAnswers, i int) []*huh.Group {
 				Value(&g.SystemPrompt).Lines(4),
 		),
 		huh.NewGroup(
-			huh.NewInput().Title(k.title("Tool allowlist", &g.Tools)).Description(k.help(ak, at("toolAllowlist"))+" Comma-separated, e.g. openwop:core.openwop.http.fetch").
-				Value(&g.Tools).Validate(k.check(ak, at("toolAllowlist"), listConv)),
+			k.reg(huh.NewInput().Title(k.title("Tool allowlist", &g.Tools)).Description(k.help(ak, at("toolAllowlist"))+" Comma-separated, e.g. openwop:core.openwop.http.fetch").
+				Value(&g.Tools), k.check(ak, at("toolAllowlist"), listConv)),
 			huh.NewMultiSelect[string]().Title("Memory").Options(huh.NewOptions("scratchpad", "conversation", "longTerm")...).Value(&g.Memory),
-			huh.NewInput().Title(k.title("Confidence threshold", &g.Conf)).Description("0 to 1").Value(&g.Conf).
-				Validate(k.check(ak, at("confidence/defaultThreshold"), numConv)),
+			k.reg(huh.NewInput().Title(k.title("Confidence threshold", &g.Conf)).Description("0 to 1").Value(&g.Conf), k.check(ak, at("confidence/defaultThreshold"), numConv)),
 			huh.NewConfirm().Title("Handoff task and return schemas?").Value(&g.Handoff),
 		),
 		huh.NewGroup(
@@ -289,8 +294,7 @@ func evalGroups(k asker, g *agentAnswers) []*huh.Group {
 		huh.NewGroup(
 			huh.NewMultiSelect[string]().Title("Eval modes").Description(k.help(ek, "/modes")).
 				Options(k.enum(ek, "/modes", "golden", "rubric")...).Value(&g.Suite.Modes),
-			huh.NewInput().Title(k.title("Pass score", &g.Pass)).Description("0 to 1").Value(&g.Pass).
-				Validate(k.check(ek, "/thresholds/passScore", numConv)),
+			k.reg(huh.NewInput().Title(k.title("Pass score", &g.Pass)).Description("0 to 1").Value(&g.Pass), k.check(ek, "/thresholds/passScore", numConv)),
 		),
 		huh.NewGroup(
 			k.input("Task id", &g.Task.ID, ek, "/tasks/0/taskId"),
@@ -327,8 +331,8 @@ func toolGroups(k asker, a *answers) []*huh.Group {
 			huh.NewInput().Title(k.title("Package", &a.Tool.Install.Package)).Description("defaults to the tool id").Value(&a.Tool.Install.Package),
 		),
 		huh.NewGroup(
-			huh.NewInput().Title(k.title("Environment variable", &a.EnvName)).Description("a credential or setting the tool reads (optional), e.g. ACME_API_KEY").
-				Value(&a.EnvName).Validate(func(s string) error {
+			k.reg(huh.NewInput().Title(k.title("Environment variable", &a.EnvName)).Description("a credential or setting the tool reads (optional), e.g. ACME_API_KEY").
+				Value(&a.EnvName), func(s string) error {
 				if s == "" {
 					return nil
 				}
@@ -363,19 +367,18 @@ func signGroup(k asker, a *answers) *huh.Group {
 		huh.NewSelect[string]().Title("Key").Options(
 			huh.NewOption("create a new key pair", "new"),
 			huh.NewOption("use an existing private key file", "existing")).Value(&a.KeyChoice),
-		huh.NewInput().Title(k.title("Key file", &a.KeyPath)).Description("existing: the .key file; new: the prefix for PREFIX.key and PREFIX.pub (kept outside the pack)").
-			Value(&a.KeyPath).Validate(k.keep(func(s string) error {
+		k.reg(huh.NewInput().Title(k.title("Key file", &a.KeyPath)).Description("existing: the .key file; new: the prefix for PREFIX.key and PREFIX.pub (kept outside the pack)").
+			Value(&a.KeyPath), k.keep(func(s string) error {
 			if a.SignMethod != "none" && a.SignMethod != "skip" && strings.TrimSpace(s) == "" {
 				return errors.New("a key file is needed to sign")
 			}
 			return nil
 		})),
-		huh.NewInput().Title(k.title("Key id", &a.KeyID)).Description("the id the registry knows your public key by, e.g. acme-1").Value(&a.KeyID).
-			Validate(k.keep(func(s string) error {
-				if a.SignMethod != "none" && a.SignMethod != "skip" && strings.TrimSpace(s) == "" {
-					return errors.New("a key id is needed to sign")
-				}
-				return nil
-			})),
+		k.reg(huh.NewInput().Title(k.title("Key id", &a.KeyID)).Description("the id the registry knows your public key by, e.g. acme-1").Value(&a.KeyID), k.keep(func(s string) error {
+			if a.SignMethod != "none" && a.SignMethod != "skip" && strings.TrimSpace(s) == "" {
+				return errors.New("a key id is needed to sign")
+			}
+			return nil
+		})),
 	)
 }

@@ -407,3 +407,22 @@ func TestPrefill(t *testing.T) {
 		}
 	}
 }
+
+// TestWizardChecksAsTyped types a bad organisation name: the schema's
+// complaint shows before enter is pressed, and goes once the text is fixed.
+func TestWizardChecksAsTyped(t *testing.T) {
+	k := asker{v: testValidator}
+	a := newAnswers()
+	d := newDriver(t, func(ctx *common.Context) screen {
+		return newWizard(ctx, k, a, NewOptions{What: whatNodes, DraftDir: t.TempDir()})
+	})
+	w := d.a.top().(*wizard)
+	d.keys("enter", "ctrl+u", "type:Acme Corp") // scope kept; organisation typed
+	if !strings.Contains(w.live, "does not have the form") || !strings.Contains(d.view(), "✗ ") {
+		t.Fatalf("no live complaint for %q: %q\n%s", a.Org, w.live, d.view())
+	}
+	d.keys("ctrl+u", "type:acme")
+	if w.live != "" || a.Org != "acme" {
+		t.Errorf("complaint kept after fixing: %q (org %q)", w.live, a.Org)
+	}
+}
