@@ -93,6 +93,9 @@ func (k asker) check(kind validate.Kind, ptr string, conv func(string) any) func
 			val = conv(s)
 		}
 		if errs := scaffold.CheckField(k.v, kind, ptr, val); len(errs) > 0 {
+			if errs[0].Hint != "" {
+				return errors.New(errs[0].Message + ": " + errs[0].Hint)
+			}
 			return errors.New(errs[0].Message)
 		}
 		return nil
