@@ -78,7 +78,11 @@ func (e *editor) inputNote() string {
 	case e.inputErr != "":
 		return st.Error.Render("error: " + e.inputErr)
 	case len(e.checks) > 0:
-		return st.Error.Render("error: " + e.checks[0].Message)
+		msg := "error: " + e.checks[0].Message
+		if e.checks[0].Hint != "" {
+			msg += ": " + e.checks[0].Hint
+		}
+		return st.Error.Render(msg)
 	case e.focus == focusEdit:
 		return st.OK.Render("ok") + st.Dim.Render(" · enter to set, esc to cancel")
 	case e.focus == focusSearch:
