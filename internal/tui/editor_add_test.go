@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -128,5 +130,31 @@ func TestLoadEditorRefuses(t *testing.T) {
 				t.Errorf("code %q (%v), want %q", got, err, tt.code)
 			}
 		})
+	}
+}
+
+// TestEditorMouse clicks a tree row (select), clicks it again (open), and
+// clicks a problem (jump to its field).
+func TestEditorMouse(t *testing.T) {
+	d := newDriver(t, editorOn(t, copyPack(t)))
+	e := d.a.top().(*editor)
+	click := func(x, y int) { d.send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}) }
+	click(5, 9) // the 9th row: agents
+	if r, _ := e.current(); r.ptr != "/agents" {
+		t.Fatalf("click selected %q", r.ptr)
+	}
+	click(5, 9)
+	if !e.expanded["/agents"] {
+		t.Error("second click did not open /agents")
+	}
+	click(5, 1+e.treeHeight()+1+1) // second problem line
+	if r, _ := e.current(); r.ptr != e.problems.Items[1].Pointer {
+		t.Errorf("problem click went to %q, want %q", r.ptr, e.problems.Items[1].Pointer)
+	}
+	d.send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	d.send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	d.send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if e.cursor != 0 {
+		t.Errorf("wheel up left the cursor at %d", e.cursor)
 	}
 }

@@ -39,6 +39,18 @@ func (e *editor) Update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 	case quitMsg:
 		return e, tea.Quit
+	case tea.MouseClickMsg:
+		return e, e.click(msg)
+	case tea.MouseWheelMsg:
+		if e.focus == focusTree {
+			switch msg.Button {
+			case tea.MouseWheelUp:
+				e.cursor = max(e.cursor-3, 0)
+			case tea.MouseWheelDown:
+				e.cursor = min(e.cursor+3, max(len(e.rows)-1, 0))
+			}
+			return e, e.wantInfo()
+		}
 	case tea.KeyPressMsg:
 		switch e.focus {
 		case focusEdit, focusAddKey, focusSearch:
@@ -175,4 +187,38 @@ func (e *editor) remove() tea.Cmd {
 	}
 	e.status = "removed " + r.ptr
 	return e.apply(out, next)
+}
+
+// click selects the tree row or problem under the mouse (the mouse is
+// optional: every action has a key). A click on the selected row opens it.
+func (e *editor) click(m tea.MouseClickMsg) tea.Cmd {
+	if m.Button != tea.MouseLeft || e.focus == focusEdit || e.focus == focusAddKey || e.focus == focusSearch {
+		return nil
+	}
+	treeTop, h := 1, e.treeHeight()
+	probTop := treeTop + h + 1
+	switch {
+	case m.Y >= treeTop && m.Y < treeTop+h && m.X < e.ctx.Width*11/20:
+		i := e.offset + m.Y - treeTop
+		if i >= len(e.rows) {
+			return nil
+		}
+		e.focus = focusTree
+		if i == e.cursor {
+			return e.startEdit()
+		}
+		e.cursor = i
+		return e.wantInfo()
+	case m.Y >= probTop && m.Y < probTop+problemRows:
+		i := e.problems.Offset() + m.Y - probTop
+		if i < len(e.problems.Items) {
+			e.problems.Cursor = i
+			if p := e.problems.Items[i]; p.File == "" {
+				e.moveTo(p.Pointer)
+				e.focus = focusTree
+				return e.wantInfo()
+			}
+		}
+	}
+	return nil
 }

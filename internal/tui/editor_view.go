@@ -213,5 +213,5 @@ func (e *editor) Help() []key.Binding {
 	case focusProblems:
 		return []key.Binding{k.Up, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to field")), k.Problems}
 	}
-	return []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Expand}
+	return []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Search, k.Problems, k.Add, k.Remove, k.Undo}
 }

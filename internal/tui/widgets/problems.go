@@ -22,6 +22,9 @@ func (l *ProblemList) SetItems(ps []validate.Problem) {
 	l.Cursor = min(l.Cursor, max(len(ps)-1, 0))
 }
 
+// Offset is the index of the first problem shown.
+func (l *ProblemList) Offset() int { return l.offset }
+
 // Move moves the cursor by delta, clamped.
 func (l *ProblemList) Move(delta int) {
 	l.Cursor = min(max(l.Cursor+delta, 0), max(len(l.Items)-1, 0))
