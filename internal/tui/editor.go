@@ -71,6 +71,9 @@ func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*edito
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, "pack.json")
 	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // saving replaces the file the link points to, not the link
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).

@@ -158,3 +158,21 @@ func TestEditorMouse(t *testing.T) {
 		t.Errorf("wheel up left the cursor at %d", e.cursor)
 	}
 }
+
+// TestEditorSavesThroughSymlink edits a pack.json reached through a link:
+// the link stays a link and its target gets the change.
+func TestEditorSavesThroughSymlink(t *testing.T) {
+	dir := copyPack(t)
+	link := filepath.Join(t.TempDir(), "pack.json")
+	if err := os.Symlink(filepath.Join(dir, "pack.json"), link); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	newDriver(t, editorOn(t, link)).keys("/", "type:version", "enter", "enter", "ctrl+u", "type:3.0.0", "enter", "ctrl+s")
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v", err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	if !strings.Contains(string(b), `"version": "3.0.0"`) {
+		t.Errorf("target not saved:\n%s", b)
+	}
+}
