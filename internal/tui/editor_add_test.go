@@ -176,3 +176,28 @@ func TestEditorSavesThroughSymlink(t *testing.T) {
 		t.Errorf("target not saved:\n%s", b)
 	}
 }
+
+// TestEditorExternalEditor: a string opens in $EDITOR (the program runs
+// it; here the editor's answer is delivered directly) and comes back with
+// its newline, escaped in JSON; without $EDITOR the editor says so.
+func TestEditorExternalEditor(t *testing.T) {
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", "true")
+	dir := copyPack(t)
+	d := newDriver(t, editorOn(t, dir)).keys("/", "type:description", "enter")
+	e := d.a.top().(*editor)
+	r, _ := e.current()
+	if cmd := e.editExternal(r.ptr, r.node.Str); cmd == nil {
+		t.Fatalf("no editor command: %s", e.status)
+	}
+	d.send(externalDoneMsg{ptr: r.ptr, text: "line one\nline two\n"})
+	d.keys("ctrl+s")
+	b, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	if !strings.Contains(string(b), `"description": "line one\nline two",`) {
+		t.Errorf("saved:\n%s", b)
+	}
+	t.Setenv("EDITOR", "")
+	if e.editExternal(r.ptr, "x") != nil || !strings.Contains(e.status, "$EDITOR") {
+		t.Errorf("no editor: status %q", e.status)
+	}
+}

@@ -31,6 +31,9 @@ func (e *editor) startEdit() tea.Cmd {
 		return e.set(r.ptr, !r.node.Bool)
 	}
 	text := r.node.Str
+	if r.node.Kind == jsondoc.String && strings.ContainsAny(text, "\n\r") {
+		return e.editExternal(r.ptr, text) // the one-line prompt would flatten it
+	}
 	if r.node.Kind == jsondoc.Null {
 		text = "null"
 	}

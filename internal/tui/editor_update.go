@@ -39,6 +39,8 @@ func (e *editor) Update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 	case quitMsg:
 		return e, tea.Quit
+	case externalDoneMsg:
+		return e, e.externalDone(msg)
 	case tea.MouseClickMsg:
 		return e, e.click(msg)
 	case tea.MouseWheelMsg:
@@ -88,6 +90,10 @@ func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
 		e.collapse()
 	case key.Matches(k, keys.Edit):
 		return e.startEdit()
+	case key.Matches(k, keys.External):
+		if r, ok := e.current(); ok && r.node.Kind == jsondoc.String {
+			return e.editExternal(r.ptr, r.node.Str)
+		}
 	case key.Matches(k, keys.Add):
 		return e.startAdd()
 	case key.Matches(k, keys.Remove):

@@ -9,6 +9,7 @@ type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Expand, Collapse                        key.Binding // open / close an object or array
 	Edit                                    key.Binding // edit the selected value
+	External                                key.Binding // edit the selected string in $EDITOR
 	Add, Remove                             key.Binding // add a member or item, remove one
 	Undo                                    key.Binding
 	Save                                    key.Binding
@@ -36,6 +37,7 @@ func Default() KeyMap {
 		Expand:    b([]string{"right", "l"}, "→←", "open"),
 		Collapse:  b([]string{"left", "h"}, "←", "close"),
 		Edit:      b([]string{"enter", "e"}, "enter", "edit"),
+		External:  b([]string{"E", "ctrl+e"}, "E", "$EDITOR"),
 		Add:       b([]string{"a", "+"}, "a", "add"),
 		Remove:    b([]string{"d", "delete"}, "d", "del"),
 		Undo:      b([]string{"u", "ctrl+z"}, "u", "undo"),
