@@ -31,8 +31,9 @@ func newEditCmd() *cobra.Command {
 			"of fields beside the schema's help for the selected one, with the validation problems listed below\n" +
 			"and linked to their fields. Saving keeps the file's key order, indentation and every field wopkit\n" +
 			"does not know, and replaces the file atomically. Quitting with unsaved changes asks first.\n\n" +
-			"Keys: arrows or j/k move, enter edits (or opens), a adds, d removes, u undoes, ctrl+s saves,\n" +
-			"/ finds a field, tab moves to the problem list, q quits.",
+			"Keys: arrows or j/k move, enter edits (or opens), E edits a text in $EDITOR, a adds (in an array\n" +
+			"of objects, a copy of the last one), d removes, u undoes, ctrl+s saves, / finds a field by name\n" +
+			"or pointer, tab moves to the problem list (enter jumps to the field), q quits. The mouse works too.",
 		Example: "  wopkit edit ./my-pack\n  wopkit edit my-pack/pack.json\n  wopkit edit tool.json --schemas ./newer-schemas",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
