@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -83,7 +84,7 @@ func runToolUpgrade(cmd *cobra.Command, file string, o *toolUpgradeOptions) erro
 		fmt.Fprintf(cmd.OutOrStdout(), "%s is already a %s manifest\n", file, scaffold.ToolManifestVersion)
 		return nil
 	}
-	if err := scaffold.WriteFileAtomic(target, out, 0o644); err != nil {
+	if err := atomicfile.Replace(target, out, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "upgraded %s to manifest_version %s: %s\n", file, scaffold.ToolManifestVersion, target)

@@ -4,9 +4,8 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
@@ -72,68 +71,26 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var temps []string
-	done := false
-	defer func() {
-		if !done {
-			for _, t := range temps {
-				os.Remove(t)
-			}
-		}
-	}()
-	create := func(final string) (*os.File, error) {
-		f, err := os.CreateTemp(filepath.Dir(final), "."+filepath.Base(final)+".tmp-*")
-		if err != nil {
-			return nil, werr.Wrap(werr.Env, "write_failed", err, "cannot create %s", final).
-				WithHint("check that the output directory exists and is writable")
-		}
-		temps = append(temps, f.Name())
-		if err := f.Chmod(0o644); err != nil {
-			f.Close()
-			return nil, werr.Wrap(werr.Env, "write_failed", err, "cannot set the mode of %s", final)
-		}
-		return f, nil
-	}
-	tf, err := create(res.Output)
+	var batch atomicfile.Batch
+	defer batch.Abort() // a no-op once committed
+	tf, err := batch.Create(res.Output, 0o644)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(tf, 256<<10)
 	cw := &countingHash{w: io.MultiWriter(bw, h)}
 	if err := tarball.Write(cw, b.entries, wopts); err != nil {
-		tf.Close()
 		return err
 	}
 	if err := bw.Flush(); err != nil {
-		tf.Close()
-		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", res.Output)
-	}
-	if err := tf.Close(); err != nil {
 		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", res.Output)
 	}
 	res.Integrity, res.Size = integrityOf(h.Sum(nil)), cw.n
 	if opts.ForRegistry && res.Size > LimitCompressed {
 		return tooLarge(opts.Dir, res.Output, LimitCompressed, res.Size)
 	}
-
-	renames := [][2]string{}
-	small := func(final string, data []byte) error {
-		f, err := create(final)
-		if err != nil {
-			return err
-		}
-		if _, err := f.Write(data); err != nil {
-			f.Close()
-			return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", final)
-		}
-		if err := f.Close(); err != nil {
-			return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", final)
-		}
-		renames = append(renames, [2]string{f.Name(), final})
-		return nil
-	}
 	if res.Signature != nil {
-		if err := small(*res.Signature, b.detached); err != nil {
+		if err := batch.Add(*res.Signature, b.detached, 0o644); err != nil {
 			return err
 		}
 	}
@@ -141,15 +98,8 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 	if err != nil {
 		return err
 	}
-	if err := small(res.VersionManifest, vm); err != nil {
+	if err := batch.Add(res.VersionManifest, vm, 0o644); err != nil {
 		return err
 	}
-	renames = append(renames, [2]string{tf.Name(), res.Output})
-	for _, r := range renames {
-		if err := os.Rename(r[0], r[1]); err != nil {
-			return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", r[1])
-		}
-	}
-	done = true
-	return nil
+	return batch.Commit()
 }

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"errors"
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -150,31 +151,21 @@ func (p *Plan) Write(dir string, force bool) error {
 	if err != nil {
 		return err
 	}
-	var temps []string
-	cleanup := func() {
-		for _, t := range temps {
-			os.Remove(t)
-		}
-		for i := len(created) - 1; i >= 0; i-- {
-			os.Remove(created[i]) // only removes directories left empty
-		}
-	}
+	var batch atomicfile.Batch
 	for _, f := range p.Files {
-		target := filepath.Join(dir, filepath.FromSlash(f.Path))
-		tmp, err := writeTemp(target, f.Data, f.Mode)
-		if err != nil {
-			cleanup()
-			return werr.Wrap(werr.Env, "scaffold_write", err, "cannot write %s", target).WithHint("check the directory's permissions and free space")
+		mode := f.Mode
+		if mode == 0 {
+			mode = 0o644
 		}
-		temps = append(temps, tmp)
+		if err := batch.Add(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data, mode); err != nil {
+			batch.Abort()
+			removeEmpty(created)
+			return err
+		}
 	}
-	for i, f := range p.Files {
-		target := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.Rename(temps[i], target); err != nil {
-			cleanup()
-			return werr.Wrap(werr.Env, "scaffold_write", err, "cannot move %s into place (%d of %d files written)", target, i, len(p.Files)).
-				WithHint("check the directory's permissions")
-		}
+	if err := batch.Commit(); err != nil {
+		removeEmpty(created)
+		return err
 	}
 	return nil
 }
@@ -218,7 +209,7 @@ func (p *Plan) mkdirs(dir string) ([]string, error) {
 		}
 		for _, c := range chain {
 			if err := os.Mkdir(c, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return created, werr.Wrap(werr.Env, "scaffold_write", err, "cannot create directory %s", c)
+				return created, werr.Wrap(werr.Env, "write_failed", err, "cannot create directory %s", c)
 			}
 			created = append(created, c)
 		}
@@ -226,24 +217,10 @@ func (p *Plan) mkdirs(dir string) ([]string, error) {
 	return created, nil
 }
 
-func writeTemp(target string, data []byte, mode fs.FileMode) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
-	if err != nil {
-		return "", err
+// removeEmpty removes the directories a failed write created, deepest first;
+// a directory that is not empty stays.
+func removeEmpty(dirs []string) {
+	for i := len(dirs) - 1; i >= 0; i-- {
+		os.Remove(dirs[i])
 	}
-	_, werr1 := f.Write(data)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr1, serr, cerr); err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	if mode == 0 {
-		mode = 0o644
-	}
-	if err := os.Chmod(f.Name(), mode); err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
 }

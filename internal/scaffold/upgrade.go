@@ -1,8 +1,6 @@
 package scaffold
 
 import (
-	"os"
-	"path/filepath"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
@@ -38,22 +36,4 @@ func UpgradeTool(src []byte, where string) (out []byte, already bool, err error)
 	}
 	out, err = jsonedit.Set(src, "/manifest_version", ToolManifestVersion)
 	return out, false, err
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so that readers see the old or the new content,
-// never a part. An existing file keeps its permissions; a new one gets mode.
-func WriteFileAtomic(path string, data []byte, mode os.FileMode) error {
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := writeTemp(path, data, mode)
-	if err != nil {
-		return werr.Wrap(werr.Env, "file_write", err, "cannot write %s", path).WithHint("check the directory's permissions and free space")
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return werr.Wrap(werr.Env, "file_write", err, "cannot replace %s", filepath.Clean(path)).WithHint("check the directory's permissions")
-	}
-	return nil
 }

@@ -3,12 +3,10 @@ package sign
 import (
 	"bytes"
 	"crypto"
-	"errors"
 	"fmt"
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 
 	"golang.org/x/term"
 
@@ -43,10 +41,10 @@ func WriteKeyPair(prefix string, key crypto.Signer, passphrase []byte, force boo
 	if err != nil {
 		return "", "", err
 	}
-	if err := WriteFileAtomic(keyPath, privPEM, 0o600); err != nil {
+	if err := atomicfile.WriteFile(keyPath, privPEM, 0o600); err != nil {
 		return "", "", err
 	}
-	if err := WriteFileAtomic(pubPath, pubPEM, 0o644); err != nil {
+	if err := atomicfile.WriteFile(pubPath, pubPEM, 0o644); err != nil {
 		return "", "", err
 	}
 	return keyPath, pubPath, nil
@@ -127,41 +125,4 @@ func Passphrase(prompt string, confirm bool) PassphraseFunc {
 		}
 		return pw, nil
 	}
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same
-// directory, synced and renamed over path, so a reader never sees a partial
-// file. The file gets mode perm regardless of the umask.
-func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path).
-			WithHint("check that the directory exists and is writable")
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err := f.Chmod(perm); err != nil {
-		return werr.Wrap(werr.Env, "write_failed", err, "cannot set the mode of %s", path)
-	}
-	if _, err := f.Write(data); err != nil {
-		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path)
-	}
-	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path)
-	}
-	if err := f.Close(); err != nil {
-		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path)
-	}
-	ok = true
-	return nil
 }
