@@ -206,7 +206,7 @@ func (w *wizard) enter(s step) tea.Cmd {
 		return planCmd(w.k.v, w.a)
 	case stepDone:
 		w.busy = "writing…"
-		return runCmd(w.k.v, w.a, w.opts, w.rev.plan)
+		return runCmd(w.a, w.opts, w.rev.plan)
 	}
 	return w.startForm()
 }

@@ -122,7 +122,7 @@ func targetDir(a *answers, opts NewOptions) string {
 }
 
 // runCmd writes the plan, then packs and signs as asked.
-func runCmd(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Plan) tea.Cmd {
+func runCmd(a *answers, opts NewOptions, plan *scaffold.Plan) tea.Cmd {
 	snap := *a
 	return func() tea.Msg {
 		sum, err := write(context.Background(), &snap, opts, plan)
