@@ -195,3 +195,31 @@ func TestSigstoreSignFailureWritesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestSigstoreResignInPlaceFailure: re-signing a tarball in place when
+// Fulcio is down leaves the input byte for byte as it was.
+func TestSigstoreResignInPlaceFailure(t *testing.T) {
+	v := sigstoretest.New(t)
+	dir := writePack(t)
+	out := t.TempDir()
+	tgz := filepath.Join(out, "hello.tgz")
+	if _, errOut, code := runCmd(t, "pack", dir, "--no-validate", "-o", tgz); code != 0 {
+		t.Fatalf("pack: exit %d %s", code, errOut)
+	}
+	before, _ := os.ReadFile(tgz)
+	down := httptest.NewServer(nil)
+	downURL := down.URL
+	down.Close()
+	t.Setenv("SIGSTORE_ID_TOKEN", v.Token(sigstoreSigner, time.Hour))
+	if _, errOut, code := runCmd(t, "sign", tgz, "--sign", "sigstore", "--fulcio-url", downURL, "--rekor-url", v.RekorURL); code != 3 ||
+		!strings.Contains(errOut, "Fulcio") {
+		t.Errorf("sign in place with Fulcio down: exit %d %s", code, errOut)
+	}
+	after, _ := os.ReadFile(tgz)
+	if string(after) != string(before) {
+		t.Error("a failed in-place re-sign changed the tarball")
+	}
+	if _, err := os.Stat(filepath.Join(out, "hello.sigstore.json")); err == nil {
+		t.Error("a failed re-sign wrote a detached bundle")
+	}
+}
