@@ -92,3 +92,17 @@ func assertOnly(t *testing.T, dir string, patterns ...string) {
 		}
 	}
 }
+
+// TestRenameOverDirectoryFails: a directory in the way of the rename makes
+// the write fail, leaving the directory, its neighbours and no temporary file.
+func TestRenameOverDirectoryFails(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "pack.json"), []byte("x"), 0o644)
+	blocker := filepath.Join(dir, "sub")
+	os.Mkdir(blocker, 0o755)
+	os.WriteFile(filepath.Join(blocker, "keep"), []byte("x"), 0o644)
+	if err := Replace(blocker, []byte("data"), 0o644); err == nil {
+		t.Error("writing over a non-empty directory succeeded")
+	}
+	assertOnly(t, dir, "pack.json", "sub")
+}

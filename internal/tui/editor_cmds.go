@@ -1,9 +1,9 @@
 package tui
 
 import (
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -102,45 +102,5 @@ func fieldCheckCmd(v *validate.Validator, kind validate.Kind, seq int, ptr strin
 
 // saveCmd writes data to path atomically.
 func saveCmd(path string, data []byte, quit bool) tea.Cmd {
-	return func() tea.Msg { return savedMsg{data: data, err: writeAtomic(path, data), quit: quit} }
-}
-
-// writeAtomic replaces path with data: a temporary file in the same
-// directory, synced, given the old file's mode, then renamed over it. A crash
-// at any point leaves either the old file or the new one, never a mix.
-func writeAtomic(path string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	ok = true
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return func() tea.Msg { return savedMsg{data: data, err: atomicfile.Replace(path, data, 0o644), quit: quit} }
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,7 +235,7 @@ func saveDraft(path string, a *answers) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(path, append(b, '\n')); err != nil {
+	if err := atomicfile.Replace(path, append(b, '\n'), 0o644); err != nil {
 		return werr.Wrap(werr.Env, "draft_unwritable", err, "cannot keep the draft at %s", path)
 	}
 	return nil
