@@ -61,14 +61,22 @@ func preview(n *jsondoc.Node) string {
 	case jsondoc.Null:
 		return "null"
 	case jsondoc.Array:
-		return "[" + strconv.Itoa(len(n.Items)) + " items]"
+		return "[" + count(len(n.Items), "item") + "]"
 	}
 	for _, k := range []string{"typeId", "agentId", "taskId", "name", "id", "label"} {
 		if v := n.Get(k); v != nil && v.Kind == jsondoc.String {
 			return "{" + strconv.Itoa(len(n.Members)) + "} " + firstLine(v.Str, 60)
 		}
 	}
-	return "{" + strconv.Itoa(len(n.Members)) + " fields}"
+	return "{" + count(len(n.Members), "field") + "}"
+}
+
+// count renders n things: "1 item", "3 items".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
 func firstLine(s string, n int) string {
