@@ -5,6 +5,9 @@
 package main
 
 import (
+	// First: tunes the collector before the heavy package inits run.
+	_ "github.com/openwop/wopkit/internal/gctune"
+
 	"context"
 	"os"
 	"strings"
