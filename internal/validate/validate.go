@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,17 +68,34 @@ func (v *Validator) init() error {
 func (v *Validator) Options() Options { return v.opts }
 
 // Paths validates each path (a pack directory, a manifest file or a pack
-// tarball) and merges the reports. An error is returned only for problems
-// that are not about the documents' content (unreadable files).
+// tarball) and merges the reports in the order given. Paths are checked on
+// all CPUs. An error is returned only for problems that are not about the
+// documents' content (unreadable files); the first such error wins.
 func (v *Validator) Paths(paths []string) (*Report, error) {
+	if err := v.init(); err != nil {
+		return nil, err
+	}
+	reps := make([]*Report, len(paths))
+	errs := make([]error, len(paths))
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for w := min(runtime.GOMAXPROCS(0), len(paths)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
+				reps[i], errs[i] = v.Path(paths[i])
+			}
+		}()
+	}
+	wg.Wait()
 	rep := &Report{Valid: true, Files: []FileReport{}}
-	for _, p := range paths {
-		r, err := v.Path(p)
-		if err != nil {
-			return nil, err
+	for i := range paths {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		rep.Files = append(rep.Files, r.Files...)
-		rep.Valid = rep.Valid && r.Valid
+		rep.Files = append(rep.Files, reps[i].Files...)
+		rep.Valid = rep.Valid && reps[i].Valid
 	}
 	return rep, nil
 }
