@@ -18,7 +18,7 @@ import (
 // newOptions are the flags of `wopkit new`.
 type newOptions struct {
 	Kind       string   // pack, agent, node, eval or tool (the argument)
-	Dir        string   // where a new pack or tool manifest goes
+	Dir        string   // where a new pack, tool manifest or standalone agent or eval suite goes
 	Sets       []string // --set KEY=VALUE, in order
 	Values     string   // --values FILE (JSON answers)
 	Pack       string   // --pack DIR: the pack an agent, node or eval is added to
@@ -31,10 +31,10 @@ type newOptions struct {
 // AddFlags registers the flags of `wopkit new`.
 func (o *newOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&o.Dir, "dir", "", "directory to create the pack in (default: the last part of the pack name), or to write the tool manifest to (default .)")
+	f.StringVar(&o.Dir, "dir", "", "directory to create the pack in (default: the last part of the pack name), or to write the tool manifest or standalone agent or eval suite to (default .)")
 	f.StringArrayVar(&o.Sets, "set", nil, "set an answer: KEY=VALUE with a dotted KEY (repeatable; lists are comma-separated)")
 	f.StringVar(&o.Values, "values", "", "JSON file of answers, applied before --set")
-	f.StringVar(&o.Pack, "pack", "", "existing pack directory to add an agent, node or eval suite to (default .)")
+	f.StringVar(&o.Pack, "pack", "", "existing pack directory to add an agent, node or eval suite to (a node defaults to .; an agent or eval suite without --pack is a standalone document)")
 	f.BoolVarP(&o.Yes, "yes", "y", false, "take the defaults plus --set/--values and ask nothing")
 	f.BoolVar(&o.Force, "force", false, "overwrite files that already exist")
 	f.BoolVar(&o.DryRun, "dry-run", false, "check the answers and list the files that would be written, writing nothing")
@@ -87,7 +87,9 @@ func newNewCmd() *cobra.Command {
 			"Every answer is checked with the validator's own messages before anything is written, and\n" +
 			"nothing is written on error; existing files are kept unless --force is given.\n\n" +
 			"agent, node and eval are added into an existing pack (--pack DIR): pack.json keeps its key order,\n" +
-			"indentation and unknown fields; only the new entry is added.\n\n" +
+			"indentation and unknown fields; only the new entry is added. Without --pack, agent and eval write a\n" +
+			"standalone <name>.agent.json (with its prompt and schemas beside it) or <name>.eval.json into --dir;\n" +
+			"a standalone agent needs a full id (e.g. vendor.acme.writer), a suite a full suiteId.\n\n" +
 			"Keys for --set (an unknown key lists them all):\n" +
 			"  pack   name, version, description, author, license (SPDX, default Apache-2.0), homepage, repository,\n" +
 			"         keywords, engines, runtime.language (javascript, python, go, wasm, remote), runtime.entry,\n" +
@@ -106,6 +108,8 @@ func newNewCmd() *cobra.Command {
 			"  wopkit new agent --pack hello --set id=greeter --set systemPrompt='Greet the user.'\n" +
 			"  wopkit new node --pack hello --set id=shout --set inputs=text --set outputs=text\n" +
 			"  wopkit new eval --pack hello --set targetAgentId=writer\n" +
+			"  wopkit new agent --yes --dir agents --set id=vendor.acme.writer --set modelClass=writing\n" +
+			"  wopkit new eval --yes --set targetAgentId=vendor.acme.writer\n" +
 			"  wopkit new tool --yes --set tool.id=acme-search --set runtime.kind=python-module --set install.method=pip",
 		Args:      usageArgs(cobra.MaximumNArgs(1)),
 		ValidArgs: newKinds,
@@ -122,8 +126,8 @@ func newNewCmd() *cobra.Command {
 				return werr.New(werr.Usage, "usage", "--pack is for adding an agent, node or eval suite, not a %s", o.Kind).
 					WithHint("use --dir to say where the new %s goes", o.Kind)
 			}
-			if o.Dir != "" && adds {
-				return werr.New(werr.Usage, "usage", "--dir is for new packs and tool manifests").
+			if o.Dir != "" && (o.Kind == "node" || adds && o.Pack != "") {
+				return werr.New(werr.Usage, "usage", "--dir is for new packs, tool manifests and standalone agents and eval suites, not with --pack or for a node").
 					WithHint("use --pack DIR to name the pack the %s is added to", o.Kind)
 			}
 			for _, s := range o.Sets {
@@ -156,6 +160,12 @@ func runNew(out io.Writer, o *newOptions) error {
 		plan, dir, err = newPack(o)
 	case "tool":
 		plan, dir, err = newTool(o)
+	case "agent", "eval":
+		if o.Pack == "" {
+			plan, dir, err = newStandalone(o)
+			break
+		}
+		plan, dir, err = newInPack(o)
 	default:
 		plan, dir, err = newInPack(o)
 	}
@@ -218,6 +228,31 @@ func newTool(o *newOptions) (*scaffold.Plan, string, error) {
 	if dir == "" {
 		dir = "."
 	}
+	return plan, dir, err
+}
+
+// newStandalone plans a standalone agent manifest or eval suite (no --pack).
+func newStandalone(o *newOptions) (*scaffold.Plan, string, error) {
+	dir := o.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if o.Kind == "agent" {
+		a := scaffold.AgentAnswers{}.StandaloneDefaults()
+		if err := applyAnswers(&a, o, nil); err != nil {
+			return nil, "", err
+		}
+		if hasSet(o, "systemPrompt") && !hasSet(o, "systemPromptInline") && !hasSet(o, "systemPromptFile") {
+			a.PromptInline = true
+		}
+		plan, err := scaffold.PlanStandaloneAgent(a)
+		return plan, dir, err
+	}
+	e := scaffold.EvalAnswers{}.StandaloneDefaults()
+	if err := applyAnswers(&e, o, nil); err != nil {
+		return nil, "", err
+	}
+	plan, err := scaffold.PlanStandaloneEval(e)
 	return plan, dir, err
 }
 

@@ -168,7 +168,8 @@ func TestNewRefusals(t *testing.T) {
 		{[]string{"new", "pack", "--yes", "--set", "colour=red"}, 2, "known keys"},
 		{[]string{"new", "pack", "--yes", "--set", "name"}, 2, "KEY=VALUE"},
 		{[]string{"new", "pack", "--pack", dir}, 2, "--pack"},
-		{[]string{"new", "agent", "--dir", dir}, 2, "--dir"},
+		{[]string{"new", "agent", "--pack", dir, "--dir", dir}, 2, "--dir"},
+		{[]string{"new", "node", "--dir", dir}, 2, "--dir"},
 		{[]string{"new", "widget"}, 2, "use one of"},
 		{[]string{"new", "node", "--pack", dir}, 1, "already exists"},
 		{[]string{"new", "agent", "--pack", t.TempDir()}, 1, "pack.json"},
@@ -242,5 +243,56 @@ func TestToolUpgrade(t *testing.T) {
 	}
 	if _, _, code := runCmd(t, "tool", "upgrade"); code != 2 {
 		t.Errorf("no FILE: exit %d, want 2", code)
+	}
+}
+
+// TestNewStandalone writes standalone agents and eval suites (no --pack)
+// into --dir, validates each with `wopkit validate --strict`, and checks
+// that existing files are kept unless --force is given.
+func TestNewStandalone(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args  []string
+		files []string // the first is validated
+	}{
+		{[]string{"new", "agent", "--yes"}, []string{"assistant.agent.json", "prompts/assistant.md", "schemas/assistant.task.schema.json"}},
+		{[]string{"new", "agent", "--set", "id=vendor.acme.writer", "--set", "modelClass=writing", "--set", "eval=true", "--set", "handoff=false"},
+			[]string{"writer.agent.json", "prompts/writer.md", "evals/writer.json"}},
+		{[]string{"new", "agent", "--set", "id=vendor.acme.greeter", "--set", "systemPrompt=Greet the user warmly."}, []string{"greeter.agent.json"}},
+		{[]string{"new", "eval", "--yes"}, []string{"my-suite.eval.json"}},
+		{[]string{"new", "eval", "--set", "targetAgentId=vendor.acme.writer", "--set", "modes=golden,rubric", "--set", "tasks.0.kind=rubric", "--set", "tasks.0.criteria=clear,short"},
+			[]string{"writer.eval.json"}},
+	}
+	for _, tt := range tests {
+		args := append(append([]string{}, tt.args...), "--dir", dir)
+		out, errOut, code := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
+		}
+		for _, f := range tt.files {
+			if !strings.Contains(out, "created "+filepath.Join(dir, filepath.FromSlash(f))) {
+				t.Errorf("%v: output lacks %s:\n%s", args, f, out)
+			}
+		}
+		if out, errOut, code := runCmd(t, "validate", "--strict", filepath.Join(dir, tt.files[0])); code != 0 {
+			t.Errorf("validate %s: exit %d\n%s%s", tt.files[0], code, out, errOut)
+		}
+		if _, errOut, code := runCmd(t, args...); code != 1 || !strings.Contains(errOut, "--force") {
+			t.Errorf("%v again: exit %d, want 1 naming --force\n%s", args, code, errOut)
+		}
+		if _, errOut, code := runCmd(t, append(args, "--force")...); code != 0 {
+			t.Errorf("%v --force: exit %d\n%s", args, code, errOut)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "greeter.agent.json"))
+	if !strings.Contains(string(b), `"systemPrompt": "Greet the user warmly."`) {
+		t.Errorf("inline prompt not in the manifest:\n%s", b)
+	}
+	b, _ = os.ReadFile(filepath.Join(dir, "writer.eval.json"))
+	if !strings.Contains(string(b), `"suiteId": "vendor.acme.evals.writer"`) {
+		t.Errorf("suiteId not derived from the target:\n%s", b)
+	}
+	if _, errOut, code := runCmd(t, "new", "agent", "--dir", t.TempDir(), "--set", "id=writer"); code != 1 || !strings.Contains(errOut, "id:") {
+		t.Errorf("bare id: exit %d, want 1 naming id\n%s", code, errOut)
 	}
 }

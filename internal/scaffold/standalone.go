@@ -62,11 +62,11 @@ func PlanStandaloneAgent(a AgentAnswers) (*Plan, error) {
 
 // PlanStandaloneEval computes a standalone eval suite, <name>.eval.json
 // (name is the part of the suiteId after ".evals.", File overrides the
-// path). An empty SuiteID is derived from a full TargetAgentID
+// path). An empty (or the default) SuiteID is derived from a full TargetAgentID
 // (vendor.acme.writer gives vendor.acme.evals.writer). The suite is
 // validated strictly against the eval-suite schema and the EV rules.
 func PlanStandaloneEval(e EvalAnswers) (*Plan, error) {
-	if e.SuiteID == "" && strings.Contains(e.TargetAgentID, ".") {
+	if (e.SuiteID == "" || e.SuiteID == StandaloneSuiteID) && strings.Contains(e.TargetAgentID, ".") {
 		t := e.TargetAgentID
 		e.SuiteID = DefaultSuiteID(t[:strings.LastIndexByte(t, '.')], suffix(t))
 	}

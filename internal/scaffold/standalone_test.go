@@ -94,7 +94,7 @@ func TestPlanStandaloneEval(t *testing.T) {
 	}{
 		{"defaults", "my-suite.eval.json", StandaloneSuiteID, func(*EvalAnswers) {}},
 		{"from-target", "writer.eval.json", "vendor.acme.evals.writer", func(e *EvalAnswers) {
-			e.SuiteID, e.TargetAgentID, e.AllowedModels = "", "vendor.acme.writer", []string{"writing"}
+			e.TargetAgentID, e.AllowedModels = "vendor.acme.writer", []string{"writing"}
 		}},
 		{"rubric-no-thresholds", "tone.eval.json", "community.x.evals.tone", func(e *EvalAnswers) {
 			e.SuiteID, e.Modes, e.PassScore = "community.x.evals.tone", []string{"rubric", "regression"}, -1
