@@ -66,7 +66,12 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 			}
 			opts.Tool = &a
 		}
-	default: // an agent, node or eval suite added into a pack: no questions
+	case "agent", "eval":
+		if o.Pack != "" || given { // added into a pack, or answered already: no questions
+			return runNew(cmd.OutOrStdout(), o)
+		}
+		opts.What = map[string]string{"agent": "solo-agent", "eval": "solo-eval"}[o.Kind] // a standalone document
+	default: // a node added into a pack: no questions
 		return runNew(cmd.OutOrStdout(), o)
 	}
 	return tui.New(cmd.Context(), opts)

@@ -66,7 +66,7 @@ func run(ctx context.Context, m tea.Model, in io.Reader, out io.Writer) error {
 
 // NewOptions configure New.
 type NewOptions struct {
-	What       string              // mixed, node, agent or tool; "" asks
+	What       string              // mixed, node, agent, tool, solo-agent or solo-eval; "" asks
 	Dir        string              // target directory; "" is the last part of the pack name (. for a tool manifest)
 	Output     string              // tarball path for the pack step; "" is <name>-<version>.tgz
 	Force      bool                // replace existing files

@@ -99,7 +99,7 @@ func (w *wizard) applies(s step) bool {
 // next is the first step after s that applies (the eval step is reached
 // only through advance, per agent).
 func (w *wizard) next(s step) step {
-	for s++; s < stepDone && (!w.applies(s) || s == stepEval); s++ {
+	for s++; s < stepDone && (!w.applies(s) || s == stepEval && w.a.What != whatSoloEval); s++ {
 	}
 	return s
 }
@@ -150,9 +150,14 @@ func (w *wizard) formFor(s step) *huh.Form {
 	case stepNode:
 		groups = nodeGroups(w.k, w.a, w.a.Nodes[w.idx], w.idx)
 	case stepAgent:
+		w.a.soloDefaults()
 		groups = agentGroups(w.k, w.a, w.a.Agents[w.idx], w.idx)
 	case stepEval:
+		w.a.soloDefaults()
 		groups = evalGroups(w.k, w.a.Agents[w.idx])
+		if w.a.What == whatSoloEval {
+			groups = append([]*huh.Group{soloEvalGroup(w.k, w.a.Agents[w.idx])}, groups...)
+		}
 	case stepTool:
 		groups = toolGroups(w.k, w.a)
 	case stepSign:

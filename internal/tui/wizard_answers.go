@@ -14,6 +14,9 @@ const (
 	whatNodes = "node"  // a pack of nodes
 	whatAgent = "agent" // an agent-only pack (remote runtime)
 	whatTool  = "tool"  // a standalone tool install manifest
+
+	whatSoloAgent = "solo-agent" // a standalone agent manifest (no pack)
+	whatSoloEval  = "solo-eval"  // a standalone eval suite (no pack)
 )
 
 // answers is everything the wizard asks, bound to its fields. Lists are
@@ -112,13 +115,19 @@ func (a *answers) name() string {
 	return strings.Join(append(parts, a.Part), ".")
 }
 
-// isPack reports whether a pack (not only a tool manifest) is created.
-func (a *answers) isPack() bool { return a.What != whatTool }
+// isPack reports whether a pack (not only a tool manifest, standalone
+// agent or standalone eval suite) is created.
+func (a *answers) isPack() bool { return a.What != whatTool && !a.standalone() }
+
+// standalone reports whether a standalone agent or eval suite is created.
+func (a *answers) standalone() bool { return a.What == whatSoloAgent || a.What == whatSoloEval }
 
 // hasNodes, hasAgent and hasTool say which parts the pack gets.
 func (a *answers) hasNodes() bool { return a.What == whatMixed || a.What == whatNodes }
-func (a *answers) hasAgent() bool { return a.What == whatMixed || a.What == whatAgent }
-func (a *answers) hasTool() bool  { return a.What == whatMixed || a.What == whatTool }
+func (a *answers) hasAgent() bool {
+	return a.What == whatMixed || a.What == whatAgent || a.What == whatSoloAgent
+}
+func (a *answers) hasTool() bool { return a.What == whatMixed || a.What == whatTool }
 
 // packAnswers assembles the scaffold's pack answers.
 func (a *answers) packAnswers() scaffold.PackAnswers {
@@ -162,14 +171,20 @@ func (ga *agentAnswers) answers() scaffold.AgentAnswers {
 	g.Confidence = parseFloat(ga.Conf, -1)
 	g.Eval = nil
 	if ga.WithEval {
-		e := ga.Suite
-		t := ga.Task
-		t.Criteria = splitList(ga.Criteria)
-		e.Tasks = []scaffold.TaskAnswers{t}
-		e.PassScore = parseFloat(ga.Pass, -1)
+		e := ga.suite()
 		g.Eval = &e
 	}
 	return g
+}
+
+// suite assembles the agent's eval suite answers with its one task.
+func (ga *agentAnswers) suite() scaffold.EvalAnswers {
+	e := ga.Suite
+	t := ga.Task
+	t.Criteria = splitList(ga.Criteria)
+	e.Tasks = []scaffold.TaskAnswers{t}
+	e.PassScore = parseFloat(ga.Pass, -1)
+	return e
 }
 
 // toolAnswers assembles the scaffold's tool answers.

@@ -36,6 +36,8 @@ func whatGroup(a *answers) *huh.Group {
 				huh.NewOption("A pack of nodes", whatNodes),
 				huh.NewOption("An agent-only pack (remote runtime, no code)", whatAgent),
 				huh.NewOption("A standalone tool install manifest", whatTool),
+				huh.NewOption("A standalone agent manifest", whatSoloAgent),
+				huh.NewOption("A standalone eval suite", whatSoloEval),
 			).Value(&a.What),
 	)
 }
@@ -123,9 +125,19 @@ func nodeGroups(k asker, a *answers, n *nodeAnswers, i int) []*huh.Group {
 func agentGroups(k asker, a *answers, g *agentAnswers, i int) []*huh.Group {
 	ak := validate.NodePack
 	at := func(f string) string { return fmt.Sprintf("/agents/%d/%s", i, f) }
+	id := k.reg(huh.NewInput().Title(k.title("Agent id", &g.ID)).Description("appended to the pack name to form the agentId").Value(&g.ID), k.keep(func(s string) error { return k.check(ak, at("agentId"), nil)(a.name() + "." + s) }))
+	another := huh.NewConfirm().Title("Add another agent after this one?").Value(&a.More)
+	if a.What == whatSoloAgent { // no pack name to prefix, and one agent per manifest
+		id = k.input("Agent id", &g.ID, validate.Agent, "/agentId").Description("the full agentId, e.g. vendor.acme.writer")
+		another = nil
+	}
+	last := huh.NewGroup(huh.NewConfirm().Title("Add an eval suite for this agent?").Value(&g.WithEval))
+	if another != nil {
+		last = huh.NewGroup(huh.NewConfirm().Title("Add an eval suite for this agent?").Value(&g.WithEval), another)
+	}
 	return []*huh.Group{
 		huh.NewGroup(
-			k.reg(huh.NewInput().Title(k.title("Agent id", &g.ID)).Description("appended to the pack name to form the agentId").Value(&g.ID), k.keep(func(s string) error { return k.check(ak, at("agentId"), nil)(a.name() + "." + s) })),
+			id,
 			k.derived("Persona", &g.Persona, ak, at("persona")),
 			k.derived("Label", &g.Label, ak, at("label")),
 			k.input("Description", &g.Description, ak, at("description")),
@@ -143,10 +155,7 @@ func agentGroups(k asker, a *answers, g *agentAnswers, i int) []*huh.Group {
 			k.reg(huh.NewInput().Title(k.title("Confidence threshold", &g.Conf)).Description("0 to 1").Value(&g.Conf), k.check(ak, at("confidence/defaultThreshold"), numConv)),
 			huh.NewConfirm().Title("Handoff task and return schemas?").Value(&g.Handoff),
 		),
-		huh.NewGroup(
-			huh.NewConfirm().Title("Add an eval suite for this agent?").Value(&g.WithEval),
-			huh.NewConfirm().Title("Add another agent after this one?").Value(&a.More),
-		),
+		last,
 	}
 }
 

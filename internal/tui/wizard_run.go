@@ -43,6 +43,9 @@ func toolFile(a *answers) string {
 // makePlan asks the scaffold for the files: the pack (with its node, agent
 // and eval suite), plus the tool manifest.
 func makePlan(v *validate.Validator, a *answers) planned {
+	if a.standalone() {
+		return makeSoloPlan(a)
+	}
 	var out planned
 	collect := func(err error) bool {
 		var fes scaffold.FieldErrors

@@ -25,6 +25,8 @@ func TestPlanEveryKind(t *testing.T) {
 		{whatNodes, []string{"pack.json", "index.mjs"}, []string{"prompts/assistant.md", "tools/my-tool.tool.json"}},
 		{whatAgent, []string{"pack.json", "prompts/assistant.md", "evals/assistant.json"}, []string{"index.mjs", "tools/my-tool.tool.json"}},
 		{whatTool, []string{"my-tool.tool.json"}, []string{"pack.json"}},
+		{whatSoloAgent, []string{"assistant.agent.json", "prompts/assistant.md", "evals/assistant.json"}, []string{"pack.json", "index.mjs"}},
+		{whatSoloEval, []string{"my-suite.eval.json"}, []string{"pack.json", "prompts/assistant.md"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.what, func(t *testing.T) {
@@ -64,6 +66,9 @@ func TestPlanProblemsLeadToSteps(t *testing.T) {
 		{"version", func(a *answers) { a.Pack.Version = "1.0" }, stepIdentity},
 		{"agent model class", func(a *answers) { a.Agents[0].ModelClass = "psychic" }, stepAgent},
 		{"tool id", func(a *answers) { a.Tool.Tool.ID = "Bad Id" }, stepTool},
+		{"standalone agent id", func(a *answers) { a.What, a.Agents[0].ID = whatSoloAgent, "Bad Id" }, stepAgent},
+		{"standalone agent's suite", func(a *answers) { a.What, a.Agents[0].Suite.Version = whatSoloAgent, "1" }, stepEval},
+		{"standalone suite id", func(a *answers) { a.What, a.Agents[0].Suite.SuiteID = whatSoloEval, "x" }, stepEval},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,65 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// TestAccessibleStandalone answers every plain prompt of a standalone agent
+// and a standalone eval suite with enter (the defaults), then validates the
+// written document from disk, strict, as `wopkit validate --strict` does.
+func TestAccessibleStandalone(t *testing.T) {
+	tests := []struct {
+		what, file, prompt string
+		also               []string
+	}{
+		{whatSoloAgent, "assistant.agent.json", "Agent id [community.example.assistant]", []string{"prompts/assistant.md", "evals/assistant.json"}},
+		{whatSoloEval, "my-suite.eval.json", "Suite id", nil},
+	}
+	v, _ := validate.New(validate.Options{Strict: true})
+	for _, tt := range tests {
+		t.Run(tt.what, func(t *testing.T) {
+			dir := t.TempDir()
+			var out bytes.Buffer
+			in := iotest.OneByteReader(strings.NewReader(strings.Repeat("\n", 200)))
+			opts := NewOptions{What: tt.what, Dir: dir, DraftDir: dir, Accessible: true, Input: in, Screen: &out}
+			if err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), opts); err != nil {
+				t.Fatalf("accessible run: %v\n%s", err, out.String())
+			}
+			rep, err := v.Path(filepath.Join(dir, tt.file))
+			if err != nil {
+				t.Fatalf("%s not written: %v\n%s", tt.file, err, out.String())
+			}
+			for _, pr := range rep.Problems() {
+				t.Error(pr.String())
+			}
+			for _, f := range tt.also {
+				if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
+					t.Errorf("%s not written", f)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "pack.json")); err == nil {
+				t.Error("a standalone document wrote a pack.json")
+			}
+			o := out.String()
+			if !strings.Contains(o, tt.prompt) {
+				t.Errorf("the prompt %q was not shown:\n%s", tt.prompt, o)
+			}
+			for _, never := range []string{"Pack and sign", "Pack name", "Add another agent", "does not have the form"} {
+				if strings.Contains(o, never) {
+					t.Errorf("%q was shown:\n%s", never, o)
+				}
+			}
+			if !strings.Contains(o, "wopkit validate --strict "+filepath.Join(dir, tt.file)) {
+				t.Errorf("the summary does not name the document:\n%s", o)
+			}
+		})
+	}
+}
