@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -61,5 +62,48 @@ func TestAccessibleStandalone(t *testing.T) {
 				t.Errorf("the summary does not name the document:\n%s", o)
 			}
 		})
+	}
+}
+
+// TestWizardStandaloneEval drives the full-screen wizard: the first page's
+// "A standalone eval suite", a target agent typed on the eval page, enter
+// through the rest, the review, and the write; the suite is named after
+// the target and validates strictly.
+func TestWizardStandaloneEval(t *testing.T) {
+	dir := t.TempDir()
+	a := newAnswers()
+	d := newDriver(t, func(ctx *common.Context) screen {
+		return newWizard(ctx, asker{v: testValidator}, a, NewOptions{Dir: dir, DraftDir: dir})
+	})
+	w := d.a.top().(*wizard)
+	d.keys("down", "down", "down", "down", "down")
+	if !strings.Contains(d.view(), "A standalone eval suite") {
+		t.Fatalf("the choice is not on the first page:\n%s", d.view())
+	}
+	d.keys("enter")
+	if a.What != whatSoloEval || w.step != stepEval {
+		t.Fatalf("what %q, step %s; want %q on the eval page\n%s", a.What, stepTitles[w.step], whatSoloEval, d.view())
+	}
+	d.keys("type:vendor.acme.writer")
+	for i := 0; i < 40 && w.step != stepReview; i++ {
+		d.keys("enter")
+	}
+	if w.step != stepReview || w.rev.plan == nil {
+		t.Fatalf("step %s, problems %v\n%s", stepTitles[w.step], w.rev.problems, d.view())
+	}
+	d.keys("enter")
+	if w.step != stepDone || w.err != "" {
+		t.Fatalf("step %s, err %q\n%s", stepTitles[w.step], w.err, d.view())
+	}
+	v, _ := validate.New(validate.Options{Strict: true})
+	rep, err := v.Path(filepath.Join(dir, "writer.eval.json"))
+	if err != nil {
+		t.Fatalf("suite not written: %v\n%s", err, d.view())
+	}
+	for _, pr := range rep.Problems() {
+		t.Error(pr.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "writer.eval.json")); !strings.Contains(string(b), `"suiteId": "vendor.acme.evals.writer"`) {
+		t.Errorf("suite:\n%s", b)
 	}
 }
