@@ -120,6 +120,9 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 	for _, r := range results {
 		if !r.Verified {
 			fmt.Fprintf(w, "FAIL  %s: %s: %s\n", r.Path, r.Error.Code, r.Error.Message)
+			if r.Error.Hint != "" {
+				fmt.Fprintf(w, "      hint: %s\n", r.Error.Hint)
+			}
 			continue
 		}
 		by := r.KeyID

@@ -185,6 +185,10 @@ func verifyPackJSON(s schemeInfo, key crypto.PublicKey, a *tarball.Archive, pj, 
 
 func verifySigstore(ctx context.Context, a *tarball.Archive, pj []byte, p Policy, r *Result) error {
 	if p.Bundles == nil {
+		if p.Key != nil {
+			return werr.New(werr.Usage, "sigstore_options_missing", "%s is signed with sigstore, and the --key given is an %s key, which cannot have made a Sigstore bundle", r.Path, sign.AlgorithmOf(p.Key)).
+				WithHint("pass the ECDSA P-256 public key that signed it (wopkit keygen --algorithm ecdsa-p256), or --certificate-identity and --certificate-oidc-issuer for a keyless bundle")
+		}
 		return werr.New(werr.Usage, "sigstore_options_missing", "%s is signed with sigstore and no sigstore verification options were given", r.Path).
 			WithHint("pass --trusted-root and --certificate-identity/--certificate-oidc-issuer (or their -regexp forms), or --key for a keyed bundle")
 	}

@@ -8,6 +8,7 @@ import (
 	"crypto"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/sign"
@@ -154,4 +155,21 @@ func TestGzipBomb(t *testing.T) {
 func ed25519Pub(t *testing.T) crypto.PublicKey {
 	_, pub := keyPair(t)
 	return pub
+}
+
+// Every failure carries advice; a wrong kind of key for a Sigstore pack says
+// which key is needed.
+func TestFailuresCarryHints(t *testing.T) {
+	_, pub := keyPair(t)
+	store := `{"name":"x.y","signing":{"method":"sigstore"},"version":"1.0.0"}`
+	p := filepath.Join(t.TempDir(), "p.tgz")
+	os.WriteFile(p, makeTGZ(t, []entry{{name: "pack.json", data: store}, {name: "pack.json.sigstore", data: "{}"}}), 0o644)
+	r := File(context.Background(), p, Policy{Key: pub})
+	if r.Error == nil || !strings.Contains(r.Error.Message, "ed25519 key") || !strings.Contains(r.Error.Hint, "ECDSA P-256") {
+		t.Fatalf("got %+v", r.Error)
+	}
+	os.WriteFile(p, []byte("not a tarball"), 0o644)
+	if r := File(context.Background(), p, Policy{Key: pub}); r.Error == nil || r.Error.Code != "tarball_corrupt" || r.Error.Hint == "" {
+		t.Fatalf("corrupt: %+v", r.Error)
+	}
 }

@@ -66,6 +66,7 @@ type Result struct {
 type ErrorInfo struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"` // what to do about it
 }
 
 // NoteUncovered is said when no registry vouches for the files other than
@@ -98,15 +99,15 @@ func (r *Result) fail(err error) {
 	if code == "" {
 		code = "verify_failed"
 	}
-	msg := err.Error()
+	msg, hint := err.Error(), ""
 	var we *werr.Error
 	if errors.As(err, &we) {
-		msg = we.Msg
+		msg, hint = we.Msg, we.Hint
 		if we.Err != nil {
 			msg += ": " + we.Err.Error()
 		}
 	}
-	r.Error = &ErrorInfo{Code: code, Message: msg}
+	r.Error = &ErrorInfo{Code: code, Message: msg, Hint: hint}
 }
 
 func (p Policy) limits() tarball.Limits {
