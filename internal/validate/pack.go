@@ -19,14 +19,7 @@ func (v *Validator) packDir(dir string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.packFiles(displayPath(pj), os.DirFS(dir), data, dir), nil
-}
-
-// packFiles validates pack.json (data, shown as name) with the pack's files
-// in fsys, and returns a report on it and on every referenced file.
-func (v *Validator) packFiles(name string, fsys fs.FS, data []byte, _ string) *Report {
-	frs := v.PackFiles(name, fsys, data)
-	return v.report(frs...)
+	return v.report(v.PackFiles(displayPath(pj), os.DirFS(dir), data)...), nil
 }
 
 // PackFiles validates a pack manifest with the pack's files (fsys rooted at

@@ -125,7 +125,7 @@ func (v *Validator) Path(path string) (*Report, error) {
 		return nil, err
 	}
 	if filepath.Base(path) == "pack.json" {
-		return v.packFiles(displayPath(path), os.DirFS(filepath.Dir(path)), data, filepath.Dir(path)), nil
+		return v.report(v.PackFiles(displayPath(path), os.DirFS(filepath.Dir(path)), data)...), nil
 	}
 	fr := v.File(displayPath(path), data, v.opts.Kind)
 	var extra []FileReport
