@@ -64,9 +64,6 @@ func (v *Validator) init() error {
 	return v.initErr
 }
 
-// Options returns the options the Validator was made with.
-func (v *Validator) Options() Options { return v.opts }
-
 // Paths validates each path (a pack directory, a manifest file or a pack
 // tarball) and merges the reports in the order given. Paths are checked on
 // all CPUs. An error is returned only for problems that are not about the
