@@ -110,7 +110,7 @@ var commonLicenses = []string{"Apache-2.0", "MIT", "BSD-3-Clause", "BSD-2-Clause
 func (k asker) license(v *string) huh.Field {
 	help := k.help(validate.NodePack, "/license")
 	if k.accessible {
-		return huh.NewInput().Title(k.title("License (SPDX)", v)).Description(help).Value(v).Suggestions(commonLicenses)
+		return huh.NewInput().Title(k.title("License (SPDX)", v)).Description(help).Value(v).Suggestions(commonLicenses).Key("license")
 	}
 	ids := append([]string{}, commonLicenses...)
 	seen := map[string]bool{}
@@ -126,7 +126,7 @@ func (k asker) license(v *string) huh.Field {
 		ids = append([]string{*v}, ids...)
 	}
 	return huh.NewSelect[string]().Title("License (SPDX)").Description(help + " Type / to search.").
-		Options(huh.NewOptions(ids...)...).Value(v).Height(6)
+		Options(huh.NewOptions(ids...)...).Value(v).Height(6).Key("license")
 }
 
 // derived is an input the scaffold fills from the id when left empty.

@@ -86,7 +86,7 @@ func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
 				w.idx = 0
 			}
 			w.form = w.formFor(s)
-			return w.startForm()
+			return w.startAt(r.problems[r.cursor])
 		case r.plan != nil:
 			return w.goTo(w.next(stepReview))
 		}

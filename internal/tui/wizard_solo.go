@@ -45,10 +45,10 @@ func soloEvalGroup(k asker, g *agentAnswers) *huh.Group {
 	return huh.NewGroup(
 		k.reg(huh.NewInput().Title(k.title("Target agent id", &g.Suite.TargetAgentID)).
 			Description("the full agentId the suite is for, e.g. vendor.acme.writer (empty: any agent)").
-			Value(&g.Suite.TargetAgentID), optional("/targetAgentId")),
+			Value(&g.Suite.TargetAgentID), optional("/targetAgentId")).Key("agents.eval.targetAgentId"),
 		k.reg(huh.NewInput().Title(k.title("Suite id", &g.Suite.SuiteID)).
 			Description("<scope>.<org>.evals.<name>; empty: from the target agent, else "+scaffold.StandaloneSuiteID).
-			Value(&g.Suite.SuiteID), optional("/suiteId")),
+			Value(&g.Suite.SuiteID), optional("/suiteId")).Key("agents.eval.suiteId"),
 	)
 }
 

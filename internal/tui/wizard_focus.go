@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"regexp"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+)
+
+// A review problem leads to the field that asks the answer it is about.
+// Each field's huh key is its answer path without list indexes
+// ("agents.persona", "agents.eval.tasks.id", "tool.id"); a problem's field
+// ("agents.1.persona") loses its indexes the same way, and the form's focus
+// moves to the field with that key, or with the longest key the problem's
+// field starts with ("agents.memory" for "agents.0.memory.longTerm").
+
+var listIndex = regexp.MustCompile(`\.\d+(\.|$)`)
+
+// fieldKey is the key of the field that asks the answer a problem is about.
+func fieldKey(fe scaffold.FieldError) string {
+	f := fe.Field
+	for listIndex.MatchString(f) {
+		f = listIndex.ReplaceAllString(f, "$1")
+	}
+	return strings.TrimSuffix(f, ".")
+}
+
+// maxFocusMoves bounds the walk through a form (the longest has ~15 fields).
+const maxFocusMoves = 64
+
+// focusKey moves the form's focus forward to the field with the key, page
+// by page, and reports whether it got there. It stops on a field it cannot
+// leave (a page with an error) and never submits the form: when the key is
+// not found on the last page, the form is left completed and the caller
+// builds it again.
+func focusKey(f *huh.Form, key string) (found bool, seen []string) {
+	for range maxFocusMoves {
+		cur := f.GetFocusedField()
+		if cur == nil || f.State != huh.StateNormal {
+			return false, seen
+		}
+		if cur.GetKey() == key {
+			return true, seen
+		}
+		seen = append(seen, cur.GetKey())
+		f.NextField()
+		if f.GetFocusedField() != cur {
+			continue
+		}
+		f.NextGroup() // the last field of its page: the next page's first
+		if f.State != huh.StateNormal || f.GetFocusedField() == cur {
+			return false, seen
+		}
+	}
+	return false, seen
+}
+
+// bestKey is the longest of the keys that is key itself or a prefix of it
+// at a dot ("" when none is).
+func bestKey(key string, keys []string) string {
+	best := ""
+	for _, k := range keys {
+		if k != "" && (k == key || strings.HasPrefix(key, k+".")) && len(k) > len(best) {
+			best = k
+		}
+	}
+	return best
+}
+
+// startAt starts the current form with the focus on the field a problem is
+// about, rebuilding the form when the walk went past its end.
+func (w *wizard) startAt(fe scaffold.FieldError) tea.Cmd {
+	cmd := w.startForm()
+	key := fieldKey(fe)
+	if w.form == nil || key == "" {
+		return cmd
+	}
+	found, seen := focusKey(w.form, key)
+	if found {
+		return cmd
+	}
+	w.form = w.formFor(w.step)
+	cmd = w.startForm()
+	if best := bestKey(key, seen); best != "" {
+		focusKey(w.form, best)
+	}
+	return cmd
+}
