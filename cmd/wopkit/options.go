@@ -2,7 +2,6 @@ package main
 
 import (
 	"crypto"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -135,9 +134,6 @@ func newSigner(method string, k *KeyOptions, s *SigstoreOptions) (sign.Signer, e
 	case sign.MethodSigstore:
 		so := sigstore.SignOptions{FulcioURL: s.FulcioURL, RekorURL: s.RekorURL, TSAURL: s.TSAURL,
 			IdentityToken: s.IdentityToken, TrustedRoot: s.TrustedRoot}
-		if so.IdentityToken == "" {
-			so.IdentityToken = os.Getenv("SIGSTORE_ID_TOKEN")
-		}
 		if k.Key != "" {
 			key, err := sign.LoadPrivateKey(k.Key, sign.Passphrase("Passphrase for "+k.Key, false))
 			if err != nil {
@@ -145,7 +141,7 @@ func newSigner(method string, k *KeyOptions, s *SigstoreOptions) (sign.Signer, e
 			}
 			so.Key = key
 		}
-		return sigstore.NewSigner(so)
+		return sigstore.NewSignerFromEnv(so)
 	}
 	key, err := sign.LoadPrivateKey(k.Key, sign.Passphrase("Passphrase for "+k.Key, false))
 	if err != nil {

@@ -167,7 +167,7 @@ func (w *wizard) formFor(s step) *huh.Form {
 		if w.a.KeyID == "" {
 			w.a.KeyID = w.a.Org + "-1"
 		}
-		groups = []*huh.Group{signGroup(w.k, w.a)}
+		groups = signGroups(w.k, w.a)
 	default:
 		return nil
 	}

@@ -41,7 +41,7 @@ type answers struct {
 	ScopeRes string                `json:"scopeResource"`
 	Action   scaffold.ActionAnswer `json:"action"`
 
-	SignMethod string `json:"signMethod"` // none, manual, v2
+	SignMethod string `json:"signMethod"` // manual, v2, sigstore, sigstore-keyless, none or skip
 	KeyChoice  string `json:"keyChoice"`  // new or existing
 	KeyPath    string `json:"keyPath"`    // existing key file, or the prefix of a new pair
 	KeyID      string `json:"keyId"`

@@ -1,9 +1,7 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
 	"charm.land/huh/v2"
 
@@ -225,32 +223,4 @@ func toolGroups(k asker, a *answers) []*huh.Group {
 				Value(&a.Tool.KillSwitch.Kind).Key("killSwitch.kind"),
 		),
 	}
-}
-
-// signGroup asks how to sign the pack after writing it.
-func signGroup(k asker, a *answers) *huh.Group {
-	return huh.NewGroup(
-		huh.NewSelect[string]().Title("Pack and sign now?").Options(
-			huh.NewOption("manual Ed25519 (v1, what the registry publishes)", "manual"),
-			huh.NewOption("v2 ed25519-canonical-json", "v2"),
-			huh.NewOption("Sigstore bundle with an ECDSA P-256 key (offline, no log entry)", "sigstore"),
-			huh.NewOption("pack without signing", "none"),
-			huh.NewOption("no, only write the files", "skip")).Value(&a.SignMethod),
-		huh.NewSelect[string]().Title("Key").Options(
-			huh.NewOption("create a new key pair", "new"),
-			huh.NewOption("use an existing private key file", "existing")).Value(&a.KeyChoice),
-		k.reg(huh.NewInput().Title(k.title("Key file", &a.KeyPath)).Description("existing: the .key file; new: the prefix for PREFIX.key and PREFIX.pub (kept outside the pack)").
-			Value(&a.KeyPath), k.keep(func(s string) error {
-			if a.SignMethod != "none" && a.SignMethod != "skip" && strings.TrimSpace(s) == "" {
-				return errors.New("a key file is needed to sign")
-			}
-			return nil
-		})),
-		k.reg(huh.NewInput().Title(k.title("Key id", &a.KeyID)).Description("the id the registry knows your public key by, e.g. acme-1").Value(&a.KeyID), k.keep(func(s string) error {
-			if a.SignMethod != "none" && a.SignMethod != "skip" && strings.TrimSpace(s) == "" {
-				return errors.New("a key id is needed to sign")
-			}
-			return nil
-		})),
-	)
 }

@@ -154,7 +154,15 @@ func write(ctx context.Context, a *answers, opts NewOptions, plan *scaffold.Plan
 	}
 	var signer sign.Signer
 	pub := ""
-	if a.SignMethod != sign.MethodNone && a.SignMethod != "" {
+	switch {
+	case a.SignMethod == signKeyless:
+		// The CLI's construction: token and service URLs from the environment.
+		s, err := sigstore.NewSignerFromEnv(sigstore.SignOptions{})
+		if err != nil {
+			return sum, err
+		}
+		signer = s
+	case needsKey(a.SignMethod):
 		key, pubPath, note, err := wizardKey(a)
 		if err != nil {
 			return sum, err
@@ -177,7 +185,12 @@ func write(ctx context.Context, a *answers, opts NewOptions, plan *scaffold.Plan
 		return sum, err
 	}
 	sum = append(sum, "packed "+res.Output+" ("+res.Integrity+")")
-	if res.Signature != nil {
+	switch {
+	case res.Signature != nil && a.SignMethod == signKeyless:
+		line, verifyCmd := keylessSummary(res.Output, *res.Signature)
+		sum = append(sum, line)
+		next = append([]string{verifyCmd}, next...)
+	case res.Signature != nil:
 		sum = append(sum, "signed ("+res.Method+", key id "+a.KeyID+"): "+*res.Signature)
 		next = append([]string{"wopkit verify " + res.Output + " --key " + pub}, next...)
 	}

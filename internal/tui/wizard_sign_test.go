@@ -1,0 +1,123 @@
+package tui
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openwop/wopkit/internal/sign/sigstore"
+	"github.com/openwop/wopkit/internal/sign/sigstore/sigstoretest"
+	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/verify"
+)
+
+const keylessSigner = "dev@acme.test"
+
+// signPage drives a new wizard for an agent-only pack to its sign page.
+func signPage(t *testing.T, dir string) (*driver, *wizard) {
+	t.Helper()
+	a := newAnswers()
+	a.What, a.Org, a.Part = whatAgent, "acme", "keyless"
+	opts := NewOptions{Dir: filepath.Join(dir, "pack"), Output: filepath.Join(dir, "out.tgz"), DraftDir: dir}
+	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, asker{v: testValidator}, a, opts) })
+	w := d.a.top().(*wizard)
+	d.run(w.goTo(stepReview))
+	if w.rev.plan == nil {
+		t.Fatalf("plan: %v %v", w.rev.err, w.rev.problems)
+	}
+	d.keys("enter")
+	if w.step != stepSign {
+		t.Fatalf("enter on the review went to %v", stepTitles[w.step])
+	}
+	return d, w
+}
+
+// TestWizardSignsKeyless picks keyless Sigstore on the sign page with a
+// token in SIGSTORE_ID_TOKEN and loopback Fulcio and Rekor (through
+// WOPKIT_FULCIO_URL and WOPKIT_REKOR_URL): no key is asked or made, and
+// verification pinned to the token's identity and issuer against the
+// offline trusted root (what `verify --trusted-root --certificate-identity
+// --certificate-oidc-issuer` runs) accepts the tarball; another identity
+// does not. The token shows nowhere.
+func TestWizardSignsKeyless(t *testing.T) {
+	v := sigstoretest.New(t)
+	tr := v.TrustedRoot()
+	token := v.Token(keylessSigner, time.Hour)
+	t.Setenv(sigstore.TokenEnv, token)
+	t.Setenv(sigstore.FulcioEnv, v.FulcioURL)
+	t.Setenv(sigstore.RekorEnv, v.RekorURL)
+	dir := t.TempDir()
+	d, w := signPage(t, dir)
+	if !strings.Contains(d.view(), "Sigstore keyless (OIDC token from SIGSTORE_ID_TOKEN)") {
+		t.Fatalf("keyless is not offered:\n%s", d.view())
+	}
+	d.keys("down", "down", "down", "enter") // manual, v2, keyed sigstore, keyless
+	if w.a.SignMethod != signKeyless {
+		t.Fatalf("chose %q", w.a.SignMethod)
+	}
+	if w.step != stepDone || w.err != "" || len(w.done) == 0 {
+		t.Fatalf("after choosing keyless: step %v, err %q, summary %q\n%s", stepTitles[w.step], w.err, w.done, d.view())
+	}
+	sum := strings.Join(w.done, "\n")
+	tgz := filepath.Join(dir, "out.tgz")
+	wantVerify := "wopkit verify " + tgz + " --certificate-identity " + keylessSigner + " --certificate-oidc-issuer " + sigstoretest.Issuer
+	if !strings.Contains(sum, "sigstore keyless as "+keylessSigner) || !strings.Contains(sum, wantVerify) {
+		t.Errorf("summary does not name the signer and the verify command:\n%s", sum)
+	}
+	if v.FulcioCalls.Load() == 0 || v.RekorCalls.Load() == 0 {
+		t.Errorf("Fulcio called %d times, Rekor %d", v.FulcioCalls.Load(), v.RekorCalls.Load())
+	}
+
+	for _, tt := range []struct {
+		identity string
+		ok       bool
+	}{{keylessSigner, true}, {"mallory@evil.test", false}} {
+		bv, err := sigstore.NewVerifier(sigstore.VerifyOptions{TrustedRoot: tr, CertIdentity: tt.identity, CertOIDCIssuer: sigstoretest.Issuer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := verify.File(context.Background(), tgz, verify.Policy{Bundles: bv})
+		if res.Verified != tt.ok || res.Method != "sigstore" {
+			t.Errorf("verify as %s: verified %v, method %q (%+v), want %v", tt.identity, res.Verified, res.Method, res.Error, tt.ok)
+		}
+	}
+
+	if strings.Contains(d.view()+sum, token) {
+		t.Error("the wizard showed the identity token")
+	}
+	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		if strings.HasSuffix(p, ".key") {
+			t.Errorf("keyless signing made a key file %s", p)
+		}
+		if b, _ := os.ReadFile(p); strings.Contains(string(b), token) {
+			t.Errorf("%s contains the identity token", p)
+		}
+		return nil
+	})
+}
+
+// TestWizardKeylessUnavailable: without SIGSTORE_ID_TOKEN the choice is
+// listed as unavailable with the reason, and choosing it says why and
+// stays on the page.
+func TestWizardKeylessUnavailable(t *testing.T) {
+	t.Setenv(sigstore.TokenEnv, "")
+	d, w := signPage(t, t.TempDir())
+	if !strings.Contains(d.view(), "Sigstore keyless: unavailable, SIGSTORE_ID_TOKEN is not set") {
+		t.Fatalf("the unavailable choice is not shown with its reason:\n%s", d.view())
+	}
+	d.keys("down", "down", "down", "enter")
+	if w.step != stepSign || !strings.Contains(d.view(), "keyless signing needs an OIDC identity token") {
+		t.Errorf("choosing keyless without a token: step %v\n%s", stepTitles[w.step], d.view())
+	}
+	d.keys("up", "up", "up", "enter") // manual: the key page follows
+	if w.step != stepSign || !strings.Contains(d.view(), "Key file") {
+		t.Errorf("manual did not ask for the key:\n%s", d.view())
+	}
+}
