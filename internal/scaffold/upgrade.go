@@ -1,7 +1,6 @@
 package scaffold
 
 import (
-
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/werr"
