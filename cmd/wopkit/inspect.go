@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/sign/sigstore"
+	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/verify"
 )
 
@@ -27,19 +31,60 @@ func newInspectCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printInspect(cmd.OutOrStdout(), info, out.JSON)
+			return printInspect(cmd.OutOrStdout(), describeSigner(args[0], info), out.JSON)
 		},
 	}
 	out.AddFlags(cmd)
 	return cmd
 }
 
-func printInspect(w io.Writer, info *verify.Info, asJSON bool) error {
+// inspectInfo is the `inspect --json` object: the tarball description plus,
+// for a Sigstore-signed pack, who its bundle names as signer (unverified).
+type inspectInfo struct {
+	*verify.Info
+	Signer      *sign.SignerIdentity `json:"signer,omitempty"`
+	SignerError string               `json:"signerError,omitempty"`
+}
+
+// describeSigner adds to info, for a pack whose signing method is sigstore,
+// who its bundle names as signer (read, not verified).
+func describeSigner(path string, info *verify.Info) *inspectInfo {
+	out := &inspectInfo{Info: info}
+	var blk struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(info.Signing, &blk) != nil || blk.Method != sign.MethodSigstore {
+		return out
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		out.SignerError = err.Error()
+		return out
+	}
+	defer f.Close()
+	a, err := tarball.ReadAll(f, tarball.DefaultLimits)
+	if err != nil {
+		out.SignerError = err.Error()
+		return out
+	}
+	bf := a.Get(sign.SigstoreFile)
+	if bf == nil {
+		out.SignerError = "the tarball has no " + sign.SigstoreFile
+		return out
+	}
+	if out.Signer, err = sigstore.Summarize(bf.Data); err != nil {
+		out.SignerError = err.Error()
+	}
+	return out
+}
+
+func printInspect(w io.Writer, d *inspectInfo, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		return enc.Encode(info)
+		return enc.Encode(d)
 	}
+	info := d.Info
 	m := info.Manifest
 	fmt.Fprintf(w, "%s: %d bytes, integrity %s\n", info.Path, info.Size, info.Integrity)
 	kind := m.Kind
@@ -55,6 +100,19 @@ func printInspect(w io.Writer, info *verify.Info, asJSON bool) error {
 		signing = string(info.Signing)
 	}
 	fmt.Fprintf(w, "signing:   %s\n", signing)
+	if s := d.Signer; s != nil {
+		who := "key " + s.KeyHint + " (keyed bundle)"
+		if s.Identity != "" {
+			who = s.Identity + " (issuer " + s.Issuer + ")"
+		}
+		logged := "no transparency-log entry"
+		if s.LogIndex >= 0 {
+			logged = fmt.Sprintf("transparency-log index %d", s.LogIndex)
+		}
+		fmt.Fprintf(w, "signer:    %s, %s (as the bundle says: not verified)\n", who, logged)
+	} else if d.SignerError != "" {
+		fmt.Fprintf(w, "signer:    unreadable Sigstore bundle: %s\n", d.SignerError)
+	}
 	canon := "no: pack.json is not in canonical (JCS) form"
 	if info.Canonical {
 		canon = "yes: pack.json is its own canonical (JCS) form"

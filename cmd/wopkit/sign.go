@@ -64,6 +64,7 @@ func newSignCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&o.NoValidate, "no-validate", false, "sign a pack directory even when validation fails")
 	cmd.Flags().StringVar(&o.Schemas, "schemas", "", "JSON Schemas that override the embedded ones by $id (as in validate)")
 	o.Method.AddFlags(cmd, sign.MethodManual)
+	cmd.Flags().StringVar(&o.Method.Method, "method", sign.MethodManual, "same as --sign (e.g. --method sigstore)")
 	o.Key.AddFlags(cmd)
 	o.Sigstore.AddFlags(cmd)
 	o.Output.AddFlags(cmd)

@@ -60,6 +60,16 @@ func TestSigstoreKeyedRoundTrip(t *testing.T) {
 	if code != 0 || m["verified"] != true || m["method"] != "sigstore" || signer == nil {
 		t.Fatalf("verify --key: exit %d %v", code, m)
 	}
+	stdout, _, code := runCmd(t, "inspect", tgz)
+	if code != 0 || !strings.Contains(stdout, "signer:    key ") || !strings.Contains(stdout, "(keyed bundle), no transparency-log entry") {
+		t.Errorf("inspect keyed: exit %d %s", code, stdout)
+	}
+	// A pack signed otherwise has no signer in inspect.
+	plain := filepath.Join(out, "plain.tgz")
+	runCmd(t, "pack", dir, "--no-validate", "-o", plain)
+	if stdout, _, _ := runCmd(t, "inspect", plain, "--json"); strings.Contains(stdout, `"signer"`) {
+		t.Errorf("inspect of an unsigned pack reports a signer: %s", stdout)
+	}
 	m, code = verifyJSON(t, tgz, "--key", other+".pub")
 	if code != 1 || m["verified"] != false || errCode(m) != "sigstore_signature_invalid" {
 		t.Errorf("verify with another key: exit %d %v", code, m)
@@ -136,10 +146,36 @@ func TestSigstoreKeylessRoundTrip(t *testing.T) {
 		t.Errorf("verify without identity flags: exit %d %s", code, errOut)
 	}
 
+	// verify's text line and inspect name the signer and the log index.
+	if stdout, errOut, code := runCmd(t, "verify", tgz, "--trusted-root", tr, "--certificate-identity", sigstoreSigner,
+		"--certificate-oidc-issuer", sigstoretest.Issuer); code != 0 ||
+		!strings.Contains(stdout, sigstoreSigner+" (issuer "+sigstoretest.Issuer+")") || !strings.Contains(stdout, "transparency-log index 4243") {
+		t.Errorf("verify text: exit %d %q %s", code, stdout, errOut)
+	}
+	stdout, _, code = runCmd(t, "inspect", tgz)
+	if code != 0 || !strings.Contains(stdout, "signer:    "+sigstoreSigner+" (issuer "+sigstoretest.Issuer+"), transparency-log index 4243") {
+		t.Errorf("inspect text: exit %d %s", code, stdout)
+	}
+	stdout, _, code = runCmd(t, "inspect", tgz, "--json")
+	var ins struct {
+		Signing map[string]any `json:"signing"`
+		Signer  map[string]any `json:"signer"`
+		Entries []struct {
+			Name string `json:"name"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &ins); err != nil || code != 0 {
+		t.Fatalf("inspect --json: exit %d %s", code, stdout)
+	}
+	if ins.Signing["method"] != "sigstore" || !strings.Contains(mustJSON(t, ins.Signer), sigstoreSigner) ||
+		!strings.Contains(mustJSON(t, ins.Signer), "4243") || !strings.Contains(stdout, `"pack.json.sigstore"`) {
+		t.Errorf("inspect --json: %s", stdout)
+	}
+
 	// Re-sign the tarball with `wopkit sign`: still verifies.
 	re := filepath.Join(out, "resigned.tgz")
-	if _, errOut, code := runCmd(t, "sign", tgz, "--sign", "sigstore", "--fulcio-url", v.FulcioURL, "--rekor-url", v.RekorURL, "-o", re); code != 0 {
-		t.Fatalf("sign TGZ --sign sigstore: exit %d %s", code, errOut)
+	if _, errOut, code := runCmd(t, "sign", tgz, "--method", "sigstore", "--fulcio-url", v.FulcioURL, "--rekor-url", v.RekorURL, "-o", re); code != 0 {
+		t.Fatalf("sign TGZ --method sigstore: exit %d %s", code, errOut)
 	}
 	if m, code := verifyJSON(t, re, "--trusted-root", tr, "--certificate-identity", sigstoreSigner,
 		"--certificate-oidc-issuer", sigstoretest.Issuer); code != 0 {

@@ -132,6 +132,9 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 			by = "key " + s.KeyHint
 		}
 		line := fmt.Sprintf("OK    %s: %s@%s, %s signature by %s", r.Path, r.Name, r.Version, r.Method, by)
+		if r.Signer != nil && r.Signer.LogIndex >= 0 {
+			line += fmt.Sprintf(", transparency-log index %d", r.Signer.LogIndex)
+		}
 		if r.IntegrityChecked {
 			line += ", integrity matches the registry"
 		}
