@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"crypto"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -123,7 +125,27 @@ func (o *IdentityOptions) bundleVerifier(key crypto.PublicKey) (sign.BundleVerif
 	if ecdsaKey {
 		vo.Key = key
 	}
-	return sigstore.NewVerifier(vo)
+	// Built on first use, so options that do not concern the packs at hand
+	// (a --trusted-root beside manual-signed packs) do not fail them.
+	return &lazyBundles{build: func() (sign.BundleVerifier, error) { return sigstore.NewVerifier(vo) }}, nil
+}
+
+// lazyBundles builds the Sigstore verifier when the first Sigstore bundle
+// is verified; a construction error (such as a missing identity) is that
+// bundle's verification error.
+type lazyBundles struct {
+	build func() (sign.BundleVerifier, error)
+	once  sync.Once
+	v     sign.BundleVerifier
+	err   error
+}
+
+func (l *lazyBundles) VerifyBundle(ctx context.Context, bundle, packJSON []byte) (*sign.SignerIdentity, error) {
+	l.once.Do(func() { l.v, l.err = l.build() })
+	if l.err != nil {
+		return nil, l.err
+	}
+	return l.v.VerifyBundle(ctx, bundle, packJSON)
 }
 
 // newSigner builds the Signer the flags ask for; nil for --sign none.

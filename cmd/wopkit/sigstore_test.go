@@ -167,6 +167,9 @@ func TestSigstoreKeylessRoundTrip(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &ins); err != nil || code != 0 {
 		t.Fatalf("inspect --json: exit %d %s", code, stdout)
 	}
+	if ins.Signer["identity"] != sigstoreSigner || ins.Signer["issuer"] != sigstoretest.Issuer || ins.Signer["logIndex"] != 4243.0 {
+		t.Errorf("inspect --json signer keys are not camelCase: %v", ins.Signer)
+	}
 	if ins.Signing["method"] != "sigstore" || !strings.Contains(mustJSON(t, ins.Signer), sigstoreSigner) ||
 		!strings.Contains(mustJSON(t, ins.Signer), "4243") || !strings.Contains(stdout, `"pack.json.sigstore"`) {
 		t.Errorf("inspect --json: %s", stdout)

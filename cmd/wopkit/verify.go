@@ -155,17 +155,28 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 	return nil
 }
 
-// verifyFailure is the command's error after the results were printed: exit
-// 1 for refused tarballs, 3 when every failure was an unreadable file.
+// verifyFailure is the command's error after the results were printed. When
+// every failure is of one class its exit code applies (1 refused, 2 missing
+// or wrong options, 3 unreadable files); mixed failures exit 1.
 func verifyFailure(results []*verify.Result, failed int) error {
-	class := werr.Env
+	var class werr.Class
+	var first error
 	for _, r := range results {
-		if !r.Verified && werr.ExitCode(r.Err) != int(werr.Env) {
+		if r.Verified {
+			continue
+		}
+		switch c := werr.Class(werr.ExitCode(r.Err)); {
+		case class == 0:
+			class, first = c, r.Err
+		case c != class:
 			class = werr.Invalid
 		}
 	}
-	if class == werr.Invalid && len(results) == 1 {
+	switch {
+	case class == werr.Invalid && len(results) == 1:
 		return errSilent
+	case len(results) == 1:
+		return first // a usage or environment error says what to do itself
 	}
 	return werr.New(class, "verify_failed", "%d of %d tarballs failed verification", failed, len(results))
 }

@@ -140,3 +140,15 @@ func TestInspectCommand(t *testing.T) {
 		t.Errorf("text: exit %d: %s", code, out)
 	}
 }
+
+// Sigstore options given beside packs that are not Sigstore-signed do not
+// fail them: the Sigstore verifier is built only for a Sigstore bundle.
+func TestVerifyTrustedRootBesideManualPack(t *testing.T) {
+	reg := fixtureRegistry(t)
+	a2a := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
+	root := filepath.Join(t.TempDir(), "trusted_root.json")
+	os.WriteFile(root, []byte("{}"), 0o644)
+	if out, errOut, code := runCmd(t, "verify", a2a, "--registry", reg, "--trusted-root", root); code != 0 {
+		t.Errorf("exit %d: %s %s", code, out, errOut)
+	}
+}

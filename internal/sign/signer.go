@@ -39,8 +39,8 @@ type BundleVerifier interface {
 
 // SignerIdentity says who signed a Sigstore bundle.
 type SignerIdentity struct {
-	Identity string // certificate SAN (email, URI) for keyless; empty for keyed
-	Issuer   string // OIDC issuer for keyless
-	LogIndex int64  // transparency-log index, -1 when none
-	KeyHint  string // public-key hint for keyed bundles
+	Identity string `json:"identity,omitempty"` // certificate SAN (email, URI) for keyless; empty for keyed
+	Issuer   string `json:"issuer,omitempty"`   // OIDC issuer for keyless
+	LogIndex int64  `json:"logIndex"`           // transparency-log index, -1 when none
+	KeyHint  string `json:"keyHint,omitempty"`  // public-key hint for keyed bundles
 }
