@@ -2,15 +2,16 @@ package jcs
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // BenchmarkCanonicalize canonicalises the largest registry pack.json (13.9 KB).
 func BenchmarkCanonicalize(b *testing.B) {
-	src, err := os.ReadFile(filepath.Join(fixtures, "source-packs/core.openwop.a2a/pack.json"))
+	src, err := os.ReadFile(fixtures.Path(b, "source-packs", "core.openwop.a2a", "pack.json"))
 	if err != nil {
-		b.Skipf("fixtures not found (%v): they live beside the repository on developer machines", err)
+		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {

@@ -1,94 +1,23 @@
 package jcs
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
-
-// fixtures is the shared registry slice, beside the repository (never copied in).
-const fixtures = "../../../shared/fixtures"
-
-func needFixtures(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(fixtures, "registry")); err != nil {
-		t.Skipf("registry fixtures not found at %s (they live beside the repository on developer machines): %v", fixtures, err)
-	}
-}
-
-// tarFile returns one file of a .tgz, read with the standard library (an
-// independent reader, not wopkit's).
-func tarFile(t *testing.T, tgz, name string) []byte {
-	t.Helper()
-	f, err := os.Open(tgz)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			t.Fatalf("%s: no %s", tgz, name)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h.Name == name {
-			b, err := io.ReadAll(tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return b
-		}
-	}
-}
-
-// manualTarballs lists the registry tarballs signed with method "manual".
-func manualTarballs(t *testing.T) []string {
-	t.Helper()
-	metas, err := filepath.Glob(filepath.Join(fixtures, "registry/v1/packs/*/-/*.json"))
-	if err != nil || len(metas) == 0 {
-		t.Fatalf("no version manifests under %s: %v", fixtures, err)
-	}
-	var out []string
-	for _, m := range metas {
-		var meta struct {
-			Signing struct{ Method string } `json:"signing"`
-		}
-		b, err := os.ReadFile(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, &meta); err != nil {
-			t.Fatalf("%s: %v", m, err)
-		}
-		if meta.Signing.Method == "manual" {
-			out = append(out, m[:len(m)-len(".json")]+".tgz")
-		}
-	}
-	return out
-}
 
 // TestRegistryPackJSONIsCanonical: every manual-signed pack.json the registry
 // publishes is already JCS (the signature covers exactly those bytes).
 func TestRegistryPackJSONIsCanonical(t *testing.T) {
-	needFixtures(t)
-	tgzs := manualTarballs(t)
+	tgzs := fixtures.Tarballs(t, "manual")
 	if len(tgzs) < 6 {
 		t.Fatalf("expected at least 6 manual-signed tarballs, found %d", len(tgzs))
 	}
 	for _, tgz := range tgzs {
-		b := tarFile(t, tgz, "pack.json")
+		b := fixtures.File(t, tgz, "pack.json")
 		if !IsCanonical(b) {
 			c, err := Canonicalize(b, Options{})
 			t.Errorf("%s: pack.json is not its own JCS form (err %v)\n got %.200s\nwant %.200s", tgz, err, c, b)
@@ -113,13 +42,12 @@ func TestRegistryPackJSONIsCanonical(t *testing.T) {
 // TestSourcePackToTarball: the author's pretty-printed pack.json plus the
 // signing block canonicalises to exactly the published in-tarball bytes.
 func TestSourcePackToTarball(t *testing.T) {
-	needFixtures(t)
-	src, err := os.ReadFile(filepath.Join(fixtures, "source-packs/core.openwop.agents.react/pack.json"))
+	src, err := os.ReadFile(fixtures.Path(t, "source-packs", "core.openwop.agents.react", "pack.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := tarFile(t, filepath.Join(fixtures, "registry/v1/packs/core.openwop.agents.react/-/1.0.3.tgz"), "pack.json")
-	metaBytes, err := os.ReadFile(filepath.Join(fixtures, "registry/v1/packs/core.openwop.agents.react/-/1.0.3.json"))
+	want := fixtures.File(t, fixtures.Tarball(t, "core.openwop.agents.react", "1.0.3"), "pack.json")
+	metaBytes, err := os.ReadFile(fixtures.Path(t, "registry", "v1", "packs", "core.openwop.agents.react", "-", "1.0.3.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -181,8 +182,7 @@ func TestSignedPackInterop(t *testing.T) {
 				t.Fatalf("signature path %v", res.Signature)
 			}
 			tgz, _ := os.ReadFile(out)
-			x := t.TempDir()
-			untar(t, tgz, x)
+			x := fixtures.Untar(t, out, t.TempDir())
 			pj, _ := os.ReadFile(filepath.Join(x, "pack.json"))
 			sig, _ := os.ReadFile(*res.Signature)
 			embedded, _ := os.ReadFile(filepath.Join(x, "keys", "pack.json.sig"))
@@ -268,8 +268,7 @@ func TestBareReferences(t *testing.T) {
 // with that key, keeps every other file, and a hostile tarball is refused
 // with nothing written.
 func TestSignTarball(t *testing.T) {
-	fx := fixtures(t)
-	src := filepath.Join(fx, "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
+	src := fixtures.Tarball(t, "core.openwop.a2a", "1.1.0")
 	dir := t.TempDir()
 	tgz := filepath.Join(dir, "a2a.tgz")
 	orig, _ := os.ReadFile(src)
@@ -283,16 +282,13 @@ func TestSignTarball(t *testing.T) {
 	if res.Output != tgz || *res.Signature != filepath.Join(dir, "a2a.sig") {
 		t.Errorf("outputs %s %v", res.Output, res.Signature)
 	}
-	got, _ := os.ReadFile(tgz)
-	x := t.TempDir()
-	untar(t, got, x)
+	x := fixtures.Untar(t, tgz, t.TempDir())
 	pj, _ := os.ReadFile(filepath.Join(x, "pack.json"))
 	sig, _ := os.ReadFile(*res.Signature)
 	if !ed25519.Verify(key.Public().(ed25519.PublicKey), pj, sig) || !bytes.Contains(pj, []byte(`"signing":{"keyId":"me-1","scheme":"ed25519-canonical-json"}`)) {
 		t.Errorf("re-signed pack.json does not verify: %s", pj)
 	}
-	y := t.TempDir()
-	untar(t, orig, y)
+	y := fixtures.Untar(t, src, t.TempDir())
 	for _, name := range []string{"index.mjs", "README.md", "schemas/list-tasks.output.json"} {
 		a, _ := os.ReadFile(filepath.Join(x, name))
 		b, _ := os.ReadFile(filepath.Join(y, name))
@@ -342,9 +338,7 @@ func TestSigningReplacesOldSignatures(t *testing.T) {
 	if _, err := Pack(context.Background(), Options{Dir: dir, Output: out, Signer: s, Validate: noValidate}); err != nil {
 		t.Fatal(err)
 	}
-	tgz, _ := os.ReadFile(out)
-	x := t.TempDir()
-	untar(t, tgz, x)
+	x := fixtures.Untar(t, out, t.TempDir())
 	sig, _ := os.ReadFile(filepath.Join(x, "keys", "pack.json.sig"))
 	pj, _ := os.ReadFile(filepath.Join(x, "pack.json"))
 	if !ed25519.Verify(key.Public().(ed25519.PublicKey), pj, sig) {

@@ -1,24 +1,12 @@
 package registry
 
 import (
-	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/werr"
-)
 
-// fixtureRoot is ../shared/fixtures/registry beside the repository root.
-func fixtureRoot(t *testing.T) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "fixtures", "registry")
-	if _, err := os.Stat(filepath.Join(dir, WellKnown)); err != nil {
-		t.Skipf("registry fixtures not found at %s (they live beside the repository on developer machines): %v", dir, err)
-	}
-	return dir
-}
+	"github.com/openwop/wopkit/internal/fixtures"
+)
 
 func TestNamespaceMatch(t *testing.T) {
 	for _, tc := range []struct {
@@ -42,7 +30,7 @@ func TestNamespaceMatch(t *testing.T) {
 }
 
 func TestFixtureRegistry(t *testing.T) {
-	r, err := Open(fixtureRoot(t))
+	r, err := Open(fixtures.Registry(t))
 	if err != nil {
 		t.Fatal(err)
 	}

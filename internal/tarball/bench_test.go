@@ -10,6 +10,8 @@ import (
 
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/tarball/benchtree"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // countWriter counts bytes written.
@@ -53,10 +55,7 @@ func BenchmarkWrite200MB(b *testing.B) {
 // stream) and hashes the tarball (integrity) and every file with SHA-256,
 // as verification does.
 func BenchmarkWalkRegistryPack(b *testing.B) {
-	tgzs, _ := filepath.Glob(filepath.Join("../../../shared/fixtures", "registry/v1/packs/*/-/*.tgz"))
-	if len(tgzs) == 0 {
-		b.Skip("registry fixtures not found: they live beside the repository on developer machines")
-	}
+	tgzs := fixtures.Tarballs(b, "")
 	for _, p := range tgzs {
 		raw, err := os.ReadFile(p)
 		if err != nil {

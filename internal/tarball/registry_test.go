@@ -2,62 +2,13 @@ package tarball
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
-
-// fixtures is the shared registry slice beside the repository (never copied in).
-const fixtures = "../../../shared/fixtures"
-
-func needFixtures(t testing.TB) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(fixtures, "registry")); err != nil {
-		t.Skipf("registry fixtures not found at %s (they live beside the repository on developer machines): %v", fixtures, err)
-	}
-}
-
-// registryTarballs returns the fixture tarballs by signing method.
-func registryTarballs(t testing.TB, method string) []string {
-	t.Helper()
-	metas, err := filepath.Glob(filepath.Join(fixtures, "registry/v1/packs/*/-/*.json"))
-	if err != nil || len(metas) == 0 {
-		t.Fatalf("no version manifests under %s: %v", fixtures, err)
-	}
-	var out []string
-	for _, m := range metas {
-		var meta struct {
-			Signing struct{ Method string } `json:"signing"`
-		}
-		b, err := os.ReadFile(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, &meta); err != nil {
-			t.Fatalf("%s: %v", m, err)
-		}
-		if meta.Signing.Method == method {
-			out = append(out, m[:len(m)-len(".json")]+".tgz")
-		}
-	}
-	return out
-}
-
-func gunzip(t testing.TB, b []byte) []byte {
-	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 func entriesOf(a *Archive) []Entry {
 	var es []Entry
@@ -73,8 +24,7 @@ func entriesOf(a *Archive) []Entry {
 // written again, gives the registry's tar stream byte for byte; through
 // Write, the gunzipped stream is the same too.
 func TestRegistryRoundTrip(t *testing.T) {
-	needFixtures(t)
-	tgzs := registryTarballs(t, "manual")
+	tgzs := fixtures.Tarballs(t, "manual")
 	if len(tgzs) < 6 {
 		t.Fatalf("expected at least 6 manual-signed tarballs, found %d", len(tgzs))
 	}
@@ -88,7 +38,7 @@ func TestRegistryRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := gunzip(t, raw)
+			want := fixtures.Gunzip(t, raw)
 			es := entriesOf(a)
 			// Reverse the order: Write must sort.
 			for i, j := 0, len(es)-1; i < j; i, j = i+1, j-1 {
@@ -107,7 +57,7 @@ func TestRegistryRoundTrip(t *testing.T) {
 				if err := Write(&tgz, es, WriteOptions{Concurrency: conc}); err != nil {
 					t.Fatal(err)
 				}
-				if got := gunzip(t, tgz.Bytes()); !bytes.Equal(got, want) {
+				if got := fixtures.Gunzip(t, tgz.Bytes()); !bytes.Equal(got, want) {
 					t.Fatalf("Write (concurrency %d) gunzips to different bytes at %d", conc, firstDiff(got, want))
 				}
 				if h := tgz.Bytes()[:10]; !bytes.Equal(h, []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}) {
@@ -121,11 +71,7 @@ func TestRegistryRoundTrip(t *testing.T) {
 // TestRegistryLegacyTarball: the legacy tar -czf tarball (./ names,
 // directory entries, real owners) is accepted, with names cleaned.
 func TestRegistryLegacyTarball(t *testing.T) {
-	needFixtures(t)
-	tgzs := registryTarballs(t, "ed25519")
-	if len(tgzs) == 0 {
-		t.Fatal("no legacy ed25519 tarball among the fixtures")
-	}
+	tgzs := fixtures.Tarballs(t, "ed25519")
 	f, err := os.Open(tgzs[0])
 	if err != nil {
 		t.Fatal(err)

@@ -9,28 +9,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
 )
 
-// fixtureRegistry is ../shared/fixtures/registry beside the repository root.
-func fixtureRegistry(t testing.TB) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "fixtures", "registry")
-	if _, err := os.Stat(filepath.Join(dir, registry.WellKnown)); err != nil {
-		t.Skipf("registry fixtures not found at %s (they live beside the repository on developer machines)", dir)
-	}
-	return dir
-}
-
-func fixtureTarballs(t testing.TB, reg string) []string {
-	tgzs, _ := filepath.Glob(filepath.Join(reg, "v1", "packs", "*", "-", "*.tgz"))
+// fixtureTarballs returns all seven published fixture tarballs.
+func fixtureTarballs(t testing.TB) []string {
+	tgzs := fixtures.Tarballs(t, "")
 	if len(tgzs) < 7 {
 		t.Fatalf("expected 7 fixture tarballs, found %d", len(tgzs))
 	}
@@ -47,9 +37,9 @@ func openRegistry(t testing.TB, dir string) *registry.Root {
 
 // Requirement 4: every fixture verifies against the fixture registry root.
 func TestFixturesVerify(t *testing.T) {
-	reg := fixtureRegistry(t)
+	reg := fixtures.Registry(t)
 	root := openRegistry(t, reg)
-	for _, tgz := range fixtureTarballs(t, reg) {
+	for _, tgz := range fixtureTarballs(t) {
 		r := File(context.Background(), tgz, Policy{Registry: root})
 		if !r.Verified {
 			t.Errorf("%s: %+v", tgz, r.Error)
@@ -70,7 +60,7 @@ func TestFixturesVerify(t *testing.T) {
 
 // With only a key, verification says that only pack.json is covered.
 func TestKeyOnly(t *testing.T) {
-	reg := fixtureRegistry(t)
+	reg := fixtures.Registry(t)
 	pub, err := sign.LoadPublicKey(filepath.Join(reg, "keys", "openwop-team-1.pub"))
 	if err != nil {
 		t.Fatal(err)
@@ -89,19 +79,6 @@ func TestKeyOnly(t *testing.T) {
 	if r := File(context.Background(), legacy, Policy{Key: root}); !r.Verified || r.Method != sign.MethodLegacy {
 		t.Errorf("legacy with key: %+v %+v", r, r.Error)
 	}
-}
-
-// tarStream returns the tar stream of a .tgz.
-func tarStream(t testing.TB, tgz []byte) []byte {
-	zr, err := gzip.NewReader(bytes.NewReader(tgz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func regzip(stream []byte) []byte {
@@ -142,12 +119,12 @@ func flip(t testing.TB, stream []byte, name string, at int) []byte {
 // Requirement 4: one changed byte anywhere, or a key not granted the
 // namespace, fails with the stable code of CLI.md.
 func TestTampering(t *testing.T) {
-	reg := fixtureRegistry(t)
+	reg := fixtures.Registry(t)
 	root := openRegistry(t, reg)
 	src := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0")
 	tgz, _ := os.ReadFile(src + ".tgz")
 	sig, _ := os.ReadFile(src + ".sig")
-	stream := tarStream(t, tgz)
+	stream := fixtures.Gunzip(t, tgz)
 	_, pj := entryData(t, stream, "pack.json")
 	descAt := bytes.Index(pj, []byte(`"description":"`)) + 20
 	badSig := bytes.Clone(sig)
@@ -194,7 +171,7 @@ func TestTampering(t *testing.T) {
 // A key that is in the keychain but not granted the pack's namespace is
 // refused even though its signature is valid.
 func TestNamespaceUnauthorized(t *testing.T) {
-	reg := fixtureRegistry(t)
+	reg := fixtures.Registry(t)
 	tmp := t.TempDir()
 	wk, _ := os.ReadFile(filepath.Join(reg, registry.WellKnown))
 	// openwop-team-1 loses core.openwop.*.
@@ -242,8 +219,8 @@ func TestNamespaceUnauthorized(t *testing.T) {
 }
 
 func TestNoTrust(t *testing.T) {
-	reg := fixtureRegistry(t)
-	r := File(context.Background(), fixtureTarballs(t, reg)[0], Policy{})
+	reg := fixtures.Registry(t)
+	r := File(context.Background(), fixtureTarballs(t)[0], Policy{})
 	if r.Verified || r.Error.Code != "verify_no_trust" {
 		t.Errorf("got %+v", r.Error)
 	}
@@ -256,9 +233,9 @@ func TestNoTrust(t *testing.T) {
 // BenchmarkVerify verifies each registry fixture against the registry root
 // (opened once, as `wopkit verify a.tgz b.tgz ...` does).
 func BenchmarkVerify(b *testing.B) {
-	reg := fixtureRegistry(b)
+	reg := fixtures.Registry(b)
 	root := openRegistry(b, reg)
-	for _, tgz := range fixtureTarballs(b, reg) {
+	for _, tgz := range fixtureTarballs(b) {
 		name := filepath.Base(filepath.Dir(filepath.Dir(tgz)))
 		b.Run(name, func(b *testing.B) {
 			start := cpuTime()
@@ -285,9 +262,9 @@ func cpuTime() int64 {
 // through Files (all CPUs), as `wopkit verify registry/v1/packs/*/-/*.tgz`
 // does; per-tarball figures are reported.
 func BenchmarkVerifyRegistry(b *testing.B) {
-	reg := fixtureRegistry(b)
+	reg := fixtures.Registry(b)
 	root := openRegistry(b, reg)
-	tgzs := fixtureTarballs(b, reg)
+	tgzs := fixtureTarballs(b)
 	start := cpuTime()
 	for b.Loop() {
 		for _, r := range Files(context.Background(), tgzs, Policy{Registry: root}) {
