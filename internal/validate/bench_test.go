@@ -1,10 +1,10 @@
 package validate
 
 import (
-	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
 )
 
@@ -13,10 +13,7 @@ import (
 // schema validation and the document lint rules, as the wizard does on
 // every keystroke. Target: median under 300 µs.
 func BenchmarkRevalidateA2A(b *testing.B) {
-	data, err := packJSONFromTarball(filepath.Join(fixturesDir(b), "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := fixtures.File(b, fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"), "pack.json")
 	v := newV(b)
 	if rep := v.Bytes("pack.json", data, NodePack); !rep.Valid {
 		b.Fatalf("fixture invalid: %v", rep.Problems())
@@ -31,10 +28,7 @@ func BenchmarkRevalidateA2A(b *testing.B) {
 
 // BenchmarkSchemaOnlyA2A measures the schema validation alone.
 func BenchmarkSchemaOnlyA2A(b *testing.B) {
-	data, err := packJSONFromTarball(filepath.Join(fixturesDir(b), "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := fixtures.File(b, fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"), "pack.json")
 	v := newV(b)
 	doc, _ := jsondoc.Parse(data)
 	v.SchemaProblems(NodePack, doc, "")
@@ -48,10 +42,7 @@ func BenchmarkSchemaOnlyA2A(b *testing.B) {
 // one node's description (a new text every time, so that node is never
 // served from the memo) and re-checks the whole pack.json.
 func BenchmarkKeystrokeA2A(b *testing.B) {
-	data, err := packJSONFromTarball(filepath.Join(fixturesDir(b), "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := fixtures.File(b, fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"), "pack.json")
 	v := newV(b)
 	v.Bytes("pack.json", data, NodePack)
 	doc, _ := jsondoc.Parse(data)

@@ -1,10 +1,6 @@
 package validate
 
 import (
-	"archive/tar"
-	"compress/gzip"
-	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,6 +9,7 @@ import (
 	"testing/fstest"
 	"unicode/utf8"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
 )
 
@@ -309,48 +306,6 @@ func TestOW015DependencyRanges(t *testing.T) {
 	})
 }
 
-// untarPack unpacks a registry tarball into a new temporary directory with
-// the standard library (independently of wopkit's reader): "./" prefixes
-// stripped, directory entries skipped.
-func untarPack(t testing.TB, tgz string) string {
-	t.Helper()
-	f, err := os.Open(tgz)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return dir
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := strings.TrimPrefix(h.Name, "./")
-		if h.Typeflag != tar.TypeReg || name == "" || !fs.ValidPath(name) {
-			continue
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // lintCounts counts the lint problems of a report by rule and severity
 // ("OW006 error"), leaving schema problems out.
 func lintCounts(rep *Report) map[string]int {
@@ -381,10 +336,7 @@ func TestLintRegistryPacks(t *testing.T) {
 		// the tarball ships dist/rust_hello.wasm.
 		"vendor.openwop.rust-hello": {"OW006 error": 1},
 	}
-	tgzs, _ := filepath.Glob(filepath.Join(fixturesDir(t), "registry", "v1", "packs", "*", "-", "*.tgz"))
-	if len(tgzs) == 0 {
-		t.Skip("no registry tarballs in the fixtures")
-	}
+	tgzs := fixtures.Tarballs(t, "")
 	v := newV(t)
 	for _, tgz := range tgzs {
 		name := filepath.Base(filepath.Dir(filepath.Dir(tgz)))
@@ -393,7 +345,7 @@ func TestLintRegistryPacks(t *testing.T) {
 			if !ok {
 				t.Fatalf("no expectation for %s", name)
 			}
-			rep, err := v.Path(untarPack(t, tgz))
+			rep, err := v.Path(fixtures.Untar(t, tgz, t.TempDir()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -408,7 +360,7 @@ func TestLintRegistryPacks(t *testing.T) {
 // removed from the fixtures, replaced by a placeholder): no lint errors, and
 // unlike their published tarballs, their schema $ids are right.
 func TestLintSourcePacks(t *testing.T) {
-	dirs, _ := filepath.Glob(filepath.Join(fixturesDir(t), "source-packs", "*"))
+	dirs, _ := filepath.Glob(fixtures.Path(t, "source-packs", "*"))
 	if len(dirs) == 0 {
 		t.Skip("no source packs in the fixtures")
 	}
@@ -440,7 +392,7 @@ func TestLintSourcePacks(t *testing.T) {
 // BenchmarkLintA2A runs the whole `wopkit validate DIR` (schema, lint, the
 // 51 referenced schema files) on the largest published pack, unpacked.
 func BenchmarkLintA2A(b *testing.B) {
-	dir := untarPack(b, filepath.Join(fixturesDir(b), "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz"))
+	dir := fixtures.Untar(b, fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"), b.TempDir())
 	v := newV(b)
 	if _, err := v.Path(dir); err != nil {
 		b.Fatal(err)
@@ -457,10 +409,7 @@ func BenchmarkLintA2A(b *testing.B) {
 // BenchmarkLintDocA2A runs the document lint rules alone (no files) on the
 // largest published pack.json: their share of a per-keystroke re-check.
 func BenchmarkLintDocA2A(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(untarPack(b, filepath.Join(fixturesDir(b), "registry", "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")), "pack.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := fixtures.File(b, fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"), "pack.json")
 	doc, err := jsondoc.Parse(data)
 	if err != nil {
 		b.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // toolWith builds a small valid v0.4 tool manifest, with replacements applied.
@@ -164,7 +166,7 @@ func TestLintStandaloneFromDisk(t *testing.T) {
 // TestLintRealToolManifests: the real tool manifests pass every IM rule
 // (the invalid one fails the schema only; the v0.3 one fails its const).
 func TestLintRealToolManifests(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(fixturesDir(t), "tool-manifests", "*.json"))
+	files, _ := filepath.Glob(fixtures.Path(t, "tool-manifests", "*.json"))
 	if len(files) == 0 {
 		t.Skip("no tool manifests in the fixtures")
 	}

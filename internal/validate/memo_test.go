@@ -1,13 +1,12 @@
 package validate
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
 )
 
@@ -27,14 +26,9 @@ func TestMemoMatchesWholeDocument(t *testing.T) {
 		"not arrays":     `{"name":"vendor.a.b","version":"1.0.0","engines":{"openwop":"^1"},"runtime":{"language":"remote","entry":"pack.json"},"nodes":{},"agents":"x"}`,
 		"items not objs": `{"name":"vendor.a.b","version":"1.0.0","engines":{"openwop":"^1"},"runtime":{"language":"remote","entry":"pack.json"},"nodes":[1,null,[]]}`,
 	}
-	if dir := filepath.Join("..", "..", "..", "shared", "fixtures", "registry", "v1", "packs"); dirExists(dir) {
-		tgzs, _ := filepath.Glob(filepath.Join(dir, "*", "-", "*.tgz"))
-		for _, tgz := range tgzs {
-			b, err := packJSONFromTarball(tgz)
-			if err != nil {
-				t.Fatal(err)
-			}
-			docs[tgz] = string(b)
+	if _, ok := fixtures.Find(); ok {
+		for _, tgz := range fixtures.Tarballs(t, "") {
+			docs[tgz] = string(fixtures.File(t, tgz, "pack.json"))
 		}
 	}
 	v := newV(t)
@@ -76,9 +70,4 @@ func sorted(ps []Problem) []Problem {
 	out := append([]Problem(nil), ps...)
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
-}
-
-func dirExists(d string) bool {
-	fi, err := os.Stat(d)
-	return err == nil && fi.IsDir()
 }

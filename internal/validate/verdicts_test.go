@@ -1,27 +1,15 @@
 package validate
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
 )
-
-// fixturesDir returns ../shared/fixtures, or skips the test when it is absent.
-func fixturesDir(t testing.TB) string {
-	t.Helper()
-	d := filepath.Join("..", "..", "..", "shared", "fixtures")
-	if _, err := os.Stat(d); err != nil {
-		t.Skip("../shared/fixtures is absent: skipping the checks against the real registry")
-	}
-	return d
-}
 
 // TestVerdictsMatchAjv checks wopkit's schema verdict against ajv's (the
 // validator the registry uses) on every real published manifest and on the
@@ -39,9 +27,8 @@ func TestVerdictsMatchAjv(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := newV(t)
-	haveFixtures := true
-	if _, err := os.Stat(filepath.Join("..", "..", "..", "shared", "fixtures")); err != nil {
-		haveFixtures = false
+	_, haveFixtures := fixtures.Find()
+	if !haveFixtures {
 		t.Log("../shared/fixtures is absent: only the hand-written cases are compared with ajv")
 	}
 	checked := 0
@@ -54,9 +41,9 @@ func TestVerdictsMatchAjv(t *testing.T) {
 			continue
 		case strings.HasPrefix(id, "registry/"):
 			parts := strings.Split(id, "/")
-			data, err = packJSONFromTarball(filepath.Join(fixturesDir(t), "registry", "v1", "packs", parts[1], "-", parts[2]+".tgz"))
+			data = fixtures.File(t, fixtures.Tarball(t, parts[1], parts[2]), "pack.json")
 		default:
-			data, err = os.ReadFile(filepath.Join(fixturesDir(t), id))
+			data, err = os.ReadFile(fixtures.Path(t, id))
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
@@ -73,29 +60,5 @@ func TestVerdictsMatchAjv(t *testing.T) {
 	}
 	if checked < 15 {
 		t.Fatalf("only %d verdicts compared", checked)
-	}
-}
-
-// packJSONFromTarball reads pack.json (or ./pack.json) from a fixture
-// tarball with the standard library, independently of wopkit's reader.
-func packJSONFromTarball(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err != nil {
-			return nil, err
-		}
-		if strings.TrimPrefix(h.Name, "./") == "pack.json" {
-			return io.ReadAll(tr)
-		}
 	}
 }
