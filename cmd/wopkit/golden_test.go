@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -32,7 +34,7 @@ func golden(t *testing.T, name, got string) {
 // TestPackVerbsGolden pins the text output of inspect, verify, pack
 // --dry-run and a refusal message.
 func TestPackVerbsGolden(t *testing.T) {
-	reg := fixtureRegistry(t)
+	reg := fixtures.Registry(t)
 	packs := filepath.Join(reg, "v1", "packs")
 	norm := func(s string) string { return strings.ReplaceAll(s, reg, "REGISTRY") }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // checkTarList lists the tarball with GNU tar and checks that it holds the
@@ -204,9 +206,9 @@ func TestNewTool(t *testing.T) {
 // TestToolUpgrade upgrades a copy of the real v0.3 gmail manifest in place
 // and to -o; only the version line changes.
 func TestToolUpgrade(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "tool-manifests", "gmail.v0.3.json"))
+	src, err := os.ReadFile(fixtures.Path(t, "tool-manifests", "gmail.v0.3.json"))
 	if err != nil {
-		t.Skip("shared fixtures absent (../shared/fixtures/tool-manifests): skipping tool upgrade of a real manifest")
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	in := filepath.Join(dir, "gmail.json")

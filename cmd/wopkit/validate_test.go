@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 func writeFile(t *testing.T, dir, name, data string) string {
@@ -112,7 +114,7 @@ func TestValidateStrictAndRules(t *testing.T) {
 }
 
 func TestValidateFixtureTarballs(t *testing.T) {
-	reg := fixtureRegistry(t)
+	reg := fixtures.Registry(t)
 	// The registry's own verdicts: these published versions pass the seed schemas...
 	for _, p := range []string{"core.openwop.agents.react/-/1.0.3.tgz", "core.openwop.a2a/-/1.1.0.tgz", "vendor.myndhyve.ads-copy-generate/-/1.0.0.tgz"} {
 		if out, _, code := runCmd(t, "validate", filepath.Join(reg, "v1", "packs", filepath.FromSlash(p))); code != 0 {

@@ -5,20 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
-)
 
-// fixtureRegistry is ../shared/fixtures/registry beside the repository root.
-func fixtureRegistry(t *testing.T) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "fixtures", "registry")
-	if _, err := os.Stat(filepath.Join(dir, ".well-known", "openwop-registry.json")); err != nil {
-		t.Skipf("registry fixtures not found at %s (they live beside the repository on developer machines)", dir)
-	}
-	return dir
-}
+	"github.com/openwop/wopkit/internal/fixtures"
+)
 
 // runCmd runs the wopkit root command with args and returns stdout, stderr
 // and the exit code main would use.
@@ -37,7 +27,7 @@ func runCmd(t *testing.T, args ...string) (string, string, int) {
 }
 
 func TestVerifyCommand(t *testing.T) {
-	reg := fixtureRegistry(t)
+	reg := fixtures.Registry(t)
 	a2a := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
 	legacy := filepath.Join(reg, "v1", "packs", "vendor.openwop.rust-hello", "-", "1.0.0.tgz")
 	myndhyve := filepath.Join(reg, "keys", "myndhyve-internal-1.pub")
@@ -112,7 +102,7 @@ func TestVerifyCommand(t *testing.T) {
 }
 
 func TestInspectCommand(t *testing.T) {
-	reg := fixtureRegistry(t)
+	reg := fixtures.Registry(t)
 	tgz := filepath.Join(reg, "v1", "packs", "core.openwop.agents.react", "-", "1.0.3.tgz")
 	out, _, code := runCmd(t, "inspect", tgz, "--json")
 	var info struct {
@@ -144,7 +134,7 @@ func TestInspectCommand(t *testing.T) {
 // Sigstore options given beside packs that are not Sigstore-signed do not
 // fail them: the Sigstore verifier is built only for a Sigstore bundle.
 func TestVerifyTrustedRootBesideManualPack(t *testing.T) {
-	reg := fixtureRegistry(t)
+	reg := fixtures.Registry(t)
 	a2a := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
 	root := filepath.Join(t.TempDir(), "trusted_root.json")
 	os.WriteFile(root, []byte("{}"), 0o644)

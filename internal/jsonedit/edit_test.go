@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
 )
 
@@ -188,14 +189,16 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 func fixturePacks(t testing.TB) [][]byte {
 	out := fixturePacksOptional()
 	if len(out) == 0 {
-		t.Skip("shared fixtures absent (../shared/fixtures/source-packs): skipping the real-pack checks")
+		fixtures.Dir(t) // skips when the fixtures are absent
+		t.Fatal("no source packs in the fixtures")
 	}
 	return out
 }
 
+// fixturePacksOptional returns the real source pack.json files, or none.
 func fixturePacksOptional() [][]byte {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "source-packs")
-	ms, _ := filepath.Glob(filepath.Join(dir, "*", "pack.json"))
+	dir, _ := fixtures.Find()
+	ms, _ := filepath.Glob(filepath.Join(dir, "source-packs", "*", "pack.json"))
 	var out [][]byte
 	for _, m := range ms {
 		if b, err := os.ReadFile(m); err == nil {

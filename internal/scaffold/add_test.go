@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/validate"
@@ -18,10 +19,7 @@ import (
 // fixtures are absent.
 func copyFixturePack(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "..", "shared", "fixtures", "source-packs", name)
-	if _, err := os.Stat(filepath.Join(src, "pack.json")); err != nil {
-		t.Skipf("shared fixtures absent (%s): skipping the real-pack checks", src)
-	}
+	src := fixtures.Path(t, "source-packs", name)
 	dst := filepath.Join(t.TempDir(), name)
 	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -134,9 +135,9 @@ func TestToolRefusals(t *testing.T) {
 // TestUpgradeGmail upgrades the real v0.3 fixture: the result is a valid
 // v0.4 manifest and differs from the original only in the version line.
 func TestUpgradeGmail(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "tool-manifests", "gmail.v0.3.json"))
+	src, err := os.ReadFile(fixtures.Path(t, "tool-manifests", "gmail.v0.3.json"))
 	if err != nil {
-		t.Skip("shared fixtures absent (../shared/fixtures/tool-manifests): skipping the upgrade of a real manifest")
+		t.Fatal(err)
 	}
 	out, already, err := UpgradeTool(src, "gmail.v0.3.json")
 	if err != nil || already {

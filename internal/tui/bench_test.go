@@ -2,26 +2,23 @@ package tui
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/tui/common"
 )
 
-// fixtures is the shared fixture tree, relative to this package.
-const fixtures = "../../../shared/fixtures"
-
 // a2aEditor opens the editor on the registry's core.openwop.a2a pack.json
 // (unpacked from its published tarball) with every container expanded.
 func a2aEditor(b *testing.B) (*app, *editor) {
 	b.Helper()
-	f, err := os.Open(filepath.Join(fixtures, "registry/v1/packs/core.openwop.a2a/-/1.1.0.tgz"))
+	f, err := os.Open(fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"))
 	if err != nil {
-		b.Skipf("registry fixture absent (%v): the benchmark needs /work/shared/fixtures", err)
+		b.Fatal(err)
 	}
 	defer f.Close()
 	arch, err := tarball.ReadAll(f, tarball.RegistryLimits)

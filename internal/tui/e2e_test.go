@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // TestTerminalEndToEnd builds wopkit and runs scripts/tui-e2e.sh, which
@@ -17,13 +19,7 @@ func TestTerminalEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
 	}
-	fx, err := filepath.Abs(fixtures)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(fx, "source-packs")); err != nil {
-		t.Skipf("fixtures absent at %s: the real-terminal test edits a registry source pack", fx)
-	}
+	fx := fixtures.Dir(t) // the real-terminal test edits a registry source pack
 	bin := filepath.Join(t.TempDir(), "wopkit")
 	build := exec.Command("go", "build", "-o", bin, "../../cmd/wopkit")
 	if out, err := build.CombinedOutput(); err != nil {

@@ -362,7 +362,7 @@ func TestLintRegistryPacks(t *testing.T) {
 func TestLintSourcePacks(t *testing.T) {
 	dirs, _ := filepath.Glob(fixtures.Path(t, "source-packs", "*"))
 	if len(dirs) == 0 {
-		t.Skip("no source packs in the fixtures")
+		t.Fatal("no source packs in the fixtures")
 	}
 	v := newV(t)
 	for _, src := range dirs {
