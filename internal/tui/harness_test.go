@@ -113,24 +113,15 @@ func (d *driver) keys(ks ...string) *driver {
 	return d
 }
 
+// namedKeys are the keys tests name by word.
+var namedKeys = map[string]rune{
+	"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
+	"right": tea.KeyRight, "left": tea.KeyLeft, "backspace": tea.KeyBackspace,
+}
+
 func keyMsg(name string) tea.KeyPressMsg {
-	switch name {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	if code, ok := namedKeys[name]; ok {
+		return tea.KeyPressMsg{Code: code}
 	}
 	if c, ok := strings.CutPrefix(name, "ctrl+"); ok {
 		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}
