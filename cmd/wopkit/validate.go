@@ -13,12 +13,12 @@ import (
 
 // validateOptions are the flags of `wopkit validate`.
 type validateOptions struct {
-	JSON      bool
-	Strict    bool
-	SchemaDir string
-	Kind      string
-	Registry  bool
-	ListRules bool
+	JSON        bool
+	Strict      bool
+	SchemaDir   string
+	Kind        string
+	ForRegistry bool
+	ListRules   bool
 }
 
 func (o *validateOptions) AddFlags(cmd *cobra.Command) {
@@ -27,7 +27,7 @@ func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.Strict, "strict", false, "fail on warnings too")
 	f.StringVar(&o.SchemaDir, "schemas", "", "directory of JSON Schemas that override the embedded ones by $id")
 	f.StringVar(&o.Kind, "kind", "", "treat standalone documents as this kind: node-pack, agent, agent-ref, eval-suite, tool-manifest")
-	f.BoolVar(&o.Registry, "registry", false, "apply the rules for publishing to a registry (size limits, reserved scopes)")
+	f.BoolVar(&o.ForRegistry, "for-registry", false, "apply the rules for publishing to a registry (size limits, reserved scopes), as pack --for-registry does")
 	f.BoolVar(&o.ListRules, "rules", false, "list the lint rules and exit")
 }
 
@@ -61,7 +61,7 @@ func newValidateCmd() *cobra.Command {
 				args = []string{"."}
 			}
 			k, _ := validate.ParseKind(o.Kind)
-			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.Registry, Kind: k})
+			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.ForRegistry, Kind: k})
 			if err != nil {
 				return err
 			}

@@ -132,3 +132,18 @@ func TestValidateFixtureTarballs(t *testing.T) {
 		}
 	}
 }
+
+// --for-registry applies the publishing rules: a private.* pack is fine
+// locally and warned about when it is meant for a registry.
+func TestValidateForRegistry(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "pack.json", `{"name":"private.acme.tools","version":"1.0.0","engines":{"openwop":">=1.0.0 <2.0.0"},
+ "runtime":{"language":"remote","entry":"pack.json"},
+ "agents":[{"agentId":"private.acme.tools.w","persona":"W","modelClass":"writing","systemPrompt":"x"}]}`)
+	if out, _, code := runCmd(t, "validate", "--strict", dir); code != 0 || strings.Contains(out, "OW008") {
+		t.Errorf("locally: code %d\n%s", code, out)
+	}
+	if out, _, code := runCmd(t, "validate", "--strict", "--for-registry", dir); code != 1 || !strings.Contains(out, "[OW008]") {
+		t.Errorf("for a registry: code %d\n%s", code, out)
+	}
+}

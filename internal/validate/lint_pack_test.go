@@ -217,7 +217,7 @@ func TestOW008NameScope(t *testing.T) {
 	named := func(n string) string { return packWith(`"name": "vendor.acme.tools"`, `"name": "`+n+`"`) }
 	runLint(t, "OW008", []lintCase{
 		{name: "vendor", kind: NodePack, doc: basePack, reg: true},
-		{name: "private without --registry", kind: NodePack, doc: named("private.host.tools")},
+		{name: "private without --for-registry", kind: NodePack, doc: named("private.host.tools")},
 		{name: "core", kind: NodePack, doc: named("core.openwop.tools"),
 			want: []hit{{ptr: "/name", at: `"core.openwop.tools"`, hint: "vendor.<org>"}}},
 		{name: "private for a registry", kind: NodePack, doc: named("private.host.tools"), reg: true,

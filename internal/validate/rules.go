@@ -26,7 +26,7 @@ func ruleTable() []Rule {
 		{ID: "OW007", Severity: Error, Kinds: packOnly, check: checkSecretProvider,
 			Summary: "requiresSecrets[].provider is present exactly when kind is \"ai-provider\""},
 		{ID: "OW008", Severity: Warning, Kinds: packOnly, check: checkNameScope,
-			Summary: "core.* names are reserved to the OpenWOP working group; private.*/local.* are never published (with --registry)"},
+			Summary: "core.* names are reserved to the OpenWOP working group; private.*/local.* are never published (with --for-registry)"},
 		{ID: "OW009", Severity: Error, Kinds: packOnly, check: checkVersions,
 			Summary: "engines.openwop is an npm-style semver range; version and nodes[].version are SemVer 2.0.0"},
 		{ID: "OW010", Severity: Error, Kinds: packOnly, check: checkPeerDeps,
