@@ -80,9 +80,7 @@ func describeSigner(path string, info *verify.Info) *inspectInfo {
 
 func printInspect(w io.Writer, d *inspectInfo, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(d)
+		return writeJSON(w, d)
 	}
 	info := d.Info
 	m := info.Manifest

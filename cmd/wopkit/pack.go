@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -83,9 +82,7 @@ func newPackCmd() *cobra.Command {
 // `pack --json` object of CLI.md.
 func printPackResult(w io.Writer, res *pack.Result, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(res)
+		return writeJSON(w, res)
 	}
 	var total int64
 	for _, f := range res.Files {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -113,11 +112,4 @@ func printRules(w io.Writer) error {
 		fmt.Fprintf(w, "%s  %-7s  %s\n", r.ID, r.Severity, r.Summary)
 	}
 	return nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"crypto"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -110,12 +109,10 @@ func (o *verifyOptions) policy() (verify.Policy, error) {
 
 func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
 		if len(results) == 1 {
-			return enc.Encode(results[0])
+			return writeJSON(w, results[0])
 		}
-		return enc.Encode(results)
+		return writeJSON(w, results)
 	}
 	for _, r := range results {
 		if !r.Verified {

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/werr"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
 )
 
 // Marshal returns the JCS form of a Go value built from map[string]any,
@@ -106,7 +108,7 @@ func appendValue(out []byte, v any, opts Options, ptr string, depth int) ([]byte
 			out = appendString(out, k)
 			out = append(out, ':')
 			var err error
-			if out, err = appendValue(out, x[k], opts, ptr+"/"+escapePointer(k), depth+1); err != nil {
+			if out, err = appendValue(out, x[k], opts, ptr+jsondoc.Pointer(k), depth+1); err != nil {
 				return nil, err
 			}
 		}
@@ -141,22 +143,6 @@ func orRoot(ptr string) string {
 		return "/"
 	}
 	return ptr
-}
-
-// escapePointer escapes a key for use in a JSON pointer (RFC 6901).
-func escapePointer(k string) string {
-	out := make([]byte, 0, len(k))
-	for i := 0; i < len(k); i++ {
-		switch k[i] {
-		case '~':
-			out = append(out, '~', '0')
-		case '/':
-			out = append(out, '~', '1')
-		default:
-			out = append(out, k[i])
-		}
-	}
-	return string(out)
 }
 
 // numberEnds reports whether s starts and ends like a JSON number (so that

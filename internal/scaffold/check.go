@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -100,7 +101,7 @@ var keyRenames = map[string]string{
 // "agents.0.memory.longTerm").
 func fieldOf(pointer string) string {
 	var parts []string
-	for _, tok := range splitPointer(pointer) {
+	for _, tok := range jsondoc.SplitPointer(pointer) {
 		r, ok := keyRenames[tok]
 		if !ok {
 			parts = append(parts, tok)
@@ -116,17 +117,6 @@ func fieldOf(pointer string) string {
 		parts = append(parts, r)
 	}
 	return strings.Join(parts, ".")
-}
-
-func splitPointer(p string) []string {
-	if p == "" {
-		return nil
-	}
-	toks := strings.Split(p[1:], "/")
-	for i, t := range toks {
-		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
-	return toks
 }
 
 // keepAll keeps every problem (a new pack: all of it is generated).

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -151,7 +152,7 @@ var toolRenames = map[string]string{
 
 // toolField maps a pointer in a generated tool manifest to its answer field.
 func toolField(pointer string) string {
-	toks := splitPointer(pointer)
+	toks := jsondoc.SplitPointer(pointer)
 	if len(toks) >= 2 && toks[0] == "runtime" && toks[1] == "install" {
 		toks = append([]string{"install"}, toks[2:]...)
 	}

@@ -130,7 +130,7 @@ func (s *schemaSet) step(url, tok string, depth int) (string, bool) {
 			for _, r := range asSlice(sch["required"]) {
 				req = req || r == tok
 			}
-			return url + "/properties/" + escapeTok(tok), req
+			return url + "/properties" + jsondoc.Pointer(tok), req
 		}
 	}
 	if _, err := strconv.Atoi(tok); err == nil {
@@ -173,10 +173,6 @@ func (s *schemaSet) deref(url string) string {
 		}
 	}
 	return url
-}
-
-func escapeTok(t string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
 
 func asSlice(v any) []any {
