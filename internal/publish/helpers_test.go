@@ -1,0 +1,161 @@
+package publish
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
+)
+
+// copyDir copies the regular files under src into dst.
+func copyDir(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// emptyRegistry makes a checkout laid out like the registry repository, with
+// the registry's scripts, the fixture registry's discovery document, keys and
+// the real advisories file, and no pack. It returns the checkout.
+func emptyRegistry(t testing.TB) string {
+	t.Helper()
+	tools := fixtures.RegistryTools(t)
+	fx := fixtures.Registry(t)
+	dir := t.TempDir()
+	copyDir(t, filepath.Join(tools, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
+	copyDir(t, filepath.Join(tools, "scripts"), filepath.Join(dir, "scripts"))
+	copyDir(t, filepath.Join(fx, ".well-known"), filepath.Join(dir, "registry", ".well-known"))
+	copyDir(t, filepath.Join(fx, "keys"), filepath.Join(dir, "registry", "keys"))
+	for src, dst := range map[string]string{
+		"package.json":                          "package.json",
+		"registry-version-manifest.schema.json": "schemas/registry-version-manifest.schema.json",
+		"advisories.example.json":               "registry/security/advisories.json",
+	} {
+		b, err := os.ReadFile(filepath.Join(tools, src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, dst)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, dst), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func needNode(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not found: skipping the checks with the registry's own scripts")
+	}
+}
+
+// node runs a registry script in the checkout and returns its output.
+func node(t testing.TB, dir string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("node", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// treeHashes maps every file under dir to its SHA-256.
+func treeHashes(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			out[rel+"/"] = "dir"
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		s := sha256.Sum256(b)
+		out[rel] = hex.EncodeToString(s[:])
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sameTree(t testing.TB, before, after map[string]string) {
+	t.Helper()
+	var diff []string
+	for k, v := range before {
+		if after[k] != v {
+			diff = append(diff, "changed or removed: "+k)
+		}
+	}
+	for k := range after {
+		if _, ok := before[k]; !ok {
+			diff = append(diff, "added: "+k)
+		}
+	}
+	sort.Strings(diff)
+	if len(diff) > 0 {
+		t.Fatalf("the tree changed:\n%s", strings.Join(diff, "\n"))
+	}
+}
+
+// fixtureReleases returns the fixture registry's tarballs signed over
+// pack.json (method manual), ordered by name and version. The one legacy
+// release (whole-tarball ed25519 signature, no signing block in its
+// pack.json, yanked) cannot be staged: its version manifest was written by
+// hand, and publish refuses a pack.json without a signing block.
+func fixtureReleases(t testing.TB) []string {
+	t.Helper()
+	tgzs := fixtures.Tarballs(t, "manual")
+	sort.Strings(tgzs)
+	return tgzs
+}
+
+func stage(t testing.TB, o Options) *Plan {
+	t.Helper()
+	p, err := Stage(context.Background(), o)
+	if err != nil {
+		t.Fatalf("stage %s: %v", o.Tarball, err)
+	}
+	return p
+}
+
+func publishOK(t testing.TB, o Options) *Plan {
+	t.Helper()
+	p := stage(t, o)
+	if err := p.Apply(); err != nil {
+		t.Fatalf("apply %s: %v", o.Tarball, err)
+	}
+	return p
+}

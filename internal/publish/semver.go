@@ -1,0 +1,208 @@
+package publish
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// SemVer 2.0.0 precedence and the range syntax the registry files
+// advisories in (check-advisories.mjs: comparators >=, <=, >, <, = joined by
+// spaces, clauses joined by ||).
+
+type semver struct {
+	major, minor, patch uint64
+	pre                 string
+}
+
+var semverRE = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$`)
+
+func parseSemver(v string) (semver, bool) {
+	m := semverRE.FindStringSubmatch(v)
+	if m == nil {
+		return semver{}, false
+	}
+	var s semver
+	var err error
+	if s.major, err = strconv.ParseUint(m[1], 10, 64); err != nil {
+		return s, false
+	}
+	if s.minor, err = strconv.ParseUint(m[2], 10, 64); err != nil {
+		return s, false
+	}
+	if s.patch, err = strconv.ParseUint(m[3], 10, 64); err != nil {
+		return s, false
+	}
+	s.pre = m[4]
+	return s, true
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func comparePrerelease(a, b string) int {
+	ap, bp := strings.Split(a, "."), strings.Split(b, ".")
+	numeric := func(s string) bool {
+		for _, c := range s {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return s != ""
+	}
+	for i := 0; i < min(len(ap), len(bp)); i++ {
+		x, y := ap[i], bp[i]
+		if x == y {
+			continue
+		}
+		xn, yn := numeric(x), numeric(y)
+		switch {
+		case xn && yn:
+			xi, _ := strconv.ParseUint(x, 10, 64)
+			yi, _ := strconv.ParseUint(y, 10, 64)
+			if c := cmpUint(xi, yi); c != 0 {
+				return c
+			}
+		case xn:
+			return -1
+		case yn:
+			return 1
+		case x < y:
+			return -1
+		default:
+			return 1
+		}
+	}
+	return len(ap) - len(bp)
+}
+
+func (a semver) compare(b semver) int {
+	if c := cmpUint(a.major, b.major); c != 0 {
+		return c
+	}
+	if c := cmpUint(a.minor, b.minor); c != 0 {
+		return c
+	}
+	if c := cmpUint(a.patch, b.patch); c != 0 {
+		return c
+	}
+	switch {
+	case a.pre != "" && b.pre == "":
+		return -1
+	case a.pre == "" && b.pre != "":
+		return 1
+	case a.pre != "":
+		return comparePrerelease(a.pre, b.pre)
+	}
+	return 0
+}
+
+// CompareVersions orders two SemVer versions by precedence; a version that
+// does not parse sorts below every one that does.
+func CompareVersions(a, b string) int {
+	x, okx := parseSemver(a)
+	y, oky := parseSemver(b)
+	switch {
+	case !okx && !oky:
+		return strings.Compare(a, b)
+	case !okx:
+		return -1
+	case !oky:
+		return 1
+	}
+	return x.compare(y)
+}
+
+var comparatorRE = regexp.MustCompile(`^(>=|<=|>|<|=)?\s*(\S+)$`)
+
+// satisfies reports whether version is in range, as check-advisories.mjs
+// matches it.
+func satisfies(version, rng string) (bool, error) {
+	target, ok := parseSemver(version)
+	for _, clause := range strings.Split(rng, "||") {
+		parts := strings.Fields(clause)
+		if len(parts) == 0 {
+			return false, fmt.Errorf("empty comparator in range %q", rng)
+		}
+		match := true
+		for _, part := range parts {
+			m := comparatorRE.FindStringSubmatch(part)
+			if m == nil {
+				return false, fmt.Errorf("unparseable comparator %q", part)
+			}
+			rhs, okr := parseSemver(m[2])
+			if !okr {
+				return false, fmt.Errorf("unparseable version %q in comparator", m[2])
+			}
+			if !ok {
+				match = false
+				continue
+			}
+			c := target.compare(rhs)
+			switch m[1] {
+			case "", "=":
+				match = match && c == 0
+			case ">=":
+				match = match && c >= 0
+			case "<=":
+				match = match && c <= 0
+			case ">":
+				match = match && c > 0
+			case "<":
+				match = match && c < 0
+			}
+		}
+		if match && ok {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// jsNumber is ECMAScript's Number(s) for the decimal strings versions are
+// made of; anything else is NaN, which the scripts turn into 0 with `|| 0`.
+func jsNumber(s string) float64 {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || strings.ContainsAny(s, "xXpP_") {
+		return 0
+	}
+	return f
+}
+
+// scriptSemverCmp is build-index.mjs's semverCmp: major, minor and patch
+// compared as numbers, prerelease tags ignored.
+func scriptSemverCmp(a, b string) int {
+	parse := func(v string) [3]float64 {
+		var out [3]float64
+		for i, p := range strings.Split(v, ".") {
+			if i == 3 {
+				break
+			}
+			p, _, _ = strings.Cut(p, "-")
+			out[i] = jsNumber(p)
+		}
+		return out
+	}
+	x, y := parse(a), parse(b)
+	for i := range 3 {
+		if x[i] != y[i] {
+			if x[i] < y[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
