@@ -98,8 +98,17 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 			WithHint("bump the version, or pass --allow-older to publish a maintenance release of an older line")
 	}
 
-	if rel.Manifest == nil {
-		return nil, errors.New("publish: release without manifest") // unreachable: loadRelease sets it
+	now := o.Now
+	if now.IsZero() {
+		now = Clock()
+	}
+	if t.Spec == SpecV1 {
+		// The v1 tree records the publication time in the version manifest
+		// (per-pack rows read it); the v2 tree records it only as the
+		// registry index's generatedAt.
+		rel.Manifest.Delete("integrity")
+		rel.Manifest.Set("publishedAt", now.UTC().Format("2006-01-02T15:04:05Z"))
+		rel.Manifest.Set("integrity", rel.Integrity)
 	}
 	t.put(tgzRel, rel.Tgz)
 	t.put(sigRel, rel.Sig)
@@ -116,10 +125,6 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	oldPack, oldReg, err := snapshotIndexes(t, rel.Name)
 	if err != nil {
 		return nil, err
-	}
-	now := o.Now
-	if now.IsZero() {
-		now = Clock()
 	}
 	if err := t.planIndexes([]string{rel.Name}, now); err != nil {
 		return nil, err
