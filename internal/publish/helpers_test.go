@@ -159,3 +159,13 @@ func publishOK(t testing.TB, o Options) *Plan {
 	}
 	return p
 }
+
+func writeFile(t testing.TB, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
