@@ -175,3 +175,44 @@ func newSigner(method string, k *KeyOptions, s *SigstoreOptions) (sign.Signer, e
 func usageErr(msg, hint string) error {
 	return werr.New(werr.Usage, "usage", "%s", msg).WithHint("%s", hint)
 }
+
+// RegistryTreeOptions are --registry DIR and --spec v1|v2 (publish, yank,
+// deprecate).
+type RegistryTreeOptions struct {
+	Registry string
+	Spec     string
+}
+
+// AddFlags registers --registry and --spec.
+func (o *RegistryTreeOptions) AddFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.Registry, "registry", "", "checkout of a registry repository (or its registry/ directory)")
+	cmd.Flags().StringVar(&o.Spec, "spec", "v2", "registry tree: v2 (where new versions land) or v1 (the frozen v1 tree)")
+}
+
+// Validate checks --spec.
+func (o *RegistryTreeOptions) Validate() error {
+	if o.Spec != "v1" && o.Spec != "v2" {
+		return usageErr("unknown --spec "+o.Spec, "use --spec v2 (default) or --spec v1")
+	}
+	return nil
+}
+
+// publishOptions are the flags of `wopkit publish`.
+type publishOptions struct {
+	Tree       RegistryTreeOptions
+	URL        string
+	TokenEnv   string
+	Sig        string
+	AllowOlder bool
+	DryRun     bool
+	Output     OutputOptions
+}
+
+// lifecycleOptions are the flags of `wopkit yank` and `wopkit deprecate`.
+type lifecycleOptions struct {
+	Tree         RegistryTreeOptions
+	Reason       string
+	SupersededBy string
+	DryRun       bool
+	Output       OutputOptions
+}

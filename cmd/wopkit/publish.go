@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openwop/wopkit/internal/publish"
+)
+
+// newPublishCmd builds `wopkit publish TGZ`: stage a signed release into a
+// registry checkout (--registry) or upload it to a registry's HTTP API
+// (--url).
+func newPublishCmd() *cobra.Command {
+	o := &publishOptions{}
+	cmd := &cobra.Command{
+		Use:   "publish TGZ",
+		Short: "Stage a signed release into a registry checkout, or upload it to a registry",
+		Long: "publish verifies the signed tarball as the registry's publish gate does (the signature, against the\n" +
+			"registry's key for the signing block's key id, which must be active and granted the pack's namespace;\n" +
+			"the registry's size limits; the security advisories; a version greater than the latest) and then,\n" +
+			"with --registry DIR, writes into the tree exactly what the registry's own scripts would: the .tgz,\n" +
+			".sig and version manifest, the version's CycloneDX SBOM and the aggregate SBOM, the per-pack and\n" +
+			"registry indexes and the schema mirror, all together or not at all. A release already published\n" +
+			"with the same bytes is a no-op; with other bytes it is refused (version_conflict).\n" +
+			"With --url URL it PUTs the tarball to the registry's HTTP API instead, with the API key read from\n" +
+			"the environment variable --token-env names (never printed).",
+		Example: "  wopkit publish hello-1.0.0.tgz --registry ../openwop-registry --dry-run\n" +
+			"  wopkit publish hello-1.0.0.tgz --registry ../openwop-registry\n" +
+			"  wopkit publish hello-0.9.0.tgz --registry ../openwop-registry --spec v1\n" +
+			"  WOPKIT_REGISTRY_TOKEN=... wopkit publish hello-1.0.0.tgz --url https://packs.example.com",
+		Args: usageArgs(cobra.ExactArgs(1)),
+		PreRunE: func(*cobra.Command, []string) error {
+			if (o.Tree.Registry == "") == (o.URL == "") {
+				return usageErr("publish needs exactly one of --registry DIR and --url URL", "stage into a registry checkout with --registry, or upload with --url")
+			}
+			if o.URL != "" && (o.DryRun || o.AllowOlder) {
+				return usageErr("--dry-run and --allow-older apply to --registry", "the registry behind --url decides for itself")
+			}
+			return o.Tree.Validate()
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			if o.URL != "" {
+				res, err := publish.Upload(cmd.Context(), publish.UploadOptions{Tarball: args[0], SigPath: o.Sig, URL: o.URL,
+					Spec: o.Tree.Spec, Token: os.Getenv(o.TokenEnv)})
+				if err != nil {
+					return err
+				}
+				if o.Output.JSON {
+					return writeJSON(out, res)
+				}
+				if res.Created {
+					fmt.Fprintf(out, "published %s@%s to %s (%s)\n", res.Name, res.Version, res.URL, res.Integrity)
+				} else {
+					fmt.Fprintf(out, "%s@%s is already published at %s with the same bytes\n", res.Name, res.Version, res.URL)
+				}
+				return nil
+			}
+			plan, err := publish.Stage(cmd.Context(), publish.Options{Tarball: args[0], SigPath: o.Sig,
+				Registry: o.Tree.Registry, Spec: o.Tree.Spec, AllowOlder: o.AllowOlder})
+			if err != nil {
+				return err
+			}
+			return finishPlan(cmd, plan, o.DryRun, o.Output.JSON)
+		},
+	}
+	f := cmd.Flags()
+	o.Tree.AddFlags(cmd)
+	f.StringVar(&o.URL, "url", "", "registry base URL to upload to with the HTTP API (PUT .../packs/<name>/-/<version>.tgz)")
+	f.StringVar(&o.TokenEnv, "token-env", publish.DefaultTokenEnv, "environment variable holding the registry API key (for --url)")
+	f.StringVar(&o.Sig, "sig", "", "detached signature (default: <tgz without .tgz>.sig when present, else the one inside the tarball)")
+	f.BoolVar(&o.AllowOlder, "allow-older", false, "publish a version that is not greater than the latest (a maintenance release)")
+	f.BoolVar(&o.DryRun, "dry-run", false, "list every file that would be written or changed, and the index entries' diff; write nothing")
+	o.Output.AddFlags(cmd)
+	return cmd
+}
+
+// finishPlan applies a plan (unless dryRun) and prints it.
+func finishPlan(cmd *cobra.Command, plan *publish.Plan, dryRun, asJSON bool) error {
+	if !dryRun {
+		if err := plan.Apply(); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		return writeJSON(cmd.OutOrStdout(), struct {
+			*publish.Plan
+			DryRun bool `json:"dryRun"`
+		}{plan, dryRun})
+	}
+	plan.WriteText(cmd.OutOrStdout(), dryRun)
+	return nil
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
+)
+
+// emptyRegistryRoot copies the fixture registry's discovery document and
+// keys into a temporary registry root holding no pack.
+func emptyRegistryRoot(t *testing.T) string {
+	t.Helper()
+	reg := fixtures.Registry(t)
+	root := t.TempDir()
+	for _, rel := range []string{".well-known/openwop-registry.json", "keys/openwop-team-1.pub"} {
+		b, err := os.ReadFile(filepath.Join(reg, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, rel), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func listFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return out
+}
+
+func TestPublishYankDeprecateCommands(t *testing.T) {
+	reg := fixtures.Registry(t)
+	a2a := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
+	root := emptyRegistryRoot(t)
+	before := listFiles(t, root)
+
+	out, errOut, code := runCmd(t, "publish", a2a, "--registry", root, "--spec", "v1", "--dry-run", "--json")
+	if code != 0 {
+		t.Fatalf("dry run: exit %d: %s", code, errOut)
+	}
+	var plan struct {
+		DryRun    bool `json:"dryRun"`
+		Changes   []struct{ Path, Action string }
+		IndexDiff []string `json:"indexDiff"`
+	}
+	if err := json.Unmarshal([]byte(out), &plan); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := map[string]bool{
+		"v1/packs/core.openwop.a2a/-/1.1.0.tgz": true, "v1/packs/core.openwop.a2a/-/1.1.0.sig": true,
+		"v1/packs/core.openwop.a2a/-/1.1.0.json": true, "v1/packs/core.openwop.a2a/-/1.1.0.sbom.json": true,
+		"v1/packs/core.openwop.a2a/index.json": true, "v1/index.json": true, "v1/sbom.json": true,
+	}
+	for _, c := range plan.Changes {
+		delete(want, c.Path)
+		if c.Action != "create" {
+			t.Errorf("%s: %s", c.Path, c.Action)
+		}
+	}
+	if len(want) != 0 || !plan.DryRun || len(plan.IndexDiff) == 0 {
+		t.Errorf("dry run misses %v (diff %d lines): %s", want, len(plan.IndexDiff), out)
+	}
+	if got := listFiles(t, root); strings.Join(got, ",") != strings.Join(before, ",") {
+		t.Fatalf("the dry run wrote: %v", got)
+	}
+
+	if _, errOut, code = runCmd(t, "publish", a2a, "--registry", root, "--spec", "v1"); code != 0 {
+		t.Fatalf("publish: exit %d: %s", code, errOut)
+	}
+	// wopkit's own verifier accepts what was staged, integrity included.
+	out, errOut, code = runCmd(t, "verify", filepath.Join(root, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz"), "--registry", root, "--json")
+	if code != 0 || !strings.Contains(out, `"integrityChecked":true`) {
+		t.Fatalf("verify of the staged release: exit %d: %s %s", code, out, errOut)
+	}
+	out, _, code = runCmd(t, "publish", a2a, "--registry", root, "--spec", "v1")
+	if code != 0 || !strings.Contains(out, "nothing to do") {
+		t.Errorf("second publish: exit %d: %s", code, out)
+	}
+
+	if _, errOut, code = runCmd(t, "deprecate", "core.openwop.a2a@1.1.0", "--registry", root, "--spec", "v1", "--reason", "use 1.2"); code != 0 {
+		t.Fatalf("deprecate: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code = runCmd(t, "yank", "core.openwop.a2a@1.1.0", "--registry", root, "--spec", "v1", "--reason", "broken"); code != 0 {
+		t.Fatalf("yank: exit %d: %s", code, errOut)
+	}
+	var vm map[string]any
+	b, _ := os.ReadFile(filepath.Join(root, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.json"))
+	if err := json.Unmarshal(b, &vm); err != nil || vm["yanked"] != true || vm["yankedReason"] != "broken" || vm["deprecated"] != true || vm["deprecationReason"] != "use 1.2" {
+		t.Errorf("version manifest after yank and deprecate: %v %s", err, b)
+	}
+	var idx struct {
+		Versions []map[string]any
+	}
+	b, _ = os.ReadFile(filepath.Join(root, "v1", "packs", "core.openwop.a2a", "index.json"))
+	if err := json.Unmarshal(b, &idx); err != nil || len(idx.Versions) != 1 || idx.Versions[0]["yanked"] != true || idx.Versions[0]["deprecated"] != true {
+		t.Errorf("per-pack index: %v %s", err, b)
+	}
+
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"publish", a2a}, 2, "exactly one of --registry"},
+		{[]string{"publish", a2a, "--registry", root, "--spec", "v3"}, 2, "unknown --spec"},
+		{[]string{"yank", "core.openwop.a2a@1.1.0", "--registry", root}, 2, "--reason is required"},
+		{[]string{"yank", "core.openwop.a2a", "--registry", root, "--reason", "x"}, 2, "NAME@VERSION"},
+		{[]string{"yank", "core.openwop.a2a@9.9.9", "--registry", root, "--spec", "v1", "--reason", "x"}, 1, "not published"},
+		{[]string{"publish", a2a, "--registry", root}, 1, "v2 scheme"},
+		{[]string{"publish", a2a, "--url", "http://127.0.0.1:1", "--token-env", "WOPKIT_TEST_UNSET_TOKEN"}, 2, "no API key"},
+	} {
+		_, errOut, code := runCmd(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, want %d with %q: %s", c.args, code, c.code, c.want, errOut)
+		}
+	}
+}
