@@ -74,6 +74,13 @@ func TestPublishYankDeprecateCommands(t *testing.T) {
 	if len(want) != 0 || !plan.DryRun || len(plan.IndexDiff) == 0 {
 		t.Errorf("dry run misses %v (diff %d lines): %s", want, len(plan.IndexDiff), out)
 	}
+	out, _, code = runCmd(t, "publish", a2a, "--registry", root, "--spec", "v1", "--dry-run")
+	for _, w := range []string{"file(s) for core.openwop.a2a@1.1.0", "create core.openwop.a2a/1.1.0/", "create v1/packs/core.openwop.a2a/-/1.1.0.tgz",
+		"index entries:", "+++ v1/packs/core.openwop.a2a/index.json", `+   "latest": "1.1.0",`, `+   "latestVersion": "1.1.0",`} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Errorf("dry run text lacks %q: %s", w, out)
+		}
+	}
 	if got := listFiles(t, root); strings.Join(got, ",") != strings.Join(before, ",") {
 		t.Fatalf("the dry run wrote: %v", got)
 	}
