@@ -127,7 +127,7 @@ func lifecycle(o LifecycleOptions, edit func(*Tree, *Obj) error) (*Plan, error) 
 	if err := edit(t, m); err != nil {
 		return nil, err
 	}
-	plan := &Plan{Registry: t.Root, Tree: t.Spec, Name: o.Name, Version: o.Version}
+	plan := &Plan{Registry: t.Root, Tree: t.Spec, Name: o.Name, Version: o.Version, Changes: []Change{}}
 	oldPack, oldReg, err := snapshotIndexes(t, o.Name)
 	if err != nil {
 		return nil, err

@@ -66,7 +66,7 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Registry: t.Root, Tree: t.Spec, Name: rel.Name, Version: rel.Version, Notes: rel.Notes}
+	plan := &Plan{Registry: t.Root, Tree: t.Spec, Name: rel.Name, Version: rel.Version, Notes: rel.Notes, Changes: []Change{}}
 
 	if err := checkAdvisories(t, rel.Name, rel.Version); err != nil {
 		return nil, err
@@ -103,11 +103,15 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 		now = Clock()
 	}
 	if t.Spec == SpecV1 {
-		// The v1 tree records the publication time in the version manifest
-		// (per-pack rows read it); the v2 tree records it only as the
-		// registry index's generatedAt.
+		// The v1 tree records the publication time and the served URLs in
+		// the version manifest (as its hand-staged releases do; per-pack rows
+		// read publishedAt, the SBOM the tarball URL). The live v2 tree's
+		// manifests carry only the manifest, its signing block and integrity:
+		// v2 records the clock as the registry index's generatedAt.
 		rel.Manifest.Delete("integrity")
 		rel.Manifest.Set("publishedAt", now.UTC().Format("2006-01-02T15:04:05Z"))
+		rel.Manifest.Set("tarballUrl", t.URL("versionTarball", rel.Name, rel.Version))
+		rel.Manifest.Set("signatureUrl", t.URL("versionSignature", rel.Name, rel.Version))
 		rel.Manifest.Set("integrity", rel.Integrity)
 	}
 	t.put(tgzRel, rel.Tgz)
@@ -283,10 +287,11 @@ func safeIndex(m []string, i int) string {
 }
 
 // sidecarManifest returns the version manifest `wopkit pack` (and the
-// registry's builder) writes beside the tarball, <base>.json, when it says
-// the same as the pack.json inside: its members keep the source order the
-// registry's version manifests have. A sidecar that differs is ignored, with
-// a note.
+// registry's builder) writes beside the tarball, <base>.json, or the version
+// manifest beside a tarball taken from a registry, when it says the same as
+// the pack.json inside (apart from the members a registry adds): its members
+// keep the source order the registry's version manifests have. A sidecar
+// that differs is ignored, with a note.
 func sidecarManifest(tgzPath string, packJSON []byte) (*Obj, string) {
 	p, ok := strings.CutSuffix(tgzPath, ".tgz")
 	if !ok {
@@ -302,14 +307,22 @@ func sidecarManifest(tgzPath string, packJSON []byte) (*Obj, string) {
 		return nil, fmt.Sprintf("%s.json is not a JSON object: the version manifest keeps the tarball's member order", p)
 	}
 	c := Clone(o).(*Obj)
-	c.Delete("integrity")
+	for _, k := range registryMembers {
+		c.Delete(k)
+	}
 	x, err1 := jcs.Canonicalize(Stringify(c), jcs.Options{})
 	y, err2 := jcs.Canonicalize(packJSON, jcs.Options{})
 	if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
 		return nil, fmt.Sprintf("%s.json says other than the pack.json inside the tarball: ignored; the version manifest keeps the tarball's member order", p)
 	}
-	return o, ""
+	return c, ""
 }
+
+// registryMembers are the members a registry adds to a version manifest
+// beyond the signed pack.json: they are recomputed, or set by yank and
+// deprecate, never taken from a sidecar.
+var registryMembers = []string{"integrity", "publishedAt", "tarballUrl", "signatureUrl", "deprecated", "yanked",
+	"yankedReason", "versionDeprecated", "deprecationReason", "supersededBy", "advisoryUrl"}
 
 func readBounded(p string, max int64) ([]byte, error) {
 	f, err := os.Open(p)

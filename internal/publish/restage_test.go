@@ -55,8 +55,42 @@ func TestRestageReproducesFixtureIndexEntries(t *testing.T) {
 	dir := emptyRegistry(t)
 	staged := map[string]bool{}
 	for _, tgz := range fixtureReleases(t) {
-		p := publishOK(t, Options{Tarball: tgz, Registry: dir, Spec: SpecV1, Now: time.Unix(1778457600, 0)})
+		fixture := readFile(t, strings.TrimSuffix(tgz, ".tgz")+".json")
+		fm, err := ParseJS(fixture, tgz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Unix(1778457600, 0)
+		published, hasClock := str(field(fm, "publishedAt"))
+		if hasClock {
+			if now, err = time.Parse(time.RFC3339, published); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := publishOK(t, Options{Tarball: tgz, Registry: dir, Spec: SpecV1, Now: now})
 		staged[p.Name] = true
+		if len(p.Notes) != 0 {
+			t.Errorf("%s: %v", tgz, p.Notes)
+		}
+		// The version manifest: the registry's, field for field and in its
+		// order; the hand-staged release (publishedAt and URLs recorded)
+		// byte for byte apart from the lifecycle flags wopkit leaves to yank
+		// and deprecate.
+		ours, err := ParseJS(readFile(t, filepath.Join(dir, "registry", "v1", "packs", p.Name, "-", p.Version+".json")), "staged")
+		if err != nil {
+			t.Fatal(err)
+		}
+		strip := []string{"deprecated", "yanked", "yankedReason"}
+		if !hasClock {
+			strip = append(strip, "publishedAt", "tarballUrl", "signatureUrl")
+		}
+		for _, k := range strip {
+			fm.(*Obj).Delete(k)
+			ours.(*Obj).Delete(k)
+		}
+		if a, b := Stringify(fm), Stringify(ours); string(a) != string(b) {
+			t.Errorf("%s version manifest:\n%s", tgz, strings.Join(lineDiff("manifest", a, b), "\n"))
+		}
 	}
 	if len(staged) < 5 {
 		t.Fatalf("only %d packs staged", len(staged))
