@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,13 +22,24 @@ func checkWithScripts(t *testing.T, dir string) {
 			}
 		}
 	}
-	for _, script := range [][]string{
+	scripts := [][]string{
 		{"registry/scripts/generate-sbom.mjs", "--check"},
 		{"registry/scripts/verify-signatures.mjs"},
 		{"registry/scripts/check-advisories.mjs"},
 		{"scripts/check-pack-tarball-signatures.mjs"},
 		{"scripts/check-registry-signer-consistency.mjs"},
-	} {
+	}
+	// With ajv at hand (WOPKIT_AJV_DIR: a directory where `npm install ajv@8
+	// ajv-formats@3` ran), also the registry's structural conformance gate
+	// (pack.json in the tarball equals the served version manifest, schemas
+	// compile) and its version-manifest schema over every staged manifest.
+	if ajv := os.Getenv("WOPKIT_AJV_DIR"); ajv != "" {
+		if err := os.Symlink(filepath.Join(ajv, "node_modules"), filepath.Join(dir, "node_modules")); err != nil && !os.IsExist(err) {
+			t.Fatal(err)
+		}
+		scripts = append(scripts, []string{"registry/scripts/conformance-check.mjs"}, []string{"--input-type=module", "-e", rvmCheck})
+	}
+	for _, script := range scripts {
 		if out, err := node(t, dir, script...); err != nil {
 			t.Errorf("%s failed on the staged tree: %v\n%s", strings.Join(script, " "), err, out)
 		}
@@ -54,3 +66,25 @@ func TestFixtureReleasesPassTheRegistryScripts(t *testing.T) {
 	}
 	sameTree(t, before, treeHashes(t, filepath.Join(dir, "registry")))
 }
+
+// rvmCheck validates every version manifest of the v1 tree against the
+// registry's version-manifest schema with ajv, as the registry's CI does.
+const rvmCheck = `
+import Ajv from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+const validate = ajv.compile(JSON.parse(readFileSync('schemas/registry-version-manifest.schema.json', 'utf8')));
+let bad = 0, n = 0;
+for (const p of readdirSync('registry/v1/packs')) {
+  const d = 'registry/v1/packs/' + p + '/-';
+  if (!existsSync(d)) continue;
+  for (const f of readdirSync(d).filter((f) => f.endsWith('.json') && !f.endsWith('.sbom.json'))) {
+    n++;
+    if (!validate(JSON.parse(readFileSync(d + '/' + f, 'utf8')))) { bad++; console.error(d + '/' + f, JSON.stringify(validate.errors)); }
+  }
+}
+console.log(n + ' version manifests, ' + bad + ' invalid');
+process.exit(bad ? 1 : 0);
+`
