@@ -14,7 +14,7 @@ import (
 // document and the aggregate SBOM are recomputed from the tree, as the
 // registry's scripts do.
 func BenchmarkStageLargeTree(b *testing.B) {
-	dir := emptyRegistry(b)
+	dir := minimalRegistry(b)
 	root := filepath.Join(dir, "registry")
 	key := addTestKey(b, root, "active")
 	tgz := release(b, key, sign.MethodV2, "community.wopkit-test.seed", "1.0.0", nil)

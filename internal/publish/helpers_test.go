@@ -169,3 +169,16 @@ func writeFile(t testing.TB, p, content string) {
 		t.Fatal(err)
 	}
 }
+
+// minimalRegistry makes a checkout whose registry root holds only a
+// discovery document with an empty keychain, for tests that need nothing
+// from ../shared.
+func minimalRegistry(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"), `{"registryVersion":"1.0.0","signingKeys":[]}`+"\n")
+	if err := os.MkdirAll(filepath.Join(dir, "registry", "keys"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

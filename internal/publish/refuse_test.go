@@ -49,7 +49,7 @@ func refuse(t *testing.T, o Options, code string) {
 }
 
 func TestRefusals(t *testing.T) {
-	dir := emptyRegistry(t)
+	dir := minimalRegistry(t)
 	root := filepath.Join(dir, "registry")
 	key := addTestKey(t, root, "active")
 	const name = "community.wopkit-test.hello"
@@ -68,7 +68,7 @@ func TestRefusals(t *testing.T) {
 		}
 	})
 	t.Run("advisory", func(t *testing.T) {
-		d := emptyRegistry(t)
+		d := minimalRegistry(t)
 		r := filepath.Join(d, "registry")
 		k := addTestKey(t, r, "active")
 		adv := `{"advisories":[{"id":"OPENWOP-2026-0042","affected":[{"packName":"` + name + `","versions":">=1.0.0 <1.2.0 || =2.0.0","fixedIn":"1.2.0"}]}]}`
@@ -78,7 +78,7 @@ func TestRefusals(t *testing.T) {
 		publishOK(t, Options{Tarball: release(t, k, sign.MethodV2, name, "1.2.0", nil), Registry: d})
 	})
 	t.Run("key not active", func(t *testing.T) {
-		d := emptyRegistry(t)
+		d := minimalRegistry(t)
 		r := filepath.Join(d, "registry")
 		k := addTestKey(t, r, "active")
 		tgz := release(t, k, sign.MethodV2, name, "1.0.0", nil)

@@ -148,7 +148,7 @@ func (f *fakeRegistry) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestUpload(t *testing.T) {
-	dir := emptyRegistry(t)
+	dir := minimalRegistry(t)
 	root := filepath.Join(dir, "registry")
 	key := addTestKey(t, root, "active")
 	const token = "s3cret-token-value"
