@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 )
 
 // The per-pack index.json and the registry index, as build-index.mjs writes
@@ -47,48 +49,43 @@ func (t *Tree) versionsOf(name string) ([]string, error) {
 	return vs, nil
 }
 
-func (t *Tree) manifest(name, v string) (*Obj, error) {
+func (t *Tree) manifest(name, v string) (*jsjson.Obj, error) {
 	rel := t.VersionFile(name, v, ".json")
 	b, _, err := t.read(rel)
 	if err != nil {
 		return nil, err
 	}
-	m, err := ParseJS(b, t.abs(rel))
+	m, err := jsjson.Parse(b, t.abs(rel))
 	if err != nil {
 		return nil, err
 	}
-	o, _ := m.(*Obj)
+	o, _ := m.(*jsjson.Obj)
 	if o == nil {
-		o = NewObj()
+		o = jsjson.NewObj()
 	}
 	return o, nil
 }
 
-func asArray(v any) []any {
-	a, _ := v.([]any)
-	return a
-}
-
 func idsOf(list any, key string) []any {
 	out := []any{}
-	for _, it := range asArray(list) {
-		if id := field(it, key); truthy(id) {
+	for _, it := range jsjson.Array(list) {
+		if id := jsjson.Field(it, key); jsjson.Truthy(id) {
 			out = append(out, id)
 		}
 	}
 	return out
 }
 
-func count(v any) float64 { return float64(len(asArray(v))) }
+func count(v any) float64 { return float64(len(jsjson.Array(v))) }
 
 // packDoc computes the per-pack index of name, nil when it has no version.
-func (t *Tree) packDoc(name string) (*Obj, error) {
+func (t *Tree) packDoc(name string) (*jsjson.Obj, error) {
 	versions, err := t.versionsOf(name)
 	if err != nil || len(versions) == 0 {
 		return nil, err
 	}
 	var rows []any
-	var pack *Obj
+	var pack *jsjson.Obj
 	latest := versions[len(versions)-1]
 	latestUnyanked := ""
 	for _, v := range versions {
@@ -96,29 +93,29 @@ func (t *Tree) packDoc(name string) (*Obj, error) {
 		if err != nil {
 			return nil, err
 		}
-		signing := field(m, "signing")
-		row := NewObj().Set("version", v)
+		signing := jsjson.Field(m, "signing")
+		row := jsjson.NewObj().Set("version", v)
 		if t.Spec == SpecV1 {
-			row.Set("publishedAt", orDefault(field(m, "publishedAt"), v1Epoch)).
+			row.Set("publishedAt", jsjson.Or(jsjson.Field(m, "publishedAt"), v1Epoch)).
 				Set("manifestUrl", t.URL("versionManifest", name, v)).
 				Set("tarballUrl", t.URL("versionTarball", name, v)).
 				Set("signatureUrl", t.URL("versionSignature", name, v)).
-				Set("signingMethod", orDefault(field(signing, "method"), "ed25519")).
-				Set("signingKeyId", orDefault(field(signing, "publicKeyRef"), orDefault(field(signing, "keyId"), "openwop-registry-root"))).
-				Set("integrity", orDefault(field(m, "integrity"), "sha256-PENDING-FIRST-BUILD")).
-				Set("deprecated", truthy(field(m, "deprecated"))).
-				Set("yanked", truthy(field(m, "yanked")))
+				Set("signingMethod", jsjson.Or(jsjson.Field(signing, "method"), "ed25519")).
+				Set("signingKeyId", jsjson.Or(jsjson.Field(signing, "publicKeyRef"), jsjson.Or(jsjson.Field(signing, "keyId"), "openwop-registry-root"))).
+				Set("integrity", jsjson.Or(jsjson.Field(m, "integrity"), "sha256-PENDING-FIRST-BUILD")).
+				Set("deprecated", jsjson.Truthy(jsjson.Field(m, "deprecated"))).
+				Set("yanked", jsjson.Truthy(jsjson.Field(m, "yanked")))
 		} else {
 			row.Set("manifestUrl", t.URL("versionManifest", name, v)).
 				Set("tarballUrl", t.URL("versionTarball", name, v)).
 				Set("signatureUrl", t.URL("versionSignature", name, v)).
 				Set("sbomUrl", t.URL("versionSbom", name, v)).
-				Set("signingScheme", field(signing, "scheme")).
-				Set("signingKeyId", field(signing, "keyId")).
-				Set("integrity", orDefault(field(m, "integrity"), "sha256-PENDING-FIRST-BUILD")).
-				Set("versionDeprecated", truthy(field(m, "versionDeprecated"))).
-				Set("yanked", truthy(field(m, "yanked")))
-			if !truthy(field(m, "yanked")) {
+				Set("signingScheme", jsjson.Field(signing, "scheme")).
+				Set("signingKeyId", jsjson.Field(signing, "keyId")).
+				Set("integrity", jsjson.Or(jsjson.Field(m, "integrity"), "sha256-PENDING-FIRST-BUILD")).
+				Set("versionDeprecated", jsjson.Truthy(jsjson.Field(m, "versionDeprecated"))).
+				Set("yanked", jsjson.Truthy(jsjson.Field(m, "yanked")))
+			if !jsjson.Truthy(jsjson.Field(m, "yanked")) {
 				latestUnyanked = v
 			}
 		}
@@ -130,39 +127,39 @@ func (t *Tree) packDoc(name string) (*Obj, error) {
 		latest = latestUnyanked
 	}
 
-	kind := orDefault(field(pack, "kind"), "node")
+	kind := jsjson.Or(jsjson.Field(pack, "kind"), "node")
 	var typeIDs []any
 	switch kind {
 	case "workflow-chain":
-		typeIDs = idsOf(field(pack, "chains"), "chainId")
+		typeIDs = idsOf(jsjson.Field(pack, "chains"), "chainId")
 	case "prompt":
-		typeIDs = idsOf(field(pack, "prompts"), "templateId")
+		typeIDs = idsOf(jsjson.Field(pack, "prompts"), "templateId")
 	case "card":
-		typeIDs = idsOf(field(pack, "cards"), "cardTypeId")
+		typeIDs = idsOf(jsjson.Field(pack, "cards"), "cardTypeId")
 	case "artifact-type":
-		typeIDs = idsOf(field(pack, "artifactTypes"), "artifactTypeId")
+		typeIDs = idsOf(jsjson.Field(pack, "artifactTypes"), "artifactTypeId")
 	case "connection":
 		typeIDs = []any{}
-		if id := field(field(pack, "provider"), "id"); truthy(id) {
+		if id := jsjson.Field(jsjson.Field(pack, "provider"), "id"); jsjson.Truthy(id) {
 			typeIDs = append(typeIDs, id)
 		}
 	case "form-content":
-		typeIDs = idsOf(field(pack, "templates"), "templateId")
+		typeIDs = idsOf(jsjson.Field(pack, "templates"), "templateId")
 	default:
 		typeIDs = []any{}
-		for _, n := range asArray(field(pack, "nodes")) {
-			if id := field(n, "typeId"); truthy(id) {
+		for _, n := range jsjson.Array(jsjson.Field(pack, "nodes")) {
+			if id := jsjson.Field(n, "typeId"); jsjson.Truthy(id) {
 				typeIDs = append(typeIDs, id)
 			}
 		}
-		for _, a := range asArray(field(pack, "agents")) {
-			if id := field(a, "agentId"); truthy(id) {
+		for _, a := range jsjson.Array(jsjson.Field(pack, "agents")) {
+			if id := jsjson.Field(a, "agentId"); jsjson.Truthy(id) {
 				typeIDs = append(typeIDs, id)
 			}
 		}
 	}
 	providerCount := 0.0
-	if truthy(field(field(pack, "provider"), "id")) {
+	if jsjson.Truthy(jsjson.Field(jsjson.Field(pack, "provider"), "id")) {
 		providerCount = 1
 	}
 	deprecatedKey := "deprecated"
@@ -171,33 +168,33 @@ func (t *Tree) packDoc(name string) (*Obj, error) {
 	}
 	allDeprecated := true
 	for _, r := range rows {
-		allDeprecated = allDeprecated && truthy(field(r, deprecatedKey))
+		allDeprecated = allDeprecated && jsjson.Truthy(jsjson.Field(r, deprecatedKey))
 	}
 
-	doc := NewObj().Set("name", name).Set("kind", kind).
-		Set("description", orDefault(field(pack, "description"), "")).
-		Set("author", orDefault(field(pack, "author"), "")).
-		Set("license", orDefault(field(pack, "license"), ""))
-	if hp := field(pack, "homepage"); truthy(hp) {
+	doc := jsjson.NewObj().Set("name", name).Set("kind", kind).
+		Set("description", jsjson.Or(jsjson.Field(pack, "description"), "")).
+		Set("author", jsjson.Or(jsjson.Field(pack, "author"), "")).
+		Set("license", jsjson.Or(jsjson.Field(pack, "license"), ""))
+	if hp := jsjson.Field(pack, "homepage"); jsjson.Truthy(hp) {
 		doc.Set("homepage", hp)
 	}
-	if repo := field(pack, "repository"); truthy(repo) {
+	if repo := jsjson.Field(pack, "repository"); jsjson.Truthy(repo) {
 		doc.Set("repository", repo)
 	}
-	doc.Set("tags", orDefault(field(pack, "tags"), []any{})).
+	doc.Set("tags", jsjson.Or(jsjson.Field(pack, "tags"), []any{})).
 		Set("typeIds", typeIDs).
-		Set("nodeCount", count(field(pack, "nodes"))).
-		Set("agentCount", count(field(pack, "agents")))
+		Set("nodeCount", count(jsjson.Field(pack, "nodes"))).
+		Set("agentCount", count(jsjson.Field(pack, "agents")))
 	for _, c := range []struct {
 		key string
 		n   float64
 	}{
-		{"artifactTypeCount", count(field(pack, "artifactTypes"))},
+		{"artifactTypeCount", count(jsjson.Field(pack, "artifactTypes"))},
 		{"providerCount", providerCount},
-		{"chainCount", count(field(pack, "chains"))},
-		{"promptCount", count(field(pack, "prompts"))},
-		{"templateCount", count(field(pack, "templates"))},
-		{"cardCount", count(field(pack, "cards"))},
+		{"chainCount", count(jsjson.Field(pack, "chains"))},
+		{"promptCount", count(jsjson.Field(pack, "prompts"))},
+		{"templateCount", count(jsjson.Field(pack, "templates"))},
+		{"cardCount", count(jsjson.Field(pack, "cards"))},
 	} {
 		if c.n != 0 {
 			doc.Set(c.key, c.n)
@@ -218,7 +215,7 @@ func (t *Tree) planIndexes(names []string, now time.Time) error {
 			return err
 		}
 		if doc != nil {
-			t.put(t.PackIndex(name), Stringify(doc))
+			t.put(t.PackIndex(name), jsjson.Stringify(doc))
 		}
 	}
 	packs, err := t.list(t.packsDir(), true)
@@ -235,15 +232,16 @@ func (t *Tree) planIndexes(names []string, now time.Time) error {
 			continue
 		}
 		g := func(k string) any { v, _ := doc.Get(k); return v }
-		entries = append(entries, NewObj().Set("name", g("name")).Set("kind", g("kind")).
+		entries = append(entries, jsjson.NewObj().Set("name", g("name")).Set("kind", g("kind")).
 			Set("latestVersion", g("latest")).Set("description", g("description")).
 			Set("license", g("license")).Set("tags", g("tags")).Set("typeIds", g("typeIds")).
 			Set("nodeCount", g("nodeCount")).Set("agentCount", g("agentCount")).
 			Set("deprecated", g("deprecated")).Set("yanked", false))
 	}
 	reg := func(generatedAt any) []byte {
-		return Stringify(NewObj().Set("registryVersion", "1.0.0").Set("generatedAt", generatedAt).
+		return jsjson.Stringify(jsjson.NewObj().Set("registryVersion", "1.0.0").Set("generatedAt", generatedAt).
 			Set("packCount", float64(len(entries))).Set("packs", entries))
+
 	}
 	if t.Spec == SpecV1 {
 		t.put(t.RegistryIndex(), reg(v1Epoch))
@@ -254,8 +252,8 @@ func (t *Tree) planIndexes(names []string, now time.Time) error {
 		return err
 	}
 	if ok {
-		if prev, err := ParseJS(old, t.abs(t.RegistryIndex())); err == nil {
-			if g := field(prev, "generatedAt"); g != nil && bytes.Equal(reg(g), old) {
+		if prev, err := jsjson.Parse(old, t.abs(t.RegistryIndex())); err == nil {
+			if g := jsjson.Field(prev, "generatedAt"); g != nil && bytes.Equal(reg(g), old) {
 				return nil
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -31,7 +32,7 @@ const (
 // and SBOM stay: a yanked version stays served, and is never latest while
 // an unyanked version exists (v2).
 func Yank(o LifecycleOptions) (*Plan, error) {
-	return lifecycle(o, func(t *Tree, m *Obj) error {
+	return lifecycle(o, func(t *Tree, m *jsjson.Obj) error {
 		m.Set("yanked", true)
 		m.Set("yankedReason", o.Reason)
 		return nil
@@ -42,7 +43,7 @@ func Yank(o LifecycleOptions) (*Plan, error) {
 // versionDeprecated, deprecationReason and supersededBy (RFC 0178 C11.2); in
 // the v1 tree deprecated, deprecationReason and supersededBy.
 func Deprecate(o LifecycleOptions) (*Plan, error) {
-	return lifecycle(o, func(t *Tree, m *Obj) error {
+	return lifecycle(o, func(t *Tree, m *jsjson.Obj) error {
 		if o.SupersededBy != "" {
 			if err := checkSuperseding(t, o); err != nil {
 				return err
@@ -85,7 +86,7 @@ func checkSuperseding(t *Tree, o LifecycleOptions) error {
 	if err != nil {
 		return err
 	}
-	if truthy(field(m, "yanked")) {
+	if jsjson.Truthy(jsjson.Field(m, "yanked")) {
 		return werr.New(werr.Invalid, "version_yanked", "--superseded-by %s names a yanked version", o.SupersededBy).
 			WithHint("point at a version users can install")
 	}
@@ -101,7 +102,7 @@ func cutAt(s string) (string, string, bool) {
 	return "", "", false
 }
 
-func lifecycle(o LifecycleOptions, edit func(*Tree, *Obj) error) (*Plan, error) {
+func lifecycle(o LifecycleOptions, edit func(*Tree, *jsjson.Obj) error) (*Plan, error) {
 	if o.Reason == "" {
 		return nil, werr.New(werr.Usage, "usage", "a reason is required").WithHint("pass --reason TEXT: clients show it to users")
 	}
@@ -132,7 +133,7 @@ func lifecycle(o LifecycleOptions, edit func(*Tree, *Obj) error) (*Plan, error) 
 	if err != nil {
 		return nil, err
 	}
-	t.put(rel, Stringify(m))
+	t.put(rel, jsjson.Stringify(m))
 	now := o.Now
 	if now.IsZero() {
 		now = Clock()

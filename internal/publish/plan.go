@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -196,13 +197,13 @@ func registryEntry(t *Tree, name string) ([]byte, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	doc, err := ParseJS(b, t.abs(t.RegistryIndex()))
+	doc, err := jsjson.Parse(b, t.abs(t.RegistryIndex()))
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range asArray(field(doc, "packs")) {
-		if n, _ := str(field(e, "name")); n == name {
-			return Stringify(e), nil
+	for _, e := range jsjson.Array(jsjson.Field(doc, "packs")) {
+		if n, _ := jsjson.Str(jsjson.Field(e, "name")); n == name {
+			return jsjson.Stringify(e), nil
 		}
 	}
 	return nil, nil

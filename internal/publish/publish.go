@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/openwop/wopkit/internal/jcs"
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
@@ -50,7 +51,7 @@ type Release struct {
 	Method        string // "manual", "ed25519" or the v2 scheme
 	Integrity     string
 	Tgz, Sig      []byte
-	Manifest      *Obj // the version manifest, integrity included
+	Manifest      *jsjson.Obj // the version manifest, integrity included
 	Notes         []string
 	archive       *tarball.Archive
 }
@@ -116,7 +117,7 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	}
 	t.put(tgzRel, rel.Tgz)
 	t.put(sigRel, rel.Sig)
-	t.put(t.VersionFile(rel.Name, rel.Version, ".json"), Stringify(rel.Manifest))
+	t.put(t.VersionFile(rel.Name, rel.Version, ".json"), jsjson.Stringify(rel.Manifest))
 	for _, f := range rel.archive.Files {
 		rest, ok := strings.CutPrefix(f.Name, "schemas/")
 		if ok && !strings.Contains(rest, "/") && strings.HasSuffix(rest, ".json") && safeName(rest) {
@@ -166,13 +167,13 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 		return nil, err
 	}
 	pj := a.Get(tarball.ManifestName)
-	pmv, err := ParseJS(pj.Data, o.Tarball+": pack.json")
+	pmv, err := jsjson.Parse(pj.Data, o.Tarball+": pack.json")
 	if err != nil {
 		return nil, err
 	}
-	pm, _ := pmv.(*Obj)
-	name, _ := str(field(pm, "name"))
-	version, _ := str(field(pm, "version"))
+	pm, _ := pmv.(*jsjson.Obj)
+	name, _ := jsjson.Str(jsjson.Field(pm, "name"))
+	version, _ := jsjson.Str(jsjson.Field(pm, "version"))
 	if name == "" || version == "" {
 		return nil, werr.New(werr.Invalid, "pack_manifest_invalid", "pack.json in %s has no name or version", o.Tarball)
 	}
@@ -187,13 +188,13 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 		return nil, werr.New(werr.Invalid, "pack_version_invalid", "version %q of %s is not a SemVer version", version, name)
 	}
 
-	signing, _ := field(pm, "signing").(*Obj)
+	signing, _ := jsjson.Field(pm, "signing").(*jsjson.Obj)
 	if signing == nil {
 		return nil, werr.New(werr.Invalid, "signature_missing", "pack.json in %s has no signing block", o.Tarball).
 			WithHint("sign the pack first: wopkit sign or wopkit pack --sign")
 	}
-	scheme, _ := str(field(signing, "scheme"))
-	method, _ := str(field(signing, "method"))
+	scheme, _ := jsjson.Str(jsjson.Field(signing, "scheme"))
+	method, _ := jsjson.Str(jsjson.Field(signing, "method"))
 	var keyID string
 	switch t.Spec {
 	case SpecV2:
@@ -201,8 +202,8 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 			return nil, werr.New(werr.Invalid, "publish_tree_mismatch", "%s is not signed with the v2 scheme %s; the v2 tree takes only v2 signatures", o.Tarball, sign.SchemeV2).
 				WithHint("sign with --sign v2 (wopkit migrate first for a v1 pack), or pass --spec v1 for the frozen v1 tree")
 		}
-		keyID, _ = str(field(signing, "keyId"))
-		rng, _ := str(field(field(pm, "engines"), "openwop"))
+		keyID, _ = jsjson.Str(jsjson.Field(signing, "keyId"))
+		rng, _ := jsjson.Str(jsjson.Field(jsjson.Field(pm, "engines"), "openwop"))
 		m := engineRange.FindStringSubmatch(rng)
 		if ceil, _ := strconv.Atoi(safeIndex(m, 2)); m == nil || ceil <= 2 {
 			return nil, werr.New(werr.Invalid, "pack_engine_unsupported", "engines.openwop %q of %s does not admit protocol major 2 with an explicit ceiling (e.g. \">=1.0.0 <3.0.0\")", rng, name).
@@ -217,7 +218,7 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 			return nil, werr.New(werr.Invalid, "publish_method_unsupported", "%s is signed with Sigstore, which wopkit publish does not stage", o.Tarball).
 				WithHint("sign with a registered Ed25519 key (--sign manual or v2)")
 		}
-		keyID, _ = str(orDefault(field(signing, "publicKeyRef"), field(signing, "keyId")))
+		keyID, _ = jsjson.Str(jsjson.Or(jsjson.Field(signing, "publicKeyRef"), jsjson.Field(signing, "keyId")))
 	}
 	if keyID == "" {
 		return nil, werr.New(werr.Invalid, "key_unknown", "the signing block in %s names no key", o.Tarball)
@@ -272,7 +273,7 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 	} else if note != "" {
 		rel.Notes = append(rel.Notes, note)
 	}
-	m := Clone(base).(*Obj)
+	m := jsjson.Clone(base).(*jsjson.Obj)
 	m.Delete("integrity")
 	m.Set("integrity", rel.Integrity)
 	rel.Manifest = m
@@ -292,7 +293,7 @@ func safeIndex(m []string, i int) string {
 // the pack.json inside (apart from the members a registry adds): its members
 // keep the source order the registry's version manifests have. A sidecar
 // that differs is ignored, with a note.
-func sidecarManifest(tgzPath string, packJSON []byte) (*Obj, string) {
+func sidecarManifest(tgzPath string, packJSON []byte) (*jsjson.Obj, string) {
 	p, ok := strings.CutSuffix(tgzPath, ".tgz")
 	if !ok {
 		return nil, ""
@@ -301,16 +302,16 @@ func sidecarManifest(tgzPath string, packJSON []byte) (*Obj, string) {
 	if err != nil {
 		return nil, ""
 	}
-	v, err := ParseJS(b, p+".json")
-	o, _ := v.(*Obj)
+	v, err := jsjson.Parse(b, p+".json")
+	o, _ := v.(*jsjson.Obj)
 	if err != nil || o == nil {
 		return nil, fmt.Sprintf("%s.json is not a JSON object: the version manifest keeps the tarball's member order", p)
 	}
-	c := Clone(o).(*Obj)
+	c := jsjson.Clone(o).(*jsjson.Obj)
 	for _, k := range registryMembers {
 		c.Delete(k)
 	}
-	x, err1 := jcs.Canonicalize(Stringify(c), jcs.Options{})
+	x, err1 := jcs.Canonicalize(jsjson.Stringify(c), jcs.Options{})
 	y, err2 := jcs.Canonicalize(packJSON, jcs.Options{})
 	if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
 		return nil, fmt.Sprintf("%s.json says other than the pack.json inside the tarball: ignored; the version manifest keeps the tarball's member order", p)
@@ -351,24 +352,24 @@ func checkAdvisories(t *Tree, name, version string) error {
 	if err != nil || !ok {
 		return err
 	}
-	doc, err := ParseJS(b, t.abs(rel))
+	doc, err := jsjson.Parse(b, t.abs(rel))
 	if err != nil {
 		return err
 	}
-	for _, adv := range asArray(field(doc, "advisories")) {
-		id, _ := str(field(adv, "id"))
-		for _, row := range asArray(field(adv, "affected")) {
-			if pn, _ := str(field(row, "packName")); pn != name {
+	for _, adv := range jsjson.Array(jsjson.Field(doc, "advisories")) {
+		id, _ := jsjson.Str(jsjson.Field(adv, "id"))
+		for _, row := range jsjson.Array(jsjson.Field(adv, "affected")) {
+			if pn, _ := jsjson.Str(jsjson.Field(row, "packName")); pn != name {
 				continue
 			}
-			rng, _ := str(field(row, "versions"))
+			rng, _ := jsjson.Str(jsjson.Field(row, "versions"))
 			hit, err := satisfies(version, rng)
 			if err != nil {
 				return werr.Wrap(werr.Invalid, "registry_invalid", err, "advisory %s in %s has an unreadable range %q", id, t.abs(rel), rng)
 			}
 			if hit {
 				e := werr.New(werr.Invalid, "version_advisory", "%s@%s is affected by security advisory %s (%s: %s)", name, version, id, rel, rng)
-				if fixed, _ := str(field(row, "fixedIn")); fixed != "" {
+				if fixed, _ := jsjson.Str(jsjson.Field(row, "fixedIn")); fixed != "" {
 					return e.WithHint("publish a version with the fix (the advisory names %s)", fixed)
 				}
 				return e.WithHint("publish a version outside the affected range")

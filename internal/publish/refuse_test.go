@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -56,7 +57,7 @@ func TestRefusals(t *testing.T) {
 	publishOK(t, Options{Tarball: release(t, key, sign.MethodV2, name, "1.1.0", nil), Registry: dir})
 
 	t.Run("version already published with other bytes", func(t *testing.T) {
-		other := release(t, key, sign.MethodV2, name, "1.1.0", func(m *Obj) { m.Set("description", "other bytes") })
+		other := release(t, key, sign.MethodV2, name, "1.1.0", func(m *jsjson.Obj) { m.Set("description", "other bytes") })
 		refuse(t, Options{Tarball: other, Registry: dir}, "version_conflict")
 	})
 	t.Run("version not greater", func(t *testing.T) {
@@ -96,12 +97,12 @@ func TestRefusals(t *testing.T) {
 		refuse(t, Options{Tarball: release(t, key, sign.MethodManual, name, "3.0.0", nil), Registry: dir}, "publish_tree_mismatch")
 	})
 	t.Run("engines range without major 2", func(t *testing.T) {
-		tgz := release(t, key, sign.MethodV2, name, "3.0.0", func(m *Obj) { m.Set("engines", NewObj().Set("openwop", ">=1.0.0 <2.0.0")) })
+		tgz := release(t, key, sign.MethodV2, name, "3.0.0", func(m *jsjson.Obj) { m.Set("engines", jsjson.NewObj().Set("openwop", ">=1.0.0 <2.0.0")) })
 		refuse(t, Options{Tarball: tgz, Registry: dir}, "pack_engine_unsupported")
 	})
 	t.Run("detached signature of another release", func(t *testing.T) {
 		a := release(t, key, sign.MethodV2, name, "3.0.0", nil)
-		b := release(t, key, sign.MethodV2, name, "3.0.0", func(m *Obj) { m.Set("description", "b") })
+		b := release(t, key, sign.MethodV2, name, "3.0.0", func(m *jsjson.Obj) { m.Set("description", "b") })
 		refuse(t, Options{Tarball: a, SigPath: b[:len(b)-len(".tgz")] + ".sig", Registry: dir}, "signature_conflict")
 	})
 	t.Run("write failure leaves the tree as it was", func(t *testing.T) {

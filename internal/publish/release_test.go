@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/pack"
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
 )
@@ -39,23 +40,23 @@ func addTestKey(t testing.TB, root, status string) crypto.Signer {
 func setKeyStatus(t testing.TB, root, status string) {
 	t.Helper()
 	p := filepath.Join(root, ".well-known", "openwop-registry.json")
-	v, err := ParseJS(readFileT(t, p), p)
+	v, err := jsjson.Parse(readFileT(t, p), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wk := v.(*Obj)
+	wk := v.(*jsjson.Obj)
 	var keys []any
-	for _, k := range asArray(field(wk, "signingKeys")) {
-		if id, _ := str(field(k, "keyId")); id != testKeyID {
+	for _, k := range jsjson.Array(jsjson.Field(wk, "signingKeys")) {
+		if id, _ := jsjson.Str(jsjson.Field(k, "keyId")); id != testKeyID {
 			keys = append(keys, k)
 		}
 	}
-	keys = append(keys, NewObj().Set("keyId", testKeyID).Set("algorithm", "ed25519").
+	keys = append(keys, jsjson.NewObj().Set("keyId", testKeyID).Set("algorithm", "ed25519").
 		Set("publicKeyUrl", "/keys/"+testKeyID+".pub").
 		Set("permittedNamespaces", []any{"community.wopkit-test.*"}).
 		Set("operator", "wopkit tests").Set("status", status))
 	wk.Set("signingKeys", keys)
-	if err := os.WriteFile(p, Stringify(wk), 0o644); err != nil {
+	if err := os.WriteFile(p, jsjson.Stringify(wk), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -72,7 +73,7 @@ func readFileT(t testing.TB, p string) []byte {
 // release scaffolds a pack with wopkit's own scaffolder, edits its
 // manifest, then packs and signs it with wopkit (method manual or v2), and
 // returns the tarball (with its .sig and version manifest beside it).
-func release(t testing.TB, key crypto.Signer, method, name, version string, edit func(*Obj)) string {
+func release(t testing.TB, key crypto.Signer, method, name, version string, edit func(*jsjson.Obj)) string {
 	t.Helper()
 	dir := t.TempDir()
 	a := scaffold.PackAnswers{}.Defaults()
@@ -89,21 +90,21 @@ func release(t testing.TB, key crypto.Signer, method, name, version string, edit
 		t.Fatal(err)
 	}
 	pj := filepath.Join(src, "pack.json")
-	v, err := ParseJS(readFileT(t, pj), pj)
+	v, err := jsjson.Parse(readFileT(t, pj), pj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := v.(*Obj)
+	m := v.(*jsjson.Obj)
 	m.Set("name", name).Set("version", version)
 	m.Delete("signing")
 	if method == sign.MethodV2 {
 		m.Set("kind", "node")
-		m.Set("engines", NewObj().Set("openwop", ">=1.0.0 <3.0.0"))
+		m.Set("engines", jsjson.NewObj().Set("openwop", ">=1.0.0 <3.0.0"))
 	}
 	if edit != nil {
 		edit(m)
 	}
-	if err := os.WriteFile(pj, Stringify(m), 0o644); err != nil {
+	if err := os.WriteFile(pj, jsjson.Stringify(m), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	signer, err := sign.NewEd25519Signer(method, key, testKeyID)

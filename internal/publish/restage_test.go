@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 )
 
 // oracleRegistry is a checkout holding the whole fixture registry slice with
@@ -29,14 +30,14 @@ func oracleRegistry(t *testing.T) string {
 // each version row).
 func withoutClock(t *testing.T, b []byte, where string) string {
 	t.Helper()
-	v, err := ParseJS(b, where)
+	v, err := jsjson.Parse(b, where)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, row := range asArray(field(v, "versions")) {
-		row.(*Obj).Delete("publishedAt")
+	for _, row := range jsjson.Array(jsjson.Field(v, "versions")) {
+		row.(*jsjson.Obj).Delete("publishedAt")
 	}
-	return string(Stringify(v))
+	return string(jsjson.Stringify(v))
 }
 
 func readFile(t *testing.T, p string) []byte {
@@ -56,12 +57,12 @@ func TestRestageReproducesFixtureIndexEntries(t *testing.T) {
 	staged := map[string]bool{}
 	for _, tgz := range fixtureReleases(t) {
 		fixture := readFile(t, strings.TrimSuffix(tgz, ".tgz")+".json")
-		fm, err := ParseJS(fixture, tgz)
+		fm, err := jsjson.Parse(fixture, tgz)
 		if err != nil {
 			t.Fatal(err)
 		}
 		now := time.Unix(1778457600, 0)
-		published, hasClock := str(field(fm, "publishedAt"))
+		published, hasClock := jsjson.Str(jsjson.Field(fm, "publishedAt"))
 		if hasClock {
 			if now, err = time.Parse(time.RFC3339, published); err != nil {
 				t.Fatal(err)
@@ -76,7 +77,7 @@ func TestRestageReproducesFixtureIndexEntries(t *testing.T) {
 		// order; the hand-staged release (publishedAt and URLs recorded)
 		// byte for byte apart from the lifecycle flags wopkit leaves to yank
 		// and deprecate.
-		ours, err := ParseJS(readFile(t, filepath.Join(dir, "registry", "v1", "packs", p.Name, "-", p.Version+".json")), "staged")
+		ours, err := jsjson.Parse(readFile(t, filepath.Join(dir, "registry", "v1", "packs", p.Name, "-", p.Version+".json")), "staged")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,10 +86,10 @@ func TestRestageReproducesFixtureIndexEntries(t *testing.T) {
 			strip = append(strip, "publishedAt", "tarballUrl", "signatureUrl")
 		}
 		for _, k := range strip {
-			fm.(*Obj).Delete(k)
-			ours.(*Obj).Delete(k)
+			fm.(*jsjson.Obj).Delete(k)
+			ours.(*jsjson.Obj).Delete(k)
 		}
-		if a, b := Stringify(fm), Stringify(ours); string(a) != string(b) {
+		if a, b := jsjson.Stringify(fm), jsjson.Stringify(ours); string(a) != string(b) {
 			t.Errorf("%s version manifest:\n%s", tgz, strings.Join(lineDiff("manifest", a, b), "\n"))
 		}
 	}
@@ -104,14 +105,14 @@ func TestRestageReproducesFixtureIndexEntries(t *testing.T) {
 		}
 	}
 	entries := func(root string) map[string]string {
-		v, err := ParseJS(readFile(t, filepath.Join(root, "registry", "v1", "index.json")), "index")
+		v, err := jsjson.Parse(readFile(t, filepath.Join(root, "registry", "v1", "index.json")), "index")
 		if err != nil {
 			t.Fatal(err)
 		}
 		out := map[string]string{}
-		for _, e := range asArray(field(v, "packs")) {
-			n, _ := str(field(e, "name"))
-			out[n] = string(Stringify(e))
+		for _, e := range jsjson.Array(jsjson.Field(v, "packs")) {
+			n, _ := jsjson.Str(jsjson.Field(e, "name"))
+			out[n] = string(jsjson.Stringify(e))
 		}
 		return out
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -27,7 +28,7 @@ type Tree struct {
 	Root string // the registry root: the directory holding .well-known/
 	Spec string // SpecV1 or SpecV2
 
-	wellKnown *Obj
+	wellKnown *jsjson.Obj
 	overlay   map[string][]byte // slash path relative to Root -> planned content
 	order     []string          // overlay paths in the order they were planned
 }
@@ -62,11 +63,11 @@ func OpenTree(dir, spec string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	wk, err := ParseJS(data, filepath.Join(root, filepath.FromSlash(registry.WellKnown)))
+	wk, err := jsjson.Parse(data, filepath.Join(root, filepath.FromSlash(registry.WellKnown)))
 	if err != nil {
 		return nil, err
 	}
-	t.wellKnown, _ = wk.(*Obj)
+	t.wellKnown, _ = wk.(*jsjson.Obj)
 	return t, nil
 }
 
@@ -74,12 +75,12 @@ func OpenTree(dir, spec string) (*Tree, error) {
 // for key in this tree (endpoints.<spec>.<key>, then for v1 the flat v1-era
 // alias), or the registry's own default layout.
 func (t *Tree) endpoint(key string) string {
-	eps := field(t.wellKnown, "endpoints")
-	if s, ok := str(field(field(eps, t.Spec), key)); ok && s != "" {
+	eps := jsjson.Field(t.wellKnown, "endpoints")
+	if s, ok := jsjson.Str(jsjson.Field(jsjson.Field(eps, t.Spec), key)); ok && s != "" {
 		return s
 	}
 	if t.Spec == SpecV1 {
-		if s, ok := str(field(eps, key)); ok && s != "" {
+		if s, ok := jsjson.Str(jsjson.Field(eps, key)); ok && s != "" {
 			return s
 		}
 	}

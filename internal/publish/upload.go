@@ -13,8 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -233,21 +235,21 @@ func fetchKey(ctx context.Context, client *http.Client, base *url.URL, t *Tree, 
 }
 
 // signingKeyID reads the key id the tarball's signing block names, without
-// verifying anything (loadRelease does).
+// verifying anything (loadRelease does, and reports a bad tarball).
 func signingKeyID(tgzPath string) (string, error) {
-	b, err := readBounded(tgzPath, 10<<20)
+	b, err := readBounded(tgzPath, tarball.RegistryLimits.MaxCompressed)
 	if err != nil {
 		return "", err
 	}
-	_, pj, err := enumerateTarball(b)
-	if err != nil || pj == nil {
-		return "", nil // loadRelease reports it with the tarball reader's codes
-	}
-	v, err := ParseJS(pj, tgzPath+": pack.json")
+	a, err := tarball.ReadAll(bytes.NewReader(b), tarball.RegistryLimits)
 	if err != nil {
 		return "", nil
 	}
-	s := field(v, "signing")
-	id, _ := str(orDefault(field(s, "keyId"), field(s, "publicKeyRef")))
+	v, err := jsjson.Parse(a.Get(tarball.ManifestName).Data, tgzPath+": pack.json")
+	if err != nil {
+		return "", nil
+	}
+	s := jsjson.Field(v, "signing")
+	id, _ := jsjson.Str(jsjson.Or(jsjson.Field(s, "keyId"), jsjson.Field(s, "publicKeyRef")))
 	return id, nil
 }

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -171,7 +172,7 @@ func TestUpload(t *testing.T) {
 	if res, err = up(tgz, token); err != nil || res.Created || res.Status != 200 {
 		t.Fatalf("same bytes again: %+v, %v", res, err)
 	}
-	other := release(t, key, sign.MethodV2, name, "1.0.0", func(m *Obj) { m.Set("description", "other") })
+	other := release(t, key, sign.MethodV2, name, "1.0.0", func(m *jsjson.Obj) { m.Set("description", "other") })
 	if _, err = up(other, token); werr.CodeOf(err) != "version_conflict" {
 		t.Fatalf("other bytes: %v", err)
 	}

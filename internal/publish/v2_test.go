@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/sign"
 )
 
@@ -28,7 +29,7 @@ func TestV2IndexesMatchTheRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	regV, err := ParseJS(readFileT(t, filepath.Join(src, "v2", "index.json")), "v2/index.json")
+	regV, err := jsjson.Parse(readFileT(t, filepath.Join(src, "v2", "index.json")), "v2/index.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,18 +39,18 @@ func TestV2IndexesMatchTheRegistry(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := readFileT(t, filepath.Join(src, "v2", "packs", name, "index.json"))
-		if got := Stringify(doc); string(got) != string(want) {
+		if got := jsjson.Stringify(doc); string(got) != string(want) {
 			t.Errorf("%s index.json:\n%s", name, strings.Join(lineDiff(name, want, got), "\n"))
 		}
 	}
 	if err := tr.planIndexes(nil, time.Unix(0, 0)); err != nil {
 		t.Fatal(err)
 	}
-	ours, _ := ParseJS(tr.overlay[tr.RegistryIndex()], "planned index")
+	ours, _ := jsjson.Parse(tr.overlay[tr.RegistryIndex()], "planned index")
 	entry := func(doc any, name string) string {
-		for _, e := range asArray(field(doc, "packs")) {
-			if n, _ := str(field(e, "name")); n == name {
-				return string(Stringify(e))
+		for _, e := range jsjson.Array(jsjson.Field(doc, "packs")) {
+			if n, _ := jsjson.Str(jsjson.Field(e, "name")); n == name {
+				return string(jsjson.Stringify(e))
 			}
 		}
 		return ""
@@ -59,7 +60,7 @@ func TestV2IndexesMatchTheRegistry(t *testing.T) {
 			t.Errorf("registry index entry of %s:\n%s", name, strings.Join(lineDiff(name, []byte(w), []byte(g)), "\n"))
 		}
 	}
-	if g, _ := str(field(ours, "generatedAt")); g != "1970-01-01T00:00:00.000Z" {
+	if g, _ := jsjson.Str(jsjson.Field(ours, "generatedAt")); g != "1970-01-01T00:00:00.000Z" {
 		t.Errorf("generatedAt %q", g)
 	}
 }
@@ -97,23 +98,23 @@ func TestV2PublishScaffolded(t *testing.T) {
 	if out, err := node(t, dir, "registry/scripts/generate-sbom.mjs", "--check"); err != nil {
 		t.Fatalf("generate-sbom --check (v2 paths): %v\n%s", err, out)
 	}
-	idx, err := ParseJS(readFileT(t, filepath.Join(root, "v2", "packs", name, "index.json")), "index")
+	idx, err := jsjson.Parse(readFileT(t, filepath.Join(root, "v2", "packs", name, "index.json")), "index")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := asArray(field(idx, "versions"))
+	rows := jsjson.Array(jsjson.Field(idx, "versions"))
 	if len(rows) != 2 {
 		t.Fatalf("%d rows", len(rows))
 	}
-	keys := strings.Join(rows[1].(*Obj).Keys(), ",")
+	keys := strings.Join(rows[1].(*jsjson.Obj).Keys(), ",")
 	if keys != "version,manifestUrl,tarballUrl,signatureUrl,sbomUrl,signingScheme,signingKeyId,integrity,versionDeprecated,yanked" {
 		t.Errorf("v2 row keys: %s", keys)
 	}
-	if u, _ := str(field(rows[1], "sbomUrl")); u != "/v2/packs/"+name+"/-/1.1.0.sbom.json" {
+	if u, _ := jsjson.Str(jsjson.Field(rows[1], "sbomUrl")); u != "/v2/packs/"+name+"/-/1.1.0.sbom.json" {
 		t.Errorf("sbomUrl %q", u)
 	}
-	reg, _ := ParseJS(readFileT(t, filepath.Join(root, "v2", "index.json")), "index")
-	if g, _ := str(field(reg, "generatedAt")); g != "2026-09-21T14:13:20.000Z" {
+	reg, _ := jsjson.Parse(readFileT(t, filepath.Join(root, "v2", "index.json")), "index")
+	if g, _ := jsjson.Str(jsjson.Field(reg, "generatedAt")); g != "2026-09-21T14:13:20.000Z" {
 		t.Errorf("generatedAt %q, want SOURCE_DATE_EPOCH's", g)
 	}
 	vm := readFileT(t, filepath.Join(root, "v2", "packs", name, "-", "1.1.0.json"))
@@ -138,8 +139,8 @@ func TestV2PublishScaffolded(t *testing.T) {
 			t.Errorf("yank changed %s", rel)
 		}
 	}
-	idx, _ = ParseJS(readFileT(t, filepath.Join(root, "v2", "packs", name, "index.json")), "index")
-	if l, _ := str(field(idx, "latest")); l != "1.0.0" {
+	idx, _ = jsjson.Parse(readFileT(t, filepath.Join(root, "v2", "packs", name, "index.json")), "index")
+	if l, _ := jsjson.Str(jsjson.Field(idx, "latest")); l != "1.0.0" {
 		t.Errorf("latest %q after yanking 1.1.0", l)
 	}
 	if out, err := node(t, dir, "registry/scripts/generate-sbom.mjs", "--check"); err != nil {
@@ -157,8 +158,8 @@ func TestV2PublishScaffolded(t *testing.T) {
 	if err := p.Apply(); err != nil {
 		t.Fatal(err)
 	}
-	m, _ := ParseJS(readFileT(t, filepath.Join(root, "v2", "packs", name, "-", "1.1.0.json")), "vm")
-	tail := m.(*Obj).Keys()
+	m, _ := jsjson.Parse(readFileT(t, filepath.Join(root, "v2", "packs", name, "-", "1.1.0.json")), "vm")
+	tail := m.(*jsjson.Obj).Keys()
 	if got := strings.Join(tail[len(tail)-6:], ","); got != "integrity,yanked,yankedReason,versionDeprecated,deprecationReason,supersededBy" {
 		t.Errorf("lifecycle members: %s", got)
 	}

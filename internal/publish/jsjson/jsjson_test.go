@@ -1,4 +1,4 @@
-package publish
+package jsjson
 
 import (
 	"os/exec"
@@ -6,11 +6,13 @@ import (
 	"testing"
 )
 
-// Stringify(ParseJS(x)) equals node's JSON.stringify(JSON.parse(x), null, 2)
+// Stringify(Parse(x)) equals node's JSON.stringify(JSON.parse(x), null, 2)
 // on the inputs where a Go encoder would differ: key order of array-index
 // keys, repeated keys, number forms, escapes, U+2028, astral characters.
 func TestStringifyMatchesNode(t *testing.T) {
-	needNode(t)
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not found: skipping the comparison with JSON.stringify")
+	}
 	inputs := []string{
 		`{"b":1,"a":2,"10":3,"2":4,"01":5,"-1":6,"4294967295":7,"4294967294":8}`,
 		`{"x":1,"y":2,"x":3}`,
@@ -25,7 +27,7 @@ func TestStringifyMatchesNode(t *testing.T) {
 		if err != nil {
 			t.Fatalf("node: %v", err)
 		}
-		v, err := ParseJS([]byte(in), "input")
+		v, err := Parse([]byte(in), "input")
 		if err != nil {
 			// jsondoc refuses repeated keys, which JSON.parse accepts: the
 			// registry's files never have them.

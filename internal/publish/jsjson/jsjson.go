@@ -1,4 +1,9 @@
-package publish
+// Package jsjson holds JSON values in the ECMAScript model that the
+// registry's Node scripts read and write: JSON.parse (objects keep insertion
+// order, array-index keys first; numbers are doubles) and
+// JSON.stringify(value, null, 2). Files wopkit stages into a registry tree
+// must equal the scripts' byte for byte.
+package jsjson
 
 import (
 	"math"
@@ -11,12 +16,6 @@ import (
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// The registry's scripts read JSON with JSON.parse and write it with
-// JSON.stringify(value, null, 2) + "\n". The files wopkit stages must equal
-// theirs byte for byte, so values are held in the ECMAScript model: objects
-// keep insertion order (array-index keys first, ascending, as ECMAScript
-// orders them), numbers are doubles written in Number::toString form.
-//
 // A value is nil (null), bool, float64, string, []any or *Obj.
 
 // Obj is a JSON object with its members in insertion order.
@@ -116,9 +115,9 @@ func Clone(v any) any {
 	return v
 }
 
-// ParseJS parses a JSON text as JSON.parse does (a repeated key keeps its
+// Parse parses a JSON text as JSON.parse does (a repeated key keeps its
 // first position and its last value). where names the text in errors.
-func ParseJS(src []byte, where string) (any, error) {
+func Parse(src []byte, where string) (any, error) {
 	doc, err := jsondoc.ParseLimits(src, jsondoc.Limits{MaxBytes: 64 << 20, MaxDepth: 512})
 	if err != nil {
 		return nil, werr.Wrap(werr.Invalid, "registry_invalid", err, "%s is not valid JSON", where)
@@ -218,13 +217,13 @@ func appendJS(out []byte, v any, indent string) []byte {
 		out = append(out, indent...)
 		return append(out, '}')
 	}
-	panic("publish: unsupported value type in Stringify") // a programming error: values come from ParseJS or this package
+	panic("jsjson: unsupported value type in Stringify") // a programming error: values come from ParseJS or this package
 }
 
 // Helpers reading values the way the scripts' expressions do.
 
-// field returns o[key] when o is an object.
-func field(v any, key string) any {
+// Field returns v[key] when v is an object, else nil.
+func Field(v any, key string) any {
 	if o, ok := v.(*Obj); ok {
 		x, _ := o.Get(key)
 		return x
@@ -232,8 +231,8 @@ func field(v any, key string) any {
 	return nil
 }
 
-// truthy is ECMAScript's Boolean(v).
-func truthy(v any) bool {
+// Truthy is ECMAScript's Boolean(v).
+func Truthy(v any) bool {
 	switch t := v.(type) {
 	case nil:
 		return false
@@ -247,16 +246,22 @@ func truthy(v any) bool {
 	return true
 }
 
-// str returns v when it is a string.
-func str(v any) (string, bool) {
+// Str returns v when it is a string.
+func Str(v any) (string, bool) {
 	s, ok := v.(string)
 	return s, ok
 }
 
-// orDefault is `v ?? def`.
-func orDefault(v, def any) any {
+// Or is `v ?? def`.
+func Or(v, def any) any {
 	if v == nil {
 		return def
 	}
 	return v
+}
+
+// Array returns v when it is an array, else nil.
+func Array(v any) []any {
+	a, _ := v.([]any)
+	return a
 }
