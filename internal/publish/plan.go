@@ -291,7 +291,7 @@ func lineDiff(label string, a, b []byte) []string {
 func (p *Plan) WriteText(w io.Writer, dryRun bool) {
 	what := p.Name + "@" + p.Version
 	if p.NoOp {
-		fmt.Fprintf(w, "%s is already in %s (tree %s) with the same bytes: nothing to do\n", what, p.Registry, p.Tree)
+		fmt.Fprintf(w, "%s: %s (tree %s) already holds exactly this: nothing to do\n", what, p.Registry, p.Tree)
 		return
 	}
 	verb := "wrote"
