@@ -83,6 +83,9 @@ func checkName(name string) error {
 		return invalid(CodePathTraversal, "entry name %q is an absolute path", name).
 			WithHint("the archive tries to write outside its directory: do not use it")
 	}
+	if err := checkNameChars(name); err != nil {
+		return err
+	}
 	for seg := range strings.SplitSeq(name, "/") {
 		switch seg {
 		case "..":
@@ -137,34 +140,82 @@ func decodeHeader(b *[blockSize]byte, index int) (*rawHeader, error) {
 		}
 	}
 	h := &rawHeader{typeflag: b[offTypeflag]}
+	if err := checkAmbiguous(b, index); err != nil {
+		return nil, err
+	}
 	name := string(trimNUL(b[offName : offName+maxNameLen]))
-	if string(b[offMagic:offMagic+6]) == magicUSTAR {
-		if prefix := string(trimNUL(b[offPrefix : offPrefix+155])); prefix != "" {
-			name = prefix + "/" + name
-		}
+	if prefix := string(trimNUL(b[offPrefix : offPrefix+155])); prefix != "" {
+		name = prefix + "/" + name // only reached with USTAR magic and version (checkAmbiguous)
 	}
 	h.name = name
 	if h.mode, err = parseOctal(b[offMode : offMode+8]); err != nil {
 		return nil, corrupt("unreadable mode field of %q", name)
 	}
-	sizeField := b[offSize : offSize+12]
-	if sizeField[0]&0x80 != 0 { // GNU base-256: only used for sizes of 8 GiB and more
-		var v int64
-		for i, c := range sizeField {
-			if i == 0 {
-				c &= 0x7f
-			}
-			if v > (1<<62)>>8 {
-				v = 1 << 62 // saturate: far beyond any limit
-				break
-			}
-			v = v<<8 | int64(c)
-		}
-		h.size = v
-	} else if h.size, err = parseOctal(sizeField); err != nil {
+	if h.size, err = parseOctal(b[offSize : offSize+12]); err != nil {
 		return nil, corrupt("unreadable size field of %q", name)
 	}
 	return h, nil
+}
+
+// numericFields are the header's numbers that common readers parse (Python's
+// tarfile parses all of them and stops reading the archive at a header whose
+// numbers it cannot read).
+var numericFields = []struct {
+	name     string
+	off, len int
+}{{"mode", offMode, 8}, {"uid", offUID, 8}, {"gid", offGID, 8}, {"size", offSize, 12}, {"mtime", offMtime, 12}}
+
+// checkAmbiguous refuses a header that common readers (GNU tar, Go's
+// archive/tar, Python's tarfile, libarchive) could read differently from
+// wopkit, with tarball_ambiguous_header:
+//   - bytes in the USTAR prefix field without the exact USTAR magic and
+//     version "00" (tarfile joins the prefix whatever the magic, GNU tar and
+//     Go ignore it outside USTAR: "evil.txt" for one is "../x/evil.txt" for
+//     another);
+//   - a NUL inside the name or prefix field followed by other bytes (readers
+//     that stop at the first NUL and readers that do not disagree);
+//   - a numeric field in base-256 (GNU's extension: readers without it read
+//     another size) or in any form other than optional leading spaces, octal
+//     digits and NUL/space terminators (tarfile accepts "+12", "1_2" and
+//     digits after a NUL; others refuse or stop there).
+func checkAmbiguous(b *[blockSize]byte, index int) error {
+	ambiguous := func(format string, args ...any) error {
+		return invalid(CodeAmbiguousHeader, "entry %d: %s", index, fmt.Sprintf(format, args...)).
+			WithHint("other tar readers would read this entry differently from wopkit: the archive is hostile or damaged; rebuild it with wopkit pack")
+	}
+	ustar := string(b[offMagic:offMagic+6]) == magicUSTAR && string(b[offVersion:offVersion+2]) == "00"
+	prefix := b[offPrefix : offPrefix+155]
+	if !ustar && !allZero(prefix) {
+		return ambiguous("bytes in the USTAR prefix field (%q) of a header without the USTAR magic %q",
+			trimNUL(prefix), b[offMagic:offMagic+8])
+	}
+	for _, f := range []struct {
+		what  string
+		field []byte
+	}{{"name", b[offName : offName+maxNameLen]}, {"prefix", prefix}} {
+		if i := bytes.IndexByte(f.field, 0); i >= 0 && !allZero(f.field[i:]) {
+			return ambiguous("the %s field %q has bytes after a NUL", f.what, f.field[:bytes.LastIndexFunc(f.field, func(r rune) bool { return r != 0 })+1])
+		}
+	}
+	for _, f := range numericFields {
+		field := b[f.off : f.off+f.len]
+		if field[0]&0x80 != 0 {
+			return ambiguous("the %s field is in GNU base-256 form, which not every reader understands", f.name)
+		}
+		if _, err := parseOctal(field); err != nil {
+			return ambiguous("the %s field %q is not plain octal digits", f.name, field)
+		}
+	}
+	return nil
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // parseOctal reads a NUL- or space-terminated octal field (leading spaces

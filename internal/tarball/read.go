@@ -62,7 +62,7 @@ func Walk(r io.Reader, lim Limits, fn func(h Header, body io.Reader) error) erro
 		streamLimit = lim.MaxUnpacked + int64(entries+1)*2*blockSize + maxTrailer
 	}
 	ur := &countReader{r: zr, limit: streamLimit, what: "decompressed tar stream"}
-	w := &walker{lim: lim, src: ur, cr: cr, seen: map[string]bool{}, dirs: map[string]bool{}}
+	w := &walker{lim: lim, src: ur, cr: cr, seen: map[string]bool{}, dirs: map[string]bool{}, folded: collisions{}}
 	return w.run(fn)
 }
 
@@ -72,6 +72,7 @@ type walker struct {
 	cr       *countReader // compressed, for error attribution
 	seen     map[string]bool
 	dirs     map[string]bool // every directory implied by a file or entry
+	folded   collisions      // names by their case-folded NFC spelling
 	unpacked int64
 	entries  int
 }
@@ -158,6 +159,9 @@ func (w *walker) check(raw *rawHeader) (*Header, error) {
 				WithHint("the archive is ambiguous: rebuild it with wopkit pack")
 		}
 		w.dirs[parent] = true
+	}
+	if err := w.folded.add(name); err != nil {
+		return nil, err
 	}
 	w.seen[name] = true
 	if dir {

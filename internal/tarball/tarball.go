@@ -22,6 +22,9 @@ const (
 	CodeNameTooLong     = "tarball_name_too_long"    // a name over 100 bytes given to the writer
 	CodeEntryChanged    = "tarball_entry_changed"    // an entry's content did not match its Size while writing
 	CodeBadOptions      = "tarball_bad_options"      // WriteOptions out of range
+	CodeAmbiguousHeader = "tarball_ambiguous_header" // a header other tar readers could read differently
+	CodeNameCollision   = "tarball_name_collision"   // two names one file on a case-insensitive or normalising file system
+	CodeUnsafeName      = "tarball_unsafe_name"      // a name with C1 controls, bidi overrides or invalid UTF-8
 )
 
 // ManifestName is the pack manifest every pack tarball carries at its root.

@@ -55,6 +55,7 @@ func WriteTar(w io.Writer, entries []Entry) error {
 func sortEntries(entries []Entry) ([]Entry, error) {
 	sorted := slices.Clone(entries)
 	slices.SortStableFunc(sorted, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	folded := collisions{}
 	for i, e := range sorted {
 		if len(e.Name) > maxNameLen {
 			return nil, invalid(CodeNameTooLong, "file name %q is %d bytes, more than the %d a pack tarball allows", e.Name, len(e.Name), maxNameLen).
@@ -66,6 +67,9 @@ func sortEntries(entries []Entry) ([]Entry, error) {
 		if i > 0 && sorted[i-1].Name == e.Name {
 			return nil, invalid(CodeDuplicateEntry, "file %q is listed twice", e.Name).
 				WithHint("give each file once")
+		}
+		if err := folded.add(e.Name); err != nil {
+			return nil, err
 		}
 		if e.Size < 0 || e.Size > maxOctal11 {
 			return nil, invalid(CodeTooLarge, "file %q has size %d, outside 0..%d that a USTAR header holds", e.Name, e.Size, int64(maxOctal11)).
