@@ -201,9 +201,9 @@ func TestNameCollisionsAndUnsafeNames(t *testing.T) {
 		{[]string{"pack.json", "Schemas", "schemas/a.json"}, CodeNameCollision},
 		{[]string{"pack.json", "Schemas/b.json", "schemas/a.json"}, CodeNameCollision},
 		{[]string{"pack.json", "stra\u00dfe.md", "STRASSE.md"}, CodeNameCollision}, // full case folding
-		{[]string{"pack.json", "a\u0085b.txt"}, CodeUnsafeName},                     // C1 NEL
-		{[]string{"pack.json", "evil\u202etxt.sh"}, CodeUnsafeName},                 // RLO
-		{[]string{"pack.json", "x\u2066y"}, CodeUnsafeName},                         // LRI
+		{[]string{"pack.json", "a\u0085b.txt"}, CodeUnsafeName},                    // C1 NEL
+		{[]string{"pack.json", "evil\u202etxt.sh"}, CodeUnsafeName},                // RLO
+		{[]string{"pack.json", "x\u2066y"}, CodeUnsafeName},                        // LRI
 		{[]string{"pack.json", "bad\xffname"}, CodeUnsafeName},
 	}
 	for _, c := range cases {
