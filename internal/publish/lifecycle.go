@@ -144,6 +144,5 @@ func lifecycle(o LifecycleOptions, edit func(*Tree, *jsjson.Obj) error) (*Plan, 
 	if err := plan.collect(t); err != nil {
 		return nil, err
 	}
-	plan.IndexDiff, err = indexDiff(t, o.Name, oldPack, oldReg)
-	return plan, err
+	return plan, indexDiff(t, plan, o.Name, oldPack, oldReg)
 }

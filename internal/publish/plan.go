@@ -181,46 +181,69 @@ func mkdirs(dir string) ([]string, error) {
 	return made, nil
 }
 
-// snapshotIndexes returns the pack's index.json and its registry index entry
-// as they are before the plan.
-func snapshotIndexes(t *Tree, name string) ([]byte, []byte, error) {
+// snapshotIndexes returns the pack's index.json and the registry index's
+// entries as they are before the plan.
+func snapshotIndexes(t *Tree, name string) ([]byte, map[string][]byte, error) {
 	oldPack, _, err := t.read(t.PackIndex(name))
 	if err != nil {
 		return nil, nil, err
 	}
-	regEntry, err := registryEntry(t, name)
-	return oldPack, regEntry, err
+	entries, err := registryEntries(t)
+	return oldPack, entries, err
 }
 
-func registryEntry(t *Tree, name string) ([]byte, error) {
+// registryEntries maps each pack of the registry index (as planned) to its
+// entry's text.
+func registryEntries(t *Tree) (map[string][]byte, error) {
+	out := map[string][]byte{}
 	b, ok, err := t.read(t.RegistryIndex())
 	if err != nil || !ok {
-		return nil, err
+		return out, err
 	}
 	doc, err := jsjson.Parse(b, t.abs(t.RegistryIndex()))
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range jsjson.Array(jsjson.Field(doc, "packs")) {
-		if n, _ := jsjson.Str(jsjson.Field(e, "name")); n == name {
-			return jsjson.Stringify(e), nil
+		if n, ok := jsjson.Str(jsjson.Field(e, "name")); ok {
+			out[n] = jsjson.Stringify(e)
 		}
 	}
-	return nil, nil
+	return out, nil
 }
 
-// indexDiff shows the index entries of name before and after the plan.
-func indexDiff(t *Tree, name string, oldPack, oldReg []byte) ([]string, error) {
+// indexDiff shows the index entries of name before and after the plan, and
+// notes the other packs whose registry index entries change too (when the
+// tree's registry index was not up to date, as the registry's scripts would
+// rewrite them).
+func indexDiff(t *Tree, plan *Plan, name string, oldPack []byte, oldReg map[string][]byte) error {
 	newPack, _, err := t.read(t.PackIndex(name))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	newReg, err := registryEntry(t, name)
+	newReg, err := registryEntries(t)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := lineDiff(t.PackIndex(name), oldPack, newPack)
-	return append(out, lineDiff(t.RegistryIndex()+" (packs[] entry of "+name+")", oldReg, newReg)...), nil
+	plan.IndexDiff = append(lineDiff(t.PackIndex(name), oldPack, newPack),
+		lineDiff(t.RegistryIndex()+" (packs[] entry of "+name+")", oldReg[name], newReg[name])...)
+	var others []string
+	for n, e := range newReg {
+		if n != name && !bytes.Equal(e, oldReg[n]) {
+			others = append(others, n)
+		}
+	}
+	for n := range oldReg {
+		if _, ok := newReg[n]; !ok && n != name {
+			others = append(others, n)
+		}
+	}
+	if len(others) > 0 {
+		sort.Strings(others)
+		plan.Notes = append(plan.Notes, fmt.Sprintf("%s was not up to date with the tree: the entries of %d other pack(s) change too (%s)",
+			t.RegistryIndex(), len(others), strings.Join(others, ", ")))
+	}
+	return nil
 }
 
 // lineDiff is a line diff of a and b with one line of context, or nothing

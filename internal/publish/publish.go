@@ -137,8 +137,7 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	if err := plan.collect(t); err != nil {
 		return nil, err
 	}
-	plan.IndexDiff, err = indexDiff(t, rel.Name, oldPack, oldReg)
-	return plan, err
+	return plan, indexDiff(t, plan, rel.Name, oldPack, oldReg)
 }
 
 func highest(versions []string) string {
