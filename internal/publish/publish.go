@@ -202,6 +202,10 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 				WithHint("sign with --sign v2 (wopkit migrate first for a v1 pack), or pass --spec v1 for the frozen v1 tree")
 		}
 		keyID, _ = jsjson.Str(jsjson.Field(signing, "keyId"))
+		if k, _ := jsjson.Str(jsjson.Field(pm, "kind")); k == "" {
+			return nil, werr.New(werr.Invalid, "pack_kind_missing", "pack.json in %s has no kind; every v2 manifest names its kind (RFC 0177 §C.5)", o.Tarball).
+				WithHint("add \"kind\": \"node\" (or the pack's kind) to pack.json, then pack and sign again (wopkit migrate does it)")
+		}
 		rng, _ := jsjson.Str(jsjson.Field(jsjson.Field(pm, "engines"), "openwop"))
 		m := engineRange.FindStringSubmatch(rng)
 		if ceil, _ := strconv.Atoi(safeIndex(m, 2)); m == nil || ceil <= 2 {

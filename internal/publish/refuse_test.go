@@ -96,6 +96,10 @@ func TestRefusals(t *testing.T) {
 	t.Run("v1 signature into the v2 tree", func(t *testing.T) {
 		refuse(t, Options{Tarball: release(t, key, sign.MethodManual, name, "3.0.0", nil), Registry: dir}, "publish_tree_mismatch")
 	})
+	t.Run("v2 manifest without kind", func(t *testing.T) {
+		tgz := release(t, key, sign.MethodV2, name, "3.0.0", func(m *jsjson.Obj) { m.Delete("kind") })
+		refuse(t, Options{Tarball: tgz, Registry: dir}, "pack_kind_missing")
+	})
 	t.Run("engines range without major 2", func(t *testing.T) {
 		tgz := release(t, key, sign.MethodV2, name, "3.0.0", func(m *jsjson.Obj) { m.Set("engines", jsjson.NewObj().Set("openwop", ">=1.0.0 <2.0.0")) })
 		refuse(t, Options{Tarball: tgz, Registry: dir}, "pack_engine_unsupported")
