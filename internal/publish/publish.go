@@ -234,7 +234,7 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k.Status != "active" && k.Status != "" { // the registry reads a missing status as active (namespace-authority.mjs)
+	if k.Status != "active" { // check-published-immutable.mjs: a new publication needs status "active", spelled out
 		return nil, werr.New(werr.Invalid, "key_not_active", "key %q is %q in the keychain of %s: only an active key may sign a new publication", keyID, k.Status, t.Root).
 			WithHint("sign with the namespace's active key (a rotated key keeps verifying what it signed, but signs nothing new)")
 	}
