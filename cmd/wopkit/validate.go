@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +17,7 @@ type validateOptions struct {
 	Strict      bool
 	SchemaDir   string
 	Kind        string
+	Spec        string
 	ForRegistry bool
 	ListRules   bool
 }
@@ -25,7 +27,8 @@ func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.JSON, "json", false, "print the report as one JSON object (shape in CLI.md)")
 	f.BoolVar(&o.Strict, "strict", false, "fail on warnings too")
 	f.StringVar(&o.SchemaDir, "schemas", "", "directory of JSON Schemas that override the embedded ones by $id")
-	f.StringVar(&o.Kind, "kind", "", "treat standalone documents as this kind: node-pack, agent, agent-ref, eval-suite, tool-manifest")
+	f.StringVar(&o.Kind, "kind", "", "treat standalone documents as this kind: "+kindList())
+	f.StringVar(&o.Spec, "spec", "", "check every document against this OpenWOP spec version (v1 or v2) instead of detecting it")
 	f.BoolVar(&o.ForRegistry, "for-registry", false, "apply the rules for publishing to a registry (size limits, reserved scopes), as pack --for-registry does")
 	f.BoolVar(&o.ListRules, "rules", false, "list the lint rules and exit")
 }
@@ -37,9 +40,11 @@ func newValidateCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate [PATH...]",
 		Short: "Check packs, agents, eval suites, tool manifests and tarballs",
-		Long: "Validate checks each PATH (a pack directory, default \".\"; a pack.json; an agent, eval suite or tool\n" +
-			"manifest; or a pack .tgz, read without extracting) against the JSON Schemas and the lint rules, and\n" +
-			"prints every problem as file:line:column: message (at /json/pointer) [rule].\n\n" +
+		Long: "Validate checks each PATH (a pack directory, default \".\"; a pack.json of any kind; a registry version\n" +
+			"manifest; an agent, eval suite or tool manifest; or a pack .tgz, read without extracting) against the\n" +
+			"JSON Schemas of its kind and spec version (v1 or v2, detected from $schema, the signing block, a version\n" +
+			"manifest's tarballUrl or an engines range whose ceiling admits major 2; --spec forces one) and the lint\n" +
+			"rules, and prints every problem as file:line:column: message (at /json/pointer) [rule].\n\n" +
 			"Exit status: 0 valid, 1 problems found, 2 usage error, 3 unreadable input.",
 		Example: "  wopkit validate\n  wopkit validate ./my-pack --strict\n  wopkit validate tool.json --json\n" +
 			"  wopkit validate my-pack-1.0.0.tgz\n  wopkit validate pack.json --schemas ./newer-schemas",
@@ -47,8 +52,11 @@ func newValidateCmd() *cobra.Command {
 			if o.Kind != "" {
 				if _, ok := validate.ParseKind(o.Kind); !ok {
 					return werr.New(werr.Usage, "usage", "unknown --kind %q", o.Kind).
-						WithHint("use node-pack, agent, agent-ref, eval-suite or tool-manifest")
+						WithHint("use one of %s", kindList())
 				}
+			}
+			if _, ok := validate.ParseSpec(o.Spec); !ok {
+				return werr.New(werr.Usage, "usage", "unknown --spec %q", o.Spec).WithHint("use v1 or v2")
 			}
 			return nil
 		},
@@ -60,7 +68,8 @@ func newValidateCmd() *cobra.Command {
 				args = []string{"."}
 			}
 			k, _ := validate.ParseKind(o.Kind)
-			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.ForRegistry, Kind: k})
+			sp, _ := validate.ParseSpec(o.Spec)
+			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp})
 			if err != nil {
 				return err
 			}
@@ -105,6 +114,14 @@ func printReport(w io.Writer, rep *validate.Report) error {
 	}
 	_, err := fmt.Fprintf(w, "%s: %d file(s), %d error(s), %d warning(s)\n", verdict, len(rep.Files), e, wn)
 	return err
+}
+
+func kindList() string {
+	var names []string
+	for _, k := range validate.Kinds() {
+		names = append(names, string(k))
+	}
+	return strings.Join(names, ", ")
 }
 
 func printRules(w io.Writer) error {

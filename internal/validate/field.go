@@ -29,11 +29,19 @@ type FieldInfo struct {
 
 // Field returns the schema's description of the value at pointer in a
 // document of kind k. Unknown fields give a FieldInfo with no SchemaURL.
+// The spec version is Options.Spec (v1 when auto); FieldFor names it.
 func (v *Validator) Field(k Kind, pointer string) FieldInfo {
-	if v.init() != nil || schemaIDs[k] == "" {
+	return v.FieldFor(v.opts.Spec, k, pointer)
+}
+
+// FieldFor is Field for a document of kind k under spec version spec (the
+// editor passes the version of the document it edits).
+func (v *Validator) FieldFor(spec Spec, k Kind, pointer string) FieldInfo {
+	id := SchemaIDFor(spec, k)
+	if v.init() != nil || id == "" {
 		return FieldInfo{}
 	}
-	url, required := v.set.resolve(schemaIDs[k]+"#", jsondoc.SplitPointer(pointer))
+	url, required := v.set.resolve(id+"#", jsondoc.SplitPointer(pointer))
 	if url == "" {
 		return FieldInfo{}
 	}
@@ -64,7 +72,12 @@ func (v *Validator) Field(k Kind, pointer string) FieldInfo {
 // author types it. Problems carry the field's pointer; the lint rules and
 // the rules that tie fields together run on the whole document instead.
 func (v *Validator) CheckValue(k Kind, pointer string, value any) []Problem {
-	fi := v.Field(k, pointer)
+	return v.CheckValueFor(v.opts.Spec, k, pointer, value)
+}
+
+// CheckValueFor is CheckValue under spec version spec.
+func (v *Validator) CheckValueFor(spec Spec, k Kind, pointer string, value any) []Problem {
+	fi := v.FieldFor(spec, k, pointer)
 	if fi.SchemaURL == "" {
 		return nil
 	}

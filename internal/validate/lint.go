@@ -13,6 +13,7 @@ type Rule struct {
 	ID       string
 	Severity Severity
 	Kinds    []Kind // the document kinds it applies to
+	Specs    []Spec // the spec versions it applies to (nil: every one)
 	Summary  string // one line, for `validate --rules` and docs/RULES.md
 	// NeedsFiles marks rules that read other files of the pack; they run only
 	// when the document is validated with its pack (directory or tarball).
@@ -31,6 +32,7 @@ func Rules() []Rule {
 type lintCtx struct {
 	v     *Validator
 	kind  Kind
+	spec  Spec
 	doc   *jsondoc.Doc
 	opts  Options
 	fsys  fs.FS // the pack's files (root = pack root), nil when not available
@@ -49,11 +51,11 @@ func (c *lintCtx) report(ptr string, key bool, msg, hint string) {
 }
 
 // lint runs every rule that applies to kind. fsys may be nil.
-func (v *Validator) lint(name string, k Kind, doc *jsondoc.Doc, fsys fs.FS) ([]Problem, []FileReport) {
-	c := &lintCtx{v: v, kind: k, doc: doc, opts: v.opts, fsys: fsys, name: name}
+func (v *Validator) lint(name string, spec Spec, k Kind, doc *jsondoc.Doc, fsys fs.FS) ([]Problem, []FileReport) {
+	c := &lintCtx{v: v, kind: k, spec: spec, doc: doc, opts: v.opts, fsys: fsys, name: name}
 	for i := range rules {
 		r := &rules[i]
-		if r.NeedsFiles && fsys == nil || !appliesTo(r, k) {
+		if r.NeedsFiles && fsys == nil || !appliesTo(r, spec, k) {
 			continue
 		}
 		c.rule = r
@@ -62,7 +64,16 @@ func (v *Validator) lint(name string, k Kind, doc *jsondoc.Doc, fsys fs.FS) ([]P
 	return c.out, c.files
 }
 
-func appliesTo(r *Rule, k Kind) bool {
+func appliesTo(r *Rule, spec Spec, k Kind) bool {
+	if len(r.Specs) > 0 {
+		ok := false
+		for _, s := range r.Specs {
+			ok = ok || s == spec
+		}
+		if !ok {
+			return false
+		}
+	}
 	for _, rk := range r.Kinds {
 		if rk == k {
 			return true

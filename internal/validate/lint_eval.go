@@ -28,7 +28,7 @@ func checkEvalSuiteRef(c *lintCtx) {
 		ptr := a.ptr() + "/evalSuiteRef"
 		if !validated[p] {
 			validated[p] = true
-			fr := c.v.File(c.displayRef(p), f.data, EvalSuite)
+			fr := c.v.file(c.displayRef(p), f.data, EvalSuite, c.spec)
 			c.files = append(c.files, fr)
 			if n := len(fr.Errors); n > 0 {
 				c.report(ptr, false, fmt.Sprintf("eval suite %q is not a valid eval suite: %d error(s), listed under %s", ref.Str, n, fr.Path),

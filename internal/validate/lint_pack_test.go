@@ -418,7 +418,7 @@ func BenchmarkLintDocA2A(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v.lint("pack.json", NodePack, doc, nil)
+		v.lint("pack.json", V1, NodePack, doc, nil)
 	}
 }
 

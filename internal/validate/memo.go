@@ -47,50 +47,67 @@ func (m *memo) put(key string, ps []Problem) {
 	m.entries[key] = ps
 }
 
-// shellURL returns the $id of the shell schema for the pack kind, building
-// and registering it on first use; "" when the pack schema does not have the
-// expected shape (a --schemas override), in which case whole-document
-// validation is used.
-func (s *schemaSet) shell() (shellID string, itemURLs map[string]string) {
-	s.shellOnce.Do(func() {
-		id := schemaIDs[NodePack]
-		doc, _ := s.docs[id].(map[string]any)
-		props, _ := doc["properties"].(map[string]any)
-		urls := map[string]string{}
-		cp := shallowCopy(doc)
-		cpProps := shallowCopy(props)
-		for _, name := range memoArrays {
-			arr, _ := props[name].(map[string]any)
-			if _, ok := arr["items"].(map[string]any); !ok {
-				return
-			}
-			urls[name] = s.deref(id + "#/properties/" + name + "/items")
-			a := shallowCopy(arr)
-			a["items"] = true
-			cpProps[name] = a
+// shell returns the $id of the shell schema for the pack schema id,
+// building and registering it on first use; "" when the pack schema does not
+// have the expected shape (a --schemas override), in which case
+// whole-document validation is used.
+func (s *schemaSet) shell(id string) (shellID string, itemURLs map[string]string) {
+	s.shellMu.Lock()
+	defer s.shellMu.Unlock()
+	if e, ok := s.shells[id]; ok {
+		return e.id, e.items
+	}
+	sid, urls := s.buildShell(id)
+	if s.shells == nil {
+		s.shells = map[string]shellEntry{}
+	}
+	s.shells[id] = shellEntry{sid, urls}
+	return sid, urls
+}
+
+type shellEntry struct {
+	id    string
+	items map[string]string
+}
+
+func (s *schemaSet) buildShell(id string) (string, map[string]string) {
+	doc, _ := s.doc(id).(map[string]any)
+	props, _ := doc["properties"].(map[string]any)
+	urls := map[string]string{}
+	cp := shallowCopy(doc)
+	cpProps := shallowCopy(props)
+	for _, name := range memoArrays {
+		arr, _ := props[name].(map[string]any)
+		if _, ok := arr["items"].(map[string]any); !ok {
+			return "", nil
 		}
-		cp["properties"] = cpProps
-		// The shell lives beside the original so relative $refs resolve the same.
-		sid := strings.TrimSuffix(id, ".json") + ".wopkit-shell.json"
-		cp["$id"] = sid
-		b, err := json.Marshal(cp)
-		if err != nil {
-			return
-		}
-		v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
-		if err != nil {
-			return
-		}
-		s.mu.Lock()
-		err = s.compiler.AddResource(sid, v)
-		s.mu.Unlock()
-		if err != nil {
-			return
-		}
-		s.docs[sid] = v
-		s.shellID, s.itemURLs = sid, urls
-	})
-	return s.shellID, s.itemURLs
+		urls[name] = s.deref(id + "#/properties/" + name + "/items")
+		a := shallowCopy(arr)
+		a["items"] = true
+		cpProps[name] = a
+	}
+	cp["properties"] = cpProps
+	// The shell lives beside the original so relative $refs resolve the same.
+	sid := strings.TrimSuffix(id, ".json") + ".wopkit-shell.json"
+	cp["$id"] = sid
+	b, err := json.Marshal(cp)
+	if err != nil {
+		return "", nil
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+	if err != nil {
+		return "", nil
+	}
+	s.mu.Lock()
+	err = s.compiler.AddResource(sid, v)
+	s.mu.Unlock()
+	if err != nil {
+		return "", nil
+	}
+	s.docMu.Lock()
+	s.docs[sid] = v
+	s.docMu.Unlock()
+	return sid, urls
 }
 
 func shallowCopy(m map[string]any) map[string]any {
@@ -102,8 +119,8 @@ func shallowCopy(m map[string]any) map[string]any {
 }
 
 // packSchemaProblems validates a pack document incrementally.
-func (v *Validator) packSchemaProblems(doc *jsondoc.Doc) ([]Problem, bool) {
-	shellID, itemURLs := v.set.shell()
+func (v *Validator) packSchemaProblems(id string, doc *jsondoc.Doc) ([]Problem, bool) {
+	shellID, itemURLs := v.set.shell(id)
 	root := doc.Root
 	if shellID == "" || root == nil || root.Kind != jsondoc.Object {
 		return nil, false

@@ -39,7 +39,7 @@ func TestMemoMatchesWholeDocument(t *testing.T) {
 		}
 		whole := v.shape(SchemaID(NodePack), doc.Root.Value(), doc, "")
 		for run := 0; run < 2; run++ { // the second run is served from the memo
-			inc, ok := v.packSchemaProblems(doc)
+			inc, ok := v.packSchemaProblems(SchemaID(NodePack), doc)
 			if !ok {
 				t.Fatalf("%s: incremental validation unavailable", name)
 			}

@@ -38,6 +38,7 @@ func (v *Validator) PackFiles(name string, fsys fs.FS, data []byte) []FileReport
 		return []FileReport{fr}
 	}
 	fr.Kind = Detect("pack.json", doc.Root)
+	fr.Spec = v.specOf(fr.Kind, doc)
 	if fr.Kind == OtherPack {
 		v.checkDoc(&fr, doc, nil)
 		return []FileReport{fr}
@@ -54,10 +55,10 @@ func (v *Validator) lintStandalone(fr *FileReport, fsys fs.FS, data []byte) []Fi
 	if err != nil {
 		return nil
 	}
-	c := &lintCtx{v: v, kind: fr.Kind, doc: doc, opts: v.opts, fsys: fsys, name: fr.Path}
+	c := &lintCtx{v: v, kind: fr.Kind, spec: fr.Spec, doc: doc, opts: v.opts, fsys: fsys, name: fr.Path}
 	for i := range rules {
 		r := &rules[i]
-		if !r.NeedsFiles || !appliesTo(r, fr.Kind) {
+		if !r.NeedsFiles || !appliesTo(r, fr.Spec, fr.Kind) {
 			continue
 		}
 		c.rule = r

@@ -57,6 +57,7 @@ func (p Problem) String() string {
 type FileReport struct {
 	Path     string    `json:"path"`
 	Kind     Kind      `json:"kind"`
+	Spec     Spec      `json:"spec,omitempty"`
 	Valid    bool      `json:"valid"`
 	Note     string    `json:"note,omitempty"`
 	Errors   []Problem `json:"errors"`

@@ -19,42 +19,60 @@ import (
 // schemaSet holds the schema documents by $id and compiles them on first use.
 // Validation never touches the network: only registered documents resolve.
 type schemaSet struct {
-	mu       sync.Mutex
-	docs     map[string]any // $id -> decoded schema document
+	mu       sync.Mutex     // guards compiler and compiled
+	docMu    sync.Mutex     // guards docs and sources
+	docs     map[string]any // $id -> decoded schema document (embedded ones decoded on first use)
 	sources  map[string]string
 	compiler *jsonschema.Compiler
 	compiled map[string]*jsonschema.Schema
 
-	shellOnce sync.Once         // see memo.go
-	shellID   string            // $id of the pack shell schema, "" if unusable
-	itemURLs  map[string]string // array member -> schema URL of its items
+	shellMu sync.Mutex            // see memo.go
+	shells  map[string]shellEntry // pack schema $id -> its shell
 }
 
-// refuseLoader refuses every URL that was not registered, so a schema $ref
-// to an unknown document fails clearly instead of reaching the network.
-type refuseLoader struct{}
+// embedLoader resolves a schema URL to an embedded schema (decoded on first
+// use) and refuses every other URL, so a schema $ref to an unknown document
+// fails clearly instead of reaching the network.
+type embedLoader struct{ s *schemaSet }
 
-func (refuseLoader) Load(url string) (any, error) {
+func (l embedLoader) Load(url string) (any, error) {
+	if doc := l.s.doc(url); doc != nil {
+		return doc, nil
+	}
 	return nil, fmt.Errorf("schema %s is not embedded in wopkit; provide it with --schemas DIR", url)
 }
 
-// newSchemaSet loads the embedded schemas, then the *.json files of dir (if
-// any) which replace embedded ones with the same $id or add new ones.
+// doc returns the decoded schema document with $id id: an override from
+// --schemas, else the embedded one, decoded on first use; nil if unknown.
+func (s *schemaSet) doc(id string) any {
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	if d, ok := s.docs[id]; ok {
+		return d
+	}
+	file, ok := schemas.Index[id]
+	if !ok {
+		return nil
+	}
+	b, err := fs.ReadFile(schemas.FS, file)
+	if err != nil {
+		return nil
+	}
+	d, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil
+	}
+	s.docs[id] = d
+	s.sources[id] = "schemas/" + file
+	return d
+}
+
+// newSchemaSet registers the embedded schemas (decoded and compiled only
+// when a document needs them: a command pays for the kinds it meets), then
+// loads the *.json files of dir (if any), which replace embedded ones with
+// the same $id or add new ones.
 func newSchemaSet(dir string) (*schemaSet, error) {
 	s := &schemaSet{docs: map[string]any{}, sources: map[string]string{}, compiled: map[string]*jsonschema.Schema{}}
-	entries, err := fs.ReadDir(schemas.FS, ".")
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range entries {
-		b, err := fs.ReadFile(schemas.FS, e.Name())
-		if err != nil {
-			return nil, err
-		}
-		if err := s.add("schemas/"+e.Name(), b); err != nil {
-			return nil, err
-		}
-	}
 	if dir != "" {
 		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 		if err != nil || files == nil {
@@ -78,8 +96,9 @@ func newSchemaSet(dir string) (*schemaSet, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
-	c.UseLoader(refuseLoader{})
-	for id, doc := range s.docs {
+	c.UseRegexpEngine(ecmaRegexp)
+	c.UseLoader(embedLoader{s})
+	for id, doc := range s.docs { // the overrides; embedded schemas load on first use
 		if err := c.AddResource(id, doc); err != nil {
 			return nil, werr.Wrap(werr.Invalid, "schema_invalid", err, "schema %s (%s) cannot be used", id, s.sources[id])
 		}
@@ -124,7 +143,7 @@ func (s *schemaSet) compile(url string) (*jsonschema.Schema, error) {
 // ("<$id>#/json/pointer"), or nil.
 func (s *schemaSet) at(url string) map[string]any {
 	id, frag, _ := strings.Cut(url, "#")
-	var v any = s.docs[id]
+	v := s.doc(id)
 	for _, tok := range splitFragment(frag) {
 		switch t := v.(type) {
 		case map[string]any:

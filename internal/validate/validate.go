@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -32,6 +33,10 @@ type Options struct {
 	// Kind forces the kind of standalone documents instead of detecting it
 	// (needed for agent refs, which carry too little to be recognised).
 	Kind Kind
+	// Spec forces the spec version every document is checked against
+	// (`validate --spec`); SpecAuto detects it per document (DetectSpec).
+	// Field help (Field, CheckValue) uses it, v1 when auto.
+	Spec Spec
 }
 
 // MaxFileSize bounds how much of one file wopkit will read to validate it.
@@ -170,6 +175,12 @@ func readBounded(path string, size int64) ([]byte, error) {
 // File validates one document given as bytes. kind "" detects it. The
 // result is not finished: callers merge it into a Report (see Bytes).
 func (v *Validator) File(name string, data []byte, k Kind) FileReport {
+	return v.file(name, data, k, v.opts.Spec)
+}
+
+// file is File under spec version spec (SpecAuto detects it): a file a
+// pack references is checked under the pack's version.
+func (v *Validator) file(name string, data []byte, k Kind, spec Spec) FileReport {
 	fr := FileReport{Path: name, Kind: k}
 	if err := v.init(); err != nil {
 		fr.add(Problem{Line: 1, Column: 1, Rule: "schema/unavailable", Message: err.Error(), Severity: Error})
@@ -186,8 +197,26 @@ func (v *Validator) File(name string, data []byte, k Kind) FileReport {
 	if fr.Kind == "" {
 		fr.Kind = Detect(name, doc.Root)
 	}
+	fr.Spec = v.specOf(fr.Kind, doc)
+	if spec != SpecAuto && fr.Spec != SpecAuto {
+		fr.Spec = spec
+	}
 	v.checkDoc(&fr, doc, nil)
 	return fr
+}
+
+// specOf returns the spec version doc is checked against: the forced one,
+// else the detected one. Tool manifests and unknown documents have none.
+func (v *Validator) specOf(k Kind, doc *jsondoc.Doc) Spec {
+	switch k {
+	case ToolManifest, Unknown, Tarball, JSONSchema, Prompt:
+		return SpecAuto
+	}
+	if v.opts.Spec != SpecAuto {
+		return v.opts.Spec
+	}
+	sp, _ := DetectSpec(doc.Root)
+	return sp
 }
 
 // Bytes validates one document given as bytes and returns its report.
@@ -209,27 +238,82 @@ func (v *Validator) checkDoc(fr *FileReport, doc *jsondoc.Doc, fsys fs.FS) []Fil
 		fr.Note = "pack kind \"" + k + "\" is not covered by any schema wopkit has: its content is not schema-checked"
 		return nil
 	}
-	fr.add(v.SchemaProblems(fr.Kind, doc, "")...)
-	ps, extra := v.lint(fr.Path, fr.Kind, doc, fsys)
+	if SchemaIDFor(fr.Spec, fr.Kind) == "" {
+		fr.Note = fmt.Sprintf("no %s schema exists for %s documents: only the lint rules check it", fr.Spec, fr.Kind)
+		if fr.Spec == V1 {
+			fr.Note += " (pass --spec v2 to check it against the v2 schema)"
+		}
+	}
+	fr.add(v.SchemaProblemsFor(fr.Spec, fr.Kind, doc, "")...)
+	ps, extra := v.lint(fr.Path, fr.Spec, fr.Kind, doc, fsys)
 	fr.add(ps...)
 	return extra
 }
 
 // SchemaProblems validates the value at pointer base of doc (the whole
-// document when base is "") against kind's schema.
+// document when base is "") against kind's schema, under the forced spec
+// version or the one the document follows.
 func (v *Validator) SchemaProblems(k Kind, doc *jsondoc.Doc, base string) []Problem {
-	id := schemaIDs[k]
+	return v.SchemaProblemsFor(v.specOf(k, doc), k, doc, base)
+}
+
+// SchemaProblemsFor validates the value at pointer base of doc against the
+// schema of kind k under spec (the schema table). A registry version
+// manifest is checked against the version-manifest schema and, with the
+// registry's fields removed (what remains is the signed pack.json), against
+// the schema of its pack kind.
+func (v *Validator) SchemaProblemsFor(spec Spec, k Kind, doc *jsondoc.Doc, base string) []Problem {
+	id := SchemaIDFor(spec, k)
 	if id == "" || v.init() != nil {
 		return nil
+	}
+	if k == VersionManifest && base == "" {
+		out := v.shape(id, doc.Root.Value(), doc, "")
+		if inner := SchemaIDFor(spec, packKindOf(versionManifestKind(doc.Root))); inner != "" {
+			out = append(out, v.shape(inner, stripRegistryFields(doc.Root), doc, "")...)
+		}
+		return out
 	}
 	// Incremental validation pays off from the second pack on (the wizard,
 	// the editor, many files in one call); a one-shot check skips building it.
 	if k == NodePack && base == "" && v.packRuns.Add(1) > 1 {
-		if ps, ok := v.packSchemaProblems(doc); ok {
+		if ps, ok := v.packSchemaProblems(id, doc); ok {
 			return ps
 		}
 	}
 	return v.shape(id, doc.Lookup(base).Value(), doc, base)
+}
+
+// registryFields are the members a registry adds to a pack manifest to make
+// its version manifest (SDK registry-version-manifest.schema.json; v1 adds
+// deprecated). The signing block stays: the signed pack.json carries it.
+var registryFields = map[string]bool{
+	"integrity": true, "publishedAt": true, "tarballUrl": true, "signatureUrl": true,
+	"yanked": true, "yankedReason": true, "deprecated": true, "deprecationReason": true,
+	"versionDeprecated": true, "supersededBy": true, "advisoryUrl": true,
+}
+
+// RegistryField reports whether member name is one the registry adds to a
+// pack manifest in its version manifest.
+func RegistryField(name string) bool { return registryFields[name] }
+
+func stripRegistryFields(root *jsondoc.Node) any {
+	out := make(map[string]any, len(root.Members))
+	for _, m := range root.Members {
+		if !registryFields[m.Key] {
+			out[m.Key] = m.Value.Value()
+		}
+	}
+	return out
+}
+
+// versionManifestKind is the pack kind of a version manifest ("node" when
+// absent, as v1 read it).
+func versionManifestKind(root *jsondoc.Node) string {
+	if k := root.Get("kind"); k != nil && k.Kind == jsondoc.String {
+		return k.Str
+	}
+	return "node"
 }
 
 func syntaxProblem(err error) Problem {

@@ -102,7 +102,9 @@ func TestDetect(t *testing.T) {
 		`{"manifest_version":"0.3"}`: ToolManifest,
 		`{"suiteId":"vendor.acme.evals.w","version":"1.0.0","tasks":[]}`: EvalSuite,
 		`{"name":"vendor.acme.x","engines":{},"runtime":{}}`:             NodePack,
-		`{"name":"vendor.acme.x","kind":"workflow-chain","steps":[]}`:    OtherPack,
+		`{"name":"vendor.acme.x","kind":"workflow-chain","steps":[]}`:    WorkflowChainPack,
+		`{"name":"vendor.acme.x","kind":"widget","steps":[]}`:            OtherPack,
+		`{"name":"vendor.acme.x","kind":"card","integrity":"sha256-x"}`:  VersionManifest,
 		`{"hello":"world"}`: Unknown,
 	}
 	for src, k := range cases {
@@ -111,7 +113,9 @@ func TestDetect(t *testing.T) {
 			t.Errorf("%s: kind %s, want %s", src, fr.Kind, k)
 		}
 	}
-	other := v.Bytes("chain.json", []byte(`{"name":"vendor.acme.x","kind":"workflow-chain","steps":[]}`), "")
+	// Issue 9 changed this contract: every kind the registry publishes is
+	// schema-checked; other-pack is left for kinds no schema covers.
+	other := v.Bytes("widget.json", []byte(`{"name":"vendor.acme.x","kind":"widget","steps":[]}`), "")
 	if !other.Valid || !strings.Contains(other.Files[0].Note, "not schema-checked") {
 		t.Errorf("other-pack: %+v", other.Files[0])
 	}
