@@ -19,6 +19,7 @@ import (
 // summary, the signing block and the integrity, without verifying anything.
 func newInspectCmd() *cobra.Command {
 	var out OutputOptions
+	var size SizeOptions
 	cmd := &cobra.Command{
 		Use:   "inspect TGZ",
 		Short: "Show a tarball's entries, sizes, manifest summary, signing block and integrity",
@@ -26,15 +27,17 @@ func newInspectCmd() *cobra.Command {
 			"it. It trusts nothing and verifies nothing: use `wopkit verify` for that.",
 		Example: "  wopkit inspect core.openwop.a2a-1.1.0.tgz\n  wopkit inspect hello-1.0.0.tgz --json | jq .signing",
 		Args:    usageArgs(cobra.ExactArgs(1)),
+		PreRunE: func(*cobra.Command, []string) error { return size.Validate() },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			info, err := verify.Inspect(args[0], nil)
+			info, err := verify.Inspect(args[0], size.Limits())
 			if err != nil {
 				return err
 			}
-			return printInspect(cmd.OutOrStdout(), describeSigner(args[0], info), out.JSON)
+			return printInspect(cmd.OutOrStdout(), describeSigner(args[0], info, *size.Limits()), out.JSON)
 		},
 	}
 	out.AddFlags(cmd)
+	size.AddFlags(cmd)
 	return cmd
 }
 
@@ -48,7 +51,7 @@ type inspectInfo struct {
 
 // describeSigner adds to info, for a pack whose signing method is sigstore,
 // who its bundle names as signer (read, not verified).
-func describeSigner(path string, info *verify.Info) *inspectInfo {
+func describeSigner(path string, info *verify.Info, lim tarball.Limits) *inspectInfo {
 	out := &inspectInfo{Info: info}
 	var blk struct {
 		Method string `json:"method"`
@@ -62,17 +65,23 @@ func describeSigner(path string, info *verify.Info) *inspectInfo {
 		return out
 	}
 	defer f.Close()
-	a, err := tarball.ReadAll(f, tarball.DefaultLimits)
+	var bundle []byte // the only entry held
+	err = tarball.Walk(f, lim, func(h tarball.Header, body io.Reader) error {
+		if h.Name != sign.SigstoreFile || h.Size > 1<<20 {
+			return nil
+		}
+		bundle, err = io.ReadAll(body)
+		return err
+	})
 	if err != nil {
 		out.SignerError = err.Error()
 		return out
 	}
-	bf := a.Get(sign.SigstoreFile)
-	if bf == nil {
+	if bundle == nil {
 		out.SignerError = "the tarball has no " + sign.SigstoreFile
 		return out
 	}
-	if out.Signer, err = sigstore.Summarize(bf.Data); err != nil {
+	if out.Signer, err = sigstore.Summarize(bundle); err != nil {
 		out.SignerError = err.Error()
 	}
 	return out

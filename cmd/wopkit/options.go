@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"crypto"
+	"fmt"
 	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
+	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -23,6 +25,32 @@ type OutputOptions struct {
 // AddFlags registers --json.
 func (o *OutputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print JSON instead of text")
+}
+
+// SizeOptions is --max-size: the limits tarballs are read (and packs
+// written) with.
+type SizeOptions struct {
+	MaxSize int
+}
+
+// AddFlags registers --max-size.
+func (o *SizeOptions) AddFlags(cmd *cobra.Command) {
+	cmd.Flags().IntVar(&o.MaxSize, "max-size", 10, "largest tarball, in MB compressed: 10 is the registry's limit (50 MB unpacked, 5 MB per entry);\n"+
+		"raise it for private packs (unpacked up to 5x, one entry up to half)")
+}
+
+// Validate refuses a size below 1 MB.
+func (o *SizeOptions) Validate() error {
+	if o.MaxSize < 1 {
+		return usageErr(fmt.Sprintf("--max-size %d is too small", o.MaxSize), "give the largest tarball in MB, 1 or more (10 is the registry's limit)")
+	}
+	return nil
+}
+
+// Limits are the tarball limits --max-size stands for.
+func (o *SizeOptions) Limits() *tarball.Limits {
+	l := tarball.Scaled(o.MaxSize)
+	return &l
 }
 
 // KeyOptions is the signing key: --key FILE and --key-id ID.

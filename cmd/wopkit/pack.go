@@ -22,6 +22,7 @@ type packOptions struct {
 	Key         KeyOptions
 	Sigstore    SigstoreOptions
 	Output      OutputOptions
+	Size        SizeOptions
 }
 
 // newPackCmd builds `wopkit pack [DIR]`: a deterministic registry-format
@@ -45,6 +46,9 @@ func newPackCmd() *cobra.Command {
 			if o.Level < 0 || o.Level > 9 {
 				return usageErr(fmt.Sprintf("--level %d is out of range", o.Level), "use 1 (fastest) to 9 (smallest), or 0 for the default 6")
 			}
+			if err := o.Size.Validate(); err != nil {
+				return err
+			}
 			return o.Method.Validate(&o.Key, true)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,7 +61,8 @@ func newPackCmd() *cobra.Command {
 				return err
 			}
 			res, err := pack.Pack(cmd.Context(), pack.Options{Dir: dir, Output: o.OutputFile, Signer: signer,
-				NoValidate: o.NoValidate, SchemaDir: o.Schemas, DryRun: o.DryRun, ForRegistry: o.ForRegistry || signer != nil, Level: o.Level})
+				NoValidate: o.NoValidate, SchemaDir: o.Schemas, DryRun: o.DryRun, ForRegistry: o.ForRegistry || signer != nil, Level: o.Level,
+				Limits: o.Size.Limits()})
 			if err != nil {
 				return err
 			}
@@ -75,6 +80,7 @@ func newPackCmd() *cobra.Command {
 	o.Key.AddFlags(cmd)
 	o.Sigstore.AddFlags(cmd)
 	o.Output.AddFlags(cmd)
+	o.Size.AddFlags(cmd)
 	return cmd
 }
 

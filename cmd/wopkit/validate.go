@@ -20,6 +20,7 @@ type validateOptions struct {
 	Spec        string
 	ForRegistry bool
 	ListRules   bool
+	Size        SizeOptions
 }
 
 func (o *validateOptions) AddFlags(cmd *cobra.Command) {
@@ -31,6 +32,7 @@ func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Spec, "spec", "", "check every document against this OpenWOP spec version (v1 or v2) instead of detecting it")
 	f.BoolVar(&o.ForRegistry, "for-registry", false, "apply the rules for publishing to a registry (size limits, reserved scopes), as pack --for-registry does")
 	f.BoolVar(&o.ListRules, "rules", false, "list the lint rules and exit")
+	o.Size.AddFlags(cmd)
 }
 
 // newValidateCmd checks packs, manifests and tarballs against the schemas and
@@ -49,6 +51,9 @@ func newValidateCmd() *cobra.Command {
 		Example: "  wopkit validate\n  wopkit validate ./my-pack --strict\n  wopkit validate tool.json --json\n" +
 			"  wopkit validate my-pack-1.0.0.tgz\n  wopkit validate pack.json --schemas ./newer-schemas",
 		PreRunE: func(*cobra.Command, []string) error {
+			if err := o.Size.Validate(); err != nil {
+				return err
+			}
 			if o.Kind != "" {
 				if _, ok := validate.ParseKind(o.Kind); !ok {
 					return werr.New(werr.Usage, "usage", "unknown --kind %q", o.Kind).
@@ -69,7 +74,7 @@ func newValidateCmd() *cobra.Command {
 			}
 			k, _ := validate.ParseKind(o.Kind)
 			sp, _ := validate.ParseSpec(o.Spec)
-			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp})
+			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits()})
 			if err != nil {
 				return err
 			}

@@ -20,6 +20,7 @@ type verifyOptions struct {
 	Registry string
 	Identity IdentityOptions
 	Output   OutputOptions
+	Size     SizeOptions
 }
 
 // newVerifyCmd builds `wopkit verify TGZ...`: one line (or one JSON object)
@@ -43,6 +44,9 @@ func newVerifyCmd() *cobra.Command {
 		PreRunE: func(_ *cobra.Command, args []string) error {
 			if o.Key == "" && o.Registry == "" && !o.Identity.set() {
 				return usageErr("verify needs something to trust", "give --key PUB, --registry DIR, or the Sigstore identity flags")
+			}
+			if err := o.Size.Validate(); err != nil {
+				return err
 			}
 			if o.Sig != "" && len(args) > 1 {
 				return usageErr("--sig names one signature but several tarballs were given", "verify one tarball at a time with --sig")
@@ -76,11 +80,12 @@ func newVerifyCmd() *cobra.Command {
 	f.StringVar(&o.Registry, "registry", "", "registry root directory (.well-known/openwop-registry.json, keys/, v1/packs/)")
 	o.Identity.AddFlags(cmd)
 	o.Output.AddFlags(cmd)
+	o.Size.AddFlags(cmd)
 	return cmd
 }
 
 func (o *verifyOptions) policy() (verify.Policy, error) {
-	p := verify.Policy{SigPath: o.Sig}
+	p := verify.Policy{SigPath: o.Sig, Limits: o.Size.Limits()}
 	var key crypto.PublicKey
 	if o.Key != "" {
 		k, err := sign.LoadPublicKey(o.Key)

@@ -33,6 +33,10 @@ type Options struct {
 	DryRun bool
 	// ForRegistry turns the registry limits (SPEC-NOTES §3) into errors.
 	ForRegistry bool
+	// Limits, when set, are the size limits the pack must meet without
+	// ForRegistry (wopkit pack --max-size; the registry's by default, so
+	// that validate, inspect and verify read what pack writes).
+	Limits *tarball.Limits
 	// Level is the gzip level (0: the tarball package default); Concurrency
 	// the number of compressing goroutines (0: one per CPU).
 	Level, Concurrency int
@@ -116,8 +120,8 @@ func finish(ctx context.Context, m *Manifest, c *collected, b *built, opts Optio
 		res.Signature = &p
 	}
 	res.VersionManifest = base + ".json"
-	if opts.ForRegistry {
-		if err := checkLimits(b, dir); err != nil {
+	if lim, ok := opts.limits(); ok {
+		if err := checkLimits(b, dir, lim, opts.ForRegistry); err != nil {
 			return nil, err
 		}
 	}

@@ -19,25 +19,40 @@ const (
 	LimitEntry      = 5 << 20
 )
 
-func tooLarge(dir, what string, limit, actual int64) error {
-	return werr.New(werr.Invalid, "pack_too_large", "%s in %s: %d bytes, the registry limit is %d bytes", what, dir, actual, limit).
-		WithHint("make it smaller, or pack without a registry target (no --sign, no --for-registry)")
+// limits are the size limits the pack must meet: the registry's with
+// ForRegistry, else opts.Limits when set.
+func (o Options) limits() (tarball.Limits, bool) {
+	switch {
+	case o.ForRegistry:
+		return tarball.RegistryLimits, true
+	case o.Limits != nil:
+		return *o.Limits, true
+	}
+	return tarball.Limits{}, false
 }
 
-// checkLimits applies the registry limits known before compressing.
-func checkLimits(b *built, dir string) error {
-	if n := int64(len(b.packJSON)); n > LimitManifest {
-		return tooLarge(dir, "pack.json", LimitManifest, n)
+func tooLarge(dir, what string, limit, actual int64, forRegistry bool) error {
+	e := werr.New(werr.Invalid, "pack_too_large", "%s in %s: %d bytes, the limit is %d bytes", what, dir, actual, limit)
+	if forRegistry {
+		return e.WithHint("the registry accepts no larger pack (SPEC-NOTES §3): make it smaller")
+	}
+	return e.WithHint("make it smaller, or for a private pack raise the limits with --max-size MB (every reader of the tarball then needs the same flag)")
+}
+
+// checkLimits applies the limits known before compressing.
+func checkLimits(b *built, dir string, lim tarball.Limits, forRegistry bool) error {
+	if n := int64(len(b.packJSON)); lim.MaxManifest > 0 && n > lim.MaxManifest {
+		return tooLarge(dir, "pack.json", lim.MaxManifest, n, forRegistry)
 	}
 	var total int64
 	for _, f := range b.files {
-		if f.Size > LimitEntry {
-			return tooLarge(dir, f.Path, LimitEntry, f.Size)
+		if lim.MaxEntry > 0 && f.Size > lim.MaxEntry {
+			return tooLarge(dir, f.Path, lim.MaxEntry, f.Size, forRegistry)
 		}
 		total += f.Size
 	}
-	if total > LimitUnpacked {
-		return tooLarge(dir, "the unpacked pack", LimitUnpacked, total)
+	if lim.MaxUnpacked > 0 && total > lim.MaxUnpacked {
+		return tooLarge(dir, "the unpacked pack", lim.MaxUnpacked, total, forRegistry)
 	}
 	return nil
 }
@@ -86,8 +101,8 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", res.Output)
 	}
 	res.Integrity, res.Size = integrityOf(h.Sum(nil)), cw.n
-	if opts.ForRegistry && res.Size > LimitCompressed {
-		return tooLarge(opts.Dir, res.Output, LimitCompressed, res.Size)
+	if lim, ok := opts.limits(); ok && lim.MaxCompressed > 0 && res.Size > lim.MaxCompressed {
+		return tooLarge(opts.Dir, res.Output, lim.MaxCompressed, res.Size, opts.ForRegistry)
 	}
 	if res.Signature != nil {
 		if err := batch.Add(*res.Signature, b.detached, 0o644); err != nil {

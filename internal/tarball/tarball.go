@@ -58,12 +58,25 @@ type Limits struct {
 // entries.
 var RegistryLimits = Limits{MaxCompressed: 10 << 20, MaxUnpacked: 50 << 20, MaxEntry: 5 << 20, MaxManifest: 256 << 10, MaxEntries: 10000}
 
-// DefaultLimits are generous limits for reading local packs: 64 MiB
-// compressed (six times the registry's limit), 1 GiB unpacked (a gzip bomb
-// is stopped there: decompressed bytes are counted as they are produced),
-// 512 MiB per entry, 256 KiB pack.json (the registry's own limit: a
-// manifest is never large) and 10000 entries.
-var DefaultLimits = Limits{MaxCompressed: 64 << 20, MaxUnpacked: 1 << 30, MaxEntry: 512 << 20, MaxManifest: 256 << 10, MaxEntries: 10000}
+// DefaultLimits are what every command reads by default: the registry's
+// limits, so that any tarball the registry would accept is read and a
+// hostile one costs bounded memory and time. Raise them for private packs
+// with Scaled (the --max-size flag).
+var DefaultLimits = RegistryLimits
+
+// Scaled returns limits for tarballs of up to mb MB (MiB) compressed, in the
+// registry's proportions: unpacked up to 5 x mb, one entry up to mb / 2;
+// pack.json stays at the registry's 256 KiB and entries at 10000. Scaled(10)
+// is RegistryLimits.
+func Scaled(mb int) Limits {
+	l := RegistryLimits
+	if mb <= 0 {
+		return l
+	}
+	c := int64(mb) << 20
+	l.MaxCompressed, l.MaxUnpacked, l.MaxEntry = c, 5*c, c/2
+	return l
+}
 
 // Header describes one entry as read from an archive.
 type Header struct {

@@ -41,6 +41,7 @@ type lintCtx struct {
 	out   []Problem
 	files []FileReport         // reports on referenced files (eval suites, schemas)
 	cache map[string]*packFile // pack files already read by a rule (lint_refs.go)
+	held  int                  // bytes of file content the cache holds (bounded by maxCached)
 }
 
 // report adds a problem at pointer (at its key when key is set) under the

@@ -99,18 +99,24 @@ type packFile struct {
 	parsed bool
 }
 
-// readPackFile reads the regular file p of the pack, once per run and with
-// one open: files that are missing, not regular or beyond MaxFileSize are
-// not read.
+// maxCached bounds the content the pack-file cache keeps for the whole run
+// (a parsed document costs tens of times its size): files of real packs are
+// read once, and a pack of hostile files costs one file at a time.
+const maxCached = 1 << 20
+
+// readPackFile reads the regular file p of the pack, once per run (while
+// the cache holds less than maxCached) and with one open: files that are
+// missing, not regular or beyond MaxFileSize are not read.
 func (c *lintCtx) readPackFile(p string) *packFile {
 	if f, ok := c.cache[p]; ok {
 		return f
 	}
-	if c.cache == nil {
-		c.cache = map[string]*packFile{}
+	if c.cache == nil || c.held > maxCached {
+		c.cache, c.held = map[string]*packFile{}, 0 // callers keep what they hold
 	}
 	f := &packFile{}
 	c.cache[p] = f
+	defer func() { c.held += len(f.data) }()
 	fh, err := c.fsys.Open(p)
 	if err != nil {
 		f.state, f.err = openState(err), err

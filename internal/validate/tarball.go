@@ -22,7 +22,7 @@ func (v *Validator) tarballFile(path string) (*Report, error) {
 	defer f.Close()
 	name := displayPath(path)
 	tr := FileReport{Path: name, Kind: Tarball}
-	fsys, err := readTarball(f, v.opts.ForRegistry)
+	fsys, err := readTarball(f, v.opts.limits())
 	if err != nil {
 		var we *werr.Error
 		if !errors.As(err, &we) || we.Class == werr.Env {
@@ -39,13 +39,21 @@ func (v *Validator) tarballFile(path string) (*Report, error) {
 	return v.report(append([]FileReport{tr}, frs...)...), nil
 }
 
+// limits are the tarball limits: the registry's for a registry target, else
+// Options.Limits or the default.
+func (o Options) limits() tarball.Limits {
+	switch {
+	case o.ForRegistry:
+		return tarball.RegistryLimits
+	case o.Limits != nil:
+		return *o.Limits
+	}
+	return tarball.DefaultLimits
+}
+
 // readTarball loads a tarball's files into an in-memory file system. Files
 // too large to be documents keep their name but not their bytes.
-func readTarball(r io.Reader, forRegistry bool) (fstest.MapFS, error) {
-	lim := tarball.DefaultLimits
-	if forRegistry {
-		lim = tarball.RegistryLimits
-	}
+func readTarball(r io.Reader, lim tarball.Limits) (fstest.MapFS, error) {
 	fsys := fstest.MapFS{}
 	err := tarball.Walk(r, lim, func(h tarball.Header, body io.Reader) error {
 		if h.Size > MaxFileSize {

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -30,6 +31,9 @@ type Options struct {
 	// ForRegistry applies the rules for packs about to be published (the
 	// registry's size limits; private.* and local.* names are refused).
 	ForRegistry bool
+	// Limits bound the tarballs read (nil: tarball.DefaultLimits, the
+	// registry's; RegistryLimits with ForRegistry).
+	Limits *tarball.Limits
 	// Kind forces the kind of standalone documents instead of detecting it
 	// (needed for agent refs, which carry too little to be recognised).
 	Kind Kind

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -58,13 +57,14 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 	sum := sha256.Sum256(data)
 	info := &Info{Path: path, Size: int64(len(data)), Integrity: "sha256-" + base64.StdEncoding.EncodeToString(sum[:]),
 		Entries: []Entry{}}
-	a, err := tarball.ReadAll(bytes.NewReader(data), l)
+	// Every entry passes the safe reader, but only pack.json is held: the
+	// others are streamed past (a 400 MiB entry costs no memory).
+	a, err := readArchive(data, l, func(name string) bool { return name == tarball.ManifestName }, func(h tarball.Header) {
+		info.Entries = append(info.Entries, Entry{Name: h.Name, Size: h.Size, Mode: h.Mode})
+		info.Unpacked += h.Size
+	})
 	if err != nil {
 		return nil, err
-	}
-	for _, f := range a.Files {
-		info.Entries = append(info.Entries, Entry{Name: f.Name, Size: f.Size, Mode: f.Mode})
-		info.Unpacked += f.Size
 	}
 	pf := a.Get("pack.json")
 	if pf == nil {

@@ -129,7 +129,14 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 	}
 	sum := sha256.Sum256(tgz)
 	r.Integrity = "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
-	a, err := readArchive(tgz, p.limits())
+	sigs := map[string]bool{} // names of the signature entries, not held
+	a, err := readArchive(tgz, p.limits(), func(name string) bool {
+		return name == tarball.ManifestName || name == sign.SignatureFile || name == sign.SigstoreFile
+	}, func(h tarball.Header) {
+		if strings.HasSuffix(h.Name, ".sig") && h.Size <= 1<<20 {
+			sigs[h.Name] = true
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -153,6 +160,15 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 	sch, err := scheme(pm, vm, detached, p, r.Path)
 	if err != nil {
 		return err
+	}
+	if sch.sigRef != "" && a.Get(sch.sigRef) == nil && sigs[sch.sigRef] {
+		// pack.json names another in-tarball signature: fetch that one alone
+		// (a second pass over the compressed bytes already in memory).
+		extra, err := readArchive(tgz, p.limits(), func(name string) bool { return name == sch.sigRef }, nil)
+		if err != nil {
+			return err
+		}
+		a.Files = append(a.Files, extra.Files...)
 	}
 	r.Method, r.KeyID = sch.method, sch.keyID
 	r.CoversOnly = "pack.json"
@@ -235,12 +251,16 @@ func readDetached(tgzPath, sigPath string) ([]byte, string, error) {
 }
 
 // readArchive walks the whole tarball through the safe reader (so every
-// hostile entry is refused) but keeps in memory only what verification
-// reads: pack.json and the signature files.
-func readArchive(tgz []byte, lim tarball.Limits) (*tarball.Archive, error) {
+// hostile entry is refused) but keeps in memory only the entries keep
+// selects (pack.json, the signature files verification reads; other entries
+// up to 1 MiB never), telling seen (when not nil) about every entry.
+func readArchive(tgz []byte, lim tarball.Limits, keep func(name string) bool, seen func(tarball.Header)) (*tarball.Archive, error) {
 	a := &tarball.Archive{}
 	err := tarball.Walk(bytes.NewReader(tgz), lim, func(h tarball.Header, body io.Reader) error {
-		if h.Name != tarball.ManifestName && !strings.HasSuffix(h.Name, ".sig") && !strings.HasSuffix(h.Name, ".sigstore") {
+		if seen != nil {
+			seen(h)
+		}
+		if !keep(h.Name) {
 			return nil // the walker discards the body
 		}
 		if h.Size > 1<<20 && h.Name != tarball.ManifestName {
