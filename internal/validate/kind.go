@@ -223,7 +223,7 @@ var ceilingAdmits2 = regexp.MustCompile(`<\s*v?([3-9]|\d{2,})\.0\.0`)
 
 // DetectSpec tells which spec version a document follows, and why. In
 // order: a `$schema` naming a /spec/v1/ or /spec/v2/ schema; the signing
-// block's shape ({keyId, scheme} is v2, {method, publicKeyRef, …} is v1); a
+// block's shape ({method, publicKeyRef, …} is v1, else {keyId, scheme} is v2); a
 // version manifest's tarballUrl (/v2/… or /v1/…); an engines.openwop range
 // with an explicit ceiling that admits major 2 (what the registry calls
 // "admits v2"). Anything else is v1, the contract of documents that do not
@@ -242,11 +242,13 @@ func DetectSpec(root *jsondoc.Node) (Spec, string) {
 		}
 	}
 	if sg := root.Get("signing"); sg != nil && sg.Kind == jsondoc.Object {
+		// v1 blocks may carry a keyId beside method (the legacy
+		// method "ed25519"); method and the *Ref members exist only in v1.
 		switch {
-		case sg.Get("keyId") != nil || sg.Get("scheme") != nil:
-			return V2, "signing"
 		case sg.Get("method") != nil || sg.Get("publicKeyRef") != nil || sg.Get("signatureRef") != nil:
 			return V1, "signing"
+		case sg.Get("keyId") != nil || sg.Get("scheme") != nil:
+			return V2, "signing"
 		}
 	}
 	if u := root.Get("tarballUrl").Text(); u != "" {

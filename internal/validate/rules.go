@@ -42,6 +42,48 @@ func ruleTable() []Rule {
 		{ID: "OW015", Severity: Error, Kinds: packOnly, check: checkDependencyRanges,
 			Summary: "dependencies values are npm-style semver ranges"},
 
+		// Every v2 pack manifest (the registry's v2 checks; spec-v2 NOTES §6).
+		{ID: "PK001", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkEnginesAdmit2,
+			Summary: "v2: engines.openwop has an explicit ceiling that admits protocol major 2 (such as <3.0.0)"},
+		{ID: "PK002", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkPeerFamilies,
+			Summary: "v2: peerDependencies keys are capability families of spec/v2/declaration.json (v1 aliases are refused)"},
+		{ID: "PK003", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkSigningBlock,
+			Summary: "v2: the signing block is exactly {keyId, scheme}, in that order"},
+		{ID: "PK004", Severity: Error, Kinds: packOnly, Specs: onlyV2, check: checkMcpEntry,
+			Summary: "v2: runtime.entry equals runtime.mcpServer.remotes[0].url (RFC 0203)"},
+		{ID: "PK005", Severity: Warning, Kinds: packOnly, Specs: onlyV2, check: checkMcpRegistry,
+			Summary: "v2: runtime.mcpServer is not admitted by the registry's vendored node schema yet"},
+
+		// Workflow-chain packs (v2 core/workflow-chain-packs.md).
+		{ID: "WC001", Severity: Error, Kinds: chainOnly, check: checkChainIDsUnique,
+			Summary: "chains[].chainId is unique within the pack"},
+		{ID: "WC002", Severity: Error, Kinds: chainOnly, check: checkChainNodeIDsUnique,
+			Summary: "dag.nodes[].id is unique within a chain"},
+		{ID: "WC003", Severity: Error, Kinds: chainOnly, check: checkChainEdges,
+			Summary: "dag.edges[].from and .to name a node of the chain's dag (nodeId or nodeId.port)"},
+		{ID: "WC004", Severity: Error, Kinds: chainOnly, check: checkChainAcyclic,
+			Summary: "a chain's dag has no cycle"},
+		{ID: "WC005", Severity: Error, Kinds: chainOnly, check: checkChainParamsDeclared,
+			Summary: "every {{params.x}} a chain uses is declared in its parameters.properties"},
+		{ID: "WC006", Severity: Warning, Kinds: chainOnly, check: checkChainParamsUsed,
+			Summary: "every declared chain parameter is used by a {{params.x}}"},
+		{ID: "WC007", Severity: Error, Kinds: chainOnly, check: checkChainTypeIDs,
+			Summary: "dag.nodes[].typeId has the form <pack>.<node>; a pin @x.y.z is one exact version"},
+		{ID: "WC008", Severity: Error, Kinds: chainOnly, check: checkSubChains,
+			Summary: "subChains[].ref names a chainId of the pack; config.subChainRef names a declared subChains ref"},
+
+		// Card, form-content, prompt and artifact-type packs.
+		{ID: "CD001", Severity: Error, Kinds: []Kind{CardPack}, check: checkCardTypeIDsUnique,
+			Summary: "cards[].cardTypeId is unique within the pack"},
+		{ID: "FC001", Severity: Error, Kinds: []Kind{FormContentPack}, check: checkTemplateIDsUnique,
+			Summary: "templates[].templateId is unique within the pack"},
+		{ID: "FC002", Severity: Error, Kinds: []Kind{FormContentPack}, check: checkFormFieldIDsUnique,
+			Summary: "templates[].fields[].id is unique within a template"},
+		{ID: "PR001", Severity: Error, Kinds: []Kind{PromptPack}, check: checkPromptTemplateIDsUnique,
+			Summary: "prompts[].templateId is unique within the pack"},
+		{ID: "AT001", Severity: Error, Kinds: []Kind{ArtifactTypePack}, check: checkArtifactTypeIDsUnique,
+			Summary: "artifactTypes[].artifactTypeId is unique within the pack"},
+
 		// Agent eval suites.
 		{ID: "EV001", Severity: Error, Kinds: evalOnly, check: checkTaskIDsUnique,
 			Summary: "tasks[].taskId is unique within the suite"},
@@ -77,4 +119,7 @@ var (
 	packAndAgent = []Kind{NodePack, Agent}
 	evalOnly     = []Kind{EvalSuite}
 	toolOnly     = []Kind{ToolManifest}
+	chainOnly    = []Kind{WorkflowChainPack}
+	v2Packs      = []Kind{NodePack, WorkflowChainPack, ConnectionPack, PromptPack, CardPack, FormContentPack, ArtifactTypePack, VersionManifest}
+	onlyV2       = []Spec{V2}
 )

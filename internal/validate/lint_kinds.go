@@ -1,0 +1,160 @@
+package validate
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+)
+
+// Lint rules for the declarative pack kinds (uniqueness the schemas state
+// in prose only) and for every v2 pack manifest (the registry's v2 checks).
+
+func checkCardTypeIDsUnique(c *lintCtx) {
+	c.uniqueStrings(c.items("/cards"), "cardTypeId", "cardTypeId",
+		"give each card its own cardTypeId: hosts register cards by it")
+}
+
+func checkTemplateIDsUnique(c *lintCtx) {
+	c.uniqueStrings(c.items("/templates"), "templateId", "templateId",
+		"give each form template its own templateId")
+}
+
+func checkFormFieldIDsUnique(c *lintCtx) {
+	for _, t := range c.items("/templates") {
+		c.uniqueStrings(childItems(t, "fields"), "id", "field id",
+			"give each field of the template its own id: answers are keyed by it")
+	}
+}
+
+func checkPromptTemplateIDsUnique(c *lintCtx) {
+	c.uniqueStrings(c.items("/prompts"), "templateId", "prompt templateId",
+		"give each prompt template its own templateId")
+}
+
+func checkArtifactTypeIDsUnique(c *lintCtx) {
+	c.uniqueStrings(c.items("/artifactTypes"), "artifactTypeId", "artifactTypeId",
+		"give each artifact type its own artifactTypeId")
+}
+
+// PK001: the engines range admits protocol major 2.
+func checkEnginesAdmit2(c *lintCtx) {
+	r := c.doc.Lookup("/engines/openwop")
+	if r == nil || r.Kind != jsondoc.String || admitsMajor2(r.Str) {
+		return
+	}
+	c.report("/engines/openwop", false, fmt.Sprintf("engines.openwop %q does not admit protocol major 2: hosts read a missing ceiling as <2.0.0 and the v2 registry refuses the pack", r.Str),
+		`write an explicit ceiling that admits 2, such as ">=1.0.0 <3.0.0"`)
+}
+
+//go:embed data/declaration-families.json
+var declarationJSON []byte
+
+var declaration = sync.OnceValue(func() (d struct {
+	Families []struct{ Key, Anchor string }
+	Aliases  map[string]string
+	keys     map[string]bool
+	list     []string
+}) {
+	if err := json.Unmarshal(declarationJSON, &d); err != nil {
+		panic("validate: embedded declaration-families.json: " + err.Error()) // a build defect
+	}
+	d.keys = map[string]bool{}
+	for _, f := range d.Families {
+		if f.Anchor != "deleted" {
+			d.keys[f.Key] = true
+			d.list = append(d.list, f.Key)
+		}
+	}
+	sort.Strings(d.list)
+	return d
+})
+
+// PeerFamily reports whether key is a v2 peer-dependency family (a
+// families[].key of spec/v2/declaration.json whose anchor is not deleted).
+func PeerFamily(key string) bool { return declaration().keys[key] }
+
+// familyFor guesses the family an old-style key meant ("host.agentRuntime",
+// "openwop.agents.memoryBackends" → "agents"), or "".
+func familyFor(key string) string {
+	d := declaration()
+	if f := d.Aliases[key]; f != "" {
+		return f
+	}
+	parts := strings.Split(key, ".")
+	for i := len(parts) - 1; i >= 0; i-- {
+		if d.keys[parts[i]] {
+			return parts[i]
+		}
+	}
+	return ""
+}
+
+// PK002: peerDependencies keys are declaration families.
+func checkPeerFamilies(c *lintCtx) {
+	peers := c.doc.Lookup("/peerDependencies")
+	if peers == nil || peers.Kind != jsondoc.Object {
+		return
+	}
+	for _, m := range peers.Members {
+		if PeerFamily(m.Key) {
+			continue
+		}
+		hint := "use a family key of spec/v2/declaration.json, such as \"aiProviders\", \"agents\" or \"webResearch\"; put facets in peerDependenciesMeta.<family>.facets"
+		if f := familyFor(m.Key); f != "" {
+			hint = fmt.Sprintf("write the family %q (facets go in peerDependenciesMeta.%s.facets); `wopkit migrate` rewrites v1 keys", f, f)
+		}
+		c.report(jsondoc.Child("/peerDependencies", m.Key), true,
+			fmt.Sprintf("peerDependencies key %q is not a v2 capability family: hosts refuse it (pack_peer_dependency_undefined)", m.Key), hint)
+	}
+}
+
+// PK003: the signing block is exactly {keyId, scheme}, in that order.
+func checkSigningBlock(c *lintCtx) {
+	sg := c.doc.Lookup("/signing")
+	if sg == nil || sg.Kind != jsondoc.Object {
+		return
+	}
+	keys := make([]string, len(sg.Members))
+	for i, m := range sg.Members {
+		keys[i] = m.Key
+	}
+	if strings.Join(keys, ",") == "keyId,scheme" {
+		return
+	}
+	c.report("/signing", false, fmt.Sprintf("the v2 signing block must be exactly {keyId, scheme} in that order; it has {%s}", strings.Join(keys, ", ")),
+		`write "signing": {"keyId": "<your key id>", "scheme": "ed25519-canonical-json"}, or leave it out of a source pack.json: the build writes it`)
+}
+
+// PK004: runtime.entry equals runtime.mcpServer.remotes[0].url (RFC 0203).
+func checkMcpEntry(c *lintCtx) {
+	url := c.doc.Lookup("/runtime/mcpServer/remotes/0/url")
+	if url == nil || url.Kind != jsondoc.String {
+		return
+	}
+	entry := c.doc.Lookup("/runtime/entry")
+	if entry.Text() == url.Str {
+		return
+	}
+	ptr := "/runtime/entry"
+	if entry == nil {
+		ptr = "/runtime"
+	}
+	c.report(ptr, false, fmt.Sprintf("runtime.entry is %s but runtime.mcpServer.remotes[0].url is %q; RFC 0203 requires them equal", describeValue(entry), url.Str),
+		fmt.Sprintf("set runtime.entry to %q", url.Str))
+}
+
+// PK005: runtime.mcpServer is in the spec's node schema but not in the
+// registry's vendored copy (openwop-registry schemas/v2 @c725049), which
+// refuses it today.
+func checkMcpRegistry(c *lintCtx) {
+	if c.doc.Lookup("/runtime/mcpServer") == nil {
+		return
+	}
+	c.report("/runtime/mcpServer", true, "runtime.mcpServer (RFC 0203) is in the spec's v2 node schema, but the registry's vendored node schema does not admit it yet: the registry refuses this pack today",
+		"keep it for hosts that read it, and publish once the registry's schema admits it")
+}

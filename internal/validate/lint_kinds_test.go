@@ -1,0 +1,197 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+)
+
+// chainWith builds a small valid v2 workflow-chain pack, with replacements.
+func chainWith(repl ...string) string {
+	return strings.NewReplacer(repl...).Replace(baseChain)
+}
+
+const baseChain = `{
+  "name": "vendor.acme.chains",
+  "version": "1.0.0",
+  "kind": "workflow-chain",
+  "engines": {"openwop": ">=1.0.0 <3.0.0"},
+  "chains": [
+    {
+      "chainId": "vendor.acme.chains.one",
+      "version": "1.0.0",
+      "label": "One",
+      "description": "two steps",
+      "parameters": {"type": "object", "properties": {"topic": {"type": "string"}}},
+      "dag": {
+        "nodes": [
+          {"id": "first", "typeId": "core.ai.callPrompt", "config": {"systemPrompt": "About {{params.topic}}"}},
+          {"id": "second", "typeId": "vendor.acme.tools.echo"}
+        ],
+        "edges": [{"from": "first.out", "to": "second"}]
+      }
+    }
+  ]
+}`
+
+func TestBaseChainValid(t *testing.T) {
+	v := newV(t)
+	fr := v.File("doc.json", []byte(baseChain), "")
+	if fr.Kind != WorkflowChainPack || fr.Spec != V2 || len(fr.Errors)+len(fr.Warnings) != 0 {
+		t.Fatalf("%s %s:\n%s", fr.Kind, fr.Spec, render(append(fr.Errors, fr.Warnings...)))
+	}
+}
+
+func TestWorkflowChainRules(t *testing.T) {
+	wc := WorkflowChainPack
+	runLint(t, "WC001", []lintCase{
+		{name: "unique", kind: wc, doc: baseChain},
+		{name: "repeat", kind: wc, doc: chainWith(`"chains": [`, `"chains": [{"chainId": "vendor.acme.chains.one"}, `),
+			want: []hit{{ptr: "/chains/1/chainId", at: `"vendor.acme.chains.one"`, nth: 1, hint: "own chainId"}}},
+	})
+	runLint(t, "WC002", []lintCase{
+		{name: "unique", kind: wc, doc: baseChain},
+		{name: "repeat", kind: wc, doc: chainWith(`"id": "second"`, `"id": "first"`),
+			want: []hit{{ptr: "/chains/0/dag/nodes/1/id", at: `"first"`, nth: 1, hint: "own id"}}},
+	})
+	runLint(t, "WC003", []lintCase{
+		{name: "declared, with port", kind: wc, doc: baseChain},
+		{name: "undeclared", kind: wc, doc: chainWith(`"to": "second"`, `"to": "third"`),
+			want: []hit{{ptr: "/chains/0/dag/edges/0/to", at: `"third"`, hint: `"first", "second"`}}},
+	})
+	runLint(t, "WC004", []lintCase{
+		{name: "acyclic", kind: wc, doc: baseChain},
+		{name: "cycle", kind: wc, doc: chainWith(`"edges": [`, `"edges": [{"from": "second", "to": "first"}, `),
+			want: []hit{{ptr: "/chains/0/dag/edges/0", at: `{"from": "second"`, hint: "remove one edge"}}},
+	})
+	runLint(t, "WC005", []lintCase{
+		{name: "declared", kind: wc, doc: baseChain},
+		{name: "undeclared", kind: wc, doc: chainWith(`About {{params.topic}}`, `About {{params.topic}} in {{params.tone}}`),
+			want: []hit{{ptr: "/chains/0/dag/nodes/0/config/systemPrompt", at: `"About`, hint: `declare "tone"`}}},
+	})
+	runLint(t, "WC006", []lintCase{
+		{name: "used", kind: wc, doc: baseChain},
+		{name: "unused", kind: wc, doc: chainWith(`"properties": {"topic"`, `"properties": {"spare": {}, "topic"`),
+			want: []hit{{ptr: "/chains/0/parameters/properties/spare", at: `"spare"`, hint: "remove the declaration"}}},
+	})
+	runLint(t, "WC007", []lintCase{
+		{name: "pack.node and exact pin", kind: wc, doc: chainWith(`"vendor.acme.tools.echo"`, `"vendor.acme.tools.echo@1.2.3"`)},
+		{name: "no pack", kind: wc, doc: chainWith(`"vendor.acme.tools.echo"`, `"echo"`),
+			want: []hit{{ptr: "/chains/0/dag/nodes/1/typeId", at: `"echo"`, hint: "core.ai.callPrompt"}}},
+		{name: "range pin", kind: wc, doc: chainWith(`"vendor.acme.tools.echo"`, `"vendor.acme.tools.echo@^1.2"`),
+			want: []hit{{ptr: "/chains/0/dag/nodes/1/typeId", at: `"vendor.acme.tools.echo@`, hint: "exact version"}}},
+	})
+	runLint(t, "WC008", []lintCase{
+		{name: "declared sibling", kind: wc, doc: chainWith(`"dag": {`, `"subChains": [{"ref": "vendor.acme.chains.one"}], "dag": {`, `"typeId": "vendor.acme.tools.echo"`, `"typeId": "core.subWorkflow", "config": {"subChainRef": "vendor.acme.chains.one"}`)},
+		{name: "unresolved", kind: wc, doc: chainWith(`"dag": {`, `"subChains": [{"ref": "vendor.acme.chains.two"}], "dag": {`, `"typeId": "vendor.acme.tools.echo"`, `"typeId": "core.subWorkflow", "config": {"subChainRef": "other"}`),
+			want: []hit{
+				{ptr: "/chains/0/subChains/0/ref", at: `"vendor.acme.chains.two"`, hint: "sibling chain"},
+				{ptr: "/chains/0/dag/nodes/1/config/subChainRef", at: `"other"`, hint: `{"ref": "other"}`},
+			}},
+	})
+}
+
+func TestDeclarativeKindRules(t *testing.T) {
+	card := `{"name": "vendor.acme.cards", "version": "1.0.0", "kind": "card", "engines": {"openwop": ">=1.0.0 <3.0.0"},
+  "cards": [{"cardTypeId": "vendor.acme.cards.a", "prompt": {}}, {"cardTypeId": "vendor.acme.cards.b", "prompt": {}}]}`
+	runLint(t, "CD001", []lintCase{
+		{name: "unique", kind: CardPack, doc: card},
+		{name: "repeat", kind: CardPack, doc: strings.Replace(card, "cards.b", "cards.a", 1),
+			want: []hit{{ptr: "/cards/1/cardTypeId", at: `"vendor.acme.cards.a"`, nth: 1, hint: "own cardTypeId"}}},
+	})
+	form := `{"name": "vendor.acme.forms", "version": "1.0.0", "kind": "form-content", "engines": {"openwop": ">=1.0.0 <3.0.0"},
+  "templates": [{"templateId": "t1", "fields": [{"id": "a"}, {"id": "b"}]}, {"templateId": "t2", "fields": [{"id": "a"}]}]}`
+	runLint(t, "FC001", []lintCase{
+		{name: "unique", kind: FormContentPack, doc: form},
+		{name: "repeat", kind: FormContentPack, doc: strings.Replace(form, `"t2"`, `"t1"`, 1),
+			want: []hit{{ptr: "/templates/1/templateId", at: `"t1"`, nth: 1, hint: "own templateId"}}},
+	})
+	runLint(t, "FC002", []lintCase{
+		{name: "unique within a template", kind: FormContentPack, doc: form},
+		{name: "repeat", kind: FormContentPack, doc: strings.Replace(form, `{"id": "b"}`, `{"id": "a"}`, 1),
+			want: []hit{{ptr: "/templates/0/fields/1/id", at: `"a"`, nth: 1, hint: "own id"}}},
+	})
+	prompt := `{"name": "vendor.acme.prompts", "version": "1.0.0", "kind": "prompt", "engines": {"openwop": ">=1.0.0 <3.0.0"},
+  "prompts": [{"templateId": "p1"}, {"templateId": "p2"}]}`
+	runLint(t, "PR001", []lintCase{
+		{name: "unique", kind: PromptPack, doc: prompt},
+		{name: "repeat", kind: PromptPack, doc: strings.Replace(prompt, `"p2"`, `"p1"`, 1),
+			want: []hit{{ptr: "/prompts/1/templateId", at: `"p1"`, nth: 1, hint: "own templateId"}}},
+	})
+	art := `{"name": "vendor.acme.arts", "version": "1.0.0", "kind": "artifact-type", "engines": {"openwop": ">=1.0.0 <3.0.0"},
+  "artifactTypes": [{"artifactTypeId": "x.a", "schemaRef": "a.json"}, {"artifactTypeId": "x.b", "schemaRef": "b.json"}]}`
+	runLint(t, "AT001", []lintCase{
+		{name: "unique", kind: ArtifactTypePack, doc: art},
+		{name: "repeat", kind: ArtifactTypePack, doc: strings.Replace(art, `"x.b"`, `"x.a"`, 1),
+			want: []hit{{ptr: "/artifactTypes/1/artifactTypeId", at: `"x.a"`, nth: 1, hint: "own artifactTypeId"}}},
+	})
+}
+
+const v2Node = `{
+  "name": "vendor.acme.tools",
+  "version": "1.0.0",
+  "kind": "node",
+  "engines": {"openwop": ">=1.0.0 <3.0.0"},
+  "runtime": {"language": "remote", "entry": "https://mcp.acme.example/mcp"},
+  "peerDependencies": {"aiProviders": "supported"},
+  "signing": {"keyId": "acme-1", "scheme": "ed25519-canonical-json"},
+  "nodes": []
+}`
+
+func TestV2PackRules(t *testing.T) {
+	runLint(t, "PK001", []lintCase{
+		{name: "admits 2", kind: NodePack, doc: v2Node},
+		{name: "v1 ceiling", kind: NodePack, doc: strings.Replace(v2Node, "<3.0.0", "<2.0.0", 1),
+			want: []hit{{ptr: "/engines/openwop", at: `">=1.0.0 <2.0.0"`, hint: "<3.0.0"}}},
+		{name: "v1 document: not checked", kind: NodePack, doc: strings.NewReplacer("<3.0.0", "<2.0.0", `"keyId": "acme-1", "scheme": "ed25519-canonical-json"`, `"method": "manual"`).Replace(v2Node)},
+	})
+	runLint(t, "PK002", []lintCase{
+		{name: "family", kind: NodePack, doc: v2Node},
+		{name: "v1 alias", kind: NodePack, doc: strings.Replace(v2Node, `"aiProviders"`, `"host.agentRuntime"`, 1),
+			want: []hit{{ptr: "/peerDependencies/host.agentRuntime", at: `"host.agentRuntime"`, hint: `"agentRuntime"`}}},
+		{name: "deleted family", kind: NodePack, doc: strings.Replace(v2Node, `"aiProviders"`, `"grpc"`, 1),
+			want: []hit{{ptr: "/peerDependencies/grpc", at: `"grpc"`, hint: "declaration.json"}}},
+	})
+	runLint(t, "PK003", []lintCase{
+		{name: "keyId, scheme", kind: NodePack, doc: v2Node},
+		{name: "reversed", kind: NodePack, doc: strings.Replace(v2Node, `"keyId": "acme-1", "scheme": "ed25519-canonical-json"`, `"scheme": "ed25519-canonical-json", "keyId": "acme-1"`, 1),
+			want: []hit{{ptr: "/signing", at: `{"scheme"`, hint: `"keyId"`}}},
+	})
+	mcp := strings.Replace(v2Node, `"entry": "https://mcp.acme.example/mcp"`, `"entry": "https://mcp.acme.example/mcp", "mcpServer": {"name": "x", "description": "d", "version": "1.0.0", "remotes": [{"type": "streamable-http", "url": "https://mcp.acme.example/mcp"}]}`, 1)
+	runLint(t, "PK004", []lintCase{
+		{name: "equal", kind: NodePack, doc: mcp},
+		{name: "differs", kind: NodePack, doc: strings.Replace(mcp, `"entry": "https://mcp.acme.example/mcp"`, `"entry": "https://other.example/mcp"`, 1),
+			want: []hit{{ptr: "/runtime/entry", at: `"https://other.example/mcp"`, hint: "https://mcp.acme.example/mcp"}}},
+	})
+	runLint(t, "PK005", []lintCase{
+		{name: "no mcpServer", kind: NodePack, doc: v2Node},
+		{name: "mcpServer", kind: NodePack, doc: mcp, want: []hit{{ptr: "/runtime/mcpServer", at: `"mcpServer"`, hint: "publish once"}}},
+	})
+}
+
+func TestDetectSpec(t *testing.T) {
+	cases := map[string]Spec{
+		`{"$schema": "https://openwop.dev/spec/v2/node-pack-manifest.schema.json"}`:                                           V2,
+		`{"$schema": "https://openwop.dev/spec/v1/node-pack-manifest.schema.json", "engines": {"openwop": ">=1.0.0 <3.0.0"}}`: V1,
+		`{"signing": {"keyId": "k", "scheme": "ed25519-canonical-json"}}`:                                                     V2,
+		`{"signing": {"method": "ed25519", "keyId": "k"}, "engines": {"openwop": "<3.0.0"}}`:                                  V1,
+		`{"tarballUrl": "/v2/packs/x/-/1.0.0.tgz"}`:                                                                           V2,
+		`{"engines": {"openwop": ">=1.0.0 <3.0.0"}}`:                                                                          V2,
+		`{"engines": {"openwop": "^2.0.0"}}`:                                                                                  V2,
+		`{"engines": {"openwop": ">=1.0.0"}}`:                                                                                 V1,
+		`{"engines": {"openwop": ">=1.0.0 <2.0.0"}, "kind": "node"}`:                                                          V1,
+		`{"name": "x"}`: V1,
+	}
+	v := newV(t)
+	for src, want := range cases {
+		if fr := v.File("doc.json", []byte(src), NodePack); fr.Spec != want {
+			t.Errorf("%s: spec %s, want %s", src, fr.Spec, want)
+		}
+	}
+	forced, err := New(Options{Spec: V2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr := forced.File("doc.json", []byte(`{"engines": {"openwop": ">=1.0.0 <2.0.0"}}`), NodePack); fr.Spec != V2 {
+		t.Errorf("--spec v2 gave %s", fr.Spec)
+	}
+}
