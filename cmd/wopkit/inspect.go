@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
 	"github.com/openwop/wopkit/internal/tarball"
@@ -59,7 +59,7 @@ func describeSigner(path string, info *verify.Info, lim tarball.Limits) *inspect
 	if json.Unmarshal(info.Signing, &blk) != nil || blk.Method != sign.MethodSigstore {
 		return out
 	}
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		out.SignerError = err.Error()
 		return out

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -37,10 +38,13 @@ type collected struct {
 // holding private keys, naming them.
 func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 	c := &collected{files: map[string]int64{},
-		open: func(rel string) (io.ReadCloser, error) { return root.Open(rel) }}
+		open: func(rel string) (io.ReadCloser, error) { return safefile.OpenIn(root, rel) }}
 	var ig *Ignorer
-	if data, err := root.ReadFile(IgnoreFile); err == nil {
+	if data, err := safefile.ReadFileIn(root, IgnoreFile, 1<<20); err == nil {
 		ig = ParseIgnore(data)
+	} else if werr.CodeOf(err) == safefile.CodeNotRegular {
+		return nil, werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is %s, not a regular file", IgnoreFile, dir, describeMode(root, IgnoreFile)).
+			WithHint("make %s a regular file (or remove it)", IgnoreFile)
 	}
 	add := func(rel string, explicit bool) error {
 		if _, ok := c.files[rel]; ok || (rel != ManifestFile && ig.Ignored(rel)) {
@@ -70,7 +74,7 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 			if st.IsDir() && !explicit {
 				return nil
 			}
-			return werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is not a regular file", rel, dir).
+			return werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is %s, not a regular file", rel, dir, safefile.Describe(st.Mode())).
 				WithHint("packs hold regular files only")
 		}
 		if len(rel) > 100 {
@@ -189,7 +193,7 @@ func references(doc map[string]any) (entry string, refs []string) {
 
 // checkSecrets refuses a file whose content holds a private key.
 func checkSecrets(root *os.Root, dir, rel string) error {
-	f, err := root.Open(rel)
+	f, err := safefile.OpenIn(root, rel)
 	if err != nil {
 		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
 	}
@@ -203,4 +207,12 @@ func checkSecrets(root *os.Root, dir, rel string) error {
 			WithHint("move the key out of the pack directory (keep only the .pub), or list it in %s", IgnoreFile)
 	}
 	return nil
+}
+
+// describeMode names the type of name in root for messages.
+func describeMode(root *os.Root, name string) string {
+	if fi, err := root.Stat(name); err == nil {
+		return safefile.Describe(fi.Mode())
+	}
+	return "unreadable"
 }

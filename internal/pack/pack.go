@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
@@ -217,7 +218,10 @@ func methodOf(s map[string]any) string {
 }
 
 func readManifest(root *os.Root, dir string) ([]byte, error) {
-	f, err := root.Open(ManifestFile)
+	f, err := safefile.OpenIn(root, ManifestFile)
+	if werr.CodeOf(err) == safefile.CodeNotRegular {
+		return nil, err
+	}
 	if err != nil {
 		return nil, werr.Wrap(werr.Invalid, "pack_manifest_missing", err, "%s has no readable pack.json", dir).
 			WithHint("run wopkit in a pack directory, or create one with `wopkit new pack`")

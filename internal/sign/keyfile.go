@@ -5,6 +5,7 @@ import (
 	"crypto"
 	"fmt"
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/safefile"
 	"io"
 	"os"
 
@@ -70,7 +71,10 @@ func LoadPublicKey(path string) (crypto.PublicKey, error) {
 }
 
 func readSmall(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path) // never blocks on a named pipe
+	if werr.CodeOf(err) == safefile.CodeNotRegular {
+		return nil, err
+	}
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "key_unreadable", err, "cannot read key %s", path).
 			WithHint("check the path given to --key")

@@ -117,6 +117,13 @@ func (c *lintCtx) readPackFile(p string) *packFile {
 	f := &packFile{}
 	c.cache[p] = f
 	defer func() { c.held += len(f.data) }()
+	// The type first: opening a named pipe would block until a writer came.
+	if fi, err := fs.Stat(c.fsys, p); err != nil {
+		f.state, f.err = openState(err), err
+		return f
+	} else if f.state, f.err = statState(fi, nil); f.state != fileOK {
+		return f
+	}
 	fh, err := c.fsys.Open(p)
 	if err != nil {
 		f.state, f.err = openState(err), err

@@ -3,9 +3,9 @@ package validate
 import (
 	"errors"
 	"io"
-	"os"
 	"testing/fstest"
 
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -15,7 +15,10 @@ import (
 // entries), its documents are kept in memory, and the pack is validated as a
 // directory would be. Problems inside are reported as "x.tgz!/path".
 func (v *Validator) tarballFile(path string) (*Report, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
+	if werr.CodeOf(err) == safefile.CodeNotRegular {
+		return nil, err
+	}
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path)
 	}

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/openwop/wopkit/internal/registry"
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
@@ -209,7 +210,10 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 }
 
 func readTarball(path string, lim tarball.Limits) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path) // never blocks on a named pipe
+	if werr.CodeOf(err) == safefile.CodeNotRegular {
+		return nil, err
+	}
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).WithHint("check the path")
 	}
@@ -235,7 +239,10 @@ func readDetached(tgzPath, sigPath string) ([]byte, string, error) {
 	if !explicit {
 		sigPath = strings.TrimSuffix(tgzPath, ".tgz") + sign.DetachedSigExt
 	}
-	f, err := os.Open(sigPath)
+	f, err := safefile.Open(sigPath)
+	if werr.CodeOf(err) == safefile.CodeNotRegular {
+		return nil, "", err
+	}
 	if err != nil {
 		if !explicit && errors.Is(err, os.ErrNotExist) {
 			return nil, "", nil
