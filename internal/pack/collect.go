@@ -203,8 +203,12 @@ func checkSecrets(root *os.Root, dir, rel string) error {
 		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
 	}
 	if what != "" {
-		return werr.New(werr.Invalid, "pack_private_key", "%s in %s holds %s; a private key is never packed", rel, dir, what).
-			WithHint("move the key out of the pack directory (keep only the .pub), or list it in %s", IgnoreFile)
+		if strings.Contains(strings.ToLower(what), "private") {
+			return werr.New(werr.Invalid, "pack_private_key", "%s in %s holds %s; a private key is never packed", rel, dir, what).
+				WithHint("move the key out of the pack directory (keep only the .pub), or list it in %s", IgnoreFile)
+		}
+		return werr.New(werr.Invalid, "pack_secret", "%s in %s holds %s; a credential is never packed", rel, dir, what).
+			WithHint("remove the credential (revoke it if it was ever shared) and read it from the environment at run time, or list the file in %s", IgnoreFile)
 	}
 	return nil
 }
