@@ -1,8 +1,11 @@
 package validate
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // chainWith builds a small valid v2 workflow-chain pack, with replacements.
@@ -193,5 +196,34 @@ func TestDetectSpec(t *testing.T) {
 	}
 	if fr := forced.File("doc.json", []byte(`{"engines": {"openwop": ">=1.0.0 <2.0.0"}}`), NodePack); fr.Spec != V2 {
 		t.Errorf("--spec v2 gave %s", fr.Spec)
+	}
+}
+
+// TestV2RegistryManifests validates every saved v2 version manifest as the
+// CLI does (detection, both schemas, every lint rule): the registry
+// published them, so wopkit must find no error in any.
+func TestV2RegistryManifests(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(fixtures.SpecV2(t), "registry", "v2", "packs", "*", "-", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := newV(t)
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".sbom.json") {
+			continue
+		}
+		n++
+		rep, err := v.Path(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr := rep.Files[0]
+		if fr.Kind != VersionManifest || fr.Spec != V2 || len(fr.Errors) > 0 {
+			t.Errorf("%s: %s %s\n%s", f, fr.Kind, fr.Spec, render(fr.Errors))
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d v2 version manifests found", n)
 	}
 }
