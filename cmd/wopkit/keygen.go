@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -59,6 +61,11 @@ func newKeygenCmd() *cobra.Command {
 					return werr.New(werr.Invalid, "key_passphrase_empty", "--passphrase was given but the passphrase is empty").
 						WithHint("set a non-empty %s, or drop --passphrase for an unencrypted key", sign.PassphraseEnv)
 				}
+			}
+			// The prefix's directory is created (0700: it holds a private key).
+			if err := os.MkdirAll(filepath.Dir(o.Out), 0o700); err != nil {
+				return werr.Wrap(werr.Env, "write_failed", err, "cannot create the directory of %s", o.Out).
+					WithHint("check the --out path and its permissions")
 			}
 			keyPath, pubPath, err := sign.WriteKeyPair(o.Out, key, pass, o.Force)
 			if err != nil {

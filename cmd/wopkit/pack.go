@@ -44,7 +44,7 @@ func newPackCmd() *cobra.Command {
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		PreRunE: func(*cobra.Command, []string) error {
 			if o.Level < 0 || o.Level > 9 {
-				return usageErr(fmt.Sprintf("--level %d is out of range", o.Level), "use 1 (fastest) to 9 (smallest), or 0 for the default 6")
+				return usageErr(fmt.Sprintf("--level %d is out of range", o.Level), "use 1 (fastest) to 9 (smallest), or 0 for the default 9 (the registry builder's level)")
 			}
 			if err := o.Size.Validate(); err != nil {
 				return err
@@ -75,7 +75,7 @@ func newPackCmd() *cobra.Command {
 	f.BoolVar(&o.NoValidate, "no-validate", false, "pack even when validation fails or referenced files are missing")
 	f.StringVar(&o.Schemas, "schemas", "", "JSON Schemas that override the embedded ones by $id (as in validate)")
 	f.BoolVar(&o.ForRegistry, "for-registry", false, "apply the registry's size limits (always on when signing)")
-	f.IntVar(&o.Level, "level", 0, "gzip level 1-9 (default 6)")
+	f.IntVar(&o.Level, "level", 0, "gzip level 1-9 (default 9, the registry builder's: same gzip header)")
 	o.Method.AddFlags(cmd, sign.MethodNone)
 	o.Key.AddFlags(cmd)
 	o.Sigstore.AddFlags(cmd)

@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
@@ -85,6 +87,11 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	// -o DIR/x.tgz: DIR is created when missing.
+	if err := os.MkdirAll(filepath.Dir(res.Output), 0o755); err != nil {
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot create the directory of %s", res.Output).
+			WithHint("check the -o path and its permissions")
 	}
 	var batch atomicfile.Batch
 	defer batch.Abort() // a no-op once committed

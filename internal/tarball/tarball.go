@@ -37,9 +37,16 @@ type Entry struct {
 	Open func() (io.ReadCloser, error) // streamed, never slurped
 }
 
+// DefaultLevel is the registry builder's gzip level (zlib.gzipSync with
+// level 9 in build-pack-tarball.mjs): the gzip header, whose XFL byte
+// depends on the level (zlib: 2 at level 9, 4 at level 1, else 0), is then
+// the registry's byte for byte. Only the deflate bytes differ (zlib and
+// klauspost/compress choose different matches).
+const DefaultLevel = 9
+
 // WriteOptions tunes Write.
 type WriteOptions struct {
-	Level       int // gzip level 1-9; 0 means the default, 6
+	Level       int // gzip level 1-9; 0 means DefaultLevel
 	Concurrency int // compression workers; 0 means GOMAXPROCS
 }
 

@@ -16,7 +16,7 @@ import (
 func Write(w io.Writer, entries []Entry, opts WriteOptions) error {
 	level := opts.Level
 	if level == 0 {
-		level = 6
+		level = DefaultLevel
 	}
 	if level < 1 || level > 9 {
 		return werr.New(werr.Usage, CodeBadOptions, "gzip level %d is out of range", opts.Level).
