@@ -5,10 +5,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"slices"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/packref"
 	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/werr"
@@ -101,7 +101,10 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 			}
 		}
 	}
-	entry, refs := references(m.Doc)
+	entry, refs, err := references(m.Doc)
+	if err != nil {
+		return nil, err
+	}
 	if entry != "" {
 		if err := add(entry, true); err != nil {
 			return nil, err
@@ -146,49 +149,41 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 	return c, nil
 }
 
-// references returns the runtime entry (without "./") and the other local
-// files a manifest names: every string member whose key ends in "Ref" that
-// is a relative path (URLs, absolute paths and ".." are left out; the
-// signing block's key ids are not looked at).
-func references(doc map[string]any) (entry string, refs []string) {
-	clean := func(s string) string {
-		s = strings.TrimPrefix(s, "./")
-		if s == "" || strings.Contains(s, "://") || strings.HasPrefix(s, "/") || strings.Contains(s, `\`) {
-			return ""
-		}
-		if c := path.Clean(s); c != s || c == "." || strings.HasPrefix(c, "../") || c == ".." {
-			return ""
-		}
-		return s
+// references returns the runtime entry and the other local files a
+// manifest names, as internal/packref defines them (the files validate
+// checks). An https:// URL names no file; a reference that is not a clean
+// path inside the pack is refused with validate's rule id, never dropped.
+// A runtime entry that is not a path (a remote runtime's URL) is no file.
+func references(doc map[string]any) (entry string, refs []string, err error) {
+	refuse := func(r packref.Ref, pe *packref.Error) error {
+		return werr.New(werr.Invalid, "pack_ref_invalid", "pack.json %s %s [%s]", r.Pointer, pe.Error(), pe.Rule()).
+			WithHint("`wopkit validate` reports it with the same rule id; fix the reference in pack.json")
 	}
-	if rt, ok := doc["runtime"].(map[string]any); ok {
-		if e, ok := rt["entry"].(string); ok {
-			entry = clean(e)
+	for _, r := range packref.Refs(doc) {
+		p, err := packref.Path(r.Value)
+		var pe *packref.Error
+		switch {
+		case r.Role == packref.Entry && errors.As(err, &pe) && pe.Code != packref.CodeUnclean:
+			// not a path: a URL or id the runtime resolves
+		case errors.As(err, &pe):
+			return "", nil, refuse(r, pe)
+		case r.Role == packref.Entry:
+			entry = p
+		case p != "":
+			refs = append(refs, p)
 		}
 	}
-	var walk func(v any, key string)
-	walk = func(v any, key string) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, vv := range x {
-				if key == "" && k == "signing" {
-					continue // key ids and the signature file, handled by signing
+	if entry == "" { // a remote runtime's local entry (e.g. "pack.json") still ships
+		if rt, ok := doc["runtime"].(map[string]any); ok {
+			if e, ok := rt["entry"].(string); ok {
+				if p, err := packref.Path(e); err == nil {
+					entry = p
 				}
-				walk(vv, k)
-			}
-		case []any:
-			for _, vv := range x {
-				walk(vv, key)
-			}
-		case string:
-			if p := clean(x); p != "" && strings.HasSuffix(key, "Ref") {
-				refs = append(refs, p)
 			}
 		}
 	}
-	walk(doc, "")
 	slices.Sort(refs)
-	return entry, slices.Compact(refs)
+	return entry, slices.Compact(refs), nil
 }
 
 // checkSecrets refuses a file whose content holds a private key.

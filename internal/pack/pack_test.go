@@ -247,12 +247,14 @@ func TestMissingReference(t *testing.T) {
 	}
 }
 
-// A bare-name reference is packed when it is a file and ignored when it is
-// not (it may be an id); a missing path reference is reported.
+// A bare-name file reference is packed when it is a file; members that
+// packref does not name as file references (peerRef, subChainRef...) are ids
+// and never packed. (Issue 10 changed this contract: pack took any member
+// ending in "Ref"; now one function, packref, says which members name files.)
 func TestBareReferences(t *testing.T) {
 	dir := copyTree(t, "testdata/basic")
 	src, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
-	src = bytes.Replace(src, []byte(`"extraRef": "docs/guide.md"`), []byte(`"extraRef": "NOTES.txt", "peerRef": "core.openwop.other"`), 1)
+	src = bytes.Replace(src, []byte(`"envelopeContractRef": "docs/guide.md"`), []byte(`"envelopeContractRef": "NOTES.txt", "peerRef": "core.openwop.other", "otherRef": "docs/guide.md"`), 1)
 	os.WriteFile(filepath.Join(dir, "pack.json"), src, 0o644)
 	res, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
 	if err != nil {
@@ -351,5 +353,20 @@ func TestSigningReplacesOldSignatures(t *testing.T) {
 	res, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
 	if err != nil || !slices.Contains(paths(res.Files), "pack.json.sigstore") {
 		t.Errorf("--sign none dropped the bundle: %v %v", err, paths(res.Files))
+	}
+}
+
+// A reference that is not a clean path is refused with validate's rule id,
+// never cleaned into the tarball or silently left out of it (issue 10).
+func TestUncleanReferenceRefused(t *testing.T) {
+	for ref, rule := range map[string]string{"docs/../docs/guide.md": "OW016", "../outside.md": "OW005", "http://x.example/a": "OW005"} {
+		dir := copyTree(t, "testdata/basic")
+		src, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+		src = bytes.Replace(src, []byte(`"docs/guide.md"`), []byte(`"`+ref+`"`), 1)
+		os.WriteFile(filepath.Join(dir, "pack.json"), src, 0o644)
+		_, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, NoValidate: true})
+		if werr.CodeOf(err) != "pack_ref_invalid" || !strings.Contains(err.Error(), "["+rule+"]") || !strings.Contains(err.Error(), "/agents/0/envelopeContractRef") {
+			t.Errorf("%s: %v", ref, err)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/packref"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -174,7 +175,7 @@ func (p *Plan) Write(dir string, force bool) error {
 func (p *Plan) checkPaths() error {
 	seen := map[string]bool{}
 	for _, f := range p.Files {
-		if !fs.ValidPath(f.Path) || f.Path == "." {
+		if clean, err := packref.Path(f.Path); !fs.ValidPath(f.Path) || f.Path == "." || err != nil || clean != f.Path {
 			return werr.New(werr.Invalid, "scaffold_path_unsafe", "planned file %q is not a path inside the target directory", f.Path).
 				WithHint("use a relative path without ..")
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/packref"
 )
 
 // checkEvalSuiteRef validates each agent's eval suite as a document of its
@@ -17,9 +18,9 @@ func checkEvalSuiteRef(c *lintCtx) {
 		if ref == nil || ref.Kind != jsondoc.String || urlScheme.MatchString(ref.Str) {
 			continue
 		}
-		p, ok := refPath(ref.Str)
-		if !ok {
-			continue // OW005 reports it
+		p, err := packref.Path(ref.Str)
+		if err != nil || p == "" {
+			continue // OW005 or OW016 reports it
 		}
 		f := c.readPackFile(p)
 		if f.state != fileOK {

@@ -11,40 +11,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/packref"
 )
 
-// refKind is what a pack-relative reference must name.
-type refKind int
-
-const (
-	refSchema refKind = iota // a JSON Schema (*SchemaRef)
-	refJSON                  // a JSON document (envelopeContractRef)
-	refPrompt                // a UTF-8 text file (systemPromptRef)
-	refEval                  // an eval suite (evalSuiteRef; validated by OW011)
-)
-
-// fileRef is one reference to a file of the pack.
+// fileRef is one reference to a file of the pack. Which members reference
+// files, and how a reference becomes a path, is packref's one definition
+// (pack collects exactly these files).
 type fileRef struct {
 	pointer, key, val string
-	kind              refKind
+	kind              packref.Role
 }
 
-// refKindOf classifies a member name as a file reference.
-func refKindOf(key string) (refKind, bool) {
-	switch {
-	case strings.HasSuffix(key, "SchemaRef"):
-		return refSchema, true
-	case key == "envelopeContractRef":
-		return refJSON, true
-	case key == "systemPromptRef":
-		return refPrompt, true
-	case key == "evalSuiteRef":
-		return refEval, true
-	}
-	return 0, false
-}
-
-// fileRefs returns every file reference of the document's nodes and agents.
+// fileRefs returns every file reference of the document (runtime.entry
+// aside: OW006 checks it), in document order.
 func (c *lintCtx) fileRefs() []fileRef {
 	var out []fileRef
 	var walk func(ptr string, n *jsondoc.Node)
@@ -52,8 +31,11 @@ func (c *lintCtx) fileRefs() []fileRef {
 		switch n.Kind {
 		case jsondoc.Object:
 			for _, m := range n.Members {
+				if packref.Skip(ptr, m.Key) {
+					continue
+				}
 				p := jsondoc.Child(ptr, m.Key)
-				if k, ok := refKindOf(m.Key); ok && m.Value.Kind == jsondoc.String {
+				if k, ok := packref.RoleOf(m.Key); ok && m.Value.Kind == jsondoc.String {
 					out = append(out, fileRef{p, m.Key, m.Value.Str, k})
 					continue
 				}
@@ -65,15 +47,28 @@ func (c *lintCtx) fileRefs() []fileRef {
 			}
 		}
 	}
-	if c.kind == NodePack {
-		for _, n := range c.items("/nodes") {
-			walk(n.ptr(), n.n)
+	walk("", c.doc.Root)
+	return out
+}
+
+// checkRefsClean (OW016) reports every file reference that is not written
+// in clean form: every tool must read it as the same file, so it is
+// refused, never cleaned or dropped (pack refuses it with the same words).
+func checkRefsClean(c *lintCtx) {
+	refs := c.fileRefs()
+	if c.kind != Agent {
+		if e := c.doc.Lookup("/runtime/entry"); e != nil && e.Kind == jsondoc.String && c.doc.Lookup("/runtime/language").Text() != "remote" {
+			refs = append(refs, fileRef{"/runtime/entry", "runtime.entry", e.Str, packref.Entry})
 		}
 	}
-	for _, a := range c.agents() {
-		walk(a.ptr(), a.n)
+	for _, r := range refs {
+		_, err := packref.Path(r.val)
+		var pe *packref.Error
+		if errors.As(err, &pe) && pe.Code == packref.CodeUnclean {
+			c.report(r.pointer, false, fmt.Sprintf("%s %q is not a clean path: tools and extractors may read it as different files", r.key, r.val),
+				fmt.Sprintf("write %q", pe.Clean))
+		}
 	}
-	return out
 }
 
 // fileState says whether a referenced file can be used.
@@ -215,15 +210,17 @@ func (c *lintCtx) resolve(ptr, what, ref string, read bool) (string, bool) {
 			"use a path inside the pack, such as schemas/input.json, or an https:// URL")
 		return "", false
 	}
-	p, ok := refPath(ref)
-	if !ok {
-		c.report(ptr, false, fmt.Sprintf("%s %q points outside the pack: references are paths relative to %s, without .. or a leading /", what, ref, c.root()),
-			"copy the file into the pack and refer to it by its path from "+c.root()+", such as schemas/input.json")
+	p, err := packref.Path(ref)
+	var pe *packref.Error
+	if errors.As(err, &pe) {
+		if pe.Code != packref.CodeUnclean { // OW016 reports unclean paths
+			c.report(ptr, false, fmt.Sprintf("%s %q points outside the pack: references are paths relative to %s, without .. or a leading /", what, ref, c.root()),
+				"copy the file into the pack and refer to it by its path from "+c.root()+", such as schemas/input.json")
+		}
 		return "", false
 	}
 	var st fileState
 	var size int64
-	var err error
 	if read {
 		f := c.readPackFile(p)
 		st, size, err = f.state, f.size, f.err
@@ -286,14 +283,14 @@ func checkRefs(c *lintCtx) {
 	done := map[string]bool{}
 	for _, r := range c.fileRefs() {
 		p, ok := c.resolve(r.pointer, r.key, r.val, true)
-		if !ok || p == "" || done[p] || r.kind == refEval {
+		if !ok || p == "" || done[p] || r.kind == packref.EvalSuite {
 			continue
 		}
 		done[p] = true
 		f := c.readPackFile(p)
 		data := f.data
 		switch r.kind {
-		case refPrompt:
+		case packref.Prompt:
 			if off := firstBadUTF8(data); off >= 0 {
 				line, col := (&jsondoc.Doc{Src: data}).Position(off)
 				c.fileProblem(p, Prompt, Problem{Line: line, Column: col,
@@ -308,7 +305,7 @@ func checkRefs(c *lintCtx) {
 				c.fileProblem(p, JSONSchema, pr)
 				continue
 			}
-			if r.kind == refSchema && doc.Root.Kind != jsondoc.Object && doc.Root.Kind != jsondoc.Bool {
+			if r.kind == packref.Schema && doc.Root.Kind != jsondoc.Object && doc.Root.Kind != jsondoc.Bool {
 				c.fileProblem(p, JSONSchema, Problem{Line: 1, Column: 1,
 					Message: fmt.Sprintf("this file is referenced as %s but is a JSON %s, not a JSON Schema", r.key, doc.Root.Kind),
 					Hint:    `a JSON Schema is an object such as {"type": "object"}`})
@@ -361,8 +358,8 @@ func checkSchemaIDs(c *lintCtx) {
 		}
 	}
 	for _, r := range c.fileRefs() {
-		if r.kind == refSchema {
-			if p, ok := refPath(r.val); ok && !urlScheme.MatchString(r.val) {
+		if r.kind == packref.Schema {
+			if p, err := packref.Path(r.val); err == nil && p != "" {
 				add(p)
 			}
 		}

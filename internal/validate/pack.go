@@ -68,7 +68,8 @@ func (v *Validator) lintStandalone(fr *FileReport, fsys fs.FS, data []byte) []Fi
 	return c.files
 }
 
-// refPath cleans a pack-relative reference ("./x", "x") for fs.FS access and
+// refPath cleans a reference of a tool install manifest (verify.suite.ref,
+// not a pack.json: pack references go through packref) for fs.FS access and
 // reports whether it is safe (no "..", not absolute, not a URL).
 func refPath(ref string) (string, bool) {
 	if ref == "" || ref[0] == '/' || ref[0] == '\\' {

@@ -19,8 +19,8 @@ func ruleTable() []Rule {
 			Summary: "agents[].agentId starts with the pack name and a dot (RFC 0003)"},
 		{ID: "OW004", Severity: Error, Kinds: packOnly, check: checkAgentOnlyRemote,
 			Summary: "a pack with agents and no nodes sets runtime.language \"remote\""},
-		{ID: "OW005", Severity: Error, Kinds: packAndAgent, NeedsFiles: true, check: checkRefs,
-			Summary: "*SchemaRef, systemPromptRef, evalSuiteRef, envelopeContractRef name files in the pack; schemas parse as JSON; prompts are UTF-8"},
+		{ID: "OW005", Severity: Error, Kinds: refKinds, NeedsFiles: true, check: checkRefs,
+			Summary: "*SchemaRef, schemaRef, systemPromptRef, evalSuiteRef, envelopeContractRef name files in the pack; schemas parse as JSON; prompts are UTF-8"},
 		{ID: "OW006", Severity: Error, Kinds: packOnly, NeedsFiles: true, check: checkRuntimeEntry,
 			Summary: "runtime.entry names a file in the pack unless runtime.language is \"remote\""},
 		{ID: "OW007", Severity: Error, Kinds: packOnly, check: checkSecretProvider,
@@ -41,6 +41,8 @@ func ruleTable() []Rule {
 			Summary: "agents[].agentId is unique within the pack"},
 		{ID: "OW015", Severity: Error, Kinds: packOnly, check: checkDependencyRanges,
 			Summary: "dependencies values are npm-style semver ranges"},
+		{ID: "OW016", Severity: Error, Kinds: refKinds, check: checkRefsClean,
+			Summary: "file references (and runtime.entry) are clean paths: no ./x/../, // or /./ segments (pack refuses them too)"},
 
 		// Every v2 pack manifest (the registry's v2 checks; spec-v2 NOTES §6).
 		{ID: "PK001", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkEnginesAdmit2,
@@ -120,6 +122,7 @@ var (
 	evalOnly     = []Kind{EvalSuite}
 	toolOnly     = []Kind{ToolManifest}
 	chainOnly    = []Kind{WorkflowChainPack}
+	refKinds     = []Kind{NodePack, Agent, WorkflowChainPack, ConnectionPack, PromptPack, CardPack, FormContentPack, ArtifactTypePack, FrontendPlugin}
 	v2Packs      = []Kind{NodePack, WorkflowChainPack, ConnectionPack, PromptPack, CardPack, FormContentPack, ArtifactTypePack, VersionManifest}
 	onlyV2       = []Spec{V2}
 )

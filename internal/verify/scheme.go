@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jcs"
+	"github.com/openwop/wopkit/internal/packref"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
@@ -73,8 +74,19 @@ func scheme(pm *packMeta, vm *registry.VersionManifest, detached []byte, p Polic
 	default:
 		return unsupported("method " + b.Method)
 	}
-	if s.sigRef == "" || !safeRef(s.sigRef) {
+	if s.sigRef == "" {
 		s.sigRef = sign.SignatureFile
+	} else if p, err := packref.Path(s.sigRef); err != nil || p == "" {
+		// The one definition of a pack file reference (internal/packref):
+		// an unclean or outside signatureRef is refused, not replaced.
+		why := "is a URL"
+		if err != nil {
+			why = err.Error()
+		}
+		return s, werr.New(werr.Invalid, "pack_ref_invalid", "%s: signing.signatureRef %s", where, why).
+			WithHint("the signature file is a clean path inside the tarball, such as keys/pack.json.sig")
+	} else {
+		s.sigRef = p
 	}
 	if vm != nil && s.method != sign.MethodSigstore {
 		want := vm.Signing.KeyID
@@ -105,10 +117,6 @@ func keyIDOf(ref string) string {
 		}
 	}
 	return b
-}
-
-func safeRef(ref string) bool {
-	return !strings.HasPrefix(ref, "/") && path.Clean(ref) == ref && !strings.HasPrefix(ref, "../") && ref != ".."
 }
 
 // trustedKey is the public key the policy trusts for the scheme's key id:
