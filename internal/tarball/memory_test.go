@@ -62,7 +62,7 @@ func TestWriteConstantMemory(t *testing.T) {
 		}
 	})
 	var out countW
-	err := Write(&out, []Entry{e, memEntry("pack.json", []byte("{}"))}, WriteOptions{Concurrency: 2})
+	err := Write(&out, []Entry{e, memEntry("pack.json", []byte("{}"))}, WriteOptions{Concurrency: 2, Level: 6}) // memory, not the level, is under test
 	close(stop)
 	wg.Wait()
 	if err != nil {

@@ -57,7 +57,7 @@ echo "tree: $(du -sh "$TREE" | cut -f1); $(nproc) CPUs; load $(cut -d' ' -f1-3 /
 stat() { grep -E 'Elapsed|User time|System time|Maximum resident' "$1" | sed 's/^\s*/    /'; }
 /usr/bin/time -v sh -c "tar --sort=name -C '$TREE' -c . | gzip -6 -n > '$WORK/ref.tgz'" 2> "$WORK/ref.time"
 echo "tar | gzip -6 -n:"; stat "$WORK/ref.time"
-/usr/bin/time -v "$WORK/wopkit" pack "$TREE" --no-validate -o "$WORK/ours.tgz" > /dev/null 2> "$WORK/ours.time"
+/usr/bin/time -v "$WORK/wopkit" pack "$TREE" --no-validate --level 6 --max-size 1000 -o "$WORK/ours.tgz" > /dev/null 2> "$WORK/ours.time"
 echo "wopkit pack:"; stat "$WORK/ours.time"
 ref=$(wc -c < "$WORK/ref.tgz")
 ours=$(wc -c < "$WORK/ours.tgz")
