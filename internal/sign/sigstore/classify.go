@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
+	"github.com/digitorus/timestamp"
 	protocommon "github.com/sigstore/protobuf-specs/gen/pb-go/common/v1"
 	"github.com/sigstore/sigstore-go/pkg/bundle"
 	"github.com/sigstore/sigstore-go/pkg/verify"
@@ -61,6 +65,10 @@ func (v *verifier) classify(err error, b *bundle.Bundle) error {
 		return newErr(werr.Invalid, CodeUntrusted,
 			"the Sigstore bundle's certificate was not valid when the transparency log recorded the signature (signed outside its 10-minute window): "+text,
 			"re-sign the pack; a bundle whose signature was logged after its certificate expired proves nothing")
+	case strings.Contains(low, "not enough verified log entries") && noTlogEntries(b):
+		return newErr(werr.Invalid, CodeUntrusted,
+			"the Sigstore bundle has no transparency-log entry, and wopkit requires one (an RFC 3161 timestamp alone is not enough): "+text,
+			"re-sign the pack with a Rekor log (wopkit pack --sign sigstore records one)")
 	case strings.Contains(low, "log inclusion") || strings.Contains(low, "transparency log") || strings.Contains(low, "tlog"):
 		return newErr(werr.Invalid, CodeUntrusted,
 			"the Sigstore bundle's transparency-log entry does not verify against the trusted root: "+text,
@@ -69,6 +77,11 @@ func (v *verifier) classify(err error, b *bundle.Bundle) error {
 		return newErr(werr.Invalid, CodeUntrusted, "the Sigstore bundle's timestamps do not verify: "+text,
 			"check --trusted-root; a certificate must have been valid when the log or timestamp authority saw the signature")
 	case strings.Contains(low, "leaf certificate") || strings.Contains(low, "certificate"):
+		if why := outsideValidity(b); why != "" {
+			return newErr(werr.Invalid, CodeUntrusted,
+				"the Sigstore bundle's "+why+": a signature is only valid while its short-lived certificate is ("+text+")",
+				"re-sign the pack; a timestamp outside the certificate's validity proves nothing")
+		}
 		return newErr(werr.Invalid, CodeUntrusted,
 			"the Sigstore bundle's certificate does not chain to a Fulcio CA of the trusted root: "+text,
 			"check --trusted-root belongs to the Fulcio instance the pack was signed with")
@@ -87,4 +100,73 @@ func (v *verifier) expected() string {
 		iss = "~" + v.opts.CertOIDCIssuerRegexp
 	}
 	return fmt.Sprintf("%q (issuer %q)", id, iss)
+}
+
+// outsideValidity names a timestamp of b (a transparency-log integrated
+// time or an RFC 3161 timestamp) that lies outside the validity of b's
+// certificate, or "": sigstore-go reports that case only as "leaf
+// certificate verification failed".
+func outsideValidity(b *bundle.Bundle) string {
+	vc, err := b.VerificationContent()
+	if err != nil {
+		return ""
+	}
+	cert := vc.Certificate()
+	if cert == nil {
+		return ""
+	}
+	span := fmt.Sprintf("valid %s to %s", cert.NotBefore.UTC().Format(time.RFC3339), cert.NotAfter.UTC().Format(time.RFC3339))
+	outside := func(t time.Time) bool { return t.Before(cert.NotBefore) || t.After(cert.NotAfter) }
+	if entries, err := b.TlogEntries(); err == nil {
+		for _, e := range entries {
+			if t := e.IntegratedTime(); outside(t) {
+				return fmt.Sprintf("transparency-log entry %d was recorded at %s, outside its certificate's validity (%s)",
+					e.LogIndex(), t.UTC().Format(time.RFC3339), span)
+			}
+		}
+	}
+	if tss, err := b.Timestamps(); err == nil {
+		for _, raw := range tss {
+			ts, err := timestamp.ParseResponse(raw)
+			if err != nil {
+				continue
+			}
+			if outside(ts.Time) {
+				return fmt.Sprintf("RFC 3161 timestamp says the signature was made at %s, outside its certificate's validity (%s)",
+					ts.Time.UTC().Format(time.RFC3339), span)
+			}
+		}
+	}
+	return ""
+}
+
+// bundleProblem explains what is wrong in a bundle sigstore-go refused to
+// load with a message about its internals (a negative log index reads "nil
+// value in transaction log entry"): it names the field, else returns text.
+func bundleProblem(raw []byte, text string) string {
+	var m struct {
+		VerificationMaterial struct {
+			TlogEntries []map[string]any `json:"tlogEntries"`
+		} `json:"verificationMaterial"`
+	}
+	if json.Unmarshal(raw, &m) != nil {
+		return text
+	}
+	for i, e := range m.VerificationMaterial.TlogEntries {
+		for _, f := range []string{"logIndex", "integratedTime"} {
+			v := fmt.Sprint(e[f])
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n < 0 {
+				return fmt.Sprintf("transparency-log entry %d has a negative %s (%d); a log assigns indexes and times from 0 up", i, f, n)
+			}
+		}
+		if e["logIndex"] == nil {
+			return fmt.Sprintf("transparency-log entry %d has no logIndex", i)
+		}
+	}
+	return text
+}
+
+func noTlogEntries(b *bundle.Bundle) bool {
+	entries, err := b.TlogEntries()
+	return err == nil && len(entries) == 0
 }

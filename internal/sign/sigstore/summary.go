@@ -24,7 +24,7 @@ func parseBundle(raw []byte) (*bundle.Bundle, error) {
 	var b bundle.Bundle
 	if err := b.UnmarshalJSON(raw); err != nil {
 		return nil, newErr(werr.Invalid, CodeBundleInvalid,
-			fmt.Sprintf("%s is not a valid Sigstore bundle: %s", BundleFile, errText(err, "")), hint)
+			fmt.Sprintf("%s is not a valid Sigstore bundle: %s", BundleFile, bundleProblem(raw, errText(err, ""))), hint)
 	}
 	if b.GetMessageSignature() == nil {
 		return nil, newErr(werr.Invalid, CodeBundleInvalid,

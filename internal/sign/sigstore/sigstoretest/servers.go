@@ -163,7 +163,7 @@ func (v *Virtual) serveTSA(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad timestamp request", http.StatusBadRequest)
 		return
 	}
-	ts := timestamp.Timestamp{HashAlgorithm: req.HashAlgorithm, HashedMessage: req.HashedMessage, Time: time.Now(),
+	ts := timestamp.Timestamp{HashAlgorithm: req.HashAlgorithm, HashedMessage: req.HashedMessage, Time: time.Now().Add(v.TSATime),
 		Policy: asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 57264, 2}}
 	resp, err := ts.CreateResponseWithOpts(v.tsaLeaf, v.tsaKey, crypto.SHA256)
 	if err != nil {

@@ -57,6 +57,8 @@ type Virtual struct {
 	CertStart time.Duration
 	// RekorTime is the integrated time of log entries relative to now.
 	RekorTime time.Duration
+	// TSATime is the time of RFC 3161 timestamps relative to now.
+	TSATime time.Duration
 	// FulcioCalls, RekorCalls and TSACalls count requests received.
 	FulcioCalls, RekorCalls, TSACalls atomic.Int64
 }
