@@ -1,6 +1,9 @@
 package validate
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -59,4 +62,49 @@ func BenchmarkKeystrokeA2A(b *testing.B) {
 			b.Fatal(rep.Problems())
 		}
 	}
+}
+
+// BenchmarkRevalidateV2Node re-checks a published v2 node pack.json
+// (core.openwop.examples@1.0.3 without the registry's fields) with the v2
+// schema set, spec detection included.
+func BenchmarkRevalidateV2Node(b *testing.B) {
+	data := v2PackJSON(b, "core.openwop.examples/-/1.0.3.json")
+	v := newV(b)
+	if rep := v.Bytes("pack.json", data, ""); !rep.Valid || rep.Files[0].Spec != V2 {
+		b.Fatalf("fixture invalid or not v2: %v", rep.Problems())
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v.Bytes("pack.json", data, "")
+	}
+}
+
+// BenchmarkDetectSpec measures the spec-version and kind detection alone.
+func BenchmarkDetectSpec(b *testing.B) {
+	data := fixtures.File(b, fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"), "pack.json")
+	doc, _ := jsondoc.Parse(data)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Detect("pack.json", doc.Root)
+		DetectSpec(doc.Root)
+	}
+}
+
+func v2PackJSON(b *testing.B, rel string) []byte {
+	b.Helper()
+	raw, err := os.ReadFile(filepath.Join(fixtures.SpecV2(b), "registry", "v2", "packs", rel))
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := jsondoc.Parse(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := json.Marshal(stripRegistryFields(doc.Root))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -23,45 +24,75 @@ type fileRef struct {
 }
 
 // fileRefs returns every file reference of the document (runtime.entry
-// aside: OW006 checks it), in document order.
-func (c *lintCtx) fileRefs() []fileRef {
+// aside: OW006 checks it), in document order. Pointers are built only for
+// the references found: the editor re-lints on every keystroke.
+func (c *lintCtx) fileRefs() []fileRef { return c.fileRefsWhere(nil) }
+
+// fileRefsWhere is fileRefs limited to the references whose value keep
+// accepts (nil keeps all).
+func (c *lintCtx) fileRefsWhere(keep func(val string) bool) []fileRef {
 	var out []fileRef
-	var walk func(ptr string, n *jsondoc.Node)
-	walk = func(ptr string, n *jsondoc.Node) {
+	var toks []string
+	var walk func(n *jsondoc.Node)
+	walk = func(n *jsondoc.Node) {
 		switch n.Kind {
 		case jsondoc.Object:
 			for _, m := range n.Members {
-				if packref.Skip(ptr, m.Key) {
+				if len(toks) == 0 && packref.Skip("", m.Key) {
 					continue
 				}
-				p := jsondoc.Child(ptr, m.Key)
 				if k, ok := packref.RoleOf(m.Key); ok && m.Value.Kind == jsondoc.String {
-					out = append(out, fileRef{p, m.Key, m.Value.Str, k})
+					if keep != nil && !keep(m.Value.Str) {
+						continue
+					}
+					ptr := ""
+					for _, t := range toks {
+						ptr = jsondoc.Child(ptr, t)
+					}
+					out = append(out, fileRef{jsondoc.Child(ptr, m.Key), m.Key, m.Value.Str, k})
 					continue
 				}
-				walk(p, m.Value)
+				if m.Value.Kind == jsondoc.Object || m.Value.Kind == jsondoc.Array {
+					toks = append(toks, m.Key)
+					walk(m.Value)
+					toks = toks[:len(toks)-1]
+				}
 			}
 		case jsondoc.Array:
 			for i, it := range n.Items {
-				walk(jsondoc.Index(ptr, i), it)
+				if it.Kind == jsondoc.Object || it.Kind == jsondoc.Array {
+					toks = append(toks, strconv.Itoa(i))
+					walk(it)
+					toks = toks[:len(toks)-1]
+				}
 			}
 		}
 	}
-	walk("", c.doc.Root)
+	walk(c.doc.Root)
 	return out
+}
+
+// unclean reports whether a reference is a path not written in clean form.
+func unclean(ref string) bool {
+	_, err := packref.Path(ref)
+	pe, ok := err.(*packref.Error) // no errors.As: this runs on every keystroke and must not allocate
+	return ok && pe.Code == packref.CodeUnclean
 }
 
 // checkRefsClean (OW016) reports every file reference that is not written
 // in clean form: every tool must read it as the same file, so it is
 // refused, never cleaned or dropped (pack refuses it with the same words).
 func checkRefsClean(c *lintCtx) {
-	refs := c.fileRefs()
+	refs := c.fileRefsWhere(unclean)
 	if c.kind != Agent {
 		if e := c.doc.Lookup("/runtime/entry"); e != nil && e.Kind == jsondoc.String && c.doc.Lookup("/runtime/language").Text() != "remote" {
 			refs = append(refs, fileRef{"/runtime/entry", "runtime.entry", e.Str, packref.Entry})
 		}
 	}
 	for _, r := range refs {
+		if !unclean(r.val) {
+			continue
+		}
 		_, err := packref.Path(r.val)
 		var pe *packref.Error
 		if errors.As(err, &pe) && pe.Code == packref.CodeUnclean {
