@@ -103,14 +103,14 @@ func Schemas(w io.Writer, n int, size int64) error {
 		entries = append(entries, NumberArray(name, size))
 	}
 	entries = append(entries, Bytes("pack.json", Manifest(refs)), Bytes("index.mjs", []byte("export const nodes = {};\n")))
-	return tarball.Write(w, entries, tarball.WriteOptions{Level: 9})
+	return tarball.Write(w, entries, tarball.WriteOptions{Level: 1})
 }
 
 // BigEntry is the tarball issue 10 describes for inspect: one entry of size
 // bytes (400 MiB compresses to about 400 KB).
 func BigEntry(w io.Writer, size int64) error {
 	entries := []tarball.Entry{Bytes("pack.json", Manifest(nil)), Filler("evals/big.jsonl", size, 'x')}
-	return tarball.Write(w, entries, tarball.WriteOptions{Level: 9})
+	return tarball.Write(w, entries, tarball.WriteOptions{Level: 1})
 }
 
 // Sigs is the tarball issue 10 describes for verify: n entries x/NNNN.sig of
@@ -120,7 +120,7 @@ func Sigs(w io.Writer, n int, size int64) error {
 	for i := range n {
 		entries = append(entries, Filler(fmt.Sprintf("x/%04d.sig", i), size, 'A'))
 	}
-	return tarball.Write(w, entries, tarball.WriteOptions{Level: 9})
+	return tarball.Write(w, entries, tarball.WriteOptions{Level: 1})
 }
 
 // Peak runs f and returns the largest heap (live and not yet collected

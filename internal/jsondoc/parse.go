@@ -85,15 +85,22 @@ func (n *Node) Text() string {
 type Limits struct {
 	MaxBytes int // largest document accepted
 	MaxDepth int // deepest nesting accepted
+	// MaxNodes bounds the number of values (each costs a Node, about 130
+	// bytes: a 5 MB array of small numbers is 2.6 million of them); 0 means
+	// no bound.
+	MaxNodes int
 }
 
 // DefaultLimits suit manifests: the registry caps pack.json at 256 KB; local
 // documents get more room.
-var DefaultLimits = Limits{MaxBytes: 16 << 20, MaxDepth: 256}
+//
+// MaxNodes: the largest published pack.json has a few thousand values;
+// 250,000 keeps a hostile document near 32 MiB parsed.
+var DefaultLimits = Limits{MaxBytes: 16 << 20, MaxDepth: 256, MaxNodes: 250_000}
 
 // SyntaxError is a decoding failure at a position in the source.
 type SyntaxError struct {
-	Code   string // stable code: json_syntax, json_duplicate_key, json_encoding, json_empty, json_too_large, json_too_deep
+	Code   string // stable code: json_syntax, json_duplicate_key, json_encoding, json_empty, json_too_large, json_too_deep, json_too_many_nodes
 	Msg    string
 	Offset int
 	Line   int
@@ -113,7 +120,7 @@ func ParseLimits(src []byte, lim Limits) (*Doc, error) {
 	if len(src) > lim.MaxBytes {
 		return nil, d.errAt("json_too_large", 0, fmt.Sprintf("document is %d bytes, more than the %d bytes allowed", len(src), lim.MaxBytes))
 	}
-	p := parser{src: src, doc: d, maxDepth: lim.MaxDepth}
+	p := parser{src: src, doc: d, maxDepth: lim.MaxDepth, maxNodes: lim.MaxNodes}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		return nil, d.errAt("json_encoding", 0, "document starts with a UTF-8 byte-order mark; save it without a BOM")
 	}
@@ -153,6 +160,8 @@ type parser struct {
 	pos      int
 	doc      *Doc
 	maxDepth int
+	maxNodes int // 0: no bound
+	nodes    int
 }
 
 func (p *parser) skipSpace() {
@@ -181,6 +190,9 @@ func (p *parser) fail(msg string) error {
 func (p *parser) value(depth int) (*Node, error) {
 	if depth > p.maxDepth {
 		return nil, p.doc.errAt("json_too_deep", p.pos, fmt.Sprintf("nesting deeper than %d levels", p.maxDepth))
+	}
+	if p.nodes++; p.maxNodes > 0 && p.nodes > p.maxNodes {
+		return nil, p.doc.errAt("json_too_many_nodes", p.pos, fmt.Sprintf("the document holds more than %d values, more than wopkit reads in one document", p.maxNodes))
 	}
 	p.skipSpace()
 	if p.pos >= len(p.src) {

@@ -137,8 +137,18 @@ func (c *lintCtx) readPackFile(p string) *packFile {
 	if f, ok := c.cache[p]; ok {
 		return f
 	}
-	if c.cache == nil || c.held > maxCached {
-		c.cache, c.held = map[string]*packFile{}, 0 // callers keep what they hold
+	if c.cache == nil {
+		c.cache = map[string]*packFile{}
+	}
+	if c.held > maxCached { // evict: callers keep what they hold
+		c.held = 0
+		for k, f := range c.cache {
+			if f.parsed && f.perr != nil {
+				f.data = nil // only the parse error is used from now on: keep it, cheaply
+				continue
+			}
+			delete(c.cache, k)
+		}
 	}
 	f := &packFile{}
 	c.cache[p] = f

@@ -333,6 +333,8 @@ func syntaxProblem(err error) Problem {
 			hint = "keep one of the two members: canonical JSON (and so the signature) needs each key once"
 		case "json_encoding":
 			hint = "save the file as UTF-8 without a byte-order mark"
+		case "json_too_many_nodes", "json_too_deep":
+			hint = "a pack file this large or deep is not a manifest, schema or suite a registry serves: check it is the right file, or split it"
 		case "json_empty":
 			hint = "write the manifest as one JSON object, or start from `wopkit new`"
 		}
