@@ -62,6 +62,7 @@ type editor struct {
 	problems widgets.ProblemList
 	marks    map[string]validate.Severity // pointers (and ancestors) with problems
 	info     map[string]validate.FieldInfo
+	infoSpec validate.Spec // the spec version info was looked up under
 	status   string
 }
 
@@ -99,6 +100,7 @@ func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*edito
 	if e.kind == validate.Unknown {
 		e.kind = ""
 	}
+	e.infoSpec = e.spec()
 	e.input = newInput(ctx)
 	e.rebuild()
 	return e, nil
@@ -199,11 +201,22 @@ func (e *editor) wantInfo() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if sp := e.spec(); sp != e.infoSpec { // the help of another schema set
+		e.info, e.infoSpec = map[string]validate.FieldInfo{}, sp
+	}
 	if _, known := e.info[r.ptr]; known {
 		return nil
 	}
-	return fieldInfoCmd(e.v, e.kind, r.ptr)
+	return fieldInfoCmd(e.v, e.infoSpec, e.kind, r.ptr)
 }
+
+// spec is the spec version of the document as it stands (an edit of the
+// engines range or the signing block can move it): field help comes from
+// the schema of that version.
+func (e *editor) spec() validate.Spec { return e.v.SpecOf(e.kind, e.doc) }
+
+// field is the schema's help for the field at ptr.
+func (e *editor) field(ptr string) validate.FieldInfo { return e.v.FieldFor(e.spec(), e.kind, ptr) }
 
 // setProblems records the problems and marks the rows they concern.
 func (e *editor) setProblems(ps []validate.Problem) {

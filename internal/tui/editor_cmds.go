@@ -59,7 +59,7 @@ func validateCmd(v *validate.Validator, gen int, name, dir string, kind validate
 		if dir != "" {
 			fsys = os.DirFS(dir)
 		}
-		if kind == validate.NodePack || kind == validate.OtherPack {
+		if validate.IsPackKind(kind) {
 			reps = v.PackFiles(name, fsys, data)
 		} else {
 			reps = []validate.FileReport{v.File(name, data, kind)}
@@ -92,12 +92,14 @@ func validateCmd(v *validate.Validator, gen int, name, dir string, kind validate
 	}
 }
 
-func fieldInfoCmd(v *validate.Validator, kind validate.Kind, ptr string) tea.Cmd {
-	return func() tea.Msg { return fieldInfoMsg{ptr: ptr, info: v.Field(kind, ptr)} }
+// fieldInfoCmd asks for the schema help of one field, from the schema of
+// the document's kind under its spec version (v1 or v2).
+func fieldInfoCmd(v *validate.Validator, spec validate.Spec, kind validate.Kind, ptr string) tea.Cmd {
+	return func() tea.Msg { return fieldInfoMsg{ptr: ptr, info: v.FieldFor(spec, kind, ptr)} }
 }
 
-func fieldCheckCmd(v *validate.Validator, kind validate.Kind, seq int, ptr string, value any) tea.Cmd {
-	return func() tea.Msg { return fieldCheckMsg{seq: seq, problems: v.CheckValue(kind, ptr, value)} }
+func fieldCheckCmd(v *validate.Validator, spec validate.Spec, kind validate.Kind, seq int, ptr string, value any) tea.Cmd {
+	return func() tea.Msg { return fieldCheckMsg{seq: seq, problems: v.CheckValueFor(spec, kind, ptr, value)} }
 }
 
 // saveCmd writes data to path atomically.

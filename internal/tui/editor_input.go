@@ -91,7 +91,7 @@ func (e *editor) appendItem(arr string, n *jsondoc.Node) tea.Cmd {
 		val = json.RawMessage(e.src[it.Start:it.End])
 		e.status = "added a copy of " + jsondoc.Index(arr, last) + ": change its id"
 	} else {
-		typ := e.v.Field(e.kind, ptr).Type
+		typ := e.field(ptr).Type
 		if typ == "" && len(n.Items) > 0 {
 			typ = n.Items[len(n.Items)-1].Kind.String()
 		}
@@ -199,7 +199,7 @@ func (e *editor) check() tea.Cmd {
 		e.checks = nil
 		return nil
 	}
-	return fieldCheckCmd(e.v, e.kind, e.checkSeq, e.inputPtr, v)
+	return fieldCheckCmd(e.v, e.spec(), e.kind, e.checkSeq, e.inputPtr, v)
 }
 
 func (e *editor) acceptInput() tea.Cmd {
@@ -220,7 +220,7 @@ func (e *editor) acceptInput() tea.Cmd {
 			e.moveTo(ptr)
 			return nil
 		}
-		fi := e.v.Field(e.kind, ptr)
+		fi := e.field(ptr)
 		val := fi.Default
 		if val == nil {
 			val = emptyValue(fi.Type)

@@ -39,7 +39,11 @@ func (e *editor) View() string {
 
 	header := st.Title.Render("wopkit edit") + " " + e.name
 	if e.kind != "" {
-		header += " (" + string(e.kind) + ")"
+		if sp := e.spec(); sp == validate.V2 { // v1 is what a document that says nothing is
+			header += " (" + string(e.kind) + ", " + string(sp) + ")"
+		} else {
+			header += " (" + string(e.kind) + ")"
+		}
 	}
 	if e.dirty() {
 		header += " · modified"

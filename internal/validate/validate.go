@@ -213,6 +213,12 @@ func (v *Validator) file(name string, data []byte, k Kind, spec Spec) FileReport
 	return fr
 }
 
+// SpecOf returns the spec version a document of kind k is checked against:
+// Options.Spec when forced, else the one the document follows (DetectSpec);
+// SpecAuto for kinds that are not OpenWOP documents (tool manifests). The
+// editor asks it to give each field its schema's help.
+func (v *Validator) SpecOf(k Kind, doc *jsondoc.Doc) Spec { return v.specOf(k, doc) }
+
 // specOf returns the spec version doc is checked against: the forced one,
 // else the detected one. Tool manifests and unknown documents have none.
 func (v *Validator) specOf(k Kind, doc *jsondoc.Doc) Spec {
