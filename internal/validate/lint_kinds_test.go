@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -225,5 +226,29 @@ func TestV2RegistryManifests(t *testing.T) {
 	}
 	if n < 10 {
 		t.Fatalf("only %d v2 version manifests found", n)
+	}
+}
+
+// --schemas DIR replaces a schema of the table by $id, for the v2 and the
+// registry-v1 sets too: here the v2 chain schema is replaced by one that
+// requires a member the base chain does not have, while the v1 chain schema
+// (another $id) is untouched.
+func TestSchemasOverrideByID(t *testing.T) {
+	dir := t.TempDir()
+	override := `{"$id": "` + SchemaIDFor(V2, WorkflowChainPack) + `", "type": "object", "required": ["x-reviewed"]}`
+	if err := os.WriteFile(filepath.Join(dir, "chain.json"), []byte(override), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := New(Options{SchemaDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := v.File("doc.json", []byte(baseChain), "")
+	if len(fr.Errors) != 1 || !strings.Contains(fr.Errors[0].Message, "x-reviewed") {
+		t.Errorf("v2 override not used:\n%s", render(fr.Errors))
+	}
+	v1 := strings.Replace(baseChain, "<3.0.0", "<2.0.0", 1)
+	if fr := v.File("doc.json", []byte(v1), ""); fr.Spec != V1 || strings.Contains(render(fr.Errors), "x-reviewed") {
+		t.Errorf("the v1 chain schema was overridden too: %s\n%s", fr.Spec, render(fr.Errors))
 	}
 }
