@@ -301,3 +301,18 @@ func checkSubChains(c *lintCtx) {
 		}
 	}
 }
+
+// WC009: a dag of more than one node declares its edges (the schema's
+// description: "Required when nodes.length > 1").
+func checkChainEdgesPresent(c *lintCtx) {
+	for _, ch := range c.items("/chains") {
+		_, _, dag := dagNodes(ch)
+		if dag.n == nil || dag.n.Get("edges") != nil {
+			continue
+		}
+		if n := dag.n.Get("nodes"); n != nil && n.Kind == jsondoc.Array && len(n.Items) > 1 {
+			c.report(dag.ptr(), false, fmt.Sprintf("the chain's dag has %d nodes and no edges", len(n.Items)),
+				`add "edges": [{"from": "<node id>", "to": "<node id>"}, ...]: a fragment of more than one node says how they connect`)
+		}
+	}
+}

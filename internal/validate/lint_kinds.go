@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -157,4 +158,60 @@ func checkMcpRegistry(c *lintCtx) {
 	}
 	c.report("/runtime/mcpServer", true, "runtime.mcpServer (RFC 0203) is in the spec's v2 node schema, but the registry's vendored node schema does not admit it yet: the registry refuses this pack today",
 		"keep it for hosts that read it, and publish once the registry's schema admits it")
+}
+
+// cardPlaceholder is a {{name}} slot of a card's prompt template.
+var cardPlaceholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+
+// CD002/CD003/CD004: a card's template slots, placeholderMapping and inputs agree.
+func checkCardPlaceholders(c *lintCtx) {
+	for _, card := range c.items("/cards") {
+		prompt := card.n.Get("prompt")
+		tmpl := prompt.Get("template")
+		mapping := prompt.Get("placeholderMapping")
+		if tmpl == nil || tmpl.Kind != jsondoc.String || mapping == nil || mapping.Kind != jsondoc.Object {
+			continue
+		}
+		used := map[string]bool{}
+		for _, m := range cardPlaceholder.FindAllStringSubmatch(tmpl.Str, -1) {
+			if used[m[1]] {
+				continue
+			}
+			used[m[1]] = true
+			if mapping.Get(m[1]) == nil && c.rule.ID == "CD002" {
+				c.report(card.ptr()+"/prompt/template", false, fmt.Sprintf("the template uses {{%s}} but placeholderMapping has no %q: the slot stays empty", m[1], m[1]),
+					fmt.Sprintf(`add "%s": "inputs.<id>" to prompt.placeholderMapping`, m[1]))
+			}
+		}
+		inputs := map[string]bool{}
+		for _, in := range childItems(card, "inputs") {
+			if id := in.n.Get("id").Text(); id != "" {
+				inputs[id] = true
+			}
+		}
+		for _, m := range mapping.Members {
+			ptr := jsondoc.Child(card.ptr()+"/prompt/placeholderMapping", m.Key)
+			switch c.rule.ID {
+			case "CD003":
+				if !used[m.Key] {
+					c.report(ptr, true, fmt.Sprintf("placeholderMapping maps %q, which the template never uses as {{%s}}", m.Key, m.Key),
+						"use the slot in prompt.template, or remove the mapping")
+				}
+			case "CD004":
+				in, ok := strings.CutPrefix(m.Value.Text(), "inputs.")
+				if ok && !inputs[in] {
+					c.report(ptr, false, fmt.Sprintf("placeholderMapping %q reads inputs.%s, but the card declares no input %q", m.Key, in, in),
+						fmt.Sprintf("add an input with id %q to the card's inputs, or map the slot to a declared one", in))
+				}
+			}
+		}
+	}
+}
+
+// CD005: input ids are unique within a card.
+func checkCardInputIDsUnique(c *lintCtx) {
+	for _, card := range c.items("/cards") {
+		c.uniqueStrings(childItems(card, "inputs"), "id", "input id",
+			"give each input of the card its own id: placeholderMapping reads inputs by it")
+	}
 }

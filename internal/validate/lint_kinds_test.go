@@ -252,3 +252,45 @@ func TestSchemasOverrideByID(t *testing.T) {
 		t.Errorf("the v1 chain schema was overridden too: %s\n%s", fr.Spec, render(fr.Errors))
 	}
 }
+
+const baseCard = `{"name": "vendor.acme.cards", "version": "1.0.0", "kind": "card", "engines": {"openwop": ">=1.0.0 <3.0.0"},
+  "cards": [{"cardTypeId": "vendor.acme.cards.sum",
+    "inputs": [{"id": "source", "type": "text"}, {"id": "length", "type": "text"}],
+    "prompt": {"template": "Summarize at {{length}}: {{source}}", "placeholderMapping": {"source": "inputs.source", "length": "inputs.length"}}}]}`
+
+func TestCardRules(t *testing.T) {
+	v := newV(t)
+	if fr := v.File("doc.json", []byte(baseCard), ""); len(fr.Errors)+len(fr.Warnings) != 0 {
+		t.Fatalf("base card:\n%s", render(append(fr.Errors, fr.Warnings...)))
+	}
+	runLint(t, "CD002", []lintCase{
+		{name: "mapped", kind: CardPack, doc: baseCard},
+		{name: "unmapped slot", kind: CardPack, doc: strings.Replace(baseCard, "{{source}}", "{{source}} {{tone}}", 1),
+			want: []hit{{ptr: "/cards/0/prompt/template", at: `"Summarize`, hint: `"tone": "inputs.<id>"`}}},
+	})
+	runLint(t, "CD003", []lintCase{
+		{name: "used", kind: CardPack, doc: baseCard},
+		{name: "unused mapping", kind: CardPack, doc: strings.Replace(baseCard, `"length": "inputs.length"}`, `"length": "inputs.length", "spare": "inputs.source"}`, 1),
+			want: []hit{{ptr: "/cards/0/prompt/placeholderMapping/spare", at: `"spare"`, hint: "remove the mapping"}}},
+	})
+	runLint(t, "CD004", []lintCase{
+		{name: "declared input", kind: CardPack, doc: baseCard},
+		{name: "undeclared input", kind: CardPack, doc: strings.Replace(baseCard, `"inputs.length"`, `"inputs.size"`, 1),
+			want: []hit{{ptr: "/cards/0/prompt/placeholderMapping/length", at: `"inputs.size"`, hint: `"size"`}}},
+	})
+	runLint(t, "CD005", []lintCase{
+		{name: "unique", kind: CardPack, doc: baseCard},
+		{name: "repeat", kind: CardPack, doc: strings.Replace(baseCard, `{"id": "length"`, `{"id": "source"`, 1),
+			want: []hit{{ptr: "/cards/0/inputs/1/id", at: `"source"`, nth: 1, hint: "own id"}}},
+	})
+	runLint(t, "WC009", []lintCase{
+		{name: "edges", kind: WorkflowChainPack, doc: baseChain},
+		{name: "one node, no edges", kind: WorkflowChainPack, doc: chainWith(`,
+          {"id": "second", "typeId": "vendor.acme.tools.echo"}`, "", `,
+        "edges": [{"from": "first.out", "to": "second"}]`, "")},
+		{name: "two nodes, no edges", kind: WorkflowChainPack, doc: chainWith(`,
+        "edges": [{"from": "first.out", "to": "second"}]`, ""),
+			want: []hit{{ptr: "/chains/0/dag", at: `{
+        "nodes"`, hint: `"edges"`}}},
+	})
+}

@@ -74,9 +74,20 @@ func ruleTable() []Rule {
 		{ID: "WC008", Severity: Error, Kinds: chainOnly, check: checkSubChains,
 			Summary: "subChains[].ref names a chainId of the pack; config.subChainRef names a declared subChains ref"},
 
+		{ID: "WC009", Severity: Error, Kinds: chainOnly, check: checkChainEdgesPresent,
+			Summary: "a chain dag of more than one node declares edges"},
+
 		// Card, form-content, prompt and artifact-type packs.
 		{ID: "CD001", Severity: Error, Kinds: []Kind{CardPack}, check: checkCardTypeIDsUnique,
 			Summary: "cards[].cardTypeId is unique within the pack"},
+		{ID: "CD002", Severity: Error, Kinds: []Kind{CardPack}, check: checkCardPlaceholders,
+			Summary: "every {{slot}} of a card's prompt.template has a prompt.placeholderMapping entry"},
+		{ID: "CD003", Severity: Warning, Kinds: []Kind{CardPack}, check: checkCardPlaceholders,
+			Summary: "every prompt.placeholderMapping key is a {{slot}} of the template"},
+		{ID: "CD004", Severity: Error, Kinds: []Kind{CardPack}, check: checkCardPlaceholders,
+			Summary: "a placeholderMapping value inputs.<id> names a declared inputs[].id of the card"},
+		{ID: "CD005", Severity: Error, Kinds: []Kind{CardPack}, check: checkCardInputIDsUnique,
+			Summary: "inputs[].id is unique within a card"},
 		{ID: "FC001", Severity: Error, Kinds: []Kind{FormContentPack}, check: checkTemplateIDsUnique,
 			Summary: "templates[].templateId is unique within the pack"},
 		{ID: "FC002", Severity: Error, Kinds: []Kind{FormContentPack}, check: checkFormFieldIDsUnique,
