@@ -215,3 +215,39 @@ func checkCardInputIDsUnique(c *lintCtx) {
 			"give each input of the card its own id: placeholderMapping reads inputs by it")
 	}
 }
+
+// promptVar is a Mustache {{varName}} of a prompt template's text (sections,
+// inverted sections and comments start with #, ^, / or ! and are not variables).
+var promptVar = regexp.MustCompile(`\{\{\{?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}\}`)
+
+// PR002: a {{varName}} with no variables[] entry ("hosts SHOULD warn at
+// install time", prompt-template.schema.json variables).
+func checkPromptVarsDeclared(c *lintCtx) {
+	for _, p := range c.items("/prompts") {
+		text := p.n.Get("text")
+		if text == nil || text.Kind != jsondoc.String {
+			continue
+		}
+		declared := map[string]bool{}
+		for _, v := range childItems(p, "variables") {
+			declared[v.n.Get("name").Text()] = true
+		}
+		seen := map[string]bool{}
+		for _, m := range promptVar.FindAllStringSubmatch(text.Str, -1) {
+			if declared[m[1]] || seen[m[1]] {
+				continue
+			}
+			seen[m[1]] = true
+			c.report(p.ptr()+"/text", false, fmt.Sprintf("{{%s}} has no variables[] entry: hosts treat it as an optional input without a default and warn at install", m[1]),
+				fmt.Sprintf(`declare it: "variables": [{"name": %q, "type": "string", "required": true}]`, m[1]))
+		}
+	}
+}
+
+// PR003: variable names are unique within a prompt template.
+func checkPromptVarNamesUnique(c *lintCtx) {
+	for _, p := range c.items("/prompts") {
+		c.uniqueStrings(childItems(p, "variables"), "name", "variable name",
+			"give each variable of the template its own name: bindings are keyed by it")
+	}
+}

@@ -294,3 +294,20 @@ func TestCardRules(t *testing.T) {
         "nodes"`, hint: `"edges"`}}},
 	})
 }
+
+func TestPromptRules(t *testing.T) {
+	doc := `{"name": "vendor.acme.prompts", "version": "1.0.0", "kind": "prompt", "engines": {"openwop": ">=1.0.0 <3.0.0"},
+  "prompts": [{"templateId": "vendor.acme.prompts.w", "version": "1.0.0", "kind": "system",
+    "text": "Write about {{topic}} in a {{{tone}}} voice.{{#extra}} More.{{/extra}}{{! note }}",
+    "variables": [{"name": "topic", "type": "string", "required": true}, {"name": "tone", "type": "string", "required": false}]}]}`
+	runLint(t, "PR002", []lintCase{
+		{name: "declared (sections and comments are not variables)", kind: PromptPack, doc: doc},
+		{name: "undeclared", kind: PromptPack, doc: strings.Replace(doc, "{{topic}}", "{{topic}} for {{audience}}", 1),
+			want: []hit{{ptr: "/prompts/0/text", at: `"Write`, hint: `"audience"`}}},
+	})
+	runLint(t, "PR003", []lintCase{
+		{name: "unique", kind: PromptPack, doc: doc},
+		{name: "repeat", kind: PromptPack, doc: strings.Replace(doc, `{"name": "tone"`, `{"name": "topic"`, 1),
+			want: []hit{{ptr: "/prompts/0/variables/1/name", at: `"topic"`, nth: 1, hint: "own name"}}},
+	})
+}

@@ -94,6 +94,10 @@ func ruleTable() []Rule {
 			Summary: "templates[].fields[].id is unique within a template"},
 		{ID: "PR001", Severity: Error, Kinds: []Kind{PromptPack}, check: checkPromptTemplateIDsUnique,
 			Summary: "prompts[].templateId is unique within the pack"},
+		{ID: "PR002", Severity: Warning, Kinds: []Kind{PromptPack}, check: checkPromptVarsDeclared,
+			Summary: "every {{varName}} of a prompt template's text has a variables[] entry (hosts warn at install)"},
+		{ID: "PR003", Severity: Error, Kinds: []Kind{PromptPack}, check: checkPromptVarNamesUnique,
+			Summary: "prompts[].variables[].name is unique within a template"},
 		{ID: "AT001", Severity: Error, Kinds: []Kind{ArtifactTypePack}, check: checkArtifactTypeIDsUnique,
 			Summary: "artifactTypes[].artifactTypeId is unique within the pack"},
 
