@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/bombs"
+	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -81,5 +82,20 @@ func TestInspectBigEntryBounded(t *testing.T) {
 	t.Logf("inspect (default limits): peak heap %d MiB, %v, %v", peak>>20, took, err)
 	if werr.CodeOf(err) != tarball.CodeTooLarge || peak > 256<<20 {
 		t.Errorf("default limits: %v, peak %d MiB; want %s within 256 MiB", err, peak>>20, tarball.CodeTooLarge)
+	}
+}
+
+// A signatureRef other than keys/pack.json.sig is fetched by a second pass
+// (the first holds only pack.json and the default signature files), among
+// decoy .sig entries that are never held.
+func TestOtherSignatureRefAmongDecoys(t *testing.T) {
+	k, pub := keyPair(t)
+	pj := `{"name":"x.y","signing":{"method":"manual","publicKeyRef":"k1","signatureRef":"keys/alt.sig"},"version":"1.0.0"}`
+	entries := []entry{{name: "a/0.sig", data: "decoy"}, {name: "keys/alt.sig", data: string(signed(t, k, sign.MethodManual, pj))},
+		{name: "pack.json", data: pj}, {name: "z/1.sig", data: "decoy"}}
+	p := filepath.Join(t.TempDir(), "p.tgz")
+	os.WriteFile(p, makeTGZ(t, entries), 0o644)
+	if r := File(context.Background(), p, Policy{Key: pub}); !r.Verified || r.Signature != p+"!keys/alt.sig" {
+		t.Errorf("verified %v signature %q error %+v", r.Verified, r.Signature, r.Error)
 	}
 }
