@@ -41,7 +41,7 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := tarball.Write(f, es, tarball.WriteOptions{}); err != nil {
+		if err := tarball.Write(f, es, tarball.WriteOptions{Level: 6}); err != nil { // compared with gzip -6
 			f.Close()
 			return err
 		}
