@@ -229,3 +229,36 @@ func TestNameCollisionsAndUnsafeNames(t *testing.T) {
 		t.Errorf("distinct names refused: %v", err)
 	}
 }
+
+// GNU tar's base-256 uid (an LDAP uid above 2097151) is read alike by every
+// reader and its value is ignored: such an archive made with `tar -czf` is
+// accepted.
+func TestBase256UIDAccepted(t *testing.T) {
+	big := mutated("b.txt", "x", func(h []byte) { copy(h[offUID:], "\x80\x00\x00\x00\x49\x96\x02\xd2") })
+	if err := Walk(bytes.NewReader(gz(file("pack.json", "{}"), big, end())), DefaultLimits, func(Header, io.Reader) error { return nil }); err != nil {
+		t.Errorf("base-256 uid refused: %v", err)
+	}
+	if got := goTarRead(concat(file("pack.json", "{}"), big, end())); strings.Join(got, ",") != "pack.json:2,b.txt:1" {
+		t.Errorf("archive/tar reads %q", got)
+	}
+}
+
+// The same with the archive GNU tar makes for a file owned by uid
+// 1234567890 (tar -czf, its default format).
+func TestGNUTarLargeUID(t *testing.T) {
+	bin, err := exec.LookPath("tar")
+	if err != nil {
+		t.Skip("GNU tar not installed")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "pack.json"), []byte("{}"), 0o644)
+	out := filepath.Join(t.TempDir(), "x.tgz")
+	if msg, err := exec.Command(bin, "--owner=1234567890", "--group=1234567890", "-czf", out, "-C", dir, ".").CombinedOutput(); err != nil {
+		t.Skipf("tar: %v %s", err, msg)
+	}
+	f, _ := os.Open(out)
+	defer f.Close()
+	if _, err := ReadAll(f, DefaultLimits); err != nil {
+		t.Errorf("GNU tar archive with a large uid refused: %v", err)
+	}
+}

@@ -160,10 +160,17 @@ func decodeHeader(b *[blockSize]byte, index int) (*rawHeader, error) {
 // numericFields are the header's numbers that common readers parse (Python's
 // tarfile parses all of them and stops reading the archive at a header whose
 // numbers it cannot read).
+//
+// GNU tar writes uid, gid and mtime in base-256 when they do not fit in
+// octal (an LDAP uid above 2097151, a date before 1970): every reader at
+// hand reads those, and wopkit ignores their values, so base-256 is
+// accepted there; a base-256 size or mode is refused (no pack needs one,
+// and a reader without the extension would read another size).
 var numericFields = []struct {
-	name     string
-	off, len int
-}{{"mode", offMode, 8}, {"uid", offUID, 8}, {"gid", offGID, 8}, {"size", offSize, 12}, {"mtime", offMtime, 12}}
+	name      string
+	off, len  int
+	base256OK bool
+}{{"mode", offMode, 8, false}, {"uid", offUID, 8, true}, {"gid", offGID, 8, true}, {"size", offSize, 12, false}, {"mtime", offMtime, 12, true}}
 
 // checkAmbiguous refuses a header that common readers (GNU tar, Go's
 // archive/tar, Python's tarfile, libarchive) could read differently from
@@ -200,6 +207,9 @@ func checkAmbiguous(b *[blockSize]byte, index int) error {
 	for _, f := range numericFields {
 		field := b[f.off : f.off+f.len]
 		if field[0]&0x80 != 0 {
+			if f.base256OK {
+				continue
+			}
 			return ambiguous("the %s field is in GNU base-256 form, which not every reader understands", f.name)
 		}
 		if _, err := parseOctal(field); err != nil {
