@@ -199,6 +199,11 @@ func FuzzValidate(f *testing.F) {
 	f.Add([]byte(`{"manifest_version":"0.4","tool":{},"runtime":{"install":{"method":"x"}}}`))
 	f.Add([]byte(`{"name":"vendor.a.b","engines":{"openwop":"^1"},"runtime":{"language":"remote","entry":"pack.json"},"agents":[{}]}`))
 	f.Add([]byte(`{"suiteId":"a.evals.b","tasks":[{"taskId":"x","expected":{"kind":"rubric","rubric":[{"weight":2}]}}]}`))
+	// The kinds of issue 9: a v2 chain with a cycle and an undeclared
+	// parameter, a card, a version manifest.
+	f.Add([]byte(`{"name":"v.a.b","kind":"workflow-chain","engines":{"openwop":"<3.0.0"},"chains":[{"chainId":"c","parameters":{"properties":{"p":{}}},"subChains":[{"ref":"x"}],"dag":{"nodes":[{"id":"a","typeId":"a@^1"},{"id":"b","config":{"t":"{{params.q}}","subChainRef":"y"}}],"edges":[{"from":"a.o","to":"b"},{"from":"b","to":"a"}]}}]}`))
+	f.Add([]byte(`{"name":"v.a.b","kind":"card","signing":{"scheme":"ed25519-canonical-json","keyId":"k"},"cards":[{"cardTypeId":"x","inputs":[{"id":"i"}],"prompt":{"template":"{{a}}","placeholderMapping":{"b":"inputs.z"}}}]}`))
+	f.Add([]byte(`{"name":"v.a.b","kind":"prompt","integrity":"sha256-x","tarballUrl":"/v2/packs/x.tgz","peerDependencies":{"host.x":"y"},"prompts":[{"text":"{{v}}","variables":[{"name":"w"}]}]}`))
 	v := newV(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rep := v.Bytes("fuzz.json", data, "")
