@@ -245,7 +245,7 @@ func (v *Validator) checkDoc(fr *FileReport, doc *jsondoc.Doc, fsys fs.FS) []Fil
 	case Unknown:
 		fr.add(Problem{Line: 1, Column: 1, Rule: "kind/unknown", Severity: Error,
 			Message: "cannot tell what kind of document this is",
-			Hint:    "a pack has engines and runtime, an agent has agentId, persona and modelClass, an eval suite has suiteId and tasks, a tool manifest has manifest_version; or pass --kind"})
+			Hint:    "a pack has engines and a kind (or runtime), a registry version manifest also has integrity, an agent has agentId, persona and modelClass, an eval suite has suiteId and tasks, a tool manifest has manifest_version; or pass --kind"})
 		return nil
 	case OtherPack:
 		k := doc.Root.Get("kind").Text()
