@@ -2,6 +2,7 @@ package publish
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/publish/jsjson"
@@ -66,6 +67,17 @@ func TestRefusals(t *testing.T) {
 		p := stage(t, Options{Tarball: older, Registry: dir, AllowOlder: true})
 		if p.NoOp || len(p.Changes) == 0 {
 			t.Fatal("--allow-older staged nothing")
+		}
+		actions := map[string]string{}
+		for _, c := range p.Changes {
+			actions[c.Path] = c.Action
+		}
+		if actions["v2/packs/"+name+"/index.json"] != "update" || actions["v2/packs/"+name+"/-/1.0.5.tgz"] != "create" || actions["v2/sbom.json"] != "update" {
+			t.Errorf("actions: %v", actions)
+		}
+		diff := strings.Join(p.IndexDiff, "\n")
+		if !strings.Contains(diff, `+       "version": "1.0.5",`) || strings.Contains(diff, `"latest"`) {
+			t.Errorf("index diff:\n%s", diff)
 		}
 	})
 	t.Run("advisory", func(t *testing.T) {
