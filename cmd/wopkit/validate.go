@@ -100,16 +100,27 @@ func newValidateCmd() *cobra.Command {
 	return cmd
 }
 
+// maxTextProblems caps the problems printed per file in text output; the
+// rest are counted on a summary line (--json keeps them all).
+const maxTextProblems = 200
+
 func printReport(w io.Writer, rep *validate.Report) error {
 	for _, f := range rep.Files {
 		if f.Note != "" {
 			fmt.Fprintf(w, "%s: note: %s\n", f.Path, f.Note)
 		}
-		for _, p := range f.Errors {
-			fmt.Fprintln(w, p.String())
+		shown := 0
+		for _, ps := range [][]validate.Problem{f.Errors, f.Warnings} {
+			for _, p := range ps {
+				if shown == maxTextProblems {
+					break
+				}
+				fmt.Fprintln(w, p.String())
+				shown++
+			}
 		}
-		for _, p := range f.Warnings {
-			fmt.Fprintln(w, p.String())
+		if more := len(f.Errors) + len(f.Warnings) - shown; more > 0 {
+			fmt.Fprintf(w, "%s: … and %d more problems (all are in --json)\n", f.Path, more)
 		}
 	}
 	e, wn := rep.ErrorCount()

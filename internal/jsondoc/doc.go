@@ -4,14 +4,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Doc is a parsed document: its source and the tree of positioned nodes.
 type Doc struct {
-	Src   []byte
-	Root  *Node
-	lines []int // byte offset of each line start, built on first use
+	Src    []byte
+	Root   *Node
+	lines  []int // byte offset of each line start, built on first use
+	runeAt []int // characters before each runeBlock-th byte, built with lines
 }
 
 func (d *Doc) errAt(code string, off int, msg string) *SyntaxError {
@@ -20,25 +20,63 @@ func (d *Doc) errAt(code string, off int, msg string) *SyntaxError {
 }
 
 // Position returns the 1-based line and column of a byte offset. Columns
-// count characters (Unicode code points), as editors show them.
+// count characters (Unicode code points), as editors show them. The first
+// call builds an index of line starts and of character counts every
+// runeBlock bytes, so each call costs O(log n) plus at most runeBlock bytes
+// of counting, even on a one-line (canonical) document.
 func (d *Doc) Position(off int) (line, col int) {
 	if d.lines == nil {
-		d.lines = append(make([]int, 0, 64), 0)
-		for i, b := range d.Src {
-			if b == '\n' {
-				d.lines = append(d.lines, i+1)
-			}
-		}
+		d.buildIndex()
 	}
 	if off > len(d.Src) {
 		off = len(d.Src)
+	}
+	if off < 0 {
+		off = 0
 	}
 	i := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) - 1
 	if i < 0 {
 		i = 0
 	}
-	start := d.lines[i]
-	return i + 1, utf8.RuneCount(d.Src[start:off]) + 1
+	return i + 1, d.runesBefore(off) - d.runesBefore(d.lines[i]) + 1
+}
+
+// runeBlock is the spacing in bytes of the character-count checkpoints.
+const runeBlock = 256
+
+func (d *Doc) buildIndex() {
+	d.lines = append(make([]int, 0, 64), 0)
+	d.runeAt = make([]int, 0, len(d.Src)/runeBlock+1)
+	n := 0
+	for i, b := range d.Src {
+		if i%runeBlock == 0 {
+			d.runeAt = append(d.runeAt, n)
+		}
+		if b&0xC0 != 0x80 { // not a UTF-8 continuation byte: a character starts
+			n++
+		}
+		if b == '\n' {
+			d.lines = append(d.lines, i+1)
+		}
+	}
+}
+
+// runesBefore counts the characters in Src[:off].
+func (d *Doc) runesBefore(off int) int {
+	blk := off / runeBlock
+	if blk >= len(d.runeAt) {
+		blk = len(d.runeAt) - 1
+	}
+	if blk < 0 {
+		return 0
+	}
+	n := d.runeAt[blk]
+	for _, b := range d.Src[blk*runeBlock : off] {
+		if b&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 // Lookup returns the node at a JSON pointer (RFC 6901), or nil.

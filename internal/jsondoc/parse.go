@@ -33,11 +33,12 @@ func (k Kind) String() string {
 // Node is one JSON value with its position in the source.
 type Node struct {
 	Kind       Kind
-	Start, End int      // byte range of the value in the source
-	Str        string   // decoded string (String), or number text (Number)
-	Bool       bool     // Bool
-	Members    []Member // Object members, in source order
-	Items      []*Node  // Array items
+	Start, End int            // byte range of the value in the source
+	Str        string         // decoded string (String), or number text (Number)
+	Bool       bool           // Bool
+	Members    []Member       // Object members, in source order
+	Items      []*Node        // Array items
+	index      map[string]int // member index by key, for objects with many members
 }
 
 // Member is one object member.
@@ -49,13 +50,8 @@ type Member struct {
 
 // Get returns the value of the member named key, or nil.
 func (n *Node) Get(key string) *Node {
-	if n == nil || n.Kind != Object {
-		return nil
-	}
-	for i := range n.Members {
-		if n.Members[i].Key == key {
-			return n.Members[i].Value
-		}
+	if m := n.Member(key); m != nil {
+		return m.Value
 	}
 	return nil
 }
@@ -63,6 +59,12 @@ func (n *Node) Get(key string) *Node {
 // Member returns the member named key, or nil.
 func (n *Node) Member(key string) *Member {
 	if n == nil || n.Kind != Object {
+		return nil
+	}
+	if n.index != nil && len(n.index) == len(n.Members) {
+		if i, ok := n.index[key]; ok && n.Members[i].Key == key {
+			return &n.Members[i]
+		}
 		return nil
 	}
 	for i := range n.Members {
@@ -236,7 +238,7 @@ func (p *parser) object(depth int) (*Node, error) {
 		n.End = p.pos
 		return n, nil
 	}
-	var seen map[string]int // built only for objects with many members
+	var seen map[string]int // member index by key, built only for objects with many members
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
@@ -251,9 +253,9 @@ func (p *parser) object(depth int) (*Node, error) {
 		prev := -1
 		if seen != nil {
 			if at, dup := seen[key]; dup {
-				prev = at
+				prev = n.Members[at].KeyStart
 			}
-			seen[key] = ks
+			seen[key] = len(n.Members)
 		} else {
 			for i := range n.Members {
 				if n.Members[i].Key == key {
@@ -263,10 +265,10 @@ func (p *parser) object(depth int) (*Node, error) {
 			}
 			if len(n.Members) == 16 {
 				seen = make(map[string]int, 32)
-				for _, m := range n.Members {
-					seen[m.Key] = m.KeyStart
+				for i, m := range n.Members {
+					seen[m.Key] = i
 				}
-				seen[key] = ks
+				seen[key] = len(n.Members)
 			}
 		}
 		if prev >= 0 {
@@ -298,6 +300,7 @@ func (p *parser) object(depth int) (*Node, error) {
 		case '}':
 			p.pos++
 			n.End = p.pos
+			n.index = seen
 			return n, nil
 		default:
 			return nil, p.fail("unexpected " + p.describe() + ": expected ',' or '}' (a comma may be missing)")
