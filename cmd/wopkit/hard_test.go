@@ -65,3 +65,81 @@ func TestValidateCapsProblemsPerFile(t *testing.T) {
 		t.Fatalf("no summary %q in text output:\n%s", want, out[len(out)-400:])
 	}
 }
+
+// TestValidateJSONTarballPaths: a problem in a file inside a tarball is
+// reported under "x.tgz!/schemas/a.json" in --json output, not with the
+// tarball path twice (issue 10 item 12).
+func TestValidateJSONTarballPaths(t *testing.T) {
+	dir := writePack(t)
+	pj := filepath.Join(dir, "pack.json")
+	data, _ := os.ReadFile(pj)
+	data = []byte(strings.Replace(string(data), `"label": "Greet"`, `"label": "Greet", "inputSchemaRef": "schemas/a.json"`, 1))
+	os.WriteFile(pj, data, 0o644)
+	os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
+	os.WriteFile(filepath.Join(dir, "schemas", "a.json"), []byte(`{"type": "object",}`), 0o644)
+	tgz := filepath.Join(t.TempDir(), "x.tgz")
+	if _, errOut, code := runCmd(t, "pack", dir, "--no-validate", "-o", tgz); code != 0 {
+		t.Fatalf("pack: exit %d: %s", code, errOut)
+	}
+	out, _, code := runCmd(t, "validate", tgz, "--json")
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	var rep struct {
+		Files []struct {
+			Path   string
+			Errors []struct{ Rule string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	found := false
+	for _, f := range rep.Files {
+		paths = append(paths, f.Path)
+		if f.Path == tgz+"!/schemas/a.json" && len(f.Errors) > 0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no report on %s!/schemas/a.json with errors; paths: %q", tgz, paths)
+	}
+	golden(t, "validate-tarball.json", strings.ReplaceAll(out, tgz, "X.TGZ"))
+	text, _, _ := runCmd(t, "validate", tgz)
+	if !strings.Contains(text, tgz+"!/schemas/a.json:1:") {
+		t.Errorf("text output does not name the file inside the tarball:\n%s", text)
+	}
+}
+
+// TestPackExitCodesAgree: a keys directory that is a symbolic link leading
+// outside is refused input (exit 1), and an unreadable pack.json is an
+// environment failure (exit 3) as validate says (issue 10 item 11).
+func TestPackExitCodesAgree(t *testing.T) {
+	t.Run("keys symlink outside", func(t *testing.T) {
+		dir := writePack(t)
+		if err := os.Symlink(t.TempDir(), filepath.Join(dir, "keys")); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, code := runCmd(t, "pack", dir, "--no-validate", "--dry-run")
+		if code != 1 || !strings.Contains(errOut, "keys") {
+			t.Fatalf("exit %d, want 1: %s", code, errOut)
+		}
+	})
+	t.Run("unreadable pack.json", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("running as root: permissions do not deny reading (run as a normal user to check exit 3)")
+		}
+		dir := writePack(t)
+		pj := filepath.Join(dir, "pack.json")
+		if err := os.Chmod(pj, 0); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(pj, 0o644)
+		_, errOut, vcode := runCmd(t, "validate", dir)
+		_, errOut2, pcode := runCmd(t, "pack", dir, "--no-validate", "--dry-run")
+		if vcode != 3 || pcode != 3 {
+			t.Fatalf("validate exit %d, pack exit %d, want 3 and 3:\n%s\n%s", vcode, pcode, errOut, errOut2)
+		}
+	})
+}

@@ -126,6 +126,11 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 				return fs.SkipDir
 			}
 			if err != nil {
+				if lst, lerr := root.Lstat(p); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+					// Refused input (exit 1), as for a linked file.
+					return werr.Wrap(werr.Invalid, "pack_unsafe_entry", err, "%s in %s is a symbolic link that leads outside the pack or nowhere", p, dir).
+						WithHint("copy the directory into the pack instead of linking to it")
+				}
 				return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", p, dir)
 			}
 			if e.IsDir() {

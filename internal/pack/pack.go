@@ -10,7 +10,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -221,6 +223,11 @@ func readManifest(root *os.Root, dir string) ([]byte, error) {
 	f, err := safefile.OpenIn(root, ManifestFile)
 	if werr.CodeOf(err) == safefile.CodeNotRegular {
 		return nil, err
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		// Unreadable input is an environment failure (exit 3), as validate says.
+		return nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read pack.json in %s", dir).
+			WithHint("check the file's permissions")
 	}
 	if err != nil {
 		return nil, werr.Wrap(werr.Invalid, "pack_manifest_missing", err, "%s has no readable pack.json", dir).

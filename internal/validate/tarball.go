@@ -35,10 +35,9 @@ func (v *Validator) tarballFile(path string) (*Report, error) {
 		return v.report(tr), nil
 	}
 	pj := fsys["pack.json"]
+	// Files the pack references are named beside "x.tgz!/pack.json", so
+	// they already read "x.tgz!/schemas/a.json".
 	frs := v.PackFiles(name+"!/pack.json", fsys, pj.Data)
-	for i := range frs[1:] {
-		frs[i+1].Path = name + "!/" + frs[i+1].Path
-	}
 	return v.report(append([]FileReport{tr}, frs...)...), nil
 }
 
