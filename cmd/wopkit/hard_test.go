@@ -143,3 +143,54 @@ func TestPackExitCodesAgree(t *testing.T) {
 		}
 	})
 }
+
+// hostileText erases the line, forges a verdict, sets the window title and
+// reverses the text that follows.
+const hostileText = "x\x1b[2K\rOK    fake.tgz: all good\x1b]0;pwned\x07 \u202egnp.exe \u009b31m"
+
+func assertInert(t *testing.T, what, out string) {
+	t.Helper()
+	for _, bad := range []string{"\x1b", "\r", "\x07", "\u202e", "\u009b"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("%s prints %q raw:\n%q", what, bad, out)
+		}
+	}
+	if !strings.Contains(out, `\x1b[2K`) || !strings.Contains(out, `\u202e`) {
+		t.Errorf("%s does not show the escaped sequence:\n%s", what, out)
+	}
+}
+
+// TestTerminalEscapesInert: strings from a pack, a tarball's name and its
+// entries reach inspect, verify and validate text output escaped (issue 10
+// item 7); --json stays valid JSON carrying the original string.
+func TestTerminalEscapesInert(t *testing.T) {
+	dir := writePack(t)
+	pj := filepath.Join(dir, "pack.json")
+	data, _ := os.ReadFile(pj)
+	desc, _ := json.Marshal(hostileText)
+	data = []byte(strings.Replace(string(data), `"Hello <world> & co"`, string(desc), 1))
+	data = []byte(strings.Replace(string(data), `"label": "Greet"`, `"label": "Greet", "x`+"\\u001b[2K"+`\u202e": 1`, 1))
+	os.WriteFile(pj, data, 0o644)
+	tgz := filepath.Join(t.TempDir(), "e\x1b[2K\u202e.tgz")
+	if _, errOut, code := runCmd(t, "pack", dir, "--no-validate", "-o", tgz); code != 0 {
+		t.Fatalf("pack: exit %d: %s", code, errOut)
+	}
+	out, errOut, _ := runCmd(t, "inspect", tgz)
+	assertInert(t, "inspect", out+errOut)
+	key := filepath.Join(t.TempDir(), "k")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: %s", errOut)
+	}
+	out, errOut, _ = runCmd(t, "verify", tgz, "--key", key+".pub")
+	if !strings.Contains(out, "FAIL") {
+		t.Fatalf("verify of an unsigned pack: %s%s", out, errOut)
+	}
+	assertInert(t, "verify", out+errOut)
+	out, errOut, _ = runCmd(t, "validate", dir)
+	assertInert(t, "validate", out+errOut)
+	out, _, _ = runCmd(t, "inspect", tgz, "--json")
+	var info struct{ Manifest struct{ Description string } }
+	if err := json.Unmarshal([]byte(out), &info); err != nil || info.Manifest.Description != hostileText {
+		t.Errorf("--json: %v, description %q", err, info.Manifest.Description)
+	}
+}

@@ -93,20 +93,20 @@ func printInspect(w io.Writer, d *inspectInfo, asJSON bool) error {
 	}
 	info := d.Info
 	m := info.Manifest
-	fmt.Fprintf(w, "%s: %d bytes, integrity %s\n", info.Path, info.Size, info.Integrity)
+	safeLine(w, "%s: %d bytes, integrity %s", info.Path, info.Size, info.Integrity)
 	kind := m.Kind
 	if kind == "" {
 		kind = "node"
 	}
-	fmt.Fprintf(w, "pack:      %s %s (%s pack: %d nodes, %d agents; runtime %s %s)\n", m.Name, m.Version, kind, m.Nodes, m.Agents, m.Runtime, m.Entry)
+	safeLine(w, "pack:      %s %s (%s pack: %d nodes, %d agents; runtime %s %s)", m.Name, m.Version, kind, m.Nodes, m.Agents, m.Runtime, m.Entry)
 	if m.Description != "" {
-		fmt.Fprintf(w, "           %s\n", m.Description)
+		safeLine(w, "           %s", m.Description)
 	}
 	signing := "none in pack.json (unsigned, or a legacy ed25519 pack signed over the whole .tgz by its detached .sig)"
 	if len(info.Signing) > 0 {
 		signing = string(info.Signing)
 	}
-	fmt.Fprintf(w, "signing:   %s\n", signing)
+	safeLine(w, "signing:   %s", signing)
 	if s := d.Signer; s != nil {
 		who := "key " + s.KeyHint + " (keyed bundle)"
 		if s.Identity != "" {
@@ -116,18 +116,18 @@ func printInspect(w io.Writer, d *inspectInfo, asJSON bool) error {
 		if s.LogIndex >= 0 {
 			logged = fmt.Sprintf("transparency-log index %d", s.LogIndex)
 		}
-		fmt.Fprintf(w, "signer:    %s, %s (as the bundle says: not verified)\n", who, logged)
+		safeLine(w, "signer:    %s, %s (as the bundle says: not verified)", who, logged)
 	} else if d.SignerError != "" {
-		fmt.Fprintf(w, "signer:    unreadable Sigstore bundle: %s\n", d.SignerError)
+		safeLine(w, "signer:    unreadable Sigstore bundle: %s", d.SignerError)
 	}
 	canon := "no: pack.json is not in canonical (JCS) form"
 	if info.Canonical {
 		canon = "yes: pack.json is its own canonical (JCS) form"
 	}
-	fmt.Fprintf(w, "canonical: %s\n", canon)
-	fmt.Fprintf(w, "entries:   %d files, %d bytes unpacked\n", len(info.Entries), info.Unpacked)
+	safeLine(w, "canonical: %s", canon)
+	safeLine(w, "entries:   %d files, %d bytes unpacked", len(info.Entries), info.Unpacked)
 	for _, e := range info.Entries {
-		fmt.Fprintf(w, "  %s %10d  %s\n", fs.FileMode(e.Mode).Perm(), e.Size, e.Name)
+		safeLine(w, "  %s %10d  %s", fs.FileMode(e.Mode).Perm(), e.Size, e.Name)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"charm.land/fang/v2"
@@ -54,7 +53,7 @@ func printError(w io.Writer, _ fang.Styles, err error) {
 	if err == errSilent {
 		return
 	}
-	fmt.Fprintln(w, "wopkit: "+err.Error())
+	safeLine(w, "wopkit: %s", err.Error())
 }
 
 // errSilent is returned by commands that already reported their failure (for

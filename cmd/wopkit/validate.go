@@ -107,7 +107,7 @@ const maxTextProblems = 200
 func printReport(w io.Writer, rep *validate.Report) error {
 	for _, f := range rep.Files {
 		if f.Note != "" {
-			fmt.Fprintf(w, "%s: note: %s\n", f.Path, f.Note)
+			safeLine(w, "%s: note: %s", f.Path, f.Note)
 		}
 		shown := 0
 		for _, ps := range [][]validate.Problem{f.Errors, f.Warnings} {
@@ -115,12 +115,12 @@ func printReport(w io.Writer, rep *validate.Report) error {
 				if shown == maxTextProblems {
 					break
 				}
-				fmt.Fprintln(w, p.String())
+				fmt.Fprintln(w, safeProblem(p).String())
 				shown++
 			}
 		}
 		if more := len(f.Errors) + len(f.Warnings) - shown; more > 0 {
-			fmt.Fprintf(w, "%s: … and %d more problems (all are in --json)\n", f.Path, more)
+			safeLine(w, "%s: … and %d more problems (all are in --json)", f.Path, more)
 		}
 	}
 	e, wn := rep.ErrorCount()

@@ -121,9 +121,9 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 	}
 	for _, r := range results {
 		if !r.Verified {
-			fmt.Fprintf(w, "FAIL  %s: %s: %s\n", r.Path, r.Error.Code, r.Error.Message)
+			safeLine(w, "FAIL  %s: %s: %s", r.Path, r.Error.Code, r.Error.Message)
 			if r.Error.Hint != "" {
-				fmt.Fprintf(w, "      hint: %s\n", r.Error.Hint)
+				safeLine(w, "      hint: %s", r.Error.Hint)
 			}
 			continue
 		}
@@ -149,9 +149,9 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 		if r.Deprecated {
 			line += ", deprecated"
 		}
-		fmt.Fprintln(w, line)
+		safeLine(w, "%s", line)
 		for _, n := range r.Notes {
-			fmt.Fprintln(w, "      note: "+n)
+			safeLine(w, "      note: %s", n)
 		}
 	}
 	return nil

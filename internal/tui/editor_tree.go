@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/termsafe"
 )
 
 // row is one visible line of the editor's tree.
@@ -29,7 +30,7 @@ func buildRows(doc *jsondoc.Doc, expanded map[string]bool) []row {
 		case jsondoc.Object:
 			for _, m := range n.Members {
 				p := jsondoc.Child(ptr, m.Key)
-				rows = append(rows, row{ptr: p, depth: depth, label: m.Key, node: m.Value, preview: preview(m.Value)})
+				rows = append(rows, row{ptr: p, depth: depth, label: termsafe.String(m.Key), node: m.Value, preview: preview(m.Value)})
 				if expanded[p] {
 					walk(m.Value, p, depth+1)
 				}
@@ -65,7 +66,7 @@ func preview(n *jsondoc.Node) string {
 	}
 	for _, k := range []string{"typeId", "agentId", "taskId", "name", "id", "label"} {
 		if v := n.Get(k); v != nil && v.Kind == jsondoc.String {
-			return "{" + strconv.Itoa(len(n.Members)) + "} " + firstLine(v.Str, 60)
+			return "{" + strconv.Itoa(len(n.Members)) + "} " + termsafe.String(firstLine(v.Str, 60))
 		}
 	}
 	return "{" + count(len(n.Members), "field") + "}"
