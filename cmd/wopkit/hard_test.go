@@ -2,13 +2,19 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/werr"
 )
 
 // writePack writes a minimal valid-looking node pack with extra top-level
@@ -192,5 +198,50 @@ func TestTerminalEscapesInert(t *testing.T) {
 	var info struct{ Manifest struct{ Description string } }
 	if err := json.Unmarshal([]byte(out), &info); err != nil || info.Manifest.Description != hostileText {
 		t.Errorf("--json: %v, description %q", err, info.Manifest.Description)
+	}
+}
+
+// TestUsageErrorsByOrigin: cobra's own complaints exit 2 whatever their
+// wording, and an unclassified error from a command's code exits 3 even
+// when its text reads like a cobra message (issue 10 item 15).
+func TestUsageErrorsByOrigin(t *testing.T) {
+	for _, args := range [][]string{
+		{"--no-such-flag"},
+		{"no-such-verb"},
+		{"validate", "--kind"},
+		{"validate", "--strict=maybe"},
+		{"inspect"},
+	} {
+		if _, errOut, code := runCmd(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2: %s", args, code, errOut)
+		}
+	}
+	root := newRootCmd()
+	cmd := &cobra.Command{Use: "boom", RunE: func(*cobra.Command, []string) error {
+		return errors.New("unknown flag: this is an I/O failure worded like cobra")
+	}}
+	root.AddCommand(cmd)
+	markRun(cmd)
+	root.SetArgs([]string{"boom"})
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	if code := exitCode(root.Execute()); code != 3 {
+		t.Errorf("a command's own unclassified error: exit %d, want 3", code)
+	}
+	// An unclassified error that did not come from a command: cobra's.
+	if code := exitCode(errors.New("something cobra says")); code != 2 {
+		t.Errorf("cobra error: exit %d, want 2", code)
+	}
+}
+
+// TestFieldErrorsCarryTheirClass: scaffold.FieldErrors reaches exit 1 and a
+// stable code through werr without any conversion.
+func TestFieldErrorsCarryTheirClass(t *testing.T) {
+	err := fmt.Errorf("wrapped: %w", scaffold.FieldErrors{{Field: "name", Message: "bad"}})
+	if code := exitCode(err); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if c := werr.CodeOf(err); c != "scaffold_invalid_answers" {
+		t.Errorf("code %q", c)
 	}
 }

@@ -9,10 +9,11 @@ import (
 	_ "github.com/openwop/wopkit/internal/gctune"
 
 	"context"
+	"errors"
 	"os"
-	"strings"
 
 	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -27,26 +28,45 @@ func main() {
 	os.Exit(exitCode(err))
 }
 
-// exitCode applies the exit-code table of werr, treating cobra's own flag and
-// argument complaints as usage errors.
+// exitCode applies the exit-code table of werr. An error that carries no
+// class and did not come from a command's own code (see markRun) is one of
+// cobra's flag, argument or command-name complaints: a usage error. Nothing
+// here reads the error's text.
 func exitCode(err error) int {
 	if err == nil {
 		return 0
 	}
-	if isCobraUsageError(err) {
-		return int(werr.Usage)
+	if c, ok := werr.ClassOf(err); ok {
+		return int(c)
 	}
-	return werr.ExitCode(err)
+	var r *runError
+	if errors.As(err, &r) {
+		return int(werr.Env)
+	}
+	return int(werr.Usage)
 }
 
-func isCobraUsageError(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"flag needs an argument", "unknown flag", "unknown shorthand flag",
-		"unknown command", "invalid argument", "accepts ", "requires at least", "requires at most",
-		"if any flags in the group", "none of the others can be", "required flag"} {
-		if strings.HasPrefix(s, p) {
-			return true
+// runError marks an error returned by a command's own code (its RunE or
+// pre/post hooks) rather than by cobra's parsing and checks.
+type runError struct{ err error }
+
+func (e *runError) Error() string { return e.err.Error() }
+func (e *runError) Unwrap() error { return e.err }
+
+// markRun wraps the hooks of cmd and of every command below it so that their
+// errors are marked as runError.
+func markRun(cmd *cobra.Command) {
+	for _, h := range []*func(*cobra.Command, []string) error{&cmd.PersistentPreRunE, &cmd.PreRunE, &cmd.RunE, &cmd.PostRunE, &cmd.PersistentPostRunE} {
+		if orig := *h; orig != nil {
+			*h = func(c *cobra.Command, args []string) error {
+				if err := orig(c, args); err != nil {
+					return &runError{err}
+				}
+				return nil
+			}
 		}
 	}
-	return false
+	for _, sub := range cmd.Commands() {
+		markRun(sub)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -337,8 +338,8 @@ func hasSet(o *newOptions, key string) bool {
 // answersError turns the scaffold's field errors into one error listing
 // every answer to change, with the validator's words.
 func answersError(kind string, err error) error {
-	fes, ok := err.(scaffold.FieldErrors)
-	if !ok {
+	var fes scaffold.FieldErrors
+	if !errors.As(err, &fes) {
 		return err
 	}
 	var b strings.Builder

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -44,16 +47,17 @@ func newRootCmd() *cobra.Command {
 		newToolCmd(),
 		newVersionCmd(),
 	)
+	markRun(root)
 	return root
 }
 
 // printError is fang's error handler: one line on stderr, the message already
 // saying what is wrong, where, and what to do.
 func printError(w io.Writer, _ fang.Styles, err error) {
-	if err == errSilent {
+	if errors.Is(err, errSilent) {
 		return
 	}
-	safeLine(w, "wopkit: %s", err.Error())
+	fmt.Fprintln(w, "wopkit: "+termsafe.Lines(err.Error()))
 }
 
 // errSilent is returned by commands that already reported their failure (for

@@ -8,6 +8,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/werr"
 )
 
 // FieldError is one problem with one answer, worded by the validation
@@ -43,6 +44,13 @@ func (es FieldErrors) Error() string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// ExitClass makes FieldErrors part of werr's exit-code table: answers that
+// do not make a valid document are refused input (exit 1).
+func (es FieldErrors) ExitClass() werr.Class { return werr.Invalid }
+
+// StableCode is the code of answers that do not make a valid document.
+func (es FieldErrors) StableCode() string { return "scaffold_invalid_answers" }
 
 // sorted puts problems of top-level answers (name, version, ...) first, as
 // the others often follow from them; the order is otherwise kept.

@@ -25,13 +25,17 @@ func Set(answers any, key, value string) error {
 	toks := strings.Split(key, ".")
 	if err := setPath(cur, full, toks, value); err != nil {
 		e := werr.Wrap(werr.Usage, "usage", err, "cannot set %s", key)
-		if strings.Contains(err.Error(), "unknown key") {
+		if werr.CodeOf(err) == codeUnknownKey {
 			e = e.WithHint("known keys: %s (N: a list index)", strings.Join(Keys(answers), ", "))
 		}
 		return e
 	}
 	return fromMap(cur, answers, key)
 }
+
+// codeUnknownKey is the code of a --set key the answers do not have; Set
+// adds the list of known keys as its hint.
+const codeUnknownKey = "set_unknown_key"
 
 // Values applies a JSON object of answers (`--values FILE`) on top of the
 // current ones; members it does not name keep their value.
@@ -215,7 +219,7 @@ func setPath(cur, full map[string]any, toks []string, value string) error {
 }
 
 func errUnknown(k string) error {
-	return werr.New(werr.Usage, "usage", "unknown key %q", k)
+	return werr.New(werr.Usage, codeUnknownKey, "unknown key %q", k)
 }
 
 func clone(m map[string]any) map[string]any {

@@ -26,6 +26,16 @@ func Unsafe(r rune) bool {
 	return false
 }
 
+// Lines is String for text that is several lines by design (an error that
+// lists problems): newlines are kept, every other unsafe character escaped.
+func Lines(s string) string {
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = String(p)
+	}
+	return strings.Join(parts, "\n")
+}
+
 // String returns s with every unsafe character written as a Go-style escape
 // (\x1b, \u202e), every byte that is not UTF-8 as \xNN, and backslashes left
 // as they are. A string with nothing unsafe is returned unchanged.

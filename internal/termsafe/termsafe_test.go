@@ -30,3 +30,9 @@ func TestString(t *testing.T) {
 		}
 	}
 }
+
+func TestLines(t *testing.T) {
+	if got, want := Lines("a\x1b[2K\nb\u202e"), "a\\x1b[2K\nb\\u202e"; got != want {
+		t.Errorf("Lines = %q, want %q", got, want)
+	}
+}

@@ -65,13 +65,39 @@ func (e *Error) WithHint(format string, args ...any) *Error {
 	return e
 }
 
-// CodeOf returns the stable code of the first *Error in err's chain, or "".
+// Classed is an error that belongs to the exit-code table without being an
+// *Error (for example a list of problems, such as scaffold.FieldErrors):
+// ExitCode and CodeOf consult it, so no caller converts it by type.
+type Classed interface {
+	error
+	ExitClass() Class
+	StableCode() string
+}
+
+// ExitClass returns e.Class (Classed).
+func (e *Error) ExitClass() Class { return e.Class }
+
+// StableCode returns e.Code (Classed).
+func (e *Error) StableCode() string { return e.Code }
+
+// CodeOf returns the stable code of the first *Error or Classed error in
+// err's chain, or "".
 func CodeOf(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
+	var c Classed
+	if errors.As(err, &c) {
+		return c.StableCode()
 	}
 	return ""
+}
+
+// ClassOf returns the class of the first *Error or Classed error in err's
+// chain, and whether there is one.
+func ClassOf(err error) (Class, bool) {
+	var c Classed
+	if errors.As(err, &c) {
+		return c.ExitClass(), true
+	}
+	return 0, false
 }
 
 // ExitCode maps an error to the process exit status (see the package doc).
@@ -81,9 +107,8 @@ func ExitCode(err error) int {
 	if err == nil {
 		return 0
 	}
-	var e *Error
-	if errors.As(err, &e) {
-		return int(e.Class)
+	if c, ok := ClassOf(err); ok {
+		return int(c)
 	}
 	return int(Env)
 }
