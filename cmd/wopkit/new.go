@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/styles"
@@ -157,9 +158,10 @@ func newNewCmd() *cobra.Command {
 // runNew is the non-interactive path of `wopkit new`.
 func runNew(out io.Writer, o *newOptions) error {
 	var (
-		plan *scaffold.Plan
-		dir  string
-		err  error
+		plan   *scaffold.Plan
+		dir    string
+		err    error
+		unlock = func() {}
 	)
 	switch o.Kind {
 	case "pack":
@@ -171,10 +173,11 @@ func runNew(out io.Writer, o *newOptions) error {
 			plan, dir, err = newStandalone(o)
 			break
 		}
-		plan, dir, err = newInPack(o)
+		plan, dir, err = newInPackLocked(o, &unlock)
 	default:
-		plan, dir, err = newInPack(o)
+		plan, dir, err = newInPackLocked(o, &unlock)
 	}
+	defer unlock()
 	if err != nil {
 		return answersError(o.Kind, err)
 	}
@@ -260,6 +263,26 @@ func newStandalone(o *newOptions) (*scaffold.Plan, string, error) {
 	}
 	plan, err := scaffold.PlanStandaloneEval(e)
 	return plan, dir, err
+}
+
+// newInPackLocked is newInPack with the pack directory locked until *unlock
+// is called (after the plan is written): two `new agent --pack SAME` at once
+// take turns, the second reading the first one's pack.json.
+func newInPackLocked(o *newOptions, unlock *func()) (*scaffold.Plan, string, error) {
+	dir := o.Pack
+	if dir == "" {
+		dir = "."
+	}
+	if !o.DryRun {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			u, err := atomicfile.LockDir(dir)
+			if err != nil {
+				return nil, "", err
+			}
+			*unlock = u
+		}
+	}
+	return newInPack(o)
 }
 
 func newInPack(o *newOptions) (*scaffold.Plan, string, error) {

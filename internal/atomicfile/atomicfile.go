@@ -6,10 +6,12 @@
 package atomicfile
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -19,12 +21,29 @@ type File struct {
 	*os.File
 	final  string
 	closed bool
+	base   []byte // for a replacement: the content it was planned from
+	check  bool   // base is set: refuse to rename over other content
 }
+
+// tempInfix makes up the names of temporary files
+// ("." + base + ".tmp-" + random): IsTemp recognises them, so that one left
+// behind by a killed process is never packed.
+const tempInfix = ".tmp-"
+
+// IsTemp reports whether a file name (without directory) is one of the
+// temporary names Create uses.
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempInfix)
+}
+
+// beforeRename, when set (by tests), runs before each rename of a batch;
+// an error stops the commit there, as a kill would (temporary files stay).
+var beforeRename func(final string) error
 
 // Create starts writing final. The file gets mode perm whatever the umask
 // (key files must be 0600).
 func Create(final string, perm fs.FileMode) (*File, error) {
-	f, err := os.CreateTemp(filepath.Dir(final), "."+filepath.Base(final)+".tmp-*")
+	f, err := os.CreateTemp(filepath.Dir(final), "."+filepath.Base(final)+tempInfix+"*")
 	if err != nil {
 		return nil, failed(err, final).WithHint("check that the directory exists and is writable")
 	}
@@ -87,13 +106,26 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	return f.Commit()
 }
 
-// Replace is WriteFile that keeps an existing file's permissions; a new file
-// gets perm.
+// Replace is WriteFile that keeps an existing file's permissions and, when
+// path is a symbolic link, writes through it (the link stays a link and its
+// target gets the content); a new file gets perm.
 func Replace(path string, data []byte, perm fs.FileMode) error {
+	path, perm = target(path, perm)
+	return WriteFile(path, data, perm)
+}
+
+// target resolves the file a replacement writes: the target of a symbolic
+// link (so the link survives), with the existing file's permissions.
+func target(path string, perm fs.FileMode) (string, fs.FileMode) {
+	if lst, err := os.Lstat(path); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		if t, err := filepath.EvalSymlinks(path); err == nil {
+			path = t
+		}
+	}
 	if fi, err := os.Stat(path); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	return WriteFile(path, data, perm)
+	return path, perm
 }
 
 // Batch writes several files that appear together or not at all: each is
@@ -124,9 +156,47 @@ func (b *Batch) Add(final string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
-// Commit syncs every file, then renames them in the order they were created.
-// On failure the files not yet renamed are removed, and the error says how
-// many were already in place.
+// Replace adds the new content of an existing file that was planned from
+// base (its content when it was read): the file keeps its permissions, a
+// symbolic link is written through, and Commit refuses (code
+// file_changed_since_read) when the file no longer holds base. Files added
+// with Replace are renamed after every file added with Add or Create, in
+// the order they were added: a file that references new files (pack.json)
+// only changes once those files are in place, so a kill between renames
+// never leaves it pointing at missing files.
+func (b *Batch) Replace(final string, data, base []byte, perm fs.FileMode) error {
+	final, perm = target(final, perm)
+	if err := b.Add(final, data, perm); err != nil {
+		return err
+	}
+	f := b.files[len(b.files)-1]
+	f.base, f.check = base, true
+	return nil
+}
+
+// CodeChanged is the code of a replacement refused because the file changed
+// since it was read.
+const CodeChanged = "file_changed_since_read"
+
+func (f *File) unchanged() error {
+	if !f.check {
+		return nil
+	}
+	cur, err := os.ReadFile(f.final)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return failed(err, f.final)
+	}
+	if !bytes.Equal(cur, f.base) {
+		return werr.New(werr.Env, CodeChanged, "%s changed since wopkit read it (another program wrote it); nothing was written", f.final).
+			WithHint("run the command again: it re-reads the file")
+	}
+	return nil
+}
+
+// Commit syncs every file, checks that no replaced file changed since it was
+// read, then renames the new files (in the order they were created) and
+// after them the replacements. On failure the files not yet renamed are
+// removed, and the error says how many were already in place.
 func (b *Batch) Commit() error {
 	for _, f := range b.files {
 		if err := f.finish(); err != nil {
@@ -134,7 +204,32 @@ func (b *Batch) Commit() error {
 			return failed(err, f.final)
 		}
 	}
+	ordered := make([]*File, 0, len(b.files))
+	for _, replaced := range []bool{false, true} {
+		for _, f := range b.files {
+			if f.check == replaced {
+				ordered = append(ordered, f)
+			}
+		}
+	}
+	b.files = ordered
+	for _, f := range b.files {
+		if err := f.unchanged(); err != nil {
+			b.Abort()
+			return err
+		}
+	}
 	for i, f := range b.files {
+		if beforeRename != nil {
+			if err := beforeRename(f.final); err != nil {
+				return err
+			}
+		}
+		if err := f.unchanged(); err != nil {
+			b.files = b.files[i:]
+			b.Abort()
+			return err
+		}
 		if err := os.Rename(f.Name(), f.final); err != nil {
 			b.files = b.files[i:]
 			b.Abort()

@@ -5,9 +5,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"slices"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/packref"
 	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
@@ -49,6 +51,9 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 	add := func(rel string, explicit bool) error {
 		if _, ok := c.files[rel]; ok || (rel != ManifestFile && ig.Ignored(rel)) {
 			return nil
+		}
+		if !explicit && atomicfile.IsTemp(path.Base(rel)) {
+			return nil // a write's temporary file, left by a killed process
 		}
 		if why := forbiddenReason(rel); why != "" {
 			return werr.New(werr.Invalid, "pack_file_forbidden", "%s in %s is %s and is never packed", rel, dir, why).

@@ -160,7 +160,7 @@ func (s *PackSource) appendCode(p *Plan, n NodeAnswers) error {
 	if err != nil {
 		data = []byte(text + string(code)) // the author's file does not parse: append without formatting
 	}
-	p.Files = append(p.Files, File{Path: s.Entry, Data: data, Mode: 0o644, Update: true})
+	p.Files = append(p.Files, File{Path: s.Entry, Data: data, Mode: 0o644, Update: true, Base: entry})
 	return nil
 }
 
@@ -172,7 +172,7 @@ func (s *PackSource) finish(p *Plan, arr string, count int, entry any, v *valida
 	if err != nil {
 		return nil, err
 	}
-	p.Files = append([]File{{Path: "pack.json", Data: out, Mode: 0o644, Update: true}}, p.Files...)
+	p.Files = append([]File{{Path: "pack.json", Data: out, Mode: 0o644, Update: true, Base: s.Manifest}}, p.Files...)
 	if errs := s.check(p, jsondoc.Index(arr, count), v); len(errs) > 0 {
 		return nil, errs
 	}

@@ -60,7 +60,7 @@ func PlanEval(src *PackSource, e EvalAnswers, v *validate.Validator) (*Plan, err
 	if err != nil {
 		return nil, err
 	}
-	p.Files = append([]File{{Path: "pack.json", Data: out, Mode: 0o644, Update: true}}, p.Files...)
+	p.Files = append([]File{{Path: "pack.json", Data: out, Mode: 0o644, Update: true, Base: src.Manifest}}, p.Files...)
 	planned := map[string]bool{file: true}
 	keep := func(f, ptr string) bool {
 		return planned[f] || f == "pack.json" && (ptr == agentPtr+"/evalSuiteRef" || strings.HasPrefix(ptr, agentPtr+"/evalSuiteRef/"))

@@ -41,6 +41,10 @@ type File struct {
 	// Update marks a file that exists and is changed on purpose (pack.json
 	// when an agent is added); it is replaced without --force.
 	Update bool
+	// Base is, for an Update, the content the new one was computed from:
+	// Write refuses (file_changed_since_read) when the file no longer holds
+	// it, and writes through a symbolic link and keeps the file's mode.
+	Base []byte
 }
 
 // Paths returns the plan's file paths, in order.
@@ -153,12 +157,27 @@ func (p *Plan) Write(dir string, force bool) error {
 		return err
 	}
 	var batch atomicfile.Batch
-	for _, f := range p.Files {
+	// New files first, pack.json last: atomicfile renames replacements after
+	// new files, in the order added, so pack.json never names a missing file.
+	files := make([]File, 0, len(p.Files))
+	for _, last := range []bool{false, true} {
+		for _, f := range p.Files {
+			if (f.Path == "pack.json") == last {
+				files = append(files, f)
+			}
+		}
+	}
+	for _, f := range files {
 		mode := f.Mode
 		if mode == 0 {
 			mode = 0o644
 		}
-		if err := batch.Add(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data, mode); err != nil {
+		final := filepath.Join(dir, filepath.FromSlash(f.Path))
+		add := func() error { return batch.Add(final, f.Data, mode) }
+		if f.Update && f.Base != nil {
+			add = func() error { return batch.Replace(final, f.Data, f.Base, mode) }
+		}
+		if err := add(); err != nil {
 			batch.Abort()
 			removeEmpty(created)
 			return err
