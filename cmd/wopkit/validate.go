@@ -20,6 +20,7 @@ type validateOptions struct {
 	Spec        string
 	ForRegistry bool
 	ListRules   bool
+	RunEntry    bool
 	Size        SizeOptions
 }
 
@@ -32,6 +33,7 @@ func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Spec, "spec", "", "check every document against this OpenWOP spec version (v1 or v2) instead of detecting it")
 	f.BoolVar(&o.ForRegistry, "for-registry", false, "apply the rules for publishing to a registry (size limits, reserved scopes), as pack --for-registry does")
 	f.BoolVar(&o.ListRules, "rules", false, "list the lint rules and exit")
+	f.BoolVar(&o.RunEntry, "run-entry", true, "load a javascript pack directory's runtime.entry with node to check its exports (OW017); this runs the pack's code: false turns it off (never done for tarballs)")
 	o.Size.AddFlags(cmd)
 }
 
@@ -74,13 +76,16 @@ func newValidateCmd() *cobra.Command {
 			}
 			k, _ := validate.ParseKind(o.Kind)
 			sp, _ := validate.ParseSpec(o.Spec)
-			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits()})
+			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits(), RunEntry: o.RunEntry})
 			if err != nil {
 				return err
 			}
 			rep, err := v.Paths(args)
 			if err != nil {
 				return err
+			}
+			if o.RunEntry && !validate.NodeAvailable() {
+				fmt.Fprintln(cmd.ErrOrStderr(), "validate: node is not installed: the javascript entry check (OW017) was skipped, nothing was run")
 			}
 			if o.JSON {
 				err = writeJSON(cmd.OutOrStdout(), rep)

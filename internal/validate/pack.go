@@ -19,7 +19,7 @@ func (v *Validator) packDir(dir string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.report(v.PackFiles(displayPath(pj), os.DirFS(dir), data)...), nil
+	return v.report(v.PackFiles(displayPath(pj), packFS(dir), data)...), nil
 }
 
 // PackFiles validates a pack manifest with the pack's files (fsys rooted at

@@ -43,6 +43,8 @@ func ruleTable() []Rule {
 			Summary: "dependencies values are npm-style semver ranges"},
 		{ID: "OW016", Severity: Error, Kinds: refKinds, check: checkRefsClean,
 			Summary: "file references (and runtime.entry) are clean paths: no ./x/../, // or /./ segments (pack refuses them too)"},
+		{ID: "OW017", Severity: Error, Kinds: packOnly, NeedsFiles: true, check: checkEntryExports,
+			Summary: "a javascript runtime.entry, loaded with node (validate of a directory; --run-entry=false turns it off), exports a nodes object with a function per typeId"},
 
 		// Every v2 pack manifest (the registry's v2 checks; spec-v2 NOTES §6).
 		{ID: "PK001", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkEnginesAdmit2,

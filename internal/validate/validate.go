@@ -42,6 +42,9 @@ type Options struct {
 	// (`validate --spec`); SpecAuto detects it per document (DetectSpec).
 	// Field help (Field, CheckValue) uses it, v1 when auto.
 	Spec Spec
+	// RunEntry lets OW017 load a javascript pack's runtime.entry with node
+	// (which runs the author's code) for packs read from a directory.
+	RunEntry bool
 }
 
 // MaxFileSize bounds how much of one file wopkit will read to validate it.
