@@ -268,3 +268,15 @@ func itoa(i int) string {
 	}
 	return string(b[n:])
 }
+
+// ReplaceIf is Replace for a file edited from base (its content when it was
+// read): it refuses, with code file_changed_since_read, when another program
+// changed the file meanwhile, instead of losing that program's change.
+func ReplaceIf(path string, data, base []byte, perm fs.FileMode) error {
+	var b Batch
+	if err := b.Replace(path, data, base, perm); err != nil {
+		b.Abort()
+		return err
+	}
+	return b.Commit()
+}

@@ -137,3 +137,18 @@ func TestLockDirExcludes(t *testing.T) {
 	unlock()
 	<-got
 }
+
+// TestReplaceIf: the editor's save refuses when the file changed on disk.
+func TestReplaceIf(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "pack.json")
+	os.WriteFile(p, []byte("a"), 0o644)
+	if err := ReplaceIf(p, []byte("b"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReplaceIf(p, []byte("c"), []byte("a"), 0o644); werr.CodeOf(err) != CodeChanged {
+		t.Fatalf("err %v", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "b" {
+		t.Errorf("file holds %q", got)
+	}
+}

@@ -139,7 +139,7 @@ func (e *editor) ConfirmQuit() screen {
 		return nil
 	}
 	return newConfirm(e.ctx, "Save your changes to "+e.name+" before quitting?",
-		saveCmd(e.path, e.src, true), func() tea.Msg { return quitMsg{} })
+		saveCmd(e.path, e.saved, e.src, true), func() tea.Msg { return quitMsg{} })
 }
 
 // current returns the row under the cursor.

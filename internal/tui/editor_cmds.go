@@ -102,7 +102,11 @@ func fieldCheckCmd(v *validate.Validator, spec validate.Spec, kind validate.Kind
 	return func() tea.Msg { return fieldCheckMsg{seq: seq, problems: v.CheckValueFor(spec, kind, ptr, value)} }
 }
 
-// saveCmd writes data to path atomically.
-func saveCmd(path string, data []byte, quit bool) tea.Cmd {
-	return func() tea.Msg { return savedMsg{data: data, err: atomicfile.Replace(path, data, 0o644), quit: quit} }
+// saveCmd writes data to path atomically, refusing when the file no longer
+// holds base (what the editor loaded or last saved): another program's
+// change is never overwritten.
+func saveCmd(path string, base, data []byte, quit bool) tea.Cmd {
+	return func() tea.Msg {
+		return savedMsg{data: data, err: atomicfile.ReplaceIf(path, data, base, 0o644), quit: quit}
+	}
 }

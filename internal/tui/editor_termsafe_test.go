@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,5 +23,25 @@ func TestTreeRowsInert(t *testing.T) {
 				t.Errorf("row %s shows %q raw", r.ptr, s)
 			}
 		}
+	}
+}
+
+// TestEditorSaveRefusesChangedFile: when another program changed pack.json
+// after the editor loaded it, saving refuses (the other change is kept) and
+// says so (issue 10 item 9).
+func TestEditorSaveRefusesChangedFile(t *testing.T) {
+	dir := copyPack(t)
+	path := filepath.Join(dir, "pack.json")
+	d := newDriver(t, editorOn(t, dir)).keys("/", "type:version", "enter", "enter", "ctrl+u", "type:9.9.9", "enter")
+	theirs := []byte("{\"changed\": \"by another program\"}\n")
+	if err := os.WriteFile(path, theirs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.keys("ctrl+s")
+	if got, _ := os.ReadFile(path); string(got) != string(theirs) {
+		t.Fatalf("the other program's change was overwritten:\n%s", got)
+	}
+	if e := d.a.top().(*editor); !strings.Contains(e.status, "changed since") {
+		t.Errorf("status %q does not say the file changed", e.status)
 	}
 }

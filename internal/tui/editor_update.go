@@ -101,7 +101,7 @@ func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Undo):
 		return e.undoLast()
 	case key.Matches(k, keys.Save):
-		return saveCmd(e.path, e.src, false)
+		return saveCmd(e.path, e.saved, e.src, false)
 	case key.Matches(k, keys.Search):
 		e.startInput(focusSearch, "find: ", "", "")
 		return nil
