@@ -28,6 +28,7 @@ type newOptions struct {
 	Force      bool     // overwrite existing files
 	Accessible bool     // plain prompts instead of the full-screen wizard
 	DryRun     bool     // list what would be written, write nothing
+	Spec       string   // --spec v1|v2: the OpenWOP spec a new pack is written for (default v2)
 }
 
 // AddFlags registers the flags of `wopkit new`.
@@ -39,6 +40,7 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Pack, "pack", "", "existing pack directory to add an agent, node or eval suite to (a node defaults to .; an agent or eval suite without --pack is a standalone document)")
 	f.BoolVarP(&o.Yes, "yes", "y", false, "take the defaults plus --set/--values and ask nothing")
 	f.BoolVar(&o.Force, "force", false, "overwrite files that already exist")
+	f.StringVar(&o.Spec, "spec", "", "OpenWOP spec version of a new pack: v2 (default: kind, engines \""+scaffold.EnginesV2+"\") or v1 (engines \""+scaffold.EnginesV1+"\", for hosts that still need it)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "check the answers and list the files that would be written, writing nothing")
 	f.BoolVar(&o.Accessible, "accessible", os.Getenv("ACCESSIBLE") != "", "plain line-by-line prompts instead of the full-screen wizard (also ACCESSIBLE=1)")
 }
@@ -49,11 +51,12 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 // takes the non-interactive path.
 var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 	opts := tui.NewOptions{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, Plain: styles.NoColor()}
-	given := len(o.Sets) > 0 || o.Values != ""
+	given := len(o.Sets) > 0 || o.Values != "" || o.Spec != ""
 	switch o.Kind {
 	case "pack":
 		if given { // the wizard starts from the answers given and asks the rest
 			a := scaffold.PackAnswers{}.Defaults()
+			a.Spec = o.specOr(a.Spec)
 			if err := applyAnswers(&a, o, packAliases); err != nil {
 				return answersError(o.Kind, err)
 			}
@@ -213,6 +216,7 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	if o.Dir != "" {
 		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
 	}
+	a.Spec = o.specOr(a.Spec)
 	if err := applyAnswers(&a, o, packAliases); err != nil {
 		return nil, "", err
 	}
@@ -225,6 +229,14 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
 	}
 	return plan, dir, nil
+}
+
+// specOr returns the --spec flag, or def when it was not given.
+func (o *newOptions) specOr(def string) string {
+	if o.Spec != "" {
+		return o.Spec
+	}
+	return def
 }
 
 func newTool(o *newOptions) (*scaffold.Plan, string, error) {

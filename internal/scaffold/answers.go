@@ -10,18 +10,22 @@ import "strings"
 
 // PackAnswers describe a new node pack (pack.json and the files beside it).
 type PackAnswers struct {
-	Name        string         `json:"name"`        // reverse-DNS pack name, e.g. vendor.acme.hello
-	Version     string         `json:"version"`     // SemVer of the pack
-	Description string         `json:"description"` // one paragraph
-	Author      string         `json:"author"`
-	License     string         `json:"license"` // SPDX identifier; chooses the LICENSE text
-	Homepage    string         `json:"homepage"`
-	Repository  string         `json:"repository"`
-	Keywords    []string       `json:"keywords"`
-	Engines     string         `json:"engines"` // engines.openwop semver range
-	Runtime     RuntimeAnswers `json:"runtime"`
-	Nodes       []NodeAnswers  `json:"nodes"`  // at least one unless the runtime is remote
-	Agents      []AgentAnswers `json:"agents"` // at least one when the runtime is remote
+	Name        string   `json:"name"`        // reverse-DNS pack name, e.g. vendor.acme.hello
+	Version     string   `json:"version"`     // SemVer of the pack
+	Description string   `json:"description"` // one paragraph
+	Author      string   `json:"author"`
+	License     string   `json:"license"` // SPDX identifier; chooses the LICENSE text
+	Homepage    string   `json:"homepage"`
+	Repository  string   `json:"repository"`
+	Keywords    []string `json:"keywords"`
+	Engines     string   `json:"engines"` // engines.openwop semver range; empty: the spec's default
+	// Spec is the OpenWOP spec version the pack is written for: "v2" (the
+	// default: kind, an engines ceiling admitting major 2, agents' role) or
+	// "v1" (exactly what wopkit wrote before v2).
+	Spec    string         `json:"spec"`
+	Runtime RuntimeAnswers `json:"runtime"`
+	Nodes   []NodeAnswers  `json:"nodes"`  // at least one unless the runtime is remote
+	Agents  []AgentAnswers `json:"agents"` // at least one when the runtime is remote
 }
 
 // RuntimeAnswers choose how a host loads the pack. Format, Entry and

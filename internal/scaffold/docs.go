@@ -7,6 +7,7 @@ package scaffold
 type packDoc struct {
 	Name        string            `json:"name"`
 	Version     string            `json:"version"`
+	Kind        string            `json:"kind,omitempty"` // v2 only
 	Description string            `json:"description,omitempty"`
 	Author      string            `json:"author,omitempty"`
 	License     string            `json:"license,omitempty"`
@@ -45,6 +46,7 @@ type agentDoc struct {
 	Label           string      `json:"label,omitempty"`
 	Description     string      `json:"description,omitempty"`
 	ModelClass      string      `json:"modelClass"`
+	Role            string      `json:"role,omitempty"` // v2 only
 	SystemPrompt    *string     `json:"systemPrompt,omitempty"`
 	SystemPromptRef string      `json:"systemPromptRef,omitempty"`
 	EvalSuiteRef    string      `json:"evalSuiteRef,omitempty"`

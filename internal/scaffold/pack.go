@@ -12,6 +12,9 @@ import (
 // entry and minimum version from its template, and, for a remote
 // (agent-only) pack, no nodes and at least one agent.
 func (a *PackAnswers) Normalize() error {
+	if err := a.resolveSpec(); err != nil {
+		return err
+	}
 	rs, err := Runtime(a.Runtime.Language)
 	if err != nil {
 		return err
@@ -52,6 +55,7 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 		Name: a.Name, Version: a.Version, Description: a.Description, Author: a.Author,
 		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
 		Engines: map[string]string{"openwop": a.Engines},
+		Kind:    a.kind(),
 		Runtime: runtimeDoc{Language: a.Runtime.Language, Format: a.Runtime.Format, Entry: a.Runtime.Entry, MinRuntimeVersion: a.Runtime.MinRuntimeVersion},
 	}
 	var extra Plan
@@ -66,6 +70,9 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 		ad, err := buildAgent(&extra, "agents."+itoa(i), a.Name, ag)
 		if err != nil {
 			return nil, err
+		}
+		if a.Spec == SpecV2 {
+			ad.Role = AgentRoleV2
 		}
 		doc.Agents = append(doc.Agents, ad)
 	}
