@@ -23,6 +23,11 @@ func newDeprecateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			unlock, err := publish.LockRegistry(o.Tree.Registry)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			plan, err := publish.Deprecate(publish.LifecycleOptions{Registry: o.Tree.Registry, Spec: o.Tree.Spec,
 				Name: name, Version: version, Reason: o.Reason, SupersededBy: o.SupersededBy})
 			if err != nil {

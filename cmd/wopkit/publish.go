@@ -58,6 +58,11 @@ func newPublishCmd() *cobra.Command {
 				}
 				return nil
 			}
+			unlock, err := publish.LockRegistry(o.Tree.Registry)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			plan, err := publish.Stage(cmd.Context(), publish.Options{Tarball: args[0], SigPath: o.Sig,
 				Registry: o.Tree.Registry, Spec: o.Tree.Spec, AllowOlder: o.AllowOlder})
 			if err != nil {

@@ -25,6 +25,11 @@ func newYankCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			unlock, err := publish.LockRegistry(o.Tree.Registry)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			plan, err := publish.Yank(publish.LifecycleOptions{Registry: o.Tree.Registry, Spec: o.Tree.Spec,
 				Name: name, Version: version, Reason: o.Reason})
 			if err != nil {

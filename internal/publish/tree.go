@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/werr"
@@ -216,4 +217,15 @@ func isTemp(name string) bool {
 // safeName reports whether s can be one path segment of the tree.
 func safeName(s string) bool {
 	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, `/\`+"\x00") && path.Clean(s) == s
+}
+
+// LockRegistry takes the exclusive lock on the registry root of dir
+// (atomicfile.LockDir), so that two wopkit runs never plan and write the same
+// tree at once; call the returned function when the plan is applied.
+func LockRegistry(dir string) (func(), error) {
+	root, err := FindRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return atomicfile.LockDir(root)
 }
