@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -139,6 +140,10 @@ func newNewCmd() *cobra.Command {
 			if o.Dir != "" && (o.Kind == "node" || adds && o.Pack != "") {
 				return werr.New(werr.Usage, "usage", "--dir is for new packs, tool manifests and standalone agents and eval suites, not with --pack or for a node").
 					WithHint("use --pack DIR to name the pack the %s is added to", o.Kind)
+			}
+			if o.Spec != "" && (o.Kind != "pack" || !slices.Contains(scaffold.Specs, o.Spec)) {
+				return werr.New(werr.Usage, "usage", "--spec %q is for a new pack and takes one of: %s", o.Spec, strings.Join(scaffold.Specs, ", ")).
+					WithHint("use --spec v2 (the default) or --spec v1 with `wopkit new pack`")
 			}
 			for _, s := range o.Sets {
 				if !strings.Contains(s, "=") {

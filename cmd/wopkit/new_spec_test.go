@@ -1,0 +1,69 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestNewSpecV1 requires `new --spec v1` to write, byte for byte, what wopkit
+// wrote before v2 became the default (testdata/new-v1, recorded with the
+// wopkit of commit af62fe6), and the default to differ from it (v2).
+func TestNewSpecV1(t *testing.T) {
+	want := filepath.Join("testdata", "new-v1", "python-agent")
+	args := []string{"new", "pack", "--yes", "--set", "name=vendor.acme.one", "--set", "runtime.language=python", "--set", "agents.0.id=writer"}
+	v1 := filepath.Join(t.TempDir(), "python-agent")
+	if _, errOut, code := runCmd(t, append(args, "--spec", "v1", "--dir", v1)...); code != 0 {
+		t.Fatalf("new --spec v1: exit %d %s", code, errOut)
+	}
+	if diff := compareTrees(t, want, v1); diff != "" {
+		t.Errorf("--spec v1 differs from the pre-v2 output: %s", diff)
+	}
+	v2 := filepath.Join(t.TempDir(), "python-agent")
+	if _, errOut, code := runCmd(t, append(args, "--dir", v2)...); code != 0 {
+		t.Fatalf("new: exit %d %s", code, errOut)
+	}
+	if compareTrees(t, want, v2) == "" {
+		t.Error("the default wrote the v1 pack")
+	}
+	if _, errOut, code := runCmd(t, append(args, "--spec", "v3", "--dir", filepath.Join(t.TempDir(), "x"))...); code != 2 {
+		t.Errorf("--spec v3: exit %d, want 2 (usage) %s", code, errOut)
+	}
+}
+
+// compareTrees returns "" when the two directories hold the same files with
+// the same bytes, or the first difference.
+func compareTrees(t *testing.T, a, b string) string {
+	t.Helper()
+	read := func(root string) map[string]string {
+		m := map[string]string{}
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(root, p)
+			m[filepath.ToSlash(rel)] = string(data)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	ma, mb := read(a), read(b)
+	for name, data := range ma {
+		if other, ok := mb[name]; !ok {
+			return name + " missing"
+		} else if other != data {
+			return name + " differs"
+		}
+	}
+	for name := range mb {
+		if _, ok := ma[name]; !ok {
+			return name + " extra"
+		}
+	}
+	return ""
+}

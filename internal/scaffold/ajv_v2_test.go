@@ -1,0 +1,118 @@
+package scaffold
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// ajvV2 installs ajv (the registry's validator, independent of wopkit's)
+// into a temporary directory, or reuses $AJV_DIR, and returns a function
+// that validates a file against one of the repo's v2 schemas with all the
+// others as references. It skips without node and npm.
+func ajvV2(t *testing.T) func(schema, file string) (bool, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("ajv check skipped in -short mode")
+	}
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found: skipping the ajv check of the v2 scaffold", tool)
+		}
+	}
+	dir := os.Getenv("AJV_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	ajv := filepath.Join(dir, "node_modules", ".bin", "ajv")
+	if _, err := os.Stat(ajv); err != nil {
+		cmd := exec.Command("npm", "install", "--silent", "--no-audit", "--no-fund", "ajv-cli@5.0.0", "ajv-formats@3.0.1", "ajv@8")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("npm could not install ajv (%v): skipping\n%s", err, out)
+		}
+	}
+	_, self, _, _ := runtime.Caller(0)
+	schemas := filepath.Join(filepath.Dir(self), "..", "..", "schemas", "v2")
+	all, err := filepath.Glob(filepath.Join(schemas, "*.json"))
+	if err != nil || len(all) == 0 {
+		t.Fatalf("no v2 schemas in %s", schemas)
+	}
+	return func(schema, file string) (bool, string) {
+		s := filepath.Join(schemas, schema)
+		args := []string{"validate", "--spec=draft2020", "--strict=false", "-c", "ajv-formats", "-s", s}
+		for _, f := range all {
+			if f != s {
+				args = append(args, "-r", f)
+			}
+		}
+		cmd := exec.Command(ajv, append(args, "-d", file)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		return err == nil, string(out)
+	}
+}
+
+// TestV2ScaffoldAjv writes the default (v2) pack, with an agent and its eval
+// suite, for each runtime and checks pack.json and the eval suite with ajv
+// under the v2 schemas, and the v2 facts the registry checks beyond them.
+func TestV2ScaffoldAjv(t *testing.T) {
+	check := ajvV2(t)
+	engines := `^>=\d+(\.\d+){0,2} <\d+\.0\.0$`
+	for _, lang := range []string{"javascript", "python", "go", "wasm", "remote"} {
+		t.Run(lang, func(t *testing.T) {
+			a := PackAnswers{}.Defaults()
+			a.Name = "vendor.acme.hello"
+			a.Runtime.Language = lang
+			ag := AgentAnswers{}.Defaults()
+			ev := EvalAnswers{}.Defaults()
+			ag.Eval = &ev
+			a.Agents = []AgentAnswers{ag}
+			p, err := PlanPack(a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := p.Write(dir, false); err != nil {
+				t.Fatal(err)
+			}
+			if ok, out := check("node-pack-manifest.schema.json", filepath.Join(dir, "pack.json")); !ok {
+				t.Errorf("ajv refuses the v2 pack.json:\n%s\n%s", out, p.File("pack.json").Data)
+			}
+			var doc struct {
+				Kind    string            `json:"kind"`
+				Engines map[string]string `json:"engines"`
+				Signing any               `json:"signing"`
+				Agents  []struct {
+					Role         string `json:"role"`
+					EvalSuiteRef string `json:"evalSuiteRef"`
+				} `json:"agents"`
+			}
+			if err := json.Unmarshal(p.File("pack.json").Data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if doc.Kind != "node" || doc.Signing != nil {
+				t.Errorf("kind %q, signing %v: want node and no signing block (the build step writes it)", doc.Kind, doc.Signing)
+			}
+			r := doc.Engines["openwop"]
+			if !regexp.MustCompile(engines).MatchString(r) || !strings.Contains(r, "<3.0.0") {
+				t.Errorf("engines %q: want an explicit ceiling admitting major 2", r)
+			}
+			for _, ag := range doc.Agents {
+				if ag.Role == "" {
+					t.Error("agent without role")
+				}
+				if ag.EvalSuiteRef != "" {
+					if ok, out := check("agent-eval-suite.schema.json", filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(ag.EvalSuiteRef, "./")))); !ok {
+						t.Errorf("ajv refuses the eval suite %s:\n%s", ag.EvalSuiteRef, out)
+					}
+				}
+			}
+		})
+	}
+}
