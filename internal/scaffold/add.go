@@ -99,6 +99,9 @@ func PlanAgent(src *PackSource, a AgentAnswers, v *validate.Validator) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
+	if sp, _ := validate.DetectSpec(src.doc.Root); sp == validate.V2 {
+		d.Role = AgentRoleV2 // as in a new v2 pack; the v1 agent schema has no role
+	}
 	return src.finish(p, "/agents", len(ids), d, v)
 }
 

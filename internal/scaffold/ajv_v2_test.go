@@ -116,3 +116,37 @@ func TestV2ScaffoldAjv(t *testing.T) {
 		})
 	}
 }
+
+// TestAddAgentRole: an agent added to a v2 pack gets the role a new v2 pack
+// gives its agents; one added to a v1 pack does not (the v1 schema has none).
+func TestAddAgentRole(t *testing.T) {
+	for spec, want := range map[string]bool{SpecV2: true, SpecV1: false} {
+		a := PackAnswers{}.Defaults()
+		a.Name, a.Spec = "vendor.acme.roles", spec
+		p, err := PlanPack(a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := p.Write(dir, false); err != nil {
+			t.Fatal(err)
+		}
+		src, err := OpenPack(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ap, err := PlanAgent(src, AgentAnswers{}.Defaults(), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		var doc struct {
+			Agents []map[string]any `json:"agents"`
+		}
+		if err := json.Unmarshal(ap.File("pack.json").Data, &doc); err != nil || len(doc.Agents) != 1 {
+			t.Fatalf("%s: %v %d agents", spec, err, len(doc.Agents))
+		}
+		if _, has := doc.Agents[0]["role"]; has != want {
+			t.Errorf("%s: role present %v, want %v", spec, has, want)
+		}
+	}
+}
