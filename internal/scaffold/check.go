@@ -3,6 +3,7 @@ package scaffold
 import (
 	"fmt"
 	"io/fs"
+	"sort"
 	"strings"
 	"sync"
 
@@ -147,7 +148,14 @@ func checkPackPlanRenamed(v *validate.Validator, p *Plan, base fs.FS, keep func(
 	}
 	var errs FieldErrors
 	for _, fr := range v.PackFiles("pack.json", p.FS(base), pj.Data) {
-		for _, pr := range append(append([]validate.Problem{}, fr.Errors...), fr.Warnings...) {
+		probs := append(append([]validate.Problem{}, fr.Errors...), fr.Warnings...)
+		if fr.Path != "pack.json" {
+			// the schema library reports sibling properties' errors in no
+			// fixed order: by pointer, so the review lists them the same way
+			// every time (pack.json keeps the validator's order)
+			sort.SliceStable(probs, func(i, j int) bool { return probs[i].Pointer < probs[j].Pointer })
+		}
+		for _, pr := range probs {
 			if !keep(fr.Path, pr.Pointer) {
 				continue
 			}
