@@ -143,12 +143,12 @@ e2e_new() {
 	screen | grep -q 'no problems' || fail "the review lists problems"
 	keys Enter
 	wait_for '^┃ Pack and sign now'
-	keys Enter # manual Ed25519
+	keys Enter # v2 Ed25519 (the default)
 	wait_for '^┃ Key$'
 	keys Enter # a new key pair
 	answer '^┃ Key file' e2e-key
 	answer '^┃ Key id' e2e-1
-	wait_for 'signed \(manual' 30
+	wait_for 'signed \(v2' 30
 	screen | grep -q 'wopkit verify' || fail "the summary does not give the next commands"
 	keys q
 	wait_for '^EXIT=0'
@@ -156,6 +156,14 @@ e2e_new() {
 	[ -f "$tgz" ] || fail "no tarball at $tgz"
 	[ "$(stat -c %a "$n/e2e-key.key")" = 600 ] || fail "private key is not mode 0600"
 	"$wopkit" verify "$tgz" --key "$n/e2e-key.pub" || fail "wopkit verify refused the wizard's tarball"
+	tar xzOf "$tgz" pack.json | grep -q '"signing":{"keyId":"e2e-1","scheme":"ed25519-canonical-json"}' ||
+		fail "the wizard's tarball does not carry the v2 signing block"
+	"$wopkit" validate --spec v2 "$tgz" || fail "the wizard's tarball is not a valid v2 pack"
+	if command -v openssl >/dev/null 2>&1; then
+		mkdir -p "$work/x" && tar xzf "$tgz" -C "$work/x" pack.json keys/pack.json.sig &&
+			openssl pkeyutl -verify -pubin -inkey "$n/e2e-key.pub" -rawin -in "$work/x/pack.json" \
+				-sigfile "$work/x/keys/pack.json.sig" >/dev/null || fail "openssl does not verify the wizard's v2 signature"
+	fi
 	"$wopkit" validate "$n/e2e-demo" "$n/e2e-demo/tools/my-tool.tool.json" ||
 		fail "the written pack or tool manifest does not validate"
 	local list

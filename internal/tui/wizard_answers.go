@@ -97,7 +97,7 @@ func newAnswers() *answers {
 		What: whatMixed, Scope: "community", Org: "example", Part: "my-pack",
 		Pack:  scaffold.PackAnswers{}.Defaults(),
 		Nodes: []*nodeAnswers{newNode(0)}, Agents: []*agentAnswers{newAgent(0)},
-		Tool: scaffold.ToolAnswers{}.Defaults(), SignMethod: "manual", KeyChoice: "new",
+		Tool: scaffold.ToolAnswers{}.Defaults(), SignMethod: "v2", KeyChoice: "new",
 	}
 	a.Keywords = strings.Join(a.Pack.Keywords, ", ")
 	if len(a.Tool.Actions) > 0 {

@@ -35,8 +35,8 @@ func signGroups(k asker, a *answers) []*huh.Group {
 		keyless = huh.NewOption("Sigstore keyless: unavailable, "+reason, signKeyless)
 	}
 	method := huh.NewSelect[string]().Title("Pack and sign now?").Options(
-		huh.NewOption("manual Ed25519 (v1, what the registry publishes)", "manual"),
-		huh.NewOption("v2 ed25519-canonical-json", "v2"),
+		huh.NewOption("v2 Ed25519 (ed25519-canonical-json, what the registry publishes)", "v2"),
+		huh.NewOption("manual Ed25519 (v1, for hosts that still need v1)", "manual"),
 		huh.NewOption("Sigstore bundle with an ECDSA P-256 key (offline, no log entry)", "sigstore"),
 		keyless,
 		huh.NewOption("pack without signing", "none"),
