@@ -31,7 +31,7 @@ func newSignCmd() *cobra.Command {
 		Long: "sign sets pack.json's signing block, canonicalises it and signs it. For a DIR it packs like\n" +
 			"`wopkit pack --sign`; for a TGZ it reads the tarball safely in memory, drops its old signatures,\n" +
 			"re-signs and writes the tarball again (over the input unless -o is given), atomically.",
-		Example: "  wopkit sign ./my-pack --key acme.key --key-id acme-1\n" +
+		Example: "  wopkit sign ./my-pack --key acme.key --key-id acme-1          # v2 for a v2 pack, manual for a v1 pack\n" +
 			"  wopkit sign hello-1.0.0.tgz --sign v2 --key acme.key --key-id acme-1\n" +
 			"  wopkit sign hello-1.0.0.tgz --key acme.key --key-id acme-1 -o signed/hello-1.0.0.tgz --json",
 		Args: usageArgs(cobra.ExactArgs(1)),
@@ -43,7 +43,11 @@ func newSignCmd() *cobra.Command {
 			if err != nil {
 				return werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", args[0]).WithHint("give a pack directory or a .tgz")
 			}
-			signer, err := newSigner(o.Method.Method, &o.Key, &o.Sigstore)
+			method := o.Method.Method
+			if !cmd.Flags().Changed("sign") && !cmd.Flags().Changed("method") {
+				method = defaultSignMethod(args[0], st)
+			}
+			signer, err := newSigner(method, &o.Key, &o.Sigstore)
 			if err != nil {
 				return err
 			}
@@ -63,8 +67,9 @@ func newSignCmd() *cobra.Command {
 	cmd.Flags().StringVarP(&o.OutputFile, "output", "o", "", "tarball path (DIR: <name>-<version>.tgz; TGZ: the input itself)")
 	cmd.Flags().BoolVar(&o.NoValidate, "no-validate", false, "sign a pack directory even when validation fails")
 	cmd.Flags().StringVar(&o.Schemas, "schemas", "", "JSON Schemas that override the embedded ones by $id (as in validate)")
-	o.Method.AddFlags(cmd, sign.MethodManual)
-	cmd.Flags().StringVar(&o.Method.Method, "method", sign.MethodManual, "same as --sign (e.g. --method sigstore)")
+	o.Method.AddFlags(cmd, sign.MethodV2)
+	cmd.Flags().Lookup("sign").Usage += " (when not given: v2 for a v2 pack, manual for a v1 pack, detected from pack.json)"
+	cmd.Flags().StringVar(&o.Method.Method, "method", sign.MethodV2, "same as --sign (e.g. --method sigstore)")
 	o.Key.AddFlags(cmd)
 	o.Sigstore.AddFlags(cmd)
 	o.Output.AddFlags(cmd)

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
+)
+
+// TestSignDefaultFollowsSpec: `wopkit sign` without --sign signs a v2 pack
+// with the v2 block {keyId, scheme} and a v1 pack with the v1 manual block;
+// the v2 signature is checked with openssl over the in-tarball pack.json.
+func TestSignDefaultFollowsSpec(t *testing.T) {
+	keys := t.TempDir()
+	key := filepath.Join(keys, "me")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, errOut)
+	}
+	cases := map[string]struct {
+		spec, block string
+	}{
+		"v2": {"v2", `"signing":{"keyId":"me-1","scheme":"ed25519-canonical-json"}`},
+		"v1": {"v1", `"signing":{"method":"manual","publicKeyRef":"me-1","signatureRef":"keys/pack.json.sig"}`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "hello")
+			if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", c.spec, "--dir", dir, "--set", "name=vendor.acme.hello"); code != 0 {
+				t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
+			}
+			tgz := filepath.Join(t.TempDir(), "hello.tgz")
+			if out, errOut, code := runCmd(t, "sign", dir, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+				t.Fatalf("sign: exit %d\n%s%s", code, out, errOut)
+			}
+			pj := string(fixtures.File(t, tgz, "pack.json"))
+			if !strings.Contains(pj, c.block) {
+				t.Fatalf("pack.json in the tarball has not the %s block %s:\n%s", name, c.block, pj)
+			}
+			if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
+				t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+			}
+			// Re-signing the tarball without --sign keeps its spec.
+			if out, errOut, code := runCmd(t, "sign", tgz, "--key", key+".key", "--key-id", "me-1"); code != 0 {
+				t.Fatalf("re-sign: exit %d\n%s%s", code, out, errOut)
+			}
+			if pj := string(fixtures.File(t, tgz, "pack.json")); !strings.Contains(pj, c.block) {
+				t.Fatalf("re-signed pack.json lost the %s block:\n%s", name, pj)
+			}
+			if c.spec != "v2" {
+				return
+			}
+			if _, err := exec.LookPath("openssl"); err != nil {
+				t.Skip("openssl not installed: skipping the independent signature check")
+			}
+			x := t.TempDir()
+			pjPath, sigPath := filepath.Join(x, "pack.json"), filepath.Join(x, "sig")
+			if err := os.WriteFile(pjPath, fixtures.File(t, tgz, "pack.json"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(sigPath, fixtures.File(t, tgz, "keys/pack.json.sig"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", key+".pub", "-rawin", "-in", pjPath, "-sigfile", sigPath).CombinedOutput()
+			if err != nil {
+				t.Fatalf("openssl refuses the v2 signature: %v\n%s", err, out)
+			}
+		})
+	}
+}
