@@ -18,9 +18,11 @@ type verifyOptions struct {
 	Sig      string
 	Key      string
 	Registry string
-	Identity IdentityOptions
-	Output   OutputOptions
-	Size     SizeOptions
+	// AllowYanked accepts a yanked version with a warning (pack_yanked otherwise).
+	AllowYanked bool
+	Identity    IdentityOptions
+	Output      OutputOptions
+	Size        SizeOptions
 }
 
 // newVerifyCmd builds `wopkit verify TGZ...`: one line (or one JSON object)
@@ -78,6 +80,7 @@ func newVerifyCmd() *cobra.Command {
 	f.StringVar(&o.Sig, "sig", "", "detached signature (default: <tgz without .tgz>.sig when present)")
 	f.StringVar(&o.Key, "key", "", "trusted public key (SPKI PEM)")
 	f.StringVar(&o.Registry, "registry", "", "registry root directory (.well-known/openwop-registry.json, keys/, v1/packs/)")
+	f.BoolVar(&o.AllowYanked, "allow-yanked", false, "accept a version the registry yanked, with a warning (refused by default with pack_yanked)")
 	o.Identity.AddFlags(cmd)
 	o.Output.AddFlags(cmd)
 	o.Size.AddFlags(cmd)
@@ -85,7 +88,7 @@ func newVerifyCmd() *cobra.Command {
 }
 
 func (o *verifyOptions) policy() (verify.Policy, error) {
-	p := verify.Policy{SigPath: o.Sig, Limits: o.Size.Limits()}
+	p := verify.Policy{SigPath: o.Sig, Limits: o.Size.Limits(), AllowYanked: o.AllowYanked}
 	var key crypto.PublicKey
 	if o.Key != "" {
 		k, err := sign.LoadPublicKey(o.Key)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
@@ -47,14 +48,28 @@ func TestVerifyCommand(t *testing.T) {
 			t.Errorf("%s", out)
 		}
 	})
-	t.Run("several, json array, yanked reported", func(t *testing.T) {
+	t.Run("several, json array, yanked refused", func(t *testing.T) {
 		out, _, code := runCmd(t, "verify", a2a, legacy, "--registry", reg, "--json")
+		var rs []map[string]any
+		if err := json.Unmarshal([]byte(out), &rs); err != nil || code != 1 || len(rs) != 2 {
+			t.Fatalf("exit %d, %v: %s", code, err, out)
+		}
+		e, _ := rs[1]["error"].(map[string]any)
+		if rs[0]["verified"] != true || rs[1]["yanked"] != true || rs[1]["verified"] != false || e["code"] != "pack_yanked" {
+			t.Errorf("yanked legacy version not refused with pack_yanked: %v", rs[1])
+		}
+	})
+	t.Run("several, json array, yanked allowed", func(t *testing.T) {
+		out, _, code := runCmd(t, "verify", a2a, legacy, "--registry", reg, "--json", "--allow-yanked")
 		var rs []map[string]any
 		if err := json.Unmarshal([]byte(out), &rs); err != nil || code != 0 || len(rs) != 2 {
 			t.Fatalf("exit %d, %v: %s", code, err, out)
 		}
 		if rs[1]["yanked"] != true || rs[1]["method"] != "ed25519" || rs[1]["verified"] != true {
 			t.Errorf("legacy: %v", rs[1])
+		}
+		if notes, _ := json.Marshal(rs[1]["notes"]); !strings.Contains(string(notes), "yanked") {
+			t.Errorf("an accepted yanked version carries no warning: %s", notes)
 		}
 	})
 	t.Run("wrong key fails with exit 1 and a stable code", func(t *testing.T) {

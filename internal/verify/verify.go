@@ -40,6 +40,10 @@ type Policy struct {
 	// Limits bound the tarball reader; the zero value means
 	// tarball.RegistryLimits with a registry and tarball.DefaultLimits without.
 	Limits *tarball.Limits
+	// AllowYanked accepts a version the registry yanked (with a warning
+	// note); by default it is refused with pack_yanked (SPEC-NOTES §5:
+	// verified mode includes "not yanked").
+	AllowYanked bool
 }
 
 // Result is the verdict on one tarball (the `verify --json` shape of CLI.md).
@@ -204,6 +208,17 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 		r.IntegrityChecked = true
 	} else if sch.method != sign.MethodLegacy {
 		r.Notes = append(r.Notes, NoteUncovered)
+	}
+	if r.Yanked {
+		if !p.AllowYanked {
+			why := ""
+			if r.YankedReason != "" {
+				why = " (" + r.YankedReason + ")"
+			}
+			return werr.New(werr.Invalid, "pack_yanked", "%s@%s is yanked by the registry%s", r.Name, r.Version, why).
+				WithHint("use a version that is not yanked; pass --allow-yanked to accept it anyway (the signature itself is good)")
+		}
+		r.Notes = append(r.Notes, "warning: this version is yanked by the registry; accepted because of --allow-yanked")
 	}
 	r.Verified = true
 	return nil

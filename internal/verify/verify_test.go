@@ -40,15 +40,23 @@ func TestFixturesVerify(t *testing.T) {
 	reg := fixtures.Registry(t)
 	root := openRegistry(t, reg)
 	for _, tgz := range fixtureTarballs(t) {
-		r := File(context.Background(), tgz, Policy{Registry: root})
+		legacy := strings.Contains(tgz, "rust-hello")
+		if legacy { // the yanked version is refused by default
+			if r := File(context.Background(), tgz, Policy{Registry: root}); r.Verified || r.Error.Code != "pack_yanked" {
+				t.Errorf("%s: a yanked version verified without AllowYanked: %+v", tgz, r.Error)
+			}
+		}
+		r := File(context.Background(), tgz, Policy{Registry: root, AllowYanked: true})
 		if !r.Verified {
 			t.Errorf("%s: %+v", tgz, r.Error)
 			continue
 		}
+		if legacy && !strings.Contains(strings.Join(r.Notes, "\n"), "yanked") {
+			t.Errorf("%s: accepted yanked version carries no warning: %v", tgz, r.Notes)
+		}
 		if !r.IntegrityChecked || r.KeyID == "" || r.Name == "" {
 			t.Errorf("%s: incomplete result %+v", tgz, r)
 		}
-		legacy := strings.Contains(tgz, "rust-hello")
 		if legacy != (r.Method == sign.MethodLegacy) || legacy != r.Yanked || (legacy && r.CoversOnly != "tarball") {
 			t.Errorf("%s: method %s yanked %v covers %s", tgz, r.Method, r.Yanked, r.CoversOnly)
 		}
