@@ -34,12 +34,18 @@ func newVerifyCmd() *cobra.Command {
 		Short: "Check signed pack tarballs against a key or a registry root",
 		Long: "verify checks v1 manual, v1 legacy ed25519 (over the whole .tgz), v2 ed25519-canonical-json and\n" +
 			"sigstore signatures, using the detached <tgz>.sig when present and keys/pack.json.sig otherwise\n" +
-			"(two different signatures are refused). With --registry DIR it also requires the key to be in\n" +
-			"the registry's keychain and granted the pack's namespace, the tarball's integrity to match the\n" +
-			"registry's version manifest, and reports yanked and deprecated versions. With only --key the\n" +
-			"signature covers pack.json alone, and verify says so.",
+			"(two different signatures are refused). With --registry DIR (a registry root or a checkout of a\n" +
+			"registry repository) it finds the version in the registry's v2 or v1 tree through the discovery\n" +
+			"document's endpoints and also requires: the key that verifies to be in the registry's keychain,\n" +
+			"named by the signing block, not revoked, and granted the pack's namespace; the tarball's integrity,\n" +
+			"name, version and signing to match the registry's version manifest and per-pack index (and its path,\n" +
+			"when it sits at <name>/-/<version>.tgz); the version not to be yanked (--allow-yanked). It reports\n" +
+			"the key's status and the lifecycle record: deprecation and its reason, superseding version,\n" +
+			"advisory, the pack's latest version. With only --key the signature covers pack.json alone, and\n" +
+			"verify says so.",
 		Example: "  wopkit verify core.openwop.a2a-1.1.0.tgz --registry ./registry\n" +
 			"  wopkit verify ./registry/v1/packs/*/-/*.tgz --registry ./registry --json\n" +
+			"  wopkit verify ../openwop-registry/registry/v2/packs/vendor.acme.hello/-/1.0.0.tgz --registry ../openwop-registry\n" +
 			"  wopkit verify hello-1.0.0.tgz --key acme.pub\n" +
 			"  wopkit verify hello-1.0.0.tgz --certificate-identity me@example.com --certificate-oidc-issuer https://accounts.google.com",
 		Args: usageArgs(cobra.MinimumNArgs(1)),
@@ -79,7 +85,7 @@ func newVerifyCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.Sig, "sig", "", "detached signature (default: <tgz without .tgz>.sig when present)")
 	f.StringVar(&o.Key, "key", "", "trusted public key (SPKI PEM)")
-	f.StringVar(&o.Registry, "registry", "", "registry root directory (.well-known/openwop-registry.json, keys/, v1/packs/)")
+	f.StringVar(&o.Registry, "registry", "", "registry root (.well-known/openwop-registry.json, keys/, v2/packs/, v1/packs/) or a checkout of a registry repository")
 	f.BoolVar(&o.AllowYanked, "allow-yanked", false, "accept a version the registry yanked, with a warning (refused by default with pack_yanked)")
 	o.Identity.AddFlags(cmd)
 	o.Output.AddFlags(cmd)
@@ -142,6 +148,9 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 		}
 		if r.IntegrityChecked {
 			line += ", integrity matches the registry"
+			if r.Tree != "" {
+				line += " (" + r.Tree + " tree)"
+			}
 		}
 		if r.Yanked {
 			line += ", YANKED"
@@ -151,6 +160,15 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 		}
 		if r.Deprecated {
 			line += ", deprecated"
+			if r.DeprecationReason != "" {
+				line += ": " + r.DeprecationReason
+			}
+			if r.SupersededBy != "" {
+				line += " (superseded by " + r.SupersededBy + ")"
+			}
+		}
+		if r.AdvisoryURL != "" {
+			line += ", advisory " + r.AdvisoryURL
 		}
 		safeLine(w, "%s", line)
 		for _, n := range r.Notes {

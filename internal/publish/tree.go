@@ -37,15 +37,7 @@ type Tree struct {
 // FindRoot returns the registry root for dir: dir itself when it holds
 // .well-known/openwop-registry.json, or dir/registry for a checkout of a
 // registry repository.
-func FindRoot(dir string) (string, error) {
-	for _, cand := range []string{dir, filepath.Join(dir, "registry")} {
-		if fi, err := os.Stat(filepath.Join(cand, filepath.FromSlash(registry.WellKnown))); err == nil && fi.Mode().IsRegular() {
-			return cand, nil
-		}
-	}
-	return "", werr.New(werr.Env, "registry_unreadable", "%s is not a registry root: no %s in it or in %s", dir, registry.WellKnown, filepath.Join(dir, "registry")).
-		WithHint("--registry takes a checkout of a registry repository, or its registry/ directory")
-}
+func FindRoot(dir string) (string, error) { return registry.FindRoot(dir) }
 
 // OpenTree opens the spec tree of the registry at dir.
 func OpenTree(dir, spec string) (*Tree, error) {
@@ -85,24 +77,7 @@ func (t *Tree) endpoint(key string) string {
 			return s
 		}
 	}
-	base := "/" + t.Spec
-	switch key {
-	case "registryIndex":
-		return base + "/index.json"
-	case "packMetadata":
-		return base + "/packs/{name}/index.json"
-	case "versionManifest":
-		return base + "/packs/{name}/-/{version}.json"
-	case "versionTarball":
-		return base + "/packs/{name}/-/{version}.tgz"
-	case "versionSignature":
-		return base + "/packs/{name}/-/{version}.sig"
-	case "versionSbom":
-		return base + "/packs/{name}/-/{version}.sbom.json"
-	case "registrySbom":
-		return base + "/sbom.json"
-	}
-	return ""
+	return registry.DefaultEndpoint(t.Spec, key)
 }
 
 // URL fills an endpoint template for name@version.

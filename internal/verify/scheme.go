@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"crypto"
+	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jcs"
@@ -88,6 +90,12 @@ func scheme(pm *packMeta, vm *registry.VersionManifest, detached []byte, p Polic
 	} else {
 		s.sigRef = p
 	}
+	if vm != nil {
+		if rec := methodOf(vm.Signing); rec != "" && rec != s.method {
+			return s, werr.New(werr.Invalid, "pack_signing_mismatch", "%s is signed %s, the registry's %s records %s", where, s.method, vm.Path, rec).
+				WithHint("the tarball is not the one the registry published in its %s tree", vm.Tree)
+		}
+	}
 	if vm != nil && s.method != sign.MethodSigstore {
 		want := vm.Signing.KeyID
 		if want == "" {
@@ -119,10 +127,51 @@ func keyIDOf(ref string) string {
 	return b
 }
 
+// methodOf names the signing method a registry's signing block records
+// (v2's scheme as sign.MethodV2), or "" when it records none.
+func methodOf(b registry.Signing) string {
+	if b.Scheme == sign.SchemeV2 {
+		return sign.MethodV2
+	}
+	if b.Scheme != "" {
+		return b.Scheme
+	}
+	return b.Method
+}
+
+// treesFor is the order in which the registry's trees are searched for the
+// version manifest: a v2 signature was published in the v2 tree, anything
+// else (manual, legacy, sigstore) in the frozen v1 tree.
+func treesFor(pm *packMeta) []string {
+	if pm.Signing != nil && pm.Signing.Scheme != "" {
+		return []string{registry.TreeV2, registry.TreeV1}
+	}
+	return []string{registry.TreeV1, registry.TreeV2}
+}
+
+// pathAgrees refuses a tarball kept at a registry path
+// (.../<name>/-/<version>.tgz) that holds another pack or version: the
+// path is a claim of identity like the version manifest's.
+func pathAgrees(p string, pm *packMeta) error {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(p)), "/")
+	n := len(parts)
+	if n < 3 || parts[n-2] != "-" || !strings.HasSuffix(parts[n-1], ".tgz") {
+		return nil
+	}
+	name, version := parts[n-3], strings.TrimSuffix(parts[n-1], ".tgz")
+	if name == pm.Name && version == pm.Version {
+		return nil
+	}
+	return werr.New(werr.Invalid, "pack_identity_mismatch", "%s sits where %s@%s is published, but its pack.json is %s@%s", p, name, version, pm.Name, pm.Version).
+		WithHint("a tarball was put under another release's path: do not trust it")
+}
+
 // trustedKey is the public key the policy trusts for the scheme's key id:
-// the caller's Key, else the registry keychain's; with a registry the key
-// must be granted the pack's namespace.
-func trustedKey(s schemeInfo, name string, p Policy, where string) (crypto.PublicKey, error) {
+// the caller's Key, else the registry keychain's. With a registry, the key
+// whose namespaces and status are checked is the key that verifies: a --key
+// must be a keychain key, and the very one the signing block names.
+func trustedKey(s schemeInfo, name string, p Policy, r *Result) (crypto.PublicKey, error) {
+	where := r.Path
 	if s.method == sign.MethodSigstore {
 		return nil, nil
 	}
@@ -133,27 +182,92 @@ func trustedKey(s schemeInfo, name string, p Policy, where string) (crypto.Publi
 		}
 		return p.Key, nil
 	}
-	if s.keyID == "" {
-		return nil, werr.New(werr.Invalid, "key_unknown", "%s names no signing key", where).
-			WithHint("the signing block needs a key id (publicKeyRef or keyId)")
+	var k *registry.Key
+	if p.Key != nil {
+		if k = p.Registry.KeyFor(p.Key); k == nil {
+			return nil, werr.New(werr.Invalid, "key_unknown", "the --key given is not in the keychain of registry %s", p.Registry.Dir).
+				WithHint("with --registry the verifying key must be one the registry publishes (its namespaces are checked); drop --registry to trust --key alone")
+		}
+		if s.keyID != "" && k.KeyID != s.keyID {
+			return nil, werr.New(werr.Invalid, "pack_key_mismatch", "%s names key %q, but --key is the registry's key %q", where, s.keyID, k.KeyID).
+				WithHint("the namespace grant checked is the one of the key that verifies: the signing block must name that key")
+		}
+	} else {
+		if s.keyID == "" {
+			return nil, werr.New(werr.Invalid, "key_unknown", "%s names no signing key", where).
+				WithHint("the signing block needs a key id (publicKeyRef or keyId)")
+		}
+		var err error
+		if k, err = p.Registry.Key(s.keyID); err != nil {
+			return nil, err
+		}
 	}
-	k, err := p.Registry.Key(s.keyID)
-	if err != nil {
-		return nil, err
+	r.KeyStatus = k.Status
+	if r.KeyStatus == "" {
+		r.KeyStatus = "active" // a keychain entry without status is active, as the registry reads it
 	}
 	switch k.Status {
 	case "revoked", "compromised":
-		return nil, werr.New(werr.Invalid, "key_revoked", "key %q is %s in the keychain of registry %s", s.keyID, k.Status, p.Registry.Dir).
+		return nil, werr.New(werr.Invalid, "key_revoked", "key %q is %s in the keychain of registry %s", k.KeyID, k.Status, p.Registry.Dir).
 			WithHint("packs signed with it are no longer trusted: get a version signed with the namespace's current key")
+	case "", "active":
+	default:
+		r.Notes = append(r.Notes, fmt.Sprintf("key %q is %s in the registry's keychain: it still verifies what it signed, but only an active key may sign a new version", k.KeyID, k.Status))
 	}
 	if !k.Permits(name) {
-		return nil, werr.New(werr.Invalid, "pack_namespace_unauthorized", "key %q may not sign %s (it is granted %s)", s.keyID, name, strings.Join(k.PermittedNamespaces, ", ")).
+		return nil, werr.New(werr.Invalid, "pack_namespace_unauthorized", "key %q may not sign %s (it is granted %s)", k.KeyID, name, strings.Join(k.PermittedNamespaces, ", ")).
 			WithHint("the registry refuses packs signed outside the key's namespaces; sign with the namespace's key")
 	}
-	if p.Key != nil {
-		return p.Key, nil
-	}
 	return k.Public, nil
+}
+
+// indexAgrees reads the pack's index in the tree the version was found in:
+// its row for the version must agree with the version manifest (integrity,
+// signing key); its lifecycle flags add to the manifest's; the pack-level
+// deprecation and latest version are reported.
+func indexAgrees(reg *registry.Root, vm *registry.VersionManifest, s schemeInfo, r *Result) error {
+	idx, err := reg.Index(vm.Tree, vm.Name)
+	if err != nil || idx == nil {
+		return err
+	}
+	r.Latest = idx.Latest
+	r.PackDeprecated, r.PackDeprecation = idx.PackDeprecated()
+	if r.PackDeprecated {
+		why := ""
+		if r.PackDeprecation != "" {
+			why = ": " + r.PackDeprecation
+		}
+		r.Notes = append(r.Notes, "the registry deprecates the pack "+vm.Name+" as a whole"+why)
+	}
+	if r.Latest != "" && r.Latest != vm.Version {
+		r.Notes = append(r.Notes, fmt.Sprintf("the registry's latest version of %s is %s", vm.Name, r.Latest))
+	}
+	row := idx.Row(vm.Version)
+	if row == nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("the registry's %s does not list %s yet (its indexes are rebuilt from the tree)", idx.Path, vm.Version))
+		return nil
+	}
+	if row.Integrity != "" && row.Integrity != vm.Integrity {
+		return werr.New(werr.Invalid, "registry_inconsistent", "the registry's %s lists %s@%s with integrity %s, its %s says %s", idx.Path, vm.Name, vm.Version, row.Integrity, vm.Path, vm.Integrity).
+			WithHint("the registry's index and version manifest disagree: rebuild its indexes (wopkit publish, or the registry's build-index) before trusting either")
+	}
+	if row.SigningKeyID != "" && s.keyID != "" && row.SigningKeyID != s.keyID && s.method != sign.MethodSigstore {
+		return werr.New(werr.Invalid, "pack_signing_mismatch", "the registry's %s records key %q for %s@%s, the tarball names %q", idx.Path, row.SigningKeyID, vm.Name, vm.Version, s.keyID).
+			WithHint("the tarball is not the one the registry published")
+	}
+	if row.Yanked {
+		r.Yanked = true
+	}
+	if row.VersionDeprecated {
+		r.Deprecated = true
+	}
+	switch d := row.Deprecated.(type) {
+	case bool:
+		r.Deprecated = r.Deprecated || d
+	case string:
+		r.Deprecated = r.Deprecated || d != ""
+	}
+	return nil
 }
 
 // verifyPackJSON checks a manual or v2 signature over the in-tarball

@@ -48,23 +48,36 @@ type Policy struct {
 
 // Result is the verdict on one tarball (the `verify --json` shape of CLI.md).
 type Result struct {
-	Path             string               `json:"path"`
-	Verified         bool                 `json:"verified"`
-	Method           string               `json:"method"`
-	KeyID            string               `json:"keyId"`
-	Name             string               `json:"name"`
-	Version          string               `json:"version"`
-	Integrity        string               `json:"integrity"`
-	IntegrityChecked bool                 `json:"integrityChecked"`
-	CoversOnly       string               `json:"coversOnly"`
-	Signature        string               `json:"signature,omitempty"`
-	Yanked           bool                 `json:"yanked"`
-	YankedReason     string               `json:"yankedReason,omitempty"`
-	Deprecated       bool                 `json:"deprecated"`
-	Signer           *sign.SignerIdentity `json:"signer,omitempty"`
-	Notes            []string             `json:"notes,omitempty"`
-	Error            *ErrorInfo           `json:"error"`
-	Err              error                `json:"-"`
+	Path             string `json:"path"`
+	Verified         bool   `json:"verified"`
+	Method           string `json:"method"`
+	KeyID            string `json:"keyId"`
+	Name             string `json:"name"`
+	Version          string `json:"version"`
+	Integrity        string `json:"integrity"`
+	IntegrityChecked bool   `json:"integrityChecked"`
+	CoversOnly       string `json:"coversOnly"`
+	Signature        string `json:"signature,omitempty"`
+	Yanked           bool   `json:"yanked"`
+	YankedReason     string `json:"yankedReason,omitempty"`
+	Deprecated       bool   `json:"deprecated"`
+	// The registry's lifecycle record of the version (v2 fields; v1's
+	// deprecated message is reported as deprecationReason) and of the pack.
+	DeprecationReason string `json:"deprecationReason,omitempty"`
+	SupersededBy      string `json:"supersededBy,omitempty"`
+	AdvisoryURL       string `json:"advisoryUrl,omitempty"`
+	PackDeprecated    bool   `json:"packDeprecated,omitempty"`
+	PackDeprecation   string `json:"packDeprecationReason,omitempty"`
+	Latest            string `json:"latest,omitempty"`
+	// Tree is the registry tree the version manifest was found in (v1, v2).
+	Tree string `json:"tree,omitempty"`
+	// KeyStatus is the keychain status of the key that verified (active,
+	// rotated, ...), with a registry.
+	KeyStatus string               `json:"keyStatus,omitempty"`
+	Signer    *sign.SignerIdentity `json:"signer,omitempty"`
+	Notes     []string             `json:"notes,omitempty"`
+	Error     *ErrorInfo           `json:"error"`
+	Err       error                `json:"-"`
 }
 
 // ErrorInfo is the stable code and message of a failed verification.
@@ -154,13 +167,22 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 		return err
 	}
 	r.Name, r.Version = pm.Name, pm.Version
+	if err := pathAgrees(r.Path, pm); err != nil {
+		return err
+	}
 
 	var vm *registry.VersionManifest
 	if p.Registry != nil {
-		if vm, err = p.Registry.Version(pm.Name, pm.Version); err != nil {
+		if vm, err = p.Registry.Version(pm.Name, pm.Version, treesFor(pm)...); err != nil {
 			return err
 		}
+		if vm.Name != pm.Name || vm.Version != pm.Version {
+			return werr.New(werr.Invalid, "pack_identity_mismatch", "the registry's %s describes %s@%s, but %s holds %s@%s", vm.Path, vm.Name, vm.Version, r.Path, pm.Name, pm.Version).
+				WithHint("the registry's version manifest and the tarball disagree on what this release is: do not trust it")
+		}
+		r.Tree = vm.Tree
 		r.Yanked, r.YankedReason, r.Deprecated = vm.Yanked, vm.YankedReason, vm.IsDeprecated()
+		r.DeprecationReason, r.SupersededBy, r.AdvisoryURL = vm.DeprecationMessage(), vm.SupersededBy, vm.AdvisoryURL
 	}
 	sch, err := scheme(pm, vm, detached, p, r.Path)
 	if err != nil {
@@ -181,9 +203,14 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 		r.CoversOnly = "tarball"
 	}
 
-	key, err := trustedKey(sch, pm.Name, p, r.Path)
+	key, err := trustedKey(sch, pm.Name, p, r)
 	if err != nil {
 		return err
+	}
+	if vm != nil {
+		if err := indexAgrees(p.Registry, vm, sch, r); err != nil {
+			return err
+		}
 	}
 	switch sch.method {
 	case sign.MethodSigstore:
