@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -94,14 +95,11 @@ func printInspect(w io.Writer, d *inspectInfo, asJSON bool) error {
 	info := d.Info
 	m := info.Manifest
 	safeLine(w, "%s: %d bytes, integrity %s", info.Path, info.Size, info.Integrity)
-	kind := m.Kind
-	if kind == "" {
-		kind = "node"
-	}
-	safeLine(w, "pack:      %s %s (%s pack: %d nodes, %d agents; runtime %s %s)", m.Name, m.Version, kind, m.Nodes, m.Agents, m.Runtime, m.Entry)
+	safeLine(w, "pack:      %s %s (%s)", m.Name, m.Version, packGist(m))
 	if m.Description != "" {
 		safeLine(w, "           %s", m.Description)
 	}
+	safeLine(w, "spec:      %s, %s", m.Spec, specFrom[m.SpecFrom])
 	signing := "none in pack.json (unsigned, or a legacy ed25519 pack signed over the whole .tgz by its detached .sig)"
 	if len(info.Signing) > 0 {
 		signing = string(info.Signing)
@@ -130,4 +128,66 @@ func printInspect(w io.Writer, d *inspectInfo, asJSON bool) error {
 		safeLine(w, "  %s %10d  %s", fs.FileMode(e.Mode).Perm(), e.Size, e.Name)
 	}
 	return nil
+}
+
+// packGist says what a pack is: its spec version, its kind (a v1 pack
+// without one is a node pack; a v2 pack must state it), what it holds with
+// counts in words, and its runtime when it has one.
+func packGist(m *verify.Summary) string {
+	kind := m.Kind + " pack"
+	switch {
+	case m.Kind == "" && m.Spec == "v2":
+		kind = "pack without the kind v2 requires"
+	case m.Kind == "":
+		kind = "node pack"
+	}
+	g := m.Spec + " " + kind
+	var parts []string
+	for _, c := range m.Contents {
+		parts = append(parts, plural(c.N, contentNoun(c.Of)))
+	}
+	switch {
+	case len(parts) == 0:
+		g += ", empty"
+	case (m.Kind == "" || m.Kind == "node") && m.Nodes == 0 && m.Agents > 0:
+		g += " of agents only: " + strings.Join(parts, ", ")
+	default:
+		g += ": " + strings.Join(parts, ", ")
+	}
+	if m.Runtime != "" {
+		g += "; runtime " + m.Runtime
+		if m.Entry != "" {
+			g += " " + m.Entry
+		}
+	}
+	return g
+}
+
+// contentNoun is the singular noun of a pack.json content array.
+func contentNoun(member string) string {
+	switch member {
+	case "artifactTypes":
+		return "artifact type"
+	case "templates":
+		return "form template"
+	}
+	return strings.TrimSuffix(member, "s")
+}
+
+// plural writes n with its noun, pluralised in English.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// specFrom says in words what told a document's spec version
+// (validate.DetectSpec's reasons).
+var specFrom = map[string]string{
+	"$schema":    "named by its $schema",
+	"signing":    "told by the shape of its signing block",
+	"tarballUrl": "told by its tarballUrl",
+	"engines":    "told by its engines.openwop range, which admits major 2",
+	"default":    "the version of documents that do not say",
 }

@@ -4,10 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 
 	"github.com/openwop/wopkit/internal/jcs"
+	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -41,7 +44,25 @@ type Summary struct {
 	Entry       string `json:"entry,omitempty"`
 	Nodes       int    `json:"nodes"`
 	Agents      int    `json:"agents"`
+	// Spec is the spec version pack.json follows (v1, v2) and SpecFrom what
+	// told it, as `wopkit validate` detects it.
+	Spec     string `json:"spec"`
+	SpecFrom string `json:"specFrom"`
+	// Contents counts the kind's entries (nodes, agents, chains, prompts,
+	// cards, templates, artifactTypes) present in pack.json.
+	Contents []Count `json:"contents"`
 }
+
+// Count is the number of one kind of entry in pack.json.
+type Count struct {
+	Of string `json:"of"`
+	N  int    `json:"n"`
+}
+
+// contentMembers are the pack.json arrays a pack's contents are counted
+// in, in display order: node packs' nodes and agents, then the declarative
+// kinds' entries (the v2 schemas' required arrays).
+var contentMembers = []string{"nodes", "agents", "chains", "prompts", "cards", "templates", "artifactTypes"}
 
 // Inspect reads the tarball at path with the reader's safety limits and
 // describes it. Nothing is verified: see File for that.
@@ -71,31 +92,49 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 		return nil, werr.New(werr.Invalid, "tarball_manifest_missing", "%s has no pack.json", path)
 	}
 	var doc struct {
-		Name        string          `json:"name"`
-		Version     string          `json:"version"`
-		Kind        string          `json:"kind"`
-		Description string          `json:"description"`
-		License     string          `json:"license"`
-		Nodes       []any           `json:"nodes"`
-		Agents      []any           `json:"agents"`
-		Signing     json.RawMessage `json:"signing"`
-		Runtime     struct {
+		Name          string            `json:"name"`
+		Version       string            `json:"version"`
+		Kind          string            `json:"kind"`
+		Description   string            `json:"description"`
+		License       string            `json:"license"`
+		Nodes         []json.RawMessage `json:"nodes"`
+		Agents        []json.RawMessage `json:"agents"`
+		Chains        []json.RawMessage `json:"chains"`
+		Prompts       []json.RawMessage `json:"prompts"`
+		Cards         []json.RawMessage `json:"cards"`
+		Templates     []json.RawMessage `json:"templates"`
+		ArtifactTypes []json.RawMessage `json:"artifactTypes"`
+		Signing       json.RawMessage   `json:"signing"`
+		Runtime       struct {
 			Language string `json:"language"`
 			Entry    string `json:"entry"`
 		} `json:"runtime"`
 	}
 	keep := func(k string) bool {
 		switch k {
-		case "name", "version", "kind", "description", "license", "nodes", "agents", "signing", "runtime":
+		case "name", "version", "kind", "description", "license", "signing", "runtime":
 			return true
 		}
-		return false
+		return slices.Contains(contentMembers, k)
 	}
 	if err := registry.DecodeTop(pf.Data, keep, &doc); err != nil {
 		return nil, werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json in %s is not valid JSON", path)
 	}
 	info.Manifest = &Summary{Name: doc.Name, Version: doc.Version, Kind: doc.Kind, Description: doc.Description,
 		License: doc.License, Runtime: doc.Runtime.Language, Entry: doc.Runtime.Entry, Nodes: len(doc.Nodes), Agents: len(doc.Agents)}
+	n := map[string]int{"nodes": len(doc.Nodes), "agents": len(doc.Agents), "chains": len(doc.Chains), "prompts": len(doc.Prompts),
+		"cards": len(doc.Cards), "templates": len(doc.Templates), "artifactTypes": len(doc.ArtifactTypes)}
+	info.Manifest.Contents = []Count{}
+	for _, m := range contentMembers {
+		if n[m] > 0 {
+			info.Manifest.Contents = append(info.Manifest.Contents, Count{Of: m, N: n[m]})
+		}
+	}
+	info.Manifest.Spec, info.Manifest.SpecFrom = "v1", "default"
+	if d, err := jsondoc.Parse(pf.Data); err == nil {
+		sp, from := validate.DetectSpec(d.Root)
+		info.Manifest.Spec, info.Manifest.SpecFrom = string(sp), from
+	}
 	info.Signing = doc.Signing
 	info.Canonical = jcs.IsCanonical(pf.Data)
 	return info, nil
