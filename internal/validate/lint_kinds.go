@@ -251,3 +251,27 @@ func checkPromptVarNamesUnique(c *lintCtx) {
 			"give each variable of the template its own name: bindings are keyed by it")
 	}
 }
+
+// CN001: a host MUST NOT authorize a reach.mcp + oauth2 provider whose
+// manifest omits auth.issuer (connection schema, RFC 0199 §A.4/§B.3).
+func checkMcpOAuthIssuer(c *lintCtx) {
+	if c.doc.Lookup("/provider/reach/mcp") == nil || c.doc.Lookup("/provider/auth/kind").Text() != "oauth2" {
+		return
+	}
+	if c.doc.Lookup("/provider/auth/issuer") != nil {
+		return
+	}
+	c.report("/provider/auth", false, "the provider is reached as an MCP server with oauth2 but declares no auth.issuer: hosts refuse to authorize it (connection_auth_metadata_mismatch, RFC 0199)",
+		`add "issuer": the authorization server's issuer identifier, e.g. "https://auth.example.com"`)
+}
+
+// CN002: a host MUST NOT authorize a provider with pkce "unsupported" when
+// it is reached as an MCP server (connection schema, RFC 0199 §B.2).
+func checkMcpPKCE(c *lintCtx) {
+	pkce := c.doc.Lookup("/provider/auth/pkce")
+	if c.doc.Lookup("/provider/reach/mcp") == nil || pkce.Text() != "unsupported" {
+		return
+	}
+	c.report("/provider/auth/pkce", false, `pkce "unsupported" on a provider reached as an MCP server: hosts refuse to authorize it (RFC 0199 §B.2)`,
+		`remove "pkce" (hosts then send PKCE S256) or set it to "S256"`)
+}

@@ -311,3 +311,25 @@ func TestPromptRules(t *testing.T) {
 			want: []hit{{ptr: "/prompts/0/variables/1/name", at: `"topic"`, nth: 1, hint: "own name"}}},
 	})
 }
+
+func TestConnectionRules(t *testing.T) {
+	conn := `{"name": "vendor.acme.conn", "version": "1.0.0", "kind": "connection", "engines": {"openwop": ">=1.0.0 <3.0.0"},
+  "provider": {"id": "acme", "displayName": "Acme",
+    "auth": {"kind": "oauth2", "issuer": "https://auth.acme.example", "pkce": "S256"},
+    "reach": {"mcp": {"server": {"url": "https://mcp.acme.example/mcp", "transport": "http"}}}}}`
+	runLint(t, "CN001", []lintCase{
+		{name: "issuer declared", kind: ConnectionPack, doc: conn},
+		{name: "no issuer", kind: ConnectionPack, doc: strings.Replace(conn, `"issuer": "https://auth.acme.example", `, "", 1),
+			want: []hit{{ptr: "/provider/auth", at: `{"kind"`, hint: `add "issuer"`}}},
+		{name: "api key: no issuer needed", kind: ConnectionPack, doc: strings.NewReplacer(`"issuer": "https://auth.acme.example", `, "", `"oauth2"`, `"api_key"`).Replace(conn)},
+		{name: "not reached as MCP", kind: ConnectionPack, doc: strings.NewReplacer(`"issuer": "https://auth.acme.example", `, "",
+			`{"mcp": {"server": {"url": "https://mcp.acme.example/mcp", "transport": "http"}}}`, `{"integration": {"node": "core.openwop.integration.acme"}}`).Replace(conn)},
+	})
+	runLint(t, "CN002", []lintCase{
+		{name: "S256", kind: ConnectionPack, doc: conn},
+		{name: "unsupported over MCP", kind: ConnectionPack, doc: strings.Replace(conn, `"S256"`, `"unsupported"`, 1),
+			want: []hit{{ptr: "/provider/auth/pkce", at: `"unsupported"`, hint: "S256"}}},
+		{name: "unsupported over OpenAPI", kind: ConnectionPack, doc: strings.NewReplacer(`"S256"`, `"unsupported"`,
+			`{"mcp": {"server": {"url": "https://mcp.acme.example/mcp", "transport": "http"}}}`, `{"openapi": {"ref": "https://api.acme.example/openapi.json"}}`).Replace(conn)},
+	})
+}

@@ -102,6 +102,10 @@ func ruleTable() []Rule {
 			Summary: "prompts[].variables[].name is unique within a template"},
 		{ID: "AT001", Severity: Error, Kinds: []Kind{ArtifactTypePack}, check: checkArtifactTypeIDsUnique,
 			Summary: "artifactTypes[].artifactTypeId is unique within the pack"},
+		{ID: "CN001", Severity: Warning, Kinds: []Kind{ConnectionPack}, check: checkMcpOAuthIssuer,
+			Summary: "a provider reached as an MCP server with oauth2 auth declares auth.issuer (RFC 0199: hosts refuse it, connection_auth_metadata_mismatch)"},
+		{ID: "CN002", Severity: Warning, Kinds: []Kind{ConnectionPack}, check: checkMcpPKCE,
+			Summary: "a provider reached as an MCP server does not declare auth.pkce unsupported (RFC 0199 §B.2: hosts refuse it)"},
 
 		// Agent eval suites.
 		{ID: "EV001", Severity: Error, Kinds: evalOnly, check: checkTaskIDsUnique,
