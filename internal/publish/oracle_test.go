@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // checkWithScripts runs the registry's own index, SBOM, signature,
@@ -29,11 +32,11 @@ func checkWithScripts(t *testing.T, dir string) {
 		{"scripts/check-pack-tarball-signatures.mjs"},
 		{"scripts/check-registry-signer-consistency.mjs"},
 	}
-	// With ajv at hand (WOPKIT_AJV_DIR: a directory where `npm install ajv@8
-	// ajv-formats@3` ran), also the registry's structural conformance gate
-	// (pack.json in the tarball equals the served version manifest, schemas
-	// compile) and its version-manifest schema over every staged manifest.
-	if ajv := os.Getenv("WOPKIT_AJV_DIR"); ajv != "" {
+	// With ajv (installed by fixtures.Ajv, or $AJV_DIR), also the registry's
+	// structural conformance gate (pack.json in the tarball equals the
+	// served version manifest, schemas compile) and its version-manifest
+	// schema over every staged manifest.
+	if ajv := ajvDir(t); ajv != "" {
 		if err := os.Symlink(filepath.Join(ajv, "node_modules"), filepath.Join(dir, "node_modules")); err != nil && !os.IsExist(err) {
 			t.Fatal(err)
 		}
@@ -88,3 +91,26 @@ for (const p of readdirSync('registry/v1/packs')) {
 console.log(n + ' version manifests, ' + bad + ' invalid');
 process.exit(bad ? 1 : 0);
 `
+
+// ajvDir installs ajv once for the test binary (into ajvHome, removed by
+// TestMain) through fixtures.AjvIn; "" when it cannot be installed: the
+// scripts that need it are then left out, the others still run.
+func ajvDir(t *testing.T) string {
+	ajvOnce.Do(func() {
+		t.Run("install ajv", func(t *testing.T) { ajvInstalled = fixtures.AjvIn(t, ajvHome) })
+	})
+	return ajvInstalled
+}
+
+var (
+	ajvOnce      sync.Once
+	ajvHome      string
+	ajvInstalled string
+)
+
+func TestMain(m *testing.M) {
+	ajvHome, _ = os.MkdirTemp("", "wopkit-publish-ajv-")
+	code := m.Run()
+	os.RemoveAll(ajvHome)
+	os.Exit(code)
+}

@@ -2,41 +2,24 @@ package scaffold
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // ajvV2 installs ajv (the registry's validator, independent of wopkit's)
-// into a temporary directory, or reuses $AJV_DIR, and returns a function
+// through fixtures.Ajv, and returns a function
 // that validates a file against one of the repo's v2 schemas with all the
 // others as references. It skips without node and npm.
 func ajvV2(t *testing.T) func(schema, file string) (bool, string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("ajv check skipped in -short mode")
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not found: skipping the ajv check of the v2 scaffold", tool)
-		}
-	}
-	dir := os.Getenv("AJV_DIR")
-	if dir == "" {
-		dir = t.TempDir()
-	}
+	dir := fixtures.Ajv(t)
 	ajv := filepath.Join(dir, "node_modules", ".bin", "ajv")
-	if _, err := os.Stat(ajv); err != nil {
-		cmd := exec.Command("npm", "install", "--silent", "--no-audit", "--no-fund", "ajv-cli@5.0.0", "ajv-formats@3.0.1", "ajv@8")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("npm could not install ajv (%v): skipping\n%s", err, out)
-		}
-	}
 	_, self, _, _ := runtime.Caller(0)
 	schemas := filepath.Join(filepath.Dir(self), "..", "..", "schemas", "v2")
 	all, err := filepath.Glob(filepath.Join(schemas, "*.json"))
