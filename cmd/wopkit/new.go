@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -55,6 +56,11 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 	given := len(o.Sets) > 0 || o.Values != "" || o.Spec != ""
 	switch o.Kind {
 	case "pack":
+		if kind, err := packKind(o); err != nil {
+			return err
+		} else if kind != scaffold.KindNode { // no wizard page for this kind yet: the answers given, no questions
+			return runNew(cmd.OutOrStdout(), o)
+		}
 		if given { // the wizard starts from the answers given and asks the rest
 			a := scaffold.PackAnswers{}.Defaults()
 			a.Spec = o.specOr(a.Spec)
@@ -105,6 +111,10 @@ func newNewCmd() *cobra.Command {
 			"  pack   name, version, description, author, license (SPDX, default Apache-2.0), homepage, repository,\n" +
 			"         keywords, engines, runtime.language (javascript, python, go, wasm, remote), runtime.entry,\n" +
 			"         node.<key> and agent.<key> for the first node and agent, nodes.N.<key>, agents.N.<key>\n" +
+			"  pack with kind=workflow-chain (a chain pack, no runtime): name, version, description, license, engines,\n" +
+			"         dependencies (JSON object), chain.<key> for the first chain, chains.N.<key>: id, label, description,\n" +
+			"         capabilities, parameters.N.name|type|description|required, steps.N.id|typeId|name|params|input|output,\n" +
+			"         steps.N.config.KEY, outputs.N.name|type|description\n" +
 			"  node   id, label, description, category, role, capabilities, inputs, outputs\n" +
 			"  agent  id, persona, modelClass, systemPrompt (inline when set), systemPromptFile, toolAllowlist,\n" +
 			"         memory.scratchpad|conversation|longTerm, confidence, handoff, eval (true), eval.<key>\n" +
@@ -115,6 +125,7 @@ func newNewCmd() *cobra.Command {
 		Example: "  wopkit new pack --yes --set name=vendor.acme.hello --dir hello\n" +
 			"  wopkit new pack --yes --set name=vendor.acme.bot --set runtime.language=remote\n" +
 			"  wopkit new pack --yes --values answers.json --dir bot --dry-run\n" +
+			"  wopkit new pack --yes --set kind=workflow-chain --set name=vendor.acme.chains --dir chains\n" +
 			"  wopkit new agent --pack hello --set id=writer --set modelClass=writing --set eval=true\n" +
 			"  wopkit new agent --pack hello --set id=greeter --set systemPrompt='Greet the user.'\n" +
 			"  wopkit new node --pack hello --set id=shout --set inputs=text --set outputs=text\n" +
@@ -217,6 +228,13 @@ func runNew(out io.Writer, o *newOptions) error {
 }
 
 func newPack(o *newOptions) (*scaffold.Plan, string, error) {
+	kind, err := packKind(o)
+	if err != nil {
+		return nil, "", err
+	}
+	if kind == scaffold.KindWorkflowChain {
+		return newChainPack(o)
+	}
 	a := scaffold.PackAnswers{}.Defaults()
 	if o.Dir != "" {
 		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
@@ -234,6 +252,57 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
 	}
 	return plan, dir, nil
+}
+
+// newChainPack plans a workflow-chain pack (`new pack --set kind=workflow-chain`).
+func newChainPack(o *newOptions) (*scaffold.Plan, string, error) {
+	a := scaffold.ChainPackAnswers{}.Defaults()
+	if o.Dir != "" {
+		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
+	}
+	a.Spec = o.specOr(a.Spec)
+	if err := applyAnswers(&a, o, chainAliases); err != nil {
+		return nil, "", err
+	}
+	plan, err := scaffold.PlanChainPack(a, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
+	}
+	return plan, dir, nil
+}
+
+// packKind returns the pack kind the answers ask for: the last
+// `--set kind=...`, else the --values file's "kind", else node. A kind
+// wopkit cannot scaffold is a usage error naming those it can.
+func packKind(o *newOptions) (string, error) {
+	kind := ""
+	if o.Values != "" {
+		if b, err := os.ReadFile(o.Values); err == nil { // unreadable: applyAnswers says so
+			var v struct {
+				Kind *string `json:"kind"`
+			}
+			if json.Unmarshal(b, &v) == nil && v.Kind != nil {
+				kind = *v.Kind
+			}
+		}
+	}
+	for _, s := range o.Sets {
+		if k, v, _ := strings.Cut(s, "="); k == "kind" {
+			kind = v
+		}
+	}
+	if kind == "" {
+		return scaffold.KindNode, nil
+	}
+	if kinds := scaffold.PackKinds(); !slices.Contains(kinds, kind) {
+		return "", werr.New(werr.Usage, "usage", "cannot scaffold a pack of kind %q", kind).
+			WithHint("`wopkit new pack` writes the kinds: %s (--set kind=KIND)", strings.Join(kinds, ", "))
+	}
+	return kind, nil
 }
 
 // specOr returns the --spec flag, or def when it was not given.
@@ -341,6 +410,10 @@ func newInPack(o *newOptions) (*scaffold.Plan, string, error) {
 // packAliases let `new pack` name the first node and agent without an index.
 var packAliases = map[string]string{"node.": "nodes.0.", "agent.": "agents.0."}
 
+// chainAliases let `new pack --set kind=workflow-chain` name the first chain
+// without an index.
+var chainAliases = map[string]string{"chain.": "chains.0."}
+
 // applyAnswers applies --values then each --set, in order.
 func applyAnswers(a any, o *newOptions, aliases map[string]string) error {
 	if o.Values != "" {
@@ -348,12 +421,18 @@ func applyAnswers(a any, o *newOptions, aliases map[string]string) error {
 		if err != nil {
 			return werr.Wrap(werr.Env, "file_unreadable", err, "cannot read --values file %s", o.Values).WithHint("check the path")
 		}
+		if _, node := a.(*scaffold.PackAnswers); node {
+			b = dropNodeKind(b)
+		}
 		if err := scaffold.Values(a, b); err != nil {
 			return err
 		}
 	}
 	for _, s := range o.Sets {
 		k, v, _ := strings.Cut(s, "=")
+		if _, node := a.(*scaffold.PackAnswers); node && k == "kind" && v == scaffold.KindNode {
+			continue // the kind chose these answers (packKind)
+		}
 		for from, to := range aliases {
 			if strings.HasPrefix(k, from) {
 				k = to + strings.TrimPrefix(k, from)
@@ -364,6 +443,21 @@ func applyAnswers(a any, o *newOptions, aliases map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// dropNodeKind removes `"kind": "node"` from a --values object: the kind
+// chose the node pack answers, which have no kind of their own.
+func dropNodeKind(b []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil || string(m["kind"]) != `"`+scaffold.KindNode+`"` {
+		return b
+	}
+	delete(m, "kind")
+	out, err := json.Marshal(m)
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 func hasSet(o *newOptions, key string) bool {

@@ -18,13 +18,20 @@ import (
 // others as references. It skips without node and npm.
 func ajvV2(t *testing.T) func(schema, file string) (bool, string) {
 	t.Helper()
+	return ajvSchemas(t, "v2")
+}
+
+// ajvSchemas is ajvV2 over the repo's schemas/<set> directory (v2, or
+// registry-v1 for the registry's v1 kind schemas).
+func ajvSchemas(t *testing.T, set string) func(schema, file string) (bool, string) {
+	t.Helper()
 	dir := fixtures.Ajv(t)
 	ajv := filepath.Join(dir, "node_modules", ".bin", "ajv")
 	_, self, _, _ := runtime.Caller(0)
-	schemas := filepath.Join(filepath.Dir(self), "..", "..", "schemas", "v2")
+	schemas := filepath.Join(filepath.Dir(self), "..", "..", "schemas", set)
 	all, err := filepath.Glob(filepath.Join(schemas, "*.json"))
 	if err != nil || len(all) == 0 {
-		t.Fatalf("no v2 schemas in %s", schemas)
+		t.Fatalf("no %s schemas in %s", set, schemas)
 	}
 	return func(schema, file string) (bool, string) {
 		s := filepath.Join(schemas, schema)

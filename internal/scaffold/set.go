@@ -11,11 +11,13 @@ import (
 )
 
 // Set applies one `--set KEY=VALUE` to answers (a pointer to PackAnswers,
-// AgentAnswers, NodeAnswers, EvalAnswers or ToolAnswers). KEY is a dotted
-// path of the answers' JSON names ("runtime.language", "nodes.0.id",
-// "eval.modes"); list values are comma-separated; a nested optional block
-// ("eval") is switched on by setting any key below it, or with
-// "eval=true". An unknown key is a usage error naming the known keys.
+// ChainPackAnswers, AgentAnswers, NodeAnswers, EvalAnswers or ToolAnswers).
+// KEY is a dotted path of the answers' JSON names ("runtime.language",
+// "nodes.0.id", "eval.modes"); list values are comma-separated; a nested
+// optional block ("eval") is switched on by setting any key below it, or
+// with "eval=true". An open object (a chain step's config) takes any key
+// as a string, or a whole JSON object. An unknown key is a usage error
+// naming the known keys.
 func Set(answers any, key, value string) error {
 	cur, err := toMap(answers)
 	if err != nil {
@@ -72,6 +74,9 @@ func Keys(answers any) []string {
 	walk = func(prefix string, v any) {
 		switch t := v.(type) {
 		case map[string]any:
+			if len(t) == 0 && prefix != "" { // an open object (config): any key, or a JSON object
+				out = append(out, prefix)
+			}
 			for k, x := range t {
 				walk(join(prefix, k), x)
 			}
@@ -108,6 +113,8 @@ func fullTemplate(answers any) map[string]any {
 		v = NodeAnswers{}.Defaults()
 	case *EvalAnswers:
 		v = fullEval()
+	case *ChainPackAnswers:
+		v = ChainPackAnswers{}.Defaults()
 	case *ToolAnswers:
 		t := ToolAnswers{}.Defaults()
 		t.Runtime.Command = []string{}
@@ -169,6 +176,9 @@ func fromMap(m map[string]any, answers any, what string) error {
 func setPath(cur, full map[string]any, toks []string, value string) error {
 	k := toks[0]
 	tmpl, ok := full[k]
+	if !ok && len(full) == 0 && len(toks) == 1 {
+		tmpl, ok = "", true // an open object (a step's config) takes any key, as a string
+	}
 	if !ok {
 		return errUnknown(k)
 	}

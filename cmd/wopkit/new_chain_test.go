@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
+)
+
+// TestNewChainPack: `new pack --set kind=workflow-chain --yes` writes a
+// chain pack that validates strictly with no warning, packs, signs v2 (the
+// default for a v2 pack), verifies with wopkit and with openssl over the
+// in-tarball pack.json; with --spec v1 it signs manual and verifies.
+func TestNewChainPack(t *testing.T) {
+	keys := t.TempDir()
+	key := filepath.Join(keys, "me")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, errOut)
+	}
+	for _, spec := range []string{"v2", "v1"} {
+		t.Run(spec, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "chains")
+			out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", spec, "--dir", dir, "--set", "kind=workflow-chain",
+				"--set", "name=vendor.acme.chains", "--set", "chain.id=digest", "--set", "chain.steps.1.typeId=vendor.acme.tools.digest",
+				"--set", `dependencies={"vendor.acme.tools": "^1.0.0"}`)
+			if code != 0 {
+				t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
+			}
+			for _, f := range []string{"pack.json", "README.md", "LICENSE", ".openwopignore"} {
+				if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+					t.Errorf("%s not written: %v", f, err)
+				}
+			}
+			out, errOut, code = runCmd(t, "validate", "--strict", "--json", dir)
+			if code != 0 {
+				t.Fatalf("validate --strict: exit %d\n%s%s", code, out, errOut)
+			}
+			var rep struct {
+				Files []struct {
+					Kind     string `json:"kind"`
+					Spec     string `json:"spec"`
+					Errors   []any  `json:"errors"`
+					Warnings []any  `json:"warnings"`
+				} `json:"files"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Files) != 1 {
+				t.Fatalf("validate --json: %v\n%s", err, out)
+			}
+			if f := rep.Files[0]; f.Kind != "workflow-chain-pack" || len(f.Errors)+len(f.Warnings) != 0 {
+				t.Errorf("validated as %s with %d errors, %d warnings:\n%s", f.Kind, len(f.Errors), len(f.Warnings), out)
+			}
+			method, block := "v2", `"signing":{"keyId":"me-1","scheme":"ed25519-canonical-json"}`
+			if spec == "v1" {
+				method, block = "manual", `"signing":{"method":"manual","publicKeyRef":"me-1","signatureRef":"keys/pack.json.sig"}`
+			}
+			tgz := filepath.Join(t.TempDir(), "chains.tgz")
+			if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+				t.Fatalf("pack --sign %s: exit %d\n%s%s", method, code, out, errOut)
+			}
+			pj := fixtures.File(t, tgz, "pack.json")
+			if !strings.Contains(string(pj), block) || !strings.Contains(string(pj), `"kind":"workflow-chain"`) {
+				t.Fatalf("pack.json in the tarball lacks the %s block or the kind:\n%s", spec, pj)
+			}
+			if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
+				t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+			}
+			if spec != "v2" {
+				return
+			}
+			if _, err := exec.LookPath("openssl"); err != nil {
+				t.Skip("openssl not installed: skipping the independent signature check")
+			}
+			x := t.TempDir()
+			pjPath, sigPath := filepath.Join(x, "pack.json"), filepath.Join(x, "sig")
+			if err := os.WriteFile(pjPath, pj, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(sigPath, fixtures.File(t, tgz, "keys/pack.json.sig"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			verify := func() ([]byte, error) {
+				return exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", key+".pub", "-rawin", "-in", pjPath, "-sigfile", sigPath).CombinedOutput()
+			}
+			if out, err := verify(); err != nil {
+				t.Fatalf("openssl refuses the v2 signature: %v\n%s", err, out)
+			}
+			// the check can fail: one byte changed in pack.json
+			if err := os.WriteFile(pjPath, []byte(strings.Replace(string(pj), "digest", "digesT", 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := verify(); err == nil {
+				t.Error("openssl accepts the signature over a changed pack.json")
+			}
+		})
+	}
+}
+
+// TestNewChainPackAnswers: the kind comes from --set or --values; answers
+// the validator refuses exit 1 naming the answer, writing nothing; a kind
+// wopkit cannot scaffold is a usage error.
+func TestNewChainPackAnswers(t *testing.T) {
+	tmp := t.TempDir()
+	values := filepath.Join(tmp, "answers.json")
+	if err := os.WriteFile(values, []byte(`{"kind": "workflow-chain", "name": "vendor.acme.v", "chains": [{"id": "one", "version": "1.0.0",
+		"label": "One", "description": "One step.", "parameters": [{"name": "topic", "type": "string", "required": true}],
+		"steps": [{"id": "ask", "typeId": "core.ai.callPrompt", "params": ["topic"]}], "outputs": []}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "v")
+	if out, errOut, code := runCmd(t, "new", "pack", "--values", values, "--dir", dir); code != 0 {
+		t.Fatalf("new --values: exit %d\n%s%s", code, out, errOut)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "pack.json"))
+	if err != nil || !strings.Contains(string(b), `"chainId": "vendor.acme.v.one"`) || !strings.Contains(string(b), `"topic": "{{params.topic}}"`) {
+		t.Fatalf("pack.json from --values: %v\n%s", err, b)
+	}
+	if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 {
+		t.Errorf("validate --strict: exit %d\n%s%s", code, out, errOut)
+	}
+
+	bad := filepath.Join(tmp, "bad")
+	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=workflow-chain", "--set", "chain.parameters.0.name=page", "--dir", bad)
+	if code != 1 || !strings.Contains(errOut, `chains.0.parameters.0: parameter "page" is declared but no {{params.page}} uses it`) ||
+		!strings.Contains(errOut, `chains.0.steps.0.params: {{params.url}} is used but the chain declares no parameter "url"`) {
+		t.Errorf("unused parameter: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Errorf("refused answers wrote %s", bad)
+	}
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=connection", "--dir", filepath.Join(tmp, "c")); code != 2 || !strings.Contains(errOut, "workflow-chain") {
+		t.Errorf("kind=connection: exit %d, want 2 naming the kinds\n%s", code, errOut)
+	}
+	// kind=node is the node pack, as without it
+	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=node", "--dir", filepath.Join(tmp, "n"), "--dry-run"); code != 0 || !strings.Contains(out, "index.mjs") {
+		t.Errorf("kind=node: exit %d\n%s%s", code, out, errOut)
+	}
+}

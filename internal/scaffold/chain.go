@@ -1,0 +1,617 @@
+package scaffold
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// Pack kinds `wopkit new pack` scaffolds (the pack.json "kind" values, read
+// from the schemas' const: see PackKinds).
+const (
+	KindNode          = "node"
+	KindWorkflowChain = "workflow-chain"
+)
+
+// ChainPackAnswers describe a new workflow-chain pack: a declarative pack
+// (no runtime) whose chains are DAG fragments of existing node types that a
+// host editor expands inline at author time (spec v2 workflow-chain-packs.md).
+type ChainPackAnswers struct {
+	// Kind is always KindWorkflowChain: it is the answer that selects these
+	// answers (`--set kind=workflow-chain`, or "kind" in a --values file).
+	Kind        string   `json:"kind"`
+	Name        string   `json:"name"`    // reverse-DNS pack name
+	Version     string   `json:"version"` // SemVer of the pack
+	Description string   `json:"description"`
+	Author      string   `json:"author"`
+	License     string   `json:"license"` // SPDX identifier; chooses the LICENSE text
+	Homepage    string   `json:"homepage"`
+	Repository  string   `json:"repository"`
+	Keywords    []string `json:"keywords"`
+	Engines     string   `json:"engines"` // engines.openwop; empty: the spec's default
+	Spec        string   `json:"spec"`    // "v2" (default) or "v1", as for node packs
+	// Dependencies are the node packs (name -> semver range) whose typeIds
+	// the chains reference; core.* types need none.
+	Dependencies map[string]string `json:"dependencies"`
+	Chains       []ChainAnswers    `json:"chains"` // at least one
+}
+
+// ChainAnswers describe one chain: its steps become the dag's nodes, each
+// wired to the next by an edge (a linear DAG).
+type ChainAnswers struct {
+	// ID is the chainId, or, without a dot, a suffix appended to the pack
+	// name ("summarize-page" in pack vendor.acme.x is vendor.acme.x.summarize-page).
+	ID           string          `json:"id"`
+	Version      string          `json:"version"`
+	Label        string          `json:"label"` // default: the id's last part, title-cased
+	Description  string          `json:"description"`
+	Capabilities []string        `json:"capabilities"` // ChainCapabilities()
+	Parameters   []ParamAnswers  `json:"parameters"`   // what the author is asked at drop time
+	Steps        []StepAnswers   `json:"steps"`        // the dag's nodes, in order
+	Outputs      []OutputAnswers `json:"outputs"`
+}
+
+// ParamAnswers describe one chain parameter (a property of the chain's
+// parameters schema). A step uses it through {{params.<name>}}.
+type ParamAnswers struct {
+	Name        string `json:"name"` // [A-Za-z0-9_]+, the {{params.x}} grammar
+	Type        string `json:"type"` // ChainValueTypes()
+	Description string `json:"description"`
+	Required    bool   `json:"required"`
+}
+
+// StepAnswers describe one node of the chain's dag.
+type StepAnswers struct {
+	ID     string `json:"id"`     // the node id, unique in the chain (edges name it)
+	TypeID string `json:"typeId"` // the node type, <pack>.<node> (core.ai.callPrompt)
+	Name   string `json:"name"`   // display name; default: the id title-cased
+	// Params are the chain parameters the step receives: each is written
+	// into the node's config as "<name>": "{{params.<name>}}".
+	Params []string `json:"params"`
+	// Config holds further config strings (which may use {{params.x}}).
+	Config map[string]string `json:"config"`
+	// Input and Output name the ports of the edges into and out of the
+	// step ("" wires the node itself: edge "fetch" -> "summarize").
+	Input  string `json:"input"`
+	Output string `json:"output"`
+}
+
+// OutputAnswers describe one output the chain surfaces to the workflow.
+type OutputAnswers struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"` // ChainValueTypes()
+	Description string `json:"description"`
+}
+
+// Defaults returns the answers of a new workflow-chain pack: one chain of
+// two steps (fetch a page, summarize it), both core types, the registry's
+// own sample shape.
+func (ChainPackAnswers) Defaults() ChainPackAnswers {
+	return ChainPackAnswers{
+		Kind:         KindWorkflowChain,
+		Name:         DefaultPackName,
+		Version:      "0.1.0",
+		Description:  "A new OpenWOP workflow-chain pack.",
+		License:      "Apache-2.0",
+		Keywords:     []string{},
+		Engines:      EnginesV2,
+		Spec:         SpecV2,
+		Dependencies: map[string]string{},
+		Chains:       []ChainAnswers{ChainAnswers{}.Defaults()},
+	}
+}
+
+// Defaults returns the answers of a first chain: core.openwop.http.get
+// fetches {{params.url}}, core.ai.callPrompt summarizes the page at
+// {{params.length}}; side-effectful, because it fetches.
+func (ChainAnswers) Defaults() ChainAnswers {
+	return ChainAnswers{
+		ID:           "summarize-page",
+		Version:      "0.1.0",
+		Description:  "Fetches a web page and summarizes it.",
+		Capabilities: []string{"side-effectful"},
+		Parameters: []ParamAnswers{
+			{Name: "url", Type: "string", Description: "The URL of the page to summarize.", Required: true},
+			{Name: "length", Type: "string", Description: "How long the summary should be, e.g. one paragraph."},
+		},
+		Steps: []StepAnswers{
+			{ID: "fetch", TypeID: "core.openwop.http.get", Params: []string{"url"}, Config: map[string]string{}},
+			{ID: "summarize", TypeID: "core.ai.callPrompt", Params: []string{"length"},
+				Config: map[string]string{"systemPrompt": "Summarize the page you are given. Leave out navigation and boilerplate; keep to the article."}},
+		},
+		Outputs: []OutputAnswers{{Name: "summary", Type: "string", Description: "The summary of the page."}},
+	}
+}
+
+// The schema lists, read from the embedded v2 schemas once.
+var (
+	listsOnce       sync.Once
+	chainCaps       []string
+	chainValueTypes []string
+	packKinds       []string
+)
+
+func loadLists() {
+	listsOnce.Do(func() {
+		v := orDefault(nil)
+		chainCaps = v.FieldFor(validate.V2, validate.WorkflowChainPack, "/chains/0/capabilities").Enum
+		// ChainOutput.type is a free string whose description names the JSON
+		// Schema type tokens; the same schema lists them as the enum of a
+		// produced variable's type.
+		chainValueTypes = v.FieldFor(validate.V2, validate.WorkflowChainPack, "/chains/0/producedVariables/0/type").Enum
+		for _, k := range []validate.Kind{validate.NodePack, validate.WorkflowChainPack} {
+			packKinds = append(packKinds, v.FieldFor(validate.V2, k, "/kind").Enum...)
+		}
+	})
+}
+
+// ChainCapabilities lists the capability traits a chain may declare (the
+// schema's enum).
+func ChainCapabilities() []string { loadLists(); return append([]string(nil), chainCaps...) }
+
+// ChainValueTypes lists the JSON Schema type tokens a chain parameter or
+// output may have (the schema's list).
+func ChainValueTypes() []string { loadLists(); return append([]string(nil), chainValueTypes...) }
+
+// PackKinds lists the pack kinds `wopkit new pack` scaffolds, in menu
+// order (each the const "kind" of its schema).
+func PackKinds() []string { loadLists(); return append([]string(nil), packKinds...) }
+
+// Normalize fills what follows from other answers: the spec's engines
+// range and the kind.
+func (a *ChainPackAnswers) Normalize() error {
+	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
+	if err := p.resolveSpec(); err != nil {
+		return err
+	}
+	a.Spec, a.Engines = p.Spec, p.Engines
+	if a.Kind == "" {
+		a.Kind = KindWorkflowChain
+	}
+	return nil
+}
+
+// Check returns every problem of the answers, as PlanChainPack would
+// refuse them (nil when the pack can be written). v may be nil.
+func (a ChainPackAnswers) Check(v *validate.Validator) FieldErrors {
+	_, err := PlanChainPack(a, v)
+	return asFieldErrors(err)
+}
+
+// PlanChainPack computes the files of a new workflow-chain pack: pack.json,
+// README.md, LICENSE and .openwopignore. The pack is validated (strict:
+// warnings count, so the WC lint rules apply) with v, or a default
+// validator when v is nil; problems come back as FieldErrors naming the
+// answers to change. Nothing is written.
+func PlanChainPack(a ChainPackAnswers, v *validate.Validator) (*Plan, error) {
+	if err := a.Normalize(); err != nil {
+		return nil, err
+	}
+	errs := a.precheck()
+	doc := chainPackDoc{
+		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
+		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
+		Engines: map[string]string{"openwop": a.Engines}, Dependencies: a.Dependencies,
+	}
+	for _, c := range a.Chains {
+		doc.Chains = append(doc.Chains, c.doc(a.Name))
+	}
+	p := &Plan{Kind: "pack"}
+	if err := p.addJSON("pack.json", doc); err != nil {
+		return nil, err
+	}
+	vw := a.view()
+	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/chain-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
+		b, err := render(f.tmpl, vw)
+		if err != nil {
+			return nil, err
+		}
+		p.add(f.path, b)
+	}
+	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
+	if err != nil {
+		return nil, err
+	}
+	p.add("LICENSE", lic)
+	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
+	for i := range errs {
+		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
+			errs[i].Field = a.fieldOf(errs[i].Pointer)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs.sorted()
+	}
+	return p, nil
+}
+
+// precheck refuses what the schemas and lint rules cannot see in the
+// answers (names that would collapse in a JSON object, unknown type
+// tokens), before anything is rendered.
+func (a *ChainPackAnswers) precheck() FieldErrors {
+	var errs FieldErrors
+	if e := checkLicense(a.License); e != "" {
+		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
+			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
+	}
+	if a.Kind != KindWorkflowChain {
+		fe := fieldErrorf("kind", "these answers make a %s pack, not %q", KindWorkflowChain, a.Kind)
+		fe.Hint = "use the node pack answers for another kind"
+		errs = append(errs, fe)
+	}
+	types := ChainValueTypes()
+	for i, c := range a.Chains {
+		pre := "chains." + itoa(i)
+		seen := map[string]bool{}
+		for j, pa := range c.Parameters {
+			f := pre + ".parameters." + itoa(j)
+			switch {
+			case !paramName.MatchString(pa.Name):
+				errs = append(errs, FieldError{Field: f + ".name", Message: fmt.Sprintf("parameter name %q cannot be used as {{params.%s}}", pa.Name, pa.Name),
+					Hint: "use letters, digits and _ only (the registry's {{params.<name>}} grammar)"})
+			case seen[pa.Name]:
+				errs = append(errs, fieldErrorf(f+".name", "parameter %q is declared twice", pa.Name))
+			}
+			seen[pa.Name] = true
+			if index(types, pa.Type) < 0 {
+				fe := fieldErrorf(f+".type", "parameter type %q is not a JSON Schema type", pa.Type)
+				fe.Hint = "use one of: " + strings.Join(types, ", ")
+				errs = append(errs, fe)
+			}
+		}
+		outs := map[string]bool{}
+		for j, o := range c.Outputs {
+			f := pre + ".outputs." + itoa(j)
+			switch {
+			case o.Name == "":
+				errs = append(errs, fieldErrorf(f+".name", "output name is empty"))
+			case outs[o.Name]:
+				errs = append(errs, fieldErrorf(f+".name", "output %q is declared twice", o.Name))
+			}
+			outs[o.Name] = true
+			if index(types, o.Type) < 0 {
+				fe := fieldErrorf(f+".type", "output type %q is not a JSON Schema type", o.Type)
+				fe.Hint = "use one of: " + strings.Join(types, ", ")
+				errs = append(errs, fe)
+			}
+		}
+		for j, s := range c.Steps {
+			f := pre + ".steps." + itoa(j)
+			taken := map[string]bool{}
+			for _, name := range s.Params {
+				if taken[name] {
+					errs = append(errs, fieldErrorf(f+".params", "parameter %q is passed twice", name))
+				}
+				taken[name] = true
+				if _, ok := s.Config[name]; ok {
+					errs = append(errs, FieldError{Field: f + ".config", Message: fmt.Sprintf("config %q is also the parameter passed as %q", name, name),
+						Hint: "remove one of them: a passed parameter is written as config \"" + name + "\""})
+				}
+			}
+		}
+	}
+	return errs
+}
+
+// paramName is the {{params.<name>}} grammar (the registry's, as validate's WC005 reads it).
+var paramName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+
+// doc builds a chain's pack.json entry.
+func (c ChainAnswers) doc(pack string) chainDoc {
+	id := qualify(pack, c.ID)
+	label := c.Label
+	if label == "" {
+		label = Title(suffix(id))
+	}
+	d := chainDoc{ChainID: id, Version: c.Version, Label: label, Description: c.Description, Capabilities: c.Capabilities}
+	params := obj{{"type", "object"}}
+	var req []string
+	props := obj{}
+	for _, pa := range c.Parameters {
+		if pa.Required {
+			req = append(req, pa.Name)
+		}
+		ps := obj{{"type", pa.Type}}
+		if pa.Description != "" {
+			ps = append(ps, member{"description", pa.Description})
+		}
+		props = append(props, member{pa.Name, ps})
+	}
+	if len(req) > 0 {
+		params = append(params, member{"required", req})
+	}
+	d.Parameters = append(params, member{"properties", props})
+	d.Dag.Edges = []edgeDoc{}
+	for i, s := range c.Steps {
+		name := s.Name
+		if name == "" {
+			name = Title(s.ID)
+		}
+		cfg := obj{}
+		passed := map[string]bool{}
+		for _, p := range s.Params {
+			if !passed[p] { // a repeat is refused by precheck
+				passed[p] = true
+				cfg = append(cfg, member{p, "{{params." + p + "}}"})
+			}
+		}
+		for _, k := range sortedKeys(s.Config) {
+			if index(s.Params, k) >= 0 {
+				continue // refused by precheck
+			}
+			cfg = append(cfg, member{k, s.Config[k]})
+		}
+		d.Dag.Nodes = append(d.Dag.Nodes, fragmentNodeDoc{ID: s.ID, TypeID: s.TypeID, Name: name,
+			Position: positionDoc{X: float64(280 * i), Y: 0}, Config: cfg, Inputs: obj{}})
+		if i > 0 {
+			d.Dag.Edges = append(d.Dag.Edges, edgeDoc{From: port(c.Steps[i-1].ID, c.Steps[i-1].Output), To: port(s.ID, s.Input)})
+		}
+	}
+	if len(c.Outputs) > 0 {
+		outs := obj{}
+		for _, o := range c.Outputs {
+			outs = append(outs, member{o.Name, outputDoc{Type: o.Type, Description: o.Description}})
+		}
+		d.Outputs = outs
+	}
+	return d
+}
+
+func port(id, p string) string {
+	if p == "" {
+		return id
+	}
+	return id + "." + p
+}
+
+// fieldOf maps a pointer in the generated pack.json to the answer it
+// comes from ("/chains/0/dag/nodes/1/typeId" is "chains.0.steps.1.typeId").
+func (a *ChainPackAnswers) fieldOf(pointer string) string {
+	toks := jsondoc.SplitPointer(pointer)
+	if len(toks) == 0 {
+		return ""
+	}
+	switch toks[0] {
+	case "engines":
+		return "engines"
+	case "dependencies":
+		return "dependencies"
+	case "chains":
+	default:
+		return toks[0]
+	}
+	if len(toks) < 3 {
+		return strings.Join(toks, ".")
+	}
+	ci := toks[1]
+	pre := "chains." + ci
+	var c ChainAnswers
+	if i, ok := atoi(ci); ok && i < len(a.Chains) {
+		c = a.Chains[i]
+	}
+	rest := toks[2:]
+	switch rest[0] {
+	case "chainId":
+		return pre + ".id"
+	case "parameters":
+		if len(rest) >= 3 && rest[1] == "properties" {
+			for j, pa := range c.Parameters {
+				if pa.Name == rest[2] {
+					f := pre + ".parameters." + itoa(j)
+					if len(rest) >= 4 && (rest[3] == "type" || rest[3] == "description") {
+						f += "." + rest[3]
+					}
+					return f
+				}
+			}
+		}
+		return pre + ".parameters"
+	case "outputs":
+		if len(rest) >= 2 {
+			for j, o := range c.Outputs {
+				if o.Name == rest[1] {
+					f := pre + ".outputs." + itoa(j)
+					if len(rest) >= 3 {
+						f += "." + rest[2]
+					}
+					return f
+				}
+			}
+		}
+		return pre + ".outputs"
+	case "dag":
+		if len(rest) >= 3 && rest[1] == "nodes" {
+			f := pre + ".steps." + rest[2]
+			if len(rest) < 4 {
+				return f
+			}
+			switch rest[3] {
+			case "id", "typeId", "name":
+				return f + "." + rest[3]
+			case "config":
+				if j, ok := atoi(rest[2]); ok && j < len(c.Steps) && len(rest) >= 5 && index(c.Steps[j].Params, rest[4]) >= 0 {
+					return f + ".params"
+				}
+				return f + ".config"
+			}
+			return f
+		}
+		return pre + ".steps"
+	case "capabilities":
+		return pre + ".capabilities"
+	}
+	return pre + "." + rest[0]
+}
+
+func atoi(s string) (int, bool) {
+	n := 0
+	if s == "" {
+		return 0, false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n, true
+}
+
+// chainView is what templates/pack/chain-README.md.tmpl sees.
+type chainView struct {
+	Name, Version, Kind, Description, License, Engines, Holder, Spec string
+	Chains                                                           []chainItemView
+	Ignore                                                           []string
+	SignMethod                                                       string // v2 or manual
+	PublishSpec                                                      string // "" or " --spec v1"
+}
+
+type stepView struct {
+	N          int // 1-based
+	ID, TypeID string
+}
+
+type chainItemView struct {
+	ID, Label, Description string
+	Steps                  []stepView
+	Parameters             []ParamAnswers
+	Outputs                []OutputAnswers
+}
+
+func (a *ChainPackAnswers) view() chainView {
+	holder := a.Author
+	if holder == "" {
+		holder = "the authors of " + a.Name
+	}
+	vw := chainView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
+		Engines: a.Engines, Holder: holder, Spec: a.Spec, SignMethod: "v2"}
+	if a.Spec == SpecV1 {
+		vw.SignMethod, vw.PublishSpec = "manual", " --spec v1"
+	}
+	for _, c := range a.Chains {
+		d := c.doc(a.Name)
+		cv := chainItemView{ID: d.ChainID, Label: d.Label, Description: c.Description, Parameters: c.Parameters, Outputs: c.Outputs}
+		for i, s := range c.Steps {
+			cv.Steps = append(cv.Steps, stepView{N: i + 1, ID: s.ID, TypeID: s.TypeID})
+		}
+		vw.Chains = append(vw.Chains, cv)
+	}
+	return vw
+}
+
+// The pack.json of a chain pack, as ordered Go values.
+
+type chainPackDoc struct {
+	Name         string            `json:"name"`
+	Version      string            `json:"version"`
+	Kind         string            `json:"kind"`
+	Description  string            `json:"description,omitempty"`
+	Author       string            `json:"author,omitempty"`
+	License      string            `json:"license,omitempty"`
+	Homepage     string            `json:"homepage,omitempty"`
+	Repository   string            `json:"repository,omitempty"`
+	Keywords     []string          `json:"keywords,omitempty"`
+	Engines      map[string]string `json:"engines"`
+	Dependencies map[string]string `json:"dependencies,omitempty"`
+	Chains       []chainDoc        `json:"chains"`
+}
+
+type chainDoc struct {
+	ChainID      string   `json:"chainId"`
+	Version      string   `json:"version"`
+	Label        string   `json:"label"`
+	Description  string   `json:"description"`
+	Parameters   obj      `json:"parameters"`
+	Dag          dagDoc   `json:"dag"`
+	Outputs      obj      `json:"outputs,omitempty"`
+	Capabilities []string `json:"capabilities,omitempty"`
+}
+
+type dagDoc struct {
+	Nodes []fragmentNodeDoc `json:"nodes"`
+	Edges []edgeDoc         `json:"edges"`
+}
+
+type fragmentNodeDoc struct {
+	ID       string      `json:"id"`
+	TypeID   string      `json:"typeId"`
+	Name     string      `json:"name,omitempty"`
+	Position positionDoc `json:"position"`
+	Config   obj         `json:"config"`
+	Inputs   obj         `json:"inputs"`
+}
+
+type positionDoc struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+type edgeDoc struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+type outputDoc struct {
+	Type        string `json:"type"`
+	Description string `json:"description"`
+}
+
+// obj is a JSON object that keeps its members' order (parameters,
+// config and outputs are written in the order they were answered).
+type obj []member
+
+type member struct {
+	Key   string
+	Value any
+}
+
+// MarshalJSON writes the members in order.
+func (o obj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := marshalPlain(m.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := marshalPlain(m.Value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshalPlain is json.Marshal without HTML escaping (as jsonedit.Render
+// writes the rest of the document).
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sortStrings(out)
+	return out
+}

@@ -1,0 +1,161 @@
+package scaffold
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// planChain plans the default chain pack with name, or fails the test.
+func planChain(t *testing.T, a ChainPackAnswers) *Plan {
+	t.Helper()
+	p, err := PlanChainPack(a, nil)
+	if err != nil {
+		t.Fatalf("PlanChainPack: %v", err)
+	}
+	return p
+}
+
+// TestChainPackDefaults: the default chain pack is a v2 workflow-chain pack
+// without runtime, with a two-node dag wired by one edge, each declared
+// parameter used, and it validates in strict mode with no problem at all.
+func TestChainPackDefaults(t *testing.T) {
+	a := ChainPackAnswers{}.Defaults()
+	a.Name = "vendor.acme.chains"
+	p := planChain(t, a)
+	if got, want := strings.Join(p.Paths(), " "), "pack.json README.md .openwopignore LICENSE"; got != want {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	pj := p.File("pack.json").Data
+	var doc map[string]any
+	if err := json.Unmarshal(pj, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["kind"] != "workflow-chain" || doc["runtime"] != nil || doc["engines"].(map[string]any)["openwop"] != EnginesV2 {
+		t.Errorf("kind %v, runtime %v, engines %v", doc["kind"], doc["runtime"], doc["engines"])
+	}
+	ch := doc["chains"].([]any)[0].(map[string]any)
+	if ch["chainId"] != "vendor.acme.chains.summarize-page" || ch["label"] != "Summarize Page" {
+		t.Errorf("chainId %v label %v", ch["chainId"], ch["label"])
+	}
+	dag := ch["dag"].(map[string]any)
+	nodes, edges := dag["nodes"].([]any), dag["edges"].([]any)
+	if len(nodes) != 2 || len(edges) != 1 {
+		t.Fatalf("%d nodes, %d edges: want 2 and 1", len(nodes), len(edges))
+	}
+	if e := edges[0].(map[string]any); e["from"] != "fetch" || e["to"] != "summarize" {
+		t.Errorf("edge %v", e)
+	}
+	for _, name := range []string{"url", "length"} {
+		if !strings.Contains(string(pj), "{{params."+name+"}}") {
+			t.Errorf("parameter %s is not used", name)
+		}
+	}
+	v, err := validate.New(validate.Options{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fr := range v.PackFiles("pack.json", p.FS(nil), pj) {
+		if fr.Kind != validate.WorkflowChainPack || fr.Spec != validate.V2 {
+			t.Errorf("validated as %s %s", fr.Kind, fr.Spec)
+		}
+		if len(fr.Errors)+len(fr.Warnings) > 0 {
+			t.Errorf("problems: %v %v", fr.Errors, fr.Warnings)
+		}
+	}
+	if !strings.Contains(string(p.File("README.md").Data), "--sign v2") {
+		t.Error("README does not say how to sign v2")
+	}
+}
+
+// TestChainPackCheck: answers the validator refuses come back as field
+// errors naming the answer, in the validator's words, before anything is
+// written.
+func TestChainPackCheck(t *testing.T) {
+	cases := []struct {
+		name  string
+		edit  func(a *ChainPackAnswers)
+		field string
+		msg   string
+	}{
+		{"unused parameter", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].Params = nil }, "chains.0.parameters.1", "declared but no {{params.length}} uses it"},
+		{"undeclared parameter", func(a *ChainPackAnswers) { a.Chains[0].Parameters = a.Chains[0].Parameters[:1] }, "chains.0.steps.1.params", `declares no parameter "length"`},
+		{"undeclared in config", func(a *ChainPackAnswers) { a.Chains[0].Steps[0].Config["timeout"] = "{{params.wait}}" }, "chains.0.steps.0.config", `declares no parameter "wait"`},
+		{"bad typeId", func(a *ChainPackAnswers) { a.Chains[0].Steps[0].TypeID = "Fetch" }, "chains.0.steps.0.typeId", "Fetch"},
+		{"pinned typeId", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].TypeID = "core.ai.callPrompt@1.0.0" }, "chains.0.steps.1.typeId", "core.ai.callPrompt@1.0.0"},
+		{"same step ids", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].ID = "fetch" }, "chains.0.steps.1.id", "fetch"},
+		{"bad name", func(a *ChainPackAnswers) { a.Name = "acme" }, "name", "acme"},
+		{"bad capability", func(a *ChainPackAnswers) { a.Chains[0].Capabilities = []string{"fast"} }, "chains.0.capabilities", "fast"},
+		{"bad license", func(a *ChainPackAnswers) { a.License = "Apache 2" }, "license", "SPDX"},
+		{"bad param name", func(a *ChainPackAnswers) { a.Chains[0].Parameters[0].Name = "the url" }, "chains.0.parameters.0.name", "the url"},
+		{"bad param type", func(a *ChainPackAnswers) { a.Chains[0].Parameters[0].Type = "text" }, "chains.0.parameters.0.type", "text"},
+		{"twice passed", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].Config["length"] = "short" }, "chains.0.steps.1.config", "length"},
+		{"no steps", func(a *ChainPackAnswers) { a.Chains[0].Steps = nil; a.Chains[0].Parameters = nil }, "chains.0.steps", ""},
+		{"no chains", func(a *ChainPackAnswers) { a.Chains = nil }, "chains", ""},
+		{"bad spec", func(a *ChainPackAnswers) { a.Spec = "v9" }, "spec", "v9"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := ChainPackAnswers{}.Defaults()
+			a.Name = "vendor.acme.chains"
+			c.edit(&a)
+			errs := a.Check(nil)
+			if len(errs.For(c.field)) == 0 {
+				t.Fatalf("no problem for %s; got %v", c.field, errs)
+			}
+			if !strings.Contains(errs.For(c.field).Error(), c.msg) {
+				t.Errorf("%s: %v, want it to say %q", c.field, errs.For(c.field), c.msg)
+			}
+		})
+	}
+	a := ChainPackAnswers{}.Defaults()
+	if errs := a.Check(nil); errs != nil {
+		t.Errorf("defaults: %v", errs)
+	}
+}
+
+// TestChainPackSet: every answer can be set by --set; the open config
+// takes any key.
+func TestChainPackSet(t *testing.T) {
+	a := ChainPackAnswers{}.Defaults()
+	for _, kv := range [][2]string{
+		{"name", "vendor.acme.chains"}, {"chains.0.id", "digest"}, {"chains.0.label", "Digest"},
+		{"chains.0.steps.0.typeId", "vendor.acme.tools.fetch"}, {"chains.0.parameters.0.name", "page"},
+		{"chains.0.steps.0.params", "page"}, {"chains.0.steps.1.config.systemPrompt", "Digest it."},
+		{"chains.0.steps.0.output", "body"}, {"chains.0.steps.1.input", "text"},
+		{"dependencies", `{"vendor.acme.tools": "^1.0.0"}`}, {"chains.0.outputs.0.name", "digest"},
+	} {
+		if err := Set(&a, kv[0], kv[1]); err != nil {
+			t.Fatalf("set %s: %v", kv[0], err)
+		}
+	}
+	p := planChain(t, a)
+	pj := string(p.File("pack.json").Data)
+	for _, want := range []string{`"chainId": "vendor.acme.chains.digest"`, `"url": "{{params.page}}"`[:0] + `"page": "{{params.page}}"`,
+		`"systemPrompt": "Digest it."`, `"from": "fetch.body"`, `"to": "summarize.text"`, `"vendor.acme.tools": "^1.0.0"`, `"digest": {`} {
+		if !strings.Contains(pj, want) {
+			t.Errorf("pack.json lacks %s:\n%s", want, pj)
+		}
+	}
+	if err := Set(&a, "chains.0.nope", "x"); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("unknown key: %v", err)
+	}
+	if !strings.Contains(strings.Join(Keys(&a), " "), "chains.N.steps.N.config") {
+		t.Errorf("keys lack the config: %v", Keys(&a))
+	}
+}
+
+// TestChainLists: the lists the wizard offers come from the schema.
+func TestChainLists(t *testing.T) {
+	if got := strings.Join(ChainCapabilities(), ","); got != "streamable,cacheable,side-effectful,mcp-exportable" {
+		t.Errorf("capabilities %s", got)
+	}
+	if got := strings.Join(ChainValueTypes(), ","); got != "string,number,boolean,object,array" {
+		t.Errorf("types %s", got)
+	}
+	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain" {
+		t.Errorf("kinds %s", got)
+	}
+}
