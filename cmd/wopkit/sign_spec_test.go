@@ -70,3 +70,35 @@ func TestSignDefaultFollowsSpec(t *testing.T) {
 		})
 	}
 }
+
+// A v1 pack signed v2 would be a v2 document the v2 checks refuse (no kind,
+// an engines ceiling below 3): pack and sign check the manifest as it will
+// be signed, refuse it with the v2 problems, point at migrate, and write
+// nothing; signing it v1 (manual) still works.
+func TestSignV2RefusesAV1Pack(t *testing.T) {
+	keys := t.TempDir()
+	key := filepath.Join(keys, "me")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: %s", errOut)
+	}
+	dir := filepath.Join(t.TempDir(), "hello")
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", "v1", "--dir", dir, "--set", "name=vendor.acme.hello"); code != 0 {
+		t.Fatalf("new: %s", errOut)
+	}
+	for _, verb := range []string{"pack", "sign"} {
+		out := t.TempDir()
+		tgz := filepath.Join(out, "hello.tgz")
+		_, errOut, code := runCmd(t, verb, dir, "--sign", "v2", "--key", key+".key", "--key-id", "me-1", "-o", tgz)
+		for _, want := range []string{"does not validate as the v2 pack", "missing required property `kind`", "[PK001]", "wopkit migrate"} {
+			if code != 1 || !strings.Contains(errOut, want) {
+				t.Errorf("%s --sign v2 of a v1 pack: exit %d, want 1 with %q:\n%s", verb, code, want, errOut)
+			}
+		}
+		if ents, _ := os.ReadDir(out); len(ents) != 0 {
+			t.Errorf("%s wrote %d file(s) though it refused", verb, len(ents))
+		}
+		if _, errOut, code := runCmd(t, verb, dir, "--sign", "manual", "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+			t.Errorf("%s --sign manual of the v1 pack: exit %d %s", verb, code, errOut)
+		}
+	}
+}

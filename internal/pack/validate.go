@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -16,7 +17,15 @@ var DefaultValidate = validateDir
 const maxListed = 8
 
 func validateDir(dir string, opts Options) error {
-	v, err := validate.New(validate.Options{ForRegistry: opts.ForRegistry, SchemaDir: opts.SchemaDir})
+	// A v2 signing block makes the manifest a v2 document whatever the
+	// source says (kind required, an engines ceiling admitting major 2, v2
+	// peer-dependency families): it is checked as such before it is signed.
+	// Other methods keep the source's own spec version.
+	spec := validate.SpecAuto
+	if opts.Signer != nil && opts.Signer.Method() == sign.MethodV2 {
+		spec = validate.V2
+	}
+	v, err := validate.New(validate.Options{ForRegistry: opts.ForRegistry, SchemaDir: opts.SchemaDir, Spec: spec})
 	if err != nil {
 		return err
 	}
@@ -39,6 +48,10 @@ func validateDir(dir string, opts Options) error {
 	}
 	if n > len(lines) {
 		lines = append(lines, fmt.Sprintf("  ... and %d more", n-len(lines)))
+	}
+	if spec == validate.V2 {
+		return werr.New(werr.Invalid, "pack_invalid", "%s does not validate as the v2 pack a v2 signature makes it (%d errors):\n%s", dir, n, strings.Join(lines, "\n")).
+			WithHint("a v1 pack becomes v2 with `wopkit migrate %s`; check with `wopkit validate --spec v2 %s`, or sign it v1 with --sign manual", dir, dir)
 	}
 	return werr.New(werr.Invalid, "pack_invalid", "%s does not validate (%d errors):\n%s", dir, n, strings.Join(lines, "\n")).
 		WithHint("fix the errors (see `wopkit validate %s`), or pass --no-validate to pack anyway", dir)
