@@ -33,6 +33,64 @@ func Set(src []byte, pointer string, value any) ([]byte, error) {
 	return checked(e.Apply(src), pointer)
 }
 
+// SetAfter is Set, except that a member it adds goes right after the
+// sibling member named after (at the end of the object when there is no
+// such member), where a reader expects it: "kind" after "version".
+func SetAfter(src []byte, pointer, after string, value any) ([]byte, error) {
+	doc, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	toks := jsondoc.SplitPointer(pointer)
+	if doc.Lookup(pointer) != nil || len(toks) == 0 {
+		return Set(src, pointer, value)
+	}
+	parent := doc.Lookup(jsondoc.Pointer(toks[:len(toks)-1]...))
+	if parent == nil || parent.Kind != jsondoc.Object {
+		return Set(src, pointer, value)
+	}
+	idx := -1
+	for i, m := range parent.Members {
+		if m.Key == after {
+			idx = i
+		}
+	}
+	e, err := insertEdit(doc, parent, toks[len(toks)-1], value, idx)
+	if err != nil {
+		return nil, err
+	}
+	return checked(e.Apply(src), pointer)
+}
+
+// Rename gives the member at pointer the name key, in place: its value, its
+// position and every other byte stay as they are. It refuses when the
+// object already has a member named key.
+func Rename(src []byte, pointer, key string) ([]byte, error) {
+	doc, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	toks := jsondoc.SplitPointer(pointer)
+	var parent *jsondoc.Node
+	if len(toks) > 0 {
+		parent = doc.Lookup(jsondoc.Pointer(toks[:len(toks)-1]...))
+	}
+	if parent == nil || parent.Kind != jsondoc.Object || parent.Member(toks[len(toks)-1]) == nil {
+		return nil, werr.New(werr.Invalid, "json_edit_missing", "cannot rename %s: it is not a member of an object", show(pointer)).
+			WithHint("check the pointer")
+	}
+	if parent.Member(key) != nil && key != toks[len(toks)-1] {
+		return nil, werr.New(werr.Invalid, "json_edit_exists", "cannot rename %s to %q: the object already has that member", show(pointer), key).
+			WithHint("remove or merge the other member first")
+	}
+	m := parent.Member(toks[len(toks)-1])
+	text, err := marshal(key)
+	if err != nil {
+		return nil, err
+	}
+	return checked(Edit{Start: m.KeyStart, End: m.KeyEnd, Text: text}.Apply(src), pointer)
+}
+
 // Append adds value as the last item of the array at arrayPointer. When the
 // array is missing but its parent object exists, the member is created
 // holding a one-item array.
@@ -49,7 +107,7 @@ func Append(src []byte, arrayPointer string, value any) ([]byte, error) {
 		return nil, werr.New(werr.Invalid, "json_edit_not_array", "cannot append at %s: it is %s, not an array", show(arrayPointer), n.Kind).
 			WithHint("append to an array member")
 	}
-	e, err := insertEdit(doc, n, "", value)
+	e, err := insertEdit(doc, n, "", value, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -89,17 +147,19 @@ func SetEdit(src []byte, pointer string, value any) (Edit, error) {
 		return Edit{}, werr.New(werr.Invalid, "json_edit_no_parent", "cannot set %s: %s does not exist", show(pointer), show(parentPtr)).
 			WithHint("create the enclosing object first")
 	case parent.Kind == jsondoc.Object:
-		return insertEdit(doc, parent, last, value)
+		return insertEdit(doc, parent, last, value, -1)
 	case parent.Kind == jsondoc.Array && (last == "-" || last == strconv.Itoa(len(parent.Items))):
-		return insertEdit(doc, parent, "", value)
+		return insertEdit(doc, parent, "", value, -1)
 	}
 	return Edit{}, werr.New(werr.Invalid, "json_edit_no_target", "cannot set %s: %s has no such item", show(pointer), show(parentPtr)).
 		WithHint("use an existing index, or append with \"-\"")
 }
 
-// insertEdit adds a member named key (objects) or an item (arrays) at the
-// end of container n, joined the way the existing entries are joined.
-func insertEdit(doc *jsondoc.Doc, n *jsondoc.Node, key string, value any) (Edit, error) {
+// insertEdit adds a member named key (objects) or an item (arrays) to
+// container n, joined the way the existing entries are joined: right after
+// the member of index after, or at the end when after is -1 (arrays always
+// get it at the end).
+func insertEdit(doc *jsondoc.Doc, n *jsondoc.Node, key string, value any, after int) (Edit, error) {
 	src := doc.Src
 	st := detect(src, doc)
 	var prefix []byte
@@ -115,7 +175,10 @@ func insertEdit(doc *jsondoc.Doc, n *jsondoc.Node, key string, value any) (Edit,
 	if n.Kind == jsondoc.Object {
 		count = len(n.Members)
 		if count > 0 {
-			m := n.Members[count-1]
+			if after < 0 || after >= count {
+				after = count - 1
+			}
+			m := n.Members[after]
 			lastStart, lastEnd = m.KeyStart, m.Value.End
 			prefix = append(append(prefix, src[m.KeyEnd:m.Value.Start]...), nil...)
 		} else {

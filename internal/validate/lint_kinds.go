@@ -57,19 +57,29 @@ var declarationJSON []byte
 
 var declaration = sync.OnceValue(func() (d struct {
 	Families []struct{ Key, Anchor string }
-	Aliases  map[string]string
+	Aliases  []PeerAliasRow
 	keys     map[string]bool
+	deleted  map[string]bool
+	aliases  map[string]PeerAliasRow
 	list     []string
 }) {
 	if err := json.Unmarshal(declarationJSON, &d); err != nil {
 		panic("validate: embedded declaration-families.json: " + err.Error()) // a build defect
 	}
-	d.keys = map[string]bool{}
+	d.keys, d.deleted, d.aliases = map[string]bool{}, map[string]bool{}, map[string]PeerAliasRow{}
 	for _, f := range d.Families {
-		if f.Anchor != "deleted" {
-			d.keys[f.Key] = true
-			d.list = append(d.list, f.Key)
+		if f.Anchor == "deleted" {
+			d.deleted[f.Key] = true
+			continue
 		}
+		d.keys[f.Key] = true
+		d.list = append(d.list, f.Key)
+	}
+	for _, r := range d.Aliases {
+		if !d.keys[r.Family] {
+			panic("validate: embedded alias " + r.Alias + " names the undeclared family " + r.Family) // a build defect
+		}
+		d.aliases[r.Alias] = r
 	}
 	sort.Strings(d.list)
 	return d
@@ -79,12 +89,36 @@ var declaration = sync.OnceValue(func() (d struct {
 // families[].key of spec/v2/declaration.json whose anchor is not deleted).
 func PeerFamily(key string) bool { return declaration().keys[key] }
 
+// PeerFamilyDeleted reports whether key is a family spec/v2/declaration.json
+// marks deleted: no v2 identifier replaces it.
+func PeerFamilyDeleted(key string) bool { return declaration().deleted[key] }
+
+// PeerAliasRow is one row of the overlap alias table (RFC 0177 §B.2): the
+// v1 peer-dependency key Alias is the v2 family Family, with Facets going
+// to peerDependenciesMeta.<Family>.facets.
+type PeerAliasRow struct {
+	Alias  string   `json:"alias"`
+	Family string   `json:"family"`
+	Facets []string `json:"facets,omitempty"`
+}
+
+// PeerAlias returns the alias table's row for a v1 peer-dependency key.
+func PeerAlias(key string) (PeerAliasRow, bool) {
+	r, ok := declaration().aliases[key]
+	return r, ok
+}
+
+// GuessPeerFamily guesses the family an old-style key meant, for advice
+// only: the alias table's family, else the last dotted segment that is a
+// family ("openwop.agents.x" → "agents"), else "".
+func GuessPeerFamily(key string) string { return familyFor(key) }
+
 // familyFor guesses the family an old-style key meant ("host.agentRuntime",
 // "openwop.agents.memoryBackends" → "agents"), or "".
 func familyFor(key string) string {
 	d := declaration()
-	if f := d.Aliases[key]; f != "" {
-		return f
+	if r, ok := d.aliases[key]; ok {
+		return r.Family
 	}
 	parts := strings.Split(key, ".")
 	for i := len(parts) - 1; i >= 0; i-- {
