@@ -45,6 +45,7 @@ func newRootCmd() *cobra.Command {
 		newDeprecateCmd(),
 		newKeygenCmd(),
 		newToolCmd(),
+		newMigrateCmd(),
 		newVersionCmd(),
 	)
 	markRun(root)

@@ -18,6 +18,10 @@ func TestSetAfter(t *testing.T) {
 		{"one line with spaces", `{ "a": 1, "b": 2 }`, "/k", "a", "v", `{ "a": 1, "k": "v", "b": 2 }`},
 		{"tabs and CRLF, object value at depth", "{\r\n\t\"p\": {\r\n\t\t\"x\": 1,\r\n\t\t\"y\": 2\r\n\t}\r\n}", "/p/m", "x", map[string]any{"f": []any{"a"}},
 			"{\r\n\t\"p\": {\r\n\t\t\"x\": 1,\r\n\t\t\"m\": {\r\n\t\t\t\"f\": [\r\n\t\t\t\t\"a\"\r\n\t\t\t]\r\n\t\t},\r\n\t\t\"y\": 2\r\n\t}\r\n}"},
+		{"one-line object in an indented document stays on its line", "{\n  \"p\": {\"a\": 1},\n  \"q\": 2\n}", "/p/k", "a", map[string]any{"f": []any{"x", "y"}},
+			"{\n  \"p\": {\"a\": 1, \"k\": {\"f\": [\"x\", \"y\"]}},\n  \"q\": 2\n}"},
+		{"one-line object with its own joints", "{\n  \"p\": { \"a\": 1,  \"b\": 2 }\n}", "/p/k", "a", 3,
+			"{\n  \"p\": { \"a\": 1,  \"k\": 3,  \"b\": 2 }\n}"},
 		{"empty object", "{\n  \"p\": {}\n}", "/p/k", "x", 1, "{\n  \"p\": {\n    \"k\": 1\n  }\n}"},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package jsonedit
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/werr"
@@ -170,33 +171,49 @@ func insertEdit(doc *jsondoc.Doc, n *jsondoc.Node, key string, value any, after 
 		}
 		prefix = k
 	}
-	count := len(n.Items)
-	lastStart, lastEnd := 0, 0
-	if n.Kind == jsondoc.Object {
-		count = len(n.Members)
-		if count > 0 {
-			if after < 0 || after >= count {
-				after = count - 1
-			}
-			m := n.Members[after]
-			lastStart, lastEnd = m.KeyStart, m.Value.End
-			prefix = append(append(prefix, src[m.KeyEnd:m.Value.Start]...), nil...)
-		} else {
-			prefix = append(prefix, st.Colon...)
-		}
-	} else if count > 0 {
-		lastStart, lastEnd = n.Items[count-1].Start, n.Items[count-1].End
+	var starts, ends []int // where each entry starts and ends
+	for _, m := range n.Members {
+		starts, ends = append(starts, m.KeyStart), append(ends, m.Value.End)
 	}
+	for _, it := range n.Items {
+		starts, ends = append(starts, it.Start), append(ends, it.End)
+	}
+	count := len(starts)
 	if count > 0 {
-		sep := src[bytes.LastIndexAny(src[:lastStart], ",[{")+1 : lastStart]
+		if after < 0 || after >= count || n.Kind == jsondoc.Array {
+			after = count - 1
+		}
+		lastStart, lastEnd := starts[after], ends[after]
+		if n.Kind == jsondoc.Object {
+			m := n.Members[after]
+			prefix = append(prefix, src[m.KeyEnd:m.Value.Start]...)
+		}
+		// The joint before the entry followed says how entries are joined;
+		// after the first entry, the joint before the second does.
+		at := lastStart
+		if after == 0 && count > 1 {
+			at = starts[1]
+		}
+		sep := src[bytes.LastIndexAny(src[:at], ",[{")+1 : at]
 		base := lineIndent(src, lastStart)
-		text, err := Render(value, st, base)
+		est := st
+		if !bytes.ContainsRune(src[n.Start:n.End], '\n') {
+			// A container on one line gets its new entry on that line.
+			est.Indent = ""
+			if count == 1 && len(sep) == 0 && strings.HasSuffix(st.Colon, " ") {
+				sep = []byte(" ")
+			}
+		}
+		text, err := Render(value, est, base)
 		if err != nil {
 			return Edit{}, err
 		}
 		out := append([]byte{','}, sep...)
 		out = append(append(out, prefix...), text...)
 		return Edit{Start: lastEnd, End: lastEnd, Text: out}, nil
+	}
+	if n.Kind == jsondoc.Object {
+		prefix = append(prefix, st.Colon...)
 	}
 	// Empty container: lay the one entry out on its own line.
 	base := lineIndent(src, n.Start)

@@ -170,6 +170,12 @@ func marshal(value any) ([]byte, error) {
 
 func write(b *bytes.Buffer, doc *jsondoc.Doc, n *jsondoc.Node, st Style, indent string) {
 	compact := st.Indent == ""
+	// On one line, entries are joined as keys and values are: with a space
+	// when the colon has one.
+	sep := ","
+	if compact && strings.HasSuffix(st.Colon, " ") {
+		sep = ", "
+	}
 	nl := func(ind string) {
 		if !compact {
 			b.WriteString(st.Newline)
@@ -185,7 +191,7 @@ func write(b *bytes.Buffer, doc *jsondoc.Doc, n *jsondoc.Node, st Style, indent 
 		b.WriteByte('{')
 		for i, m := range n.Members {
 			if i > 0 {
-				b.WriteByte(',')
+				b.WriteString(sep)
 			}
 			nl(indent + st.Indent)
 			b.Write(doc.Src[m.KeyStart:m.KeyEnd])
@@ -202,7 +208,7 @@ func write(b *bytes.Buffer, doc *jsondoc.Doc, n *jsondoc.Node, st Style, indent 
 		b.WriteByte('[')
 		for i, it := range n.Items {
 			if i > 0 {
-				b.WriteByte(',')
+				b.WriteString(sep)
 			}
 			nl(indent + st.Indent)
 			write(b, doc, it, st, indent+st.Indent)
