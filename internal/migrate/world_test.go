@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -185,7 +186,7 @@ func copyDir(t *testing.T, from string) string {
 // a dry run, applied by GNU patch to the original, gives the same bytes.
 func TestSourcePacks(t *testing.T) {
 	root := fixtures.Path(t, "source-packs")
-	ajv := fixtures.AjvV2(t)
+	ajv := ajvV2(t)
 	dirs, _ := filepath.Glob(filepath.Join(root, "*"))
 	if len(dirs) == 0 {
 		t.Fatalf("no source packs in %s", root)
@@ -234,6 +235,33 @@ func TestSourcePacks(t *testing.T) {
 	}
 }
 
+// ajvV2 returns a function that validates a file with ajv (the registry's
+// validator, installed by fixtures.Ajv) against one of the repository's v2
+// schemas, with all the others as references.
+func ajvV2(t *testing.T) func(schema, file string) (bool, string) {
+	t.Helper()
+	dir := fixtures.Ajv(t)
+	_, self, _, _ := runtime.Caller(0)
+	schemas := filepath.Join(filepath.Dir(self), "..", "..", "schemas", "v2")
+	all, err := filepath.Glob(filepath.Join(schemas, "*.json"))
+	if err != nil || len(all) == 0 {
+		t.Fatalf("no v2 schemas in %s", schemas)
+	}
+	return func(schema, file string) (bool, string) {
+		s := filepath.Join(schemas, schema)
+		args := []string{"validate", "--spec=draft2020", "--strict=false", "-c", "ajv-formats", "-s", s}
+		for _, f := range all {
+			if f != s {
+				args = append(args, "-r", f)
+			}
+		}
+		cmd := exec.Command(filepath.Join(dir, "node_modules", ".bin", "ajv"), append(args, "-d", file)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		return err == nil, string(out)
+	}
+}
+
 // applyPatch applies diff to before with GNU patch and compares with want.
 func applyPatch(t *testing.T, before []byte, diff string, want []byte) {
 	t.Helper()
@@ -258,7 +286,7 @@ func applyPatch(t *testing.T, before []byte, diff string, want []byte) {
 // TestScaffoldedV1 migrates the v1 packs wopkit itself scaffolds (every
 // runtime, with an agent and its eval suite) and checks them the same way.
 func TestScaffoldedV1(t *testing.T) {
-	ajv := fixtures.AjvV2(t)
+	ajv := ajvV2(t)
 	for _, lang := range []string{"javascript", "python", "go", "wasm", "remote"} {
 		t.Run(lang, func(t *testing.T) {
 			dir := scaffoldV1(t, lang)
