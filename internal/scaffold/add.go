@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -99,10 +100,41 @@ func PlanAgent(src *PackSource, a AgentAnswers, v *validate.Validator) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
+	man := src.Manifest
 	if sp, _ := validate.DetectSpec(src.doc.Root); sp == validate.V2 {
 		d.Role = AgentRoleV2 // as in a new v2 pack; the v1 agent schema has no role
+		// and the peer dependencies a new v2 pack with agents declares,
+		// those the pack lacks added after engines (the rest kept as is).
+		if man, err = addPeers(man, src.doc.Root.Get("peerDependencies")); err != nil {
+			return nil, err
+		}
 	}
-	return src.finish(p, "/agents", len(ids), d, v)
+	return src.finishWith(man, p, "/agents", len(ids), d, v)
+}
+
+// addPeers adds to a v2 pack.json the AgentPeersV2 families it does not
+// declare yet.
+func addPeers(man []byte, have *jsondoc.Node) ([]byte, error) {
+	if have == nil {
+		return jsonedit.SetAfter(man, "/peerDependencies", "engines", AgentPeersV2)
+	}
+	if have.Kind != jsondoc.Object {
+		return man, nil // the validator reports it
+	}
+	keys := make([]string, 0, len(AgentPeersV2))
+	for k := range AgentPeersV2 {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var err error
+	for _, k := range keys {
+		if have.Get(k) == nil {
+			if man, err = jsonedit.Set(man, jsondoc.Pointer("peerDependencies", k), AgentPeersV2[k]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return man, nil
 }
 
 // PlanNode computes the files that add a node to the pack: its entry at the
@@ -171,7 +203,13 @@ func (s *PackSource) appendCode(p *Plan, n NodeAnswers) error {
 // pack.json, adds pack.json to the plan and validates the result, keeping
 // only the problems of the new entry and the new files.
 func (s *PackSource) finish(p *Plan, arr string, count int, entry any, v *validate.Validator) (*Plan, error) {
-	out, err := jsonedit.Append(s.Manifest, arr, entry)
+	return s.finishWith(s.Manifest, p, arr, count, entry, v)
+}
+
+// finishWith is finish over man, the pack.json bytes with edits made
+// before the entry is appended (s.Manifest stays the base on disk).
+func (s *PackSource) finishWith(man []byte, p *Plan, arr string, count int, entry any, v *validate.Validator) (*Plan, error) {
+	out, err := jsonedit.Append(man, arr, entry)
 	if err != nil {
 		return nil, err
 	}

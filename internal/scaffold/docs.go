@@ -15,9 +15,11 @@ type packDoc struct {
 	Repository  string            `json:"repository,omitempty"`
 	Keywords    []string          `json:"keywords,omitempty"`
 	Engines     map[string]string `json:"engines"`
-	Nodes       []nodeDoc         `json:"nodes,omitempty"`
-	Agents      []agentDoc        `json:"agents,omitempty"`
-	Runtime     runtimeDoc        `json:"runtime"`
+	// PeerDependencies (v2) are keyed by v2 declaration families.
+	PeerDependencies map[string]string `json:"peerDependencies,omitempty"`
+	Nodes            []nodeDoc         `json:"nodes,omitempty"`
+	Agents           []agentDoc        `json:"agents,omitempty"`
+	Runtime          runtimeDoc        `json:"runtime"`
 }
 
 type runtimeDoc struct {

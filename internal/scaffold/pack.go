@@ -76,6 +76,9 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 		}
 		doc.Agents = append(doc.Agents, ad)
 	}
+	if a.Spec == SpecV2 && len(doc.Agents) > 0 {
+		doc.PeerDependencies = AgentPeersV2
+	}
 	if err := p.addJSON("pack.json", doc); err != nil {
 		return nil, err
 	}

@@ -22,6 +22,12 @@ const (
 	AgentRoleV2 = "assistant"
 )
 
+// AgentPeersV2 are the peer dependencies a v2 pack with agents declares:
+// the v2 declaration families of what its agents need from a host (an AI
+// provider and the agent runtime), with the value the registry's published
+// v2 packs use. v1 scaffolds declared none and stay as they were.
+var AgentPeersV2 = map[string]string{"aiProviders": "supported", "agentRuntime": "supported"}
+
 // Specs lists the spec versions `new --spec` accepts, the default first.
 var Specs = []string{SpecV2, SpecV1}
 
