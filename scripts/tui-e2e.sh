@@ -114,6 +114,24 @@ answer() {
 	keys Enter
 }
 
+# enter_until REGEX: press enter until the screen matches (after each enter, wait for the screen to
+# change, so that no enter lands on the next page by accident).
+enter_until() {
+	local i j prev cur
+	prev=$(screen)
+	for ((i = 0; i < 80; i++)); do
+		if grep -Eq -- "$1" <<<"$prev"; then return 0; fi
+		keys Enter
+		for ((j = 0; j < 40; j++)); do
+			sleep 0.05
+			cur=$(screen)
+			[ "$cur" != "$prev" ] && break
+		done
+		prev=$cur
+	done
+	fail "enter did not reach /$1/"
+}
+
 e2e_new() {
 	echo "tui-e2e: new"
 	mkdir -p "$work/new"
@@ -125,29 +143,16 @@ e2e_new() {
 	answer '^┃ Organisation' acme
 	answer '^┃ Pack name' e2e-demo
 	wait_for 'community\.acme\.e2e-demo'
-	# every other answer keeps its default: enter until the review lists the files
-	# (after each enter, wait for the screen to change, so no enter lands on the review by accident)
-	local i j prev cur
-	prev=$(screen)
-	for ((i = 0; i < 80; i++)); do
-		if grep -Eq 'files will be written|problems stop|planning' <<<"$prev"; then break; fi
-		keys Enter
-		for ((j = 0; j < 40; j++)); do
-			sleep 0.05
-			cur=$(screen)
-			[ "$cur" != "$prev" ] && break
-		done
-		prev=$cur
-	done
-	wait_for 'files will be written'
-	screen | grep -q 'no problems' || fail "the review lists problems"
-	keys Enter
-	wait_for '^┃ Pack and sign now'
+	# every other answer keeps its default: enter until the sign page
+	enter_until '^┃ Pack and sign now'
 	keys Enter # v2 Ed25519 (the default)
 	wait_for '^┃ Key$'
 	keys Enter # a new key pair
 	answer '^┃ Key file' e2e-key
 	answer '^┃ Key id' e2e-1
+	wait_for 'files will be written' 30
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys Enter
 	wait_for 'signed \(v2' 30
 	screen | grep -q 'wopkit verify' || fail "the summary does not give the next commands"
 	keys q

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
@@ -80,6 +81,11 @@ type NewOptions struct {
 	Tool   *scaffold.ToolAnswers
 	Input  io.Reader // nil means the terminal
 	Screen io.Writer // where the UI is drawn; nil means stdout
+	// Notes, when set, is where notes are printed once the screen closes
+	// (a draft kept); nil means stderr.
+	Notes io.Writer
+
+	out *outcome // what the wizard reports back to New
 }
 
 // draftPath is the file a kept draft goes to.
@@ -111,9 +117,19 @@ func New(ctx context.Context, opts NewOptions) error {
 	if opts.Accessible {
 		return runAccessible(ctx, k, a, opts)
 	}
+	opts.out = &outcome{}
 	first := screen(newWizard(c, k, a, opts))
 	if d, ok := loadDraft(opts.draftPath()); ok && opts.Pack == nil && opts.Tool == nil {
 		first = newDraftOffer(c, k, a, d, opts)
 	}
-	return run(ctx, newApp(c, first), opts.Input, opts.Screen)
+	err = run(ctx, newApp(c, first), opts.Input, opts.Screen)
+	notes := opts.Notes
+	if notes == nil {
+		notes = os.Stderr
+	}
+	printLines(notes, opts.out.notes)
+	if err == nil && !opts.out.ok && opts.out.err != nil {
+		return opts.out.err // the run failed and the author left: exit non-zero
+	}
+	return err
 }

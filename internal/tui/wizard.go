@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"os"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
@@ -9,28 +11,49 @@ import (
 	"github.com/openwop/wopkit/internal/tui/common"
 )
 
-// wizard is the `wopkit new` screen: a sequence of huh forms bound to one
-// answers value, a review of the planned files and their problems, then
-// writing, packing and signing through the domain packages.
+// wizard is the `wopkit new` screen: the pages (see pages.go) bound to one
+// answers value, the review of the planned files with everything that can
+// fail checked, then writing, packing and signing, all or nothing.
 type wizard struct {
-	ctx    *common.Context
-	k      asker
-	a      *answers
-	opts   NewOptions
-	step   step
-	form   *huh.Form
-	idx    int  // the node or agent the node, agent and eval steps ask about
-	more   bool // the agent being asked wants another after its eval suite
-	prev   []at // steps completed, for going back
-	rev    review
-	busy   string   // what is running, shown instead of the form
-	done   []string // the summary lines
-	err    string   // the last failure, shown on the review or summary
-	jumpTo step     // set when a review problem sends the author back
+	ctx  *common.Context
+	k    asker
+	a    *answers
+	opts NewOptions
+	out  *outcome
+
+	at    pos       // the current page
+	form  *huh.Form // its fields (nil on the review)
+	first huh.Field // the page's first field: shift+tab there goes back a page
+
+	scope, org, part string // the pack name's parts while the identity page is asked
+	choice           string // a list page's choice
+	fixing           bool   // the page was opened from a review problem: back to the review after it
+
+	rev      review
+	busy     string   // what is running, shown instead of the form
+	finished bool     // the summary is shown
+	done     []string // the summary lines
+	err      string   // the last failure
+	notice   string   // a note above the form (a key that cannot work here)
+	// filtering is set while the license list is being searched (esc then
+	// stops the search, not the wizard).
+	filtering bool
 	// live is the check of the focused input on what is typed so far;
 	// liveSeq numbers the checks so that a late answer is dropped.
 	live    string
 	liveSeq int
+	// hidden are the conditions of the groups shown only sometimes (see hideWhen).
+	hidden map[*huh.Group]func() bool
+	// syncs copy answers held in plain values back into the answers.
+	syncs []func()
+}
+
+// outcome is what the wizard reports once the program ends: a failure
+// (the exit status) and notes printed after the screen closes.
+type outcome struct {
+	ok    bool
+	err   error
+	notes []string
 }
 
 // liveCheckMsg is the check of the focused input's current text.
@@ -60,122 +83,125 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizar
 	if k.live == nil {
 		k.live = map[*huh.Input]func(string) error{}
 	}
-	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, step: stepWhat}
+	out := opts.out
+	if out == nil {
+		out = &outcome{}
+	}
+	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, out: out, hidden: map[*huh.Group]func() bool{}}
+	ws := walk(a)
+	w.at = ws[0]
 	if opts.What != "" {
 		a.What = opts.What
-		w.step = w.next(stepWhat)
+		ws = walk(a)
+		w.at = ws[1]
 	}
-	w.form = w.formFor(w.step)
+	if p := pageByID(a.Page); p != nil { // a resumed draft: the page it was left on
+		if n := indexOf(ws, pos{pg: p, i: a.Entry, j: a.Sub}); n >= 0 {
+			w.at = ws[n]
+		}
+	}
+	if w.at.pg.groups != nil {
+		w.form = w.build(w.at)
+	}
 	return w
 }
 
-// at is a step and the node or agent it is about.
-type at struct {
-	s step
-	i int
-}
-
-// Init starts the first form.
-func (w *wizard) Init() tea.Cmd { return w.startForm() }
-
-// applies reports whether a step is part of this run.
-func (w *wizard) applies(s step) bool {
-	a := w.a
-	switch s {
-	case stepIdentity:
-		return a.isPack()
-	case stepRuntime, stepNode:
-		return a.hasNodes()
-	case stepAgent:
-		return a.hasAgent()
-	case stepTool:
-		return a.hasTool()
-	case stepSign:
-		return a.isPack()
+// Init starts the first page.
+func (w *wizard) Init() tea.Cmd {
+	if w.at.pg.groups == nil {
+		return w.move(w.at)
 	}
-	return true
+	return w.startForm()
 }
 
-// next is the first step after s that applies (the eval step is reached
-// only through advance, per agent).
-func (w *wizard) next(s step) step {
-	for s++; s < stepDone && (!w.applies(s) || s == stepEval && w.a.What != whatSoloEval); s++ {
+// next is the page after at (the review when at is not in the walk).
+func (w *wizard) next(at pos) pos {
+	ws := walk(w.a)
+	if n := indexOf(ws, at); n >= 0 && n+1 < len(ws) {
+		return ws[n+1]
 	}
-	return s
+	return w.reviewPos()
 }
 
-// advance is the step after the current one has been answered: another
-// node or agent when asked for, the agent's eval suite, or the next step.
-// It adds the new node or agent to the answers and sets idx.
-func (w *wizard) advance() step {
-	a := w.a
-	switch w.step {
-	case stepNode:
-		if a.More {
-			a.More = false
-			a.Nodes = append(a.Nodes, newNode(len(a.Nodes)))
-			w.idx = len(a.Nodes) - 1
-			return stepNode
-		}
-	case stepAgent:
-		w.more, a.More = a.More, false
-		if a.Agents[w.idx].WithEval {
-			return stepEval
-		}
-		fallthrough
-	case stepEval:
-		if w.more {
-			w.more = false
-			a.Agents = append(a.Agents, newAgent(len(a.Agents)))
-			w.idx = len(a.Agents) - 1
-			return stepAgent
+// prev is the page before at, and whether there is one.
+func (w *wizard) prev(at pos) (pos, bool) {
+	ws := walk(w.a)
+	if n := indexOf(ws, at); n > 0 {
+		return ws[n-1], true
+	}
+	return at, false
+}
+
+func (w *wizard) reviewPos() pos {
+	ws := walk(w.a)
+	return ws[len(ws)-1]
+}
+
+// forward is where the wizard goes once the current page is answered: a
+// list page's choice, the review after a fix, or the next page.
+func (w *wizard) forward() pos {
+	at := w.at
+	if at.pg.list != nil {
+		if to, ok := w.listNext(at); ok {
+			return to
 		}
 	}
-	w.idx = 0
-	return w.next(w.step)
+	if w.fixing && at.pg.list == nil {
+		w.fixing = false
+		return w.reviewPos()
+	}
+	return w.next(at)
 }
 
-// formFor builds the form of a step (nil for steps that are not forms).
-func (w *wizard) formFor(s step) *huh.Form {
+// move makes to the current page: builds its fields, or, for the review,
+// plans the files and checks everything that can fail.
+func (w *wizard) move(to pos) tea.Cmd {
+	w.at = to
+	w.a.Page, w.a.Entry, w.a.Sub = to.pg.id, to.i, to.j
+	w.live, w.notice, w.filtering = "", "", false
+	if to.pg.groups == nil {
+		w.form = nil
+		w.busy = "checking the files…"
+		return planCmd(w.k.v, w.a, w.opts)
+	}
+	w.form = w.build(to)
+	return w.startForm()
+}
+
+// build makes the form of a page.
+func (w *wizard) build(at pos) *huh.Form {
 	clear(w.k.live)
+	clear(w.hidden)
+	w.syncs = nil
 	w.live = ""
-	var groups []*huh.Group
-	switch s {
-	case stepWhat:
-		groups = []*huh.Group{whatGroup(w.a)}
-	case stepIdentity:
-		groups = identityGroups(w.k, w.a)
-	case stepRuntime:
-		groups = []*huh.Group{runtimeGroup(w.k, w.a)}
-	case stepNode:
-		groups = nodeGroups(w.k, w.a, w.a.Nodes[w.idx], w.idx)
-	case stepAgent:
-		w.a.soloDefaults()
-		groups = agentGroups(w.k, w.a, w.a.Agents[w.idx], w.idx)
-	case stepEval:
-		w.a.soloDefaults()
-		groups = evalGroups(w.k, w.a.Agents[w.idx])
-		if w.a.What == whatSoloEval {
-			groups = append([]*huh.Group{soloEvalGroup(w.k, w.a.Agents[w.idx])}, groups...)
-		}
-	case stepTool:
-		groups = toolGroups(w.k, w.a)
-	case stepSign:
-		if w.a.KeyPath == "" {
-			w.a.KeyPath = w.a.Org
-		}
-		if w.a.KeyID == "" {
-			w.a.KeyID = w.a.Org + "-1"
-		}
-		groups = signGroups(w.k, w.a)
-	default:
-		return nil
-	}
+	w.scope, w.org, w.part = scaffold.SplitName(w.a.Pack.Name)
 	theme := huh.ThemeFunc(huh.ThemeCharm)
 	if w.ctx.Styles.Plain {
-		theme = huh.ThemeFunc(huh.ThemeBase)
+		theme = huh.ThemeFunc(plainTheme)
 	}
-	return huh.NewForm(groups...).WithTheme(theme).WithShowHelp(true)
+	return huh.NewForm(at.pg.groups(w, at)...).WithTheme(theme).WithShowHelp(true)
+}
+
+// hideWhen shows a group only while hide is false (accessible mode asks
+// group by group and skips it too).
+func (w *wizard) hideWhen(g *huh.Group, hide func() bool) *huh.Group {
+	w.hidden[g] = hide
+	return g.WithHideFunc(hide)
+}
+
+// onSync adds a copy from a plain value the page's fields are bound to
+// back into the answers.
+func (w *wizard) onSync(f func()) { w.syncs = append(w.syncs, f) }
+
+// syncName puts the name's parts, as typed, back into the pack name, and
+// runs the page's other copies.
+func (w *wizard) syncName() {
+	if w.at.pg.id == pageIdentity {
+		w.a.Pack.Name = scaffold.JoinName(w.scope, w.org, w.part)
+	}
+	for _, f := range w.syncs {
+		f()
+	}
 }
 
 // startForm initialises the current form at the current window size.
@@ -186,37 +212,25 @@ func (w *wizard) startForm() tea.Cmd {
 	init := w.form.Init()
 	m, cmd := w.form.Update(w.formSize())
 	w.form = m.(*huh.Form)
+	w.first = w.form.GetFocusedField()
 	return tea.Batch(init, cmd)
 }
 
 func (w *wizard) formSize() tea.WindowSizeMsg {
-	return tea.WindowSizeMsg{Width: w.ctx.Width, Height: max(w.ctx.Height-3, 5)}
+	return tea.WindowSizeMsg{Width: w.ctx.Width, Height: max(w.ctx.Height-4, 5)}
 }
 
-// goTo moves to step s: a form, the review (which plans), or the end.
-func (w *wizard) goTo(s step) tea.Cmd {
-	if w.step < stepReview {
-		w.prev = append(w.prev, at{w.step, w.idx})
+// back goes to the page before the current one (its answers kept).
+func (w *wizard) back() tea.Cmd {
+	to, ok := w.prev(w.at)
+	if !ok {
+		return nil
 	}
-	w.step = s
-	w.form = w.formFor(s)
-	return w.enter(s)
+	w.fixing = false
+	return w.move(to)
 }
 
-// enter starts step s once it is current.
-func (w *wizard) enter(s step) tea.Cmd {
-	switch s {
-	case stepReview:
-		w.busy = "planning the files…"
-		return planCmd(w.k.v, w.a)
-	case stepDone:
-		w.busy = "writing…"
-		return runCmd(w.a, w.opts, w.rev.plan)
-	}
-	return w.startForm()
-}
-
-// Update routes keys and messages to the current step.
+// Update routes keys and messages to the current page.
 func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -231,14 +245,7 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 		w.rev.set(msg)
 		return w, nil
 	case runMsg:
-		w.busy = ""
-		w.done, w.err = msg.summary, ""
-		if msg.err != nil {
-			w.err = msg.err.Error()
-		} else {
-			removeDraft(w.opts.draftPath())
-		}
-		return w, nil
+		return w, w.ran(msg)
 	case quitMsg:
 		return w, tea.Quit
 	case liveCheckMsg:
@@ -250,20 +257,17 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 		if w.busy != "" {
 			return w, nil
 		}
-		if w.step == stepDone {
+		if w.finished {
 			if key.Matches(msg, w.ctx.Keys.Quit) || msg.String() == "enter" {
 				return w, tea.Quit
 			}
 			return w, nil
 		}
-		if key.Matches(msg, w.ctx.Keys.Cancel) && w.step != stepReview {
-			return w, push(w.ConfirmQuit())
-		}
-		if msg.String() == "ctrl+b" && w.step != stepReview {
-			return w, w.back()
-		}
-		if w.step == stepReview {
+		if w.form == nil {
 			return w, w.updateReview(msg)
+		}
+		if cmd, done := w.pageKey(msg); done {
+			return w, cmd
 		}
 	}
 	if w.form == nil {
@@ -271,42 +275,71 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 	}
 	m, cmd := w.form.Update(msg)
 	w.form = m.(*huh.Form)
+	return w, w.afterForm(msg, cmd)
+}
+
+// afterForm follows a form update: the name, the live check, and the next
+// page once the form is complete.
+func (w *wizard) afterForm(msg tea.Msg, cmd tea.Cmd) tea.Cmd {
+	w.syncName()
 	if _, isKey := msg.(tea.KeyPressMsg); isKey && w.form.State == huh.StateNormal {
 		cmd = tea.Batch(cmd, w.liveCheck())
 	}
 	if w.form.State == huh.StateCompleted {
-		cur := at{w.step, w.idx}
-		next := w.advance()
-		if w.jumpTo != 0 && next != stepNode && next != stepAgent && next != stepEval {
-			next, w.jumpTo = stepReview, 0
-		}
-		if next == cur.s && w.idx == cur.i { // cannot happen; guard against a loop
-			next = w.next(cur.s)
-		}
-		w.prev = append(w.prev, cur)
-		w.step = next
-		w.form = w.formFor(next)
-		return w, tea.Batch(cmd, w.enter(next))
+		return tea.Batch(cmd, w.move(w.forward()))
 	}
-	return w, cmd
+	return cmd
 }
 
-// back returns to the previous step (its answers kept), if there is one.
-func (w *wizard) back() tea.Cmd {
-	n := len(w.prev)
-	if n == 0 {
-		return nil
+// pageKey handles the keys the wizard owns on a page; done is false for
+// keys the form handles.
+func (w *wizard) pageKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	focused := w.form.GetFocusedField()
+	w.notice = ""
+	switch s := k.String(); {
+	case w.filtering && (s == "esc" || s == "enter"):
+		w.filtering = false
+		return nil, false
+	case w.filtering:
+		return nil, false
+	case s == "/" && focused != nil && focused.GetKey() == "license":
+		w.filtering = true
+		return nil, false
+	case key.Matches(k, w.ctx.Keys.Cancel):
+		return push(w.ConfirmQuit()), true
+	case s == "ctrl+b", s == "shift+tab" && focused == w.first:
+		return w.back(), true
+	case s == "ctrl+e":
+		if _, isText := focused.(*huh.Text); isText && os.Getenv("EDITOR") == "" && os.Getenv("VISUAL") == "" {
+			w.notice = "ctrl+e opens your editor, but $EDITOR is not set: set it (e.g. EDITOR=nano) and start again, or type here"
+			return nil, true
+		}
+	case s == "enter":
+		return w.enter(focused)
 	}
-	b := w.prev[n-1]
-	w.prev = w.prev[:n-1]
-	w.step, w.idx = b.s, b.i
-	w.form = w.formFor(b.s)
-	return w.startForm()
+	return nil, false
+}
+
+// enter moves on from an input at once when its answer is fine, so that
+// keys typed right after enter land in the next field.
+func (w *wizard) enter(focused huh.Field) (tea.Cmd, bool) {
+	in, ok := focused.(*huh.Input)
+	if !ok {
+		return nil, false
+	}
+	if check := w.k.live[in]; check != nil && check(in.GetValue().(string)) != nil {
+		return nil, false // the form shows the problem
+	}
+	cmd := w.form.NextField()
+	if w.form.GetFocusedField() == focused && w.form.State == huh.StateNormal {
+		cmd = w.form.NextGroup() // the last field: its group's own next-group command is dropped
+	}
+	return w.afterForm(tea.KeyPressMsg{}, cmd), true
 }
 
 // ConfirmQuit implements quitter: leaving before the end offers a draft.
 func (w *wizard) ConfirmQuit() screen {
-	if w.step == stepDone {
+	if w.finished {
 		return nil
 	}
 	path := w.opts.draftPath()
@@ -315,16 +348,8 @@ func (w *wizard) ConfirmQuit() screen {
 			if err := saveDraft(path, w.a); err != nil {
 				return runMsg{err: err}
 			}
+			w.out.notes = append(w.out.notes, "kept a draft of your answers in "+path+": run `wopkit new` here to resume")
 			return quitMsg{}
 		},
 		func() tea.Msg { return quitMsg{} })
-}
-
-// planned is what the review shows: the pack plan (with the tool manifest
-// folded in) or the problems that stop it.
-type planned struct {
-	plan     *scaffold.Plan
-	manifest string // the main file, for display
-	problems []scaffold.FieldError
-	err      error
 }

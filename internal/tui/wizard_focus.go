@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"regexp"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,22 +10,14 @@ import (
 )
 
 // A review problem leads to the field that asks the answer it is about.
-// Each field's huh key is its answer path without list indexes
-// ("agents.persona", "agents.eval.tasks.id", "tool.id"); a problem's field
-// ("agents.1.persona") loses its indexes the same way, and the form's focus
-// moves to the field with that key, or with the longest key the problem's
-// field starts with ("agents.memory" for "agents.0.memory.longTerm").
-
-var listIndex = regexp.MustCompile(`\.\d+(\.|$)`)
+// Each field's huh key is its answer path ("agents.1.persona",
+// "agents.0.eval.tasks.0.id", "tool.id"); the form's focus moves to the
+// field with the problem's field as key, or with the longest key the
+// problem's field starts with ("agents.0.memory" for
+// "agents.0.memory.longTerm").
 
 // fieldKey is the key of the field that asks the answer a problem is about.
-func fieldKey(fe scaffold.FieldError) string {
-	f := fe.Field
-	for listIndex.MatchString(f) {
-		f = listIndex.ReplaceAllString(f, "$1")
-	}
-	return strings.TrimSuffix(f, ".")
-}
+func fieldKey(fe scaffold.FieldError) string { return fe.Field }
 
 // maxFocusMoves bounds the walk through a form (the longest has ~15 fields).
 const maxFocusMoves = 64
@@ -82,7 +73,7 @@ func (w *wizard) startAt(fe scaffold.FieldError) tea.Cmd {
 	if found {
 		return cmd
 	}
-	w.form = w.formFor(w.step)
+	w.form = w.build(w.at)
 	cmd = w.startForm()
 	if best := bestKey(key, seen); best != "" {
 		focusKey(w.form, best)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,33 +18,40 @@ func TestReviewProblemFocusesField(t *testing.T) {
 		name  string
 		set   func(a *answers)
 		field string // the problem followed
-		step  step
+		page  string
 		idx   int
 		key   string
 		title string
 	}{
-		{"agent persona", func(a *answers) { a.Agents[0].Persona = strings.Repeat("p", 201) },
-			"agents.0.persona", stepAgent, 0, "agents.persona", "Persona"},
-		{"second node typeId", func(a *answers) { a.Nodes = append(a.Nodes, newNode(1)); a.Nodes[1].ID = "Bad Id" },
-			"nodes.1.id", stepNode, 1, "nodes.id", "Node id"},
-		{"agent confidence (fourth page)", func(a *answers) { a.Agents[0].Conf = "7" },
-			"agents.0.confidence", stepAgent, 0, "agents.confidence", "Confidence threshold"},
-		{"eval pass score", func(a *answers) { a.Agents[0].Pass = "2" },
-			"agents.0.eval.passScore", stepEval, 0, "agents.eval.passScore", "Pass score"},
-		{"tool action name (last page)", func(a *answers) { a.Action.Name = "Bad Name" },
-			"actions.0.name", stepTool, 0, "actions.name", "Action name"},
-		{"pack version (second page)", func(a *answers) { a.Pack.Version = "1.0" },
-			"version", stepIdentity, 0, "version", "Version"},
+		{"agent persona", func(a *answers) { a.Pack.Agents[0].Persona = strings.Repeat("p", 201) },
+			"agents.0.persona", "agent", 0, "agents.0.persona", "Persona"},
+		{"second node typeId", func(a *answers) {
+			a.Pack.Nodes = append(a.Pack.Nodes, scaffold.NewNode(1))
+			a.Pack.Nodes[1].ID = "Bad Id"
+		}, "nodes.1.id", "node", 1, "nodes.1.id", "Node id"},
+		{"agent confidence (third group)", func(a *answers) { a.Pack.Agents[0].Confidence = 7 },
+			"agents.0.confidence", "agent", 0, "agents.0.confidence", "Confidence threshold"},
+		{"eval pass score", func(a *answers) { a.Pack.Agents[0].Eval.PassScore = 2 },
+			"agents.0.eval.passScore", "eval", 0, "agents.0.eval.passScore", "Pass score"},
+		{"tool action name", func(a *answers) { a.Tool.Actions[0].Name = "Bad Name" },
+			"actions.0.name", "action", 0, "actions.0.name", "Action name"},
+		{"env prompt (bug 1)", func(a *answers) { a.Tool.Env = []scaffold.EnvAnswers{scaffold.NewEnv(0)}; a.Tool.Env[0].Prompt = "" },
+			"env.0.prompt", "env", 0, "env.0.prompt", "Prompt"},
+		{"pack version (second group)", func(a *answers) { a.Pack.Version = "1.0" },
+			"version", pageIdentity, 0, "version", "Version"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			k := asker{v: testValidator}
 			a := newAnswers()
-			a.Org, a.Part = "acme", "focus"
+			a.Pack.Name = "community.acme.focus"
 			tt.set(a)
-			d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, k, a, NewOptions{DraftDir: t.TempDir()}) })
+			dir := t.TempDir()
+			d := newDriver(t, func(ctx *common.Context) screen {
+				return newWizard(ctx, k, a, NewOptions{DraftDir: dir, Dir: filepath.Join(dir, "out")})
+			})
 			w := d.a.top().(*wizard)
-			d.run(w.goTo(stepReview))
+			toPage(d, w, "review")
 			at := -1
 			for i, p := range w.rev.problems {
 				if p.Field == tt.field {
@@ -58,8 +66,8 @@ func TestReviewProblemFocusesField(t *testing.T) {
 				d.keys("down")
 			}
 			d.keys("enter")
-			if w.step != tt.step || w.idx != tt.idx || w.form == nil {
-				t.Fatalf("enter went to %v/%d, want %v/%d", stepTitles[w.step], w.idx, stepTitles[tt.step], tt.idx)
+			if w.at.pg.id != tt.page || w.at.i != tt.idx || w.form == nil {
+				t.Fatalf("enter went to %v/%d, want %v/%d", w.at.pg.id, w.at.i, tt.page, tt.idx)
 			}
 			if got := w.form.GetFocusedField().GetKey(); got != tt.key {
 				t.Errorf("focused field %q, want %q\n%s", got, tt.key, d.view())
@@ -82,20 +90,7 @@ func focusedTitle(view, title string) bool {
 	return false
 }
 
-func TestFieldKey(t *testing.T) {
-	for _, tt := range []struct{ field, key string }{
-		{"agents.1.persona", "agents.persona"},
-		{"nodes.12.id", "nodes.id"},
-		{"agents.0.eval.tasks.0.id", "agents.eval.tasks.id"},
-		{"env.0.name", "env.name"},
-		{"agents.0", "agents"},
-		{"name", "name"},
-		{"", ""},
-	} {
-		if got := fieldKey(scaffold.FieldError{Field: tt.field}); got != tt.key {
-			t.Errorf("fieldKey(%q) = %q, want %q", tt.field, got, tt.key)
-		}
-	}
+func TestBestKey(t *testing.T) {
 	keys := []string{"agents.id", "agents.memory", "agents.eval"}
 	for _, tt := range []struct{ key, want string }{
 		{"agents.memory.longTerm", "agents.memory"},
@@ -114,8 +109,8 @@ func TestFieldKey(t *testing.T) {
 // last page does not submit it).
 func TestStartAtUnknownField(t *testing.T) {
 	for _, tt := range []struct{ field, key string }{
-		{"agents.0.memory.scratchpad", "agents.memory"},
-		{"agents.0.nothing", "agents.id"},
+		{"agents.0.memory.scratchpad", "agents.0.memory"},
+		{"agents.0.nothing", "agents.0.id"},
 	} {
 		t.Run(tt.field, func(t *testing.T) {
 			a := newAnswers()
@@ -123,15 +118,14 @@ func TestStartAtUnknownField(t *testing.T) {
 				return newWizard(ctx, asker{v: testValidator}, a, NewOptions{DraftDir: t.TempDir()})
 			})
 			w := d.a.top().(*wizard)
-			w.step = stepAgent
-			w.form = w.formFor(stepAgent)
+			toPage(d, w, "agent")
 			d.run(w.startAt(scaffold.FieldError{Field: tt.field}))
-			if got := w.form.GetFocusedField().GetKey(); got != tt.key || w.step != stepAgent {
-				t.Errorf("focused %q on %v, want %q", got, stepTitles[w.step], tt.key)
+			if got := w.form.GetFocusedField().GetKey(); got != tt.key || w.at.pg.id != "agent" {
+				t.Errorf("focused %q on %v, want %q", got, w.at.pg.id, tt.key)
 			}
 			d.keys("enter") // the form still takes answers
-			if w.step != stepAgent || w.form.GetFocusedField().GetKey() == tt.key {
-				t.Errorf("enter did not move on within the page: %v %q", stepTitles[w.step], w.form.GetFocusedField().GetKey())
+			if w.at.pg.id != "agent" || w.form.GetFocusedField().GetKey() == tt.key {
+				t.Errorf("enter did not move on within the page: %v %q", w.at.pg.id, w.form.GetFocusedField().GetKey())
 			}
 		})
 	}

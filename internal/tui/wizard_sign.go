@@ -7,6 +7,7 @@ import (
 
 	"charm.land/huh/v2"
 
+	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
 )
@@ -26,44 +27,63 @@ func needsKey(method string) bool {
 	return true
 }
 
-// signGroups ask how to sign the pack after writing it, then (for the
-// keyed methods only) which key.
-func signGroups(k asker, a *answers) []*huh.Group {
+func init() {
+	register(&page{id: "sign", title: "pack and sign", order: 80, doc: docSign,
+		when: func(a *answers, _ pos) bool { return a.isPack() },
+		owns: paths("signMethod", "keyChoice", "keyPath", "keyId"), groups: signGroups})
+	register(&page{id: "review", title: "review", order: 90, doc: docPack})
+}
+
+// signMethods are the sign page's choices, the default first.
+var signMethods = []scaffold.Choice{
+	{Value: sign.MethodV2, About: "v2 Ed25519 (ed25519-canonical-json, what the registry publishes)"},
+	{Value: sign.MethodManual, About: "manual Ed25519 (v1, for hosts that still need v1)"},
+	{Value: sign.MethodSigstore, About: "Sigstore bundle with an ECDSA P-256 key (offline, no log entry)"},
+	{Value: signKeyless, About: "Sigstore keyless (OIDC token from " + sigstore.TokenEnv + ")"},
+	{Value: sign.MethodNone, About: "pack without signing"},
+	{Value: "skip", About: "no, only write the files"},
+}
+
+// signGroups ask how to sign the pack once it is written, then (for the
+// keyed methods only) which key. The review checks the key before anything
+// is written.
+func signGroups(w *wizard, _ pos) []*huh.Group {
+	k, a := w.k, w.a
 	ready, reason := sigstore.KeylessReady()
-	keyless := huh.NewOption("Sigstore keyless (OIDC token from "+sigstore.TokenEnv+")", signKeyless)
-	if !ready {
-		keyless = huh.NewOption("Sigstore keyless: unavailable, "+reason, signKeyless)
+	var opts []huh.Option[string]
+	for _, m := range signMethods {
+		label := m.About
+		if m.Value == signKeyless && !ready {
+			label = "Sigstore keyless: unavailable, " + reason
+		}
+		opts = append(opts, huh.NewOption(label, m.Value))
 	}
-	method := huh.NewSelect[string]().Title("Pack and sign now?").Options(
-		huh.NewOption("v2 Ed25519 (ed25519-canonical-json, what the registry publishes)", "v2"),
-		huh.NewOption("manual Ed25519 (v1, for hosts that still need v1)", "manual"),
-		huh.NewOption("Sigstore bundle with an ECDSA P-256 key (offline, no log entry)", "sigstore"),
-		keyless,
-		huh.NewOption("pack without signing", "none"),
-		huh.NewOption("no, only write the files", "skip")).Value(&a.SignMethod).Key("signMethod").
+	method := huh.NewSelect[string]().Title("Pack and sign now?").Options(opts...).Value(&a.SignMethod).Key("signMethod").
 		Validate(func(m string) error {
 			if m == signKeyless && !ready {
 				return errors.New("keyless signing needs an OIDC identity token: " + reason)
 			}
 			return nil
 		})
-	needed := func(what string) func(string) error {
-		return k.keep(func(s string) error {
-			if needsKey(a.SignMethod) && strings.TrimSpace(s) == "" {
+	a.keyDefaults()
+	needed := func(what string, tv textValue) func(string) error {
+		return func(s string) error {
+			if needsKey(a.SignMethod) && strings.TrimSpace(tv.value(s).(string)) == "" {
 				return errors.New("a " + what + " is needed to sign")
 			}
 			return nil
-		})
+		}
 	}
-	keys := huh.NewGroup(
+	path, id := str{p: &a.KeyPath, def: a.KeyPath}, str{p: &a.KeyID, def: a.KeyID}
+	keys := w.hideWhen(huh.NewGroup(
 		huh.NewSelect[string]().Title("Key").Options(
 			huh.NewOption("create a new key pair", "new"),
 			huh.NewOption("use an existing private key file", "existing")).Value(&a.KeyChoice).Key("keyChoice"),
-		k.reg(huh.NewInput().Title(k.title("Key file", &a.KeyPath)).Description("existing: the .key file; new: the prefix for PREFIX.key and PREFIX.pub (kept outside the pack)").
-			Value(&a.KeyPath), needed("key file")).Key("keyPath"),
-		k.reg(huh.NewInput().Title(k.title("Key id", &a.KeyID)).Description("the id the registry knows your public key by, e.g. acme-1").
-			Value(&a.KeyID), needed("key id")).Key("keyId"),
-	).WithHideFunc(func() bool { return !needsKey(a.SignMethod) })
+		k.reg(k.text("keyPath", "Key file", path, "", "").Description("new: the prefix of PREFIX.key and PREFIX.pub (kept outside the pack); existing: the .key file"),
+			needed("key file", path)),
+		k.reg(k.text("keyId", "Key id", id, "", "").Description("the id the registry knows your public key by, e.g. acme-1"),
+			needed("key id", id)),
+	), func() bool { return !needsKey(a.SignMethod) })
 	return []*huh.Group{huh.NewGroup(method), keys}
 }
 

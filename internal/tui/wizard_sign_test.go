@@ -21,18 +21,11 @@ const keylessSigner = "dev@acme.test"
 func signPage(t *testing.T, dir string) (*driver, *wizard) {
 	t.Helper()
 	a := newAnswers()
-	a.What, a.Org, a.Part = whatAgent, "acme", "keyless"
+	a.What, a.Pack.Name = whatAgent, "community.acme.keyless"
 	opts := NewOptions{Dir: filepath.Join(dir, "pack"), Output: filepath.Join(dir, "out.tgz"), DraftDir: dir}
 	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, asker{v: testValidator}, a, opts) })
 	w := d.a.top().(*wizard)
-	d.run(w.goTo(stepReview))
-	if w.rev.plan == nil {
-		t.Fatalf("plan: %v %v", w.rev.err, w.rev.problems)
-	}
-	d.keys("enter")
-	if w.step != stepSign {
-		t.Fatalf("enter on the review went to %v", stepTitles[w.step])
-	}
+	toPage(d, w, "sign")
 	return d, w
 }
 
@@ -55,12 +48,16 @@ func TestWizardSignsKeyless(t *testing.T) {
 	if !strings.Contains(d.view(), "Sigstore keyless (OIDC token from SIGSTORE_ID_TOKEN)") {
 		t.Fatalf("keyless is not offered:\n%s", d.view())
 	}
-	d.keys("down", "down", "down", "enter") // manual, v2, keyed sigstore, keyless
+	d.keys("down", "down", "down", "enter") // v2, manual, keyed sigstore, keyless
 	if w.a.SignMethod != signKeyless {
 		t.Fatalf("chose %q", w.a.SignMethod)
 	}
-	if w.step != stepDone || w.err != "" || len(w.done) == 0 {
-		t.Fatalf("after choosing keyless: step %v, err %q, summary %q\n%s", stepTitles[w.step], w.err, w.done, d.view())
+	if w.at.pg.id != "review" || w.rev.plan == nil {
+		t.Fatalf("after choosing keyless: page %v, problems %v\n%s", w.at.pg.id, w.rev.problems, d.view())
+	}
+	d.keys("enter") // write, pack and sign
+	if !w.finished || w.err != "" || len(w.done) == 0 {
+		t.Fatalf("after the review: err %q, summary %q\n%s", w.err, w.done, d.view())
 	}
 	sum := strings.Join(w.done, "\n")
 	tgz := filepath.Join(dir, "out.tgz")
@@ -113,11 +110,11 @@ func TestWizardKeylessUnavailable(t *testing.T) {
 		t.Fatalf("the unavailable choice is not shown with its reason:\n%s", d.view())
 	}
 	d.keys("down", "down", "down", "enter")
-	if w.step != stepSign || !strings.Contains(d.view(), "keyless signing needs an OIDC identity token") {
-		t.Errorf("choosing keyless without a token: step %v\n%s", stepTitles[w.step], d.view())
+	if w.at.pg.id != "sign" || !strings.Contains(d.view(), "keyless signing needs an OIDC identity token") {
+		t.Errorf("choosing keyless without a token: page %v\n%s", w.at.pg.id, d.view())
 	}
-	d.keys("up", "up", "up", "enter") // manual: the key page follows
-	if w.step != stepSign || !strings.Contains(d.view(), "Key file") {
+	d.keys("up", "up", "enter") // manual: the key group follows
+	if w.at.pg.id != "sign" || !strings.Contains(d.view(), "Key file") {
 		t.Errorf("manual did not ask for the key:\n%s", d.view())
 	}
 }

@@ -81,19 +81,19 @@ func TestWizardStandaloneEval(t *testing.T) {
 		t.Fatalf("the choice is not on the first page:\n%s", d.view())
 	}
 	d.keys("enter")
-	if a.What != whatSoloEval || w.step != stepEval {
-		t.Fatalf("what %q, step %s; want %q on the eval page\n%s", a.What, stepTitles[w.step], whatSoloEval, d.view())
+	if a.What != whatSoloEval || w.at.pg.id != "eval" {
+		t.Fatalf("what %q, page %s; want %q on the eval page\n%s", a.What, w.at.pg.id, whatSoloEval, d.view())
 	}
 	d.keys("type:vendor.acme.writer")
-	for i := 0; i < 40 && w.step != stepReview; i++ {
+	for i := 0; i < 40 && w.at.pg.id != "review"; i++ {
 		d.keys("enter")
 	}
-	if w.step != stepReview || w.rev.plan == nil {
-		t.Fatalf("step %s, problems %v\n%s", stepTitles[w.step], w.rev.problems, d.view())
+	if w.at.pg.id != "review" || w.rev.plan == nil {
+		t.Fatalf("page %s, problems %v\n%s", w.at.pg.id, w.rev.problems, d.view())
 	}
 	d.keys("enter")
-	if w.step != stepDone || w.err != "" {
-		t.Fatalf("step %s, err %q\n%s", stepTitles[w.step], w.err, d.view())
+	if !w.finished || w.err != "" {
+		t.Fatalf("page %s, err %q\n%s", w.at.pg.id, w.err, d.view())
 	}
 	v, _ := validate.New(validate.Options{Strict: true})
 	rep, err := v.Path(filepath.Join(dir, "writer.eval.json"))

@@ -60,15 +60,15 @@ func TestPlanProblemsLeadToSteps(t *testing.T) {
 	tests := []struct {
 		name string
 		set  func(a *answers)
-		want step
+		want string
 	}{
-		{"pack name", func(a *answers) { a.Org = "Not Valid" }, stepIdentity},
-		{"version", func(a *answers) { a.Pack.Version = "1.0" }, stepIdentity},
-		{"agent model class", func(a *answers) { a.Agents[0].ModelClass = "psychic" }, stepAgent},
-		{"tool id", func(a *answers) { a.Tool.Tool.ID = "Bad Id" }, stepTool},
-		{"standalone agent id", func(a *answers) { a.What, a.Agents[0].ID = whatSoloAgent, "Bad Id" }, stepAgent},
-		{"standalone agent's suite", func(a *answers) { a.What, a.Agents[0].Suite.Version = whatSoloAgent, "1" }, stepEval},
-		{"standalone suite id", func(a *answers) { a.What, a.Agents[0].Suite.SuiteID = whatSoloEval, "x" }, stepEval},
+		{"pack name", func(a *answers) { a.Pack.Name = "community.Not Valid.my-pack" }, pageIdentity},
+		{"version", func(a *answers) { a.Pack.Version = "1.0" }, pageIdentity},
+		{"agent model class", func(a *answers) { a.Pack.Agents[0].ModelClass = "psychic" }, "agent"},
+		{"tool id", func(a *answers) { a.Tool.Tool.ID = "Bad Id" }, "tool"},
+		{"standalone agent id", func(a *answers) { a.What, a.Pack.Agents[0].ID = whatSoloAgent, "Bad Id" }, "agent"},
+		{"standalone agent's suite", func(a *answers) { a.What, a.Pack.Agents[0].Eval.Version = whatSoloAgent, "1" }, "eval"},
+		{"standalone suite id", func(a *answers) { a.What, a.Pack.Agents[0].Eval.SuiteID = whatSoloEval, "x" }, "eval"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,29 +81,42 @@ func TestPlanProblemsLeadToSteps(t *testing.T) {
 			if p.plan != nil {
 				t.Error("a plan with problems would be written")
 			}
-			if got := stepOf(p.problems[0]); got != tt.want {
-				t.Errorf("problem %+v leads to step %v, want %v", p.problems[0], stepTitles[got], stepTitles[tt.want])
+			if got := owner(a, p.problems[0]).pg.id; got != tt.want {
+				t.Errorf("problem %+v leads to page %v, want %v", p.problems[0], got, tt.want)
 			}
 		})
 	}
 }
 
-func TestStepOf(t *testing.T) {
+// TestOwner: a problem leads to exactly one page, by its document and the
+// longest answer path the page asks.
+func TestOwner(t *testing.T) {
+	a := newAnswers()
+	a.Pack.Agents = append(a.Pack.Agents, scaffold.NewAgent(1))
+	a.Tool.Env = []scaffold.EnvAnswers{scaffold.NewEnv(0), scaffold.NewEnv(1)}
 	tests := []struct {
 		fe   scaffold.FieldError
-		want step
+		want string
+		i, j int
 	}{
-		{scaffold.FieldError{Field: "name"}, stepIdentity},
-		{scaffold.FieldError{Field: "runtime.language"}, stepRuntime},
-		{scaffold.FieldError{Field: "nodes.0.category"}, stepNode},
-		{scaffold.FieldError{Field: "agents.0.persona"}, stepAgent},
-		{scaffold.FieldError{Field: "agents.0.eval.passScore"}, stepEval},
-		{scaffold.FieldError{Field: "tool.id", File: "tool"}, stepTool},
-		{scaffold.FieldError{Field: "x", File: "tools/a.tool.json"}, stepTool},
+		{scaffold.FieldError{Field: "name"}, pageIdentity, 0, 0},
+		{scaffold.FieldError{Field: "runtime.language"}, "runtime", 0, 0},
+		{scaffold.FieldError{Field: "nodes.0.category"}, "node", 0, 0},
+		{scaffold.FieldError{Field: "nodes"}, "nodes", 0, 0},
+		{scaffold.FieldError{Field: "agents.1.persona"}, "agent", 1, 0},
+		{scaffold.FieldError{Field: "agents.0.eval.passScore"}, "eval", 0, 0},
+		{scaffold.FieldError{Field: "agents.1.eval.tasks.0.id"}, "task", 1, 0},
+		{scaffold.FieldError{Field: "tool.id", File: "tool"}, "tool", 0, 0},
+		{scaffold.FieldError{Field: "runtime.kind", File: "tool"}, "tool", 0, 0},
+		{scaffold.FieldError{Field: "env.1.prompt", File: "tool"}, "env", 1, 0},
+		{scaffold.FieldError{Field: "killSwitch.kind", File: "tools/a.tool.json"}, "safety", 0, 0},
+		{scaffold.FieldError{Field: "x", File: "tools/a.tool.json"}, "tool", 0, 0},
+		{scaffold.FieldError{Field: "keyPath", File: docSign}, "sign", 0, 0},
 	}
 	for _, tt := range tests {
-		if got := stepOf(tt.fe); got != tt.want {
-			t.Errorf("stepOf(%+v) = %v, want %v", tt.fe, stepTitles[got], stepTitles[tt.want])
+		got := owner(a, tt.fe)
+		if got.pg.id != tt.want || got.i != tt.i || got.j != tt.j {
+			t.Errorf("owner(%+v) = %s/%d/%d, want %s/%d/%d", tt.fe, got.pg.id, got.i, got.j, tt.want, tt.i, tt.j)
 		}
 	}
 }
@@ -117,8 +130,8 @@ func TestWizardEscKeepsDraft(t *testing.T) {
 	a := newAnswers()
 	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, k, a, opts) })
 	d.keys("down", "enter") // a pack of nodes
-	if w := d.a.top().(*wizard); w.step != stepIdentity || a.What != whatNodes {
-		t.Fatalf("after choosing: step %v, what %q", stepTitles[w.step], a.What)
+	if w := d.a.top().(*wizard); w.at.pg.id != pageIdentity || a.What != whatNodes {
+		t.Fatalf("after choosing: page %v, what %q", w.at.pg.id, a.What)
 	}
 	d.keys("esc")
 	if _, ok := d.a.top().(*confirm); !ok {
@@ -167,13 +180,13 @@ func TestAccessibleDefaults(t *testing.T) {
 // name is a problem the review sends back to the identity step.
 func TestReservedScopeStopsThePlan(t *testing.T) {
 	a := newAnswers()
-	a.Scope, a.Org = "core", "openwop"
+	a.Pack.Name = "core.openwop.my-pack"
 	p := makePlan(testValidator, a)
 	if p.plan != nil || len(p.problems) == 0 || !strings.Contains(p.problems[0].Message, "core") {
 		t.Fatalf("core.* name not reported: %v %v", p.err, p.problems)
 	}
-	if s := stepOf(p.problems[0]); s != stepIdentity {
-		t.Errorf("leads to %v", stepTitles[s])
+	if s := owner(a, p.problems[0]).pg.id; s != pageIdentity {
+		t.Errorf("leads to %v", s)
 	}
 }
 
@@ -183,61 +196,71 @@ func TestReservedScopeStopsThePlan(t *testing.T) {
 func TestWizardReview(t *testing.T) {
 	k := asker{v: testValidator}
 	a := newAnswers()
-	a.Org, a.Part = "acme", "review"
-	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, k, a, NewOptions{DraftDir: t.TempDir()}) })
+	a.Pack.Name = "community.acme.review"
+	dir := t.TempDir()
+	d := newDriver(t, func(ctx *common.Context) screen {
+		return newWizard(ctx, k, a, NewOptions{DraftDir: dir, Dir: filepath.Join(dir, "out")})
+	})
 	w := d.a.top().(*wizard)
-	d.run(w.goTo(stepReview))
+	toPage(d, w, "review")
 	if w.rev.plan == nil {
 		t.Fatalf("no plan: %v %v", w.rev.err, w.rev.problems)
 	}
 	d.golden("wizard-review")
 
-	a.Org = "Bad Org"
-	d.run(w.goTo(stepReview))
+	a.Pack.Name = "community.Bad Org.review"
+	toPage(d, w, "review")
 	if len(w.rev.problems) == 0 {
 		t.Fatal("bad org not reported")
 	}
 	d.golden("wizard-review-problems")
 	d.keys("enter")
-	if w.step != stepIdentity || w.form == nil {
-		t.Fatalf("enter on the problem went to %v", stepTitles[w.step])
+	if w.at.pg.id != pageIdentity || w.form == nil {
+		t.Fatalf("enter on the problem went to %v", w.at.pg.id)
 	}
-	d.keys("enter", "ctrl+u", "type:acme", "enter") // scope kept, organisation retyped
-	for i := 0; i < 12 && w.step == stepIdentity; i++ {
+	d.keys("ctrl+u", "type:acme", "enter") // the organisation, focused, retyped
+	for i := 0; i < 12 && w.at.pg.id == pageIdentity; i++ {
 		d.keys("enter")
 	}
-	if w.step != stepReview || w.rev.plan == nil {
-		t.Fatalf("after fixing, step %v, problems %v", stepTitles[w.step], w.rev.problems)
+	if w.at.pg.id != "review" || w.rev.plan == nil {
+		t.Fatalf("after fixing, page %v, problems %v", w.at.pg.id, w.rev.problems)
 	}
 }
 
-// TestAdvanceLoops walks the node and agent loops: "add another" adds an
-// entry and asks it; an agent's eval suite comes right after the agent.
-func TestAdvanceLoops(t *testing.T) {
+// TestListPages walks the node and agent lists: "add" adds an entry and
+// asks it; an agent's eval suite and its tasks come right after the agent.
+func TestListPages(t *testing.T) {
 	a := newAnswers()
-	w := newWizard(common.New(true), asker{v: testValidator}, a, NewOptions{})
-	type move struct {
-		more, eval bool
-		want       step
-		wantIdx    int
+	dir := t.TempDir()
+	d := newDriver(t, func(ctx *common.Context) screen {
+		return newWizard(ctx, asker{v: testValidator}, a, NewOptions{DraftDir: dir, Dir: filepath.Join(dir, "out")})
+	})
+	w := d.a.top().(*wizard)
+	toPage(d, w, "nodes")
+	d.keys("down", "enter") // add a node
+	if w.at.pg.id != "node" || w.at.i != 1 || len(a.Pack.Nodes) != 2 {
+		t.Fatalf("add went to %s/%d with %d nodes", w.at.pg.id, w.at.i, len(a.Pack.Nodes))
 	}
-	w.step = stepNode
-	for i, m := range []move{
-		{more: true, want: stepNode, wantIdx: 1},             // node 1 asks for another
-		{want: stepAgent, wantIdx: 0},                        // node 2 does not
-		{more: true, eval: true, want: stepEval, wantIdx: 0}, // agent 1 has a suite, wants another
-		{want: stepAgent, wantIdx: 1},                        // after its suite, agent 2
-		{eval: false, want: stepTool, wantIdx: 0},            // agent 2: no suite, no more
-	} {
-		a.More = m.more
-		if w.step == stepAgent {
-			a.Agents[w.idx].WithEval = m.eval
+	for i := 0; i < 20 && w.at.pg.id == "node"; i++ {
+		d.keys("enter")
+	}
+	if w.at.pg.id != "nodes" || !strings.Contains(d.view(), "2 nodes: hello, node2") {
+		t.Fatalf("after the new node: %s\n%s", w.at.pg.id, d.view())
+	}
+	d.keys("enter") // continue
+	var seen []string
+	for i := 0; i < 60 && w.at.pg.id != "agents"; i++ {
+		if len(seen) == 0 || seen[len(seen)-1] != w.at.pg.id {
+			seen = append(seen, w.at.pg.id)
 		}
-		got := w.advance()
-		if got != m.want || w.idx != m.wantIdx {
-			t.Fatalf("move %d: got %v/%d, want %v/%d", i, stepTitles[got], w.idx, stepTitles[m.want], m.wantIdx)
-		}
-		w.step = got
+		d.keys("enter")
+	}
+	if got := strings.Join(seen, " "); got != "agent eval task tasks" {
+		t.Errorf("pages of an agent: %s", got)
+	}
+	d.keys("down", "enter") // add an agent
+	if w.at.pg.id != "agent" || w.at.i != 1 {
+		t.Fatalf("add went to %s/%d", w.at.pg.id, w.at.i)
 	}
 	p := makePlan(testValidator, a)
 	if p.plan == nil {
@@ -249,21 +272,8 @@ func TestAdvanceLoops(t *testing.T) {
 			t.Errorf("%s missing from pack.json", want)
 		}
 	}
-	if p.plan.File("evals/assistant.json") == nil || p.plan.File("evals/agent2.json") != nil {
+	if p.plan.File("evals/assistant.json") == nil || p.plan.File("evals/agent2.json") == nil {
 		t.Errorf("eval suites: %v", p.plan.Paths())
-	}
-}
-
-func TestLocate(t *testing.T) {
-	for _, tt := range []struct {
-		field string
-		s     step
-		i     int
-	}{{"agents.1.persona", stepAgent, 1}, {"nodes.2.id", stepNode, 2}, {"agents.0.eval.passScore", stepEval, 0}, {"name", stepIdentity, 0}} {
-		s, i := locate(scaffold.FieldError{Field: tt.field})
-		if s != tt.s || i != tt.i {
-			t.Errorf("locate(%s) = %v/%d, want %v/%d", tt.field, stepTitles[s], i, stepTitles[tt.s], tt.i)
-		}
 	}
 }
 
@@ -275,12 +285,12 @@ func TestWizardBack(t *testing.T) {
 	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, k, a, NewOptions{DraftDir: t.TempDir()}) })
 	w := d.a.top().(*wizard)
 	d.keys("down", "down", "enter") // an agent-only pack
-	if w.step != stepIdentity {
-		t.Fatalf("step %v", stepTitles[w.step])
+	if w.at.pg.id != pageIdentity {
+		t.Fatalf("page %v", w.at.pg.id)
 	}
 	d.keys("ctrl+b")
-	if w.step != stepWhat || a.What != whatAgent {
-		t.Fatalf("after ctrl+b: step %v, what %q", stepTitles[w.step], a.What)
+	if w.at.pg.id != "what" || a.What != whatAgent {
+		t.Fatalf("after ctrl+b: page %v, what %q", w.at.pg.id, a.What)
 	}
 	if !strings.Contains(d.view(), "> An agent-only pack") {
 		t.Errorf("the kept answer is not selected:\n%s", d.view())
@@ -306,11 +316,14 @@ func TestPrefill(t *testing.T) {
 
 	a := newAnswers()
 	prefill(a, &p, &tool)
-	if a.Scope != "vendor" || a.Org != "acme" || a.Part != "agents.bot" || a.What != whatAgent {
-		t.Fatalf("prefilled %q %q %q %q", a.Scope, a.Org, a.Part, a.What)
+	if a.Pack.Name != "vendor.acme.agents.bot" || a.What != whatAgent {
+		t.Fatalf("prefilled %q %q", a.Pack.Name, a.What)
 	}
-	if len(a.Agents) != 1 || a.Agents[0].ID != "writer" || !a.Agents[0].WithEval || a.Tool.Tool.ID != "acme-search" {
-		t.Fatalf("agents %+v, tool %q", a.Agents, a.Tool.Tool.ID)
+	if scope, org, part := scaffold.SplitName(a.Pack.Name); scope != "vendor" || org != "acme" || part != "agents.bot" {
+		t.Errorf("name parts %q %q %q", scope, org, part)
+	}
+	if len(a.Pack.Agents) != 1 || a.Pack.Agents[0].ID != "writer" || a.Pack.Agents[0].Eval == nil || a.Tool.Tool.ID != "acme-search" {
+		t.Fatalf("agents %+v, tool %q", a.Pack.Agents, a.Tool.Tool.ID)
 	}
 	pl := makePlan(testValidator, a)
 	if pl.plan == nil {
@@ -334,10 +347,22 @@ func TestWizardChecksAsTyped(t *testing.T) {
 	w := d.a.top().(*wizard)
 	d.keys("enter", "ctrl+u", "type:Acme Corp") // scope kept; organisation typed
 	if !strings.Contains(w.live, "does not have the form") || !strings.Contains(d.view(), "✗ ") {
-		t.Fatalf("no live complaint for %q: %q\n%s", a.Org, w.live, d.view())
+		t.Fatalf("no live complaint for %q: %q\n%s", a.Pack.Name, w.live, d.view())
 	}
 	d.keys("ctrl+u", "type:acme")
-	if w.live != "" || a.Org != "acme" {
-		t.Errorf("complaint kept after fixing: %q (org %q)", w.live, a.Org)
+	if w.live != "" || a.Pack.Name != "community.acme.my-pack" {
+		t.Errorf("complaint kept after fixing: %q (name %q)", w.live, a.Pack.Name)
 	}
+}
+
+// toPage makes the first walk position of page id current.
+func toPage(d *driver, w *wizard, id string) {
+	d.t.Helper()
+	for _, at := range walk(w.a) {
+		if at.pg.id == id {
+			d.run(w.move(at))
+			return
+		}
+	}
+	d.t.Fatalf("no page %s in the walk", id)
 }

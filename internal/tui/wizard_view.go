@@ -1,7 +1,11 @@
 package tui
 
 import (
+	"os"
+
 	"charm.land/bubbles/v2/key"
+	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/openwop/wopkit/internal/tui/widgets"
 )
@@ -9,58 +13,87 @@ import (
 // View draws the header, then the form, the review, or the summary.
 func (w *wizard) View() string {
 	st := w.ctx.Styles
-	header := st.Title.Render("wopkit new") + " · " + stepTitles[w.step]
-	if w.a.isPack() && w.step > stepWhat {
+	title := w.at.pg.title
+	if w.finished {
+		title = "summary"
+	}
+	header := st.Title.Render("wopkit new") + " · " + title
+	if w.a.isPack() && w.at.pg.id != "what" {
 		header += " · " + w.a.name()
 	}
 	body := ""
 	switch {
 	case w.busy != "":
 		body = w.busy
-	case w.step == stepReview:
-		body = w.rev.view(w.ctx, w.ctx.Width, w.ctx.Height-3)
-	case w.step == stepDone:
+	case w.finished:
 		body = w.summaryView()
-	case w.form != nil:
+	case w.form == nil:
+		body = w.rev.view(w.ctx, w.ctx.Width, w.ctx.Height-3)
+	default:
 		body = w.form.View()
-		if w.live != "" {
-			body = st.Error.Render(widgets.Wrap("✗ "+w.live, w.ctx.Width-2)) + "\n" + body
+		for _, note := range []string{w.notice, w.live} {
+			if note != "" {
+				body = st.Error.Render(widgets.Wrap("✗ "+note, w.ctx.Width-2)) + "\n" + body
+			}
 		}
 	}
 	return widgets.Fit(header, w.ctx.Width, 1) + "\n\n" + body
 }
 
-var stepTitles = map[step]string{
-	stepWhat: "what to create", stepIdentity: "identity", stepRuntime: "runtime", stepNode: "node",
-	stepAgent: "agent", stepEval: "eval suite", stepTool: "tool manifest", stepReview: "review",
-	stepSign: "pack and sign", stepDone: "summary",
-}
-
 func (w *wizard) summaryView() string {
-	st := w.ctx.Styles
 	out := ""
-	if w.err != "" {
-		out = st.Error.Render(widgets.Wrap("failed: "+w.err, w.ctx.Width-2)) + "\n\n"
-	}
 	for _, l := range w.done {
 		out += widgets.Wrap(l, w.ctx.Width-2) + "\n"
 	}
 	return out
 }
 
-// Help lists the wizard's keys for the current step.
+// Help lists every key that works on the current page.
 func (w *wizard) Help() []key.Binding {
 	k := w.ctx.Keys
-	switch w.step {
-	case stepReview:
-		return w.rev.help(k)
-	case stepDone:
+	switch {
+	case w.finished:
 		return []key.Binding{k.Quit}
+	case w.form == nil:
+		return w.rev.help(k)
 	}
-	return []key.Binding{
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next")),
-		key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back")),
-		key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("^b", "previous page")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "quit (keeps a draft)")),
+	b := func(keys, help string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, help))
 	}
+	out := []key.Binding{b("enter", "next")}
+	switch f := w.form.GetFocusedField().(type) {
+	case *huh.Input:
+		out = append(out, b("ctrl+u", "clear"))
+	case *huh.Text:
+		out = append(out, b("ctrl+u", "clear"))
+		if os.Getenv("EDITOR") != "" || os.Getenv("VISUAL") != "" {
+			out = append(out, b("ctrl+e", "editor"))
+		}
+	case *huh.Select[string]:
+		out = append(out, b("↑/↓", "choose"))
+		if f.GetKey() == "license" {
+			if w.filtering {
+				return []key.Binding{b("enter", "pick"), b("esc", "stop searching")}
+			}
+			out = append(out, b("/", "search"))
+		}
+	case *huh.MultiSelect[string]:
+		out = append(out, b("↑/↓", "move"), b("space", "toggle"))
+	case *huh.Confirm:
+		out = append(out, b("←/→", "yes or no"))
+	}
+	return append(out, b("shift+tab", "back"), b("ctrl+b", "previous page"), b("esc", "quit (keeps a draft)"))
+}
+
+// plainTheme is huh's base theme for NO_COLOR: the focused button and the
+// chosen option are marked with characters, not colours.
+func plainTheme(isDark bool) *huh.Styles {
+	t := huh.ThemeBase(isDark)
+	button := lipgloss.NewStyle().Padding(0, 1).MarginRight(1)
+	on := button.Transform(func(s string) string { return "[" + s + "]" })
+	off := button.Transform(func(s string) string { return " " + s + " " })
+	for _, fs := range []*huh.FieldStyles{&t.Focused, &t.Blurred} {
+		fs.FocusedButton, fs.BlurredButton, fs.Next = on, off, on
+	}
+	return t
 }

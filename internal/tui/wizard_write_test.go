@@ -25,7 +25,7 @@ func TestWriteSignsVerifiably(t *testing.T) {
 	}
 	dir := t.TempDir()
 	a := newAnswers()
-	a.Org, a.Part = "acme", "signed"
+	a.Pack.Name = "community.acme.signed"
 	a.SignMethod, a.KeyChoice, a.KeyPath, a.KeyID = "manual", "new", filepath.Join(dir, "acme"), "acme-1"
 	p := makePlan(testValidator, a)
 	if p.plan == nil {
@@ -69,7 +69,7 @@ func TestWriteEveryMethod(t *testing.T) {
 		t.Run(m, func(t *testing.T) {
 			dir := t.TempDir()
 			a := newAnswers()
-			a.What, a.Org, a.Part = whatAgent, "acme", "m"+m
+			a.What, a.Pack.Name = whatAgent, "community.acme.m"+m
 			a.SignMethod, a.KeyChoice, a.KeyPath, a.KeyID = m, "new", filepath.Join(dir, "k"), "acme-1"
 			p := makePlan(testValidator, a)
 			tgz := filepath.Join(dir, "out.tgz")

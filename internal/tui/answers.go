@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+)
+
+// What the wizard creates.
+const (
+	whatMixed = "mixed" // a pack with nodes, agents and a tool manifest
+	whatNodes = "node"  // a pack of nodes
+	whatAgent = "agent" // an agent-only pack (remote runtime)
+	whatTool  = "tool"  // a standalone tool install manifest
+
+	whatSoloAgent = "solo-agent" // a standalone agent manifest (no pack)
+	whatSoloEval  = "solo-eval"  // a standalone eval suite (no pack)
+)
+
+// answers is everything the wizard asks: the scaffold's own answer values,
+// which the fields are bound to, plus how to sign. A standalone agent or
+// eval suite is the pack's first agent (and its suite). It is also the
+// draft kept when the author leaves half-way, with the page left on.
+type answers struct {
+	What string               `json:"what"`
+	Pack scaffold.PackAnswers `json:"pack"`
+	Tool scaffold.ToolAnswers `json:"tool"`
+
+	SignMethod string `json:"signMethod"` // manual, v2, sigstore, sigstore-keyless, none or skip
+	KeyChoice  string `json:"keyChoice"`  // new or existing
+	KeyPath    string `json:"keyPath"`    // existing key file, or the prefix of a new pair
+	KeyID      string `json:"keyId"`
+
+	// The page the author was on (its id and entries), for resuming.
+	Page  string `json:"page,omitempty"`
+	Entry int    `json:"entry,omitempty"`
+	Sub   int    `json:"sub,omitempty"`
+}
+
+// newAnswers starts from the scaffold's defaults.
+func newAnswers() *answers {
+	a := &answers{What: whatMixed, Pack: scaffold.PackAnswers{}.Defaults(), Tool: scaffold.ToolAnswers{}.Defaults(),
+		SignMethod: signMethods[0].Value, KeyChoice: "new"}
+	a.Pack.Agents = []scaffold.AgentAnswers{scaffold.NewAgent(0)}
+	return a
+}
+
+// isPack reports whether a pack (not only a tool manifest, standalone
+// agent or standalone eval suite) is created.
+func (a *answers) isPack() bool { return a.What != whatTool && !a.standalone() }
+
+// standalone reports whether a standalone agent or eval suite is created.
+func (a *answers) standalone() bool { return a.What == whatSoloAgent || a.What == whatSoloEval }
+
+// hasNodes, hasAgent and hasTool say which parts the pack gets.
+func (a *answers) hasNodes() bool { return a.What == whatMixed || a.What == whatNodes }
+func (a *answers) hasAgent() bool {
+	return a.What == whatMixed || a.What == whatAgent || a.What == whatSoloAgent
+}
+func (a *answers) hasTool() bool { return a.What == whatMixed || a.What == whatTool }
+
+// name is the pack name.
+func (a *answers) name() string { return a.Pack.Name }
+
+// packAnswers is the pack the scaffold plans: the parts the kind of pack
+// has (an agent-only pack runs remote).
+func (a *answers) packAnswers() scaffold.PackAnswers {
+	p := a.Pack
+	if !a.hasNodes() {
+		p.Nodes = nil
+		p.Runtime = scaffold.RuntimeAnswers{Language: "remote"}
+	}
+	if !a.hasAgent() {
+		p.Agents = nil
+	}
+	return p
+}
+
+// agent is the i-th agent (a standalone document is the first), made when
+// missing.
+func (a *answers) agent(i int) *scaffold.AgentAnswers {
+	for len(a.Pack.Agents) <= i {
+		a.Pack.Agents = append(a.Pack.Agents, scaffold.NewAgent(len(a.Pack.Agents)))
+	}
+	return &a.Pack.Agents[i]
+}
+
+// suite is the i-th agent's eval suite, made when missing.
+func (a *answers) suite(i int) *scaffold.EvalAnswers {
+	g := a.agent(i)
+	if g.Eval == nil {
+		e := scaffold.EvalAnswers{}.Defaults()
+		g.Eval = &e
+	}
+	return g.Eval
+}
+
+// soloDefaults makes the first agent's answers fit a standalone document:
+// a bare agent id gets the scope and organisation in front (assistant
+// becomes community.example.assistant), as there is no pack name to do it.
+func (a *answers) soloDefaults() {
+	if a.What != whatSoloAgent {
+		return
+	}
+	g := a.agent(0)
+	if g.ID != "" && !strings.Contains(g.ID, ".") {
+		scope, org, _ := scaffold.SplitName(a.Pack.Name)
+		g.ID = scaffold.JoinName(scope, org, g.ID)
+	}
+}
+
+// soloEval is a standalone suite's answers.
+func (a *answers) soloEval() scaffold.EvalAnswers {
+	e := *a.suite(0)
+	if e.SuiteID == "" && !strings.Contains(e.TargetAgentID, ".") {
+		e.SuiteID = scaffold.StandaloneSuiteID
+	}
+	return e
+}
+
+// prefill starts the wizard's answers from answers given on the command
+// line (--set, --values): a pack's, a tool manifest's, or both.
+func prefill(a *answers, p *scaffold.PackAnswers, t *scaffold.ToolAnswers) {
+	if p != nil {
+		a.Pack = *p
+		switch {
+		case p.Runtime.Language == "remote" || len(p.Nodes) == 0:
+			a.What = whatAgent
+		case len(p.Agents) == 0:
+			a.What = whatNodes
+		default:
+			a.What = whatMixed
+		}
+		if len(a.Pack.Nodes) == 0 {
+			a.Pack.Nodes = []scaffold.NodeAnswers{scaffold.NewNode(0)}
+		}
+		if len(a.Pack.Agents) == 0 {
+			a.Pack.Agents = []scaffold.AgentAnswers{scaffold.NewAgent(0)}
+		}
+	}
+	if t != nil {
+		a.Tool = *t
+	}
+}
+
+// keyDefaults suggests a key pair named after the pack's organisation
+// (one that does not exist yet) and its key id.
+func (a *answers) keyDefaults() {
+	if a.KeyPath == "" {
+		a.KeyPath = scaffold.KeyPrefix("", a.name())
+	}
+	if a.KeyID == "" {
+		a.KeyID = scaffold.KeyID(scaffold.KeyPrefix("", a.name()))
+	}
+}

@@ -1,0 +1,344 @@
+package tui
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"charm.land/huh/v2"
+	"github.com/github/go-spdx/v2/spdxexp/spdxlicenses"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// asker builds huh fields bound straight to the scaffold's answer values,
+// with help, choices and checks from the schemas (internal/validate).
+type asker struct {
+	v *validate.Validator
+	// accessible: plain prompts, where the title names the suggestion and
+	// an empty line keeps it.
+	accessible bool
+	// live maps each input to its check (see reg); shared by copies.
+	live map[*huh.Input]func(string) error
+}
+
+// textValue is how an input reads and writes its answer: huh's accessor,
+// plus the value typed text stands for (an empty line is the suggestion).
+type textValue interface {
+	huh.Accessor[string]
+	value(text string) any
+	suggestion() string
+}
+
+// str binds a string answer; def is the suggestion shown as a placeholder:
+// the field is empty while the answer is the suggestion, typing replaces
+// it, and an empty field keeps it.
+type str struct {
+	p   *string
+	def string
+}
+
+func (s str) Get() string {
+	if *s.p == s.def {
+		return ""
+	}
+	return *s.p
+}
+
+func (s str) Set(t string) {
+	if t == "" {
+		t = s.def
+	}
+	*s.p = t
+}
+
+func (s str) value(t string) any {
+	if t == "" {
+		return s.def
+	}
+	return t
+}
+
+func (s str) suggestion() string { return s.def }
+
+// list binds a list answer typed as comma-separated text.
+type list struct {
+	p   *[]string
+	def []string
+}
+
+func (l list) Get() string {
+	if slices.Equal(*l.p, l.def) {
+		return ""
+	}
+	return strings.Join(*l.p, ", ")
+}
+
+func (l list) Set(t string) {
+	if strings.TrimSpace(t) == "" {
+		*l.p = append([]string{}, l.def...)
+		return
+	}
+	*l.p = splitList(t)
+}
+
+func (l list) value(t string) any {
+	items := l.def
+	if strings.TrimSpace(t) != "" {
+		items = splitList(t)
+	}
+	out := []any{}
+	for _, x := range items {
+		out = append(out, x)
+	}
+	return out
+}
+
+func (l list) suggestion() string { return strings.Join(l.def, ", ") }
+
+// num binds a number answer; text that is not a number is kept as typed
+// (and refused by the check) without changing the answer.
+type num struct {
+	p   *float64
+	def float64
+	raw *string
+}
+
+func newNum(p *float64, def float64) num { return num{p: p, def: def, raw: new(string)} }
+
+func (n num) Get() string {
+	if *n.raw != "" {
+		return *n.raw
+	}
+	if *n.p == n.def {
+		return ""
+	}
+	return strconv.FormatFloat(*n.p, 'f', -1, 64)
+}
+
+func (n num) Set(t string) {
+	*n.raw = ""
+	switch f, err := strconv.ParseFloat(strings.TrimSpace(t), 64); {
+	case strings.TrimSpace(t) == "":
+		*n.p = n.def
+	case err != nil:
+		*n.raw = t
+	default:
+		*n.p = f
+	}
+}
+
+func (n num) value(t string) any {
+	if strings.TrimSpace(t) == "" {
+		return n.def
+	}
+	if f, err := strconv.ParseFloat(strings.TrimSpace(t), 64); err == nil {
+		return f
+	}
+	return t
+}
+
+func (n num) suggestion() string { return strconv.FormatFloat(n.def, 'f', -1, 64) }
+
+// splitList splits comma-separated text into trimmed, non-empty items.
+func splitList(s string) []string {
+	out := []string{}
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// title is a field's title; plain prompts do not show placeholders, so in
+// accessible mode the suggestion is named in the title.
+func (k asker) title(t string, tv textValue) string {
+	if k.accessible {
+		cur := tv.Get()
+		if cur == "" {
+			cur = tv.suggestion()
+		}
+		if cur != "" {
+			return t + " [" + cur + "]"
+		}
+	}
+	return t
+}
+
+// reg sets an input's check and records it, so the wizard can run the
+// check of the focused input as it is typed (huh itself checks only when
+// the author presses enter).
+func (k asker) reg(in *huh.Input, check func(string) error) *huh.Input {
+	if k.live != nil {
+		k.live[in] = check
+	}
+	return in.Validate(check)
+}
+
+// text is an input bound to tv, its help from the schema at ptr (none when
+// ptr is empty) and checked there with the value the text stands for.
+func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr string) *huh.Input {
+	in := huh.NewInput().Title(k.title(title, tv)).Accessor(tv).Key(key)
+	if s := tv.suggestion(); s != "" {
+		in = in.Placeholder(s)
+	}
+	if ptr == "" {
+		return in
+	}
+	return k.reg(in.Description(k.help(kind, ptr)), k.check(kind, ptr, tv.value))
+}
+
+// optional is text that may be left empty (the scaffold then derives it),
+// checked by the schema only when given.
+func (k asker) optional(key, title string, v *string, kind validate.Kind, ptr string) *huh.Input {
+	check := k.check(kind, ptr, func(s string) any { return s })
+	return k.reg(k.text(key, title, str{p: v}, "", ""), func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		return check(s)
+	}).Description(k.help(kind, ptr))
+}
+
+// multi asks for several of the allowed values: a list to tick, or, in
+// accessible mode (where an empty line cannot keep a ticked list), a line
+// of comma-separated values checked against the allowed ones.
+func (k asker) multi(key, title, desc string, allowed []string, v *[]string) huh.Field {
+	if !k.accessible {
+		return huh.NewMultiSelect[string]().Title(title).Description(desc).Options(huh.NewOptions(allowed...)...).Value(v).Key(key)
+	}
+	tv := list{p: v, def: append([]string{}, *v...)}
+	return k.reg(k.text(key, title, tv, "", "").Description(desc+" One or more of: "+strings.Join(allowed, ", ")+"."), func(s string) error {
+		for _, x := range tv.value(s).([]any) {
+			if !slices.Contains(allowed, x.(string)) {
+				return errors.New(x.(string) + " is not one of " + strings.Join(allowed, ", "))
+			}
+		}
+		return nil
+	})
+}
+
+// help is the schema's description of a field, in the author's words: its
+// first sentence, without references to RFCs and sections.
+func (k asker) help(kind validate.Kind, ptr string) string {
+	return plainHelp(k.v.Field(kind, ptr).Description)
+}
+
+// plainHelp keeps the first sentences of a schema description that do not
+// cite the spec's documents (RFC numbers, sections, schema names, version
+// tags), up to 200 characters.
+func plainHelp(d string) string {
+	var keep []string
+	n := 0
+	for _, s := range strings.SplitAfter(d, ". ") {
+		if strings.Contains(s, "RFC") || strings.Contains(s, "§") || strings.Contains(s, "schema") ||
+			strings.Contains(s, "`") || strings.HasPrefix(strings.TrimSpace(s), "v0.") {
+			continue
+		}
+		if n+len(s) > 200 && n > 0 {
+			break
+		}
+		keep = append(keep, s)
+		n += len(s)
+		if n > 80 {
+			break
+		}
+	}
+	out := strings.TrimSpace(strings.Join(keep, ""))
+	if r := []rune(out); len(r) > 200 {
+		out = string(r[:199]) + "…"
+	}
+	return out
+}
+
+// check validates the value typed text stands for at the field's place,
+// with the schema's words; an empty optional answer is left out.
+func (k asker) check(kind validate.Kind, ptr string, conv func(string) any) func(string) error {
+	optional := !k.v.Field(kind, ptr).Required
+	return func(s string) error {
+		val := conv(s)
+		if optional && isEmpty(val) {
+			return nil
+		}
+		return firstError(scaffold.CheckField(k.v, kind, ptr, val))
+	}
+}
+
+func isEmpty(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return strings.TrimSpace(v) == ""
+	case []any:
+		return len(v) == 0
+	}
+	return false
+}
+
+func firstError(errs scaffold.FieldErrors) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	if errs[0].Hint != "" {
+		return errors.New(errs[0].Message + ": " + errs[0].Hint)
+	}
+	return errors.New(errs[0].Message)
+}
+
+// enum lists the schema's allowed values for a field.
+func (k asker) enum(kind validate.Kind, ptr string) []huh.Option[string] {
+	return huh.NewOptions(k.v.Field(kind, ptr).Enum...)
+}
+
+// choices are options with their explanations.
+func choices(cs []scaffold.Choice) []huh.Option[string] {
+	out := make([]huh.Option[string], len(cs))
+	for i, c := range cs {
+		label := c.Value + ": " + c.About
+		if c.Value == "" {
+			label = c.About
+		}
+		out[i] = huh.NewOption(label, c.Value)
+	}
+	return out
+}
+
+// license asks for an SPDX identifier: a searchable list of every SPDX
+// license (the scaffold's usual ones first; / filters), or, in accessible
+// mode, a line with completions.
+func (k asker) license(v *string) huh.Field {
+	help := k.help(validate.NodePack, "/license")
+	if k.accessible {
+		return k.text("license", "License (SPDX)", str{p: v, def: *v}, validate.NodePack, "/license").Suggestions(scaffold.Licenses)
+	}
+	opts := append([]huh.Option[string]{}, licenseOptions()...)
+	if *v != "" && !slices.ContainsFunc(opts, func(o huh.Option[string]) bool { return o.Value == *v }) {
+		opts = append([]huh.Option[string]{huh.NewOption(*v, *v)}, opts...)
+	}
+	return huh.NewSelect[string]().Title("License (SPDX)").Description(help + " Type / to search, esc to stop searching.").
+		Options(opts...).Value(v).Height(6).Key("license")
+}
+
+// licenseOptions are the scaffold's usual licenses, then every other SPDX
+// identifier: built once.
+var licenseOptions = sync.OnceValue(func() []huh.Option[string] {
+	ids := append([]string{}, scaffold.Licenses...)
+	seen := map[string]bool{}
+	for _, id := range ids {
+		seen[id] = true
+	}
+	for _, id := range spdxlicenses.GetLicenses() {
+		if !seen[id] {
+			ids = append(ids, id)
+		}
+	}
+	return huh.NewOptions(ids...)
+})
+
+// derived is an input the scaffold fills from the id when left empty.
+func (k asker) derived(key, title string, v *string, kind validate.Kind, ptr string) *huh.Input {
+	return k.optional(key, title, v, kind, ptr).Placeholder("(from the id)")
+}

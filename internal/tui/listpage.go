@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/huh/v2"
+)
+
+// listSpec is a list of answers edited on a list page: add an entry, edit
+// one (its pages), remove one, or go on.
+type listSpec struct {
+	noun   string // one entry, e.g. "environment variable"
+	plural string
+	min    int // the fewest entries the document takes
+	count  func(a *answers, at pos) int
+	label  func(a *answers, at pos, k int) string
+	add    func(a *answers, at pos)
+	remove func(a *answers, at pos, k int)
+	// entry reports whether a walk position asks entry k of the list.
+	entry func(at pos, k int) func(pos) bool
+}
+
+// The list page's choices.
+const (
+	listDone   = "done"
+	listAdd    = "add"
+	listEdit   = "edit:"
+	listRemove = "remove:"
+)
+
+// listGroups is the list page: the entries, and what to do next.
+func listGroups(w *wizard, at pos) []*huh.Group {
+	l := at.pg.list
+	n := l.count(w.a, at)
+	names := make([]string, n)
+	for k := range n {
+		names[k] = l.label(w.a, at, k)
+	}
+	title := fmt.Sprintf("%s: none", capitalize(l.plural))
+	if n > 0 {
+		title = fmt.Sprintf("%s: %s", capitalize(plural(n, l.noun, l.plural)), strings.Join(names, ", "))
+	}
+	opts := []huh.Option[string]{huh.NewOption("continue", listDone), huh.NewOption("add a "+l.noun, listAdd)}
+	for k, name := range names {
+		opts = append(opts, huh.NewOption("edit "+name, listEdit+strconv.Itoa(k)))
+	}
+	if n > l.min {
+		for k, name := range names {
+			opts = append(opts, huh.NewOption("remove "+name, listRemove+strconv.Itoa(k)))
+		}
+	}
+	w.choice = listDone
+	return []*huh.Group{huh.NewGroup(huh.NewSelect[string]().Title(title).Options(opts...).Value(&w.choice).Key(at.pg.id))}
+}
+
+// listNext applies the list page's choice and says where it leads; ok is
+// false for "continue".
+func (w *wizard) listNext(at pos) (pos, bool) {
+	l := at.pg.list
+	c := w.choice
+	switch {
+	case c == listAdd:
+		l.add(w.a, at)
+		return w.entryPos(at, l.count(w.a, at)-1)
+	case strings.HasPrefix(c, listEdit):
+		k, _ := strconv.Atoi(strings.TrimPrefix(c, listEdit))
+		return w.entryPos(at, k)
+	case strings.HasPrefix(c, listRemove):
+		k, _ := strconv.Atoi(strings.TrimPrefix(c, listRemove))
+		if l.count(w.a, at) > l.min {
+			l.remove(w.a, at, k)
+		}
+		return at, true
+	}
+	return pos{}, false
+}
+
+// entryPos is the first page of entry k of the list page at's list.
+func (w *wizard) entryPos(at pos, k int) (pos, bool) {
+	ws := walk(w.a)
+	if n := indexOfFunc(ws, at.pg.list.entry(at, k)); n >= 0 {
+		return ws[n], true
+	}
+	return at, true
+}
+
+func indexOfFunc(ws []pos, f func(pos) bool) int {
+	for n, p := range ws {
+		if f(p) {
+			return n
+		}
+	}
+	return -1
+}
+
+// plural is "1 problem", "2 problems".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// removeAt removes element k of a list.
+func removeAt[T any](xs []T, k int) []T {
+	if k < 0 || k >= len(xs) {
+		return xs
+	}
+	return append(xs[:k:k], xs[k+1:]...)
+}

@@ -1,0 +1,59 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// A pack's nodes: one page per node, then the list of nodes.
+
+func init() {
+	register(&page{id: "node", title: "node", order: 40, doc: docPack, each: "nodes",
+		when: func(a *answers, _ pos) bool { return a.hasNodes() }, owns: paths("nodes.%d"), groups: nodeGroups})
+	register(&page{id: "nodes", title: "nodes", order: 45, doc: docPack,
+		when: func(a *answers, _ pos) bool { return a.hasNodes() }, owns: paths("nodes"), groups: listGroups,
+		list: &listSpec{noun: "node", plural: "nodes", min: 1,
+			count: func(a *answers, _ pos) int { return len(a.Pack.Nodes) },
+			label: func(a *answers, _ pos, k int) string { return a.Pack.Nodes[k].ID },
+			add: func(a *answers, _ pos) {
+				a.Pack.Nodes = append(a.Pack.Nodes, scaffold.NewNode(len(a.Pack.Nodes)))
+			},
+			remove: func(a *answers, _ pos, k int) { a.Pack.Nodes = removeAt(a.Pack.Nodes, k) },
+			entry: func(_ pos, k int) func(pos) bool {
+				return func(p pos) bool { return p.pg.id == "node" && p.i == k }
+			}}})
+}
+
+// nodeGroups ask one node: identity, kind and ports.
+func nodeGroups(w *wizard, at pos) []*huh.Group {
+	k, a, i := w.k, w.a, at.i
+	n := &a.Pack.Nodes[i]
+	def := scaffold.NewNode(i)
+	nk := validate.NodePack
+	key := func(f string) string { return fmt.Sprintf("nodes.%d.%s", i, f) }
+	ptr := func(f string) string { return fmt.Sprintf("/nodes/%d/%s", i, f) }
+	id := str{p: &n.ID, def: def.ID}
+	return []*huh.Group{
+		huh.NewGroup(
+			k.reg(k.text(key("id"), "Node id", id, "", "").Description("appended to the pack name to form the typeId"),
+				k.check(nk, ptr("typeId"), func(s string) any { return a.name() + "." + id.value(s).(string) })),
+			k.derived(key("label"), "Label", &n.Label, nk, ptr("label")),
+			k.text(key("description"), "Description", str{p: &n.Description, def: def.Description}, nk, ptr("description")),
+		),
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("Category").Description(k.help(nk, ptr("category"))).
+				Options(k.enum(nk, ptr("category"))...).Value(&n.Category).Key(key("category")),
+			huh.NewSelect[string]().Title("Role").Description(k.help(nk, ptr("role"))).
+				Options(huh.NewOptions(scaffold.NodeRoles...)...).Value(&n.Role).Key(key("role")),
+			k.multi(key("capabilities"), "Capabilities", k.help(nk, ptr("capabilities")), k.v.Field(nk, ptr("capabilities")).Enum, &n.Capabilities),
+		),
+		huh.NewGroup(
+			k.text(key("inputs"), "Input ports", list{p: &n.Inputs, def: def.Inputs}, "", "").Description("comma-separated names"),
+			k.text(key("outputs"), "Output ports", list{p: &n.Outputs, def: def.Outputs}, "", "").Description("comma-separated names"),
+		),
+	}
+}

@@ -1,0 +1,96 @@
+package tui
+
+import (
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// The first pages: what to create, the pack's identity and its runtime.
+
+const pageIdentity = "identity"
+
+func init() {
+	register(&page{id: "what", title: "what to create", order: 10, doc: docPack, groups: whatGroups})
+	register(&page{id: pageIdentity, title: "identity", order: 20, doc: docPack,
+		when:   func(a *answers, _ pos) bool { return a.isPack() },
+		owns:   paths("name", "version", "description", "author", "license", "homepage", "repository", "keywords", "engines", "spec"),
+		groups: identityGroups})
+	register(&page{id: "runtime", title: "runtime", order: 30, doc: docPack,
+		when: func(a *answers, _ pos) bool { return a.hasNodes() }, owns: paths("runtime"), groups: runtimeGroups})
+}
+
+// whatKinds are the things the wizard creates, as the first page offers them.
+var whatKinds = []scaffold.Choice{
+	{Value: whatMixed, About: "A pack with a node, an agent (with an eval suite) and a tool manifest"},
+	{Value: whatNodes, About: "A pack of nodes"},
+	{Value: whatAgent, About: "An agent-only pack (remote runtime, no code)"},
+	{Value: whatTool, About: "A standalone tool install manifest"},
+	{Value: whatSoloAgent, About: "A standalone agent manifest"},
+	{Value: whatSoloEval, About: "A standalone eval suite"},
+}
+
+func whatGroups(w *wizard, _ pos) []*huh.Group {
+	opts := make([]huh.Option[string], len(whatKinds))
+	for i, c := range whatKinds {
+		opts[i] = huh.NewOption(c.About, c.Value)
+	}
+	return []*huh.Group{huh.NewGroup(huh.NewSelect[string]().Title("What do you want to create?").Options(opts...).Value(&w.a.What).Key("what"))}
+}
+
+// identityGroups ask the pack's name (scope, organisation, name part) and
+// details.
+func identityGroups(w *wizard, _ pos) []*huh.Group {
+	k, a := w.k, w.a
+	def := scaffold.PackAnswers{}.Defaults()
+	_, defOrg, defPart := scaffold.SplitName(def.Name)
+	nameCheck := func(tv textValue, part func(string) string) func(string) error {
+		return func(s string) error {
+			return k.check(validate.NodePack, "/name", func(string) any { return part(tv.value(s).(string)) })(s)
+		}
+	}
+	org, part := str{p: &w.org, def: defOrg}, str{p: &w.part, def: defPart}
+	return []*huh.Group{
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("Scope").Description(k.help(validate.NodePack, "/name")).
+				Options(choices(scaffold.NameScopes)...).Value(&w.scope).Key("name.scope"),
+			k.reg(k.text("name", "Organisation or author", org, "", "").Description("the second part of the name, e.g. acme"),
+				nameCheck(org, func(s string) string { return scaffold.JoinName(w.scope, s, w.part) })),
+			k.reg(k.text("name.part", "Pack name", part, "", "").Description("the last part, e.g. hello-world"),
+				nameCheck(part, func(s string) string { return scaffold.JoinName(w.scope, w.org, s) })),
+		),
+		huh.NewGroup(
+			k.text("version", "Version", str{p: &a.Pack.Version, def: def.Version}, validate.NodePack, "/version"),
+			k.text("description", "Description", str{p: &a.Pack.Description, def: def.Description}, validate.NodePack, "/description"),
+			k.text("author", "Author", str{p: &a.Pack.Author, def: def.Author}, validate.NodePack, "/author"),
+			k.license(&a.Pack.License),
+		),
+		huh.NewGroup(
+			k.text("homepage", "Homepage", str{p: &a.Pack.Homepage}, validate.NodePack, "/homepage").Placeholder("https://… (optional)"),
+			k.text("repository", "Repository", str{p: &a.Pack.Repository}, validate.NodePack, "/repository").Placeholder("https://… (optional)"),
+			k.text("keywords", "Keywords", list{p: &a.Pack.Keywords, def: def.Keywords}, validate.NodePack, "/keywords").
+				Description("comma-separated (optional)"),
+		),
+	}
+}
+
+// runtimeGroups ask the language; format and entry follow from it.
+func runtimeGroups(w *wizard, _ pos) []*huh.Group {
+	var opts []huh.Option[string]
+	for _, lang := range scaffold.Runtimes {
+		rs, err := scaffold.Runtime(lang)
+		if err != nil || lang == "remote" {
+			continue
+		}
+		label := lang + " (entry " + rs.Entry + ")"
+		if rs.Format != "" {
+			label = lang + " (" + rs.Format + ", entry " + rs.Entry + ")"
+		}
+		opts = append(opts, huh.NewOption(label, lang))
+	}
+	return []*huh.Group{huh.NewGroup(
+		huh.NewSelect[string]().Title("Runtime language").Description(w.k.help(validate.NodePack, "/runtime/language")).
+			Options(opts...).Value(&w.a.Pack.Runtime.Language).Key("runtime.language"),
+	)}
+}

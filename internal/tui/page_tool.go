@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// A tool install manifest: the tool and how it is installed; its
+// environment variables, scopes and actions, each a page per entry and a
+// list page; then its smoke test and kill switch.
+
+func init() {
+	tool := func(a *answers, _ pos) bool { return a.hasTool() }
+	register(&page{id: "tool", title: "tool manifest", order: 60, doc: docTool, when: tool,
+		owns: paths("tool", "runtime", "install"), groups: toolGroups})
+	register(&page{id: "env", title: "environment variable", order: 62, doc: docTool, each: "env", when: tool,
+		owns: paths("env.%d"), groups: envGroups})
+	register(&page{id: "envs", title: "environment variables", order: 63, doc: docTool, when: tool,
+		owns: paths("env"), groups: listGroups,
+		list: &listSpec{noun: "environment variable", plural: "environment variables",
+			count: func(a *answers, _ pos) int { return len(a.Tool.Env) },
+			label: func(a *answers, _ pos, k int) string {
+				e := a.Tool.Env[k]
+				if e.Secret {
+					return e.Name + " (secret)"
+				}
+				return e.Name
+			},
+			add:    func(a *answers, _ pos) { a.Tool.Env = append(a.Tool.Env, scaffold.NewEnv(len(a.Tool.Env))) },
+			remove: func(a *answers, _ pos, k int) { a.Tool.Env = removeAt(a.Tool.Env, k) },
+			entry:  entryOf("env")}})
+	register(&page{id: "scope", title: "scope", order: 64, doc: docTool, each: "scopes", when: tool,
+		owns: paths("scopes.%d"), groups: scopeGroups})
+	register(&page{id: "scopes", title: "scopes", order: 65, doc: docTool, when: tool,
+		owns: paths("scopes"), groups: listGroups,
+		list: &listSpec{noun: "scope", plural: "scopes",
+			count:  func(a *answers, _ pos) int { return len(a.Tool.Scopes) },
+			label:  func(a *answers, _ pos, k int) string { return a.Tool.Scopes[k].Resource },
+			add:    func(a *answers, _ pos) { a.Tool.Scopes = append(a.Tool.Scopes, scaffold.NewScope(len(a.Tool.Scopes))) },
+			remove: func(a *answers, _ pos, k int) { a.Tool.Scopes = removeAt(a.Tool.Scopes, k) },
+			entry:  entryOf("scope")}})
+	register(&page{id: "action", title: "action", order: 66, doc: docTool, each: "actions", when: tool,
+		owns: paths("actions.%d"), groups: actionGroups})
+	register(&page{id: "actions", title: "actions", order: 67, doc: docTool, when: tool,
+		owns: paths("actions"), groups: listGroups,
+		list: &listSpec{noun: "action", plural: "actions", min: 1,
+			count: func(a *answers, _ pos) int { return len(a.Tool.Actions) },
+			label: func(a *answers, _ pos, k int) string { return a.Tool.Actions[k].Name },
+			add: func(a *answers, _ pos) {
+				a.Tool.Actions = append(a.Tool.Actions, scaffold.NewAction(len(a.Tool.Actions)))
+			},
+			remove: func(a *answers, _ pos, k int) { a.Tool.Actions = removeAt(a.Tool.Actions, k) },
+			entry:  entryOf("action")}})
+	register(&page{id: "safety", title: "smoke test and kill switch", order: 68, doc: docTool, when: tool,
+		owns: paths("smoke", "killSwitch"), groups: safetyGroups})
+}
+
+func entryOf(id string) func(pos, int) func(pos) bool {
+	return func(_ pos, k int) func(pos) bool {
+		return func(p pos) bool { return p.pg.id == id && p.i == k }
+	}
+}
+
+// toolGroups ask the tool's identity, runtime and install method.
+func toolGroups(w *wizard, _ pos) []*huh.Group {
+	k, t := w.k, &w.a.Tool
+	def := scaffold.ToolAnswers{}.Defaults()
+	tk := validate.ToolManifest
+	return []*huh.Group{
+		huh.NewGroup(
+			k.text("tool.id", "Tool id", str{p: &t.Tool.ID, def: def.Tool.ID}, tk, "/tool/id"),
+			k.text("tool.version", "Tool version", str{p: &t.Tool.Version, def: def.Tool.Version}, tk, "/tool/version"),
+			k.text("tool.name", "Tool name", str{p: &t.Tool.Name, def: def.Tool.Name}, tk, "/tool/name"),
+			k.text("tool.summary", "Summary", str{p: &t.Tool.Summary, def: def.Tool.Summary}, tk, "/tool/summary"),
+		),
+		huh.NewGroup(
+			huh.NewSelect[string]().Title("Runtime kind").Description(k.help(tk, "/runtime/kind")).
+				Options(k.enum(tk, "/runtime/kind")...).Value(&t.Runtime.Kind).Key("runtime.kind"),
+			huh.NewSelect[string]().Title("Install method").Description(k.help(tk, "/runtime/install/method")).
+				Options(huh.NewOptions(scaffold.InstallMethods...)...).Value(&t.Install.Method).Key("install.method"),
+			k.text("install.package", "Package", str{p: &t.Install.Package}, "", "").Description("empty: the tool id"),
+		),
+	}
+}
+
+// envGroups ask one environment variable: its name, the prompt the owner
+// sees, and whether it is a secret and required.
+func envGroups(w *wizard, at pos) []*huh.Group {
+	k, i := w.k, at.i
+	e := &w.a.Tool.Env[i]
+	def := scaffold.NewEnv(i)
+	tk := validate.ToolManifest
+	key := func(f string) string { return fmt.Sprintf("env.%d.%s", i, f) }
+	ptr := func(f string) string { return fmt.Sprintf("/env/%d/%s", i, f) }
+	return []*huh.Group{huh.NewGroup(
+		k.text(key("name"), "Environment variable", str{p: &e.Name, def: def.Name}, tk, ptr("name")).
+			Description("a credential or setting the tool reads, e.g. ACME_API_KEY"),
+		k.text(key("prompt"), "Prompt", str{p: &e.Prompt, def: def.Prompt}, tk, ptr("prompt")),
+		huh.NewConfirm().Title("Is it a secret?").Value(&e.Secret).Key(key("secret")),
+		huh.NewConfirm().Title("Is it required?").Value(&e.Required).Key(key("required")),
+	)}
+}
+
+// scopeGroups ask one scope: the resource, what is done with it and why.
+func scopeGroups(w *wizard, at pos) []*huh.Group {
+	k, i := w.k, at.i
+	s := &w.a.Tool.Scopes[i]
+	def := scaffold.NewScope(i)
+	tk := validate.ToolManifest
+	key := func(f string) string { return fmt.Sprintf("scopes.%d.%s", i, f) }
+	ptr := func(f string) string { return fmt.Sprintf("/scopes/%d/%s", i, f) }
+	return []*huh.Group{huh.NewGroup(
+		k.text(key("resource"), "Resource", str{p: &s.Resource, def: def.Resource}, tk, ptr("resource")).
+			Description("what the tool touches, e.g. net.outbound, gmail.messages"),
+		k.multi(key("actions"), "Actions on it", "what the tool does with it", k.v.Field(tk, ptr("actions/0")).Enum, &s.Actions),
+		k.text(key("rationale"), "Rationale", str{p: &s.Rationale, def: def.Rationale}, tk, ptr("rationale")),
+		huh.NewSelect[string]().Title("Sensitivity of the data").Description("for private data (gmail.*, files.*, …)").
+			Options(k.enum(tk, "/data_boundary/reads/0/sensitivity")...).Value(&s.Sensitivity).Key(key("sensitivity")),
+	)}
+}
+
+// actionGroups ask one action of the tool's catalog.
+func actionGroups(w *wizard, at pos) []*huh.Group {
+	k, i := w.k, at.i
+	t := &w.a.Tool
+	act := &t.Actions[i]
+	def := scaffold.NewAction(i)
+	tk := validate.ToolManifest
+	key := func(f string) string { return fmt.Sprintf("actions.%d.%s", i, f) }
+	ptr := func(f string) string { return fmt.Sprintf("/actions/%d/%s", i, f) }
+	var scopes []string
+	for _, s := range t.Scopes {
+		scopes = append(scopes, s.Resource)
+	}
+	fields := []huh.Field{
+		k.text(key("name"), "Action name", str{p: &act.Name, def: def.Name}, tk, ptr("name")),
+		k.text(key("summary"), "Action summary", str{p: &act.Summary, def: def.Summary}, tk, ptr("summary")),
+		huh.NewSelect[string]().Title("Side effects").Description(k.help(tk, ptr("side_effects"))).
+			Options(k.enum(tk, ptr("side_effects"))...).Value(&act.SideEffects).Key(key("sideEffects")),
+		k.text(key("inputs"), "Inputs", list{p: &act.Inputs, def: def.Inputs}, "", "").Description("comma-separated names of its string inputs"),
+	}
+	if len(scopes) > 0 {
+		fields = append(fields, k.multi(key("scopesUsed"), "Scopes it uses", "the scopes this action needs", scopes, &act.ScopesUsed))
+	}
+	return []*huh.Group{huh.NewGroup(fields...)}
+}
+
+// killSwitch binds the kill-switch choice: "" is the scaffold's honest
+// choice from the answers.
+func safetyGroups(w *wizard, _ pos) []*huh.Group {
+	t := &w.a.Tool
+	derived := *t
+	derived.KillSwitch.Kind = ""
+	opts := []huh.Option[string]{huh.NewOption("from the answers: "+derived.KillSwitchKind()+why(derived), "")}
+	opts = append(opts, huh.NewOptions(scaffold.KillSwitchKinds...)...)
+	return []*huh.Group{huh.NewGroup(
+		huh.NewSelect[string]().Title("Smoke test").Options(choices(scaffold.SmokeKinds)...).Value(&t.Smoke.Kind).Key("smoke.kind"),
+		huh.NewSelect[string]().Title("Kill switch").Description("how the owner stops the tool").
+			Options(opts...).Value(&t.KillSwitch.Kind).Key("killSwitch.kind"),
+	)}
+}
+
+func why(t scaffold.ToolAnswers) string {
+	if len(t.Env) == 0 {
+		return " (it is given no credentials)"
+	}
+	var names []string
+	for _, e := range t.Env {
+		names = append(names, e.Name)
+	}
+	return " (it is given " + strings.Join(names, ", ") + ")"
+}

@@ -1,0 +1,170 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/keymap"
+	"github.com/openwop/wopkit/internal/tui/widgets"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// planned is what the review shows: the plan (the tool manifest folded
+// in) or the problems that stop it, everything that can fail after the
+// review included.
+type planned struct {
+	plan     *scaffold.Plan
+	manifest string // the main file, for display
+	problems []scaffold.FieldError
+	err      error
+}
+
+// review is the wizard's review page: the files that will be written, the
+// main manifest as JSON, and the problems, each leading back to its page.
+type review struct {
+	planned
+	cursor int
+	scroll int
+}
+
+func (r *review) set(p planMsg) {
+	r.planned = planned(p)
+	r.cursor, r.scroll = 0, 0
+}
+
+func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
+	keys := w.ctx.Keys
+	r := &w.rev
+	switch {
+	case key.Matches(k, keys.Up):
+		r.cursor = max(r.cursor-1, 0)
+	case key.Matches(k, keys.Down):
+		r.cursor = min(r.cursor+1, max(len(r.problems)-1, 0))
+	case key.Matches(k, keys.PageDown):
+		r.scroll += 5
+	case key.Matches(k, keys.PageUp):
+		r.scroll = max(r.scroll-5, 0)
+	case k.String() == "b" || k.String() == "shift+tab" || k.String() == "ctrl+b":
+		return w.back()
+	case key.Matches(k, keys.Accept):
+		switch {
+		case len(r.problems) > 0:
+			return w.fix(r.problems[r.cursor])
+		case r.plan != nil:
+			w.busy = "writing…"
+			return runCmd(w.a, w.opts, r.plan)
+		}
+	case key.Matches(k, keys.Quit):
+		return push(w.ConfirmQuit())
+	}
+	return nil
+}
+
+// fix opens the page that asks the answer a problem is about, focused on
+// its field; once that page is answered the review comes back.
+func (w *wizard) fix(fe scaffold.FieldError) tea.Cmd {
+	to := owner(w.a, fe)
+	cmd := w.move(to)
+	w.fixing = true
+	return tea.Batch(cmd, w.startAt(fe))
+}
+
+// ran ends a run: the summary, or, on a failure (nothing is left written),
+// the draft kept and the review with the failure leading to its page.
+func (w *wizard) ran(m runMsg) tea.Cmd {
+	w.busy = ""
+	if m.err == nil {
+		w.finished, w.done, w.err = true, m.summary, ""
+		w.out.ok, w.out.err = true, nil
+		removeDraft(w.opts.draftPath())
+		return nil
+	}
+	w.out.err = m.err
+	w.err = errText(m.err)
+	note := ""
+	if err := saveDraft(w.opts.draftPath(), w.a); err == nil {
+		note = "; nothing was written and your answers are kept as a draft"
+	}
+	fe := failedField(w.a, m.err)
+	fe.Message = "could not finish: " + w.err + note
+	w.rev.set(planMsg{problems: []scaffold.FieldError{fe}})
+	return nil
+}
+
+// failedField is the answer a failure after the review is about.
+func failedField(a *answers, err error) scaffold.FieldError {
+	var e *werr.Error
+	if errors.As(err, &e) && (strings.HasPrefix(e.Code, "key") || strings.HasPrefix(e.Code, "sign")) {
+		return scaffold.FieldError{Field: "keyPath", File: docSign}
+	}
+	return mainField(a)
+}
+
+func (r *review) view(ctx *common.Context, width, height int) string {
+	st := ctx.Styles
+	var b strings.Builder
+	switch {
+	case r.err != nil:
+		b.WriteString(st.Error.Render(widgets.Wrap("cannot plan the files: "+r.err.Error(), width)) + "\n")
+		return b.String()
+	case len(r.problems) > 0:
+		head := fmt.Sprintf("%s stop the files from being written; enter goes to the answer:", plural(len(r.problems), "problem", "problems"))
+		if len(r.problems) == 1 {
+			head = "1 problem stops the files from being written; enter goes to the answer:"
+		}
+		b.WriteString(st.Error.Render(widgets.Wrap(head, width)) + "\n")
+		for i, p := range r.problems {
+			line := p.Field + ": " + p.Message
+			if p.Field == "" {
+				line = p.Pointer + ": " + p.Message
+			}
+			if i != r.cursor {
+				b.WriteString("  " + widgets.Fit(line, width-2, 1) + "\n")
+				continue
+			}
+			// the selected problem is shown whole, wrapped, with its hint
+			wrapped := strings.Split(widgets.Wrap(line, width-4), "\n")
+			for n, l := range wrapped {
+				mark := "  "
+				if n == 0 {
+					mark = "> "
+				}
+				b.WriteString(mark + st.Selected.Render(l) + "\n")
+			}
+			if p.Hint != "" {
+				b.WriteString(st.Dim.Render(indentText(widgets.Wrap(p.Hint, width-4), "    ")) + "\n")
+			}
+		}
+		return b.String()
+	case r.plan == nil:
+		return ""
+	}
+	files := fmt.Sprintf("%s will be written: %s", plural(len(r.plan.Files), "file", "files"), strings.Join(r.plan.Paths(), ", "))
+	b.WriteString(widgets.Wrap(files, width) + "\n")
+	b.WriteString(st.OK.Render("no problems") + " · " + st.Dim.Render("enter to write, b to go back") + "\n")
+	lines := strings.Split(strings.TrimRight(r.manifest, "\n"), "\n")
+	room := max(height-lipglossHeight(b.String())-1, 3)
+	r.scroll = min(r.scroll, max(len(lines)-room, 0))
+	end := min(r.scroll+room, len(lines))
+	b.WriteString(st.Dim.Render(strings.Join(lines[r.scroll:end], "\n")))
+	return b.String()
+}
+
+func indentText(s, pre string) string { return pre + strings.ReplaceAll(s, "\n", "\n"+pre) }
+
+func lipglossHeight(s string) int { return strings.Count(s, "\n") + 1 }
+
+func (r *review) help(k keymap.KeyMap) []key.Binding {
+	back := key.NewBinding(key.WithKeys("b", "shift+tab", "ctrl+b"), key.WithHelp("b", "back"))
+	if len(r.problems) > 0 {
+		return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "fix it")), back, k.Quit}
+	}
+	return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "write")),
+		k.PageDown, k.PageUp, back, k.Quit}
+}
