@@ -48,6 +48,15 @@ const cmdWait = 300 * time.Millisecond
 
 var cmdType = reflect.TypeOf((tea.Cmd)(nil))
 
+// slowCmds are the wizard's commands that may take longer than cmdWait on
+// a busy machine (planning with its checks, writing and packing): the
+// driver waits for them. A closure's code pointer is the same for every
+// call of the function that makes it.
+var slowCmds = map[uintptr]bool{
+	reflect.ValueOf(planCmd(testValidator, &answers{}, NewOptions{})).Pointer(): true,
+	reflect.ValueOf(runCmd(&answers{}, NewOptions{}, nil)).Pointer():            true,
+}
+
 // run executes cmd and feeds what it yields back in, breadth first.
 func (d *driver) run(cmd tea.Cmd) {
 	queue := []tea.Cmd{cmd}
@@ -62,10 +71,14 @@ func (d *driver) run(cmd tea.Cmd) {
 		}
 		done := make(chan tea.Msg, 1)
 		go func() { done <- c() }()
+		wait := cmdWait
+		if slowCmds[reflect.ValueOf(c).Pointer()] {
+			wait = time.Minute
+		}
 		var msg tea.Msg
 		select {
 		case msg = <-done:
-		case <-time.After(cmdWait):
+		case <-time.After(wait):
 			continue
 		}
 		if msg == nil {
