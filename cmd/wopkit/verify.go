@@ -148,7 +148,7 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 		}
 		if r.IntegrityChecked {
 			line += ", integrity matches the registry"
-			if r.Tree != "" {
+			if r.Tree != "" && r.Tree != "v1" { // v1 was the only tree: its line stays as it was
 				line += " (" + r.Tree + " tree)"
 			}
 		}
