@@ -115,6 +115,9 @@ func newNewCmd() *cobra.Command {
 			"         dependencies (JSON object), chain.<key> for the first chain, chains.N.<key>: id, label, description,\n" +
 			"         capabilities, parameters.N.name|type|description|required, steps.N.id|typeId|name|params|input|output,\n" +
 			"         steps.N.config.KEY, outputs.N.name|type|description\n" +
+			"  pack with kind=prompt (a prompt pack, no runtime): name, version, description, license, engines,\n" +
+			"         prompts.N.id|version|kind|name|description|text|tags|modelClass|temperature,\n" +
+			"         prompts.N.variables.N.name|type|source|required|default|description\n" +
 			"  node   id, label, description, category, role, capabilities, inputs, outputs\n" +
 			"  agent  id, persona, modelClass, systemPrompt (inline when set), systemPromptFile, toolAllowlist,\n" +
 			"         memory.scratchpad|conversation|longTerm, confidence, handoff, eval (true), eval.<key>\n" +
@@ -126,6 +129,7 @@ func newNewCmd() *cobra.Command {
 			"  wopkit new pack --yes --set name=vendor.acme.bot --set runtime.language=remote\n" +
 			"  wopkit new pack --yes --values answers.json --dir bot --dry-run\n" +
 			"  wopkit new pack --yes --set kind=workflow-chain --set name=vendor.acme.chains --dir chains\n" +
+			"  wopkit new pack --yes --set kind=prompt --set name=vendor.acme.prompts --dir prompts\n" +
 			"  wopkit new agent --pack hello --set id=writer --set modelClass=writing --set eval=true\n" +
 			"  wopkit new agent --pack hello --set id=greeter --set systemPrompt='Greet the user.'\n" +
 			"  wopkit new node --pack hello --set id=shout --set inputs=text --set outputs=text\n" +
@@ -232,8 +236,11 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if kind == scaffold.KindWorkflowChain {
+	switch kind {
+	case scaffold.KindWorkflowChain:
 		return newChainPack(o)
+	case scaffold.KindPrompt:
+		return newPromptPack(o)
 	}
 	a := scaffold.PackAnswers{}.Defaults()
 	if o.Dir != "" {
@@ -265,6 +272,27 @@ func newChainPack(o *newOptions) (*scaffold.Plan, string, error) {
 		return nil, "", err
 	}
 	plan, err := scaffold.PlanChainPack(a, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
+	}
+	return plan, dir, nil
+}
+
+// newPromptPack plans a prompt pack (`new pack --set kind=prompt`).
+func newPromptPack(o *newOptions) (*scaffold.Plan, string, error) {
+	a := scaffold.PromptPackAnswers{}.Defaults()
+	if o.Dir != "" {
+		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
+	}
+	a.Spec = o.specOr(a.Spec)
+	if err := applyAnswers(&a, o, nil); err != nil {
+		return nil, "", err
+	}
+	plan, err := scaffold.PlanPromptPack(a, nil)
 	if err != nil {
 		return nil, "", err
 	}

@@ -139,3 +139,60 @@ func TestNewChainPackAnswers(t *testing.T) {
 		t.Errorf("kind=node: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestNewPromptPack: `new pack --set kind=prompt --yes` writes a prompt
+// pack that validates strictly with no warning, signs v2 and verifies with
+// wopkit and openssl; --spec v1 signs manual and verifies.
+func TestNewPromptPack(t *testing.T) {
+	keys := t.TempDir()
+	key := filepath.Join(keys, "me")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, errOut)
+	}
+	for _, spec := range []string{"v2", "v1"} {
+		t.Run(spec, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "prompts")
+			out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", spec, "--dir", dir, "--set", "kind=prompt",
+				"--set", "name=vendor.acme.prompts", "--set", "prompts.1.text=Summarize {{text}} in a {{tone}} tone.")
+			if code != 0 {
+				t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
+			}
+			if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
+				t.Fatalf("validate --strict: exit %d\n%s%s", code, out, errOut)
+			}
+			method := map[string]string{"v2": "v2", "v1": "manual"}[spec]
+			tgz := filepath.Join(t.TempDir(), "prompts.tgz")
+			if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+				t.Fatalf("pack --sign %s: exit %d\n%s%s", method, code, out, errOut)
+			}
+			if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
+				t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+			}
+			pj := fixtures.File(t, tgz, "pack.json")
+			if !strings.Contains(string(pj), `"kind":"prompt"`) {
+				t.Fatalf("in-tarball pack.json:\n%s", pj)
+			}
+			if spec != "v2" {
+				return
+			}
+			if _, err := exec.LookPath("openssl"); err != nil {
+				t.Skip("openssl not installed: skipping the independent signature check")
+			}
+			x := t.TempDir()
+			pjPath, sigPath := filepath.Join(x, "pack.json"), filepath.Join(x, "sig")
+			if err := os.WriteFile(pjPath, pj, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(sigPath, fixtures.File(t, tgz, "keys/pack.json.sig"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", key+".pub", "-rawin", "-in", pjPath, "-sigfile", sigPath).CombinedOutput(); err != nil {
+				t.Fatalf("openssl refuses the v2 signature: %v\n%s", err, out)
+			}
+		})
+	}
+	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=prompt", "--set", "prompts.1.text=For {{audience}}.", "--dir", filepath.Join(t.TempDir(), "p"))
+	if code != 1 || !strings.Contains(errOut, "prompts.1.text: {{audience}} has no variables[] entry") {
+		t.Errorf("undeclared variable: exit %d\n%s", code, errOut)
+	}
+}

@@ -41,3 +41,33 @@ func TestChainScaffoldAjv(t *testing.T) {
 		})
 	}
 }
+
+// TestPromptScaffoldAjv is TestChainScaffoldAjv for the prompt pack.
+func TestPromptScaffoldAjv(t *testing.T) {
+	for _, c := range []struct{ spec, set string }{{SpecV2, "v2"}, {SpecV1, "registry-v1"}} {
+		t.Run(c.spec, func(t *testing.T) {
+			check := ajvSchemas(t, c.set)
+			a := PromptPackAnswers{}.Defaults()
+			a.Name, a.Spec, a.Author = "vendor.acme.prompts", c.spec, "Acme"
+			p, err := PlanPromptPack(a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := p.Write(dir, false); err != nil {
+				t.Fatal(err)
+			}
+			pj := filepath.Join(dir, "pack.json")
+			if ok, out := check("prompt-pack-manifest.schema.json", pj); !ok {
+				t.Errorf("ajv refuses the %s prompt pack:\n%s\n%s", c.spec, out, p.File("pack.json").Data)
+			}
+			broken := strings.Replace(string(p.File("pack.json").Data), `"kind": "user"`, `"kind": "assistant"`, 1)
+			if err := os.WriteFile(pj, []byte(broken), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if ok, _ := check("prompt-pack-manifest.schema.json", pj); ok {
+				t.Error("ajv accepts a template of kind assistant")
+			}
+		})
+	}
+}

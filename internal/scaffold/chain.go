@@ -13,7 +13,7 @@ import (
 )
 
 // Pack kinds `wopkit new pack` scaffolds (the pack.json "kind" values, read
-// from the schemas' const: see PackKinds).
+// from the schemas' const: see PackKinds; KindPrompt is in prompt.go).
 const (
 	KindNode          = "node"
 	KindWorkflowChain = "workflow-chain"
@@ -145,7 +145,7 @@ func loadLists() {
 		// Schema type tokens; the same schema lists them as the enum of a
 		// produced variable's type.
 		chainValueTypes = v.FieldFor(validate.V2, validate.WorkflowChainPack, "/chains/0/producedVariables/0/type").Enum
-		for _, k := range []validate.Kind{validate.NodePack, validate.WorkflowChainPack} {
+		for _, k := range []validate.Kind{validate.NodePack, validate.WorkflowChainPack, validate.PromptPack} {
 			packKinds = append(packKinds, v.FieldFor(validate.V2, k, "/kind").Enum...)
 		}
 	})

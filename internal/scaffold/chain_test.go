@@ -155,7 +155,7 @@ func TestChainLists(t *testing.T) {
 	if got := strings.Join(ChainValueTypes(), ","); got != "string,number,boolean,object,array" {
 		t.Errorf("types %s", got)
 	}
-	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain" {
+	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain,prompt" {
 		t.Errorf("kinds %s", got)
 	}
 }

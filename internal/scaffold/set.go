@@ -11,13 +11,13 @@ import (
 )
 
 // Set applies one `--set KEY=VALUE` to answers (a pointer to PackAnswers,
-// ChainPackAnswers, AgentAnswers, NodeAnswers, EvalAnswers or ToolAnswers).
-// KEY is a dotted path of the answers' JSON names ("runtime.language",
-// "nodes.0.id", "eval.modes"); list values are comma-separated; a nested
-// optional block ("eval") is switched on by setting any key below it, or
-// with "eval=true". An open object (a chain step's config) takes any key
-// as a string, or a whole JSON object. An unknown key is a usage error
-// naming the known keys.
+// ChainPackAnswers, PromptPackAnswers, AgentAnswers, NodeAnswers,
+// EvalAnswers or ToolAnswers). KEY is a dotted path of the answers' JSON
+// names ("runtime.language", "nodes.0.id", "eval.modes"); list values are
+// comma-separated; a nested optional block ("eval") is switched on by
+// setting any key below it, or with "eval=true". An open object (a chain
+// step's config) takes any key as a string, or a whole JSON object. An
+// unknown key is a usage error naming the known keys.
 func Set(answers any, key, value string) error {
 	cur, err := toMap(answers)
 	if err != nil {
@@ -115,6 +115,10 @@ func fullTemplate(answers any) map[string]any {
 		v = fullEval()
 	case *ChainPackAnswers:
 		v = ChainPackAnswers{}.Defaults()
+	case *PromptPackAnswers:
+		p := PromptPackAnswers{}.Defaults()
+		p.Prompts = []PromptAnswers{PromptAnswers{}.Defaults()} // the template with variables
+		v = p
 	case *ToolAnswers:
 		t := ToolAnswers{}.Defaults()
 		t.Runtime.Command = []string{}

@@ -1,0 +1,362 @@
+package scaffold
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// KindPrompt is the pack.json "kind" of a prompt pack.
+const KindPrompt = "prompt"
+
+// PromptPackAnswers describe a new prompt pack: a declarative pack (no
+// runtime) of versioned prompt templates that hosts install into their
+// prompt library (spec v2 prompts, RFC 0027/0028).
+type PromptPackAnswers struct {
+	// Kind is always KindPrompt: the answer that selects these answers
+	// (`--set kind=prompt`, or "kind" in a --values file).
+	Kind         string            `json:"kind"`
+	Name         string            `json:"name"`
+	Version      string            `json:"version"`
+	Description  string            `json:"description"`
+	Author       string            `json:"author"`
+	License      string            `json:"license"`
+	Homepage     string            `json:"homepage"`
+	Repository   string            `json:"repository"`
+	Keywords     []string          `json:"keywords"`
+	Engines      string            `json:"engines"`
+	Spec         string            `json:"spec"`
+	Dependencies map[string]string `json:"dependencies"` // packs whose templates these reference
+	Prompts      []PromptAnswers   `json:"prompts"`      // at least one
+}
+
+// PromptAnswers describe one prompt template.
+type PromptAnswers struct {
+	ID          string            `json:"id"` // the templateId (written as given: "writer-system")
+	Version     string            `json:"version"`
+	Kind        string            `json:"kind"` // PromptKinds(): system, user, few-shot, schema-hint
+	Name        string            `json:"name"` // display name; default: the id title-cased
+	Description string            `json:"description"`
+	Text        string            `json:"text"` // the body; {{varName}} placeholders
+	Variables   []VariableAnswers `json:"variables"`
+	Tags        []string          `json:"tags"`
+	ModelClass  string            `json:"modelClass"` // modelHints.modelClass ("" omits)
+	// Temperature is modelHints.temperature (0..2); negative omits it.
+	Temperature float64 `json:"temperature"`
+}
+
+// VariableAnswers describe one {{varName}} slot of a template.
+type VariableAnswers struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`   // PromptVariableTypes()
+	Source      string `json:"source"` // PromptVariableSources(), "" omits it
+	Required    bool   `json:"required"`
+	Default     string `json:"default"` // defaultValue of an optional string variable ("" omits it)
+	Description string `json:"description"`
+}
+
+// Defaults returns the answers of a new prompt pack: a system template and
+// a user template whose {{text}} and {{tone}} are declared variables.
+func (PromptPackAnswers) Defaults() PromptPackAnswers {
+	return PromptPackAnswers{
+		Kind:         KindPrompt,
+		Name:         DefaultPackName,
+		Version:      "0.1.0",
+		Description:  "A new OpenWOP prompt pack.",
+		License:      "Apache-2.0",
+		Keywords:     []string{},
+		Engines:      EnginesV2,
+		Spec:         SpecV2,
+		Dependencies: map[string]string{},
+		Prompts: []PromptAnswers{
+			{ID: "summarizer-system", Version: "0.1.0", Kind: "system", Name: "Summarizer (system)",
+				Description: "System prompt of a careful summarizer.",
+				Text:        "You are a careful summarizer. Keep to what the text says, do not invent facts, and say when the text is too short to summarize.",
+				Variables:   []VariableAnswers{}, Tags: []string{"summary"}, ModelClass: "writing", Temperature: 0.3},
+			PromptAnswers{}.Defaults(),
+		},
+	}
+}
+
+// Defaults returns the answers of a user template with two variables.
+func (PromptAnswers) Defaults() PromptAnswers {
+	return PromptAnswers{
+		ID: "summarize-user", Version: "0.1.0", Kind: "user", Name: "Summarize (user)",
+		Description: "Asks for a summary of the text, in the tone given.",
+		Text:        "Summarize the following text in a {{tone}} tone.\n\n{{text}}",
+		Variables: []VariableAnswers{
+			{Name: "text", Type: "string", Source: "input", Required: true, Description: "The text to summarize."},
+			{Name: "tone", Type: "string", Source: "input", Default: "neutral", Description: "The tone of the summary."},
+		},
+		Tags: []string{"summary"}, Temperature: -1,
+	}
+}
+
+var (
+	promptListsOnce sync.Once
+	promptKinds     []string
+	promptVarTypes  []string
+	promptSources   []string
+)
+
+func loadPromptLists() {
+	promptListsOnce.Do(func() {
+		v := orDefault(nil)
+		promptKinds = v.FieldFor(validate.V2, validate.PromptPack, "/prompts/0/kind").Enum
+		promptVarTypes = v.FieldFor(validate.V2, validate.PromptPack, "/prompts/0/variables/0/type").Enum
+		promptSources = v.FieldFor(validate.V2, validate.PromptPack, "/prompts/0/variables/0/source").Enum
+	})
+}
+
+// PromptKinds lists the roles a template may play (the schema's enum).
+func PromptKinds() []string { loadPromptLists(); return append([]string(nil), promptKinds...) }
+
+// PromptVariableTypes lists the types of a template variable (the schema's enum).
+func PromptVariableTypes() []string {
+	loadPromptLists()
+	return append([]string(nil), promptVarTypes...)
+}
+
+// PromptVariableSources lists where a variable's binding comes from (the schema's enum).
+func PromptVariableSources() []string {
+	loadPromptLists()
+	return append([]string(nil), promptSources...)
+}
+
+// Normalize fills the spec's engines range and the kind.
+func (a *PromptPackAnswers) Normalize() error {
+	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
+	if err := p.resolveSpec(); err != nil {
+		return err
+	}
+	a.Spec, a.Engines = p.Spec, p.Engines
+	if a.Kind == "" {
+		a.Kind = KindPrompt
+	}
+	return nil
+}
+
+// Check returns every problem of the answers, as PlanPromptPack would
+// refuse them (nil when the pack can be written). v may be nil.
+func (a PromptPackAnswers) Check(v *validate.Validator) FieldErrors {
+	_, err := PlanPromptPack(a, v)
+	return asFieldErrors(err)
+}
+
+// PlanPromptPack computes the files of a new prompt pack: pack.json (the
+// templates inline, as the registry publishes them), README.md, LICENSE
+// and .openwopignore, validated in strict mode (the PR lint rules apply).
+// Nothing is written.
+func PlanPromptPack(a PromptPackAnswers, v *validate.Validator) (*Plan, error) {
+	if err := a.Normalize(); err != nil {
+		return nil, err
+	}
+	errs := a.precheck()
+	doc := promptPackDoc{
+		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
+		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
+		Engines: map[string]string{"openwop": a.Engines}, Dependencies: a.Dependencies,
+	}
+	for _, pr := range a.Prompts {
+		doc.Prompts = append(doc.Prompts, pr.doc())
+	}
+	p := &Plan{Kind: "pack"}
+	if err := p.addJSON("pack.json", doc); err != nil {
+		return nil, err
+	}
+	vw := a.view()
+	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/prompt-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
+		b, err := render(f.tmpl, vw)
+		if err != nil {
+			return nil, err
+		}
+		p.add(f.path, b)
+	}
+	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
+	if err != nil {
+		return nil, err
+	}
+	p.add("LICENSE", lic)
+	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
+	for i := range errs {
+		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
+			errs[i].Field = promptFieldOf(errs[i].Pointer)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs.sorted()
+	}
+	return p, nil
+}
+
+// precheck refuses what the schemas cannot see in the answers.
+func (a *PromptPackAnswers) precheck() FieldErrors {
+	var errs FieldErrors
+	if e := checkLicense(a.License); e != "" {
+		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
+			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
+	}
+	if a.Kind != KindPrompt {
+		fe := fieldErrorf("kind", "these answers make a %s pack, not %q", KindPrompt, a.Kind)
+		fe.Hint = "use the answers of the other kind"
+		errs = append(errs, fe)
+	}
+	for i, pr := range a.Prompts {
+		if pr.Temperature > 2 {
+			errs = append(errs, FieldError{Field: "prompts." + itoa(i) + ".temperature", Message: fmt.Sprintf("temperature %g is above 2", pr.Temperature),
+				Hint: "give a sampling temperature from 0 to 2, or a negative number to leave it out"})
+		}
+		for j, va := range pr.Variables {
+			if va.Default != "" && va.Required {
+				errs = append(errs, FieldError{Field: "prompts." + itoa(i) + ".variables." + itoa(j) + ".default",
+					Message: fmt.Sprintf("variable %q is required and has a default, which is never used", va.Name),
+					Hint:    "set required=false to let the default apply, or remove the default"})
+			}
+		}
+	}
+	return errs
+}
+
+// doc builds a template's pack.json entry.
+func (pr PromptAnswers) doc() promptDoc {
+	name := pr.Name
+	if name == "" {
+		name = Title(suffix(pr.ID))
+	}
+	d := promptDoc{TemplateID: pr.ID, Version: pr.Version, Kind: pr.Kind, Text: pr.Text, Name: name,
+		Description: pr.Description, Tags: pr.Tags}
+	for _, va := range pr.Variables {
+		vd := variableDoc{Name: va.Name, Type: va.Type, Required: va.Required, Source: va.Source, Description: va.Description}
+		if va.Default != "" {
+			vd.DefaultValue = va.Default
+		}
+		d.Variables = append(d.Variables, vd)
+	}
+	if pr.ModelClass != "" || pr.Temperature >= 0 {
+		d.ModelHints = &modelHintsDoc{ModelClass: pr.ModelClass}
+		if pr.Temperature >= 0 {
+			t := pr.Temperature
+			d.ModelHints.Temperature = &t
+		}
+	}
+	return d
+}
+
+// promptFieldOf maps a pointer in the generated pack.json to the answer
+// it comes from ("/prompts/1/variables/0/name" is "prompts.1.variables.0.name").
+func promptFieldOf(pointer string) string {
+	toks := jsondoc.SplitPointer(pointer)
+	if len(toks) == 0 {
+		return ""
+	}
+	if toks[0] != "prompts" || len(toks) < 3 {
+		if toks[0] == "engines" || toks[0] == "dependencies" || toks[0] == "keywords" {
+			return toks[0]
+		}
+		return strings.Join(toks, ".")
+	}
+	pre := "prompts." + toks[1]
+	switch rest := toks[2:]; rest[0] {
+	case "templateId":
+		return pre + ".id"
+	case "modelHints":
+		if len(rest) >= 2 {
+			return pre + "." + rest[1]
+		}
+		return pre + ".temperature"
+	case "variables":
+		if len(rest) >= 3 && rest[2] == "defaultValue" {
+			return pre + ".variables." + rest[1] + ".default"
+		}
+		if len(rest) >= 3 {
+			return pre + ".variables." + rest[1] + "." + rest[2]
+		}
+		if len(rest) >= 2 {
+			return pre + ".variables." + rest[1]
+		}
+		return pre + ".variables"
+	case "tags":
+		return pre + ".tags"
+	default:
+		return pre + "." + rest[0]
+	}
+}
+
+// promptView is what templates/pack/prompt-README.md.tmpl sees.
+type promptView struct {
+	Name, Version, Kind, Description, License, Engines, Holder, Spec string
+	Prompts                                                          []promptItemView
+	Ignore                                                           []string
+	SignMethod                                                       string
+	PublishSpec                                                      string
+}
+
+type promptItemView struct {
+	ID, Version, Kind, Name, Description string
+	Variables                            []VariableAnswers
+}
+
+func (a *PromptPackAnswers) view() promptView {
+	holder := a.Author
+	if holder == "" {
+		holder = "the authors of " + a.Name
+	}
+	vw := promptView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
+		Engines: a.Engines, Holder: holder, Spec: a.Spec, SignMethod: "v2"}
+	if a.Spec == SpecV1 {
+		vw.SignMethod, vw.PublishSpec = "manual", " --spec v1"
+	}
+	for _, pr := range a.Prompts {
+		d := pr.doc()
+		vw.Prompts = append(vw.Prompts, promptItemView{ID: pr.ID, Version: pr.Version, Kind: pr.Kind, Name: d.Name,
+			Description: pr.Description, Variables: pr.Variables})
+	}
+	return vw
+}
+
+// The pack.json of a prompt pack, as ordered Go values (the registry
+// sample's key order).
+
+type promptPackDoc struct {
+	Name         string            `json:"name"`
+	Version      string            `json:"version"`
+	Kind         string            `json:"kind"`
+	Description  string            `json:"description,omitempty"`
+	Author       string            `json:"author,omitempty"`
+	License      string            `json:"license,omitempty"`
+	Homepage     string            `json:"homepage,omitempty"`
+	Repository   string            `json:"repository,omitempty"`
+	Keywords     []string          `json:"keywords,omitempty"`
+	Engines      map[string]string `json:"engines"`
+	Dependencies map[string]string `json:"dependencies,omitempty"`
+	Prompts      []promptDoc       `json:"prompts"`
+}
+
+type promptDoc struct {
+	TemplateID  string         `json:"templateId"`
+	Version     string         `json:"version"`
+	Kind        string         `json:"kind"`
+	Text        string         `json:"text"`
+	Name        string         `json:"name,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Variables   []variableDoc  `json:"variables,omitempty"`
+	Tags        []string       `json:"tags,omitempty"`
+	ModelHints  *modelHintsDoc `json:"modelHints,omitempty"`
+}
+
+type variableDoc struct {
+	Name         string `json:"name"`
+	Type         string `json:"type"`
+	Required     bool   `json:"required"`
+	Source       string `json:"source,omitempty"`
+	DefaultValue any    `json:"defaultValue,omitempty"`
+	Description  string `json:"description,omitempty"`
+}
+
+type modelHintsDoc struct {
+	ModelClass  string   `json:"modelClass,omitempty"`
+	Temperature *float64 `json:"temperature,omitempty"`
+}
