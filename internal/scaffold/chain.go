@@ -198,6 +198,7 @@ func PlanChainPack(a ChainPackAnswers, v *validate.Validator) (*Plan, error) {
 		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
 		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
 		Engines: map[string]string{"openwop": a.Engines}, Dependencies: a.Dependencies,
+		Chains: []chainDoc{}, // none is "at least 1 item", not "not null"
 	}
 	for _, c := range a.Chains {
 		doc.Chains = append(doc.Chains, c.doc(a.Name))
@@ -327,7 +328,7 @@ func (c ChainAnswers) doc(pack string) chainDoc {
 		params = append(params, member{"required", req})
 	}
 	d.Parameters = append(params, member{"properties", props})
-	d.Dag.Edges = []edgeDoc{}
+	d.Dag.Nodes, d.Dag.Edges = []fragmentNodeDoc{}, []edgeDoc{}
 	for i, s := range c.Steps {
 		name := s.Name
 		if name == "" {

@@ -159,6 +159,7 @@ func PlanPromptPack(a PromptPackAnswers, v *validate.Validator) (*Plan, error) {
 		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
 		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
 		Engines: map[string]string{"openwop": a.Engines}, Dependencies: a.Dependencies,
+		Prompts: []promptDoc{}, // none is "at least 1 item", not "not null"
 	}
 	for _, pr := range a.Prompts {
 		doc.Prompts = append(doc.Prompts, pr.doc())
