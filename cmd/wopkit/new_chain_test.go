@@ -196,3 +196,56 @@ func TestNewPromptPack(t *testing.T) {
 		t.Errorf("undeclared variable: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestNewDeclarativePacksPublish: a scaffolded chain pack and prompt pack,
+// signed v2, pass the registry's publish gate into the v2 tree of a
+// registry root (the live registry's discovery document, with the test's
+// key active for vendor.acme.*), and verify against that registry.
+func TestNewDeclarativePacksPublish(t *testing.T) {
+	disc, err := os.ReadFile(filepath.Join(fixtures.SpecV2(t), "registry", ".well-known", "openwop-registry.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(disc, &d); err != nil {
+		t.Fatal(err)
+	}
+	d["signingKeys"] = []map[string]any{{"keyId": "acme-1", "algorithm": "ed25519", "publicKeyUrl": "/keys/acme-1.pub",
+		"permittedNamespaces": []string{"vendor.acme.*"}, "operator": "acme", "status": "active"}}
+	root, tmp := t.TempDir(), t.TempDir()
+	key := filepath.Join(tmp, "acme")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, errOut)
+	}
+	b, _ := json.Marshal(d)
+	pub, _ := os.ReadFile(key + ".pub")
+	for rel, data := range map[string][]byte{".well-known/openwop-registry.json": b, "keys/acme-1.pub": pub} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, rel), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, kind := range []string{"workflow-chain", "prompt"} {
+		name := "vendor.acme." + strings.ReplaceAll(kind, "-", "")
+		dir := filepath.Join(tmp, kind)
+		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind="+kind, "--set", "name="+name, "--dir", dir); code != 0 {
+			t.Fatalf("new %s: exit %d\n%s%s", kind, code, out, errOut)
+		}
+		tgz := filepath.Join(tmp, name+"-0.1.0.tgz")
+		if out, errOut, code := runCmd(t, "pack", dir, "--sign", "v2", "--key", key+".key", "--key-id", "acme-1", "-o", tgz); code != 0 {
+			t.Fatalf("pack %s: exit %d\n%s%s", kind, code, out, errOut)
+		}
+		if out, errOut, code := runCmd(t, "publish", tgz, "--registry", root); code != 0 {
+			t.Fatalf("publish %s: exit %d\n%s%s", kind, code, out, errOut)
+		}
+		staged := filepath.Join(root, "v2", "packs", name, "-", "0.1.0.tgz")
+		out, errOut, code := runCmd(t, "verify", staged, "--registry", root, "--json")
+		if code != 0 || !strings.Contains(out, `"integrityChecked":true`) {
+			t.Fatalf("verify %s against the registry: exit %d\n%s%s", kind, code, out, errOut)
+		}
+		idx, err := os.ReadFile(filepath.Join(root, "v2", "packs", name, "index.json"))
+		if err != nil || !strings.Contains(string(idx), `"kind": "`+kind+`"`) {
+			t.Errorf("per-pack index of %s: %v\n%s", kind, err, idx)
+		}
+	}
+}
