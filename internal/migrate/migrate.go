@@ -111,9 +111,12 @@ func Pack(path string, opts Options) (*Result, error) {
 	res.Notes = append(res.Notes, signatureNotes(src, dir, name, rw.Changes)...)
 	res.Diff = udiff.Unified(name, name, string(src), string(rw.Out))
 	res.Problems = check(opts.Validator, name, dir, rw.Out)
+	if hasErrors(res.Problems) {
+		markInherited(res.Problems, check(v1Validator(), name, dir, src))
+	}
 	if hasErrors(res.Problems) && !opts.NoValidate {
 		return res, werr.New(werr.Invalid, CodeResultInvalid, "%s would not be a valid v2 pack once migrated; nothing was written", name).
-			WithHint("fix the problems listed (`wopkit validate --spec v1 %s` tells which were there before), then migrate again; --no-validate writes it anyway", display(dir))
+			WithHint("fix the problems listed (those marked \"the v1 pack has it too\" were there before), then migrate again; --no-validate writes it anyway")
 	}
 	if opts.DryRun {
 		return res, nil
@@ -169,6 +172,28 @@ func problems(ps []validate.Problem, file string) []Problem {
 		}
 	}
 	return out
+}
+
+// v1Validator checks the original as v1, to tell the problems migrating
+// did not bring.
+func v1Validator() *validate.Validator {
+	v, _ := validate.New(validate.Options{Spec: validate.V1})
+	return v
+}
+
+// markInherited appends "(the v1 pack has it too)" to each problem of ps
+// that the original has as well (same file, rule and pointer): those are
+// not migrate's doing.
+func markInherited(ps, before []Problem) {
+	had := map[[3]string]bool{}
+	for _, p := range before {
+		had[[3]string{p.File, p.Rule, p.Pointer}] = true
+	}
+	for i, p := range ps {
+		if had[[3]string{p.File, p.Rule, p.Pointer}] {
+			ps[i].Message += " (the v1 pack has it too)"
+		}
+	}
 }
 
 func hasErrors(ps []Problem) bool {

@@ -96,7 +96,12 @@ func TestPackResultInvalid(t *testing.T) {
 	}
 	found := false
 	for _, p := range res.Problems {
-		found = found || (p.Pointer == "/engines" || p.Pointer == "/engines/node")
+		if p.Pointer == "/engines" || p.Pointer == "/engines/node" {
+			found = true
+			if strings.Contains(p.Message, "v1 pack has it too") {
+				t.Errorf("a problem the migration brought is marked as inherited: %s", p.Message)
+			}
+		}
 	}
 	if !found || res.Written || res.Diff == "" {
 		t.Errorf("want a problem at /engines and the diff: %+v", res)
@@ -105,6 +110,29 @@ func TestPackResultInvalid(t *testing.T) {
 	res, err = Pack(dir, Options{NoValidate: true})
 	if err != nil || !res.Written {
 		t.Fatalf("no-validate: %v %+v", err, res)
+	}
+}
+
+// TestPackInheritedProblems: a problem the v1 pack already had is marked as
+// such in the refusal.
+func TestPackInheritedProblems(t *testing.T) {
+	dir, src := v1Pack(t)
+	edited(t, dir, src, "/agents/0/systemPromptRef", "prompts/missing.md")
+	res, err := Pack(dir, Options{})
+	if werr.CodeOf(err) != CodeResultInvalid {
+		t.Fatalf("want %s, got %v", CodeResultInvalid, err)
+	}
+	found := false
+	for _, p := range res.Problems {
+		if p.Rule == "OW005" {
+			found = true
+			if !strings.Contains(p.Message, "the v1 pack has it too") {
+				t.Errorf("not marked as inherited: %s", p.Message)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no OW005: %+v", res.Problems)
 	}
 }
 

@@ -301,6 +301,34 @@ func TestScaffoldedV1(t *testing.T) {
 	}
 }
 
+// TestScaffoldedV1Chain migrates the v1 workflow-chain pack wopkit
+// scaffolds: its kind is there already, its engines range is not v2.
+func TestScaffoldedV1Chain(t *testing.T) {
+	ajv := ajvV2(t)
+	a := scaffold.ChainPackAnswers{}.Defaults()
+	a.Name, a.Spec = "vendor.acme.chain", scaffold.SpecV1
+	p, err := scaffold.PlanChainPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := p.Write(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	res, err := Pack(dir, Options{})
+	if err != nil || !res.Written || len(res.Changes) != 1 || res.Changes[0].Pointer != "/engines/openwop" {
+		t.Fatalf("%v: %+v", err, res)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	if ok, out := ajv("workflow-chain-pack-manifest.schema.json", filepath.Join(dir, "pack.json")); !ok {
+		t.Errorf("ajv refuses the migrated chain pack:\n%s", out)
+	}
+	if sa, sb := skeleton(t, before, migrated), skeleton(t, after, migrated); sa != sb {
+		t.Errorf("bytes outside the migrated members changed")
+	}
+}
+
 // scaffoldV1 writes a v1 pack as `wopkit new --spec v1` does.
 func scaffoldV1(t *testing.T, lang string) string {
 	t.Helper()
