@@ -221,7 +221,11 @@ func signatureNotes(src []byte, dir, name string, changes []Change) []string {
 	var notes []string
 	for _, c := range changes {
 		if c.Pointer == "/signing" {
-			notes = append(notes, fmt.Sprintf("%s: the signing block was relabelled {keyId, scheme} as the registry's codemod does (the v2 block has nothing else: signatureRef was dropped); no signature carries over: the v2 one covers the migrated bytes", name))
+			dropped := ""
+			if err == nil && doc.Lookup("/signing/signatureRef") != nil {
+				dropped = " (signatureRef was dropped: the v2 block has nothing but keyId and scheme)"
+			}
+			notes = append(notes, fmt.Sprintf("%s: the signing block was relabelled {keyId, scheme} as the registry's codemod does%s; no signature carries over: a v2 signature covers the migrated bytes", name, dropped))
 		}
 	}
 	if len(sigs) > 0 {
