@@ -164,6 +164,7 @@ func (r *rewriter) engines() []edit {
 			"engines.openwop %q cannot be given a ceiling that admits protocol major 2: %s", o.Str, why)
 		return nil
 	}
+	r.rw.Notes = append(r.rw.Notes, fmt.Sprintf("%s: engines.openwop now admits protocol major 2: that is a claim about your code, which migrate did not check; run the pack on a v2 host before publishing", r.where))
 	return []edit{{Change{"/engines/openwop", fmt.Sprintf("engines.openwop: %q → %q", o.Str, to)}, func(b []byte) ([]byte, error) {
 		return jsonedit.Set(b, "/engines/openwop", to)
 	}}}

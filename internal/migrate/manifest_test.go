@@ -251,8 +251,17 @@ func TestRoleNotInferred(t *testing.T) {
 	if strings.Contains(string(rw.Out), `"role": "skill"`) || strings.Count(string(rw.Out), `"role"`) != 1 {
 		t.Errorf("a role was added:\n%s", rw.Out)
 	}
-	if len(rw.Notes) != 1 || !strings.Contains(rw.Notes[0], "vendor.acme.x.a") || strings.Contains(rw.Notes[0], "vendor.acme.x.b") || !strings.Contains(rw.Notes[0], "RFC 0131") {
+	var roles []string
+	for _, n := range rw.Notes {
+		if strings.Contains(n, "role") {
+			roles = append(roles, n)
+		}
+	}
+	if len(roles) != 1 || !strings.Contains(roles[0], "vendor.acme.x.a") || strings.Contains(roles[0], "vendor.acme.x.b") || !strings.Contains(roles[0], "RFC 0131") {
 		t.Errorf("notes %q", rw.Notes)
+	}
+	if rw := rewrite(t, manifest(v2Engines, `"agents": [{"agentId": "vendor.acme.x.b", "role": "skill"}]`)); len(rw.Notes) != 0 {
+		t.Errorf("notes without a reason: %q", rw.Notes)
 	}
 }
 
