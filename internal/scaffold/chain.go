@@ -616,3 +616,44 @@ func sortedKeys(m map[string]string) []string {
 	sortStrings(out)
 	return out
 }
+
+// ChainFieldPointer returns the JSON pointer in pack.json of a chain pack
+// answer field ("chains.0.steps.1.typeId" is "/chains/0/dag/nodes/1/typeId"),
+// so a wizard can check a value as it is typed (CheckField with
+// validate.WorkflowChainPack); "" for answers that are not one value of
+// the document (a step's params, a parameter's required flag).
+func ChainFieldPointer(a ChainPackAnswers, field string) string {
+	toks := strings.Split(field, ".")
+	if len(toks) < 3 || toks[0] != "chains" {
+		switch field {
+		case "name", "version", "kind", "description", "author", "license", "homepage", "repository", "keywords", "dependencies":
+			return "/" + field
+		case "engines":
+			return "/engines/openwop"
+		}
+		return ""
+	}
+	pre := "/chains/" + toks[1]
+	ci, _ := atoi(toks[1])
+	var c ChainAnswers
+	if ci < len(a.Chains) {
+		c = a.Chains[ci]
+	}
+	switch rest := toks[2:]; {
+	case len(rest) == 1 && rest[0] == "id":
+		return pre + "/chainId"
+	case len(rest) == 1 && (rest[0] == "version" || rest[0] == "label" || rest[0] == "description" || rest[0] == "capabilities"):
+		return pre + "/" + rest[0]
+	case len(rest) == 3 && rest[0] == "steps" && (rest[2] == "id" || rest[2] == "typeId" || rest[2] == "name"):
+		return pre + "/dag/nodes/" + rest[1] + "/" + rest[2]
+	case len(rest) == 3 && rest[0] == "parameters" && (rest[2] == "type" || rest[2] == "description"):
+		if j, ok := atoi(rest[1]); ok && j < len(c.Parameters) {
+			return jsondoc.Child(pre+"/parameters/properties", c.Parameters[j].Name) + "/" + rest[2]
+		}
+	case len(rest) == 3 && rest[0] == "outputs" && (rest[2] == "type" || rest[2] == "description"):
+		if j, ok := atoi(rest[1]); ok && j < len(c.Outputs) {
+			return jsondoc.Child(pre+"/outputs", c.Outputs[j].Name) + "/" + rest[2]
+		}
+	}
+	return ""
+}

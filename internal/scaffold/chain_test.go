@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -157,5 +158,37 @@ func TestChainLists(t *testing.T) {
 	}
 	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain,prompt" {
 		t.Errorf("kinds %s", got)
+	}
+}
+
+// TestChainFieldPointer: the pointer of an answer field names the value
+// in the generated pack.json, and maps back to the same field; the
+// validator checks a value at it (what the wizard does as the author types).
+func TestChainFieldPointer(t *testing.T) {
+	a := ChainPackAnswers{}.Defaults()
+	a.Name = "vendor.acme.chains"
+	p := planChain(t, a)
+	doc, err := jsondoc.Parse(p.File("pack.json").Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{"name", "version", "license", "engines", "chains.0.id", "chains.0.label", "chains.0.version",
+		"chains.0.steps.0.typeId", "chains.0.steps.1.id", "chains.0.steps.1.name", "chains.0.parameters.1.type",
+		"chains.0.parameters.0.description", "chains.0.outputs.0.type", "chains.0.capabilities"} {
+		ptr := ChainFieldPointer(a, field)
+		if ptr == "" || doc.Lookup(ptr) == nil {
+			t.Errorf("%s: pointer %q names nothing in pack.json", field, ptr)
+			continue
+		}
+		if back := a.fieldOf(ptr); back != field && !(field == "engines" && back == "engines") {
+			t.Errorf("%s -> %s -> %s", field, ptr, back)
+		}
+	}
+	if ptr := ChainFieldPointer(a, "chains.0.steps.0.params"); ptr != "" {
+		t.Errorf("params is not one value, got %q", ptr)
+	}
+	errs := CheckField(nil, validate.WorkflowChainPack, ChainFieldPointer(a, "chains.0.steps.0.typeId"), "Fetch")
+	if len(errs) == 0 || !strings.Contains(errs.Error(), "Fetch") {
+		t.Errorf("CheckField of a bad typeId: %v", errs)
 	}
 }

@@ -361,3 +361,35 @@ type modelHintsDoc struct {
 	ModelClass  string   `json:"modelClass,omitempty"`
 	Temperature *float64 `json:"temperature,omitempty"`
 }
+
+// PromptFieldPointer returns the JSON pointer in pack.json of a prompt
+// pack answer field ("prompts.1.variables.0.type" is
+// "/prompts/1/variables/0/type"), for checking a value as it is typed
+// (CheckField with validate.PromptPack); "" for answers that are not one
+// value of the document.
+func PromptFieldPointer(field string) string {
+	toks := strings.Split(field, ".")
+	if len(toks) < 3 || toks[0] != "prompts" {
+		switch field {
+		case "name", "version", "kind", "description", "author", "license", "homepage", "repository", "keywords", "dependencies":
+			return "/" + field
+		case "engines":
+			return "/engines/openwop"
+		}
+		return ""
+	}
+	pre := "/prompts/" + toks[1]
+	switch rest := toks[2:]; {
+	case len(rest) == 1 && rest[0] == "id":
+		return pre + "/templateId"
+	case len(rest) == 1 && (rest[0] == "modelClass" || rest[0] == "temperature"):
+		return pre + "/modelHints/" + rest[0]
+	case len(rest) == 1:
+		return pre + "/" + rest[0]
+	case len(rest) == 3 && rest[0] == "variables" && rest[2] == "default":
+		return pre + "/variables/" + rest[1] + "/defaultValue"
+	case len(rest) == 3 && rest[0] == "variables":
+		return pre + "/variables/" + rest[1] + "/" + rest[2]
+	}
+	return ""
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -116,5 +117,35 @@ func TestPromptPackSet(t *testing.T) {
 	}
 	if got := strings.Join(PromptVariableSources(), ","); got != "input,variable,secret,context" {
 		t.Errorf("sources %s", got)
+	}
+}
+
+// TestPromptFieldPointer: answer field -> pointer -> the same field, and
+// the pointer names a value of the generated pack.json.
+func TestPromptFieldPointer(t *testing.T) {
+	a := PromptPackAnswers{}.Defaults()
+	a.Name = "vendor.acme.prompts"
+	p, err := PlanPromptPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsondoc.Parse(p.File("pack.json").Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{"name", "version", "engines", "prompts.0.id", "prompts.0.kind", "prompts.0.text", "prompts.0.name",
+		"prompts.0.tags", "prompts.0.modelClass", "prompts.0.temperature", "prompts.1.variables.0.name", "prompts.1.variables.0.type",
+		"prompts.1.variables.0.source", "prompts.1.variables.1.default", "prompts.1.variables.1.required"} {
+		ptr := PromptFieldPointer(field)
+		if ptr == "" || doc.Lookup(ptr) == nil {
+			t.Errorf("%s: pointer %q names nothing in pack.json", field, ptr)
+			continue
+		}
+		if back := promptFieldOf(ptr); back != field {
+			t.Errorf("%s -> %s -> %s", field, ptr, back)
+		}
+	}
+	if errs := CheckField(nil, validate.PromptPack, PromptFieldPointer("prompts.0.kind"), "assistant"); len(errs) == 0 {
+		t.Error("CheckField accepts prompt kind assistant")
 	}
 }
