@@ -114,6 +114,14 @@ func TestMigrateCommand(t *testing.T) {
 			t.Errorf("missing path: exit %d, want 3", code)
 		}
 	})
+	t.Run("golden dry run", func(t *testing.T) {
+		dir := v1PackDir(t)
+		out, errOut, code := runCmd(t, "migrate", dir, "--dry-run")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		golden(t, "migrate-dry-run.txt", strings.ReplaceAll(out+"--- stderr\n"+errOut, dir, "DIR"))
+	})
 	t.Run("help has examples", func(t *testing.T) {
 		out, _, code := runCmd(t, "migrate", "--help")
 		if code != 0 || !strings.Contains(out, "wopkit migrate ./my-pack --dry-run") || !strings.Contains(out, "RFC 0131") {
