@@ -90,15 +90,15 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 }
 
 // newKinds are the things `wopkit new` creates.
-var newKinds = []string{"pack", "agent", "node", "eval", "tool"}
+var newKinds = []string{"pack", "agent", "node", "eval", "tool", "chain"}
 
 // newNewCmd scaffolds packs, agents, nodes, eval suites and tool manifests
 // from templates/.
 func newNewCmd() *cobra.Command {
 	o := &newOptions{}
 	cmd := &cobra.Command{
-		Use:   "new [pack|agent|node|eval|tool]",
-		Short: "Create a pack, or add an agent, node or eval suite, or write a tool manifest",
+		Use:   "new [pack|agent|node|eval|tool|chain]",
+		Short: "Create a pack, or add an agent, node, eval suite or chain, or write a tool manifest",
 		Long: "New scaffolds from templates. On a terminal it runs a full-screen wizard; with --yes, or when\n" +
 			"stdin or stdout is not a terminal, it takes the defaults plus --values and --set and asks nothing.\n" +
 			"Every answer is checked with the validator's own messages before anything is written, and\n" +
@@ -106,7 +106,8 @@ func newNewCmd() *cobra.Command {
 			"agent, node and eval are added into an existing pack (--pack DIR): pack.json keeps its key order,\n" +
 			"indentation and unknown fields; only the new entry is added. Without --pack, agent and eval write a\n" +
 			"standalone <name>.agent.json (with its prompt and schemas beside it) or <name>.eval.json into --dir;\n" +
-			"a standalone agent needs a full id (e.g. vendor.acme.writer), a suite a full suiteId.\n\n" +
+			"a standalone agent needs a full id (e.g. vendor.acme.writer), a suite a full suiteId. chain adds a\n" +
+			"chain to a workflow-chain pack (--pack DIR, default .).\n\n" +
 			"Keys for --set (an unknown key lists them all):\n" +
 			"  pack   name, version, description, author, license (SPDX, default Apache-2.0), homepage, repository,\n" +
 			"         keywords, engines, runtime.language (javascript, python, go, wasm, remote), runtime.entry,\n" +
@@ -119,6 +120,7 @@ func newNewCmd() *cobra.Command {
 			"         prompts.N.id|version|kind|name|description|text|tags|modelClass|temperature,\n" +
 			"         prompts.N.variables.N.name|type|source|required|default|description\n" +
 			"  node   id, label, description, category, role, capabilities, inputs, outputs\n" +
+			"  chain  id, label, description, capabilities, parameters.N.<key>, steps.N.<key>, outputs.N.<key> (as chain.<key> above)\n" +
 			"  agent  id, persona, modelClass, systemPrompt (inline when set), systemPromptFile, toolAllowlist,\n" +
 			"         memory.scratchpad|conversation|longTerm, confidence, handoff, eval (true), eval.<key>\n" +
 			"  eval   targetAgentId, suiteId, modes, allowedModels, passScore, tasks.N.id|input|kind|expected|criteria\n" +
@@ -134,6 +136,7 @@ func newNewCmd() *cobra.Command {
 			"  wopkit new agent --pack hello --set id=greeter --set systemPrompt='Greet the user.'\n" +
 			"  wopkit new node --pack hello --set id=shout --set inputs=text --set outputs=text\n" +
 			"  wopkit new eval --pack hello --set targetAgentId=writer\n" +
+			"  wopkit new chain --pack chains --set id=digest --set steps.1.typeId=vendor.acme.tools.digest\n" +
 			"  wopkit new agent --yes --dir agents --set id=vendor.acme.writer --set modelClass=writing\n" +
 			"  wopkit new eval --yes --set targetAgentId=vendor.acme.writer\n" +
 			"  wopkit new tool --yes --set tool.id=acme-search --set runtime.kind=python-module --set install.method=pip",
@@ -147,13 +150,13 @@ func newNewCmd() *cobra.Command {
 			if index(newKinds, o.Kind) < 0 {
 				return werr.New(werr.Usage, "usage", "cannot create %q", o.Kind).WithHint("use one of: %s", strings.Join(newKinds, ", "))
 			}
-			adds := o.Kind == "agent" || o.Kind == "node" || o.Kind == "eval"
+			adds := o.Kind == "agent" || o.Kind == "node" || o.Kind == "eval" || o.Kind == "chain"
 			if o.Pack != "" && !adds {
-				return werr.New(werr.Usage, "usage", "--pack is for adding an agent, node or eval suite, not a %s", o.Kind).
+				return werr.New(werr.Usage, "usage", "--pack is for adding an agent, node, eval suite or chain, not a %s", o.Kind).
 					WithHint("use --dir to say where the new %s goes", o.Kind)
 			}
-			if o.Dir != "" && (o.Kind == "node" || adds && o.Pack != "") {
-				return werr.New(werr.Usage, "usage", "--dir is for new packs, tool manifests and standalone agents and eval suites, not with --pack or for a node").
+			if o.Dir != "" && (o.Kind == "node" || o.Kind == "chain" || adds && o.Pack != "") {
+				return werr.New(werr.Usage, "usage", "--dir is for new packs, tool manifests and standalone agents and eval suites, not with --pack or for a node or chain").
 					WithHint("use --pack DIR to name the pack the %s is added to", o.Kind)
 			}
 			if o.Spec != "" && (o.Kind != "pack" || !slices.Contains(scaffold.Specs, o.Spec)) {
@@ -431,6 +434,12 @@ func newInPack(o *newOptions) (*scaffold.Plan, string, error) {
 			return nil, "", err
 		}
 		plan, err = scaffold.PlanEval(src, a, nil)
+	case "chain":
+		a := scaffold.ChainAnswers{}.Defaults()
+		if err := applyAnswers(&a, o, nil); err != nil {
+			return nil, "", err
+		}
+		plan, err = scaffold.PlanChain(src, a, nil)
 	}
 	return plan, dir, err
 }

@@ -249,3 +249,40 @@ func TestNewDeclarativePacksPublish(t *testing.T) {
 		}
 	}
 }
+
+// TestNewChainIntoPack: `new chain --pack DIR` appends a chain to a
+// workflow-chain pack, keeping the rest of pack.json byte for byte; the pack
+// stays strictly valid; a repeat, a node pack and --dir are refused.
+func TestNewChainIntoPack(t *testing.T) {
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "chains")
+	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=workflow-chain", "--set", "name=vendor.acme.chains", "--dir", dir); code != 0 {
+		t.Fatalf("new pack: exit %d\n%s%s", code, out, errOut)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	out, errOut, code := runCmd(t, "new", "chain", "--pack", dir, "--set", "id=digest", "--set", "steps.1.typeId=vendor.acme.tools.digest")
+	if code != 0 || !strings.Contains(out, "updated") {
+		t.Fatalf("new chain: exit %d\n%s%s", code, out, errOut)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	cut := strings.LastIndex(string(before), "\n    }\n  ]")
+	if cut < 0 || !strings.HasPrefix(string(after), string(before[:cut])) || !strings.Contains(string(after), `"chainId": "vendor.acme.chains.digest"`) {
+		t.Errorf("pack.json after new chain:\n%s", after)
+	}
+	if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 {
+		t.Errorf("validate --strict: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code := runCmd(t, "new", "chain", "--pack", dir, "--set", "id=digest"); code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("repeated chain: exit %d\n%s", code, errOut)
+	}
+	node := filepath.Join(tmp, "node")
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", node); code != 0 {
+		t.Fatalf("new node pack: exit %d %s", code, errOut)
+	}
+	if _, errOut, code := runCmd(t, "new", "chain", "--pack", node); code != 1 || !strings.Contains(errOut, "workflow-chain pack") {
+		t.Errorf("chain into a node pack: exit %d\n%s", code, errOut)
+	}
+	if _, _, code := runCmd(t, "new", "chain", "--pack", dir, "--dir", tmp); code != 2 {
+		t.Errorf("--dir with new chain: exit %d, want 2", code)
+	}
+}
