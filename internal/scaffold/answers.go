@@ -1,6 +1,7 @@
 // Package scaffold turns answers (plain Go values with defaults and
 // per-field checks, independent of any UI) into the files of a new OpenWOP
-// pack, agent, node, eval suite or tool install manifest. `wopkit new --yes`
+// pack (node, workflow-chain or prompt), agent, node, eval suite, chain or
+// tool install manifest. `wopkit new --yes`
 // and the terminal wizard both fill the same answer structs and call Plan,
 // so they produce the same bytes; Plan lists the files without writing and
 // Plan.Write writes them all or nothing.
