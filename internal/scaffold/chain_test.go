@@ -192,3 +192,29 @@ func TestChainFieldPointer(t *testing.T) {
 		t.Errorf("CheckField of a bad typeId: %v", errs)
 	}
 }
+
+// TestPackReadmeSignMethod: every pack's README tells the signing method
+// of its spec (a v2 pack signed manual would carry the v1 block).
+func TestPackReadmeSignMethod(t *testing.T) {
+	for spec, want := range map[string]string{SpecV2: "--sign v2 ", SpecV1: "--sign manual "} {
+		n := PackAnswers{}.Defaults()
+		n.Spec = spec
+		c := ChainPackAnswers{}.Defaults()
+		c.Spec = spec
+		pr := PromptPackAnswers{}.Defaults()
+		pr.Spec = spec
+		for kind, plan := range map[string]func() (*Plan, error){
+			"node":   func() (*Plan, error) { return PlanPack(n, nil) },
+			"chain":  func() (*Plan, error) { return PlanChainPack(c, nil) },
+			"prompt": func() (*Plan, error) { return PlanPromptPack(pr, nil) },
+		} {
+			p, err := plan()
+			if err != nil {
+				t.Fatalf("%s %s: %v", spec, kind, err)
+			}
+			if readme := string(p.File("README.md").Data); !strings.Contains(readme, want) {
+				t.Errorf("%s %s pack README lacks %q:\n%s", spec, kind, want, readme)
+			}
+		}
+	}
+}

@@ -140,8 +140,12 @@ func (a *PackAnswers) view(rs *RuntimeSpec) view {
 	if holder == "" {
 		holder = "the authors of " + a.Name
 	}
+	sign := "v2"
+	if a.Spec == SpecV1 {
+		sign = "manual"
+	}
 	vw := view{Name: a.Name, Version: a.Version, Description: a.Description, Author: a.Author,
-		License: a.License, Engines: a.Engines, Holder: holder, Ignore: rs.Ignore,
+		License: a.License, Engines: a.Engines, Holder: holder, Ignore: rs.Ignore, SignMethod: sign,
 		Runtime: runtimeView{Language: a.Runtime.Language, Format: a.Runtime.Format, Entry: a.Runtime.Entry,
 			MinRuntimeVersion: a.Runtime.MinRuntimeVersion, Test: rs.Test}}
 	for _, n := range a.Nodes {

@@ -45,6 +45,7 @@ func Runtime(language string) (*RuntimeSpec, error) {
 type view struct {
 	Name, Version, Description, Author, License, Engines string
 	Holder                                               string // copyright holder for LICENSE
+	SignMethod                                           string // the pack's signing method: v2, or manual for a v1 pack
 	Runtime                                              runtimeView
 	Nodes                                                []nodeView
 	Agents                                               []agentView
