@@ -141,6 +141,13 @@ func packGist(m *verify.Summary) string {
 	case m.Kind == "":
 		kind = "node pack"
 	}
+	agentOnly := (m.Kind == "" || m.Kind == "node") && m.Nodes == 0 && m.Agents > 0
+	if agentOnly { // an agent-only pack is not called a node pack (issue 11)
+		kind = "agent-only pack"
+		if m.Kind == "node" {
+			kind += " (kind node)"
+		}
+	}
 	g := m.Spec + " " + kind
 	var parts []string
 	for _, c := range m.Contents {
@@ -149,8 +156,8 @@ func packGist(m *verify.Summary) string {
 	switch {
 	case len(parts) == 0:
 		g += ", empty"
-	case (m.Kind == "" || m.Kind == "node") && m.Nodes == 0 && m.Agents > 0:
-		g += " of agents only: " + strings.Join(parts, ", ")
+	case agentOnly:
+		g += ": " + strings.Join(parts, ", ")
 	default:
 		g += ": " + strings.Join(parts, ", ")
 	}

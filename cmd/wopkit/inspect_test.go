@@ -57,7 +57,7 @@ func TestInspectKindsAndCounts(t *testing.T) {
 	}
 	agents := map[string]any{"name": "vendor.acme.solo", "version": "1.0.0", "engines": map[string]any{"openwop": ">=1.0.0 <2.0.0"},
 		"runtime": map[string]any{"language": "remote", "entry": "https://agents.example/solo"}, "agents": []any{map[string]any{"agentId": "a"}}}
-	if out, _ := inspect(agents); !strings.Contains(out, "(v1 node pack of agents only: 1 agent; runtime remote https://agents.example/solo)") ||
+	if out, _ := inspect(agents); !strings.Contains(out, "(v1 agent-only pack: 1 agent; runtime remote https://agents.example/solo)") ||
 		!strings.Contains(out, "spec:      v1, the version of documents that do not say") {
 		t.Errorf("agent-only pack:\n%s", out)
 	}

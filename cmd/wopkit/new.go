@@ -48,11 +48,15 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 }
 
 // runWizard is the terminal branch of `wopkit new`: the full-screen wizard,
-// set by the TUI when it is linked in. It is called only when stdin and
-// stdout are terminals and --yes is not given; with it nil, `new` always
-// takes the non-interactive path.
+// set by the TUI when it is linked in. It is called when --yes is not
+// given and stdin and stdout are terminals, or with --accessible (whose
+// plain prompts read answers from stdin, a pipe too); with it nil, `new`
+// always takes the non-interactive path.
 var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 	opts := tui.NewOptions{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, Plain: styles.NoColor()}
+	if o.Accessible { // plain prompts read stdin, a terminal or not (scripts, screen readers)
+		opts.Input, opts.Screen = cmd.InOrStdin(), cmd.OutOrStdout()
+	}
 	given := len(o.Sets) > 0 || o.Values != "" || o.Spec != ""
 	switch o.Kind {
 	case "pack":
@@ -171,7 +175,7 @@ func newNewCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !o.Yes && runWizard != nil && isTerminal(os.Stdin) && isTerminal(os.Stdout) {
+			if !o.Yes && runWizard != nil && (o.Accessible || isTerminal(os.Stdin) && isTerminal(os.Stdout)) {
 				return runWizard(cmd, o)
 			}
 			return runNew(cmd.OutOrStdout(), o)

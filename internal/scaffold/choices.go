@@ -30,6 +30,10 @@ var NameScopes = []Choice{
 // (the schema takes any string).
 var NodeRoles = []string{"pure", "side-effect", "human-input", "streaming-output", "gate"}
 
+// Derived is the answer that lets the scaffold choose a value from the
+// other answers (a kill switch, a smoke test).
+const Derived = ""
+
 // KillSwitchKinds are the kill-switch kinds of a tool manifest; "" lets
 // the scaffold choose (see KillSwitchKind).
 var KillSwitchKinds = []string{"none", "manual", "url", "shell"}

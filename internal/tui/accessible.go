@@ -35,7 +35,7 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 			if hide := w.hidden[g]; hide != nil && hide() {
 				continue
 			}
-			f := huh.NewForm(g).WithTheme(huh.ThemeFunc(plainTheme)).WithAccessible(true).WithInput(lines).WithOutput(out)
+			f := huh.NewForm(g).WithTheme(plainThemeOnce).WithAccessible(true).WithInput(lines).WithOutput(out)
 			if err := f.RunWithContext(ctx); err != nil {
 				return werr.Wrap(werr.Env, "prompt_aborted", err, "the questions stopped").
 					WithHint("run wopkit new again, or use --yes with --set to answer without prompts")

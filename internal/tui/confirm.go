@@ -44,11 +44,19 @@ func (c *confirm) Update(msg tea.Msg) (screen, tea.Cmd) {
 func (c *confirm) View() string {
 	w := min(c.ctx.Width-4, 70)
 	q := strings.ReplaceAll(widgets.Wrap(c.question, w), "\n", "\n  ")
-	return "\n\n  " + c.ctx.Styles.Title.Render(q) + "\n\n  " +
-		"y " + c.yesText + " · n " + c.noText + " · esc go back"
+	var keys []string
+	for _, b := range c.Help() {
+		keys = append(keys, b.Help().Key+" "+b.Help().Desc)
+	}
+	return "\n\n  " + c.ctx.Styles.Title.Render(q) + "\n\n  " + strings.Join(keys, " · ")
 }
 
+// Help is the dialog's keys; its footer lists the same words.
 func (c *confirm) Help() []key.Binding {
 	k := c.ctx.Keys
-	return []key.Binding{k.Yes, k.No, k.Cancel}
+	return []key.Binding{
+		key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, c.yesText)),
+		key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp(k.No.Help().Key, c.noText)),
+		key.NewBinding(key.WithKeys(k.Cancel.Keys()...), key.WithHelp(k.Cancel.Help().Key, "go back")),
+	}
 }

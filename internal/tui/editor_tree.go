@@ -122,10 +122,12 @@ func deepestExisting(doc *jsondoc.Doc, ptr string) string {
 }
 
 // findNode returns the first pointer after from (in document order, wrapping)
-// whose key or pointer contains q, case-insensitively.
+// whose key or pointer, or whose string or number value, contains q,
+// case-insensitively.
 func findNode(doc *jsondoc.Doc, from, q string) (string, bool) {
 	q = strings.ToLower(q)
 	var all []string
+	vals := map[string]string{}
 	var walk func(n *jsondoc.Node, ptr string)
 	walk = func(n *jsondoc.Node, ptr string) {
 		switch n.Kind {
@@ -141,6 +143,8 @@ func findNode(doc *jsondoc.Doc, from, q string) (string, bool) {
 				all = append(all, p)
 				walk(it, p)
 			}
+		case jsondoc.String, jsondoc.Number:
+			vals[ptr] = strings.ToLower(n.Str)
 		}
 	}
 	if doc == nil || doc.Root == nil {
@@ -156,7 +160,7 @@ func findNode(doc *jsondoc.Doc, from, q string) (string, bool) {
 	}
 	for i := range all {
 		p := all[(start+i)%len(all)]
-		if strings.Contains(strings.ToLower(p), q) {
+		if strings.Contains(strings.ToLower(p), q) || strings.Contains(vals[p], q) {
 			return p, true
 		}
 	}

@@ -306,36 +306,49 @@ func choices(cs []scaffold.Choice) []huh.Option[string] {
 	return out
 }
 
-// license asks for an SPDX identifier: a searchable list of every SPDX
-// license (the scaffold's usual ones first; / filters), or, in accessible
-// mode, a line with completions.
-func (k asker) license(v *string) huh.Field {
+// otherLicense is the license list's way to type another identifier.
+const otherLicense = "another SPDX identifier…"
+
+// license asks for an SPDX identifier: the scaffold's usual licenses (/
+// searches them), or another identifier typed with completion from every
+// SPDX id (ctrl+e completes); in accessible mode, a line with completions.
+// A list of all ~700 ids would be drawn whole on every key.
+func (w *wizard) license(v *string) (huh.Field, *huh.Group) {
+	k := w.k
 	help := k.help(validate.NodePack, "/license")
+	typed := func(key, title string) *huh.Input {
+		return k.text(key, title, str{p: v, def: *v}, validate.NodePack, "/license").Suggestions(spdxIDs())
+	}
 	if k.accessible {
-		return k.text("license", "License (SPDX)", str{p: v, def: *v}, validate.NodePack, "/license").Suggestions(scaffold.Licenses)
+		return typed("license", "License (SPDX)"), nil
 	}
-	opts := append([]huh.Option[string]{}, licenseOptions()...)
-	if *v != "" && !slices.ContainsFunc(opts, func(o huh.Option[string]) bool { return o.Value == *v }) {
-		opts = append([]huh.Option[string]{huh.NewOption(*v, *v)}, opts...)
+	choice := *v
+	if !slices.Contains(scaffold.Licenses, choice) {
+		choice = otherLicense
 	}
-	return huh.NewSelect[string]().Title("License (SPDX)").Description(help + " Type / to search, esc to stop searching.").
-		Options(opts...).Value(v).Height(6).Key("license")
+	w.onSync(func() {
+		if choice != otherLicense {
+			*v = choice
+		}
+	})
+	opts := append(huh.NewOptions(scaffold.Licenses...), huh.NewOption(otherLicense, otherLicense))
+	list := huh.NewSelect[string]().Title("License (SPDX)").Description(help + " Type / to search, esc to stop searching.").
+		Options(opts...).Value(&choice).Key("license")
+	other := w.hideWhen(huh.NewGroup(typed("license.other", "SPDX identifier").Description("ctrl+e completes the suggestion shown")),
+		func() bool { return choice != otherLicense })
+	return list, other
 }
 
-// licenseOptions are the scaffold's usual licenses, then every other SPDX
+// spdxIDs are the scaffold's usual licenses, then every other SPDX
 // identifier: built once.
-var licenseOptions = sync.OnceValue(func() []huh.Option[string] {
+var spdxIDs = sync.OnceValue(func() []string {
 	ids := append([]string{}, scaffold.Licenses...)
-	seen := map[string]bool{}
-	for _, id := range ids {
-		seen[id] = true
-	}
 	for _, id := range spdxlicenses.GetLicenses() {
-		if !seen[id] {
+		if !slices.Contains(scaffold.Licenses, id) {
 			ids = append(ids, id)
 		}
 	}
-	return huh.NewOptions(ids...)
+	return ids
 })
 
 // derived is an input the scaffold fills from the id when left empty.

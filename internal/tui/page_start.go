@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
@@ -51,7 +53,8 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 		}
 	}
 	org, part := str{p: &w.org, def: defOrg}, str{p: &w.part, def: defPart}
-	return []*huh.Group{
+	license, other := w.license(&a.Pack.License)
+	groups := []*huh.Group{
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Scope").Description(k.help(validate.NodePack, "/name")).
 				Options(choices(scaffold.NameScopes)...).Value(&w.scope).Key("name.scope"),
@@ -64,8 +67,9 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 			k.text("version", "Version", str{p: &a.Pack.Version, def: def.Version}, validate.NodePack, "/version"),
 			k.text("description", "Description", str{p: &a.Pack.Description, def: def.Description}, validate.NodePack, "/description"),
 			k.text("author", "Author", str{p: &a.Pack.Author, def: def.Author}, validate.NodePack, "/author"),
-			k.license(&a.Pack.License),
+			license,
 		),
+		other,
 		huh.NewGroup(
 			k.text("homepage", "Homepage", str{p: &a.Pack.Homepage}, validate.NodePack, "/homepage").Placeholder("https://… (optional)"),
 			k.text("repository", "Repository", str{p: &a.Pack.Repository}, validate.NodePack, "/repository").Placeholder("https://… (optional)"),
@@ -73,6 +77,7 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 				Description("comma-separated (optional)"),
 		),
 	}
+	return slices.DeleteFunc(groups, func(g *huh.Group) bool { return g == nil })
 }
 
 // runtimeGroups ask the language; format and entry follow from it.

@@ -155,8 +155,8 @@ func actionGroups(w *wizard, at pos) []*huh.Group {
 func safetyGroups(w *wizard, _ pos) []*huh.Group {
 	t := &w.a.Tool
 	derived := *t
-	derived.KillSwitch.Kind = ""
-	opts := []huh.Option[string]{huh.NewOption("from the answers: "+derived.KillSwitchKind()+why(derived), "")}
+	derived.KillSwitch.Kind = scaffold.Derived
+	opts := []huh.Option[string]{huh.NewOption("from the answers: "+derived.KillSwitchKind()+why(derived), scaffold.Derived)}
 	opts = append(opts, huh.NewOptions(scaffold.KillSwitchKinds...)...)
 	return []*huh.Group{huh.NewGroup(
 		huh.NewSelect[string]().Title("Smoke test").Options(choices(scaffold.SmokeKinds)...).Value(&t.Smoke.Kind).Key("smoke.kind"),

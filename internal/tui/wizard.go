@@ -175,9 +175,9 @@ func (w *wizard) build(at pos) *huh.Form {
 	w.syncs = nil
 	w.live = ""
 	w.scope, w.org, w.part = scaffold.SplitName(w.a.Pack.Name)
-	theme := huh.ThemeFunc(huh.ThemeCharm)
+	theme := charmTheme
 	if w.ctx.Styles.Plain {
-		theme = huh.ThemeFunc(plainTheme)
+		theme = plainThemeOnce
 	}
 	return huh.NewForm(at.pg.groups(w, at)...).WithTheme(theme).WithShowHelp(true)
 }

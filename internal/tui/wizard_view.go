@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/huh/v2"
@@ -97,3 +98,30 @@ func plainTheme(isDark bool) *huh.Styles {
 	}
 	return t
 }
+
+// cachedTheme builds a huh theme once for each background: huh asks its
+// theme for the styles on every option it draws, and building them is what
+// made moving through the license list slow.
+type cachedTheme struct {
+	dark, light func() *huh.Styles
+}
+
+func newCachedTheme(f func(isDark bool) *huh.Styles) cachedTheme {
+	return cachedTheme{
+		dark:  sync.OnceValue(func() *huh.Styles { return f(true) }),
+		light: sync.OnceValue(func() *huh.Styles { return f(false) }),
+	}
+}
+
+// Theme implements huh.Theme.
+func (c cachedTheme) Theme(isDark bool) *huh.Styles {
+	if isDark {
+		return c.dark()
+	}
+	return c.light()
+}
+
+var (
+	charmTheme     = newCachedTheme(huh.ThemeCharm)
+	plainThemeOnce = newCachedTheme(plainTheme)
+)

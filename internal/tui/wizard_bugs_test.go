@@ -1,0 +1,395 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// One test per bug of issue 11, each failing on the wizard before it.
+
+func strictValid(t *testing.T, path string) {
+	t.Helper()
+	v, _ := validate.New(validate.Options{Strict: true})
+	rep, err := v.Path(path)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for _, pr := range rep.Problems() {
+		t.Error(pr.String())
+	}
+}
+
+func wizardOn(t *testing.T, a *answers, opts NewOptions) (*driver, *wizard) {
+	t.Helper()
+	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, asker{v: testValidator}, a, opts) })
+	return d, d.a.top().(*wizard)
+}
+
+// enterUntil presses enter until the wizard is on page id.
+func enterUntil(t *testing.T, d *driver, w *wizard, id string) {
+	t.Helper()
+	for i := 0; i < 80 && w.at.pg.id != id; i++ {
+		d.keys("enter")
+	}
+	if w.at.pg.id != id {
+		t.Fatalf("enter did not reach %s (on %s/%d)\n%s", id, w.at.pg.id, w.at.i, d.view())
+	}
+}
+
+// Bug 1: a tool manifest with environment variables (one secret), two
+// scopes and two actions is finished in the full-screen wizard: each
+// variable's prompt is asked, every entry reaches the file, and the kill
+// switch offered first is the one the answers call for.
+func TestBug1ToolWithEnvScopesActions(t *testing.T) {
+	dir := t.TempDir()
+	a := newAnswers()
+	d, w := wizardOn(t, a, NewOptions{What: whatTool, Dir: dir, DraftDir: dir})
+	enterUntil(t, d, w, "envs")
+	d.keys("down", "enter") // add a variable
+	if w.at.pg.id != "env" || !strings.Contains(d.view(), "Prompt") {
+		t.Fatalf("the variable's page does not ask its prompt:\n%s", d.view())
+	}
+	d.keys("type:ACME_API_KEY", "enter", "type:Your Acme API key, from acme.example/settings", "enter", "y", "enter")
+	if w.at.pg.id != "envs" {
+		t.Fatalf("after the variable: %s\n%s", w.at.pg.id, d.view())
+	}
+	d.keys("down", "enter", "type:ACME_REGION", "enter", "enter", "n", "enter")
+	if !strings.Contains(d.view(), "2 environment variables: ACME_API_KEY (secret), ACME_REGION") {
+		t.Fatalf("the list does not show both:\n%s", d.view())
+	}
+	d.keys("enter") // continue
+	if w.at.pg.id != "scopes" {
+		t.Fatalf("on %s", w.at.pg.id)
+	}
+	d.keys("down", "enter")
+	enterUntil(t, d, w, "scopes")
+	d.keys("down", "enter", "type:gmail.messages")
+	enterUntil(t, d, w, "scopes")
+	d.keys("enter") // continue: the first action's page
+	enterUntil(t, d, w, "actions")
+	d.keys("down", "enter", "type:list_mail")
+	enterUntil(t, d, w, "actions")
+	d.keys("enter")
+	if w.at.pg.id != "safety" {
+		t.Fatalf("on %s", w.at.pg.id)
+	}
+	d.keys("enter") // smoke test kept; the kill switch is focused
+	if v := d.view(); !strings.Contains(v, "> from the answers: manual") {
+		t.Errorf("the kill switch does not offer the honest choice first:\n%s", v)
+	}
+	d.keys("enter")
+	if w.at.pg.id != "review" || w.rev.plan == nil {
+		t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.view())
+	}
+	d.keys("enter")
+	if !w.finished || w.err != "" {
+		t.Fatalf("not written: %q\n%s", w.err, d.view())
+	}
+	path := filepath.Join(dir, "my-tool.tool.json")
+	strictValid(t, path)
+	var doc struct {
+		Env     []struct{ Name, Prompt string } `json:"env"`
+		Scopes  []struct{ Resource string }     `json:"scopes"`
+		Actions []struct{ Name string }         `json:"actions"`
+		Kill    struct{ Kind string }           `json:"kill_switch"`
+	}
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Env) != 2 || doc.Env[0].Prompt != "Your Acme API key, from acme.example/settings" || len(doc.Scopes) != 2 ||
+		len(doc.Actions) != 2 || doc.Actions[1].Name != "list_mail" || doc.Kill.Kind != "manual" {
+		t.Errorf("manifest:\n%s", b)
+	}
+}
+
+// Bug 1 and 6, accessible mode: the same manifest from answers piped on
+// stdin, lists included; the prompt is asked and nothing is asked twice.
+func TestBug1AccessibleToolFromStdin(t *testing.T) {
+	dir := t.TempDir()
+	lines := []string{
+		"", "", "", "", "", "", "", // tool id, version, name, summary, runtime kind, install method, package
+		"2", "ACME_API_KEY", "Your Acme API key", "y", "", // add a variable
+		"2", "ACME_REGION", "The region", "n", "", // and another
+		"1",
+		"2", "net.outbound", "", "", "", // a scope
+		"2", "gmail.messages", "read", "reads the inbox", "3", // a private-data scope, high sensitivity
+		"1",
+		"", "", "", "", "net.outbound", // the first action
+		"2", "list_mail", "Lists mail.", "2", "", "gmail.messages", // another, reading
+		"1",
+		"", "", // smoke test, kill switch
+	}
+	var out bytes.Buffer
+	in := strings.NewReader(strings.Join(lines, "\n") + "\n")
+	opts := NewOptions{What: whatTool, Dir: dir, DraftDir: dir, Accessible: true, Input: in, Screen: &out}
+	if err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), opts); err != nil {
+		t.Fatalf("accessible run: %v\n%s", err, out.String())
+	}
+	strictValid(t, filepath.Join(dir, "my-tool.tool.json"))
+	b, _ := os.ReadFile(filepath.Join(dir, "my-tool.tool.json"))
+	for _, want := range []string{`"ACME_REGION"`, `"Your Acme API key"`, `"gmail.messages"`, `"list_mail"`, `"manual"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s missing:\n%s", want, b)
+		}
+	}
+	if strings.Contains(out.String(), "problem") {
+		t.Errorf("the review found problems:\n%s", out.String())
+	}
+}
+
+// Bug 2: with problems in three sections, enter on each opens its own
+// page; shift+tab on a page's first field goes to the page before; b on
+// the review goes back without typing into a field.
+func TestBug2ReviewSectionsAndBack(t *testing.T) {
+	dir := t.TempDir()
+	a := newAnswers()
+	a.Pack.Version = "1.0"
+	a.Pack.Agents[0].Persona = strings.Repeat("p", 201)
+	a.Tool.Env = []scaffold.EnvAnswers{{Name: "ACME_KEY", Secret: true, Required: true}}
+	d, w := wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir})
+	toPage(d, w, "review")
+	want := map[string]string{"version": pageIdentity, "agents.0.persona": "agent", "env.0.prompt": "env"}
+	if len(w.rev.problems) != 3 {
+		t.Fatalf("problems: %v", w.rev.problems)
+	}
+	for n, p := range w.rev.problems {
+		toPage(d, w, "review")
+		for range n {
+			d.keys("down")
+		}
+		d.keys("enter")
+		if w.at.pg.id != want[p.Field] || w.form.GetFocusedField().GetKey() != p.Field {
+			t.Errorf("problem %s opened %s at %s", p.Field, w.at.pg.id, w.form.GetFocusedField().GetKey())
+		}
+	}
+	toPage(d, w, "runtime")
+	d.keys("shift+tab")
+	if w.at.pg.id != pageIdentity {
+		t.Errorf("shift+tab on the first field went to %s", w.at.pg.id)
+	}
+	toPage(d, w, "sign")
+	d.keys("enter", "enter", "enter", "enter") // v2, new key, key file, key id: the review
+	if w.at.pg.id != "review" {
+		t.Fatalf("on %s", w.at.pg.id)
+	}
+	before := a.KeyID
+	d.keys("b")
+	if w.at.pg.id != "sign" || a.KeyID != before || strings.Contains(a.KeyPath, "b") && !strings.Contains(before, "b") {
+		t.Errorf("b on the review: page %s, key %q %q", w.at.pg.id, a.KeyPath, a.KeyID)
+	}
+}
+
+// Bug 3: what would fail after the review is a problem on the review,
+// before anything is written: files already in the target, an existing
+// key pair, an existing key that does not load. A failure while writing
+// leaves nothing behind, keeps the draft and is reported.
+func TestBug3CheckedBeforeWriting(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	a := newAnswers()
+	a.Pack.Name = "community.acme.twice"
+	os.MkdirAll("twice", 0o755)
+	os.WriteFile(filepath.Join("twice", "pack.json"), []byte("{}"), 0o644)
+	os.WriteFile("acme.key", []byte("x"), 0o600)
+	a.KeyPath = "acme" // typed: a free name is only the suggestion
+	d, w := wizardOn(t, a, NewOptions{DraftDir: dir})
+	toPage(d, w, "review")
+	got := map[string]string{}
+	for _, p := range w.rev.problems {
+		got[p.Field] = p.Message + " / " + p.Hint
+	}
+	if !strings.Contains(got["name"], "twice already holds pack.json") || !strings.Contains(got["keyPath"], "acme.key already exists") ||
+		!strings.Contains(got["keyPath"], "e.g. acme-2") {
+		t.Fatalf("problems: %v", got)
+	}
+	for _, p := range w.rev.problems {
+		if strings.Contains(p.Hint, "--") {
+			t.Errorf("hint names a flag: %s", p.Hint)
+		}
+	}
+	if _, err := os.Stat("acme.pub"); err == nil {
+		t.Error("something was written")
+	}
+	a.KeyChoice, a.KeyPath = "existing", "acme"
+	toPage(d, w, "review")
+	if p := owner(a, w.rev.problems[len(w.rev.problems)-1]); p.pg.id != "sign" {
+		t.Errorf("a key that does not load leads to %s: %v", p.pg.id, w.rev.problems)
+	}
+
+	// a failure while packing (the tarball's folder is a file): nothing
+	// stays, the draft is kept, the outcome is a failure
+	os.RemoveAll("twice")
+	os.Remove("acme.key")
+	a.KeyChoice, a.KeyPath = "new", "acme"
+	os.WriteFile("blocker", []byte("x"), 0o644)
+	d, w = wizardOn(t, a, NewOptions{DraftDir: dir, Output: filepath.Join("blocker", "out.tgz")})
+	toPage(d, w, "review")
+	if w.rev.plan == nil {
+		t.Fatalf("problems: %v", w.rev.problems)
+	}
+	d.keys("enter")
+	if w.finished || w.out.err == nil || len(w.rev.problems) != 1 || !strings.Contains(w.rev.problems[0].Message, "draft") {
+		t.Fatalf("a failed run: finished %v, err %v, problems %v", w.finished, w.out.err, w.rev.problems)
+	}
+	for _, f := range []string{"twice", "acme.key", "acme.pub"} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s left behind", f)
+		}
+	}
+	if _, ok := loadDraft(filepath.Join(dir, DraftFile)); !ok {
+		t.Error("no draft kept")
+	}
+}
+
+// Bug 4: a key sent right after enter lands in the next field, even before
+// the commands enter returned have run.
+func TestBug4KeysAfterEnter(t *testing.T) {
+	a := newAnswers()
+	d, w := wizardOn(t, a, NewOptions{What: whatNodes, DraftDir: t.TempDir()})
+	d.keys("enter") // scope
+	w.Update(keyMsg("enter"))
+	w.Update(tea.KeyPressMsg{Code: 'z', Text: "z"})
+	if a.Pack.Name != "community.example.z" {
+		t.Errorf("the key after enter went elsewhere: name %q", a.Pack.Name)
+	}
+}
+
+// Bug 6: with NO_COLOR, the focused Yes/No button is marked.
+func TestBug6PlainButtons(t *testing.T) {
+	a := newAnswers()
+	d, w := wizardOn(t, a, NewOptions{DraftDir: t.TempDir()})
+	toPage(d, w, "agent")
+	for i := 0; i < 20 && !strings.Contains(d.view(), "Add an eval suite"); i++ {
+		d.keys("enter")
+	}
+	if !strings.Contains(d.view(), "[Yes]") || strings.Contains(d.view(), "[No]") {
+		t.Errorf("the chosen button is not marked:\n%s", d.view())
+	}
+	d.keys("left")
+	if !strings.Contains(d.view(), "[No]") {
+		t.Errorf("the chosen button is not marked:\n%s", d.view())
+	}
+}
+
+// Bug 7: suggestions are placeholders: typing replaces them; the help names
+// ctrl+u.
+func TestBug7Placeholders(t *testing.T) {
+	a := newAnswers()
+	d, w := wizardOn(t, a, NewOptions{What: whatNodes, DraftDir: t.TempDir()})
+	d.keys("enter", "type:acme", "enter", "enter")
+	if a.Pack.Name != "community.acme.my-pack" {
+		t.Errorf("typing did not replace the suggestion: %q", a.Pack.Name)
+	}
+	if !strings.Contains(d.view(), "ctrl+u clear") {
+		t.Errorf("the help does not name ctrl+u:\n%s", d.view())
+	}
+	d.keys("type:0.2.0", "enter")
+	if a.Pack.Version != "0.2.0" || w.at.pg.id != pageIdentity {
+		t.Errorf("version %q", a.Pack.Version)
+	}
+}
+
+// Bug 8: esc while searching the license list stops the search; ctrl+e
+// without $EDITOR says so; the quit dialog's text and help agree on esc.
+func TestBug8EscAndEditor(t *testing.T) {
+	t.Setenv("EDITOR", "")
+	t.Setenv("VISUAL", "")
+	a := newAnswers()
+	d, w := wizardOn(t, a, NewOptions{What: whatNodes, DraftDir: t.TempDir()})
+	for i := 0; i < 8 && w.form.GetFocusedField().GetKey() != "license"; i++ {
+		d.keys("enter")
+	}
+	d.keys("/", "type:MI", "esc")
+	if _, ok := d.a.top().(*wizard); !ok || w.filtering {
+		t.Fatalf("esc in the license search left the page:\n%s", d.view())
+	}
+	d, w = wizardOn(t, newAnswers(), NewOptions{DraftDir: t.TempDir()})
+	toPage(d, w, "agent")
+	for i := 0; i < 8 && !strings.Contains(d.view(), "┃ System prompt"); i++ {
+		d.keys("enter")
+	}
+	d.keys("ctrl+e")
+	if !strings.Contains(d.view(), "$EDITOR is not set") {
+		t.Errorf("ctrl+e without $EDITOR is silent:\n%s", d.view())
+	}
+	d.keys("esc")
+	v := d.view()
+	if strings.Count(v, "esc go back") != 2 {
+		t.Errorf("the dialog and its help disagree on esc:\n%s", v)
+	}
+}
+
+// Bug 9: a draft resumes on the page it was left on; leaving with a draft
+// leaves a note; the review shows the selected problem whole.
+func TestBug9ResumeWhereLeft(t *testing.T) {
+	dir := t.TempDir()
+	a := newAnswers()
+	d, w := wizardOn(t, a, NewOptions{DraftDir: dir})
+	toPage(d, w, "tool")
+	d.keys("esc", "y")
+	if len(w.out.notes) != 1 || !strings.Contains(w.out.notes[0], "kept a draft") {
+		t.Errorf("notes %q", w.out.notes)
+	}
+	got, ok := loadDraft(filepath.Join(dir, DraftFile))
+	if !ok {
+		t.Fatal("no draft")
+	}
+	d2, w2 := wizardOn(t, got, NewOptions{DraftDir: dir})
+	if w2.at.pg.id != "tool" {
+		t.Errorf("resumed on %s", w2.at.pg.id)
+	}
+	_ = d2
+}
+
+// Bug 10: help texts do not cite the spec's documents; counts agree with
+// their nouns.
+func TestBug10PlainWords(t *testing.T) {
+	a := newAnswers()
+	a.Pack.Agents = append(a.Pack.Agents, scaffold.NewAgent(1))
+	a.Tool.Env = []scaffold.EnvAnswers{scaffold.NewEnv(0)}
+	a.Tool.Scopes = []scaffold.ScopeAnswers{scaffold.NewScope(0)}
+	d, w := wizardOn(t, a, NewOptions{DraftDir: t.TempDir()})
+	for _, at := range walk(a) {
+		if at.pg.groups == nil {
+			continue
+		}
+		d.run(w.move(at))
+		for _, never := range []string{"RFC", "§", "`"} {
+			if v := d.view(); strings.Contains(v, never) {
+				t.Errorf("page %s shows %q:\n%s", at.pg.id, never, v)
+			}
+		}
+	}
+	a.Pack.Version = "1"
+	toPage(d, w, "review")
+	if !strings.Contains(d.view(), "1 problem stops") {
+		t.Errorf("count:\n%s", d.view())
+	}
+}
+
+// Bug 9 (editor): / finds values too, not only keys.
+func TestBug9EditorFindsValues(t *testing.T) {
+	doc, err := jsondoc.Parse([]byte(`{"name": "vendor.acme.x", "license": "MIT", "nodes": [{"typeId": "vendor.acme.x.hello"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := findNode(doc, "", "mit"); !ok || p != "/license" {
+		t.Errorf("a string value: %q %v", p, ok)
+	}
+	if p, ok := findNode(doc, "/license", "x.hello"); !ok || p != "/nodes/0/typeId" {
+		t.Errorf("a nested value: %q %v", p, ok)
+	}
+}
