@@ -123,6 +123,10 @@ func newNewCmd() *cobra.Command {
 			"  pack with kind=prompt (a prompt pack, no runtime): name, version, description, license, engines,\n" +
 			"         prompts.N.id|version|kind|name|description|text|tags|modelClass|temperature,\n" +
 			"         prompts.N.variables.N.name|type|source|required|default|description\n" +
+			"  pack with kind=connection (v2 only, no runtime): name, version, description, license, provider.id|displayName|\n" +
+			"         category|vendor|docsUrl|reach (mcp, openapi, integration)|server|transport|openapi|node|apiHosts|\n" +
+			"         consumerNodes, provider.auth.kind|flow|scopeModel|authorize|token|revoke|issuer|pkce,\n" +
+			"         provider.auth.read.N.key|label|scopes, provider.auth.write.N.<key>\n" +
 			"  node   id, label, description, category, role, capabilities, inputs, outputs\n" +
 			"  chain  id, label, description, capabilities, parameters.N.<key>, steps.N.<key>, outputs.N.<key> (as chain.<key> above)\n" +
 			"  agent  id, persona, modelClass, systemPrompt (inline when set), systemPromptFile, toolAllowlist,\n" +
@@ -248,6 +252,8 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 		return newChainPack(o)
 	case scaffold.KindPrompt:
 		return newPromptPack(o)
+	case scaffold.KindConnection:
+		return newConnectionPack(o)
 	}
 	a := scaffold.PackAnswers{}.Defaults()
 	if o.Dir != "" {
@@ -300,6 +306,27 @@ func newPromptPack(o *newOptions) (*scaffold.Plan, string, error) {
 		return nil, "", err
 	}
 	plan, err := scaffold.PlanPromptPack(a, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
+	}
+	return plan, dir, nil
+}
+
+// newConnectionPack plans a connection pack (`new pack --set kind=connection`).
+func newConnectionPack(o *newOptions) (*scaffold.Plan, string, error) {
+	a := scaffold.ConnectionPackAnswers{}.Defaults()
+	if o.Dir != "" {
+		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
+	}
+	a.Spec = o.specOr(a.Spec)
+	if err := applyAnswers(&a, o, nil); err != nil {
+		return nil, "", err
+	}
+	plan, err := scaffold.PlanConnectionPack(a, nil)
 	if err != nil {
 		return nil, "", err
 	}

@@ -131,8 +131,8 @@ func TestNewChainPackAnswers(t *testing.T) {
 	if _, err := os.Stat(bad); !os.IsNotExist(err) {
 		t.Errorf("refused answers wrote %s", bad)
 	}
-	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=connection", "--dir", filepath.Join(tmp, "c")); code != 2 || !strings.Contains(errOut, "workflow-chain") {
-		t.Errorf("kind=connection: exit %d, want 2 naming the kinds\n%s", code, errOut)
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=card", "--dir", filepath.Join(tmp, "c")); code != 2 || !strings.Contains(errOut, "workflow-chain") {
+		t.Errorf("kind=card: exit %d, want 2 naming the kinds\n%s", code, errOut)
 	}
 	// kind=node is the node pack, as without it
 	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=node", "--dir", filepath.Join(tmp, "n"), "--dry-run"); code != 0 || !strings.Contains(out, "index.mjs") {
@@ -225,7 +225,7 @@ func TestNewDeclarativePacksPublish(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, kind := range []string{"workflow-chain", "prompt"} {
+	for _, kind := range []string{"workflow-chain", "prompt", "connection"} {
 		name := "vendor.acme." + strings.ReplaceAll(kind, "-", "")
 		dir := filepath.Join(tmp, kind)
 		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind="+kind, "--set", "name="+name, "--dir", dir); code != 0 {
@@ -284,5 +284,51 @@ func TestNewChainIntoPack(t *testing.T) {
 	}
 	if _, _, code := runCmd(t, "new", "chain", "--pack", dir, "--dir", tmp); code != 2 {
 		t.Errorf("--dir with new chain: exit %d, want 2", code)
+	}
+}
+
+// TestNewConnectionPack: `new pack --set kind=connection --yes` writes a
+// connection pack that validates strictly, signs v2 and verifies with
+// wopkit and openssl; --spec v1 is refused with the reason, writing nothing.
+func TestNewConnectionPack(t *testing.T) {
+	tmp := t.TempDir()
+	key := filepath.Join(tmp, "me")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, errOut)
+	}
+	dir := filepath.Join(tmp, "github")
+	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=connection", "--set", "name=vendor.acme.connections.github",
+		"--set", "provider.id=github", "--set", "provider.displayName=GitHub", "--set", "provider.category=dev", "--dir", dir); code != 0 {
+		t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
+		t.Fatalf("validate --strict: exit %d\n%s%s", code, out, errOut)
+	}
+	tgz := filepath.Join(tmp, "github.tgz")
+	if out, errOut, code := runCmd(t, "pack", dir, "--sign", "v2", "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+		t.Fatalf("pack: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
+		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := exec.LookPath("openssl"); err == nil {
+		pjPath, sigPath := filepath.Join(tmp, "pack.json"), filepath.Join(tmp, "sig")
+		os.WriteFile(pjPath, fixtures.File(t, tgz, "pack.json"), 0o644)
+		os.WriteFile(sigPath, fixtures.File(t, tgz, "keys/pack.json.sig"), 0o644)
+		if out, err := exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", key+".pub", "-rawin", "-in", pjPath, "-sigfile", sigPath).CombinedOutput(); err != nil {
+			t.Fatalf("openssl refuses the v2 signature: %v\n%s", err, out)
+		}
+	}
+	v1 := filepath.Join(tmp, "v1")
+	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", "v1", "--set", "kind=connection", "--dir", v1)
+	if code != 1 || !strings.Contains(errOut, "only in spec v2") {
+		t.Errorf("--spec v1: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(v1); !os.IsNotExist(err) {
+		t.Errorf("--spec v1 wrote %s", v1)
+	}
+	_, errOut, code = runCmd(t, "new", "pack", "--yes", "--set", "kind=connection", "--set", "provider.auth.issuer=", "--dir", filepath.Join(tmp, "x"))
+	if code != 1 || !strings.Contains(errOut, "provider.auth: ") || !strings.Contains(errOut, "issuer") {
+		t.Errorf("no issuer: exit %d\n%s", code, errOut)
 	}
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // Pack kinds `wopkit new pack` scaffolds (the pack.json "kind" values, read
-// from the schemas' const: see PackKinds; KindPrompt is in prompt.go).
+// from the schemas' const: see PackKinds; KindPrompt and KindConnection
+// are in prompt.go and connection.go).
 const (
 	KindNode          = "node"
 	KindWorkflowChain = "workflow-chain"
@@ -145,7 +146,7 @@ func loadLists() {
 		// Schema type tokens; the same schema lists them as the enum of a
 		// produced variable's type.
 		chainValueTypes = v.FieldFor(validate.V2, validate.WorkflowChainPack, "/chains/0/producedVariables/0/type").Enum
-		for _, k := range []validate.Kind{validate.NodePack, validate.WorkflowChainPack, validate.PromptPack} {
+		for _, k := range []validate.Kind{validate.NodePack, validate.WorkflowChainPack, validate.PromptPack, validate.ConnectionPack} {
 			packKinds = append(packKinds, v.FieldFor(validate.V2, k, "/kind").Enum...)
 		}
 	})
@@ -223,7 +224,7 @@ func PlanChainPack(a ChainPackAnswers, v *validate.Validator) (*Plan, error) {
 	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
 	for i := range errs {
 		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
-			errs[i].Field = a.fieldOf(errs[i].Pointer)
+			errs[i].Field = a.fieldOf(missingMember(errs[i]))
 		}
 	}
 	if len(errs) > 0 {

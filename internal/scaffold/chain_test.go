@@ -156,7 +156,7 @@ func TestChainLists(t *testing.T) {
 	if got := strings.Join(ChainValueTypes(), ","); got != "string,number,boolean,object,array" {
 		t.Errorf("types %s", got)
 	}
-	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain,prompt" {
+	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain,prompt,connection" {
 		t.Errorf("kinds %s", got)
 	}
 }

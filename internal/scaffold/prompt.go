@@ -184,7 +184,7 @@ func PlanPromptPack(a PromptPackAnswers, v *validate.Validator) (*Plan, error) {
 	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
 	for i := range errs {
 		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
-			errs[i].Field = promptFieldOf(errs[i].Pointer)
+			errs[i].Field = promptFieldOf(missingMember(errs[i]))
 		}
 	}
 	if len(errs) > 0 {

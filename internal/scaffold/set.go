@@ -11,8 +11,9 @@ import (
 )
 
 // Set applies one `--set KEY=VALUE` to answers (a pointer to PackAnswers,
-// ChainPackAnswers, ChainAnswers, PromptPackAnswers, AgentAnswers,
-// NodeAnswers, EvalAnswers or ToolAnswers). KEY is a dotted path of the answers' JSON
+// ChainPackAnswers, ChainAnswers, PromptPackAnswers,
+// ConnectionPackAnswers, AgentAnswers, NodeAnswers, EvalAnswers or
+// ToolAnswers). KEY is a dotted path of the answers' JSON
 // names ("runtime.language", "nodes.0.id", "eval.modes"); list values are
 // comma-separated; a nested optional block ("eval") is switched on by
 // setting any key below it, or with "eval=true". An open object (a chain
@@ -117,6 +118,8 @@ func fullTemplate(answers any) map[string]any {
 		v = ChainPackAnswers{}.Defaults()
 	case *ChainAnswers:
 		v = ChainAnswers{}.Defaults()
+	case *ConnectionPackAnswers:
+		v = ConnectionPackAnswers{}.Defaults()
 	case *PromptPackAnswers:
 		p := PromptPackAnswers{}.Defaults()
 		p.Prompts = []PromptAnswers{PromptAnswers{}.Defaults()} // the template with variables

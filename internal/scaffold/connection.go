@@ -1,0 +1,444 @@
+package scaffold
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// KindConnection is the pack.json "kind" of a connection pack.
+const KindConnection = "connection"
+
+// ConnectionPackAnswers describe a new connection pack: a declarative pack
+// (no runtime) holding one provider definition (endpoints, scope catalog,
+// reach) that a connector's auth.provider resolves against (spec v2
+// connection-packs.md, RFC 0095). Connection packs exist only in spec v2.
+type ConnectionPackAnswers struct {
+	// Kind is always KindConnection: the answer that selects these answers.
+	Kind        string          `json:"kind"`
+	Name        string          `json:"name"`
+	Version     string          `json:"version"`
+	Description string          `json:"description"`
+	Author      string          `json:"author"`
+	License     string          `json:"license"`
+	Homepage    string          `json:"homepage"`
+	Repository  string          `json:"repository"`
+	Keywords    []string        `json:"keywords"`
+	Engines     string          `json:"engines"`
+	Spec        string          `json:"spec"` // v2 only: the registry has no v1 connection schema
+	Provider    ProviderAnswers `json:"provider"`
+}
+
+// ProviderAnswers describe the pack's provider.
+type ProviderAnswers struct {
+	ID          string      `json:"id"` // the bare provider id connectors name, e.g. github
+	DisplayName string      `json:"displayName"`
+	Category    string      `json:"category"` // ConnectionCategories()
+	Vendor      string      `json:"vendor"`   // "" omits it
+	DocsURL     string      `json:"docsUrl"`  // "" omits it
+	Auth        AuthAnswers `json:"auth"`
+	// Reach is how the provider is reached, one of ConnectionReaches():
+	// mcp (Server, Transport), openapi (OpenAPI, APIHosts) or integration (Node).
+	Reach     string `json:"reach"`
+	Server    string `json:"server"`    // mcp: the server's https URL
+	Transport string `json:"transport"` // mcp: ConnectionTransports()
+	OpenAPI   string `json:"openapi"`   // openapi: URL or in-pack path of the OpenAPI document
+	Node      string `json:"node"`      // integration: a core.openwop.integration.* typeId
+	// APIHosts are the hosts the credential may be sent to (required for openapi).
+	APIHosts []string `json:"apiHosts"`
+	// ConsumerNodes are the core node typeIds that use the credential;
+	// empty: derived from the reach.
+	ConsumerNodes []string `json:"consumerNodes"`
+}
+
+// AuthAnswers describe the provider's auth block. Endpoints, scopes,
+// issuer, flow and pkce apply to oauth2; for another kind the oauth2
+// defaults are dropped (Normalize).
+type AuthAnswers struct {
+	Kind       string              `json:"kind"`       // ConnectionAuthKinds(): oauth2, api_key, bearer, basic
+	Flow       string              `json:"flow"`       // authFlow: pkce, client_credentials, manual, none ("" omits)
+	ScopeModel string              `json:"scopeModel"` // groups, coarse, capabilities ("" omits)
+	Authorize  string              `json:"authorize"`  // https endpoints ("" omits)
+	Token      string              `json:"token"`
+	Revoke     string              `json:"revoke"`
+	Issuer     string              `json:"issuer"` // the authorization server's issuer (RFC 0199; CN001)
+	PKCE       string              `json:"pkce"`   // S256 or unsupported ("" omits: hosts send S256)
+	Read       []ScopeGroupAnswers `json:"read"`   // read scope groups
+	Write      []ScopeGroupAnswers `json:"write"`  // write scope groups (a separate re-consent)
+}
+
+// ScopeGroupAnswers describe one scope group.
+type ScopeGroupAnswers struct {
+	Key    string   `json:"key"`
+	Label  string   `json:"label"`
+	Scopes []string `json:"scopes"` // the provider's raw scope strings
+}
+
+// Defaults returns the answers of a new connection pack: an OAuth2 (PKCE)
+// provider reached through its MCP server, with read and write scope
+// groups and its issuer (placeholders under .example to replace).
+func (ConnectionPackAnswers) Defaults() ConnectionPackAnswers {
+	return ConnectionPackAnswers{
+		Kind:        KindConnection,
+		Name:        DefaultPackName,
+		Version:     "0.1.0",
+		Description: "A new OpenWOP connection pack. It carries no secret: the operator supplies the OAuth client host-side.",
+		License:     "Apache-2.0",
+		Keywords:    []string{},
+		Engines:     EnginesV2,
+		Spec:        SpecV2,
+		Provider: ProviderAnswers{
+			ID: "acme", DisplayName: "Acme", Category: "other",
+			Auth:  defaultOAuth(),
+			Reach: "mcp", Server: "https://mcp.acme.example/mcp", Transport: "http",
+			APIHosts: []string{}, ConsumerNodes: []string{},
+		},
+	}
+}
+
+func defaultOAuth() AuthAnswers {
+	return AuthAnswers{
+		Kind: "oauth2", Flow: "pkce", ScopeModel: "groups",
+		Authorize: "https://auth.acme.example/oauth/authorize", Token: "https://auth.acme.example/oauth/token",
+		Issuer: "https://auth.acme.example",
+		Read:   []ScopeGroupAnswers{{Key: "read", Label: "Read your data", Scopes: []string{"read"}}},
+		Write:  []ScopeGroupAnswers{{Key: "write", Label: "Change your data", Scopes: []string{"write"}}},
+	}
+}
+
+// consumerNodes are the core nodes that use a credential, by reach (the
+// registry's github pack for mcp; the schema's openapi.ref description).
+var consumerNodes = map[string][]string{
+	"mcp":     {"core.openwop.mcp.invoke-tool", "core.openwop.mcp.read-resource"},
+	"openapi": {"core.openwop.http.openapi-call"},
+}
+
+var (
+	connListsOnce sync.Once
+	connCats      []string
+	connAuthKinds []string
+	connFlows     []string
+	connReaches   []string
+	connTransport []string
+)
+
+func loadConnLists() {
+	connListsOnce.Do(func() {
+		v := orDefault(nil)
+		f := func(ptr string) []string { return v.FieldFor(validate.V2, validate.ConnectionPack, ptr).Enum }
+		connCats = f("/provider/category")
+		connAuthKinds = f("/provider/auth/kind")
+		connFlows = f("/provider/auth/authFlow")
+		connTransport = f("/provider/reach/mcp/server/transport")
+		// the reach object's members (exactly one is written): those of
+		// the kinds scaffold knows how to write that the schema declares
+		for _, name := range []string{"mcp", "openapi", "integration"} {
+			if v.FieldFor(validate.V2, validate.ConnectionPack, "/provider/reach/"+name).SchemaURL != "" {
+				connReaches = append(connReaches, name)
+			}
+		}
+	})
+}
+
+// ConnectionCategories lists the provider categories (the schema's enum).
+func ConnectionCategories() []string { loadConnLists(); return append([]string(nil), connCats...) }
+
+// ConnectionAuthKinds lists the auth kinds (the schema's enum).
+func ConnectionAuthKinds() []string { loadConnLists(); return append([]string(nil), connAuthKinds...) }
+
+// ConnectionAuthFlows lists the auth flows (the schema's enum).
+func ConnectionAuthFlows() []string { loadConnLists(); return append([]string(nil), connFlows...) }
+
+// ConnectionReaches lists how a provider can be reached (the members of the
+// schema's reach object).
+func ConnectionReaches() []string { loadConnLists(); return append([]string(nil), connReaches...) }
+
+// ConnectionTransports lists the MCP transports (the schema's enum).
+func ConnectionTransports() []string { loadConnLists(); return append([]string(nil), connTransport...) }
+
+// Normalize fills the engines range and the kind, drops the oauth2
+// defaults from another auth kind, and derives the consumer nodes.
+func (a *ConnectionPackAnswers) Normalize() error {
+	if s := strings.ToLower(strings.TrimSpace(a.Spec)); s == "v1" || s == "1" {
+		fe := fieldErrorf("spec", "connection packs exist only in spec v2: the registry has no v1 connection schema, and a v1 host has no connection packs")
+		fe.Hint = "use --spec v2 (the default)"
+		return FieldErrors{fe}
+	}
+	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
+	if err := p.resolveSpec(); err != nil {
+		return err
+	}
+	a.Spec, a.Engines = p.Spec, p.Engines
+	if a.Kind == "" {
+		a.Kind = KindConnection
+	}
+	au := &a.Provider.Auth
+	if au.Kind != "oauth2" {
+		def := defaultOAuth()
+		def.Kind = au.Kind
+		if reflect.DeepEqual(*au, def) {
+			*au = AuthAnswers{Kind: au.Kind}
+		}
+	}
+	if len(a.Provider.ConsumerNodes) == 0 {
+		a.Provider.ConsumerNodes = consumerNodes[a.Provider.Reach]
+		if a.Provider.Reach == "integration" && a.Provider.Node != "" {
+			a.Provider.ConsumerNodes = []string{a.Provider.Node}
+		}
+	}
+	return nil
+}
+
+// Check returns every problem of the answers, as PlanConnectionPack would
+// refuse them (nil when the pack can be written). v may be nil.
+func (a ConnectionPackAnswers) Check(v *validate.Validator) FieldErrors {
+	_, err := PlanConnectionPack(a, v)
+	return asFieldErrors(err)
+}
+
+// PlanConnectionPack computes the files of a new connection pack:
+// pack.json, README.md, LICENSE and .openwopignore, validated in strict
+// mode (the CN rules apply). Nothing is written.
+func PlanConnectionPack(a ConnectionPackAnswers, v *validate.Validator) (*Plan, error) {
+	if err := a.Normalize(); err != nil {
+		return nil, err
+	}
+	errs := a.precheck()
+	doc := connectionPackDoc{
+		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
+		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
+		Engines: map[string]string{"openwop": a.Engines}, Provider: a.Provider.doc(),
+	}
+	p := &Plan{Kind: "pack"}
+	if err := p.addJSON("pack.json", doc); err != nil {
+		return nil, err
+	}
+	vw := a.view()
+	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/connection-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
+		b, err := render(f.tmpl, vw)
+		if err != nil {
+			return nil, err
+		}
+		p.add(f.path, b)
+	}
+	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
+	if err != nil {
+		return nil, err
+	}
+	p.add("LICENSE", lic)
+	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
+	for i := range errs {
+		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
+			errs[i].Field = connectionFieldOf(missingMember(errs[i]))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs.sorted()
+	}
+	return p, nil
+}
+
+// precheck refuses what the schema cannot see in the answers.
+func (a *ConnectionPackAnswers) precheck() FieldErrors {
+	var errs FieldErrors
+	if e := checkLicense(a.License); e != "" {
+		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
+			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
+	}
+	if a.Kind != KindConnection {
+		fe := fieldErrorf("kind", "these answers make a %s pack, not %q", KindConnection, a.Kind)
+		fe.Hint = "use the answers of the other kind"
+		errs = append(errs, fe)
+	}
+	pr := a.Provider
+	need := map[string][2]string{
+		"mcp":         {"server", pr.Server},
+		"openapi":     {"openapi", pr.OpenAPI},
+		"integration": {"node", pr.Node},
+	}
+	if n, ok := need[pr.Reach]; !ok {
+		fe := fieldErrorf("provider.reach", "reach %q is not one of: %s", pr.Reach, strings.Join(ConnectionReaches(), ", "))
+		fe.Hint = "say how hosts reach the provider"
+		errs = append(errs, fe)
+	} else if n[1] == "" {
+		fe := fieldErrorf("provider."+n[0], "a provider reached by %s needs provider.%s", pr.Reach, n[0])
+		fe.Hint = map[string]string{"mcp": "give the MCP server's https URL", "openapi": "give the OpenAPI document's URL or in-pack path",
+			"integration": "give the core.openwop.integration.* node typeId"}[pr.Reach]
+		errs = append(errs, fe)
+	}
+	return errs
+}
+
+// doc builds the provider block.
+func (pr ProviderAnswers) doc() providerDoc {
+	d := providerDoc{ID: pr.ID, DisplayName: pr.DisplayName, Category: pr.Category, Vendor: pr.Vendor,
+		ConsumerNodes: pr.ConsumerNodes, DocsURL: pr.DocsURL, APIHosts: pr.APIHosts}
+	au := pr.Auth
+	d.Auth = authDoc{Kind: au.Kind, AuthFlow: au.Flow, ScopeModel: au.ScopeModel, Issuer: au.Issuer, PKCE: au.PKCE}
+	if au.Authorize != "" || au.Token != "" || au.Revoke != "" {
+		d.Auth.Endpoints = &endpointsDoc{Authorize: au.Authorize, Token: au.Token, Revoke: au.Revoke}
+	}
+	if len(au.Read) > 0 || len(au.Write) > 0 {
+		d.Auth.Scopes = &scopesDoc{}
+		for _, g := range au.Read {
+			d.Auth.Scopes.Read = append(d.Auth.Scopes.Read, g.doc())
+		}
+		for _, g := range au.Write {
+			d.Auth.Scopes.Write = append(d.Auth.Scopes.Write, g.doc())
+		}
+	}
+	switch pr.Reach {
+	case "mcp":
+		d.Reach = obj{{"mcp", obj{{"server", obj{{"url", pr.Server}, {"transport", pr.Transport}}}}}}
+	case "openapi":
+		d.Reach = obj{{"openapi", obj{{"ref", pr.OpenAPI}}}}
+	case "integration":
+		d.Reach = obj{{"integration", obj{{"node", pr.Node}}}}
+	default:
+		d.Reach = obj{}
+	}
+	return d
+}
+
+// missingMember returns the pointer of the member a "missing required
+// property" problem asks for (so that it goes to that answer, not to the
+// object's), else the problem's pointer.
+func missingMember(fe FieldError) string {
+	const lead = "missing required property `"
+	if rest, ok := strings.CutPrefix(fe.Message, lead); ok {
+		if name, _, ok := strings.Cut(rest, "`"); ok && name != "" {
+			return jsondoc.Child(fe.Pointer, name)
+		}
+	}
+	return fe.Pointer
+}
+
+func (g ScopeGroupAnswers) doc() scopeGroupDoc {
+	d := scopeGroupDoc{Key: g.Key, Label: g.Label, Scopes: g.Scopes}
+	if d.Scopes == nil {
+		d.Scopes = []string{}
+	}
+	return d
+}
+
+// connectionFieldOf maps a pointer in the generated pack.json to the
+// answer it comes from ("/provider/reach/mcp/server/url" is "provider.server").
+func connectionFieldOf(pointer string) string {
+	toks := jsondoc.SplitPointer(pointer)
+	if len(toks) == 0 {
+		return ""
+	}
+	if toks[0] != "provider" || len(toks) < 2 {
+		if toks[0] == "engines" || toks[0] == "keywords" {
+			return toks[0]
+		}
+		return strings.Join(toks, ".")
+	}
+	switch rest := toks[1:]; rest[0] {
+	case "reach":
+		switch {
+		case len(rest) >= 4 && rest[1] == "mcp" && rest[3] == "transport":
+			return "provider.transport"
+		case len(rest) >= 3 && rest[1] == "mcp":
+			return "provider.server"
+		case len(rest) >= 2 && rest[1] == "openapi":
+			return "provider.openapi"
+		case len(rest) >= 2 && rest[1] == "integration":
+			return "provider.node"
+		}
+		return "provider.reach"
+	case "auth":
+		if len(rest) < 2 {
+			return "provider.auth"
+		}
+		switch rest[1] {
+		case "authFlow":
+			return "provider.auth.flow"
+		case "endpoints":
+			if len(rest) >= 3 {
+				return "provider.auth." + rest[2]
+			}
+		case "scopes":
+			return "provider.auth." + strings.Join(rest[2:], ".")
+		}
+		return "provider.auth." + rest[1]
+	case "apiHosts", "consumerNodes":
+		return "provider." + rest[0]
+	}
+	return "provider." + strings.Join(toks[1:], ".")
+}
+
+// connectionView is what templates/pack/connection-README.md.tmpl sees.
+type connectionView struct {
+	Name, Version, Kind, Description, License, Engines, Holder string
+	Provider                                                   ProviderAnswers
+	Ignore                                                     []string
+}
+
+func (a *ConnectionPackAnswers) view() connectionView {
+	holder := a.Author
+	if holder == "" {
+		holder = "the authors of " + a.Name
+	}
+	return connectionView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
+		Engines: a.Engines, Holder: holder, Provider: a.Provider}
+}
+
+// The pack.json of a connection pack, as ordered Go values (the registry's
+// github pack's key order).
+
+type connectionPackDoc struct {
+	Name        string            `json:"name"`
+	Version     string            `json:"version"`
+	Kind        string            `json:"kind"`
+	Description string            `json:"description,omitempty"`
+	Author      string            `json:"author,omitempty"`
+	License     string            `json:"license,omitempty"`
+	Homepage    string            `json:"homepage,omitempty"`
+	Repository  string            `json:"repository,omitempty"`
+	Keywords    []string          `json:"keywords,omitempty"`
+	Engines     map[string]string `json:"engines"`
+	Provider    providerDoc       `json:"provider"`
+}
+
+type providerDoc struct {
+	ID            string   `json:"id"`
+	DisplayName   string   `json:"displayName"`
+	Category      string   `json:"category"`
+	Vendor        string   `json:"vendor,omitempty"`
+	Auth          authDoc  `json:"auth"`
+	Reach         obj      `json:"reach"`
+	ConsumerNodes []string `json:"consumerNodes,omitempty"`
+	DocsURL       string   `json:"docsUrl,omitempty"`
+	APIHosts      []string `json:"apiHosts,omitempty"`
+}
+
+type authDoc struct {
+	Kind       string        `json:"kind"`
+	AuthFlow   string        `json:"authFlow,omitempty"`
+	ScopeModel string        `json:"scopeModel,omitempty"`
+	Endpoints  *endpointsDoc `json:"endpoints,omitempty"`
+	Scopes     *scopesDoc    `json:"scopes,omitempty"`
+	Issuer     string        `json:"issuer,omitempty"`
+	PKCE       string        `json:"pkce,omitempty"`
+}
+
+type endpointsDoc struct {
+	Authorize string `json:"authorize,omitempty"`
+	Token     string `json:"token,omitempty"`
+	Revoke    string `json:"revoke,omitempty"`
+}
+
+type scopesDoc struct {
+	Read  []scopeGroupDoc `json:"read,omitempty"`
+	Write []scopeGroupDoc `json:"write,omitempty"`
+}
+
+type scopeGroupDoc struct {
+	Key    string   `json:"key"`
+	Label  string   `json:"label"`
+	Scopes []string `json:"scopes"`
+}
