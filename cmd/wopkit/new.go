@@ -123,6 +123,9 @@ func newNewCmd() *cobra.Command {
 			"  pack with kind=prompt (a prompt pack, no runtime): name, version, description, license, engines,\n" +
 			"         prompts.N.id|version|kind|name|description|text|tags|modelClass|temperature,\n" +
 			"         prompts.N.variables.N.name|type|source|required|default|description\n" +
+			"  pack with kind=card (AI chat cards, no runtime): name, version, description, license, engines, card.<key> for\n" +
+			"         the first card, cards.N.<key>: id, schemaVersion, systemPrompt, template ({{inputId}} slots), temperature,\n" +
+			"         outputArtifactType, inputs.N.id|type|label|required|default|options\n" +
 			"  pack with kind=connection (v2 only, no runtime): name, version, description, license, provider.id|displayName|\n" +
 			"         category|vendor|docsUrl|reach (mcp, openapi, integration)|server|transport|openapi|node|apiHosts|\n" +
 			"         consumerNodes, provider.auth.kind|flow|scopeModel|authorize|token|revoke|issuer|pkce,\n" +
@@ -249,11 +252,17 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	}
 	switch kind {
 	case scaffold.KindWorkflowChain:
-		return newChainPack(o)
+		a := scaffold.ChainPackAnswers{}.Defaults()
+		return newDeclarativePack(o, &a, &a.Name, &a.Spec, chainAliases, func() (*scaffold.Plan, error) { return scaffold.PlanChainPack(a, nil) })
 	case scaffold.KindPrompt:
-		return newPromptPack(o)
+		a := scaffold.PromptPackAnswers{}.Defaults()
+		return newDeclarativePack(o, &a, &a.Name, &a.Spec, nil, func() (*scaffold.Plan, error) { return scaffold.PlanPromptPack(a, nil) })
 	case scaffold.KindConnection:
-		return newConnectionPack(o)
+		a := scaffold.ConnectionPackAnswers{}.Defaults()
+		return newDeclarativePack(o, &a, &a.Name, &a.Spec, nil, func() (*scaffold.Plan, error) { return scaffold.PlanConnectionPack(a, nil) })
+	case scaffold.KindCard:
+		a := scaffold.CardPackAnswers{}.Defaults()
+		return newDeclarativePack(o, &a, &a.Name, &a.Spec, cardAliases, func() (*scaffold.Plan, error) { return scaffold.PlanCardPack(a, nil) })
 	}
 	a := scaffold.PackAnswers{}.Defaults()
 	if o.Dir != "" {
@@ -274,67 +283,26 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	return plan, dir, nil
 }
 
-// newChainPack plans a workflow-chain pack (`new pack --set kind=workflow-chain`).
-func newChainPack(o *newOptions) (*scaffold.Plan, string, error) {
-	a := scaffold.ChainPackAnswers{}.Defaults()
+// newDeclarativePack plans a pack of a kind without runtime (chain, prompt,
+// connection, card): a, with its name and spec answers, is filled from the
+// defaults, --dir, --spec, --values and --set, then planned.
+func newDeclarativePack(o *newOptions, a any, name, spec *string, aliases map[string]string, plan func() (*scaffold.Plan, error)) (*scaffold.Plan, string, error) {
 	if o.Dir != "" {
-		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
+		*name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
 	}
-	a.Spec = o.specOr(a.Spec)
-	if err := applyAnswers(&a, o, chainAliases); err != nil {
+	*spec = o.specOr(*spec)
+	if err := applyAnswers(a, o, aliases); err != nil {
 		return nil, "", err
 	}
-	plan, err := scaffold.PlanChainPack(a, nil)
+	p, err := plan()
 	if err != nil {
 		return nil, "", err
 	}
 	dir := o.Dir
 	if dir == "" {
-		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
+		dir = (*name)[strings.LastIndexByte(*name, '.')+1:]
 	}
-	return plan, dir, nil
-}
-
-// newPromptPack plans a prompt pack (`new pack --set kind=prompt`).
-func newPromptPack(o *newOptions) (*scaffold.Plan, string, error) {
-	a := scaffold.PromptPackAnswers{}.Defaults()
-	if o.Dir != "" {
-		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
-	}
-	a.Spec = o.specOr(a.Spec)
-	if err := applyAnswers(&a, o, nil); err != nil {
-		return nil, "", err
-	}
-	plan, err := scaffold.PlanPromptPack(a, nil)
-	if err != nil {
-		return nil, "", err
-	}
-	dir := o.Dir
-	if dir == "" {
-		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
-	}
-	return plan, dir, nil
-}
-
-// newConnectionPack plans a connection pack (`new pack --set kind=connection`).
-func newConnectionPack(o *newOptions) (*scaffold.Plan, string, error) {
-	a := scaffold.ConnectionPackAnswers{}.Defaults()
-	if o.Dir != "" {
-		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
-	}
-	a.Spec = o.specOr(a.Spec)
-	if err := applyAnswers(&a, o, nil); err != nil {
-		return nil, "", err
-	}
-	plan, err := scaffold.PlanConnectionPack(a, nil)
-	if err != nil {
-		return nil, "", err
-	}
-	dir := o.Dir
-	if dir == "" {
-		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
-	}
-	return plan, dir, nil
+	return p, dir, nil
 }
 
 // packKind returns the pack kind the answers ask for: the last
@@ -478,9 +446,12 @@ func newInPack(o *newOptions) (*scaffold.Plan, string, error) {
 // packAliases let `new pack` name the first node and agent without an index.
 var packAliases = map[string]string{"node.": "nodes.0.", "agent.": "agents.0."}
 
-// chainAliases let `new pack --set kind=workflow-chain` name the first chain
-// without an index.
-var chainAliases = map[string]string{"chain.": "chains.0."}
+// chainAliases and cardAliases let `new pack --set kind=workflow-chain` (or
+// card) name the first chain (or card) without an index.
+var (
+	chainAliases = map[string]string{"chain.": "chains.0."}
+	cardAliases  = map[string]string{"card.": "cards.0."}
+)
 
 // applyAnswers applies --values then each --set, in order.
 func applyAnswers(a any, o *newOptions, aliases map[string]string) error {

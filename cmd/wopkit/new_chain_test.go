@@ -131,8 +131,8 @@ func TestNewChainPackAnswers(t *testing.T) {
 	if _, err := os.Stat(bad); !os.IsNotExist(err) {
 		t.Errorf("refused answers wrote %s", bad)
 	}
-	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=card", "--dir", filepath.Join(tmp, "c")); code != 2 || !strings.Contains(errOut, "workflow-chain") {
-		t.Errorf("kind=card: exit %d, want 2 naming the kinds\n%s", code, errOut)
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=form-content", "--dir", filepath.Join(tmp, "c")); code != 2 || !strings.Contains(errOut, "workflow-chain") {
+		t.Errorf("kind=form-content: exit %d, want 2 naming the kinds\n%s", code, errOut)
 	}
 	// kind=node is the node pack, as without it
 	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=node", "--dir", filepath.Join(tmp, "n"), "--dry-run"); code != 0 || !strings.Contains(out, "index.mjs") {
@@ -225,7 +225,7 @@ func TestNewDeclarativePacksPublish(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, kind := range []string{"workflow-chain", "prompt", "connection"} {
+	for _, kind := range []string{"workflow-chain", "prompt", "connection", "card"} {
 		name := "vendor.acme." + strings.ReplaceAll(kind, "-", "")
 		dir := filepath.Join(tmp, kind)
 		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind="+kind, "--set", "name="+name, "--dir", dir); code != 0 {
@@ -330,5 +330,48 @@ func TestNewConnectionPack(t *testing.T) {
 	_, errOut, code = runCmd(t, "new", "pack", "--yes", "--set", "kind=connection", "--set", "provider.auth.issuer=", "--dir", filepath.Join(tmp, "x"))
 	if code != 1 || !strings.Contains(errOut, "provider.auth: ") || !strings.Contains(errOut, "issuer") {
 		t.Errorf("no issuer: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestNewCardPack: `new pack --set kind=card` writes a card pack (v2 and
+// v1) that validates strictly, signs and verifies; an unused input is
+// refused in the validator's words.
+func TestNewCardPack(t *testing.T) {
+	tmp := t.TempDir()
+	key := filepath.Join(tmp, "me")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, errOut)
+	}
+	for _, spec := range []string{"v2", "v1"} {
+		dir := filepath.Join(tmp, "cards-"+spec)
+		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", spec, "--set", "kind=card", "--set", "name=vendor.acme.cards",
+			"--set", "card.id=brief", "--set", "card.inputs.1.default=detailed", "--dir", dir); code != 0 {
+			t.Fatalf("new %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+		if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
+			t.Fatalf("validate --strict %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+		method := map[string]string{"v2": "v2", "v1": "manual"}[spec]
+		tgz := filepath.Join(tmp, spec+".tgz")
+		if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+			t.Fatalf("pack %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+		if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
+			t.Fatalf("verify %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+		if spec == "v2" {
+			if _, err := exec.LookPath("openssl"); err == nil {
+				pjPath, sigPath := filepath.Join(tmp, "pack.json"), filepath.Join(tmp, "sig")
+				os.WriteFile(pjPath, fixtures.File(t, tgz, "pack.json"), 0o644)
+				os.WriteFile(sigPath, fixtures.File(t, tgz, "keys/pack.json.sig"), 0o644)
+				if out, err := exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", key+".pub", "-rawin", "-in", pjPath, "-sigfile", sigPath).CombinedOutput(); err != nil {
+					t.Fatalf("openssl refuses the v2 signature: %v\n%s", err, out)
+				}
+			}
+		}
+	}
+	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=card", "--set", "card.template=Summarize {{source}}.", "--dir", filepath.Join(tmp, "x"))
+	if code != 1 || !strings.Contains(errOut, "cards.0.inputs.1: ") || !strings.Contains(errOut, "never uses") {
+		t.Errorf("unused input: exit %d\n%s", code, errOut)
 	}
 }

@@ -156,7 +156,7 @@ func TestChainLists(t *testing.T) {
 	if got := strings.Join(ChainValueTypes(), ","); got != "string,number,boolean,object,array" {
 		t.Errorf("types %s", got)
 	}
-	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain,prompt,connection" {
+	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain,prompt,connection,card" {
 		t.Errorf("kinds %s", got)
 	}
 }
@@ -203,10 +203,13 @@ func TestPackReadmeSignMethod(t *testing.T) {
 		c.Spec = spec
 		pr := PromptPackAnswers{}.Defaults()
 		pr.Spec = spec
+		cd := CardPackAnswers{}.Defaults()
+		cd.Spec = spec
 		for kind, plan := range map[string]func() (*Plan, error){
 			"node":   func() (*Plan, error) { return PlanPack(n, nil) },
 			"chain":  func() (*Plan, error) { return PlanChainPack(c, nil) },
 			"prompt": func() (*Plan, error) { return PlanPromptPack(pr, nil) },
+			"card":   func() (*Plan, error) { return PlanCardPack(cd, nil) },
 		} {
 			p, err := plan()
 			if err != nil {

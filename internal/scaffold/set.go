@@ -12,7 +12,7 @@ import (
 
 // Set applies one `--set KEY=VALUE` to answers (a pointer to PackAnswers,
 // ChainPackAnswers, ChainAnswers, PromptPackAnswers,
-// ConnectionPackAnswers, AgentAnswers, NodeAnswers, EvalAnswers or
+// ConnectionPackAnswers, CardPackAnswers, AgentAnswers, NodeAnswers, EvalAnswers or
 // ToolAnswers). KEY is a dotted path of the answers' JSON
 // names ("runtime.language", "nodes.0.id", "eval.modes"); list values are
 // comma-separated; a nested optional block ("eval") is switched on by
@@ -120,6 +120,8 @@ func fullTemplate(answers any) map[string]any {
 		v = ChainAnswers{}.Defaults()
 	case *ConnectionPackAnswers:
 		v = ConnectionPackAnswers{}.Defaults()
+	case *CardPackAnswers:
+		v = CardPackAnswers{}.Defaults()
 	case *PromptPackAnswers:
 		p := PromptPackAnswers{}.Defaults()
 		p.Prompts = []PromptAnswers{PromptAnswers{}.Defaults()} // the template with variables

@@ -1,0 +1,388 @@
+package scaffold
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// KindCard is the pack.json "kind" of an AI chat card pack.
+const KindCard = "card"
+
+// CardPackAnswers describe a new card pack: a declarative pack (no
+// runtime) of AI chat cards, each a prompt template with typed inputs the
+// host collects (RFC 0071).
+type CardPackAnswers struct {
+	// Kind is always KindCard: the answer that selects these answers.
+	Kind        string        `json:"kind"`
+	Name        string        `json:"name"`
+	Version     string        `json:"version"`
+	Description string        `json:"description"`
+	Author      string        `json:"author"`
+	License     string        `json:"license"`
+	Homepage    string        `json:"homepage"`
+	Repository  string        `json:"repository"`
+	Keywords    []string      `json:"keywords"`
+	Engines     string        `json:"engines"`
+	Spec        string        `json:"spec"`
+	Cards       []CardAnswers `json:"cards"` // at least one
+}
+
+// CardAnswers describe one card. Each input is mapped to the template slot
+// of its id ("source": "inputs.source"), so every input is used as
+// {{id}} in the template and every slot names an input.
+type CardAnswers struct {
+	// ID is the cardTypeId, or, without a dot, a suffix appended to the pack name.
+	ID            string             `json:"id"`
+	SchemaVersion int                `json:"schemaVersion"` // negative omits it
+	SystemPrompt  string             `json:"systemPrompt"`  // "" omits it
+	Template      string             `json:"template"`      // the prompt body, {{inputId}} slots
+	Temperature   float64            `json:"temperature"`   // 0..2; negative omits it
+	Output        string             `json:"outputArtifactType"`
+	Inputs        []CardInputAnswers `json:"inputs"`
+}
+
+// CardInputAnswers describe one typed input of a card.
+type CardInputAnswers struct {
+	ID       string   `json:"id"`
+	Type     string   `json:"type"` // CardInputTypes(), or a vendor.<org>.<kind> / x-<kind> extension
+	Label    string   `json:"label"`
+	Required bool     `json:"required"`
+	Default  string   `json:"default"` // "" omits it; read as the input's type (number, boolean, a comma list)
+	Options  []string `json:"options"` // the choices of a select or multiselect
+}
+
+// Defaults returns the answers of a new card pack: one summarize card.
+func (CardPackAnswers) Defaults() CardPackAnswers {
+	return CardPackAnswers{
+		Kind:        KindCard,
+		Name:        DefaultPackName,
+		Version:     "0.1.0",
+		Description: "A new OpenWOP card pack.",
+		License:     "Apache-2.0",
+		Keywords:    []string{},
+		Engines:     EnginesV2,
+		Spec:        SpecV2,
+		Cards:       []CardAnswers{CardAnswers{}.Defaults()},
+	}
+}
+
+// Defaults returns the answers of a first card: a summary of a long text
+// at a chosen length.
+func (CardAnswers) Defaults() CardAnswers {
+	return CardAnswers{
+		ID: "summarize", SchemaVersion: 1, Temperature: 0.3,
+		SystemPrompt: "You summarize text faithfully: keep its facts and decisions, add nothing it does not say.",
+		Template:     "Summarize this text in a {{length}} form.\n\n{{source}}",
+		Inputs: []CardInputAnswers{
+			{ID: "source", Type: "longtext", Label: "Text to summarize", Required: true, Options: []string{}},
+			{ID: "length", Type: "select", Label: "Length", Default: "short", Options: []string{"one-line", "short", "detailed"}},
+		},
+	}
+}
+
+var (
+	cardListsOnce sync.Once
+	cardTypes     []string
+)
+
+// CardInputTypes lists the portable input types (the alternatives the
+// schema's type pattern spells out; vendor.<org>.<kind> and x-<kind> host
+// extensions are accepted too).
+func CardInputTypes() []string {
+	cardListsOnce.Do(func() {
+		p := orDefault(nil).FieldFor(validate.V2, validate.CardPack, "/cards/0/inputs/0/type").Pattern
+		p = strings.TrimSuffix(strings.TrimPrefix(p, "^("), ")$")
+		word := regexp.MustCompile(`^[a-z][a-z-]*$`)
+		for _, alt := range strings.Split(p, "|") {
+			if word.MatchString(alt) {
+				cardTypes = append(cardTypes, alt)
+			}
+		}
+	})
+	return append([]string(nil), cardTypes...)
+}
+
+// Normalize fills the spec's engines range and the kind.
+func (a *CardPackAnswers) Normalize() error {
+	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
+	if err := p.resolveSpec(); err != nil {
+		return err
+	}
+	a.Spec, a.Engines = p.Spec, p.Engines
+	if a.Kind == "" {
+		a.Kind = KindCard
+	}
+	return nil
+}
+
+// Check returns every problem of the answers, as PlanCardPack would refuse
+// them (nil when the pack can be written). v may be nil.
+func (a CardPackAnswers) Check(v *validate.Validator) FieldErrors {
+	_, err := PlanCardPack(a, v)
+	return asFieldErrors(err)
+}
+
+// PlanCardPack computes the files of a new card pack: pack.json, README.md,
+// LICENSE and .openwopignore, validated in strict mode (the CD rules
+// apply). Nothing is written.
+func PlanCardPack(a CardPackAnswers, v *validate.Validator) (*Plan, error) {
+	if err := a.Normalize(); err != nil {
+		return nil, err
+	}
+	errs := a.precheck()
+	doc := cardPackDoc{
+		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
+		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
+		Engines: map[string]string{"openwop": a.Engines}, Cards: []cardDoc{},
+	}
+	for _, c := range a.Cards {
+		doc.Cards = append(doc.Cards, c.doc(a.Name))
+	}
+	p := &Plan{Kind: "pack"}
+	if err := p.addJSON("pack.json", doc); err != nil {
+		return nil, err
+	}
+	vw := a.view()
+	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/card-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
+		b, err := render(f.tmpl, vw)
+		if err != nil {
+			return nil, err
+		}
+		p.add(f.path, b)
+	}
+	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
+	if err != nil {
+		return nil, err
+	}
+	p.add("LICENSE", lic)
+	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
+	for i := range errs {
+		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
+			errs[i].Field = a.fieldOf(missingMember(errs[i]))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs.sorted()
+	}
+	return p, nil
+}
+
+// precheck refuses what the schema cannot see in the answers.
+func (a *CardPackAnswers) precheck() FieldErrors {
+	var errs FieldErrors
+	if e := checkLicense(a.License); e != "" {
+		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
+			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
+	}
+	if a.Kind != KindCard {
+		fe := fieldErrorf("kind", "these answers make a %s pack, not %q", KindCard, a.Kind)
+		fe.Hint = "use the answers of the other kind"
+		errs = append(errs, fe)
+	}
+	for i, c := range a.Cards {
+		if c.Temperature > 2 {
+			errs = append(errs, FieldError{Field: "cards." + itoa(i) + ".temperature", Message: fmt.Sprintf("temperature %g is above 2", c.Temperature),
+				Hint: "give a sampling temperature from 0 to 2, or a negative number to leave it out"})
+		}
+		for j, in := range c.Inputs {
+			f := "cards." + itoa(i) + ".inputs." + itoa(j)
+			choice := in.Type == "select" || in.Type == "multiselect"
+			if choice && len(in.Options) == 0 {
+				errs = append(errs, FieldError{Field: f + ".options", Message: fmt.Sprintf("a %s input has no options to choose from", in.Type),
+					Hint: "give the choices, comma-separated"})
+			}
+			if _, err := in.defaultValue(); err != nil {
+				errs = append(errs, FieldError{Field: f + ".default", Message: err.Error(), Hint: "give a default of the input's type, or none"})
+			} else if choice && in.Default != "" {
+				for _, d := range strings.Split(in.Default, ",") {
+					if index(in.Options, strings.TrimSpace(d)) < 0 {
+						errs = append(errs, FieldError{Field: f + ".default", Message: fmt.Sprintf("default %q is not one of the options", d),
+							Hint: "use one of: " + strings.Join(in.Options, ", ")})
+					}
+				}
+			}
+		}
+	}
+	return errs
+}
+
+// defaultValue returns the input's default as its type reads it.
+func (in CardInputAnswers) defaultValue() (any, error) {
+	if in.Default == "" {
+		return nil, nil
+	}
+	switch in.Type {
+	case "number":
+		f, err := strconv.ParseFloat(in.Default, 64)
+		if err != nil {
+			return nil, fmt.Errorf("default %q is not a number", in.Default)
+		}
+		return f, nil
+	case "boolean":
+		b, err := strconv.ParseBool(in.Default)
+		if err != nil {
+			return nil, fmt.Errorf("default %q is not true or false", in.Default)
+		}
+		return b, nil
+	case "multiselect":
+		var out []string
+		for _, d := range strings.Split(in.Default, ",") {
+			out = append(out, strings.TrimSpace(d))
+		}
+		return out, nil
+	}
+	return in.Default, nil
+}
+
+// doc builds a card's pack.json entry.
+func (c CardAnswers) doc(pack string) cardDoc {
+	d := cardDoc{CardTypeID: qualify(pack, c.ID), OutputArtifactType: c.Output}
+	if c.SchemaVersion >= 0 {
+		sv := c.SchemaVersion
+		d.SchemaVersion = &sv
+	}
+	mapping := obj{}
+	seen := map[string]bool{}
+	for _, in := range c.Inputs {
+		id := cardInputDoc{ID: in.ID, Type: in.Type, Label: in.Label, Required: in.Required}
+		id.Default, _ = in.defaultValue()
+		if len(in.Options) > 0 {
+			id.Options = in.Options
+		}
+		d.Inputs = append(d.Inputs, id)
+		if !seen[in.ID] { // a repeated id is CD005's
+			seen[in.ID] = true
+			mapping = append(mapping, member{in.ID, "inputs." + in.ID})
+		}
+	}
+	d.Prompt = cardPromptDoc{SystemPrompt: c.SystemPrompt, Template: c.Template, PlaceholderMapping: mapping}
+	if c.Temperature >= 0 {
+		t := c.Temperature
+		d.Prompt.Temperature = &t
+	}
+	return d
+}
+
+// fieldOf maps a pointer in the generated pack.json to the answer it
+// comes from ("/cards/0/prompt/placeholderMapping/length" is the input
+// "cards.0.inputs.1"; "/cards/0/prompt/template" is "cards.0.template").
+func (a *CardPackAnswers) fieldOf(pointer string) string {
+	toks := jsondoc.SplitPointer(pointer)
+	if len(toks) == 0 {
+		return ""
+	}
+	if toks[0] != "cards" || len(toks) < 3 {
+		if toks[0] == "engines" || toks[0] == "keywords" {
+			return toks[0]
+		}
+		return strings.Join(toks, ".")
+	}
+	pre := "cards." + toks[1]
+	var c CardAnswers
+	if i, ok := atoi(toks[1]); ok && i < len(a.Cards) {
+		c = a.Cards[i]
+	}
+	rest := toks[2:]
+	switch rest[0] {
+	case "cardTypeId":
+		return pre + ".id"
+	case "prompt":
+		if len(rest) >= 3 && rest[1] == "placeholderMapping" {
+			for j, in := range c.Inputs {
+				if in.ID == rest[2] {
+					return pre + ".inputs." + itoa(j)
+				}
+			}
+			return pre + ".inputs"
+		}
+		if len(rest) >= 2 {
+			return pre + "." + rest[1]
+		}
+		return pre + ".template"
+	case "inputs":
+		if len(rest) >= 3 {
+			return pre + ".inputs." + rest[1] + "." + rest[2]
+		}
+		if len(rest) >= 2 {
+			return pre + ".inputs." + rest[1]
+		}
+		return pre + ".inputs"
+	}
+	return pre + "." + rest[0]
+}
+
+// cardView is what templates/pack/card-README.md.tmpl sees.
+type cardView struct {
+	Name, Version, Kind, Description, License, Engines, Holder string
+	Cards                                                      []cardItemView
+	Ignore                                                     []string
+	SignMethod, PublishSpec                                    string
+}
+
+type cardItemView struct {
+	ID     string
+	Inputs []CardInputAnswers
+}
+
+func (a *CardPackAnswers) view() cardView {
+	holder := a.Author
+	if holder == "" {
+		holder = "the authors of " + a.Name
+	}
+	vw := cardView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
+		Engines: a.Engines, Holder: holder, SignMethod: "v2"}
+	if a.Spec == SpecV1 {
+		vw.SignMethod, vw.PublishSpec = "manual", " --spec v1"
+	}
+	for _, c := range a.Cards {
+		vw.Cards = append(vw.Cards, cardItemView{ID: qualify(a.Name, c.ID), Inputs: c.Inputs})
+	}
+	return vw
+}
+
+// The pack.json of a card pack, as ordered Go values (the registry
+// sample's key order).
+
+type cardPackDoc struct {
+	Name        string            `json:"name"`
+	Version     string            `json:"version"`
+	Kind        string            `json:"kind"`
+	Description string            `json:"description,omitempty"`
+	Author      string            `json:"author,omitempty"`
+	License     string            `json:"license,omitempty"`
+	Homepage    string            `json:"homepage,omitempty"`
+	Repository  string            `json:"repository,omitempty"`
+	Keywords    []string          `json:"keywords,omitempty"`
+	Engines     map[string]string `json:"engines"`
+	Cards       []cardDoc         `json:"cards"`
+}
+
+type cardDoc struct {
+	CardTypeID         string         `json:"cardTypeId"`
+	SchemaVersion      *int           `json:"schemaVersion,omitempty"`
+	Inputs             []cardInputDoc `json:"inputs,omitempty"`
+	Prompt             cardPromptDoc  `json:"prompt"`
+	OutputArtifactType string         `json:"outputArtifactType,omitempty"`
+}
+
+type cardInputDoc struct {
+	ID       string   `json:"id"`
+	Type     string   `json:"type"`
+	Label    string   `json:"label,omitempty"`
+	Required bool     `json:"required"`
+	Default  any      `json:"default,omitempty"`
+	Options  []string `json:"options,omitempty"`
+}
+
+type cardPromptDoc struct {
+	SystemPrompt       string   `json:"systemPrompt,omitempty"`
+	Template           string   `json:"template"`
+	PlaceholderMapping obj      `json:"placeholderMapping"`
+	Temperature        *float64 `json:"temperature,omitempty"`
+}

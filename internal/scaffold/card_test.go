@@ -1,0 +1,125 @@
+package scaffold
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// TestCardPackDefaults: the default card pack is a v2 card pack without
+// runtime whose template slots, mapping and inputs agree (strictly valid).
+func TestCardPackDefaults(t *testing.T) {
+	a := CardPackAnswers{}.Defaults()
+	a.Name = "vendor.acme.cards"
+	p, err := PlanCardPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pj := p.File("pack.json").Data
+	var doc struct {
+		Kind    string `json:"kind"`
+		Runtime any    `json:"runtime"`
+		Cards   []struct {
+			CardTypeID string `json:"cardTypeId"`
+			Prompt     struct {
+				PlaceholderMapping map[string]string `json:"placeholderMapping"`
+			} `json:"prompt"`
+		} `json:"cards"`
+	}
+	if err := json.Unmarshal(pj, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Kind != "card" || doc.Runtime != nil || len(doc.Cards) != 1 || doc.Cards[0].CardTypeID != "vendor.acme.cards.summarize" ||
+		doc.Cards[0].Prompt.PlaceholderMapping["length"] != "inputs.length" {
+		t.Errorf("pack.json:\n%s", pj)
+	}
+	for _, fr := range orDefault(nil).PackFiles("pack.json", p.FS(nil), pj) {
+		if fr.Kind != validate.CardPack || fr.Spec != validate.V2 || len(fr.Errors)+len(fr.Warnings) > 0 {
+			t.Errorf("%s %s: %v %v", fr.Kind, fr.Spec, fr.Errors, fr.Warnings)
+		}
+	}
+	if got := strings.Join(CardInputTypes(), ","); got != "text,longtext,number,boolean,select,multiselect,file,artifact-ref" {
+		t.Errorf("input types %s", got)
+	}
+}
+
+// TestCardPackCheck: refused answers name the answer, in the validator's
+// words (CD002, CD003, CD005 and the schema).
+func TestCardPackCheck(t *testing.T) {
+	cases := []struct {
+		name, field, msg string
+		edit             func(a *CardPackAnswers)
+	}{
+		{"slot without input", "cards.0.template", "{{audience}}", func(a *CardPackAnswers) { a.Cards[0].Template += " For {{audience}}." }},
+		{"input unused", "cards.0.inputs.1", "never uses", func(a *CardPackAnswers) { a.Cards[0].Template = "Summarize {{source}}." }},
+		{"same input ids", "cards.0.inputs.1.id", "source", func(a *CardPackAnswers) { a.Cards[0].Inputs[1].ID = "source" }},
+		{"bad input type", "cards.0.inputs.0.type", "textarea", func(a *CardPackAnswers) { a.Cards[0].Inputs[0].Type = "textarea" }},
+		{"bad card id", "cards.0.id", "Summarize", func(a *CardPackAnswers) { a.Cards[0].ID = "vendor.acme.Summarize" }},
+		{"select without options", "cards.0.inputs.1.options", "no options", func(a *CardPackAnswers) { a.Cards[0].Inputs[1].Options = nil }},
+		{"default not an option", "cards.0.inputs.1.default", "long", func(a *CardPackAnswers) { a.Cards[0].Inputs[1].Default = "long" }},
+		{"number default", "cards.0.inputs.0.default", "not a number", func(a *CardPackAnswers) {
+			a.Cards[0].Inputs[0].Type, a.Cards[0].Inputs[0].Default = "number", "many"
+		}},
+		{"empty template", "cards.0.template", "", func(a *CardPackAnswers) { a.Cards[0].Template = "" }},
+		{"hot", "cards.0.temperature", "above 2", func(a *CardPackAnswers) { a.Cards[0].Temperature = 2.5 }},
+		{"no cards", "cards", "", func(a *CardPackAnswers) { a.Cards = nil }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := CardPackAnswers{}.Defaults()
+			a.Name = "vendor.acme.cards"
+			c.edit(&a)
+			errs := a.Check(nil)
+			if len(errs.For(c.field)) == 0 {
+				t.Fatalf("no problem for %s; got %v", c.field, errs)
+			}
+			if !strings.Contains(errs.For(c.field).Error(), c.msg) {
+				t.Errorf("%s: %v, want %q", c.field, errs.For(c.field), c.msg)
+			}
+		})
+	}
+	if errs := (CardPackAnswers{}.Defaults()).Check(nil); errs != nil {
+		t.Errorf("defaults: %v", errs)
+	}
+}
+
+// TestCardScaffoldAjv: ajv accepts the default card pack under the v2
+// schemas and, with --spec v1, under the registry's v1 schema; it refuses
+// an input type outside the portable subset.
+func TestCardScaffoldAjv(t *testing.T) {
+	for _, c := range []struct{ spec, set string }{{SpecV2, "v2"}, {SpecV1, "registry-v1"}} {
+		t.Run(c.spec, func(t *testing.T) {
+			check := ajvSchemas(t, c.set)
+			a := CardPackAnswers{}.Defaults()
+			a.Name, a.Spec = "vendor.acme.cards", c.spec
+			a.Cards[0].Inputs = append(a.Cards[0].Inputs, CardInputAnswers{ID: "bullets", Type: "boolean", Label: "As bullets", Default: "false"})
+			a.Cards[0].Template += " {{bullets}}"
+			p, err := PlanCardPack(a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := p.Write(dir, false); err != nil {
+				t.Fatal(err)
+			}
+			pj := filepath.Join(dir, "pack.json")
+			if ok, out := check("chat-card-pack-manifest.schema.json", pj); !ok {
+				t.Errorf("ajv refuses the %s card pack:\n%s\n%s", c.spec, out, p.File("pack.json").Data)
+			}
+			if !strings.Contains(string(p.File("pack.json").Data), `"default": false`) {
+				t.Errorf("a boolean default is not written as a boolean:\n%s", p.File("pack.json").Data)
+			}
+			broken := strings.Replace(string(p.File("pack.json").Data), `"type": "longtext"`, `"type": "textarea"`, 1)
+			if err := os.WriteFile(pj, []byte(broken), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if ok, _ := check("chat-card-pack-manifest.schema.json", pj); ok {
+				t.Error("ajv accepts input type textarea")
+			}
+		})
+	}
+}
