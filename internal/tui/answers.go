@@ -25,6 +25,8 @@ type answers struct {
 	What string               `json:"what"`
 	Pack scaffold.PackAnswers `json:"pack"`
 	Tool scaffold.ToolAnswers `json:"tool"`
+	// Chain is a workflow-chain pack's chains (its identity is Pack's).
+	Chain scaffold.ChainPackAnswers `json:"chain"`
 
 	SignMethod string `json:"signMethod"` // manual, v2, sigstore, sigstore-keyless, none or skip
 	KeyChoice  string `json:"keyChoice"`  // new or existing
@@ -40,6 +42,7 @@ type answers struct {
 // newAnswers starts from the scaffold's defaults.
 func newAnswers() *answers {
 	a := &answers{What: whatMixed, Pack: scaffold.PackAnswers{}.Defaults(), Tool: scaffold.ToolAnswers{}.Defaults(),
+		Chain:      scaffold.ChainPackAnswers{}.Defaults(),
 		SignMethod: signMethods[0].Value, KeyChoice: "new"}
 	a.Pack.Agents = []scaffold.AgentAnswers{scaffold.NewAgent(0)}
 	return a

@@ -195,8 +195,12 @@ func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr str
 // optional is text that may be left empty (the scaffold then derives it),
 // checked by the schema only when given.
 func (k asker) optional(key, title string, v *string, kind validate.Kind, ptr string) *huh.Input {
+	in := k.text(key, title, str{p: v}, "", "")
+	if ptr == "" {
+		return in
+	}
 	check := k.check(kind, ptr, func(s string) any { return s })
-	return k.reg(k.text(key, title, str{p: v}, "", ""), func(s string) error {
+	return k.reg(in, func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return nil
 		}

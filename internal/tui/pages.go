@@ -72,8 +72,14 @@ func pageByID(id string) *page {
 	return nil
 }
 
+// listLens are the lengths of lists that pages of other files repeat over.
+var listLens = map[string]func(a *answers) int{}
+
 // listLen is the length of a list pages repeat over.
 func listLen(a *answers, each string) int {
+	if f := listLens[each]; f != nil {
+		return f(a)
+	}
 	switch each {
 	case "nodes":
 		return len(a.Pack.Nodes)

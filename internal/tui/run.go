@@ -46,6 +46,9 @@ func makePlan(v *validate.Validator, a *answers) planned {
 	if a.standalone() {
 		return makeSoloPlan(a)
 	}
+	if plan := planners[a.What]; plan != nil {
+		return planOne(plan(v, a))
+	}
 	var out planned
 	collect := func(err error, file string) bool {
 		var fes scaffold.FieldErrors
@@ -98,6 +101,28 @@ func makePlan(v *validate.Validator, a *answers) planned {
 	}
 	if len(out.problems) > 0 {
 		out.plan = nil
+	}
+	return out
+}
+
+// planners plan the kinds of pack other files add (a workflow-chain pack).
+var planners = map[string]func(v *validate.Validator, a *answers) (*scaffold.Plan, error){}
+
+// planOne is the review of one document's plan: pack.json shown, or the
+// problems.
+func planOne(p *scaffold.Plan, err error) planned {
+	var out planned
+	var fes scaffold.FieldErrors
+	switch {
+	case errors.As(err, &fes):
+		out.problems = fes
+	case err != nil:
+		out.err = err
+	default:
+		out.plan = p
+		if f := p.File("pack.json"); f != nil {
+			out.manifest = string(f.Data)
+		}
 	}
 	return out
 }

@@ -1,0 +1,168 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// A workflow-chain pack: the pack's identity (the identity page), then for
+// each chain its page, its parameters, steps and outputs (a page per entry
+// and a list page each), then the list of chains. The scaffold's
+// ChainPackAnswers hold the chains; the identity answers are the pack's.
+
+const whatChain = "workflow-chain"
+
+func init() {
+	whatKinds = append(whatKinds, scaffold.Choice{Value: whatChain, About: "A workflow-chain pack (a chain of two steps, no code)"})
+	listLens["chains"] = func(a *answers) int {
+		if a.What != whatChain {
+			return 0
+		}
+		return len(a.Chain.Chains)
+	}
+	planners[whatChain] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
+		return scaffold.PlanChainPack(a.chainAnswers(), v)
+	}
+	sub := func(n func(c scaffold.ChainAnswers) int) func(a *answers, i int) int {
+		return func(a *answers, i int) int { return n(a.Chain.Chains[i]) }
+	}
+	chainList := func(noun, plural, page string, min int, n func(c *scaffold.ChainAnswers) int, label func(c *scaffold.ChainAnswers, k int) string,
+		add func(c *scaffold.ChainAnswers), remove func(c *scaffold.ChainAnswers, k int)) *listSpec {
+		return &listSpec{noun: noun, plural: plural, min: min,
+			count:  func(a *answers, at pos) int { return n(&a.Chain.Chains[at.i]) },
+			label:  func(a *answers, at pos, k int) string { return label(&a.Chain.Chains[at.i], k) },
+			add:    func(a *answers, at pos) { add(&a.Chain.Chains[at.i]) },
+			remove: func(a *answers, at pos, k int) { remove(&a.Chain.Chains[at.i], k) },
+			entry: func(at pos, k int) func(pos) bool {
+				return func(p pos) bool { return p.pg.id == page && p.i == at.i && p.j == k }
+			}}
+	}
+	register(&page{id: "chain", title: "chain", order: 70, doc: docPack, each: "chains", owns: paths("chains.%d"), groups: chainGroups})
+	register(&page{id: "param", title: "chain parameter", order: 71, doc: docPack, each: "chains",
+		sub: sub(func(c scaffold.ChainAnswers) int { return len(c.Parameters) }), owns: paths("chains.%d.parameters.%d"), groups: paramGroups})
+	register(&page{id: "params", title: "chain parameters", order: 72, doc: docPack, each: "chains", owns: paths("chains.%d.parameters"),
+		groups: listGroups, list: chainList("parameter", "parameters", "param", 0,
+			func(c *scaffold.ChainAnswers) int { return len(c.Parameters) },
+			func(c *scaffold.ChainAnswers, k int) string { return c.Parameters[k].Name },
+			func(c *scaffold.ChainAnswers) {
+				c.Parameters = append(c.Parameters, scaffold.ParamAnswers{Name: fmt.Sprintf("param%d", len(c.Parameters)+1), Type: scaffold.ChainValueTypes()[0]})
+			},
+			func(c *scaffold.ChainAnswers, k int) { c.Parameters = removeAt(c.Parameters, k) })})
+	register(&page{id: "step", title: "chain step", order: 73, doc: docPack, each: "chains",
+		sub: sub(func(c scaffold.ChainAnswers) int { return len(c.Steps) }), owns: paths("chains.%d.steps.%d"), groups: stepGroups})
+	register(&page{id: "steps", title: "chain steps", order: 74, doc: docPack, each: "chains", owns: paths("chains.%d.steps"),
+		groups: listGroups, list: chainList("step", "steps", "step", 1,
+			func(c *scaffold.ChainAnswers) int { return len(c.Steps) },
+			func(c *scaffold.ChainAnswers, k int) string { return c.Steps[k].ID + " (" + c.Steps[k].TypeID + ")" },
+			func(c *scaffold.ChainAnswers) {
+				last := c.Steps[len(c.Steps)-1]
+				c.Steps = append(c.Steps, scaffold.StepAnswers{ID: fmt.Sprintf("step%d", len(c.Steps)+1), TypeID: last.TypeID, Config: map[string]string{}})
+			},
+			func(c *scaffold.ChainAnswers, k int) { c.Steps = removeAt(c.Steps, k) })})
+	register(&page{id: "output", title: "chain output", order: 75, doc: docPack, each: "chains",
+		sub: sub(func(c scaffold.ChainAnswers) int { return len(c.Outputs) }), owns: paths("chains.%d.outputs.%d"), groups: outputGroups})
+	register(&page{id: "outputs", title: "chain outputs", order: 76, doc: docPack, each: "chains", owns: paths("chains.%d.outputs"),
+		groups: listGroups, list: chainList("output", "outputs", "output", 0,
+			func(c *scaffold.ChainAnswers) int { return len(c.Outputs) },
+			func(c *scaffold.ChainAnswers, k int) string { return c.Outputs[k].Name },
+			func(c *scaffold.ChainAnswers) {
+				c.Outputs = append(c.Outputs, scaffold.OutputAnswers{Name: fmt.Sprintf("output%d", len(c.Outputs)+1), Type: scaffold.ChainValueTypes()[0]})
+			},
+			func(c *scaffold.ChainAnswers, k int) { c.Outputs = removeAt(c.Outputs, k) })})
+	register(&page{id: "chains", title: "chains", order: 77, doc: docPack, owns: paths("chains"),
+		when: func(a *answers, _ pos) bool { return a.What == whatChain }, groups: listGroups,
+		list: &listSpec{noun: "chain", plural: "chains", min: 1,
+			count: func(a *answers, _ pos) int { return len(a.Chain.Chains) },
+			label: func(a *answers, _ pos, k int) string { return a.Chain.Chains[k].ID },
+			add: func(a *answers, _ pos) {
+				c := scaffold.ChainAnswers{}.Defaults()
+				c.ID = fmt.Sprintf("chain%d", len(a.Chain.Chains)+1)
+				a.Chain.Chains = append(a.Chain.Chains, c)
+			},
+			remove: func(a *answers, _ pos, k int) { a.Chain.Chains = removeAt(a.Chain.Chains, k) },
+			entry:  entryOf("chain")}})
+}
+
+// chainAnswers is the chain pack the scaffold plans: the pack's identity
+// with the chains.
+func (a *answers) chainAnswers() scaffold.ChainPackAnswers {
+	c, p := a.Chain, a.Pack
+	c.Name, c.Version, c.Description, c.Author, c.License = p.Name, p.Version, p.Description, p.Author, p.License
+	c.Homepage, c.Repository, c.Keywords, c.Spec = p.Homepage, p.Repository, p.Keywords, p.Spec
+	return c
+}
+
+// chainCheck checks a chain answer where it lands in pack.json.
+func (w *wizard) chainCheck(field string) (validate.Kind, string) {
+	return validate.WorkflowChainPack, scaffold.ChainFieldPointer(w.a.chainAnswers(), field)
+}
+
+func chainGroups(w *wizard, at pos) []*huh.Group {
+	k, c := w.k, &w.a.Chain.Chains[at.i]
+	def := scaffold.ChainAnswers{}.Defaults()
+	key := func(f string) string { return fmt.Sprintf("chains.%d.%s", at.i, f) }
+	text := func(f, title string, tv textValue) *huh.Input {
+		kind, ptr := w.chainCheck(key(f))
+		return k.text(key(f), title, tv, kind, ptr)
+	}
+	return []*huh.Group{huh.NewGroup(
+		text("id", "Chain id", str{p: &c.ID, def: c.ID}).Description("appended to the pack name to form the chainId"),
+		text("version", "Chain version", str{p: &c.Version, def: def.Version}),
+		k.derived(key("label"), "Label", &c.Label, validate.WorkflowChainPack, fmt.Sprintf("/chains/%d/label", at.i)),
+		text("description", "Description", str{p: &c.Description, def: c.Description}),
+		k.multi(key("capabilities"), "Capabilities", "what the chain does that a host must allow", scaffold.ChainCapabilities(), &c.Capabilities),
+	)}
+}
+
+func paramGroups(w *wizard, at pos) []*huh.Group {
+	k, pa := w.k, &w.a.Chain.Chains[at.i].Parameters[at.j]
+	key := func(f string) string { return fmt.Sprintf("chains.%d.parameters.%d.%s", at.i, at.j, f) }
+	return []*huh.Group{huh.NewGroup(
+		k.text(key("name"), "Parameter name", str{p: &pa.Name, def: pa.Name}, "", "").Description("a step uses it as {{params.<name>}}"),
+		huh.NewSelect[string]().Title("Type").Options(huh.NewOptions(scaffold.ChainValueTypes()...)...).Value(&pa.Type).Key(key("type")),
+		k.text(key("description"), "Description", str{p: &pa.Description}, "", ""),
+		huh.NewConfirm().Title("Required?").Value(&pa.Required).Key(key("required")),
+	)}
+}
+
+func stepGroups(w *wizard, at pos) []*huh.Group {
+	k, c := w.k, &w.a.Chain.Chains[at.i]
+	st := &c.Steps[at.j]
+	key := func(f string) string { return fmt.Sprintf("chains.%d.steps.%d.%s", at.i, at.j, f) }
+	text := func(f, title string, tv textValue) *huh.Input {
+		kind, ptr := w.chainCheck(key(f))
+		if ptr == "" {
+			return k.text(key(f), title, tv, "", "")
+		}
+		return k.text(key(f), title, tv, kind, ptr)
+	}
+	var params []string
+	for _, pa := range c.Parameters {
+		params = append(params, pa.Name)
+	}
+	fields := []huh.Field{
+		text("id", "Step id", str{p: &st.ID, def: st.ID}).Description("the node's id in the chain"),
+		text("typeId", "Node type", str{p: &st.TypeID, def: st.TypeID}).Description("the typeId of the node it runs, e.g. core.openwop.http.get"),
+		k.derived(key("name"), "Name", &st.Name, validate.WorkflowChainPack, ""),
+		text("input", "Input port", str{p: &st.Input}).Description("the port the step before feeds (empty: the node itself)"),
+		text("output", "Output port", str{p: &st.Output}).Description("the port the next step reads (empty: the node itself)"),
+	}
+	if len(params) > 0 {
+		fields = append(fields, k.multi(key("params"), "Parameters it receives", "written into its config as {{params.<name>}}", params, &st.Params))
+	}
+	return []*huh.Group{huh.NewGroup(fields...)}
+}
+
+func outputGroups(w *wizard, at pos) []*huh.Group {
+	k, o := w.k, &w.a.Chain.Chains[at.i].Outputs[at.j]
+	key := func(f string) string { return fmt.Sprintf("chains.%d.outputs.%d.%s", at.i, at.j, f) }
+	return []*huh.Group{huh.NewGroup(
+		k.text(key("name"), "Output name", str{p: &o.Name, def: o.Name}, "", ""),
+		huh.NewSelect[string]().Title("Type").Options(huh.NewOptions(scaffold.ChainValueTypes()...)...).Value(&o.Type).Key(key("type")),
+		k.text(key("description"), "Description", str{p: &o.Description}, "", ""),
+	)}
+}
