@@ -173,7 +173,7 @@ e2e_new() {
 		fail "the written pack or tool manifest does not validate"
 	local list
 	list=$(tar tzf "$tgz")
-	for f in pack.json keys/pack.json.sig evals/assistant.json prompts/assistant.md; do
+	for f in pack.json keys/pack.json.sig evals/assistant.json prompts/assistant.md tools/my-tool.tool.json; do
 		grep -qx "$f" <<<"$list" || fail "$f missing from the tarball: $list"
 	done
 	grep -q '"typeId": "community.acme.e2e-demo.hello"' "$n/e2e-demo/pack.json" || fail "no node in pack.json"

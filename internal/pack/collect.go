@@ -35,7 +35,8 @@ type collected struct {
 
 // collect lists the files of the pack at root: pack.json, README*/LICENSE*,
 // a Sigstore bundle (pack.json.sigstore),
-// the runtime entry, every file the manifest references, and the packDirs,
+// the runtime entry, every file the manifest references, the tool manifests
+// of tools its agents name (packref.ToolFiles) that it ships, and the packDirs,
 // minus what .openwopignore excludes. It refuses forbidden files and files
 // holding private keys, naming them.
 func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
@@ -123,6 +124,13 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 		}
 		if err := add(ref, true); err != nil {
 			return nil, err
+		}
+	}
+	for _, p := range packref.ToolFiles(m.Doc) { // the tools the agents name, when the pack ships them
+		if st, err := root.Stat(p); err == nil && st.Mode().IsRegular() {
+			if err := add(p, false); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, d := range packDirs {

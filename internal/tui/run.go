@@ -32,14 +32,6 @@ type (
 	}
 )
 
-// toolFile is where a pack's tool manifest goes.
-func toolFile(a *answers) string {
-	if !a.isPack() {
-		return ""
-	}
-	return "tools/" + a.Tool.Tool.ID + ".tool.json"
-}
-
 // makePlan asks the scaffold for the files: the pack (with its nodes,
 // agents and eval suites), plus the tool manifest.
 func makePlan(v *validate.Validator, a *answers) planned {
@@ -48,6 +40,9 @@ func makePlan(v *validate.Validator, a *answers) planned {
 	}
 	if plan := planners[a.What]; plan != nil {
 		return planOne(plan(v, a))
+	}
+	if a.isPack() && a.hasTool() { // the tool manifest ships in the pack, named by its agents
+		return planOne(scaffold.PlanPackWithTool(a.packAnswers(), a.Tool, v))
 	}
 	var out planned
 	collect := func(err error, file string) bool {
@@ -77,7 +72,7 @@ func makePlan(v *validate.Validator, a *answers) planned {
 		out.plan = p
 	}
 	if a.hasTool() {
-		tp, err := scaffold.PlanTool(a.Tool, toolFile(a), v)
+		tp, err := scaffold.PlanTool(a.Tool, "", v)
 		if err != nil && !collect(err, docTool) {
 			return out
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/validate"
@@ -391,5 +393,56 @@ func TestBug9EditorFindsValues(t *testing.T) {
 	}
 	if p, ok := findNode(doc, "/license", "x.hello"); !ok || p != "/nodes/0/typeId" {
 		t.Errorf("a nested value: %q %v", p, ok)
+	}
+}
+
+// Bug 5: a mixed pack's tool manifest is part of the pack: its agents allow
+// the tool, validate of the pack checks the manifest (OW018), pack packs it
+// and the README lists it.
+func TestBug5ToolShipsInThePack(t *testing.T) {
+	dir := t.TempDir()
+	a := newAnswers()
+	a.Pack.Name = "community.acme.mixed"
+	p := makePlan(testValidator, a)
+	if p.plan == nil {
+		t.Fatalf("plan: %v %v", p.err, p.problems)
+	}
+	if !strings.Contains(p.manifest, `"mcp:my-tool"`) {
+		t.Errorf("the agent does not allow the tool:\n%s", p.manifest)
+	}
+	if f := p.plan.File("README.md"); f == nil || !strings.Contains(string(f.Data), "tools/my-tool.tool.json") {
+		t.Error("the README does not list the tool")
+	}
+	pdir := filepath.Join(dir, "mixed")
+	if err := p.plan.Write(pdir, false); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := testValidator.Path(pdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range rep.Files {
+		paths = append(paths, f.Path)
+	}
+	if !strings.Contains(strings.Join(paths, " "), "tools/my-tool.tool.json") || !rep.Valid {
+		t.Errorf("validate of the pack: valid %v, files %v", rep.Valid, paths)
+	}
+	res, err := pack.Pack(context.Background(), pack.Options{Dir: pdir, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range res.Files {
+		found = found || f.Path == "tools/my-tool.tool.json"
+	}
+	if !found {
+		t.Errorf("not packed: %v", res.Files)
+	}
+	// a broken shipped manifest is a problem of the pack
+	os.WriteFile(filepath.Join(pdir, "tools", "my-tool.tool.json"), []byte(`{"manifest_version": "0.4"}`), 0o644)
+	rep, _ = testValidator.Path(pdir)
+	if rep.Valid || !strings.Contains(fmt.Sprint(rep.Files[0].Errors), "OW018") {
+		t.Errorf("a broken tool manifest is not reported: %+v", rep.Files[0].Errors)
 	}
 }

@@ -45,6 +45,8 @@ func ruleTable() []Rule {
 			Summary: "file references (and runtime.entry) are clean paths: no ./x/../, // or /./ segments (pack refuses them too)"},
 		{ID: "OW017", Severity: Error, Kinds: packOnly, NeedsFiles: true, check: checkEntryExports,
 			Summary: "a javascript runtime.entry, loaded with node (validate of a directory; --run-entry=false turns it off), exports a nodes object with a function per typeId"},
+		{ID: "OW018", Severity: Error, Kinds: packOnly, NeedsFiles: true, check: checkShippedTools,
+			Summary: "a tool an agent names in toolAllowlist (<scope>:<tool-id>) that the pack ships as tools/<tool-id>.tool.json validates as a tool install manifest"},
 
 		// Every v2 pack manifest (the registry's v2 checks; spec-v2 NOTES §6).
 		{ID: "PK001", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkEnginesAdmit2,
