@@ -126,6 +126,9 @@ func newNewCmd() *cobra.Command {
 			"  pack with kind=card (AI chat cards, no runtime): name, version, description, license, engines, card.<key> for\n" +
 			"         the first card, cards.N.<key>: id, schemaVersion, systemPrompt, template ({{inputId}} slots), temperature,\n" +
 			"         outputArtifactType, inputs.N.id|type|label|required|default|options\n" +
+			"  pack with kind=form-content (form templates, no runtime): name, version, description, license, engines,\n" +
+			"         form.<key> for the first template, templates.N.<key>: id, version, label, title, description, category,\n" +
+			"         fields.N.id|type|label|format|description|required|default|options\n" +
 			"  pack with kind=connection (v2 only, no runtime): name, version, description, license, provider.id|displayName|\n" +
 			"         category|vendor|docsUrl|reach (mcp, openapi, integration)|server|transport|openapi|node|apiHosts|\n" +
 			"         consumerNodes, provider.auth.kind|flow|scopeModel|authorize|token|revoke|issuer|pkce,\n" +
@@ -263,6 +266,9 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	case scaffold.KindCard:
 		a := scaffold.CardPackAnswers{}.Defaults()
 		return newDeclarativePack(o, &a, &a.Name, &a.Spec, cardAliases, func() (*scaffold.Plan, error) { return scaffold.PlanCardPack(a, nil) })
+	case scaffold.KindFormContent:
+		a := scaffold.FormPackAnswers{}.Defaults()
+		return newDeclarativePack(o, &a, &a.Name, &a.Spec, formAliases, func() (*scaffold.Plan, error) { return scaffold.PlanFormPack(a, nil) })
 	}
 	a := scaffold.PackAnswers{}.Defaults()
 	if o.Dir != "" {
@@ -446,11 +452,13 @@ func newInPack(o *newOptions) (*scaffold.Plan, string, error) {
 // packAliases let `new pack` name the first node and agent without an index.
 var packAliases = map[string]string{"node.": "nodes.0.", "agent.": "agents.0."}
 
-// chainAliases and cardAliases let `new pack --set kind=workflow-chain` (or
-// card) name the first chain (or card) without an index.
+// chainAliases, cardAliases and formAliases let `new pack --set
+// kind=workflow-chain` (card, form-content) name the first chain (card,
+// form template) without an index.
 var (
 	chainAliases = map[string]string{"chain.": "chains.0."}
 	cardAliases  = map[string]string{"card.": "cards.0."}
+	formAliases  = map[string]string{"form.": "templates.0."}
 )
 
 // applyAnswers applies --values then each --set, in order.

@@ -131,8 +131,8 @@ func TestNewChainPackAnswers(t *testing.T) {
 	if _, err := os.Stat(bad); !os.IsNotExist(err) {
 		t.Errorf("refused answers wrote %s", bad)
 	}
-	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=form-content", "--dir", filepath.Join(tmp, "c")); code != 2 || !strings.Contains(errOut, "workflow-chain") {
-		t.Errorf("kind=form-content: exit %d, want 2 naming the kinds\n%s", code, errOut)
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=frontend-plugin", "--dir", filepath.Join(tmp, "c")); code != 2 || !strings.Contains(errOut, "workflow-chain") {
+		t.Errorf("kind=frontend-plugin: exit %d, want 2 naming the kinds\n%s", code, errOut)
 	}
 	// kind=node is the node pack, as without it
 	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=node", "--dir", filepath.Join(tmp, "n"), "--dry-run"); code != 0 || !strings.Contains(out, "index.mjs") {
@@ -225,7 +225,7 @@ func TestNewDeclarativePacksPublish(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, kind := range []string{"workflow-chain", "prompt", "connection", "card"} {
+	for _, kind := range []string{"workflow-chain", "prompt", "connection", "card", "form-content"} {
 		name := "vendor.acme." + strings.ReplaceAll(kind, "-", "")
 		dir := filepath.Join(tmp, kind)
 		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind="+kind, "--set", "name="+name, "--dir", dir); code != 0 {
@@ -373,5 +373,39 @@ func TestNewCardPack(t *testing.T) {
 	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=card", "--set", "card.template=Summarize {{source}}.", "--dir", filepath.Join(tmp, "x"))
 	if code != 1 || !strings.Contains(errOut, "cards.0.inputs.1: ") || !strings.Contains(errOut, "never uses") {
 		t.Errorf("unused input: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestNewFormPack: `new pack --set kind=form-content` with --spec v1 and
+// v2 validates strictly, signs (manual, v2) and verifies; a repeated field
+// id is refused naming the field.
+func TestNewFormPack(t *testing.T) {
+	tmp := t.TempDir()
+	key := filepath.Join(tmp, "me")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, errOut)
+	}
+	for _, spec := range []string{"v2", "v1"} {
+		dir := filepath.Join(tmp, "forms-"+spec)
+		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", spec, "--set", "kind=form-content", "--set", "name=vendor.acme.forms",
+			"--set", "form.fields.3.id=topic", "--set", "form.fields.3.type=select", "--set", "form.fields.3.label=Topic",
+			"--set", "form.fields.3.options=sales,support", "--set", "form.fields.3.format=", "--set", "form.fields.3.required=false", "--dir", dir); code != 0 {
+			t.Fatalf("new %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+		if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
+			t.Fatalf("validate --strict %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+		method := map[string]string{"v2": "v2", "v1": "manual"}[spec]
+		tgz := filepath.Join(tmp, spec+".tgz")
+		if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+			t.Fatalf("pack %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+		if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
+			t.Fatalf("verify %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+	}
+	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=form-content", "--set", "form.fields.1.id=name", "--dir", filepath.Join(tmp, "x"))
+	if code != 1 || !strings.Contains(errOut, "templates.0.fields.1.id: ") {
+		t.Errorf("repeated field id: exit %d\n%s", code, errOut)
 	}
 }

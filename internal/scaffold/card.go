@@ -96,14 +96,7 @@ var (
 // extensions are accepted too).
 func CardInputTypes() []string {
 	cardListsOnce.Do(func() {
-		p := orDefault(nil).FieldFor(validate.V2, validate.CardPack, "/cards/0/inputs/0/type").Pattern
-		p = strings.TrimSuffix(strings.TrimPrefix(p, "^("), ")$")
-		word := regexp.MustCompile(`^[a-z][a-z-]*$`)
-		for _, alt := range strings.Split(p, "|") {
-			if word.MatchString(alt) {
-				cardTypes = append(cardTypes, alt)
-			}
-		}
+		cardTypes = patternWords(orDefault(nil).FieldFor(validate.V2, validate.CardPack, "/cards/0/inputs/0/type").Pattern)
 	})
 	return append([]string(nil), cardTypes...)
 }
@@ -191,54 +184,81 @@ func (a *CardPackAnswers) precheck() FieldErrors {
 				Hint: "give a sampling temperature from 0 to 2, or a negative number to leave it out"})
 		}
 		for j, in := range c.Inputs {
-			f := "cards." + itoa(i) + ".inputs." + itoa(j)
-			choice := in.Type == "select" || in.Type == "multiselect"
-			if choice && len(in.Options) == 0 {
-				errs = append(errs, FieldError{Field: f + ".options", Message: fmt.Sprintf("a %s input has no options to choose from", in.Type),
-					Hint: "give the choices, comma-separated"})
-			}
-			if _, err := in.defaultValue(); err != nil {
-				errs = append(errs, FieldError{Field: f + ".default", Message: err.Error(), Hint: "give a default of the input's type, or none"})
-			} else if choice && in.Default != "" {
-				for _, d := range strings.Split(in.Default, ",") {
-					if index(in.Options, strings.TrimSpace(d)) < 0 {
-						errs = append(errs, FieldError{Field: f + ".default", Message: fmt.Sprintf("default %q is not one of the options", d),
-							Hint: "use one of: " + strings.Join(in.Options, ", ")})
-					}
-				}
-			}
+			errs = append(errs, checkChoices("cards."+itoa(i)+".inputs."+itoa(j), in.Type, in.Default, in.Options)...)
 		}
 	}
 	return errs
 }
 
 // defaultValue returns the input's default as its type reads it.
-func (in CardInputAnswers) defaultValue() (any, error) {
-	if in.Default == "" {
+func (in CardInputAnswers) defaultValue() (any, error) { return typedDefault(in.Type, in.Default) }
+
+// typedDefault reads the default of a card input or form field as its
+// type: a number, a boolean, a list for multiselect, else the text.
+func typedDefault(typ, def string) (any, error) {
+	if def == "" {
 		return nil, nil
 	}
-	switch in.Type {
+	switch typ {
 	case "number":
-		f, err := strconv.ParseFloat(in.Default, 64)
+		f, err := strconv.ParseFloat(def, 64)
 		if err != nil {
-			return nil, fmt.Errorf("default %q is not a number", in.Default)
+			return nil, fmt.Errorf("default %q is not a number", def)
 		}
 		return f, nil
 	case "boolean":
-		b, err := strconv.ParseBool(in.Default)
+		b, err := strconv.ParseBool(def)
 		if err != nil {
-			return nil, fmt.Errorf("default %q is not true or false", in.Default)
+			return nil, fmt.Errorf("default %q is not true or false", def)
 		}
 		return b, nil
 	case "multiselect":
 		var out []string
-		for _, d := range strings.Split(in.Default, ",") {
+		for _, d := range strings.Split(def, ",") {
 			out = append(out, strings.TrimSpace(d))
 		}
 		return out, nil
 	}
-	return in.Default, nil
+	return def, nil
 }
+
+// checkChoices refuses a select or multiselect without options, a default
+// that its type cannot read, and a choice default outside the options.
+func checkChoices(field, typ, def string, options []string) FieldErrors {
+	var errs FieldErrors
+	choice := typ == "select" || typ == "multiselect"
+	if choice && len(options) == 0 {
+		errs = append(errs, FieldError{Field: field + ".options", Message: fmt.Sprintf("a %s has no options to choose from", typ),
+			Hint: "give the choices, comma-separated"})
+	}
+	if _, err := typedDefault(typ, def); err != nil {
+		errs = append(errs, FieldError{Field: field + ".default", Message: err.Error(), Hint: "give a default of the type, or none"})
+	} else if choice && def != "" && len(options) > 0 {
+		for _, d := range strings.Split(def, ",") {
+			if index(options, strings.TrimSpace(d)) < 0 {
+				errs = append(errs, FieldError{Field: field + ".default", Message: fmt.Sprintf("default %q is not one of the options", d),
+					Hint: "use one of: " + strings.Join(options, ", ")})
+			}
+		}
+	}
+	return errs
+}
+
+// patternWords returns the plain-word alternatives of a schema pattern
+// such as ^(text|longtext|...|vendor\.[a-z]...|x-[a-z]...)$: the values a
+// menu can offer (the extension forms are typed by hand).
+func patternWords(p string) []string {
+	p = strings.TrimSuffix(strings.TrimPrefix(p, "^("), ")$")
+	var out []string
+	for _, alt := range strings.Split(p, "|") {
+		if plainWord.MatchString(alt) {
+			out = append(out, alt)
+		}
+	}
+	return out
+}
+
+var plainWord = regexp.MustCompile(`^[a-z][a-z-]*$`)
 
 // doc builds a card's pack.json entry.
 func (c CardAnswers) doc(pack string) cardDoc {

@@ -156,7 +156,7 @@ func TestChainLists(t *testing.T) {
 	if got := strings.Join(ChainValueTypes(), ","); got != "string,number,boolean,object,array" {
 		t.Errorf("types %s", got)
 	}
-	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain,prompt,connection,card" {
+	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain,prompt,connection,card,form-content" {
 		t.Errorf("kinds %s", got)
 	}
 }
@@ -205,11 +205,14 @@ func TestPackReadmeSignMethod(t *testing.T) {
 		pr.Spec = spec
 		cd := CardPackAnswers{}.Defaults()
 		cd.Spec = spec
+		fm := FormPackAnswers{}.Defaults()
+		fm.Spec = spec
 		for kind, plan := range map[string]func() (*Plan, error){
 			"node":   func() (*Plan, error) { return PlanPack(n, nil) },
 			"chain":  func() (*Plan, error) { return PlanChainPack(c, nil) },
 			"prompt": func() (*Plan, error) { return PlanPromptPack(pr, nil) },
 			"card":   func() (*Plan, error) { return PlanCardPack(cd, nil) },
+			"form":   func() (*Plan, error) { return PlanFormPack(fm, nil) },
 		} {
 			p, err := plan()
 			if err != nil {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestDeclarativeAnswersNoPanic sets every key of the chain, prompt,
-// connection and card answers to awkward values and plans the pack: each ends in a plan or in
+// connection, card and form answers to awkward values and plans the pack: each ends in a plan or in
 // errors, never a panic, and a refused value names a field or says why.
 func TestDeclarativeAnswersNoPanic(t *testing.T) {
 	values := []string{"", "x", "0", "-1", "1e400", "true", "{}", "[]", "null", `{"a":"{{params.zz}}"}`, "a,b,a", "{{params.url}}", strings.Repeat("é", 300)}
@@ -14,6 +14,7 @@ func TestDeclarativeAnswersNoPanic(t *testing.T) {
 		"chain-pack":  func() any { a := ChainPackAnswers{}.Defaults(); a.Name = "vendor.acme.c"; return &a },
 		"prompt-pack": func() any { a := PromptPackAnswers{}.Defaults(); a.Name = "vendor.acme.p"; return &a },
 		"card-pack":   func() any { a := CardPackAnswers{}.Defaults(); a.Name = "vendor.acme.d"; return &a },
+		"form-pack":   func() any { a := FormPackAnswers{}.Defaults(); a.Name = "vendor.acme.f"; return &a },
 		"connection-pack": func() any {
 			a := ConnectionPackAnswers{}.Defaults()
 			a.Name = "vendor.acme.c"
@@ -47,6 +48,8 @@ func TestDeclarativeAnswersNoPanic(t *testing.T) {
 					case *ConnectionPackAnswers:
 						errs = x.Check(nil)
 					case *CardPackAnswers:
+						errs = x.Check(nil)
+					case *FormPackAnswers:
 						errs = x.Check(nil)
 					case *ChainAnswers:
 						errs = x.Check(src, nil)

@@ -12,7 +12,7 @@ import (
 
 // Set applies one `--set KEY=VALUE` to answers (a pointer to PackAnswers,
 // ChainPackAnswers, ChainAnswers, PromptPackAnswers,
-// ConnectionPackAnswers, CardPackAnswers, AgentAnswers, NodeAnswers, EvalAnswers or
+// ConnectionPackAnswers, CardPackAnswers, FormPackAnswers, AgentAnswers, NodeAnswers, EvalAnswers or
 // ToolAnswers). KEY is a dotted path of the answers' JSON
 // names ("runtime.language", "nodes.0.id", "eval.modes"); list values are
 // comma-separated; a nested optional block ("eval") is switched on by
@@ -122,6 +122,8 @@ func fullTemplate(answers any) map[string]any {
 		v = ConnectionPackAnswers{}.Defaults()
 	case *CardPackAnswers:
 		v = CardPackAnswers{}.Defaults()
+	case *FormPackAnswers:
+		v = FormPackAnswers{}.Defaults()
 	case *PromptPackAnswers:
 		p := PromptPackAnswers{}.Defaults()
 		p.Prompts = []PromptAnswers{PromptAnswers{}.Defaults()} // the template with variables

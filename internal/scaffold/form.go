@@ -1,0 +1,305 @@
+package scaffold
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// KindFormContent is the pack.json "kind" of a form-content pack.
+const KindFormContent = "form-content"
+
+// FormPackAnswers describe a new form-content pack: a declarative pack (no
+// runtime) of form templates a host instantiates through its normal create
+// path (spec v2 form-content-packs.md).
+type FormPackAnswers struct {
+	// Kind is always KindFormContent: the answer that selects these answers.
+	Kind        string                `json:"kind"`
+	Name        string                `json:"name"`
+	Version     string                `json:"version"`
+	Description string                `json:"description"`
+	Author      string                `json:"author"`
+	License     string                `json:"license"`
+	Homepage    string                `json:"homepage"`
+	Repository  string                `json:"repository"`
+	Keywords    []string              `json:"keywords"`
+	Engines     string                `json:"engines"`
+	Spec        string                `json:"spec"`
+	Templates   []FormTemplateAnswers `json:"templates"` // at least one
+}
+
+// FormTemplateAnswers describe one form template.
+type FormTemplateAnswers struct {
+	// ID is the templateId, or, without a dot, a suffix appended to the pack name.
+	ID          string             `json:"id"`
+	Version     string             `json:"version"`
+	Label       string             `json:"label"` // the picker's name; default: the id's last part, title-cased
+	Title       string             `json:"title"` // the form's heading; default: the label
+	Description string             `json:"description"`
+	Category    string             `json:"category"`
+	Fields      []FormFieldAnswers `json:"fields"` // at least one, in presentation order
+}
+
+// FormFieldAnswers describe one typed field.
+type FormFieldAnswers struct {
+	ID          string   `json:"id"`
+	Type        string   `json:"type"`   // FormFieldTypes(), or a vendor.<org>.<kind> / x-<kind> extension
+	Label       string   `json:"label"`  // required by the schema; default: the id title-cased
+	Format      string   `json:"format"` // FormFieldFormats() ("" omits it)
+	Description string   `json:"description"`
+	Required    bool     `json:"required"`
+	Default     string   `json:"default"` // "" omits it; read as the field's type
+	Options     []string `json:"options"` // the choices of a select or multiselect
+}
+
+// Defaults returns the answers of a new form-content pack: one contact form.
+func (FormPackAnswers) Defaults() FormPackAnswers {
+	return FormPackAnswers{
+		Kind:        KindFormContent,
+		Name:        DefaultPackName,
+		Version:     "0.1.0",
+		Description: "A new OpenWOP form-content pack.",
+		License:     "Apache-2.0",
+		Keywords:    []string{},
+		Engines:     EnginesV2,
+		Spec:        SpecV2,
+		Templates:   []FormTemplateAnswers{FormTemplateAnswers{}.Defaults()},
+	}
+}
+
+// Defaults returns the answers of a first form: name, email and a message.
+func (FormTemplateAnswers) Defaults() FormTemplateAnswers {
+	return FormTemplateAnswers{
+		ID: "contact", Version: "0.1.0", Label: "Contact", Title: "Get in touch",
+		Description: "A name, an email address and a message.", Category: "contact",
+		Fields: []FormFieldAnswers{
+			{ID: "name", Type: "text", Label: "Your name", Required: true, Options: []string{}},
+			{ID: "email", Type: "text", Label: "Email", Format: "email", Required: true},
+			{ID: "message", Type: "longtext", Label: "Message", Required: true, Description: "What can we help with?"},
+		},
+	}
+}
+
+var (
+	formListsOnce sync.Once
+	formTypes     []string
+	formFormats   []string
+)
+
+func loadFormLists() {
+	formListsOnce.Do(func() {
+		v := orDefault(nil)
+		formTypes = patternWords(v.FieldFor(validate.V2, validate.FormContentPack, "/templates/0/fields/0/type").Pattern)
+		formFormats = patternWords(v.FieldFor(validate.V2, validate.FormContentPack, "/templates/0/fields/0/format").Pattern)
+	})
+}
+
+// FormFieldTypes lists the portable field types (the plain alternatives of
+// the schema's type pattern).
+func FormFieldTypes() []string { loadFormLists(); return append([]string(nil), formTypes...) }
+
+// FormFieldFormats lists the field formats (the plain alternatives of the
+// schema's format pattern; x-<format> extensions are accepted too).
+func FormFieldFormats() []string { loadFormLists(); return append([]string(nil), formFormats...) }
+
+// Normalize fills the spec's engines range and the kind.
+func (a *FormPackAnswers) Normalize() error {
+	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
+	if err := p.resolveSpec(); err != nil {
+		return err
+	}
+	a.Spec, a.Engines = p.Spec, p.Engines
+	if a.Kind == "" {
+		a.Kind = KindFormContent
+	}
+	return nil
+}
+
+// Check returns every problem of the answers, as PlanFormPack would refuse
+// them (nil when the pack can be written). v may be nil.
+func (a FormPackAnswers) Check(v *validate.Validator) FieldErrors {
+	_, err := PlanFormPack(a, v)
+	return asFieldErrors(err)
+}
+
+// PlanFormPack computes the files of a new form-content pack: pack.json,
+// README.md, LICENSE and .openwopignore, validated in strict mode (the FC
+// rules apply). Nothing is written.
+func PlanFormPack(a FormPackAnswers, v *validate.Validator) (*Plan, error) {
+	if err := a.Normalize(); err != nil {
+		return nil, err
+	}
+	errs := a.precheck()
+	doc := formPackDoc{
+		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
+		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
+		Engines: map[string]string{"openwop": a.Engines}, Templates: []formTemplateDoc{},
+	}
+	for _, t := range a.Templates {
+		doc.Templates = append(doc.Templates, t.doc(a.Name))
+	}
+	p := &Plan{Kind: "pack"}
+	if err := p.addJSON("pack.json", doc); err != nil {
+		return nil, err
+	}
+	vw := a.view()
+	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/form-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
+		b, err := render(f.tmpl, vw)
+		if err != nil {
+			return nil, err
+		}
+		p.add(f.path, b)
+	}
+	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
+	if err != nil {
+		return nil, err
+	}
+	p.add("LICENSE", lic)
+	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
+	for i := range errs {
+		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
+			errs[i].Field = formFieldOf(missingMember(errs[i]))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs.sorted()
+	}
+	return p, nil
+}
+
+// precheck refuses what the schema cannot see in the answers.
+func (a *FormPackAnswers) precheck() FieldErrors {
+	var errs FieldErrors
+	if e := checkLicense(a.License); e != "" {
+		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
+			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
+	}
+	if a.Kind != KindFormContent {
+		fe := fieldErrorf("kind", "these answers make a %s pack, not %q", KindFormContent, a.Kind)
+		fe.Hint = "use the answers of the other kind"
+		errs = append(errs, fe)
+	}
+	for i, t := range a.Templates {
+		for j, f := range t.Fields {
+			errs = append(errs, checkChoices("templates."+itoa(i)+".fields."+itoa(j), f.Type, f.Default, f.Options)...)
+		}
+	}
+	return errs
+}
+
+// doc builds a template's pack.json entry.
+func (t FormTemplateAnswers) doc(pack string) formTemplateDoc {
+	id := qualify(pack, t.ID)
+	label := t.Label
+	if label == "" {
+		label = Title(suffix(id))
+	}
+	title := t.Title
+	if title == "" {
+		title = label
+	}
+	d := formTemplateDoc{TemplateID: id, Version: t.Version, Label: label, Title: title, Description: t.Description,
+		Category: t.Category, Fields: []formFieldDoc{}}
+	for _, f := range t.Fields {
+		fd := formFieldDoc{ID: f.ID, Type: f.Type, Label: f.Label, Format: f.Format, Description: f.Description, Required: f.Required}
+		if fd.Label == "" {
+			fd.Label = Title(f.ID)
+		}
+		fd.Default, _ = typedDefault(f.Type, f.Default)
+		if len(f.Options) > 0 {
+			fd.Options = f.Options
+		}
+		d.Fields = append(d.Fields, fd)
+	}
+	return d
+}
+
+// formFieldOf maps a pointer in the generated pack.json to the answer it
+// comes from ("/templates/0/templateId" is "templates.0.id").
+func formFieldOf(pointer string) string {
+	toks := jsondoc.SplitPointer(pointer)
+	if len(toks) == 0 {
+		return ""
+	}
+	if toks[0] != "templates" || len(toks) < 3 {
+		if toks[0] == "engines" || toks[0] == "keywords" {
+			return toks[0]
+		}
+		return strings.Join(toks, ".")
+	}
+	pre := "templates." + toks[1]
+	rest := toks[2:]
+	switch {
+	case rest[0] == "templateId":
+		return pre + ".id"
+	case rest[0] == "fields" && len(rest) >= 3:
+		return pre + ".fields." + rest[1] + "." + rest[2]
+	case rest[0] == "fields" && len(rest) == 2:
+		return pre + ".fields." + rest[1]
+	}
+	return pre + "." + rest[0]
+}
+
+// formView is what templates/pack/form-README.md.tmpl sees.
+type formView struct {
+	Name, Version, Kind, Description, License, Engines, Holder string
+	Templates                                                  []formTemplateDoc
+	Ignore                                                     []string
+	SignMethod, PublishSpec                                    string
+}
+
+func (a *FormPackAnswers) view() formView {
+	holder := a.Author
+	if holder == "" {
+		holder = "the authors of " + a.Name
+	}
+	vw := formView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
+		Engines: a.Engines, Holder: holder, SignMethod: "v2"}
+	if a.Spec == SpecV1 {
+		vw.SignMethod, vw.PublishSpec = "manual", " --spec v1"
+	}
+	for _, t := range a.Templates {
+		vw.Templates = append(vw.Templates, t.doc(a.Name))
+	}
+	return vw
+}
+
+// The pack.json of a form-content pack, as ordered Go values (the
+// registry's starters pack's key order).
+
+type formPackDoc struct {
+	Name        string            `json:"name"`
+	Version     string            `json:"version"`
+	Kind        string            `json:"kind"`
+	Description string            `json:"description,omitempty"`
+	Author      string            `json:"author,omitempty"`
+	License     string            `json:"license,omitempty"`
+	Homepage    string            `json:"homepage,omitempty"`
+	Repository  string            `json:"repository,omitempty"`
+	Keywords    []string          `json:"keywords,omitempty"`
+	Engines     map[string]string `json:"engines"`
+	Templates   []formTemplateDoc `json:"templates"`
+}
+
+type formTemplateDoc struct {
+	TemplateID  string         `json:"templateId"`
+	Version     string         `json:"version"`
+	Label       string         `json:"label"`
+	Description string         `json:"description,omitempty"`
+	Category    string         `json:"category,omitempty"`
+	Title       string         `json:"title"`
+	Fields      []formFieldDoc `json:"fields"`
+}
+
+type formFieldDoc struct {
+	ID          string   `json:"id"`
+	Label       string   `json:"label"`
+	Type        string   `json:"type"`
+	Format      string   `json:"format,omitempty"`
+	Required    bool     `json:"required,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Default     any      `json:"default,omitempty"`
+	Options     []string `json:"options,omitempty"`
+}
