@@ -129,6 +129,9 @@ func newNewCmd() *cobra.Command {
 			"  pack with kind=form-content (form templates, no runtime): name, version, description, license, engines,\n" +
 			"         form.<key> for the first template, templates.N.<key>: id, version, label, title, description, category,\n" +
 			"         fields.N.id|type|label|format|description|required|default|options\n" +
+			"  pack with kind=artifact-type (artifact types with their schemas, no runtime): name, version, license, hostBase,\n" +
+			"         type.<key> for the first type, artifactTypes.N.<key>: id, displayName, schemaVersion, validation, syncOn,\n" +
+			"         display, exportFormats, versionable, diffable, properties, required\n" +
 			"  pack with kind=connection (v2 only, no runtime): name, version, description, license, provider.id|displayName|\n" +
 			"         category|vendor|docsUrl|reach (mcp, openapi, integration)|server|transport|openapi|node|apiHosts|\n" +
 			"         consumerNodes, provider.auth.kind|flow|scopeModel|authorize|token|revoke|issuer|pkce,\n" +
@@ -269,6 +272,9 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	case scaffold.KindFormContent:
 		a := scaffold.FormPackAnswers{}.Defaults()
 		return newDeclarativePack(o, &a, &a.Name, &a.Spec, formAliases, func() (*scaffold.Plan, error) { return scaffold.PlanFormPack(a, nil) })
+	case scaffold.KindArtifactType:
+		a := scaffold.ArtifactPackAnswers{}.Defaults()
+		return newDeclarativePack(o, &a, &a.Name, &a.Spec, artifactAliases, func() (*scaffold.Plan, error) { return scaffold.PlanArtifactPack(a, nil) })
 	}
 	a := scaffold.PackAnswers{}.Defaults()
 	if o.Dir != "" {
@@ -459,6 +465,8 @@ var (
 	chainAliases = map[string]string{"chain.": "chains.0."}
 	cardAliases  = map[string]string{"card.": "cards.0."}
 	formAliases  = map[string]string{"form.": "templates.0."}
+	// artifactAliases: `type.` is the first artifact type
+	artifactAliases = map[string]string{"type.": "artifactTypes.0."}
 )
 
 // applyAnswers applies --values then each --set, in order.

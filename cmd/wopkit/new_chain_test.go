@@ -225,7 +225,7 @@ func TestNewDeclarativePacksPublish(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, kind := range []string{"workflow-chain", "prompt", "connection", "card", "form-content"} {
+	for _, kind := range []string{"workflow-chain", "prompt", "connection", "card", "form-content", "artifact-type"} {
 		name := "vendor.acme." + strings.ReplaceAll(kind, "-", "")
 		dir := filepath.Join(tmp, kind)
 		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind="+kind, "--set", "name="+name, "--dir", dir); code != 0 {
@@ -407,5 +407,42 @@ func TestNewFormPack(t *testing.T) {
 	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=form-content", "--set", "form.fields.1.id=name", "--dir", filepath.Join(tmp, "x"))
 	if code != 1 || !strings.Contains(errOut, "templates.0.fields.1.id: ") {
 		t.Errorf("repeated field id: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestNewArtifactPack: `new pack --set kind=artifact-type` writes the pack
+// and the type's schema; v2 and v1 validate strictly, sign and verify, and
+// the schema file is in the tarball.
+func TestNewArtifactPack(t *testing.T) {
+	tmp := t.TempDir()
+	key := filepath.Join(tmp, "me")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, errOut)
+	}
+	for _, spec := range []string{"v2", "v1"} {
+		dir := filepath.Join(tmp, "artifacts-"+spec)
+		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", spec, "--set", "kind=artifact-type", "--set", "name=vendor.acme.artifacts",
+			"--set", "type.id=brief", "--set", "type.validation=closed", "--dir", dir); code != 0 {
+			t.Fatalf("new %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+		if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
+			t.Fatalf("validate --strict %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+		method := map[string]string{"v2": "v2", "v1": "manual"}[spec]
+		tgz := filepath.Join(tmp, spec+".tgz")
+		if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+			t.Fatalf("pack %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+		if sch := fixtures.File(t, tgz, "schemas/vendor.acme.artifacts.brief.schema.json"); !strings.Contains(string(sch), `"additionalProperties":false`) &&
+			!strings.Contains(string(sch), `"additionalProperties": false`) {
+			t.Errorf("the closed type's schema in the tarball:\n%s", sch)
+		}
+		if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
+			t.Fatalf("verify %s: exit %d\n%s%s", spec, code, out, errOut)
+		}
+	}
+	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=artifact-type", "--set", "type.required=author", "--dir", filepath.Join(tmp, "x"))
+	if code != 1 || !strings.Contains(errOut, "artifactTypes.0.required: ") {
+		t.Errorf("required not a property: exit %d\n%s", code, errOut)
 	}
 }

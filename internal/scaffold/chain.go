@@ -14,7 +14,7 @@ import (
 
 // Pack kinds `wopkit new pack` scaffolds (the pack.json "kind" values, read
 // from the schemas' const: see PackKinds; the other kinds' constants are
-// in prompt.go, connection.go, card.go and form.go).
+// in prompt.go, connection.go, card.go, form.go and artifact.go).
 const (
 	KindNode          = "node"
 	KindWorkflowChain = "workflow-chain"
@@ -146,7 +146,7 @@ func loadLists() {
 		// Schema type tokens; the same schema lists them as the enum of a
 		// produced variable's type.
 		chainValueTypes = v.FieldFor(validate.V2, validate.WorkflowChainPack, "/chains/0/producedVariables/0/type").Enum
-		for _, k := range []validate.Kind{validate.NodePack, validate.WorkflowChainPack, validate.PromptPack, validate.ConnectionPack, validate.CardPack, validate.FormContentPack} {
+		for _, k := range []validate.Kind{validate.NodePack, validate.WorkflowChainPack, validate.PromptPack, validate.ConnectionPack, validate.CardPack, validate.FormContentPack, validate.ArtifactTypePack} {
 			packKinds = append(packKinds, v.FieldFor(validate.V2, k, "/kind").Enum...)
 		}
 	})

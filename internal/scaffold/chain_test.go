@@ -156,7 +156,7 @@ func TestChainLists(t *testing.T) {
 	if got := strings.Join(ChainValueTypes(), ","); got != "string,number,boolean,object,array" {
 		t.Errorf("types %s", got)
 	}
-	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain,prompt,connection,card,form-content" {
+	if got := strings.Join(PackKinds(), ","); got != "node,workflow-chain,prompt,connection,card,form-content,artifact-type" {
 		t.Errorf("kinds %s", got)
 	}
 }
@@ -207,12 +207,15 @@ func TestPackReadmeSignMethod(t *testing.T) {
 		cd.Spec = spec
 		fm := FormPackAnswers{}.Defaults()
 		fm.Spec = spec
+		at := ArtifactPackAnswers{}.Defaults()
+		at.Spec = spec
 		for kind, plan := range map[string]func() (*Plan, error){
-			"node":   func() (*Plan, error) { return PlanPack(n, nil) },
-			"chain":  func() (*Plan, error) { return PlanChainPack(c, nil) },
-			"prompt": func() (*Plan, error) { return PlanPromptPack(pr, nil) },
-			"card":   func() (*Plan, error) { return PlanCardPack(cd, nil) },
-			"form":   func() (*Plan, error) { return PlanFormPack(fm, nil) },
+			"node":     func() (*Plan, error) { return PlanPack(n, nil) },
+			"chain":    func() (*Plan, error) { return PlanChainPack(c, nil) },
+			"prompt":   func() (*Plan, error) { return PlanPromptPack(pr, nil) },
+			"card":     func() (*Plan, error) { return PlanCardPack(cd, nil) },
+			"form":     func() (*Plan, error) { return PlanFormPack(fm, nil) },
+			"artifact": func() (*Plan, error) { return PlanArtifactPack(at, nil) },
 		} {
 			p, err := plan()
 			if err != nil {

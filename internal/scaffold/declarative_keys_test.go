@@ -6,15 +6,16 @@ import (
 )
 
 // TestDeclarativeAnswersNoPanic sets every key of the chain, prompt,
-// connection, card and form answers to awkward values and plans the pack: each ends in a plan or in
+// connection, card, form and artifact-type answers to awkward values and plans the pack: each ends in a plan or in
 // errors, never a panic, and a refused value names a field or says why.
 func TestDeclarativeAnswersNoPanic(t *testing.T) {
 	values := []string{"", "x", "0", "-1", "1e400", "true", "{}", "[]", "null", `{"a":"{{params.zz}}"}`, "a,b,a", "{{params.url}}", strings.Repeat("é", 300)}
 	fresh := map[string]func() any{
-		"chain-pack":  func() any { a := ChainPackAnswers{}.Defaults(); a.Name = "vendor.acme.c"; return &a },
-		"prompt-pack": func() any { a := PromptPackAnswers{}.Defaults(); a.Name = "vendor.acme.p"; return &a },
-		"card-pack":   func() any { a := CardPackAnswers{}.Defaults(); a.Name = "vendor.acme.d"; return &a },
-		"form-pack":   func() any { a := FormPackAnswers{}.Defaults(); a.Name = "vendor.acme.f"; return &a },
+		"chain-pack":    func() any { a := ChainPackAnswers{}.Defaults(); a.Name = "vendor.acme.c"; return &a },
+		"prompt-pack":   func() any { a := PromptPackAnswers{}.Defaults(); a.Name = "vendor.acme.p"; return &a },
+		"card-pack":     func() any { a := CardPackAnswers{}.Defaults(); a.Name = "vendor.acme.d"; return &a },
+		"form-pack":     func() any { a := FormPackAnswers{}.Defaults(); a.Name = "vendor.acme.f"; return &a },
+		"artifact-pack": func() any { a := ArtifactPackAnswers{}.Defaults(); a.Name = "vendor.acme.a"; return &a },
 		"connection-pack": func() any {
 			a := ConnectionPackAnswers{}.Defaults()
 			a.Name = "vendor.acme.c"
@@ -50,6 +51,8 @@ func TestDeclarativeAnswersNoPanic(t *testing.T) {
 					case *CardPackAnswers:
 						errs = x.Check(nil)
 					case *FormPackAnswers:
+						errs = x.Check(nil)
+					case *ArtifactPackAnswers:
 						errs = x.Check(nil)
 					case *ChainAnswers:
 						errs = x.Check(src, nil)

@@ -12,7 +12,8 @@ import (
 
 // Set applies one `--set KEY=VALUE` to answers (a pointer to PackAnswers,
 // ChainPackAnswers, ChainAnswers, PromptPackAnswers,
-// ConnectionPackAnswers, CardPackAnswers, FormPackAnswers, AgentAnswers, NodeAnswers, EvalAnswers or
+// ConnectionPackAnswers, CardPackAnswers, FormPackAnswers,
+// ArtifactPackAnswers, AgentAnswers, NodeAnswers, EvalAnswers or
 // ToolAnswers). KEY is a dotted path of the answers' JSON
 // names ("runtime.language", "nodes.0.id", "eval.modes"); list values are
 // comma-separated; a nested optional block ("eval") is switched on by
@@ -124,6 +125,8 @@ func fullTemplate(answers any) map[string]any {
 		v = CardPackAnswers{}.Defaults()
 	case *FormPackAnswers:
 		v = FormPackAnswers{}.Defaults()
+	case *ArtifactPackAnswers:
+		v = ArtifactPackAnswers{}.Defaults()
 	case *PromptPackAnswers:
 		p := PromptPackAnswers{}.Defaults()
 		p.Prompts = []PromptAnswers{PromptAnswers{}.Defaults()} // the template with variables

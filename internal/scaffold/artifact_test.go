@@ -1,0 +1,120 @@
+package scaffold
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// TestArtifactPackDefaults: the default artifact-type pack declares one
+// type whose schema is written in schemas/ with its $id under the host
+// base; the pack (with the schema file) is strictly valid.
+func TestArtifactPackDefaults(t *testing.T) {
+	a := ArtifactPackAnswers{}.Defaults()
+	a.Name = "vendor.acme.artifacts"
+	p, err := PlanArtifactPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(p.Paths(), " "), "pack.json README.md .openwopignore LICENSE schemas/vendor.acme.artifacts.report.schema.json"; got != want {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	var sch map[string]any
+	if err := json.Unmarshal(p.File("schemas/vendor.acme.artifacts.report.schema.json").Data, &sch); err != nil {
+		t.Fatal(err)
+	}
+	if sch["$id"] != "https://packs.openwop.dev/schemas/artifacts/vendor.acme.artifacts.report.schema.json" || sch["additionalProperties"] != nil {
+		t.Errorf("schema: %v", sch)
+	}
+	pj := p.File("pack.json").Data
+	frs := orDefault(nil).PackFiles("pack.json", p.FS(nil), pj)
+	// the schema file is checked with the pack: without it, schemaRef names nothing
+	bare := &Plan{Files: []File{*p.File("pack.json")}}
+	if missing := orDefault(nil).PackFiles("pack.json", bare.FS(nil), pj); len(missing[0].Errors) == 0 {
+		t.Error("pack.json without its schema file validates")
+	}
+	for _, fr := range frs {
+		if fr.Path == "pack.json" && (fr.Kind != validate.ArtifactTypePack || fr.Spec != validate.V2) || len(fr.Errors)+len(fr.Warnings) > 0 {
+			t.Errorf("%s %s %s: %v %v", fr.Path, fr.Kind, fr.Spec, fr.Errors, fr.Warnings)
+		}
+	}
+	a.Types[0].Validation = "closed"
+	p, err = PlanArtifactPack(a, nil)
+	if err != nil || !strings.Contains(string(p.File("schemas/vendor.acme.artifacts.report.schema.json").Data), `"additionalProperties": false`) {
+		t.Errorf("a closed type's schema is not closed: %v", err)
+	}
+	if got := strings.Join(ArtifactValidations(), ","); got != "open,closed" {
+		t.Errorf("validations %s", got)
+	}
+	if len(ArtifactSyncOn()) != 3 || len(ArtifactDisplays()) != 5 {
+		t.Errorf("lists %v %v", ArtifactSyncOn(), ArtifactDisplays())
+	}
+}
+
+// TestArtifactPackCheck: refused answers name the answer.
+func TestArtifactPackCheck(t *testing.T) {
+	cases := []struct {
+		name, field, msg string
+		edit             func(a *ArtifactPackAnswers)
+	}{
+		{"same ids", "artifactTypes.1.id", "report", func(a *ArtifactPackAnswers) { a.Types = append(a.Types, ArtifactTypeAnswers{}.Defaults()) }},
+		{"bare id", "artifactTypes.0.id", "acme.Report", func(a *ArtifactPackAnswers) { a.Types[0].ID = "acme.Report" }},
+		{"bad validation", "artifactTypes.0.validation", "strict", func(a *ArtifactPackAnswers) { a.Types[0].Validation = "strict" }},
+		{"bad display", "artifactTypes.0.display", "video", func(a *ArtifactPackAnswers) { a.Types[0].Display = "video" }},
+		{"bad export format", "artifactTypes.0.exportFormats", "PDF", func(a *ArtifactPackAnswers) { a.Types[0].ExportFormats = []string{"PDF"} }},
+		{"required not a property", "artifactTypes.0.required", "author", func(a *ArtifactPackAnswers) { a.Types[0].Required = []string{"author"} }},
+		{"property twice", "artifactTypes.0.properties", "title", func(a *ArtifactPackAnswers) { a.Types[0].Properties = append(a.Types[0].Properties, "title") }},
+		{"http host base", "hostBase", "http://", func(a *ArtifactPackAnswers) { a.HostBase = "http://packs.example" }},
+		{"no types", "artifactTypes", "", func(a *ArtifactPackAnswers) { a.Types = nil }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := ArtifactPackAnswers{}.Defaults()
+			a.Name = "vendor.acme.artifacts"
+			c.edit(&a)
+			errs := a.Check(nil)
+			if len(errs.For(c.field)) == 0 {
+				t.Fatalf("no problem for %s; got %v", c.field, errs)
+			}
+			if !strings.Contains(errs.For(c.field).Error(), c.msg) {
+				t.Errorf("%s: %v, want %q", c.field, errs.For(c.field), c.msg)
+			}
+		})
+	}
+}
+
+// TestArtifactScaffoldAjv: ajv accepts the default artifact-type pack under
+// the v2 and the registry's v1 schemas (the written schema file parses as a
+// draft 2020-12 schema for ajv too), and refuses a bad display.
+func TestArtifactScaffoldAjv(t *testing.T) {
+	for _, c := range []struct{ spec, set string }{{SpecV2, "v2"}, {SpecV1, "registry-v1"}} {
+		t.Run(c.spec, func(t *testing.T) {
+			check := ajvSchemas(t, c.set)
+			a := ArtifactPackAnswers{}.Defaults()
+			a.Name, a.Spec = "vendor.acme.artifacts", c.spec
+			p, err := PlanArtifactPack(a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := p.Write(dir, false); err != nil {
+				t.Fatal(err)
+			}
+			pj := filepath.Join(dir, "pack.json")
+			if ok, out := check("artifact-type-pack-manifest.schema.json", pj); !ok {
+				t.Errorf("ajv refuses the %s artifact-type pack:\n%s\n%s", c.spec, out, p.File("pack.json").Data)
+			}
+			broken := strings.Replace(string(p.File("pack.json").Data), `"display": "markdown"`, `"display": "video"`, 1)
+			if err := os.WriteFile(pj, []byte(broken), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if ok, _ := check("artifact-type-pack-manifest.schema.json", pj); ok {
+				t.Error("ajv accepts display video")
+			}
+		})
+	}
+}
