@@ -3,9 +3,17 @@
 #   (a) `wopkit edit` on a copy of a registry source pack.json: change one field, save, and check with
 #       diff that exactly that line changed;
 #   (b) `wopkit new`: create a mixed pack (one node, one agent with an eval suite, one tool manifest),
-#       pack and sign it, then `wopkit verify` the result.
+#       pack and sign it with a new key, then `wopkit verify` the result; then again in the same folder:
+#       the review lists three problems (the folder, the existing key with another name offered, a kill
+#       switch the schema refuses) before anything is written, each fixed from the review;
+#   (c) `wopkit new tool` with NO_COLOR=1: two environment variables (one secret), two scopes, two
+#       actions, back across sections with shift+tab;
+#   (d) a draft kept with esc and resumed on the page it was left on;
+#   (e) `wopkit new tool --accessible` fed from a pipe.
+# Every run ends with `wopkit validate --strict` of the files (and `wopkit verify` of a signed tarball).
 # Usage: scripts/tui-e2e.sh [WOPKIT_BINARY]   (builds ./cmd/wopkit when no binary is given)
-# Env: FIXTURES (default: ../shared/fixtures beside the repository), E2E_ONLY=edit|new, E2E_KEEP=1 keeps the work dir.
+# Env: FIXTURES (default: ../shared/fixtures beside the repository), E2E_ONLY=edit|new|tool|resume|pipe,
+#      E2E_KEEP=1 keeps the work dir.
 # Exit: 0 pass, 1 a check failed, 3 a tool or fixture is missing.
 set -euo pipefail
 
@@ -121,11 +129,14 @@ enter_until() {
 	prev=$(screen)
 	for ((i = 0; i < 80; i++)); do
 		if grep -Eq -- "$1" <<<"$prev"; then return 0; fi
+		[ -n "${E2E_DEBUG:-}" ] && head -4 <<<"$prev" >&2
 		keys Enter
-		for ((j = 0; j < 40; j++)); do
+		# every enter changes the screen; wait for it (and past "checking the files…"), so that no
+		# enter lands on the next page by accident
+		for ((j = 0; j < 400; j++)); do
 			sleep 0.05
 			cur=$(screen)
-			[ "$cur" != "$prev" ] && break
+			[ "$cur" != "$prev" ] && ! grep -q 'checking the files' <<<"$cur" && break
 		done
 		prev=$cur
 	done
@@ -150,7 +161,7 @@ e2e_new() {
 	keys Enter # a new key pair
 	answer '^┃ Key file' e2e-key
 	answer '^┃ Key id' e2e-1
-	wait_for 'files will be written' 30
+	wait_for 'will be written' 30
 	screen | grep -q 'no problems' || fail "the review lists problems"
 	keys Enter
 	wait_for 'signed \(v2' 30
@@ -182,9 +193,183 @@ e2e_new() {
 	echo "tui-e2e: new ok"
 }
 
+
+# e2e_twice: a second mixed pack in the same folder, with the same name and key file: the review says
+# so before anything is written (three problems with the kill switch chosen against the secret), each
+# fixed from the review; the second pack is signed with the other key name the review offered.
+e2e_twice() {
+	echo "tui-e2e: new, twice in the same folder"
+	local n=$work/new key_sum
+	key_sum=$(sha256sum "$n/e2e-key.key")
+	start "cd new && '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Enter
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' e2e-demo
+	enter_until 'Environment variables: none'
+	keys Down Enter # add a new environment variable: API_KEY, a secret
+	wait_for '^┃ Environment variable'
+	enter_until '1 environment variable: API_KEY \(secret\)'
+	keys Enter # continue
+	enter_until '^┃ Kill switch'
+	keys Down Enter # none, although the tool holds a secret
+	wait_for '^┃ Pack and sign now'
+	keys Enter
+	wait_for '^┃ Key$'
+	keys Enter
+	answer '^┃ Key file' e2e-key
+	answer '^┃ Key id' e2e-1
+	wait_for '3 problems stop the files from being written' 30
+	keys Down Down # the key file
+	wait_for 'e2e-key.key already exists'
+	wait_for 'e\.g\. e2e-key-2'
+	[ "$(sha256sum "$n/e2e-key.key")" = "$key_sum" ] || fail "the existing key was changed"
+	keys Enter # fix it: the key file, focused
+	answer '^┃ Key file' e2e-key-2
+	wait_for '^┃ Key id'
+	keys Enter
+	wait_for '2 problems stop' 30
+	keys Enter # the kill switch
+	wait_for '^┃ Kill switch'
+	keys Up Enter # from the answers: manual
+	wait_for '1 problem stops' 30
+	wait_for 'e2e-demo already holds'
+	keys Enter # the name: the organisation is focused
+	wait_for '^┃ Organisation'
+	keys Enter
+	answer '^┃ Pack name' e2e-two
+	enter_until 'will be written'
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys Enter
+	wait_for 'signed \(v2' 30
+	keys q
+	wait_for '^EXIT=0'
+	local tgz=$n/community.acme.e2e-two-0.1.0.tgz
+	"$wopkit" verify "$tgz" --key "$n/e2e-key-2.pub" || fail "wopkit verify refused the second tarball"
+	"$wopkit" validate --strict "$n/e2e-two" "$n/e2e-two/tools/my-tool.tool.json" || fail "the second pack does not validate"
+	tar tzf "$tgz" | grep -qx tools/my-tool.tool.json || fail "the tool manifest is not packed"
+	grep -q '"kind": "manual"' "$n/e2e-two/tools/my-tool.tool.json" || fail "the kill switch is not manual"
+	echo "tui-e2e: new twice ok"
+}
+
+# e2e_tool: a tool manifest with two environment variables (one secret), two scopes and two actions,
+# with NO_COLOR=1 (the chosen button is marked), going back across sections with shift+tab.
+e2e_tool() {
+	echo "tui-e2e: new tool (NO_COLOR=1)"
+	mkdir -p "$work/tool"
+	start "cd tool && NO_COLOR=1 '$wopkit' new tool"
+	wait_for '^┃ Tool id'
+	enter_until 'Environment variables: none'
+	keys BTab # back across sections: the tool page
+	wait_for '^┃ Tool id'
+	enter_until 'Environment variables: none'
+	keys Down Enter
+	answer '^┃ Environment variable' ACME_API_KEY
+	answer '^┃ Prompt' 'Your Acme API key, from acme.example/settings'
+	wait_for '^┃ Is it a secret'
+	screen | grep -q '\[Yes\]' || fail "NO_COLOR: the chosen button is not marked"
+	keys y
+	wait_for '^┃ Is it required'
+	keys Enter
+	wait_for '1 environment variable: ACME_API_KEY \(secret\)'
+	keys Down Enter
+	answer '^┃ Environment variable' ACME_REGION
+	answer '^┃ Prompt' 'The region to call'
+	wait_for '^┃ Is it a secret'
+	keys n
+	wait_for '^┃ Is it required'
+	keys Enter
+	wait_for '2 environment variables: ACME_API_KEY \(secret\), ACME_REGION'
+	keys Enter
+	wait_for 'Scopes: none'
+	keys Down Enter
+	wait_for '^┃ Resource'
+	enter_until '1 scope: net.outbound'
+	keys Down Enter
+	answer '^┃ Resource' gmail.messages
+	enter_until '2 scopes: net.outbound, gmail.messages'
+	keys Enter
+	enter_until '1 action: hello'
+	keys Down Enter
+	answer '^┃ Action name' list_mail
+	enter_until '2 actions: hello, list_mail'
+	keys Enter
+	wait_for '^┃ Smoke test'
+	keys Enter
+	wait_for '> from the answers: manual'
+	keys Enter
+	wait_for 'will be written' 30
+	keys Enter
+	wait_for 'wrote 1 file' 30
+	keys q
+	wait_for '^EXIT=0'
+	local f=$work/tool/my-tool.tool.json
+	"$wopkit" validate --strict "$f" || fail "the tool manifest does not validate"
+	for want in ACME_REGION 'Your Acme API key' gmail.messages list_mail '"manual"'; do
+		grep -q "$want" "$f" || fail "$want missing from the tool manifest"
+	done
+	echo "tui-e2e: new tool ok"
+}
+
+# e2e_resume: esc keeps a draft (and says so); the next start resumes it on the page it was left on.
+e2e_resume() {
+	echo "tui-e2e: resume a draft"
+	mkdir -p "$work/resume"
+	start "cd resume && '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Enter
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' resumed
+	enter_until '^┃ Runtime language'
+	keys Escape
+	wait_for 'Keep a draft'
+	keys y
+	wait_for 'kept a draft of your answers'
+	wait_for '^EXIT=0'
+	start "cd resume && '$wopkit' new"
+	wait_for 'A draft from an earlier run is here \(community.acme.resumed\)'
+	keys y
+	wait_for '^┃ Runtime language'
+	screen | grep -q 'wopkit new · runtime · community.acme.resumed' || fail "not resumed on the runtime page"
+	enter_until '^┃ Pack and sign now'
+	keys Down Down Down Down Down Enter # only write the files
+	wait_for 'will be written' 30
+	keys Enter
+	wait_for 'wrote' 30
+	keys q
+	wait_for '^EXIT=0'
+	"$wopkit" validate --strict "$work/resume/resumed" || fail "the resumed pack does not validate"
+	[ ! -e "$work/resume/.wopkit-new-draft.json" ] || fail "the draft was not removed"
+	echo "tui-e2e: resume ok"
+}
+
+# e2e_pipe: accessible mode reads the answers piped to it (two variables, two scopes, two actions).
+e2e_pipe() {
+	echo "tui-e2e: accessible mode from a pipe"
+	mkdir -p "$work/pipe"
+	# one line per question; an empty line keeps the suggestion
+	printf '%s\n' '' '' '' '' '' '' '' \
+		2 ACME_API_KEY 'Your Acme API key' y '' 2 ACME_REGION 'The region' n '' 1 \
+		2 net.outbound '' '' '' 2 gmail.messages read 'reads the inbox' 3 1 \
+		'' '' '' '' net.outbound 2 list_mail 'Lists mail.' 2 '' gmail.messages 1 '' '' >"$work/pipe/answers.txt"
+	start "cd pipe && cat answers.txt | '$wopkit' new tool --accessible"
+	wait_for '^EXIT=0' 30
+	local f=$work/pipe/my-tool.tool.json
+	"$wopkit" validate --strict "$f" || fail "the piped tool manifest does not validate"
+	grep -q ACME_REGION "$f" && grep -q list_mail "$f" || fail "the piped answers are not in the manifest"
+	echo "tui-e2e: pipe ok"
+}
+
 case "${E2E_ONLY:-}" in
 edit) e2e_edit ;;
-new) e2e_new ;;
-*) e2e_edit; e2e_new ;;
+new) e2e_new; e2e_twice ;;
+tool) e2e_tool ;;
+resume) e2e_resume ;;
+pipe) e2e_pipe ;;
+*) e2e_edit; e2e_new; e2e_twice; e2e_tool; e2e_resume; e2e_pipe ;;
 esac
 echo "tui-e2e: PASS"

@@ -60,12 +60,9 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 		if a.isPack() && needsKey(a.SignMethod) {
 			a.keyDefaults()
 		}
-		p = makePlan(k.v, a)
+		p = checked(k.v, a, opts)
 		if p.err != nil {
 			return p.err
-		}
-		if p.plan != nil {
-			p.problems = preflight(k.v, a, opts, p.plan)
 		}
 		if len(p.problems) == 0 {
 			break

@@ -10,8 +10,11 @@ import (
 )
 
 // TestTerminalEndToEnd builds wopkit and runs scripts/tui-e2e.sh, which
-// drives it in tmux at 80x24 (edit a registry pack.json; create, pack, sign
-// and verify a mixed pack through the wizard).
+// drives it in tmux at 80x24: edit a registry pack.json; create, pack, sign
+// and verify a mixed pack through the wizard, then again in the same folder
+// (three problems on the review, each fixed from it); a tool manifest with
+// lists of variables, scopes and actions under NO_COLOR=1; a draft resumed
+// where it was left; accessible mode fed from a pipe.
 func TestTerminalEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end terminal test skipped in -short mode")

@@ -336,7 +336,7 @@ func (w *wizard) license(v *string) (huh.Field, *huh.Group) {
 		}
 	})
 	opts := append(huh.NewOptions(scaffold.Licenses...), huh.NewOption(otherLicense, otherLicense))
-	list := huh.NewSelect[string]().Title("License (SPDX)").Description(help + " Type / to search, esc to stop searching.").
+	list := huh.NewSelect[string]().Title("License (SPDX)").Description(strings.TrimSpace(help + " Type / to search, esc to stop searching.")).
 		Options(opts...).Value(&choice).Key("license")
 	other := w.hideWhen(huh.NewGroup(typed("license.other", "SPDX identifier").Description("ctrl+e completes the suggestion shown")),
 		func() bool { return choice != otherLicense })

@@ -42,7 +42,7 @@ func listGroups(w *wizard, at pos) []*huh.Group {
 	if n > 0 {
 		title = fmt.Sprintf("%s: %s", capitalize(plural(n, l.noun, l.plural)), strings.Join(names, ", "))
 	}
-	opts := []huh.Option[string]{huh.NewOption("continue", listDone), huh.NewOption("add a "+l.noun, listAdd)}
+	opts := []huh.Option[string]{huh.NewOption("continue", listDone), huh.NewOption("add a new "+l.noun, listAdd)}
 	for k, name := range names {
 		opts = append(opts, huh.NewOption("edit "+name, listEdit+strconv.Itoa(k)))
 	}

@@ -164,15 +164,22 @@ func planCmd(v *validate.Validator, a *answers, opts NewOptions) tea.Cmd {
 	}
 	snap := *a
 	return func() tea.Msg {
-		p := makePlan(v, &snap)
-		if p.plan != nil {
-			p.problems = append(p.problems, preflight(v, &snap, opts, p.plan)...)
-			if len(p.problems) > 0 {
-				p.plan = nil
-			}
-		}
-		return planMsg(p)
+		return planMsg(checked(v, &snap, opts))
 	}
+}
+
+// checked is the plan with everything that can fail after the review
+// checked too: every problem at once.
+func checked(v *validate.Validator, a *answers, opts NewOptions) planned {
+	p := makePlan(v, a)
+	if p.err != nil {
+		return p
+	}
+	p.problems = append(p.problems, preflight(v, a, opts, p.plan, len(p.problems) == 0)...)
+	if len(p.problems) > 0 {
+		p.plan = nil
+	}
+	return p
 }
 
 // targetDir is where the files go: --dir, else, as for `new --yes`, a
@@ -206,14 +213,20 @@ func mainField(a *answers) scaffold.FieldError {
 // review: files already in the target, the key files and key id, packing
 // (the registry's limits and checks, on the plan written to a temporary
 // directory) and whether the signer can sign.
-func preflight(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Plan) []scaffold.FieldError {
+func preflight(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Plan, planOK bool) []scaffold.FieldError {
 	var out []scaffold.FieldError
 	dir := targetDir(a, opts)
 	if !opts.Force {
 		var exists []string
-		for _, f := range plan.Files {
-			if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Path))); err == nil {
-				exists = append(exists, f.Path)
+		if plan != nil {
+			for _, f := range plan.Files {
+				if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Path))); err == nil {
+					exists = append(exists, f.Path)
+				}
+			}
+		} else if a.isPack() { // the answers have problems: the pack.json every pack has
+			if _, err := os.Lstat(filepath.Join(dir, "pack.json")); err == nil {
+				exists = append(exists, "pack.json")
 			}
 		}
 		if len(exists) > 0 {
@@ -247,7 +260,7 @@ func preflight(v *validate.Validator, a *answers, opts NewOptions, plan *scaffol
 			out = append(out, sf("keyId", "key id %q: %s", a.KeyID, errs[0].Message))
 		}
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && planOK && plan != nil {
 		if err := dryPack(plan, opts, a.SignMethod != sign.MethodNone); err != nil {
 			fe := mainField(a)
 			fe.Message = "packing would fail: " + errText(err)
