@@ -8,11 +8,12 @@
 #       switch the schema refuses) before anything is written, each fixed from the review;
 #   (c) `wopkit new tool` with NO_COLOR=1: two environment variables (one secret), two scopes, two
 #       actions, back across sections with shift+tab;
+#   (c2) a workflow-chain pack (a chain of two steps), packed and signed;
 #   (d) a draft kept with esc and resumed on the page it was left on;
 #   (e) `wopkit new tool --accessible` fed from a pipe.
 # Every run ends with `wopkit validate --strict` of the files (and `wopkit verify` of a signed tarball).
 # Usage: scripts/tui-e2e.sh [WOPKIT_BINARY]   (builds ./cmd/wopkit when no binary is given)
-# Env: FIXTURES (default: ../shared/fixtures beside the repository), E2E_ONLY=edit|new|tool|resume|pipe,
+# Env: FIXTURES (default: ../shared/fixtures beside the repository), E2E_ONLY=edit|new|chain|tool|resume|pipe,
 #      E2E_KEEP=1 keeps the work dir.
 # Exit: 0 pass, 1 a check failed, 3 a tool or fixture is missing.
 set -euo pipefail
@@ -254,6 +255,39 @@ e2e_twice() {
 	echo "tui-e2e: new twice ok"
 }
 
+# e2e_chain: a workflow-chain pack (a chain of two steps), packed and signed v2 with a new key.
+e2e_chain() {
+	echo "tui-e2e: new workflow-chain pack"
+	mkdir -p "$work/chain"
+	start "cd chain && '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Down Down Down Down Down Down
+	wait_for '> A workflow-chain pack'
+	keys Enter
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' chains
+	enter_until '1 chain: summarize-page'
+	enter_until '^┃ Pack and sign now'
+	keys Enter
+	wait_for '^┃ Key$'
+	keys Enter
+	answer '^┃ Key file' chain-key
+	answer '^┃ Key id' chain-1
+	wait_for 'will be written' 30
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys Enter
+	wait_for 'signed \(v2' 30
+	keys q
+	wait_for '^EXIT=0'
+	local c=$work/chain tgz=$work/chain/community.acme.chains-0.1.0.tgz
+	"$wopkit" verify "$tgz" --key "$c/chain-key.pub" || fail "wopkit verify refused the chain pack"
+	"$wopkit" validate --strict "$c/chains" || fail "the chain pack does not validate"
+	grep -q '"kind": "workflow-chain"' "$c/chains/pack.json" || fail "not a workflow-chain pack"
+	echo "tui-e2e: new chain ok"
+}
+
 # e2e_tool: a tool manifest with two environment variables (one secret), two scopes and two actions,
 # with NO_COLOR=1 (the chosen button is marked), going back across sections with shift+tab.
 e2e_tool() {
@@ -368,8 +402,9 @@ case "${E2E_ONLY:-}" in
 edit) e2e_edit ;;
 new) e2e_new; e2e_twice ;;
 tool) e2e_tool ;;
+chain) e2e_chain ;;
 resume) e2e_resume ;;
 pipe) e2e_pipe ;;
-*) e2e_edit; e2e_new; e2e_twice; e2e_tool; e2e_resume; e2e_pipe ;;
+*) e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_resume; e2e_pipe ;;
 esac
 echo "tui-e2e: PASS"

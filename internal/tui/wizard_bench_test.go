@@ -70,8 +70,6 @@ func TestWizardKeystrokeUnder5ms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing test skipped in -short mode")
 	}
-	res := testing.Benchmark(BenchmarkWizardKeystroke)
-	_ = res
 	for _, c := range []struct{ page, key string }{{pageIdentity, "name"}, {pageIdentity, "license"}, {"agent", "agents.0.description"}} {
 		r := testing.Benchmark(func(b *testing.B) {
 			ap := wizardAt(b, c.page, c.key)
