@@ -41,7 +41,7 @@ func PlanChain(src *PackSource, c ChainAnswers, v *validate.Validator) (*Plan, e
 	}
 	// the answers as the only chain of a pack: the same prechecks and
 	// pointer-to-answer mapping as a new pack, relative to the chain
-	one := ChainPackAnswers{Kind: KindWorkflowChain, License: "MIT", Chains: []ChainAnswers{c}}
+	one := ChainPackAnswers{Chains: []ChainAnswers{c}}
 	errs := relative(one.precheck(), "chains.0")
 	out, err := jsonedit.Append(src.Manifest, "/chains", c.doc(src.Name))
 	if err != nil {

@@ -3,7 +3,6 @@ package scaffold
 import (
 	"net/url"
 	"strings"
-	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
@@ -21,18 +20,7 @@ const DefaultHostBase = "https://packs.openwop.dev"
 // (no runtime) declaring artifact types, each with the JSON Schema of its
 // artifacts in schemas/ (RFC 0071, RFC 0075).
 type ArtifactPackAnswers struct {
-	// Kind is always KindArtifactType: the answer that selects these answers.
-	Kind        string   `json:"kind"`
-	Name        string   `json:"name"`
-	Version     string   `json:"version"`
-	Description string   `json:"description"`
-	Author      string   `json:"author"`
-	License     string   `json:"license"`
-	Homepage    string   `json:"homepage"`
-	Repository  string   `json:"repository"`
-	Keywords    []string `json:"keywords"`
-	Engines     string   `json:"engines"`
-	Spec        string   `json:"spec"`
+	Identity
 	// HostBase is the publishing host's origin: each schema's $id is
 	// {HostBase}/schemas/artifacts/{artifactTypeId}.schema.json.
 	HostBase string                `json:"hostBase"`
@@ -57,18 +45,8 @@ type ArtifactTypeAnswers struct {
 
 // Defaults returns the answers of a new artifact-type pack: one report type.
 func (ArtifactPackAnswers) Defaults() ArtifactPackAnswers {
-	return ArtifactPackAnswers{
-		Kind:        KindArtifactType,
-		Name:        DefaultPackName,
-		Version:     "0.1.0",
-		Description: "A new OpenWOP artifact-type pack.",
-		License:     "Apache-2.0",
-		Keywords:    []string{},
-		Engines:     EnginesV2,
-		Spec:        SpecV2,
-		HostBase:    DefaultHostBase,
-		Types:       []ArtifactTypeAnswers{ArtifactTypeAnswers{}.Defaults()},
-	}
+	return ArtifactPackAnswers{Identity: newIdentity(KindArtifactType), HostBase: DefaultHostBase,
+		Types: []ArtifactTypeAnswers{ArtifactTypeAnswers{}.Defaults()}}
 }
 
 // Defaults returns the answers of a first artifact type: an open report
@@ -81,50 +59,23 @@ func (ArtifactTypeAnswers) Defaults() ArtifactTypeAnswers {
 	}
 }
 
-var (
-	artifactListsOnce sync.Once
-	artifactValid     []string
-	artifactSync      []string
-	artifactDisplay   []string
-)
-
-func loadArtifactLists() {
-	artifactListsOnce.Do(func() {
-		v := orDefault(nil)
-		f := func(ptr string) []string { return v.FieldFor(validate.V2, validate.ArtifactTypePack, ptr).Enum }
-		artifactValid = f("/artifactTypes/0/validation")
-		artifactSync = f("/artifactTypes/0/syncOn")
-		artifactDisplay = f("/artifactTypes/0/rendering/display")
-	})
-}
-
 // ArtifactValidations lists the strictness contracts (the schema's enum).
-func ArtifactValidations() []string {
-	loadArtifactLists()
-	return append([]string(nil), artifactValid...)
-}
+func ArtifactValidations() []string { return artifactValidations() }
 
 // ArtifactSyncOn lists when a host registers an artifact (the schema's enum).
-func ArtifactSyncOn() []string { loadArtifactLists(); return append([]string(nil), artifactSync...) }
+func ArtifactSyncOn() []string { return artifactSyncOn() }
 
 // ArtifactDisplays lists the rendering hints (the schema's enum).
-func ArtifactDisplays() []string {
-	loadArtifactLists()
-	return append([]string(nil), artifactDisplay...)
-}
+func ArtifactDisplays() []string { return artifactDisplays() }
+
+var (
+	artifactValidations = schemaEnum(validate.ArtifactTypePack, "/artifactTypes/0/validation")
+	artifactSyncOn      = schemaEnum(validate.ArtifactTypePack, "/artifactTypes/0/syncOn")
+	artifactDisplays    = schemaEnum(validate.ArtifactTypePack, "/artifactTypes/0/rendering/display")
+)
 
 // Normalize fills the spec's engines range and the kind.
-func (a *ArtifactPackAnswers) Normalize() error {
-	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
-	if err := p.resolveSpec(); err != nil {
-		return err
-	}
-	a.Spec, a.Engines = p.Spec, p.Engines
-	if a.Kind == "" {
-		a.Kind = KindArtifactType
-	}
-	return nil
-}
+func (a *ArtifactPackAnswers) Normalize() error { return a.normalize(KindArtifactType) }
 
 // Check returns every problem of the answers, as PlanArtifactPack would
 // refuse them (nil when the pack can be written). v may be nil.
@@ -144,13 +95,7 @@ func PlanArtifactPack(a ArtifactPackAnswers, v *validate.Validator) (*Plan, erro
 	if err := a.Normalize(); err != nil {
 		return nil, err
 	}
-	errs := a.precheck()
-	doc := artifactPackDoc{
-		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
-		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
-		Engines: map[string]string{"openwop": a.Engines}, Types: []artifactTypeDoc{},
-	}
-	p := &Plan{Kind: "pack"}
+	doc := artifactPackDoc{packHead: a.head(nil), Types: []artifactTypeDoc{}}
 	var schemas Plan
 	for i, t := range a.Types {
 		d := t.doc(a.Name)
@@ -164,48 +109,13 @@ func PlanArtifactPack(a ArtifactPackAnswers, v *validate.Validator) (*Plan, erro
 		}
 		schemas.own(path, "artifactTypes."+itoa(i)+".properties")
 	}
-	if err := p.addJSON("pack.json", doc); err != nil {
-		return nil, err
-	}
-	vw := a.view()
-	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/artifact-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
-		b, err := render(f.tmpl, vw)
-		if err != nil {
-			return nil, err
-		}
-		p.add(f.path, b)
-	}
-	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
-	if err != nil {
-		return nil, err
-	}
-	p.add("LICENSE", lic)
-	p.Files = append(p.Files, schemas.Files...)
-	p.owners = schemas.owners
-	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
-	for i := range errs {
-		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
-			errs[i].Field = artifactFieldOf(missingMember(errs[i]))
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errs.sorted()
-	}
-	return p, nil
+	return planDeclarative(&a.Identity, v, declarative{kind: KindArtifactType, hint: "use the answers of the other kind",
+		readme: "pack/artifact-README.md.tmpl", doc: doc, view: a.view(), extra: &schemas, errs: a.precheck(), fieldOf: artifactFieldOf})
 }
 
 // precheck refuses what the schema cannot see in the answers.
 func (a *ArtifactPackAnswers) precheck() FieldErrors {
 	var errs FieldErrors
-	if e := checkLicense(a.License); e != "" {
-		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
-			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
-	}
-	if a.Kind != KindArtifactType {
-		fe := fieldErrorf("kind", "these answers make an %s pack, not %q", KindArtifactType, a.Kind)
-		fe.Hint = "use the answers of the other kind"
-		errs = append(errs, fe)
-	}
 	if u, err := url.Parse(a.HostBase); err != nil || u.Scheme != "https" || u.Host == "" || (u.Path != "" && u.Path != "/") {
 		fe := fieldErrorf("hostBase", "host base %q is not an https origin", a.HostBase)
 		fe.Hint = "give the publishing host's origin, e.g. " + DefaultHostBase + " (schema $ids are minted under it)"
@@ -284,10 +194,7 @@ func artifactFieldOf(pointer string) string {
 		return ""
 	}
 	if toks[0] != "artifactTypes" || len(toks) < 3 {
-		if toks[0] == "engines" || toks[0] == "keywords" {
-			return toks[0]
-		}
-		return strings.Join(toks, ".")
+		return identityField(toks)
 	}
 	pre := "artifactTypes." + toks[1]
 	switch toks[2] {
@@ -301,22 +208,12 @@ func artifactFieldOf(pointer string) string {
 
 // artifactView is what templates/pack/artifact-README.md.tmpl sees.
 type artifactView struct {
-	Name, Version, Kind, Description, License, Engines, Holder string
-	Types                                                      []artifactTypeDoc
-	Ignore                                                     []string
-	SignMethod, PublishSpec                                    string
+	declView
+	Types []artifactTypeDoc
 }
 
 func (a *ArtifactPackAnswers) view() artifactView {
-	holder := a.Author
-	if holder == "" {
-		holder = "the authors of " + a.Name
-	}
-	vw := artifactView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
-		Engines: a.Engines, Holder: holder, SignMethod: "v2"}
-	if a.Spec == SpecV1 {
-		vw.SignMethod, vw.PublishSpec = "manual", " --spec v1"
-	}
+	vw := artifactView{declView: a.Identity.view()}
 	for _, t := range a.Types {
 		vw.Types = append(vw.Types, t.doc(a.Name))
 	}
@@ -327,17 +224,8 @@ func (a *ArtifactPackAnswers) view() artifactView {
 // registry's artifact-types pack's key order).
 
 type artifactPackDoc struct {
-	Name        string            `json:"name"`
-	Version     string            `json:"version"`
-	Kind        string            `json:"kind"`
-	Description string            `json:"description,omitempty"`
-	Author      string            `json:"author,omitempty"`
-	License     string            `json:"license,omitempty"`
-	Homepage    string            `json:"homepage,omitempty"`
-	Repository  string            `json:"repository,omitempty"`
-	Keywords    []string          `json:"keywords,omitempty"`
-	Engines     map[string]string `json:"engines"`
-	Types       []artifactTypeDoc `json:"artifactTypes"`
+	packHead
+	Types []artifactTypeDoc `json:"artifactTypes"`
 }
 
 type artifactTypeDoc struct {

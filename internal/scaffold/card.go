@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
@@ -18,19 +17,8 @@ const KindCard = "card"
 // runtime) of AI chat cards, each a prompt template with typed inputs the
 // host collects (RFC 0071).
 type CardPackAnswers struct {
-	// Kind is always KindCard: the answer that selects these answers.
-	Kind        string        `json:"kind"`
-	Name        string        `json:"name"`
-	Version     string        `json:"version"`
-	Description string        `json:"description"`
-	Author      string        `json:"author"`
-	License     string        `json:"license"`
-	Homepage    string        `json:"homepage"`
-	Repository  string        `json:"repository"`
-	Keywords    []string      `json:"keywords"`
-	Engines     string        `json:"engines"`
-	Spec        string        `json:"spec"`
-	Cards       []CardAnswers `json:"cards"` // at least one
+	Identity
+	Cards []CardAnswers `json:"cards"` // at least one
 }
 
 // CardAnswers describe one card. Each input is mapped to the template slot
@@ -59,17 +47,7 @@ type CardInputAnswers struct {
 
 // Defaults returns the answers of a new card pack: one summarize card.
 func (CardPackAnswers) Defaults() CardPackAnswers {
-	return CardPackAnswers{
-		Kind:        KindCard,
-		Name:        DefaultPackName,
-		Version:     "0.1.0",
-		Description: "A new OpenWOP card pack.",
-		License:     "Apache-2.0",
-		Keywords:    []string{},
-		Engines:     EnginesV2,
-		Spec:        SpecV2,
-		Cards:       []CardAnswers{CardAnswers{}.Defaults()},
-	}
+	return CardPackAnswers{Identity: newIdentity(KindCard), Cards: []CardAnswers{CardAnswers{}.Defaults()}}
 }
 
 // Defaults returns the answers of a first card: a summary of a long text
@@ -86,33 +64,15 @@ func (CardAnswers) Defaults() CardAnswers {
 	}
 }
 
-var (
-	cardListsOnce sync.Once
-	cardTypes     []string
-)
-
 // CardInputTypes lists the portable input types (the alternatives the
 // schema's type pattern spells out; vendor.<org>.<kind> and x-<kind> host
 // extensions are accepted too).
-func CardInputTypes() []string {
-	cardListsOnce.Do(func() {
-		cardTypes = patternWords(orDefault(nil).FieldFor(validate.V2, validate.CardPack, "/cards/0/inputs/0/type").Pattern)
-	})
-	return append([]string(nil), cardTypes...)
-}
+func CardInputTypes() []string { return cardInputTypes() }
+
+var cardInputTypes = schemaPatternWords(validate.CardPack, "/cards/0/inputs/0/type")
 
 // Normalize fills the spec's engines range and the kind.
-func (a *CardPackAnswers) Normalize() error {
-	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
-	if err := p.resolveSpec(); err != nil {
-		return err
-	}
-	a.Spec, a.Engines = p.Spec, p.Engines
-	if a.Kind == "" {
-		a.Kind = KindCard
-	}
-	return nil
-}
+func (a *CardPackAnswers) Normalize() error { return a.normalize(KindCard) }
 
 // Check returns every problem of the answers, as PlanCardPack would refuse
 // them (nil when the pack can be written). v may be nil.
@@ -128,56 +88,17 @@ func PlanCardPack(a CardPackAnswers, v *validate.Validator) (*Plan, error) {
 	if err := a.Normalize(); err != nil {
 		return nil, err
 	}
-	errs := a.precheck()
-	doc := cardPackDoc{
-		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
-		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
-		Engines: map[string]string{"openwop": a.Engines}, Cards: []cardDoc{},
-	}
+	doc := cardPackDoc{packHead: a.head(nil), Cards: []cardDoc{}}
 	for _, c := range a.Cards {
 		doc.Cards = append(doc.Cards, c.doc(a.Name))
 	}
-	p := &Plan{Kind: "pack"}
-	if err := p.addJSON("pack.json", doc); err != nil {
-		return nil, err
-	}
-	vw := a.view()
-	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/card-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
-		b, err := render(f.tmpl, vw)
-		if err != nil {
-			return nil, err
-		}
-		p.add(f.path, b)
-	}
-	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
-	if err != nil {
-		return nil, err
-	}
-	p.add("LICENSE", lic)
-	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
-	for i := range errs {
-		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
-			errs[i].Field = a.fieldOf(missingMember(errs[i]))
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errs.sorted()
-	}
-	return p, nil
+	return planDeclarative(&a.Identity, v, declarative{kind: KindCard, hint: "use the answers of the other kind",
+		readme: "pack/card-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
 }
 
 // precheck refuses what the schema cannot see in the answers.
 func (a *CardPackAnswers) precheck() FieldErrors {
 	var errs FieldErrors
-	if e := checkLicense(a.License); e != "" {
-		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
-			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
-	}
-	if a.Kind != KindCard {
-		fe := fieldErrorf("kind", "these answers make a %s pack, not %q", KindCard, a.Kind)
-		fe.Hint = "use the answers of the other kind"
-		errs = append(errs, fe)
-	}
 	for i, c := range a.Cards {
 		if c.Temperature > 2 {
 			errs = append(errs, FieldError{Field: "cards." + itoa(i) + ".temperature", Message: fmt.Sprintf("temperature %g is above 2", c.Temperature),
@@ -298,10 +219,7 @@ func (a *CardPackAnswers) fieldOf(pointer string) string {
 		return ""
 	}
 	if toks[0] != "cards" || len(toks) < 3 {
-		if toks[0] == "engines" || toks[0] == "keywords" {
-			return toks[0]
-		}
-		return strings.Join(toks, ".")
+		return identityField(toks)
 	}
 	pre := "cards." + toks[1]
 	var c CardAnswers
@@ -339,10 +257,8 @@ func (a *CardPackAnswers) fieldOf(pointer string) string {
 
 // cardView is what templates/pack/card-README.md.tmpl sees.
 type cardView struct {
-	Name, Version, Kind, Description, License, Engines, Holder string
-	Cards                                                      []cardItemView
-	Ignore                                                     []string
-	SignMethod, PublishSpec                                    string
+	declView
+	Cards []cardItemView
 }
 
 type cardItemView struct {
@@ -351,15 +267,7 @@ type cardItemView struct {
 }
 
 func (a *CardPackAnswers) view() cardView {
-	holder := a.Author
-	if holder == "" {
-		holder = "the authors of " + a.Name
-	}
-	vw := cardView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
-		Engines: a.Engines, Holder: holder, SignMethod: "v2"}
-	if a.Spec == SpecV1 {
-		vw.SignMethod, vw.PublishSpec = "manual", " --spec v1"
-	}
+	vw := cardView{declView: a.Identity.view()}
 	for _, c := range a.Cards {
 		vw.Cards = append(vw.Cards, cardItemView{ID: qualify(a.Name, c.ID), Inputs: c.Inputs})
 	}
@@ -370,17 +278,8 @@ func (a *CardPackAnswers) view() cardView {
 // sample's key order).
 
 type cardPackDoc struct {
-	Name        string            `json:"name"`
-	Version     string            `json:"version"`
-	Kind        string            `json:"kind"`
-	Description string            `json:"description,omitempty"`
-	Author      string            `json:"author,omitempty"`
-	License     string            `json:"license,omitempty"`
-	Homepage    string            `json:"homepage,omitempty"`
-	Repository  string            `json:"repository,omitempty"`
-	Keywords    []string          `json:"keywords,omitempty"`
-	Engines     map[string]string `json:"engines"`
-	Cards       []cardDoc         `json:"cards"`
+	packHead
+	Cards []cardDoc `json:"cards"`
 }
 
 type cardDoc struct {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
@@ -24,19 +23,7 @@ const (
 // (no runtime) whose chains are DAG fragments of existing node types that a
 // host editor expands inline at author time (spec v2 workflow-chain-packs.md).
 type ChainPackAnswers struct {
-	// Kind is always KindWorkflowChain: it is the answer that selects these
-	// answers (`--set kind=workflow-chain`, or "kind" in a --values file).
-	Kind        string   `json:"kind"`
-	Name        string   `json:"name"`    // reverse-DNS pack name
-	Version     string   `json:"version"` // SemVer of the pack
-	Description string   `json:"description"`
-	Author      string   `json:"author"`
-	License     string   `json:"license"` // SPDX identifier; chooses the LICENSE text
-	Homepage    string   `json:"homepage"`
-	Repository  string   `json:"repository"`
-	Keywords    []string `json:"keywords"`
-	Engines     string   `json:"engines"` // engines.openwop; empty: the spec's default
-	Spec        string   `json:"spec"`    // "v2" (default) or "v1", as for node packs
+	Identity
 	// Dependencies are the node packs (name -> semver range) whose typeIds
 	// the chains reference; core.* types need none.
 	Dependencies map[string]string `json:"dependencies"`
@@ -95,14 +82,7 @@ type OutputAnswers struct {
 // own sample shape.
 func (ChainPackAnswers) Defaults() ChainPackAnswers {
 	return ChainPackAnswers{
-		Kind:         KindWorkflowChain,
-		Name:         DefaultPackName,
-		Version:      "0.1.0",
-		Description:  "A new OpenWOP workflow-chain pack.",
-		License:      "Apache-2.0",
-		Keywords:     []string{},
-		Engines:      EnginesV2,
-		Spec:         SpecV2,
+		Identity:     newIdentity(KindWorkflowChain),
 		Dependencies: map[string]string{},
 		Chains:       []ChainAnswers{ChainAnswers{}.Defaults()},
 	}
@@ -130,53 +110,37 @@ func (ChainAnswers) Defaults() ChainAnswers {
 	}
 }
 
-// The schema lists, read from the embedded v2 schemas once.
-var (
-	listsOnce       sync.Once
-	chainCaps       []string
-	chainValueTypes []string
-	packKinds       []string
-)
-
-func loadLists() {
-	listsOnce.Do(func() {
-		v := orDefault(nil)
-		chainCaps = v.FieldFor(validate.V2, validate.WorkflowChainPack, "/chains/0/capabilities").Enum
-		// ChainOutput.type is a free string whose description names the JSON
-		// Schema type tokens; the same schema lists them as the enum of a
-		// produced variable's type.
-		chainValueTypes = v.FieldFor(validate.V2, validate.WorkflowChainPack, "/chains/0/producedVariables/0/type").Enum
-		for _, k := range []validate.Kind{validate.NodePack, validate.WorkflowChainPack, validate.PromptPack, validate.ConnectionPack, validate.CardPack, validate.FormContentPack, validate.ArtifactTypePack} {
-			packKinds = append(packKinds, v.FieldFor(validate.V2, k, "/kind").Enum...)
-		}
-	})
-}
-
 // ChainCapabilities lists the capability traits a chain may declare (the
 // schema's enum).
-func ChainCapabilities() []string { loadLists(); return append([]string(nil), chainCaps...) }
+func ChainCapabilities() []string { return chainCapabilities() }
 
 // ChainValueTypes lists the JSON Schema type tokens a chain parameter or
 // output may have (the schema's list).
-func ChainValueTypes() []string { loadLists(); return append([]string(nil), chainValueTypes...) }
+func ChainValueTypes() []string { return chainValueTypes() }
 
 // PackKinds lists the pack kinds `wopkit new pack` scaffolds, in menu
 // order (each the const "kind" of its schema).
-func PackKinds() []string { loadLists(); return append([]string(nil), packKinds...) }
+func PackKinds() []string { return packKinds() }
+
+// The schema lists, read from the embedded v2 schemas once.
+var (
+	chainCapabilities = schemaEnum(validate.WorkflowChainPack, "/chains/0/capabilities")
+	// ChainOutput.type is a free string whose description names the JSON
+	// Schema type tokens; the same schema lists them as the enum of a
+	// produced variable's type.
+	chainValueTypes = schemaEnum(validate.WorkflowChainPack, "/chains/0/producedVariables/0/type")
+	packKinds       = schemaList(func(v *validate.Validator) []string {
+		var kinds []string
+		for _, k := range []validate.Kind{validate.NodePack, validate.WorkflowChainPack, validate.PromptPack, validate.ConnectionPack, validate.CardPack, validate.FormContentPack, validate.ArtifactTypePack} {
+			kinds = append(kinds, v.FieldFor(validate.V2, k, "/kind").Enum...)
+		}
+		return kinds
+	})
+)
 
 // Normalize fills what follows from other answers: the spec's engines
 // range and the kind.
-func (a *ChainPackAnswers) Normalize() error {
-	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
-	if err := p.resolveSpec(); err != nil {
-		return err
-	}
-	a.Spec, a.Engines = p.Spec, p.Engines
-	if a.Kind == "" {
-		a.Kind = KindWorkflowChain
-	}
-	return nil
-}
+func (a *ChainPackAnswers) Normalize() error { return a.normalize(KindWorkflowChain) }
 
 // Check returns every problem of the answers, as PlanChainPack would
 // refuse them (nil when the pack can be written). v may be nil.
@@ -194,43 +158,15 @@ func PlanChainPack(a ChainPackAnswers, v *validate.Validator) (*Plan, error) {
 	if err := a.Normalize(); err != nil {
 		return nil, err
 	}
-	errs := a.precheck()
 	doc := chainPackDoc{
-		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
-		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
-		Engines: map[string]string{"openwop": a.Engines}, Dependencies: a.Dependencies,
-		Chains: []chainDoc{}, // none is "at least 1 item", not "not null"
+		packHead: a.head(a.Dependencies),
+		Chains:   []chainDoc{}, // none is "at least 1 item", not "not null"
 	}
 	for _, c := range a.Chains {
 		doc.Chains = append(doc.Chains, c.doc(a.Name))
 	}
-	p := &Plan{Kind: "pack"}
-	if err := p.addJSON("pack.json", doc); err != nil {
-		return nil, err
-	}
-	vw := a.view()
-	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/chain-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
-		b, err := render(f.tmpl, vw)
-		if err != nil {
-			return nil, err
-		}
-		p.add(f.path, b)
-	}
-	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
-	if err != nil {
-		return nil, err
-	}
-	p.add("LICENSE", lic)
-	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
-	for i := range errs {
-		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
-			errs[i].Field = a.fieldOf(missingMember(errs[i]))
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errs.sorted()
-	}
-	return p, nil
+	return planDeclarative(&a.Identity, v, declarative{kind: KindWorkflowChain, hint: "use the node pack answers for another kind",
+		readme: "pack/chain-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
 }
 
 // precheck refuses what the schemas and lint rules cannot see in the
@@ -238,15 +174,6 @@ func PlanChainPack(a ChainPackAnswers, v *validate.Validator) (*Plan, error) {
 // tokens), before anything is rendered.
 func (a *ChainPackAnswers) precheck() FieldErrors {
 	var errs FieldErrors
-	if e := checkLicense(a.License); e != "" {
-		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
-			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
-	}
-	if a.Kind != KindWorkflowChain {
-		fe := fieldErrorf("kind", "these answers make a %s pack, not %q", KindWorkflowChain, a.Kind)
-		fe.Hint = "use the node pack answers for another kind"
-		errs = append(errs, fe)
-	}
 	types := ChainValueTypes()
 	for i, c := range a.Chains {
 		pre := "chains." + itoa(i)
@@ -467,11 +394,8 @@ func atoi(s string) (int, bool) {
 
 // chainView is what templates/pack/chain-README.md.tmpl sees.
 type chainView struct {
-	Name, Version, Kind, Description, License, Engines, Holder, Spec string
-	Chains                                                           []chainItemView
-	Ignore                                                           []string
-	SignMethod                                                       string // v2 or manual
-	PublishSpec                                                      string // "" or " --spec v1"
+	declView
+	Chains []chainItemView
 }
 
 type stepView struct {
@@ -487,15 +411,7 @@ type chainItemView struct {
 }
 
 func (a *ChainPackAnswers) view() chainView {
-	holder := a.Author
-	if holder == "" {
-		holder = "the authors of " + a.Name
-	}
-	vw := chainView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
-		Engines: a.Engines, Holder: holder, Spec: a.Spec, SignMethod: "v2"}
-	if a.Spec == SpecV1 {
-		vw.SignMethod, vw.PublishSpec = "manual", " --spec v1"
-	}
+	vw := chainView{declView: a.Identity.view()}
 	for _, c := range a.Chains {
 		d := c.doc(a.Name)
 		cv := chainItemView{ID: d.ChainID, Label: d.Label, Description: c.Description, Parameters: c.Parameters, Outputs: c.Outputs}
@@ -510,18 +426,8 @@ func (a *ChainPackAnswers) view() chainView {
 // The pack.json of a chain pack, as ordered Go values.
 
 type chainPackDoc struct {
-	Name         string            `json:"name"`
-	Version      string            `json:"version"`
-	Kind         string            `json:"kind"`
-	Description  string            `json:"description,omitempty"`
-	Author       string            `json:"author,omitempty"`
-	License      string            `json:"license,omitempty"`
-	Homepage     string            `json:"homepage,omitempty"`
-	Repository   string            `json:"repository,omitempty"`
-	Keywords     []string          `json:"keywords,omitempty"`
-	Engines      map[string]string `json:"engines"`
-	Dependencies map[string]string `json:"dependencies,omitempty"`
-	Chains       []chainDoc        `json:"chains"`
+	packHead
+	Chains []chainDoc `json:"chains"`
 }
 
 type chainDoc struct {
@@ -626,13 +532,7 @@ func sortedKeys(m map[string]string) []string {
 func ChainFieldPointer(a ChainPackAnswers, field string) string {
 	toks := strings.Split(field, ".")
 	if len(toks) < 3 || toks[0] != "chains" {
-		switch field {
-		case "name", "version", "kind", "description", "author", "license", "homepage", "repository", "keywords", "dependencies":
-			return "/" + field
-		case "engines":
-			return "/engines/openwop"
-		}
-		return ""
+		return identityPointer(field)
 	}
 	pre := "/chains/" + toks[1]
 	ci, _ := atoi(toks[1])

@@ -17,19 +17,8 @@ const KindConnection = "connection"
 // reach) that a connector's auth.provider resolves against (spec v2
 // connection-packs.md, RFC 0095). Connection packs exist only in spec v2.
 type ConnectionPackAnswers struct {
-	// Kind is always KindConnection: the answer that selects these answers.
-	Kind        string          `json:"kind"`
-	Name        string          `json:"name"`
-	Version     string          `json:"version"`
-	Description string          `json:"description"`
-	Author      string          `json:"author"`
-	License     string          `json:"license"`
-	Homepage    string          `json:"homepage"`
-	Repository  string          `json:"repository"`
-	Keywords    []string        `json:"keywords"`
-	Engines     string          `json:"engines"`
-	Spec        string          `json:"spec"` // v2 only: the registry has no v1 connection schema
-	Provider    ProviderAnswers `json:"provider"`
+	Identity                 // Spec: v2 only, the registry has no v1 connection schema
+	Provider ProviderAnswers `json:"provider"`
 }
 
 // ProviderAnswers describe the pack's provider.
@@ -81,15 +70,8 @@ type ScopeGroupAnswers struct {
 // provider reached through its MCP server, with read and write scope
 // groups and its issuer (placeholders under .example to replace).
 func (ConnectionPackAnswers) Defaults() ConnectionPackAnswers {
-	return ConnectionPackAnswers{
-		Kind:        KindConnection,
-		Name:        DefaultPackName,
-		Version:     "0.1.0",
-		Description: "A new OpenWOP connection pack. It carries no secret: the operator supplies the OAuth client host-side.",
-		License:     "Apache-2.0",
-		Keywords:    []string{},
-		Engines:     EnginesV2,
-		Spec:        SpecV2,
+	a := ConnectionPackAnswers{
+		Identity: newIdentity(KindConnection),
 		Provider: ProviderAnswers{
 			ID: "acme", DisplayName: "Acme", Category: "other",
 			Auth:  defaultOAuth(),
@@ -97,6 +79,8 @@ func (ConnectionPackAnswers) Defaults() ConnectionPackAnswers {
 			APIHosts: []string{}, ConsumerNodes: []string{},
 		},
 	}
+	a.Description += " It carries no secret: the operator supplies the OAuth client host-side."
+	return a
 }
 
 func defaultOAuth() AuthAnswers {
@@ -167,13 +151,8 @@ func (a *ConnectionPackAnswers) Normalize() error {
 		fe.Hint = "use --spec v2 (the default)"
 		return FieldErrors{fe}
 	}
-	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
-	if err := p.resolveSpec(); err != nil {
+	if err := a.normalize(KindConnection); err != nil {
 		return err
-	}
-	a.Spec, a.Engines = p.Spec, p.Engines
-	if a.Kind == "" {
-		a.Kind = KindConnection
 	}
 	au := &a.Provider.Auth
 	if au.Kind != "oauth2" {
@@ -206,53 +185,14 @@ func PlanConnectionPack(a ConnectionPackAnswers, v *validate.Validator) (*Plan, 
 	if err := a.Normalize(); err != nil {
 		return nil, err
 	}
-	errs := a.precheck()
-	doc := connectionPackDoc{
-		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
-		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
-		Engines: map[string]string{"openwop": a.Engines}, Provider: a.Provider.doc(),
-	}
-	p := &Plan{Kind: "pack"}
-	if err := p.addJSON("pack.json", doc); err != nil {
-		return nil, err
-	}
-	vw := a.view()
-	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/connection-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
-		b, err := render(f.tmpl, vw)
-		if err != nil {
-			return nil, err
-		}
-		p.add(f.path, b)
-	}
-	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
-	if err != nil {
-		return nil, err
-	}
-	p.add("LICENSE", lic)
-	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
-	for i := range errs {
-		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
-			errs[i].Field = connectionFieldOf(missingMember(errs[i]))
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errs.sorted()
-	}
-	return p, nil
+	doc := connectionPackDoc{packHead: a.head(nil), Provider: a.Provider.doc()}
+	return planDeclarative(&a.Identity, v, declarative{kind: KindConnection, hint: "use the answers of the other kind",
+		readme: "pack/connection-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: connectionFieldOf})
 }
 
 // precheck refuses what the schema cannot see in the answers.
 func (a *ConnectionPackAnswers) precheck() FieldErrors {
 	var errs FieldErrors
-	if e := checkLicense(a.License); e != "" {
-		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
-			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
-	}
-	if a.Kind != KindConnection {
-		fe := fieldErrorf("kind", "these answers make a %s pack, not %q", KindConnection, a.Kind)
-		fe.Hint = "use the answers of the other kind"
-		errs = append(errs, fe)
-	}
 	pr := a.Provider
 	need := map[string][2]string{
 		"mcp":         {"server", pr.Server},
@@ -332,10 +272,7 @@ func connectionFieldOf(pointer string) string {
 		return ""
 	}
 	if toks[0] != "provider" || len(toks) < 2 {
-		if toks[0] == "engines" || toks[0] == "keywords" {
-			return toks[0]
-		}
-		return strings.Join(toks, ".")
+		return identityField(toks)
 	}
 	switch rest := toks[1:]; rest[0] {
 	case "reach":
@@ -373,35 +310,20 @@ func connectionFieldOf(pointer string) string {
 
 // connectionView is what templates/pack/connection-README.md.tmpl sees.
 type connectionView struct {
-	Name, Version, Kind, Description, License, Engines, Holder string
-	Provider                                                   ProviderAnswers
-	Ignore                                                     []string
+	declView
+	Provider ProviderAnswers
 }
 
 func (a *ConnectionPackAnswers) view() connectionView {
-	holder := a.Author
-	if holder == "" {
-		holder = "the authors of " + a.Name
-	}
-	return connectionView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
-		Engines: a.Engines, Holder: holder, Provider: a.Provider}
+	return connectionView{declView: a.Identity.view(), Provider: a.Provider}
 }
 
 // The pack.json of a connection pack, as ordered Go values (the registry's
 // github pack's key order).
 
 type connectionPackDoc struct {
-	Name        string            `json:"name"`
-	Version     string            `json:"version"`
-	Kind        string            `json:"kind"`
-	Description string            `json:"description,omitempty"`
-	Author      string            `json:"author,omitempty"`
-	License     string            `json:"license,omitempty"`
-	Homepage    string            `json:"homepage,omitempty"`
-	Repository  string            `json:"repository,omitempty"`
-	Keywords    []string          `json:"keywords,omitempty"`
-	Engines     map[string]string `json:"engines"`
-	Provider    providerDoc       `json:"provider"`
+	packHead
+	Provider providerDoc `json:"provider"`
 }
 
 type providerDoc struct {

@@ -1,9 +1,6 @@
 package scaffold
 
 import (
-	"strings"
-	"sync"
-
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -15,19 +12,8 @@ const KindFormContent = "form-content"
 // runtime) of form templates a host instantiates through its normal create
 // path (spec v2 form-content-packs.md).
 type FormPackAnswers struct {
-	// Kind is always KindFormContent: the answer that selects these answers.
-	Kind        string                `json:"kind"`
-	Name        string                `json:"name"`
-	Version     string                `json:"version"`
-	Description string                `json:"description"`
-	Author      string                `json:"author"`
-	License     string                `json:"license"`
-	Homepage    string                `json:"homepage"`
-	Repository  string                `json:"repository"`
-	Keywords    []string              `json:"keywords"`
-	Engines     string                `json:"engines"`
-	Spec        string                `json:"spec"`
-	Templates   []FormTemplateAnswers `json:"templates"` // at least one
+	Identity
+	Templates []FormTemplateAnswers `json:"templates"` // at least one
 }
 
 // FormTemplateAnswers describe one form template.
@@ -56,17 +42,7 @@ type FormFieldAnswers struct {
 
 // Defaults returns the answers of a new form-content pack: one contact form.
 func (FormPackAnswers) Defaults() FormPackAnswers {
-	return FormPackAnswers{
-		Kind:        KindFormContent,
-		Name:        DefaultPackName,
-		Version:     "0.1.0",
-		Description: "A new OpenWOP form-content pack.",
-		License:     "Apache-2.0",
-		Keywords:    []string{},
-		Engines:     EnginesV2,
-		Spec:        SpecV2,
-		Templates:   []FormTemplateAnswers{FormTemplateAnswers{}.Defaults()},
-	}
+	return FormPackAnswers{Identity: newIdentity(KindFormContent), Templates: []FormTemplateAnswers{FormTemplateAnswers{}.Defaults()}}
 }
 
 // Defaults returns the answers of a first form: name, email and a message.
@@ -82,40 +58,21 @@ func (FormTemplateAnswers) Defaults() FormTemplateAnswers {
 	}
 }
 
-var (
-	formListsOnce sync.Once
-	formTypes     []string
-	formFormats   []string
-)
-
-func loadFormLists() {
-	formListsOnce.Do(func() {
-		v := orDefault(nil)
-		formTypes = patternWords(v.FieldFor(validate.V2, validate.FormContentPack, "/templates/0/fields/0/type").Pattern)
-		formFormats = patternWords(v.FieldFor(validate.V2, validate.FormContentPack, "/templates/0/fields/0/format").Pattern)
-	})
-}
-
 // FormFieldTypes lists the portable field types (the plain alternatives of
 // the schema's type pattern).
-func FormFieldTypes() []string { loadFormLists(); return append([]string(nil), formTypes...) }
+func FormFieldTypes() []string { return formFieldTypes() }
 
 // FormFieldFormats lists the field formats (the plain alternatives of the
 // schema's format pattern; x-<format> extensions are accepted too).
-func FormFieldFormats() []string { loadFormLists(); return append([]string(nil), formFormats...) }
+func FormFieldFormats() []string { return formFieldFormats() }
+
+var (
+	formFieldTypes   = schemaPatternWords(validate.FormContentPack, "/templates/0/fields/0/type")
+	formFieldFormats = schemaPatternWords(validate.FormContentPack, "/templates/0/fields/0/format")
+)
 
 // Normalize fills the spec's engines range and the kind.
-func (a *FormPackAnswers) Normalize() error {
-	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
-	if err := p.resolveSpec(); err != nil {
-		return err
-	}
-	a.Spec, a.Engines = p.Spec, p.Engines
-	if a.Kind == "" {
-		a.Kind = KindFormContent
-	}
-	return nil
-}
+func (a *FormPackAnswers) Normalize() error { return a.normalize(KindFormContent) }
 
 // Check returns every problem of the answers, as PlanFormPack would refuse
 // them (nil when the pack can be written). v may be nil.
@@ -131,56 +88,17 @@ func PlanFormPack(a FormPackAnswers, v *validate.Validator) (*Plan, error) {
 	if err := a.Normalize(); err != nil {
 		return nil, err
 	}
-	errs := a.precheck()
-	doc := formPackDoc{
-		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
-		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
-		Engines: map[string]string{"openwop": a.Engines}, Templates: []formTemplateDoc{},
-	}
+	doc := formPackDoc{packHead: a.head(nil), Templates: []formTemplateDoc{}}
 	for _, t := range a.Templates {
 		doc.Templates = append(doc.Templates, t.doc(a.Name))
 	}
-	p := &Plan{Kind: "pack"}
-	if err := p.addJSON("pack.json", doc); err != nil {
-		return nil, err
-	}
-	vw := a.view()
-	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/form-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
-		b, err := render(f.tmpl, vw)
-		if err != nil {
-			return nil, err
-		}
-		p.add(f.path, b)
-	}
-	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
-	if err != nil {
-		return nil, err
-	}
-	p.add("LICENSE", lic)
-	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
-	for i := range errs {
-		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
-			errs[i].Field = formFieldOf(missingMember(errs[i]))
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errs.sorted()
-	}
-	return p, nil
+	return planDeclarative(&a.Identity, v, declarative{kind: KindFormContent, hint: "use the answers of the other kind",
+		readme: "pack/form-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: formFieldOf})
 }
 
 // precheck refuses what the schema cannot see in the answers.
 func (a *FormPackAnswers) precheck() FieldErrors {
 	var errs FieldErrors
-	if e := checkLicense(a.License); e != "" {
-		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
-			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
-	}
-	if a.Kind != KindFormContent {
-		fe := fieldErrorf("kind", "these answers make a %s pack, not %q", KindFormContent, a.Kind)
-		fe.Hint = "use the answers of the other kind"
-		errs = append(errs, fe)
-	}
 	for i, t := range a.Templates {
 		for j, f := range t.Fields {
 			errs = append(errs, checkChoices("templates."+itoa(i)+".fields."+itoa(j), f.Type, f.Default, f.Options)...)
@@ -224,10 +142,7 @@ func formFieldOf(pointer string) string {
 		return ""
 	}
 	if toks[0] != "templates" || len(toks) < 3 {
-		if toks[0] == "engines" || toks[0] == "keywords" {
-			return toks[0]
-		}
-		return strings.Join(toks, ".")
+		return identityField(toks)
 	}
 	pre := "templates." + toks[1]
 	rest := toks[2:]
@@ -244,22 +159,12 @@ func formFieldOf(pointer string) string {
 
 // formView is what templates/pack/form-README.md.tmpl sees.
 type formView struct {
-	Name, Version, Kind, Description, License, Engines, Holder string
-	Templates                                                  []formTemplateDoc
-	Ignore                                                     []string
-	SignMethod, PublishSpec                                    string
+	declView
+	Templates []formTemplateDoc
 }
 
 func (a *FormPackAnswers) view() formView {
-	holder := a.Author
-	if holder == "" {
-		holder = "the authors of " + a.Name
-	}
-	vw := formView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
-		Engines: a.Engines, Holder: holder, SignMethod: "v2"}
-	if a.Spec == SpecV1 {
-		vw.SignMethod, vw.PublishSpec = "manual", " --spec v1"
-	}
+	vw := formView{declView: a.Identity.view()}
 	for _, t := range a.Templates {
 		vw.Templates = append(vw.Templates, t.doc(a.Name))
 	}
@@ -270,17 +175,8 @@ func (a *FormPackAnswers) view() formView {
 // registry's starters pack's key order).
 
 type formPackDoc struct {
-	Name        string            `json:"name"`
-	Version     string            `json:"version"`
-	Kind        string            `json:"kind"`
-	Description string            `json:"description,omitempty"`
-	Author      string            `json:"author,omitempty"`
-	License     string            `json:"license,omitempty"`
-	Homepage    string            `json:"homepage,omitempty"`
-	Repository  string            `json:"repository,omitempty"`
-	Keywords    []string          `json:"keywords,omitempty"`
-	Engines     map[string]string `json:"engines"`
-	Templates   []formTemplateDoc `json:"templates"`
+	packHead
+	Templates []formTemplateDoc `json:"templates"`
 }
 
 type formTemplateDoc struct {

@@ -3,7 +3,6 @@ package scaffold
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
@@ -16,19 +15,7 @@ const KindPrompt = "prompt"
 // runtime) of versioned prompt templates that hosts install into their
 // prompt library (spec v2 prompts, RFC 0027/0028).
 type PromptPackAnswers struct {
-	// Kind is always KindPrompt: the answer that selects these answers
-	// (`--set kind=prompt`, or "kind" in a --values file).
-	Kind         string            `json:"kind"`
-	Name         string            `json:"name"`
-	Version      string            `json:"version"`
-	Description  string            `json:"description"`
-	Author       string            `json:"author"`
-	License      string            `json:"license"`
-	Homepage     string            `json:"homepage"`
-	Repository   string            `json:"repository"`
-	Keywords     []string          `json:"keywords"`
-	Engines      string            `json:"engines"`
-	Spec         string            `json:"spec"`
+	Identity
 	Dependencies map[string]string `json:"dependencies"` // packs whose templates these reference
 	Prompts      []PromptAnswers   `json:"prompts"`      // at least one
 }
@@ -62,14 +49,7 @@ type VariableAnswers struct {
 // a user template whose {{text}} and {{tone}} are declared variables.
 func (PromptPackAnswers) Defaults() PromptPackAnswers {
 	return PromptPackAnswers{
-		Kind:         KindPrompt,
-		Name:         DefaultPackName,
-		Version:      "0.1.0",
-		Description:  "A new OpenWOP prompt pack.",
-		License:      "Apache-2.0",
-		Keywords:     []string{},
-		Engines:      EnginesV2,
-		Spec:         SpecV2,
+		Identity:     newIdentity(KindPrompt),
 		Dependencies: map[string]string{},
 		Prompts: []PromptAnswers{
 			{ID: "summarizer-system", Version: "0.1.0", Kind: "system", Name: "Summarizer (system)",
@@ -95,49 +75,23 @@ func (PromptAnswers) Defaults() PromptAnswers {
 	}
 }
 
-var (
-	promptListsOnce sync.Once
-	promptKinds     []string
-	promptVarTypes  []string
-	promptSources   []string
-)
-
-func loadPromptLists() {
-	promptListsOnce.Do(func() {
-		v := orDefault(nil)
-		promptKinds = v.FieldFor(validate.V2, validate.PromptPack, "/prompts/0/kind").Enum
-		promptVarTypes = v.FieldFor(validate.V2, validate.PromptPack, "/prompts/0/variables/0/type").Enum
-		promptSources = v.FieldFor(validate.V2, validate.PromptPack, "/prompts/0/variables/0/source").Enum
-	})
-}
-
 // PromptKinds lists the roles a template may play (the schema's enum).
-func PromptKinds() []string { loadPromptLists(); return append([]string(nil), promptKinds...) }
+func PromptKinds() []string { return promptKinds() }
 
 // PromptVariableTypes lists the types of a template variable (the schema's enum).
-func PromptVariableTypes() []string {
-	loadPromptLists()
-	return append([]string(nil), promptVarTypes...)
-}
+func PromptVariableTypes() []string { return promptVariableTypes() }
 
 // PromptVariableSources lists where a variable's binding comes from (the schema's enum).
-func PromptVariableSources() []string {
-	loadPromptLists()
-	return append([]string(nil), promptSources...)
-}
+func PromptVariableSources() []string { return promptVariableSources() }
+
+var (
+	promptKinds           = schemaEnum(validate.PromptPack, "/prompts/0/kind")
+	promptVariableTypes   = schemaEnum(validate.PromptPack, "/prompts/0/variables/0/type")
+	promptVariableSources = schemaEnum(validate.PromptPack, "/prompts/0/variables/0/source")
+)
 
 // Normalize fills the spec's engines range and the kind.
-func (a *PromptPackAnswers) Normalize() error {
-	p := PackAnswers{Spec: a.Spec, Engines: a.Engines}
-	if err := p.resolveSpec(); err != nil {
-		return err
-	}
-	a.Spec, a.Engines = p.Spec, p.Engines
-	if a.Kind == "" {
-		a.Kind = KindPrompt
-	}
-	return nil
-}
+func (a *PromptPackAnswers) Normalize() error { return a.normalize(KindPrompt) }
 
 // Check returns every problem of the answers, as PlanPromptPack would
 // refuse them (nil when the pack can be written). v may be nil.
@@ -154,57 +108,20 @@ func PlanPromptPack(a PromptPackAnswers, v *validate.Validator) (*Plan, error) {
 	if err := a.Normalize(); err != nil {
 		return nil, err
 	}
-	errs := a.precheck()
 	doc := promptPackDoc{
-		Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, Author: a.Author,
-		License: a.License, Homepage: a.Homepage, Repository: a.Repository, Keywords: a.Keywords,
-		Engines: map[string]string{"openwop": a.Engines}, Dependencies: a.Dependencies,
-		Prompts: []promptDoc{}, // none is "at least 1 item", not "not null"
+		packHead: a.head(a.Dependencies),
+		Prompts:  []promptDoc{}, // none is "at least 1 item", not "not null"
 	}
 	for _, pr := range a.Prompts {
 		doc.Prompts = append(doc.Prompts, pr.doc())
 	}
-	p := &Plan{Kind: "pack"}
-	if err := p.addJSON("pack.json", doc); err != nil {
-		return nil, err
-	}
-	vw := a.view()
-	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/prompt-README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
-		b, err := render(f.tmpl, vw)
-		if err != nil {
-			return nil, err
-		}
-		p.add(f.path, b)
-	}
-	lic, err := licenseText(a.License, view{License: a.License, Holder: vw.Holder})
-	if err != nil {
-		return nil, err
-	}
-	p.add("LICENSE", lic)
-	errs = append(errs, checkPackPlanRenamed(v, p, nil, keepAll, nil)...)
-	for i := range errs {
-		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
-			errs[i].Field = promptFieldOf(missingMember(errs[i]))
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errs.sorted()
-	}
-	return p, nil
+	return planDeclarative(&a.Identity, v, declarative{kind: KindPrompt, hint: "use the answers of the other kind",
+		readme: "pack/prompt-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: promptFieldOf})
 }
 
 // precheck refuses what the schemas cannot see in the answers.
 func (a *PromptPackAnswers) precheck() FieldErrors {
 	var errs FieldErrors
-	if e := checkLicense(a.License); e != "" {
-		errs = append(errs, FieldError{Field: "license", Pointer: "/license", File: "pack.json", Message: e,
-			Hint: "use an SPDX identifier such as Apache-2.0 or MIT, or PROPRIETARY"})
-	}
-	if a.Kind != KindPrompt {
-		fe := fieldErrorf("kind", "these answers make a %s pack, not %q", KindPrompt, a.Kind)
-		fe.Hint = "use the answers of the other kind"
-		errs = append(errs, fe)
-	}
 	for i, pr := range a.Prompts {
 		if pr.Temperature > 2 {
 			errs = append(errs, FieldError{Field: "prompts." + itoa(i) + ".temperature", Message: fmt.Sprintf("temperature %g is above 2", pr.Temperature),
@@ -254,10 +171,7 @@ func promptFieldOf(pointer string) string {
 		return ""
 	}
 	if toks[0] != "prompts" || len(toks) < 3 {
-		if toks[0] == "engines" || toks[0] == "dependencies" || toks[0] == "keywords" {
-			return toks[0]
-		}
-		return strings.Join(toks, ".")
+		return identityField(toks)
 	}
 	pre := "prompts." + toks[1]
 	switch rest := toks[2:]; rest[0] {
@@ -288,11 +202,8 @@ func promptFieldOf(pointer string) string {
 
 // promptView is what templates/pack/prompt-README.md.tmpl sees.
 type promptView struct {
-	Name, Version, Kind, Description, License, Engines, Holder, Spec string
-	Prompts                                                          []promptItemView
-	Ignore                                                           []string
-	SignMethod                                                       string
-	PublishSpec                                                      string
+	declView
+	Prompts []promptItemView
 }
 
 type promptItemView struct {
@@ -301,15 +212,7 @@ type promptItemView struct {
 }
 
 func (a *PromptPackAnswers) view() promptView {
-	holder := a.Author
-	if holder == "" {
-		holder = "the authors of " + a.Name
-	}
-	vw := promptView{Name: a.Name, Version: a.Version, Kind: a.Kind, Description: a.Description, License: a.License,
-		Engines: a.Engines, Holder: holder, Spec: a.Spec, SignMethod: "v2"}
-	if a.Spec == SpecV1 {
-		vw.SignMethod, vw.PublishSpec = "manual", " --spec v1"
-	}
+	vw := promptView{declView: a.Identity.view()}
 	for _, pr := range a.Prompts {
 		d := pr.doc()
 		vw.Prompts = append(vw.Prompts, promptItemView{ID: pr.ID, Version: pr.Version, Kind: pr.Kind, Name: d.Name,
@@ -322,18 +225,8 @@ func (a *PromptPackAnswers) view() promptView {
 // sample's key order).
 
 type promptPackDoc struct {
-	Name         string            `json:"name"`
-	Version      string            `json:"version"`
-	Kind         string            `json:"kind"`
-	Description  string            `json:"description,omitempty"`
-	Author       string            `json:"author,omitempty"`
-	License      string            `json:"license,omitempty"`
-	Homepage     string            `json:"homepage,omitempty"`
-	Repository   string            `json:"repository,omitempty"`
-	Keywords     []string          `json:"keywords,omitempty"`
-	Engines      map[string]string `json:"engines"`
-	Dependencies map[string]string `json:"dependencies,omitempty"`
-	Prompts      []promptDoc       `json:"prompts"`
+	packHead
+	Prompts []promptDoc `json:"prompts"`
 }
 
 type promptDoc struct {
@@ -370,13 +263,7 @@ type modelHintsDoc struct {
 func PromptFieldPointer(field string) string {
 	toks := strings.Split(field, ".")
 	if len(toks) < 3 || toks[0] != "prompts" {
-		switch field {
-		case "name", "version", "kind", "description", "author", "license", "homepage", "repository", "keywords", "dependencies":
-			return "/" + field
-		case "engines":
-			return "/engines/openwop"
-		}
-		return ""
+		return identityPointer(field)
 	}
 	pre := "/prompts/" + toks[1]
 	switch rest := toks[2:]; {
