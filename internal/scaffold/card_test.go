@@ -2,8 +2,6 @@ package scaffold
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,10 +48,11 @@ func TestCardPackDefaults(t *testing.T) {
 // TestCardPackCheck: refused answers name the answer, in the validator's
 // words (CD002, CD003, CD005 and the schema).
 func TestCardPackCheck(t *testing.T) {
-	cases := []struct {
-		name, field, msg string
-		edit             func(a *CardPackAnswers)
-	}{
+	checkAnswerCases(t, func() CardPackAnswers {
+		a := CardPackAnswers{}.Defaults()
+		a.Name = "vendor.acme.cards"
+		return a
+	}, []answerCase[CardPackAnswers]{
 		{"slot without input", "cards.0.template", "{{audience}}", func(a *CardPackAnswers) { a.Cards[0].Template += " For {{audience}}." }},
 		{"input unused", "cards.0.inputs.1", "never uses", func(a *CardPackAnswers) { a.Cards[0].Template = "Summarize {{source}}." }},
 		{"same input ids", "cards.0.inputs.1.id", "source", func(a *CardPackAnswers) { a.Cards[0].Inputs[1].ID = "source" }},
@@ -67,59 +66,5 @@ func TestCardPackCheck(t *testing.T) {
 		{"empty template", "cards.0.template", "", func(a *CardPackAnswers) { a.Cards[0].Template = "" }},
 		{"hot", "cards.0.temperature", "above 2", func(a *CardPackAnswers) { a.Cards[0].Temperature = 2.5 }},
 		{"no cards", "cards", "", func(a *CardPackAnswers) { a.Cards = nil }},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			a := CardPackAnswers{}.Defaults()
-			a.Name = "vendor.acme.cards"
-			c.edit(&a)
-			errs := a.Check(nil)
-			if len(errs.For(c.field)) == 0 {
-				t.Fatalf("no problem for %s; got %v", c.field, errs)
-			}
-			if !strings.Contains(errs.For(c.field).Error(), c.msg) {
-				t.Errorf("%s: %v, want %q", c.field, errs.For(c.field), c.msg)
-			}
-		})
-	}
-	if errs := (CardPackAnswers{}.Defaults()).Check(nil); errs != nil {
-		t.Errorf("defaults: %v", errs)
-	}
-}
-
-// TestCardScaffoldAjv: ajv accepts the default card pack under the v2
-// schemas and, with --spec v1, under the registry's v1 schema; it refuses
-// an input type outside the portable subset.
-func TestCardScaffoldAjv(t *testing.T) {
-	for _, c := range []struct{ spec, set string }{{SpecV2, "v2"}, {SpecV1, "registry-v1"}} {
-		t.Run(c.spec, func(t *testing.T) {
-			check := ajvSchemas(t, c.set)
-			a := CardPackAnswers{}.Defaults()
-			a.Name, a.Spec = "vendor.acme.cards", c.spec
-			a.Cards[0].Inputs = append(a.Cards[0].Inputs, CardInputAnswers{ID: "bullets", Type: "boolean", Label: "As bullets", Default: "false"})
-			a.Cards[0].Template += " {{bullets}}"
-			p, err := PlanCardPack(a, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			if err := p.Write(dir, false); err != nil {
-				t.Fatal(err)
-			}
-			pj := filepath.Join(dir, "pack.json")
-			if ok, out := check("chat-card-pack-manifest.schema.json", pj); !ok {
-				t.Errorf("ajv refuses the %s card pack:\n%s\n%s", c.spec, out, p.File("pack.json").Data)
-			}
-			if !strings.Contains(string(p.File("pack.json").Data), `"default": false`) {
-				t.Errorf("a boolean default is not written as a boolean:\n%s", p.File("pack.json").Data)
-			}
-			broken := strings.Replace(string(p.File("pack.json").Data), `"type": "longtext"`, `"type": "textarea"`, 1)
-			if err := os.WriteFile(pj, []byte(broken), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if ok, _ := check("chat-card-pack-manifest.schema.json", pj); ok {
-				t.Error("ajv accepts input type textarea")
-			}
-		})
-	}
+	})
 }

@@ -75,46 +75,27 @@ func TestChainPackDefaults(t *testing.T) {
 // errors naming the answer, in the validator's words, before anything is
 // written.
 func TestChainPackCheck(t *testing.T) {
-	cases := []struct {
-		name  string
-		edit  func(a *ChainPackAnswers)
-		field string
-		msg   string
-	}{
-		{"unused parameter", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].Params = nil }, "chains.0.parameters.1", "declared but no {{params.length}} uses it"},
-		{"undeclared parameter", func(a *ChainPackAnswers) { a.Chains[0].Parameters = a.Chains[0].Parameters[:1] }, "chains.0.steps.1.params", `declares no parameter "length"`},
-		{"undeclared in config", func(a *ChainPackAnswers) { a.Chains[0].Steps[0].Config["timeout"] = "{{params.wait}}" }, "chains.0.steps.0.config", `declares no parameter "wait"`},
-		{"bad typeId", func(a *ChainPackAnswers) { a.Chains[0].Steps[0].TypeID = "Fetch" }, "chains.0.steps.0.typeId", "Fetch"},
-		{"pinned typeId", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].TypeID = "core.ai.callPrompt@1.0.0" }, "chains.0.steps.1.typeId", "core.ai.callPrompt@1.0.0"},
-		{"same step ids", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].ID = "fetch" }, "chains.0.steps.1.id", "fetch"},
-		{"bad name", func(a *ChainPackAnswers) { a.Name = "acme" }, "name", "acme"},
-		{"bad capability", func(a *ChainPackAnswers) { a.Chains[0].Capabilities = []string{"fast"} }, "chains.0.capabilities", "fast"},
-		{"bad license", func(a *ChainPackAnswers) { a.License = "Apache 2" }, "license", "SPDX"},
-		{"bad param name", func(a *ChainPackAnswers) { a.Chains[0].Parameters[0].Name = "the url" }, "chains.0.parameters.0.name", "the url"},
-		{"bad param type", func(a *ChainPackAnswers) { a.Chains[0].Parameters[0].Type = "text" }, "chains.0.parameters.0.type", "text"},
-		{"twice passed", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].Config["length"] = "short" }, "chains.0.steps.1.config", "length"},
-		{"no steps", func(a *ChainPackAnswers) { a.Chains[0].Steps = nil; a.Chains[0].Parameters = nil }, "chains.0.steps", ""},
-		{"no chains", func(a *ChainPackAnswers) { a.Chains = nil }, "chains", ""},
-		{"bad spec", func(a *ChainPackAnswers) { a.Spec = "v9" }, "spec", "v9"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			a := ChainPackAnswers{}.Defaults()
-			a.Name = "vendor.acme.chains"
-			c.edit(&a)
-			errs := a.Check(nil)
-			if len(errs.For(c.field)) == 0 {
-				t.Fatalf("no problem for %s; got %v", c.field, errs)
-			}
-			if !strings.Contains(errs.For(c.field).Error(), c.msg) {
-				t.Errorf("%s: %v, want it to say %q", c.field, errs.For(c.field), c.msg)
-			}
-		})
-	}
-	a := ChainPackAnswers{}.Defaults()
-	if errs := a.Check(nil); errs != nil {
-		t.Errorf("defaults: %v", errs)
-	}
+	checkAnswerCases(t, func() ChainPackAnswers {
+		a := ChainPackAnswers{}.Defaults()
+		a.Name = "vendor.acme.chains"
+		return a
+	}, []answerCase[ChainPackAnswers]{
+		{"unused parameter", "chains.0.parameters.1", "declared but no {{params.length}} uses it", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].Params = nil }},
+		{"undeclared parameter", "chains.0.steps.1.params", `declares no parameter "length"`, func(a *ChainPackAnswers) { a.Chains[0].Parameters = a.Chains[0].Parameters[:1] }},
+		{"undeclared in config", "chains.0.steps.0.config", `declares no parameter "wait"`, func(a *ChainPackAnswers) { a.Chains[0].Steps[0].Config["timeout"] = "{{params.wait}}" }},
+		{"bad typeId", "chains.0.steps.0.typeId", "Fetch", func(a *ChainPackAnswers) { a.Chains[0].Steps[0].TypeID = "Fetch" }},
+		{"pinned typeId", "chains.0.steps.1.typeId", "core.ai.callPrompt@1.0.0", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].TypeID = "core.ai.callPrompt@1.0.0" }},
+		{"same step ids", "chains.0.steps.1.id", "fetch", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].ID = "fetch" }},
+		{"bad name", "name", "acme", func(a *ChainPackAnswers) { a.Name = "acme" }},
+		{"bad capability", "chains.0.capabilities", "fast", func(a *ChainPackAnswers) { a.Chains[0].Capabilities = []string{"fast"} }},
+		{"bad license", "license", "SPDX", func(a *ChainPackAnswers) { a.License = "Apache 2" }},
+		{"bad param name", "chains.0.parameters.0.name", "the url", func(a *ChainPackAnswers) { a.Chains[0].Parameters[0].Name = "the url" }},
+		{"bad param type", "chains.0.parameters.0.type", "text", func(a *ChainPackAnswers) { a.Chains[0].Parameters[0].Type = "text" }},
+		{"twice passed", "chains.0.steps.1.config", "length", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].Config["length"] = "short" }},
+		{"no steps", "chains.0.steps", "", func(a *ChainPackAnswers) { a.Chains[0].Steps = nil; a.Chains[0].Parameters = nil }},
+		{"no chains", "chains", "", func(a *ChainPackAnswers) { a.Chains = nil }},
+		{"bad spec", "spec", "v9", func(a *ChainPackAnswers) { a.Spec = "v9" }},
+	})
 }
 
 // TestChainPackSet: every answer can be set by --set; the open config

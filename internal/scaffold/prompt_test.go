@@ -51,10 +51,11 @@ func TestPromptPackDefaults(t *testing.T) {
 // TestPromptPackCheck: refused answers come back naming the answer, in the
 // validator's words.
 func TestPromptPackCheck(t *testing.T) {
-	cases := []struct {
-		name, field, msg string
-		edit             func(a *PromptPackAnswers)
-	}{
+	checkAnswerCases(t, func() PromptPackAnswers {
+		a := PromptPackAnswers{}.Defaults()
+		a.Name = "vendor.acme.prompts"
+		return a
+	}, []answerCase[PromptPackAnswers]{
 		{"undeclared variable", "prompts.1.text", "{{audience}} has no variables[] entry", func(a *PromptPackAnswers) { a.Prompts[1].Text += " For {{audience}}." }},
 		{"same template ids", "prompts.1.id", "summarizer-system", func(a *PromptPackAnswers) { a.Prompts[1].ID = "summarizer-system" }},
 		{"same variable names", "prompts.1.variables.1.name", "text", func(a *PromptPackAnswers) { a.Prompts[1].Variables[1].Name = "text" }},
@@ -67,24 +68,7 @@ func TestPromptPackCheck(t *testing.T) {
 		{"empty text", "prompts.0.text", "", func(a *PromptPackAnswers) { a.Prompts[0].Text = strings.Repeat("x", 70000) }},
 		{"bad version", "prompts.0.version", "1.0", func(a *PromptPackAnswers) { a.Prompts[0].Version = "1.0" }},
 		{"no prompts", "prompts", "", func(a *PromptPackAnswers) { a.Prompts = nil }},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			a := PromptPackAnswers{}.Defaults()
-			a.Name = "vendor.acme.prompts"
-			c.edit(&a)
-			errs := a.Check(nil)
-			if len(errs.For(c.field)) == 0 {
-				t.Fatalf("no problem for %s; got %v", c.field, errs)
-			}
-			if !strings.Contains(errs.For(c.field).Error(), c.msg) {
-				t.Errorf("%s: %v, want %q", c.field, errs.For(c.field), c.msg)
-			}
-		})
-	}
-	if errs := (PromptPackAnswers{}.Defaults()).Check(nil); errs != nil {
-		t.Errorf("defaults: %v", errs)
-	}
+	})
 }
 
 // TestPromptPackSet: answers by --set, lists from the schema.
