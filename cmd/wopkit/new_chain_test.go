@@ -11,91 +11,164 @@ import (
 	"github.com/openwop/wopkit/internal/fixtures"
 )
 
-// TestNewChainPack: `new pack --set kind=workflow-chain --yes` writes a
-// chain pack that validates strictly with no warning, packs, signs v2 (the
-// default for a v2 pack), verifies with wopkit and with openssl over the
-// in-tarball pack.json; with --spec v1 it signs manual and verifies.
-func TestNewChainPack(t *testing.T) {
-	keys := t.TempDir()
-	key := filepath.Join(keys, "me")
+// TestNewDeclarativePack: `new pack --set kind=K --yes` writes each
+// declarative kind's pack, v2 and (where the kind has one) v1, that
+// validates strictly with no warning, packs, signs v2 (the default for a v2
+// pack) or manual (v1) and verifies with wopkit, and for v2 with openssl
+// over the in-tarball pack.json (a changed byte is refused); answers the
+// validator refuses exit 1 naming the answer, writing nothing.
+func TestNewDeclarativePack(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "me")
 	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
 		t.Fatalf("keygen: exit %d %s", code, errOut)
 	}
-	for _, spec := range []string{"v2", "v1"} {
-		t.Run(spec, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "chains")
-			out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", spec, "--dir", dir, "--set", "kind=workflow-chain",
-				"--set", "name=vendor.acme.chains", "--set", "chain.id=digest", "--set", "chain.steps.1.typeId=vendor.acme.tools.digest",
-				"--set", `dependencies={"vendor.acme.tools": "^1.0.0"}`)
-			if code != 0 {
-				t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
+	both := []string{"v2", "v1"}
+	type refusal struct{ set, want []string }
+	for _, k := range []struct {
+		kind, name string
+		specs      []string
+		set        []string                       // more --set KEY=VALUE
+		tarball    func(t *testing.T, tgz string) // more checks of the signed tarball
+		refused    []refusal                      // --set answers (or --spec) refused, and the words that say why
+	}{
+		{kind: "workflow-chain", name: "vendor.acme.chains", specs: both,
+			set: []string{"chain.id=digest", "chain.steps.1.typeId=vendor.acme.tools.digest", `dependencies={"vendor.acme.tools": "^1.0.0"}`}},
+		{kind: "prompt", name: "vendor.acme.prompts", specs: both, set: []string{"prompts.1.text=Summarize {{text}} in a {{tone}} tone."},
+			refused: []refusal{{[]string{"prompts.1.text=For {{audience}}."}, []string{"prompts.1.text: {{audience}} has no variables[] entry"}}}},
+		{kind: "connection", name: "vendor.acme.connections.github", specs: []string{"v2"},
+			set:     []string{"provider.id=github", "provider.displayName=GitHub", "provider.category=dev"},
+			refused: []refusal{{[]string{"--spec", "v1"}, []string{"only in spec v2"}}, {[]string{"provider.auth.issuer="}, []string{"provider.auth: ", "issuer"}}}},
+		{kind: "card", name: "vendor.acme.cards", specs: both, set: []string{"card.id=brief", "card.inputs.1.default=detailed"},
+			refused: []refusal{{[]string{"card.template=Summarize {{source}}."}, []string{"cards.0.inputs.1: ", "never uses"}}}},
+		{kind: "form-content", name: "vendor.acme.forms", specs: both,
+			set: []string{"form.fields.3.id=topic", "form.fields.3.type=select", "form.fields.3.label=Topic", "form.fields.3.options=sales,support",
+				"form.fields.3.format=", "form.fields.3.required=false"},
+			refused: []refusal{{[]string{"form.fields.1.id=name"}, []string{"templates.0.fields.1.id: "}}}},
+		// the pack and the type's schema, in the tarball
+		{kind: "artifact-type", name: "vendor.acme.artifacts", specs: both, set: []string{"type.id=brief", "type.validation=closed"},
+			tarball: func(t *testing.T, tgz string) {
+				if sch := fixtures.File(t, tgz, "schemas/vendor.acme.artifacts.brief.schema.json"); !strings.Contains(string(sch), `"additionalProperties":false`) &&
+					!strings.Contains(string(sch), `"additionalProperties": false`) {
+					t.Errorf("the closed type's schema in the tarball:\n%s", sch)
+				}
+			},
+			refused: []refusal{{[]string{"type.required=author"}, []string{"artifactTypes.0.required: "}}}},
+	} {
+		t.Run(k.kind, func(t *testing.T) {
+			for _, spec := range k.specs {
+				t.Run(spec, func(t *testing.T) {
+					dir := filepath.Join(t.TempDir(), "pack")
+					args := []string{"new", "pack", "--yes", "--spec", spec, "--dir", dir, "--set", "kind=" + k.kind, "--set", "name=" + k.name}
+					for _, s := range k.set {
+						args = append(args, "--set", s)
+					}
+					if out, errOut, code := runCmd(t, args...); code != 0 {
+						t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
+					}
+					for _, f := range []string{"pack.json", "README.md", "LICENSE", ".openwopignore"} {
+						if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+							t.Errorf("%s not written: %v", f, err)
+						}
+					}
+					if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
+						t.Fatalf("validate --strict: exit %d\n%s%s", code, out, errOut)
+					}
+					out, errOut, code := runCmd(t, "validate", "--strict", "--json", dir)
+					if code != 0 {
+						t.Fatalf("validate --strict --json: exit %d\n%s%s", code, out, errOut)
+					}
+					var rep struct {
+						Files []struct {
+							Kind     string `json:"kind"`
+							Errors   []any  `json:"errors"`
+							Warnings []any  `json:"warnings"`
+						} `json:"files"`
+					}
+					if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Files) != 1 {
+						t.Fatalf("validate --json: %v\n%s", err, out)
+					}
+					if f := rep.Files[0]; f.Kind != k.kind+"-pack" || len(f.Errors)+len(f.Warnings) != 0 {
+						t.Errorf("validated as %s with %d errors, %d warnings:\n%s", f.Kind, len(f.Errors), len(f.Warnings), out)
+					}
+					method, block := "v2", `"signing":{"keyId":"me-1","scheme":"ed25519-canonical-json"}`
+					if spec == "v1" {
+						method, block = "manual", `"signing":{"method":"manual","publicKeyRef":"me-1","signatureRef":"keys/pack.json.sig"}`
+					}
+					tgz := filepath.Join(t.TempDir(), "pack.tgz")
+					if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+						t.Fatalf("pack --sign %s: exit %d\n%s%s", method, code, out, errOut)
+					}
+					pj := fixtures.File(t, tgz, "pack.json")
+					if !strings.Contains(string(pj), block) || !strings.Contains(string(pj), `"kind":"`+k.kind+`"`) {
+						t.Fatalf("pack.json in the tarball lacks the %s block or the kind:\n%s", spec, pj)
+					}
+					if k.tarball != nil {
+						k.tarball(t, tgz)
+					}
+					if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
+						t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+					}
+					if spec == "v2" {
+						opensslVerify(t, key+".pub", pj, fixtures.File(t, tgz, "keys/pack.json.sig"), k.name)
+					}
+				})
 			}
-			for _, f := range []string{"pack.json", "README.md", "LICENSE", ".openwopignore"} {
-				if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-					t.Errorf("%s not written: %v", f, err)
+			for _, r := range k.refused {
+				dir := filepath.Join(t.TempDir(), "x")
+				args := []string{"new", "pack", "--yes", "--set", "kind=" + k.kind, "--dir", dir}
+				for i := 0; i < len(r.set); i++ {
+					if r.set[i] == "--spec" {
+						args = append(args, r.set[i], r.set[i+1])
+						i++
+						continue
+					}
+					args = append(args, "--set", r.set[i])
+				}
+				_, errOut, code := runCmd(t, args...)
+				if code != 1 {
+					t.Errorf("%v: exit %d, want 1\n%s", r.set, code, errOut)
+				}
+				for _, w := range r.want {
+					if !strings.Contains(errOut, w) {
+						t.Errorf("%v: the error does not say %q:\n%s", r.set, w, errOut)
+					}
+				}
+				if _, err := os.Stat(dir); !os.IsNotExist(err) {
+					t.Errorf("%v wrote %s", r.set, dir)
 				}
 			}
-			out, errOut, code = runCmd(t, "validate", "--strict", "--json", dir)
-			if code != 0 {
-				t.Fatalf("validate --strict: exit %d\n%s%s", code, out, errOut)
-			}
-			var rep struct {
-				Files []struct {
-					Kind     string `json:"kind"`
-					Spec     string `json:"spec"`
-					Errors   []any  `json:"errors"`
-					Warnings []any  `json:"warnings"`
-				} `json:"files"`
-			}
-			if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Files) != 1 {
-				t.Fatalf("validate --json: %v\n%s", err, out)
-			}
-			if f := rep.Files[0]; f.Kind != "workflow-chain-pack" || len(f.Errors)+len(f.Warnings) != 0 {
-				t.Errorf("validated as %s with %d errors, %d warnings:\n%s", f.Kind, len(f.Errors), len(f.Warnings), out)
-			}
-			method, block := "v2", `"signing":{"keyId":"me-1","scheme":"ed25519-canonical-json"}`
-			if spec == "v1" {
-				method, block = "manual", `"signing":{"method":"manual","publicKeyRef":"me-1","signatureRef":"keys/pack.json.sig"}`
-			}
-			tgz := filepath.Join(t.TempDir(), "chains.tgz")
-			if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
-				t.Fatalf("pack --sign %s: exit %d\n%s%s", method, code, out, errOut)
-			}
-			pj := fixtures.File(t, tgz, "pack.json")
-			if !strings.Contains(string(pj), block) || !strings.Contains(string(pj), `"kind":"workflow-chain"`) {
-				t.Fatalf("pack.json in the tarball lacks the %s block or the kind:\n%s", spec, pj)
-			}
-			if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
-				t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
-			}
-			if spec != "v2" {
-				return
-			}
-			if _, err := exec.LookPath("openssl"); err != nil {
-				t.Skip("openssl not installed: skipping the independent signature check")
-			}
-			x := t.TempDir()
-			pjPath, sigPath := filepath.Join(x, "pack.json"), filepath.Join(x, "sig")
-			if err := os.WriteFile(pjPath, pj, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(sigPath, fixtures.File(t, tgz, "keys/pack.json.sig"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			verify := func() ([]byte, error) {
-				return exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", key+".pub", "-rawin", "-in", pjPath, "-sigfile", sigPath).CombinedOutput()
-			}
-			if out, err := verify(); err != nil {
-				t.Fatalf("openssl refuses the v2 signature: %v\n%s", err, out)
-			}
-			// the check can fail: one byte changed in pack.json
-			if err := os.WriteFile(pjPath, []byte(strings.Replace(string(pj), "digest", "digesT", 1)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := verify(); err == nil {
-				t.Error("openssl accepts the signature over a changed pack.json")
-			}
 		})
+	}
+}
+
+// opensslVerify checks a v2 signature over pack.json with openssl (skips
+// without it), and that openssl refuses it over pack.json with word
+// changed (the check can fail).
+func opensslVerify(t *testing.T, pub string, pj, sig []byte, word string) {
+	t.Helper()
+	if _, err := exec.LookPath("openssl"); err != nil {
+		t.Skip("openssl not installed: skipping the independent signature check")
+	}
+	x := t.TempDir()
+	pjPath, sigPath := filepath.Join(x, "pack.json"), filepath.Join(x, "sig")
+	if err := os.WriteFile(pjPath, pj, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sigPath, sig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	verify := func() ([]byte, error) {
+		return exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", pub, "-rawin", "-in", pjPath, "-sigfile", sigPath).CombinedOutput()
+	}
+	if out, err := verify(); err != nil {
+		t.Fatalf("openssl refuses the v2 signature: %v\n%s", err, out)
+	}
+	changed := strings.Replace(string(pj), word, strings.ToUpper(word[:1])+word[1:], 1)
+	if err := os.WriteFile(pjPath, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := verify(); err == nil {
+		t.Error("openssl accepts the signature over a changed pack.json")
 	}
 }
 
@@ -137,63 +210,6 @@ func TestNewChainPackAnswers(t *testing.T) {
 	// kind=node is the node pack, as without it
 	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=node", "--dir", filepath.Join(tmp, "n"), "--dry-run"); code != 0 || !strings.Contains(out, "index.mjs") {
 		t.Errorf("kind=node: exit %d\n%s%s", code, out, errOut)
-	}
-}
-
-// TestNewPromptPack: `new pack --set kind=prompt --yes` writes a prompt
-// pack that validates strictly with no warning, signs v2 and verifies with
-// wopkit and openssl; --spec v1 signs manual and verifies.
-func TestNewPromptPack(t *testing.T) {
-	keys := t.TempDir()
-	key := filepath.Join(keys, "me")
-	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
-		t.Fatalf("keygen: exit %d %s", code, errOut)
-	}
-	for _, spec := range []string{"v2", "v1"} {
-		t.Run(spec, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "prompts")
-			out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", spec, "--dir", dir, "--set", "kind=prompt",
-				"--set", "name=vendor.acme.prompts", "--set", "prompts.1.text=Summarize {{text}} in a {{tone}} tone.")
-			if code != 0 {
-				t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
-			}
-			if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
-				t.Fatalf("validate --strict: exit %d\n%s%s", code, out, errOut)
-			}
-			method := map[string]string{"v2": "v2", "v1": "manual"}[spec]
-			tgz := filepath.Join(t.TempDir(), "prompts.tgz")
-			if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
-				t.Fatalf("pack --sign %s: exit %d\n%s%s", method, code, out, errOut)
-			}
-			if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
-				t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
-			}
-			pj := fixtures.File(t, tgz, "pack.json")
-			if !strings.Contains(string(pj), `"kind":"prompt"`) {
-				t.Fatalf("in-tarball pack.json:\n%s", pj)
-			}
-			if spec != "v2" {
-				return
-			}
-			if _, err := exec.LookPath("openssl"); err != nil {
-				t.Skip("openssl not installed: skipping the independent signature check")
-			}
-			x := t.TempDir()
-			pjPath, sigPath := filepath.Join(x, "pack.json"), filepath.Join(x, "sig")
-			if err := os.WriteFile(pjPath, pj, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(sigPath, fixtures.File(t, tgz, "keys/pack.json.sig"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if out, err := exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", key+".pub", "-rawin", "-in", pjPath, "-sigfile", sigPath).CombinedOutput(); err != nil {
-				t.Fatalf("openssl refuses the v2 signature: %v\n%s", err, out)
-			}
-		})
-	}
-	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=prompt", "--set", "prompts.1.text=For {{audience}}.", "--dir", filepath.Join(t.TempDir(), "p"))
-	if code != 1 || !strings.Contains(errOut, "prompts.1.text: {{audience}} has no variables[] entry") {
-		t.Errorf("undeclared variable: exit %d\n%s", code, errOut)
 	}
 }
 
@@ -284,165 +300,5 @@ func TestNewChainIntoPack(t *testing.T) {
 	}
 	if _, _, code := runCmd(t, "new", "chain", "--pack", dir, "--dir", tmp); code != 2 {
 		t.Errorf("--dir with new chain: exit %d, want 2", code)
-	}
-}
-
-// TestNewConnectionPack: `new pack --set kind=connection --yes` writes a
-// connection pack that validates strictly, signs v2 and verifies with
-// wopkit and openssl; --spec v1 is refused with the reason, writing nothing.
-func TestNewConnectionPack(t *testing.T) {
-	tmp := t.TempDir()
-	key := filepath.Join(tmp, "me")
-	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
-		t.Fatalf("keygen: exit %d %s", code, errOut)
-	}
-	dir := filepath.Join(tmp, "github")
-	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=connection", "--set", "name=vendor.acme.connections.github",
-		"--set", "provider.id=github", "--set", "provider.displayName=GitHub", "--set", "provider.category=dev", "--dir", dir); code != 0 {
-		t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
-	}
-	if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
-		t.Fatalf("validate --strict: exit %d\n%s%s", code, out, errOut)
-	}
-	tgz := filepath.Join(tmp, "github.tgz")
-	if out, errOut, code := runCmd(t, "pack", dir, "--sign", "v2", "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
-		t.Fatalf("pack: exit %d\n%s%s", code, out, errOut)
-	}
-	if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
-		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
-	}
-	if _, err := exec.LookPath("openssl"); err == nil {
-		pjPath, sigPath := filepath.Join(tmp, "pack.json"), filepath.Join(tmp, "sig")
-		os.WriteFile(pjPath, fixtures.File(t, tgz, "pack.json"), 0o644)
-		os.WriteFile(sigPath, fixtures.File(t, tgz, "keys/pack.json.sig"), 0o644)
-		if out, err := exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", key+".pub", "-rawin", "-in", pjPath, "-sigfile", sigPath).CombinedOutput(); err != nil {
-			t.Fatalf("openssl refuses the v2 signature: %v\n%s", err, out)
-		}
-	}
-	v1 := filepath.Join(tmp, "v1")
-	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", "v1", "--set", "kind=connection", "--dir", v1)
-	if code != 1 || !strings.Contains(errOut, "only in spec v2") {
-		t.Errorf("--spec v1: exit %d\n%s", code, errOut)
-	}
-	if _, err := os.Stat(v1); !os.IsNotExist(err) {
-		t.Errorf("--spec v1 wrote %s", v1)
-	}
-	_, errOut, code = runCmd(t, "new", "pack", "--yes", "--set", "kind=connection", "--set", "provider.auth.issuer=", "--dir", filepath.Join(tmp, "x"))
-	if code != 1 || !strings.Contains(errOut, "provider.auth: ") || !strings.Contains(errOut, "issuer") {
-		t.Errorf("no issuer: exit %d\n%s", code, errOut)
-	}
-}
-
-// TestNewCardPack: `new pack --set kind=card` writes a card pack (v2 and
-// v1) that validates strictly, signs and verifies; an unused input is
-// refused in the validator's words.
-func TestNewCardPack(t *testing.T) {
-	tmp := t.TempDir()
-	key := filepath.Join(tmp, "me")
-	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
-		t.Fatalf("keygen: exit %d %s", code, errOut)
-	}
-	for _, spec := range []string{"v2", "v1"} {
-		dir := filepath.Join(tmp, "cards-"+spec)
-		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", spec, "--set", "kind=card", "--set", "name=vendor.acme.cards",
-			"--set", "card.id=brief", "--set", "card.inputs.1.default=detailed", "--dir", dir); code != 0 {
-			t.Fatalf("new %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-		if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
-			t.Fatalf("validate --strict %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-		method := map[string]string{"v2": "v2", "v1": "manual"}[spec]
-		tgz := filepath.Join(tmp, spec+".tgz")
-		if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
-			t.Fatalf("pack %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-		if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
-			t.Fatalf("verify %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-		if spec == "v2" {
-			if _, err := exec.LookPath("openssl"); err == nil {
-				pjPath, sigPath := filepath.Join(tmp, "pack.json"), filepath.Join(tmp, "sig")
-				os.WriteFile(pjPath, fixtures.File(t, tgz, "pack.json"), 0o644)
-				os.WriteFile(sigPath, fixtures.File(t, tgz, "keys/pack.json.sig"), 0o644)
-				if out, err := exec.Command("openssl", "pkeyutl", "-verify", "-pubin", "-inkey", key+".pub", "-rawin", "-in", pjPath, "-sigfile", sigPath).CombinedOutput(); err != nil {
-					t.Fatalf("openssl refuses the v2 signature: %v\n%s", err, out)
-				}
-			}
-		}
-	}
-	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=card", "--set", "card.template=Summarize {{source}}.", "--dir", filepath.Join(tmp, "x"))
-	if code != 1 || !strings.Contains(errOut, "cards.0.inputs.1: ") || !strings.Contains(errOut, "never uses") {
-		t.Errorf("unused input: exit %d\n%s", code, errOut)
-	}
-}
-
-// TestNewFormPack: `new pack --set kind=form-content` with --spec v1 and
-// v2 validates strictly, signs (manual, v2) and verifies; a repeated field
-// id is refused naming the field.
-func TestNewFormPack(t *testing.T) {
-	tmp := t.TempDir()
-	key := filepath.Join(tmp, "me")
-	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
-		t.Fatalf("keygen: exit %d %s", code, errOut)
-	}
-	for _, spec := range []string{"v2", "v1"} {
-		dir := filepath.Join(tmp, "forms-"+spec)
-		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", spec, "--set", "kind=form-content", "--set", "name=vendor.acme.forms",
-			"--set", "form.fields.3.id=topic", "--set", "form.fields.3.type=select", "--set", "form.fields.3.label=Topic",
-			"--set", "form.fields.3.options=sales,support", "--set", "form.fields.3.format=", "--set", "form.fields.3.required=false", "--dir", dir); code != 0 {
-			t.Fatalf("new %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-		if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
-			t.Fatalf("validate --strict %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-		method := map[string]string{"v2": "v2", "v1": "manual"}[spec]
-		tgz := filepath.Join(tmp, spec+".tgz")
-		if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
-			t.Fatalf("pack %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-		if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
-			t.Fatalf("verify %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-	}
-	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=form-content", "--set", "form.fields.1.id=name", "--dir", filepath.Join(tmp, "x"))
-	if code != 1 || !strings.Contains(errOut, "templates.0.fields.1.id: ") {
-		t.Errorf("repeated field id: exit %d\n%s", code, errOut)
-	}
-}
-
-// TestNewArtifactPack: `new pack --set kind=artifact-type` writes the pack
-// and the type's schema; v2 and v1 validate strictly, sign and verify, and
-// the schema file is in the tarball.
-func TestNewArtifactPack(t *testing.T) {
-	tmp := t.TempDir()
-	key := filepath.Join(tmp, "me")
-	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
-		t.Fatalf("keygen: exit %d %s", code, errOut)
-	}
-	for _, spec := range []string{"v2", "v1"} {
-		dir := filepath.Join(tmp, "artifacts-"+spec)
-		if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", spec, "--set", "kind=artifact-type", "--set", "name=vendor.acme.artifacts",
-			"--set", "type.id=brief", "--set", "type.validation=closed", "--dir", dir); code != 0 {
-			t.Fatalf("new %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-		if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 || !strings.Contains(out, "0 error(s), 0 warning(s)") {
-			t.Fatalf("validate --strict %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-		method := map[string]string{"v2": "v2", "v1": "manual"}[spec]
-		tgz := filepath.Join(tmp, spec+".tgz")
-		if out, errOut, code := runCmd(t, "pack", dir, "--sign", method, "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
-			t.Fatalf("pack %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-		if sch := fixtures.File(t, tgz, "schemas/vendor.acme.artifacts.brief.schema.json"); !strings.Contains(string(sch), `"additionalProperties":false`) &&
-			!strings.Contains(string(sch), `"additionalProperties": false`) {
-			t.Errorf("the closed type's schema in the tarball:\n%s", sch)
-		}
-		if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
-			t.Fatalf("verify %s: exit %d\n%s%s", spec, code, out, errOut)
-		}
-	}
-	_, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=artifact-type", "--set", "type.required=author", "--dir", filepath.Join(tmp, "x"))
-	if code != 1 || !strings.Contains(errOut, "artifactTypes.0.required: ") {
-		t.Errorf("required not a property: exit %d\n%s", code, errOut)
 	}
 }
