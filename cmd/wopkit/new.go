@@ -259,22 +259,22 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	switch kind {
 	case scaffold.KindWorkflowChain:
 		a := scaffold.ChainPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Name, &a.Spec, chainAliases, func() (*scaffold.Plan, error) { return scaffold.PlanChainPack(a, nil) })
+		return newDeclarativePack(o, &a, &a.Identity, chainAliases, func() (*scaffold.Plan, error) { return scaffold.PlanChainPack(a, nil) })
 	case scaffold.KindPrompt:
 		a := scaffold.PromptPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Name, &a.Spec, nil, func() (*scaffold.Plan, error) { return scaffold.PlanPromptPack(a, nil) })
+		return newDeclarativePack(o, &a, &a.Identity, nil, func() (*scaffold.Plan, error) { return scaffold.PlanPromptPack(a, nil) })
 	case scaffold.KindConnection:
 		a := scaffold.ConnectionPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Name, &a.Spec, nil, func() (*scaffold.Plan, error) { return scaffold.PlanConnectionPack(a, nil) })
+		return newDeclarativePack(o, &a, &a.Identity, nil, func() (*scaffold.Plan, error) { return scaffold.PlanConnectionPack(a, nil) })
 	case scaffold.KindCard:
 		a := scaffold.CardPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Name, &a.Spec, cardAliases, func() (*scaffold.Plan, error) { return scaffold.PlanCardPack(a, nil) })
+		return newDeclarativePack(o, &a, &a.Identity, cardAliases, func() (*scaffold.Plan, error) { return scaffold.PlanCardPack(a, nil) })
 	case scaffold.KindFormContent:
 		a := scaffold.FormPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Name, &a.Spec, formAliases, func() (*scaffold.Plan, error) { return scaffold.PlanFormPack(a, nil) })
+		return newDeclarativePack(o, &a, &a.Identity, formAliases, func() (*scaffold.Plan, error) { return scaffold.PlanFormPack(a, nil) })
 	case scaffold.KindArtifactType:
 		a := scaffold.ArtifactPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Name, &a.Spec, artifactAliases, func() (*scaffold.Plan, error) { return scaffold.PlanArtifactPack(a, nil) })
+		return newDeclarativePack(o, &a, &a.Identity, artifactAliases, func() (*scaffold.Plan, error) { return scaffold.PlanArtifactPack(a, nil) })
 	}
 	a := scaffold.PackAnswers{}.Defaults()
 	if o.Dir != "" {
@@ -296,13 +296,14 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 }
 
 // newDeclarativePack plans a pack of a kind without runtime (chain, prompt,
-// connection, card): a, with its name and spec answers, is filled from the
-// defaults, --dir, --spec, --values and --set, then planned.
-func newDeclarativePack(o *newOptions, a any, name, spec *string, aliases map[string]string, plan func() (*scaffold.Plan, error)) (*scaffold.Plan, string, error) {
+// connection, card, form-content, artifact-type): a, whose identity answers
+// are id, is filled from the defaults, --dir, --spec, --values and --set,
+// then planned.
+func newDeclarativePack(o *newOptions, a any, id *scaffold.Identity, aliases map[string]string, plan func() (*scaffold.Plan, error)) (*scaffold.Plan, string, error) {
 	if o.Dir != "" {
-		*name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
+		id.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
 	}
-	*spec = o.specOr(*spec)
+	id.Spec = o.specOr(id.Spec)
 	if err := applyAnswers(a, o, aliases); err != nil {
 		return nil, "", err
 	}
@@ -312,7 +313,7 @@ func newDeclarativePack(o *newOptions, a any, name, spec *string, aliases map[st
 	}
 	dir := o.Dir
 	if dir == "" {
-		dir = (*name)[strings.LastIndexByte(*name, '.')+1:]
+		dir = id.Name[strings.LastIndexByte(id.Name, '.')+1:]
 	}
 	return p, dir, nil
 }
