@@ -3,6 +3,8 @@ package scaffold
 import (
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // TestDeclarativeAnswersNoPanic sets every key of the chain, prompt,
@@ -42,17 +44,9 @@ func TestDeclarativeAnswersNoPanic(t *testing.T) {
 					}()
 					var errs FieldErrors
 					switch x := a.(type) {
-					case *ChainPackAnswers:
-						errs = x.Check(nil)
-					case *PromptPackAnswers:
-						errs = x.Check(nil)
-					case *ConnectionPackAnswers:
-						errs = x.Check(nil)
-					case *CardPackAnswers:
-						errs = x.Check(nil)
-					case *FormPackAnswers:
-						errs = x.Check(nil)
-					case *ArtifactPackAnswers:
+					case interface {
+						Check(*validate.Validator) FieldErrors
+					}: // a pack kind's answers
 						errs = x.Check(nil)
 					case *ChainAnswers:
 						errs = x.Check(src, nil)
@@ -70,3 +64,8 @@ func TestDeclarativeAnswersNoPanic(t *testing.T) {
 		t.Errorf("only %d answers were planned: the keys or values do not apply", checked)
 	}
 }
+
+// every declarative kind's answers are checked by the first case above
+var _ = []interface {
+	Check(*validate.Validator) FieldErrors
+}{&ChainPackAnswers{}, &PromptPackAnswers{}, &ConnectionPackAnswers{}, &CardPackAnswers{}, &FormPackAnswers{}, &ArtifactPackAnswers{}}
