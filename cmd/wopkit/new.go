@@ -256,25 +256,8 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	switch kind {
-	case scaffold.KindWorkflowChain:
-		a := scaffold.ChainPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Identity, chainAliases, func() (*scaffold.Plan, error) { return scaffold.PlanChainPack(a, nil) })
-	case scaffold.KindPrompt:
-		a := scaffold.PromptPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Identity, nil, func() (*scaffold.Plan, error) { return scaffold.PlanPromptPack(a, nil) })
-	case scaffold.KindConnection:
-		a := scaffold.ConnectionPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Identity, nil, func() (*scaffold.Plan, error) { return scaffold.PlanConnectionPack(a, nil) })
-	case scaffold.KindCard:
-		a := scaffold.CardPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Identity, cardAliases, func() (*scaffold.Plan, error) { return scaffold.PlanCardPack(a, nil) })
-	case scaffold.KindFormContent:
-		a := scaffold.FormPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Identity, formAliases, func() (*scaffold.Plan, error) { return scaffold.PlanFormPack(a, nil) })
-	case scaffold.KindArtifactType:
-		a := scaffold.ArtifactPackAnswers{}.Defaults()
-		return newDeclarativePack(o, &a, &a.Identity, artifactAliases, func() (*scaffold.Plan, error) { return scaffold.PlanArtifactPack(a, nil) })
+	if a, id, plan, ok := scaffold.NewDeclarative(kind); ok {
+		return newDeclarativePack(o, a, id, declarativeAliases[kind], func() (*scaffold.Plan, error) { return plan(nil) })
 	}
 	a := scaffold.PackAnswers{}.Defaults()
 	if o.Dir != "" {
@@ -459,16 +442,14 @@ func newInPack(o *newOptions) (*scaffold.Plan, string, error) {
 // packAliases let `new pack` name the first node and agent without an index.
 var packAliases = map[string]string{"node.": "nodes.0.", "agent.": "agents.0."}
 
-// chainAliases, cardAliases and formAliases let `new pack --set
-// kind=workflow-chain` (card, form-content) name the first chain (card,
-// form template) without an index.
-var (
-	chainAliases = map[string]string{"chain.": "chains.0."}
-	cardAliases  = map[string]string{"card.": "cards.0."}
-	formAliases  = map[string]string{"form.": "templates.0."}
-	// artifactAliases: `type.` is the first artifact type
-	artifactAliases = map[string]string{"type.": "artifactTypes.0."}
-)
+// declarativeAliases let `new pack --set kind=K` name the first chain
+// (card, form template, artifact type) without an index.
+var declarativeAliases = map[string]map[string]string{
+	scaffold.KindWorkflowChain: {"chain.": "chains.0."},
+	scaffold.KindCard:          {"card.": "cards.0."},
+	scaffold.KindFormContent:   {"form.": "templates.0."},
+	scaffold.KindArtifactType:  {"type.": "artifactTypes.0."},
+}
 
 // applyAnswers applies --values then each --set, in order.
 func applyAnswers(a any, o *newOptions, aliases map[string]string) error {

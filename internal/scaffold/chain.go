@@ -130,9 +130,9 @@ var (
 	// produced variable's type.
 	chainValueTypes = schemaEnum(validate.WorkflowChainPack, "/chains/0/producedVariables/0/type")
 	packKinds       = schemaList(func(v *validate.Validator) []string {
-		var kinds []string
-		for _, k := range []validate.Kind{validate.NodePack, validate.WorkflowChainPack, validate.PromptPack, validate.ConnectionPack, validate.CardPack, validate.FormContentPack, validate.ArtifactTypePack} {
-			kinds = append(kinds, v.FieldFor(validate.V2, k, "/kind").Enum...)
+		kinds := append([]string(nil), v.FieldFor(validate.V2, validate.NodePack, "/kind").Enum...)
+		for _, k := range declarativeKinds {
+			kinds = append(kinds, v.FieldFor(validate.V2, k.schema, "/kind").Enum...)
 		}
 		return kinds
 	})

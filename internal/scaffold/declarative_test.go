@@ -142,3 +142,37 @@ func TestDeclarativeScaffoldAjv(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclarativeKinds: each declarative kind's constant is its schema's
+// const "kind", NewDeclarative gives its default answers planned as set
+// (and nothing for node), and PackKinds lists node then these in order.
+func TestDeclarativeKinds(t *testing.T) {
+	want := []string{KindNode}
+	for _, k := range declarativeKinds {
+		if got := orDefault(nil).FieldFor(validate.V2, k.schema, "/kind").Enum; len(got) != 1 || got[0] != k.kind {
+			t.Errorf("%s: the %s schema's kind is %v", k.kind, k.schema, got)
+		}
+		a, id, plan, ok := NewDeclarative(k.kind)
+		if !ok || id.Kind != k.kind {
+			t.Fatalf("NewDeclarative(%s): %v %+v", k.kind, ok, id)
+		}
+		if err := Set(a, "name", "vendor.acme.x"); err != nil {
+			t.Fatal(err)
+		}
+		p, err := plan(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", k.kind, err)
+		}
+		if pj := string(p.File("pack.json").Data); id.Name != "vendor.acme.x" || !strings.Contains(pj, `"name": "vendor.acme.x"`) ||
+			!strings.Contains(pj, `"kind": "`+k.kind+`"`) {
+			t.Errorf("%s: the plan does not follow the answers:\n%s", k.kind, pj)
+		}
+		want = append(want, k.kind)
+	}
+	if _, _, _, ok := NewDeclarative(KindNode); ok {
+		t.Error("node is not declarative")
+	}
+	if got := strings.Join(PackKinds(), ","); got != strings.Join(want, ",") {
+		t.Errorf("PackKinds %s, want %s", got, strings.Join(want, ","))
+	}
+}
