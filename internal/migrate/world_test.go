@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -226,26 +225,7 @@ func TestSourcePacks(t *testing.T) {
 // schemas, with all the others as references.
 func ajvV2(t *testing.T) func(schema, file string) (bool, string) {
 	t.Helper()
-	dir := fixtures.Ajv(t)
-	_, self, _, _ := runtime.Caller(0)
-	schemas := filepath.Join(filepath.Dir(self), "..", "..", "schemas", "v2")
-	all, err := filepath.Glob(filepath.Join(schemas, "*.json"))
-	if err != nil || len(all) == 0 {
-		t.Fatalf("no v2 schemas in %s", schemas)
-	}
-	return func(schema, file string) (bool, string) {
-		s := filepath.Join(schemas, schema)
-		args := []string{"validate", "--spec=draft2020", "--strict=false", "-c", "ajv-formats", "-s", s}
-		for _, f := range all {
-			if f != s {
-				args = append(args, "-r", f)
-			}
-		}
-		cmd := exec.Command(filepath.Join(dir, "node_modules", ".bin", "ajv"), append(args, "-d", file)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		return err == nil, string(out)
-	}
+	return fixtures.AjvSchemas(t, "v2")
 }
 
 // applyPatch applies diff to before with GNU patch and compares with want.

@@ -2,10 +2,8 @@ package scaffold
 
 import (
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -25,27 +23,7 @@ func ajvV2(t *testing.T) func(schema, file string) (bool, string) {
 // registry-v1 for the registry's v1 kind schemas).
 func ajvSchemas(t *testing.T, set string) func(schema, file string) (bool, string) {
 	t.Helper()
-	dir := fixtures.Ajv(t)
-	ajv := filepath.Join(dir, "node_modules", ".bin", "ajv")
-	_, self, _, _ := runtime.Caller(0)
-	schemas := filepath.Join(filepath.Dir(self), "..", "..", "schemas", set)
-	all, err := filepath.Glob(filepath.Join(schemas, "*.json"))
-	if err != nil || len(all) == 0 {
-		t.Fatalf("no %s schemas in %s", set, schemas)
-	}
-	return func(schema, file string) (bool, string) {
-		s := filepath.Join(schemas, schema)
-		args := []string{"validate", "--spec=draft2020", "--strict=false", "-c", "ajv-formats", "-s", s}
-		for _, f := range all {
-			if f != s {
-				args = append(args, "-r", f)
-			}
-		}
-		cmd := exec.Command(ajv, append(args, "-d", file)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		return err == nil, string(out)
-	}
+	return fixtures.AjvSchemas(t, set)
 }
 
 // TestV2ScaffoldAjv writes the default (v2) pack, with an agent and its eval
