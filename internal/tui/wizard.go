@@ -179,7 +179,7 @@ func (w *wizard) build(at pos) *huh.Form {
 	if w.ctx.Styles.Plain {
 		theme = plainThemeOnce
 	}
-	return huh.NewForm(at.pg.groups(w, at)...).WithTheme(theme).WithShowHelp(true)
+	return huh.NewForm(at.pg.groups(w, at)...).WithTheme(theme).WithShowHelp(false) // the help line names every key
 }
 
 // hideWhen shows a group only while hide is false (accessible mode asks

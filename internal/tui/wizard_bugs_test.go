@@ -295,7 +295,7 @@ func TestBug7Placeholders(t *testing.T) {
 	if a.Pack.Name != "community.acme.my-pack" {
 		t.Errorf("typing did not replace the suggestion: %q", a.Pack.Name)
 	}
-	if !strings.Contains(d.view(), "ctrl+u clear") {
+	if !strings.Contains(d.view(), "^u clear") {
 		t.Errorf("the help does not name ctrl+u:\n%s", d.view())
 	}
 	d.keys("type:0.2.0", "enter")

@@ -64,11 +64,14 @@ func (w *wizard) Help() []key.Binding {
 	out := []key.Binding{b("enter", "next")}
 	switch f := w.form.GetFocusedField().(type) {
 	case *huh.Input:
-		out = append(out, b("ctrl+u", "clear"))
+		out = append(out, b("^u", "clear"))
+		if f.GetKey() == "license.other" {
+			out = append(out, b("^e", "complete"))
+		}
 	case *huh.Text:
-		out = append(out, b("ctrl+u", "clear"))
+		out = append(out, b("^u", "clear"))
 		if os.Getenv("EDITOR") != "" || os.Getenv("VISUAL") != "" {
-			out = append(out, b("ctrl+e", "editor"))
+			out = append(out, b("^e", "editor"))
 		}
 	case *huh.Select[string]:
 		out = append(out, b("↑/↓", "choose"))
@@ -79,11 +82,11 @@ func (w *wizard) Help() []key.Binding {
 			out = append(out, b("/", "search"))
 		}
 	case *huh.MultiSelect[string]:
-		out = append(out, b("↑/↓", "move"), b("space", "toggle"))
+		out = append(out, b("↑/↓", "move"), b("x", "toggle"))
 	case *huh.Confirm:
 		out = append(out, b("←/→", "yes or no"))
 	}
-	return append(out, b("shift+tab", "back"), b("ctrl+b", "previous page"), b("esc", "quit (keeps a draft)"))
+	return append(out, b("⇧tab", "back"), b("^b", "prev page"), b("esc", "quit"))
 }
 
 // plainTheme is huh's base theme for NO_COLOR: the focused button and the
