@@ -59,7 +59,7 @@ type_text() { tmux -L "$sock" send-keys -t e2e -l "$1"; }
 screen() { tmux -L "$sock" capture-pane -p -t e2e; }
 # wait_for REGEX [SECONDS]: wait until the screen matches.
 wait_for() {
-	local re=$1 secs=${2:-10} i
+	local re=$1 secs=${2:-30} i
 	for ((i = 0; i < secs * 20; i++)); do
 		if screen | grep -Eq -- "$re"; then return 0; fi
 		sleep 0.05
