@@ -305,3 +305,26 @@ type cardPromptDoc struct {
 	PlaceholderMapping obj      `json:"placeholderMapping"`
 	Temperature        *float64 `json:"temperature,omitempty"`
 }
+
+// CardFieldPointer returns the JSON pointer in pack.json of a card pack
+// answer field ("cards.0.inputs.1.type" is "/cards/0/inputs/1/type"), for
+// checking a value as it is typed (CheckField with validate.CardPack); ""
+// for answers that are not one value of the document as typed (a card id
+// without a dot is appended to the pack name; a default is read as its
+// input's type).
+func CardFieldPointer(field string) string {
+	toks := strings.Split(field, ".")
+	if len(toks) < 3 || toks[0] != "cards" {
+		return identityPointer(field)
+	}
+	pre := "/cards/" + toks[1]
+	switch rest := toks[2:]; {
+	case len(rest) == 1 && (rest[0] == "systemPrompt" || rest[0] == "template" || rest[0] == "temperature"):
+		return pre + "/prompt/" + rest[0]
+	case len(rest) == 1 && (rest[0] == "outputArtifactType" || rest[0] == "schemaVersion"):
+		return pre + "/" + rest[0]
+	case len(rest) == 3 && rest[0] == "inputs" && (rest[2] == "id" || rest[2] == "type" || rest[2] == "label" || rest[2] == "options"):
+		return pre + "/inputs/" + rest[1] + "/" + rest[2]
+	}
+	return ""
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -67,4 +68,38 @@ func TestCardPackCheck(t *testing.T) {
 		{"hot", "cards.0.temperature", "above 2", func(a *CardPackAnswers) { a.Cards[0].Temperature = 2.5 }},
 		{"no cards", "cards", "", func(a *CardPackAnswers) { a.Cards = nil }},
 	})
+}
+
+// TestCardFieldPointer: answer field -> pointer -> the same field, and the
+// pointer names a value of the generated pack.json.
+func TestCardFieldPointer(t *testing.T) {
+	a := CardPackAnswers{}.Defaults()
+	a.Name = "vendor.acme.cards"
+	a.Cards[0].Output = "vendor.acme.summary"
+	p, err := PlanCardPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsondoc.Parse(p.File("pack.json").Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{"name", "version", "cards.0.systemPrompt", "cards.0.template", "cards.0.temperature",
+		"cards.0.outputArtifactType", "cards.0.schemaVersion", "cards.0.inputs.0.id", "cards.0.inputs.1.type",
+		"cards.0.inputs.1.label", "cards.0.inputs.1.options"} {
+		ptr := CardFieldPointer(field)
+		if ptr == "" || doc.Lookup(ptr) == nil {
+			t.Errorf("%s: pointer %q names nothing in pack.json", field, ptr)
+			continue
+		}
+		if back := a.fieldOf(ptr); back != field {
+			t.Errorf("%s -> %s -> %s", field, ptr, back)
+		}
+	}
+	if CardFieldPointer("cards.0.id") != "" || CardFieldPointer("cards.0.inputs.0.default") != "" {
+		t.Error("a pointer for an answer that is not one value as typed")
+	}
+	if errs := CheckField(nil, validate.CardPack, CardFieldPointer("cards.0.inputs.0.type"), "Long Text"); len(errs) == 0 {
+		t.Error("CheckField accepts input type Long Text")
+	}
 }

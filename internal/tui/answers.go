@@ -27,6 +27,10 @@ type answers struct {
 	Tool scaffold.ToolAnswers `json:"tool"`
 	// Chain is a workflow-chain pack's chains (its identity is Pack's).
 	Chain scaffold.ChainPackAnswers `json:"chain"`
+	// Prompt and Card are a prompt pack's templates and a card pack's
+	// cards (their identity is Pack's).
+	Prompt scaffold.PromptPackAnswers `json:"prompt"`
+	Card   scaffold.CardPackAnswers   `json:"card"`
 
 	SignMethod string `json:"signMethod"` // manual, v2, sigstore, sigstore-keyless, none or skip
 	KeyChoice  string `json:"keyChoice"`  // new or existing
@@ -42,7 +46,8 @@ type answers struct {
 // newAnswers starts from the scaffold's defaults.
 func newAnswers() *answers {
 	a := &answers{What: whatMixed, Pack: scaffold.PackAnswers{}.Defaults(), Tool: scaffold.ToolAnswers{}.Defaults(),
-		Chain:      scaffold.ChainPackAnswers{}.Defaults(),
+		Chain:  scaffold.ChainPackAnswers{}.Defaults(),
+		Prompt: scaffold.PromptPackAnswers{}.Defaults(), Card: scaffold.CardPackAnswers{}.Defaults(),
 		SignMethod: signMethods[0].Value, KeyChoice: "new"}
 	a.Pack.Agents = []scaffold.AgentAnswers{scaffold.NewAgent(0)}
 	return a
@@ -155,4 +160,12 @@ func (a *answers) keyDefaults() {
 	if a.KeyID == "" {
 		a.KeyID = scaffold.KeyID(scaffold.KeyPrefix("", a.name()))
 	}
+}
+
+// identity is the pack's identity, as a declarative kind's answers hold it.
+func (a *answers) identity(id scaffold.Identity) scaffold.Identity {
+	p := a.Pack
+	id.Name, id.Version, id.Description, id.Author, id.License = p.Name, p.Version, p.Description, p.Author, p.License
+	id.Homepage, id.Repository, id.Keywords, id.Spec = p.Homepage, p.Repository, p.Keywords, p.Spec
+	return id
 }

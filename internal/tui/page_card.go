@@ -1,0 +1,100 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// A card pack: the pack's identity (the identity page), then for each card
+// its page, its inputs (a page per input and a list page), then the list
+// of cards. The scaffold's CardPackAnswers hold the cards; the identity
+// answers are the pack's.
+
+// The card pages come after the prompt pages, in this file's order.
+const cardOrder = promptOrder + 1
+
+func init() {
+	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindCard, About: "A card pack (AI chat cards with typed inputs, no code)"})
+	listLens["cards"] = func(a *answers) int {
+		if a.What != scaffold.KindCard {
+			return 0
+		}
+		return len(a.Card.Cards)
+	}
+	planners[scaffold.KindCard] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
+		return scaffold.PlanCardPack(a.cardAnswers(), v)
+	}
+	card := func(a *answers, i int) *scaffold.CardAnswers { return &a.Card.Cards[i] }
+	register(&page{id: "card", title: "card", order: cardOrder, doc: docPack, each: "cards",
+		owns: paths("cards.%d"), groups: cardGroups})
+	register(&page{id: "input", title: "card input", order: cardOrder, doc: docPack, each: "cards",
+		sub:  func(a *answers, i int) int { return len(a.Card.Cards[i].Inputs) },
+		owns: paths("cards.%d.inputs.%d"), groups: cardInputGroups})
+	register(&page{id: "inputs", title: "card inputs", order: cardOrder, doc: docPack, each: "cards",
+		owns: paths("cards.%d.inputs"), groups: listGroups,
+		list: entryList("input", "inputs", "input", 0, card,
+			func(c *scaffold.CardAnswers) int { return len(c.Inputs) },
+			func(c *scaffold.CardAnswers, k int) string { return c.Inputs[k].ID + " (" + c.Inputs[k].Type + ")" },
+			func(c *scaffold.CardAnswers) {
+				c.Inputs = append(c.Inputs, scaffold.CardInputAnswers{ID: fmt.Sprintf("input%d", len(c.Inputs)+1),
+					Type: scaffold.CardInputTypes()[0], Options: []string{}})
+			},
+			func(c *scaffold.CardAnswers, k int) { c.Inputs = removeAt(c.Inputs, k) })})
+	register(&page{id: "cards", title: "cards", order: cardOrder, doc: docPack, owns: paths("cards"),
+		when: func(a *answers, _ pos) bool { return a.What == scaffold.KindCard }, groups: listGroups,
+		list: &listSpec{noun: "card", plural: "cards", min: 1,
+			count: func(a *answers, _ pos) int { return len(a.Card.Cards) },
+			label: func(a *answers, _ pos, k int) string { return a.Card.Cards[k].ID },
+			add: func(a *answers, _ pos) {
+				c := scaffold.CardAnswers{}.Defaults()
+				c.ID = fmt.Sprintf("card%d", len(a.Card.Cards)+1)
+				a.Card.Cards = append(a.Card.Cards, c)
+			},
+			remove: func(a *answers, _ pos, k int) { a.Card.Cards = removeAt(a.Card.Cards, k) },
+			entry:  entryOf("card")}})
+}
+
+// cardAnswers is the card pack the scaffold plans: the pack's identity
+// with the cards.
+func (a *answers) cardAnswers() scaffold.CardPackAnswers {
+	c := a.Card
+	c.Identity = a.identity(c.Identity)
+	return c
+}
+
+func cardGroups(w *wizard, at pos) []*huh.Group {
+	k, c := w.k, &w.a.Card.Cards[at.i]
+	key := func(f string) string { return fmt.Sprintf("cards.%d.%s", at.i, f) }
+	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
+	return []*huh.Group{
+		huh.NewGroup(
+			text(key("id"), "Card id", str{p: &c.ID, def: c.ID}).Description("appended to the pack name to form the cardTypeId"),
+			text(key("systemPrompt"), "System prompt", str{p: &c.SystemPrompt, def: c.SystemPrompt}),
+			text(key("template"), "Template", str{p: &c.Template, def: c.Template}).Description("the prompt; {{id}} is an input's slot, each input has one"),
+		),
+		huh.NewGroup(
+			omittable(k, key("temperature"), "Temperature", &c.Temperature, validate.CardPack, scaffold.CardFieldPointer(key("temperature"))),
+			k.optional(key("outputArtifactType"), "Output artifact type", &c.Output, validate.CardPack, scaffold.CardFieldPointer(key("outputArtifactType"))).
+				Placeholder("(optional)"),
+		),
+	}
+}
+
+func cardInputGroups(w *wizard, at pos) []*huh.Group {
+	k, in := w.k, &w.a.Card.Cards[at.i].Inputs[at.j]
+	key := func(f string) string { return fmt.Sprintf("cards.%d.inputs.%d.%s", at.i, at.j, f) }
+	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
+	return []*huh.Group{huh.NewGroup(
+		text(key("id"), "Input id", str{p: &in.ID, def: in.ID}).Description("the template uses it as {{id}}"),
+		huh.NewSelect[string]().Title("Type").Description(k.help(validate.CardPack, scaffold.CardFieldPointer(key("type")))).
+			Options(huh.NewOptions(withCurrent(scaffold.CardInputTypes(), in.Type)...)...).Value(&in.Type).Key(key("type")),
+		text(key("label"), "Label", str{p: &in.Label, def: in.Label}),
+		huh.NewConfirm().Title("Required?").Value(&in.Required).Key(key("required")),
+		k.optional(key("default"), "Default", &in.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
+		text(key("options"), "Options", list{p: &in.Options, def: in.Options}).Description("a select's choices, comma-separated"),
+	)}
+}

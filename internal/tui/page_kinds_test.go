@@ -1,0 +1,88 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/verify"
+)
+
+// pickKind moves the first page's choice down to kind and checks it is
+// offered as about says.
+func pickKind(t *testing.T, d *driver, a *answers, kind, about string) {
+	t.Helper()
+	for i := 0; i < len(whatKinds) && a.What != kind; i++ {
+		d.keys("down")
+	}
+	if a.What != kind || !strings.Contains(d.view(), "> "+about) {
+		t.Fatalf("%s not offered:\n%s", kind, d.view())
+	}
+}
+
+// signedAndValid checks the written pack.json validates strictly (no
+// error, no warning) and the tarball verifies with the key the wizard made.
+func signedAndValid(t *testing.T, w *wizard, dir, folder, tgz string) {
+	t.Helper()
+	strictValid(t, filepath.Join(dir, folder, "pack.json"))
+	pub, err := sign.LoadPublicKey(filepath.Join(dir, w.a.KeyPath+".pub"))
+	if err != nil {
+		t.Fatalf("key: %v\n%s", err, strings.Join(w.done, "\n"))
+	}
+	if res := verify.File(context.Background(), filepath.Join(dir, tgz), verify.Policy{Key: pub}); !res.Verified || res.Method != w.a.SignMethod {
+		t.Errorf("%s: verified %v, method %q (%+v)\n%s", tgz, res.Verified, res.Method, res.Error, strings.Join(w.done, "\n"))
+	}
+}
+
+// TestWizardDeclarativeKinds: the first page offers each declarative kind;
+// enter through its pages (every entry of its lists asked) and the review
+// writes, packs and signs it; the pack.json validates strictly and the
+// tarball verifies.
+func TestWizardDeclarativeKinds(t *testing.T) {
+	for _, tt := range []struct {
+		kind, about, pages string
+		want               []string
+	}{
+		{scaffold.KindPrompt, "A prompt pack", "identity prompt variables prompt variable variables prompts sign",
+			[]string{`"kind": "prompt"`, `"templateId": "summarizer-system"`, `"name": "tone"`}},
+		{scaffold.KindCard, "A card pack", "identity card input inputs cards sign",
+			[]string{`"kind": "card"`, `"cardTypeId": "community.acme.kinds.summarize"`, `"longtext"`}},
+	} {
+		t.Run(tt.kind, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			a := newAnswers()
+			d, w := wizardOn(t, a, NewOptions{DraftDir: dir})
+			pickKind(t, d, a, tt.kind, tt.about)
+			d.keys("enter", "enter", "type:acme", "enter", "type:kinds", "enter")
+			var seen []string
+			for i := 0; i < 80 && w.at.pg.id != "review"; i++ {
+				if len(seen) == 0 || seen[len(seen)-1] != w.at.pg.id {
+					seen = append(seen, w.at.pg.id)
+				}
+				d.keys("enter")
+			}
+			if got := strings.Join(seen, " "); got != tt.pages {
+				t.Errorf("pages: %s", got)
+			}
+			if w.rev.plan == nil {
+				t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.view())
+			}
+			d.keys("enter")
+			if !w.finished || w.err != "" {
+				t.Fatalf("not written: %q\n%s", w.err, d.view())
+			}
+			b, _ := os.ReadFile(filepath.Join(dir, "kinds", "pack.json"))
+			for _, want := range tt.want {
+				if !strings.Contains(string(b), want) {
+					t.Errorf("%s missing:\n%s", want, b)
+				}
+			}
+			signedAndValid(t, w, dir, "kinds", "community.acme.kinds-0.1.0.tgz")
+		})
+	}
+}

@@ -1,0 +1,107 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// A prompt pack: the pack's identity (the identity page), then for each
+// prompt template its page, its variables (a page per variable and a list
+// page), then the list of templates. The scaffold's PromptPackAnswers hold
+// the templates; the identity answers are the pack's.
+
+// The prompt pages come after the chain pages, in this file's order.
+const promptOrder = 78
+
+func init() {
+	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindPrompt, About: "A prompt pack (prompt templates with variables, no code)"})
+	listLens["prompts"] = func(a *answers) int {
+		if a.What != scaffold.KindPrompt {
+			return 0
+		}
+		return len(a.Prompt.Prompts)
+	}
+	planners[scaffold.KindPrompt] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
+		return scaffold.PlanPromptPack(a.promptAnswers(), v)
+	}
+	prompt := func(a *answers, i int) *scaffold.PromptAnswers { return &a.Prompt.Prompts[i] }
+	register(&page{id: "prompt", title: "prompt template", order: promptOrder, doc: docPack, each: "prompts",
+		owns: paths("prompts.%d"), groups: promptGroups})
+	register(&page{id: "variable", title: "template variable", order: promptOrder, doc: docPack, each: "prompts",
+		sub:  func(a *answers, i int) int { return len(a.Prompt.Prompts[i].Variables) },
+		owns: paths("prompts.%d.variables.%d"), groups: variableGroups})
+	register(&page{id: "variables", title: "template variables", order: promptOrder, doc: docPack, each: "prompts",
+		owns: paths("prompts.%d.variables"), groups: listGroups,
+		list: entryList("variable", "variables", "variable", 0, prompt,
+			func(p *scaffold.PromptAnswers) int { return len(p.Variables) },
+			func(p *scaffold.PromptAnswers, k int) string { return p.Variables[k].Name },
+			func(p *scaffold.PromptAnswers) {
+				p.Variables = append(p.Variables, scaffold.VariableAnswers{Name: fmt.Sprintf("var%d", len(p.Variables)+1),
+					Type: scaffold.PromptVariableTypes()[0], Source: scaffold.PromptVariableSources()[0]})
+			},
+			func(p *scaffold.PromptAnswers, k int) { p.Variables = removeAt(p.Variables, k) })})
+	register(&page{id: "prompts", title: "prompt templates", order: promptOrder, doc: docPack, owns: paths("prompts"),
+		when: func(a *answers, _ pos) bool { return a.What == scaffold.KindPrompt }, groups: listGroups,
+		list: &listSpec{noun: "template", plural: "templates", min: 1,
+			count: func(a *answers, _ pos) int { return len(a.Prompt.Prompts) },
+			label: func(a *answers, _ pos, k int) string { return a.Prompt.Prompts[k].ID },
+			add: func(a *answers, _ pos) {
+				p := scaffold.PromptAnswers{}.Defaults()
+				p.ID = fmt.Sprintf("prompt%d", len(a.Prompt.Prompts)+1)
+				a.Prompt.Prompts = append(a.Prompt.Prompts, p)
+			},
+			remove: func(a *answers, _ pos, k int) { a.Prompt.Prompts = removeAt(a.Prompt.Prompts, k) },
+			entry:  entryOf("prompt")}})
+}
+
+// promptAnswers is the prompt pack the scaffold plans: the pack's identity
+// with the templates.
+func (a *answers) promptAnswers() scaffold.PromptPackAnswers {
+	p := a.Prompt
+	p.Identity = a.identity(p.Identity)
+	return p
+}
+
+func promptGroups(w *wizard, at pos) []*huh.Group {
+	k, pr := w.k, &w.a.Prompt.Prompts[at.i]
+	key := func(f string) string { return fmt.Sprintf("prompts.%d.%s", at.i, f) }
+	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
+	return []*huh.Group{
+		huh.NewGroup(
+			text(key("id"), "Template id", str{p: &pr.ID, def: pr.ID}).Description("the templateId, e.g. writer-system"),
+			text(key("version"), "Template version", str{p: &pr.Version, def: pr.Version}),
+			huh.NewSelect[string]().Title("Role").Description(k.help(validate.PromptPack, scaffold.PromptFieldPointer(key("kind")))).
+				Options(huh.NewOptions(withCurrent(scaffold.PromptKinds(), pr.Kind)...)...).Value(&pr.Kind).Key(key("kind")),
+			k.derived(key("name"), "Name", &pr.Name, validate.PromptPack, scaffold.PromptFieldPointer(key("name"))),
+			text(key("description"), "Description", str{p: &pr.Description, def: pr.Description}),
+		),
+		huh.NewGroup(
+			text(key("text"), "Text", str{p: &pr.Text, def: pr.Text}).Description("the template; {{name}} is a variable's slot"),
+			text(key("tags"), "Tags", list{p: &pr.Tags, def: pr.Tags}).Description("comma-separated (optional)"),
+			k.optional(key("modelClass"), "Model class", &pr.ModelClass, validate.PromptPack, scaffold.PromptFieldPointer(key("modelClass"))).
+				Placeholder("(optional)"),
+			omittable(k, key("temperature"), "Temperature", &pr.Temperature, validate.PromptPack, scaffold.PromptFieldPointer(key("temperature"))),
+		),
+	}
+}
+
+func variableGroups(w *wizard, at pos) []*huh.Group {
+	k, va := w.k, &w.a.Prompt.Prompts[at.i].Variables[at.j]
+	key := func(f string) string { return fmt.Sprintf("prompts.%d.variables.%d.%s", at.i, at.j, f) }
+	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
+	return []*huh.Group{huh.NewGroup(
+		text(key("name"), "Variable name", str{p: &va.Name, def: va.Name}).Description("the template uses it as {{name}}"),
+		huh.NewSelect[string]().Title("Type").Options(huh.NewOptions(withCurrent(scaffold.PromptVariableTypes(), va.Type)...)...).
+			Value(&va.Type).Key(key("type")),
+		huh.NewSelect[string]().Title("Source").Description(k.help(validate.PromptPack, scaffold.PromptFieldPointer(key("source")))).
+			Options(huh.NewOptions(withCurrent(scaffold.PromptVariableSources(), va.Source)...)...).Value(&va.Source).Key(key("source")),
+		huh.NewConfirm().Title("Required?").Value(&va.Required).Key(key("required")),
+		k.optional(key("default"), "Default", &va.Default, validate.PromptPack, scaffold.PromptFieldPointer(key("default"))).
+			Placeholder("(optional, for a variable that is not required)"),
+		text(key("description"), "Description", str{p: &va.Description, def: va.Description}),
+	)}
+}
