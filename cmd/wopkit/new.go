@@ -60,10 +60,20 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 	given := len(o.Sets) > 0 || o.Values != "" || o.Spec != ""
 	switch o.Kind {
 	case "pack":
-		if kind, err := packKind(o); err != nil {
+		kind, err := packKind(o)
+		switch {
+		case err != nil:
 			return err
-		} else if kind != scaffold.KindNode { // no wizard page for this kind yet: the answers given, no questions
+		case !tui.Asks(kind): // no wizard page for this kind yet: the answers given, no questions
 			return runNew(cmd.OutOrStdout(), o)
+		}
+		if a, id, _, ok := scaffold.NewDeclarative(kind); ok { // the wizard starts on that kind, from the answers given
+			id.Spec = o.specOr(id.Spec)
+			if err := applyAnswers(a, o, declarativeAliases[kind]); err != nil {
+				return answersError(o.Kind, err)
+			}
+			opts.Declarative = a
+			break
 		}
 		if given { // the wizard starts from the answers given and asks the rest
 			a := scaffold.PackAnswers{}.Defaults()

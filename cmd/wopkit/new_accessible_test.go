@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // TestNewAccessibleFromPipe: `new --accessible` reads its answers from
@@ -52,5 +54,47 @@ func TestNewAccessibleFromPipe(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "my-pack")); err == nil {
 		t.Error("the defaults were written")
+	}
+}
+
+// TestNewAccessibleDeclarativeKind: `new pack --set kind=card` opens the
+// wizard on a card pack, prefilled from --set (the name is kept by empty
+// lines), its questions answered from a pipe; the pack.json validates
+// strictly.
+func TestNewAccessibleDeclarativeKind(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	lines := []string{
+		"", "", "", "", "", "", "", "", "", "", // identity: the name given, the rest the suggestions
+		"", "", "", "", "", // the card
+		"", "", "", "", "", "", // its first input
+		"", "", "How long", "", "", "", // its second input, relabelled
+		"",  // inputs: continue
+		"",  // cards: continue
+		"6", // only write the files
+	}
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetIn(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	root.SetArgs([]string{"new", "pack", "--accessible", "--set", "kind=card", "--set", "name=community.acme.piped-cards"})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	path := filepath.Join(dir, "piped-cards", "pack.json")
+	b, err := os.ReadFile(path)
+	for _, want := range []string{`"kind": "card"`, `"name": "community.acme.piped-cards"`, `"label": "How long"`, `"cardTypeId": "community.acme.piped-cards.summarize"`} {
+		if err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("pack.json lacks %s: %v\n%s\n%s", want, err, b, out.String())
+		}
+	}
+	v, _ := validate.New(validate.Options{Strict: true})
+	rep, err := v.Path(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pr := range rep.Problems() {
+		t.Error(pr.String())
 	}
 }

@@ -25,6 +25,7 @@ func init() {
 		}
 		return len(a.Card.Cards)
 	}
+	adopt(scaffold.KindCard, func(a *answers) *scaffold.CardPackAnswers { return &a.Card }, func(g *scaffold.CardPackAnswers) *scaffold.Identity { return &g.Identity })
 	planners[scaffold.KindCard] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
 		return scaffold.PlanCardPack(a.cardAnswers(), v)
 	}

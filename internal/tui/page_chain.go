@@ -24,6 +24,7 @@ func init() {
 		}
 		return len(a.Chain.Chains)
 	}
+	adopt(whatChain, func(a *answers) *scaffold.ChainPackAnswers { return &a.Chain }, func(g *scaffold.ChainPackAnswers) *scaffold.Identity { return &g.Identity })
 	planners[whatChain] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
 		return scaffold.PlanChainPack(a.chainAnswers(), v)
 	}

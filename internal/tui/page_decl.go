@@ -5,6 +5,7 @@ import (
 
 	"charm.land/huh/v2"
 
+	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -66,3 +67,30 @@ func withCurrent(choices []string, cur string) []string {
 	}
 	return append(choices, cur)
 }
+
+// adopters take the answers of a declarative kind given on the command
+// line (--set kind=K, --values): each kind's file registers how its
+// answers become the wizard's (see adopt).
+var adopters = map[string]func(a *answers, given any) bool{}
+
+// adopt registers how the wizard starts from answers of kind: at stores
+// them in the wizard's answers, id is their identity, which the identity
+// page asks as the pack's.
+func adopt[A any](kind string, at func(a *answers) *A, id func(*A) *scaffold.Identity) {
+	adopters[kind] = func(a *answers, given any) bool {
+		g, ok := given.(*A)
+		if !ok {
+			return false
+		}
+		*at(a) = *g
+		a.What = kind
+		i, p := id(g), &a.Pack
+		p.Name, p.Version, p.Description, p.Author, p.License = i.Name, i.Version, i.Description, i.Author, i.License
+		p.Homepage, p.Repository, p.Keywords, p.Spec, p.Engines = i.Homepage, i.Repository, i.Keywords, i.Spec, i.Engines
+		return true
+	}
+}
+
+// Asks reports whether the wizard asks for a pack of kind (`new pack --set
+// kind=K` on a terminal opens it on that kind); the node pack is asked too.
+func Asks(kind string) bool { return kind == scaffold.KindNode || adopters[kind] != nil }

@@ -86,3 +86,57 @@ func TestWizardDeclarativeKinds(t *testing.T) {
 		})
 	}
 }
+
+// TestWizardCardBackAndFix: on a card pack, a new input added from the
+// inputs list gets its page; shift+tab on its first field goes back to the
+// input before; the review names the input the template does not use, enter
+// on it opens the page that asks it, and once the template uses it the
+// pack is written and validates strictly.
+func TestWizardCardBackAndFix(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	a := newAnswers()
+	a.Pack.Name = "community.acme.fixcards"
+	a.SignMethod = "skip"
+	d, w := wizardOn(t, a, NewOptions{What: scaffold.KindCard, DraftDir: dir})
+	if w.at.pg.id != pageIdentity {
+		t.Fatalf("starts on %s", w.at.pg.id)
+	}
+	enterUntil(t, d, w, "inputs")
+	d.keys("down", "enter") // add a new input
+	if w.at.pg.id != "input" || w.at.j != 2 || len(a.Card.Cards[0].Inputs) != 3 {
+		t.Fatalf("add: on %s/%d, %d inputs", w.at.pg.id, w.at.j, len(a.Card.Cards[0].Inputs))
+	}
+	d.keys("type:tone", "enter")
+	d.keys("shift+tab", "shift+tab")
+	if w.at.pg.id != "input" || w.at.j != 1 {
+		t.Errorf("shift+tab on the first field went to %s/%d", w.at.pg.id, w.at.j)
+	}
+	enterUntil(t, d, w, "review")
+	if len(w.rev.problems) == 0 {
+		t.Fatalf("no problem for an input the template does not use:\n%s", d.view())
+	}
+	if p := w.rev.problems[0]; p.Field != "cards.0.inputs.2" || !strings.Contains(p.Message, "{{tone}}") {
+		t.Fatalf("problems: %v", w.rev.problems)
+	}
+	d.keys("enter")
+	if w.at.pg.id != "input" || w.at.j != 2 || w.form.GetFocusedField().GetKey() != "cards.0.inputs.2.id" {
+		t.Fatalf("the problem opened %s/%d at %s", w.at.pg.id, w.at.j, w.form.GetFocusedField().GetKey())
+	}
+	enterUntil(t, d, w, "review") // the page answered, the review comes back
+	toPage(d, w, "card")
+	d.keys("enter", "enter", "type:Summarize {{source}} in a {{length}} form and a {{tone}} tone.")
+	enterUntil(t, d, w, "review")
+	if w.rev.plan == nil {
+		t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.view())
+	}
+	d.keys("enter")
+	if !w.finished || w.err != "" {
+		t.Fatalf("not written: %q\n%s", w.err, d.view())
+	}
+	strictValid(t, filepath.Join(dir, "fixcards", "pack.json"))
+	b, _ := os.ReadFile(filepath.Join(dir, "fixcards", "pack.json"))
+	if !strings.Contains(string(b), `"tone": "inputs.tone"`) || !strings.Contains(string(b), "a {{tone}} tone") {
+		t.Errorf("pack.json:\n%s", b)
+	}
+}

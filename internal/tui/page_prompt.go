@@ -25,6 +25,7 @@ func init() {
 		}
 		return len(a.Prompt.Prompts)
 	}
+	adopt(scaffold.KindPrompt, func(a *answers) *scaffold.PromptPackAnswers { return &a.Prompt }, func(g *scaffold.PromptPackAnswers) *scaffold.Identity { return &g.Identity })
 	planners[scaffold.KindPrompt] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
 		return scaffold.PlanPromptPack(a.promptAnswers(), v)
 	}

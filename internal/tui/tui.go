@@ -77,10 +77,14 @@ type NewOptions struct {
 	DraftDir   string              // where the draft is kept; "" is the current directory
 	// Pack and Tool, when set, are answers given on the command line
 	// (--set, --values): the wizard starts from them and asks the rest.
-	Pack   *scaffold.PackAnswers
-	Tool   *scaffold.ToolAnswers
-	Input  io.Reader // nil means the terminal
-	Screen io.Writer // where the UI is drawn; nil means stdout
+	Pack *scaffold.PackAnswers
+	Tool *scaffold.ToolAnswers
+	// Declarative, when set, is the answers of a declarative pack kind
+	// given on the command line (*scaffold.PromptPackAnswers, ...; see
+	// Asks): the wizard starts from them on that kind.
+	Declarative any
+	Input       io.Reader // nil means the terminal
+	Screen      io.Writer // where the UI is drawn; nil means stdout
 	// Notes, when set, is where notes are printed once the screen closes
 	// (a draft kept); nil means stderr.
 	Notes io.Writer
@@ -110,6 +114,11 @@ func New(ctx context.Context, opts NewOptions) error {
 	c := common.New(opts.Plain)
 	a := newAnswers()
 	prefill(a, opts.Pack, opts.Tool)
+	for _, take := range adopters {
+		if opts.Declarative != nil && take(a, opts.Declarative) && opts.What == "" {
+			opts.What = a.What // the kind of the answers given
+		}
+	}
 	if opts.Pack != nil && opts.What == "" {
 		opts.What = a.What // the kind of pack follows from the answers given
 	}
@@ -119,7 +128,7 @@ func New(ctx context.Context, opts NewOptions) error {
 	}
 	opts.out = &outcome{}
 	first := screen(newWizard(c, k, a, opts))
-	if d, ok := loadDraft(opts.draftPath()); ok && opts.Pack == nil && opts.Tool == nil {
+	if d, ok := loadDraft(opts.draftPath()); ok && opts.Pack == nil && opts.Tool == nil && opts.Declarative == nil {
 		first = newDraftOffer(c, k, a, d, opts)
 	}
 	err = run(ctx, newApp(c, first), opts.Input, opts.Screen)
