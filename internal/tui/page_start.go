@@ -33,9 +33,19 @@ var whatKinds = []scaffold.Choice{
 	{Value: whatSoloEval, About: "A standalone eval suite"},
 }
 
+// offered is whatKinds as the first page lists them: the declarative
+// kinds (which their files add) after the others, in the scaffold's order.
+func offered() []scaffold.Choice {
+	kinds := scaffold.PackKinds()
+	rank := func(c scaffold.Choice) int { return max(slices.Index(kinds, c.Value), 0) } // node and the others: 0
+	out := slices.Clone(whatKinds)
+	slices.SortStableFunc(out, func(a, b scaffold.Choice) int { return rank(a) - rank(b) })
+	return out
+}
+
 func whatGroups(w *wizard, _ pos) []*huh.Group {
 	opts := make([]huh.Option[string], len(whatKinds))
-	for i, c := range whatKinds {
+	for i, c := range offered() {
 		opts[i] = huh.NewOption(c.About, c.Value)
 	}
 	return []*huh.Group{huh.NewGroup(huh.NewSelect[string]().Title("What do you want to create?").Options(opts...).Value(&w.a.What).Key("what"))}
