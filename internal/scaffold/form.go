@@ -1,6 +1,8 @@
 package scaffold
 
 import (
+	"strings"
+
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -198,4 +200,26 @@ type formFieldDoc struct {
 	Description string   `json:"description,omitempty"`
 	Default     any      `json:"default,omitempty"`
 	Options     []string `json:"options,omitempty"`
+}
+
+// FormFieldPointer returns the JSON pointer in pack.json of a form-content
+// pack answer field ("templates.0.fields.1.type" is
+// "/templates/0/fields/1/type"), for checking a value as it is typed
+// (CheckField with validate.FormContentPack); "" for answers that are not
+// one value of the document as typed (an id without a dot is appended to
+// the pack name; a default is read as its field's type).
+func FormFieldPointer(field string) string {
+	toks := strings.Split(field, ".")
+	if len(toks) < 3 || toks[0] != "templates" {
+		return identityPointer(field)
+	}
+	pre := "/templates/" + toks[1]
+	switch rest := toks[2:]; {
+	case len(rest) == 1 && (rest[0] == "version" || rest[0] == "label" || rest[0] == "title" || rest[0] == "description" || rest[0] == "category"):
+		return pre + "/" + rest[0]
+	case len(rest) == 3 && rest[0] == "fields" && (rest[2] == "id" || rest[2] == "type" || rest[2] == "label" || rest[2] == "format" ||
+		rest[2] == "description" || rest[2] == "options"):
+		return pre + "/fields/" + rest[1] + "/" + rest[2]
+	}
+	return ""
 }

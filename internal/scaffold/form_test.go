@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -54,4 +55,37 @@ func TestFormPackCheck(t *testing.T) {
 		{"select without options", "templates.0.fields.0.options", "no options", func(a *FormPackAnswers) { a.Templates[0].Fields[0].Type = "select" }},
 		{"long label", "templates.0.label", "", func(a *FormPackAnswers) { a.Templates[0].Label = strings.Repeat("x", 201) }},
 	})
+}
+
+// TestFormFieldPointer: answer field -> pointer -> the same field, and the
+// pointer names a value of the generated pack.json.
+func TestFormFieldPointer(t *testing.T) {
+	a := FormPackAnswers{}.Defaults()
+	a.Name = "vendor.acme.forms"
+	p, err := PlanFormPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsondoc.Parse(p.File("pack.json").Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{"name", "version", "templates.0.version", "templates.0.label", "templates.0.title",
+		"templates.0.description", "templates.0.category", "templates.0.fields.0.id", "templates.0.fields.1.type",
+		"templates.0.fields.1.format", "templates.0.fields.2.description", "templates.0.fields.2.label"} {
+		ptr := FormFieldPointer(field)
+		if ptr == "" || doc.Lookup(ptr) == nil {
+			t.Errorf("%s: pointer %q names nothing in pack.json", field, ptr)
+			continue
+		}
+		if back := formFieldOf(ptr); back != field {
+			t.Errorf("%s -> %s -> %s", field, ptr, back)
+		}
+	}
+	if FormFieldPointer("templates.0.id") != "" || FormFieldPointer("templates.0.fields.0.default") != "" {
+		t.Error("a pointer for an answer that is not one value as typed")
+	}
+	if errs := CheckField(nil, validate.FormContentPack, FormFieldPointer("templates.0.fields.0.type"), "Long Text"); len(errs) == 0 {
+		t.Error("CheckField accepts field type Long Text")
+	}
 }

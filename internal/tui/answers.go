@@ -27,10 +27,11 @@ type answers struct {
 	Tool scaffold.ToolAnswers `json:"tool"`
 	// Chain is a workflow-chain pack's chains (its identity is Pack's).
 	Chain scaffold.ChainPackAnswers `json:"chain"`
-	// Prompt and Card are a prompt pack's templates and a card pack's
-	// cards (their identity is Pack's).
+	// Prompt, Card and Form are a prompt pack's templates, a card pack's
+	// cards and a form-content pack's templates (their identity is Pack's).
 	Prompt scaffold.PromptPackAnswers `json:"prompt"`
 	Card   scaffold.CardPackAnswers   `json:"card"`
+	Form   scaffold.FormPackAnswers   `json:"form"`
 
 	SignMethod string `json:"signMethod"` // manual, v2, sigstore, sigstore-keyless, none or skip
 	KeyChoice  string `json:"keyChoice"`  // new or existing
@@ -48,6 +49,7 @@ func newAnswers() *answers {
 	a := &answers{What: whatMixed, Pack: scaffold.PackAnswers{}.Defaults(), Tool: scaffold.ToolAnswers{}.Defaults(),
 		Chain:  scaffold.ChainPackAnswers{}.Defaults(),
 		Prompt: scaffold.PromptPackAnswers{}.Defaults(), Card: scaffold.CardPackAnswers{}.Defaults(),
+		Form:       scaffold.FormPackAnswers{}.Defaults(),
 		SignMethod: signMethods[0].Value, KeyChoice: "new"}
 	a.Pack.Agents = []scaffold.AgentAnswers{scaffold.NewAgent(0)}
 	return a

@@ -51,6 +51,8 @@ func TestWizardDeclarativeKinds(t *testing.T) {
 			[]string{`"kind": "prompt"`, `"templateId": "summarizer-system"`, `"name": "tone"`}},
 		{scaffold.KindCard, "A card pack", "identity card input inputs cards sign",
 			[]string{`"kind": "card"`, `"cardTypeId": "community.acme.kinds.summarize"`, `"longtext"`}},
+		{scaffold.KindFormContent, "A form-content pack", "identity form field fields forms sign",
+			[]string{`"kind": "form-content"`, `"templateId": "community.acme.kinds.contact"`, `"format": "email"`}},
 	} {
 		t.Run(tt.kind, func(t *testing.T) {
 			dir := t.TempDir()

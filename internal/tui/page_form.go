@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// A form-content pack: the pack's identity (the identity page), then for
+// each form template its page, its fields (a page per field and a list
+// page), then the list of templates. The scaffold's FormPackAnswers hold
+// the templates; the identity answers are the pack's.
+
+// The form pages come after the card pages, in this file's order.
+const formOrder = cardOrder + 1
+
+func init() {
+	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindFormContent, About: "A form-content pack (form templates with typed fields, no code)"})
+	listLens["forms"] = func(a *answers) int {
+		if a.What != scaffold.KindFormContent {
+			return 0
+		}
+		return len(a.Form.Templates)
+	}
+	adopt(scaffold.KindFormContent, func(a *answers) *scaffold.FormPackAnswers { return &a.Form }, func(g *scaffold.FormPackAnswers) *scaffold.Identity { return &g.Identity })
+	planners[scaffold.KindFormContent] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
+		return scaffold.PlanFormPack(a.formAnswers(), v)
+	}
+	form := func(a *answers, i int) *scaffold.FormTemplateAnswers { return &a.Form.Templates[i] }
+	register(&page{id: "form", title: "form template", order: formOrder, doc: docPack, each: "forms",
+		owns: paths("templates.%d"), groups: formGroups})
+	register(&page{id: "field", title: "form field", order: formOrder, doc: docPack, each: "forms",
+		sub:  func(a *answers, i int) int { return len(a.Form.Templates[i].Fields) },
+		owns: paths("templates.%d.fields.%d"), groups: formFieldGroups})
+	register(&page{id: "fields", title: "form fields", order: formOrder, doc: docPack, each: "forms",
+		owns: paths("templates.%d.fields"), groups: listGroups,
+		list: entryList("field", "fields", "field", 1, form,
+			func(t *scaffold.FormTemplateAnswers) int { return len(t.Fields) },
+			func(t *scaffold.FormTemplateAnswers, k int) string {
+				return t.Fields[k].ID + " (" + t.Fields[k].Type + ")"
+			},
+			func(t *scaffold.FormTemplateAnswers) {
+				t.Fields = append(t.Fields, scaffold.FormFieldAnswers{ID: fmt.Sprintf("field%d", len(t.Fields)+1),
+					Type: scaffold.FormFieldTypes()[0], Options: []string{}})
+			},
+			func(t *scaffold.FormTemplateAnswers, k int) { t.Fields = removeAt(t.Fields, k) })})
+	register(&page{id: "forms", title: "form templates", order: formOrder, doc: docPack, owns: paths("templates"),
+		when: func(a *answers, _ pos) bool { return a.What == scaffold.KindFormContent }, groups: listGroups,
+		list: &listSpec{noun: "form", plural: "forms", min: 1,
+			count: func(a *answers, _ pos) int { return len(a.Form.Templates) },
+			label: func(a *answers, _ pos, k int) string { return a.Form.Templates[k].ID },
+			add: func(a *answers, _ pos) {
+				t := scaffold.FormTemplateAnswers{}.Defaults()
+				t.ID = fmt.Sprintf("form%d", len(a.Form.Templates)+1)
+				a.Form.Templates = append(a.Form.Templates, t)
+			},
+			remove: func(a *answers, _ pos, k int) { a.Form.Templates = removeAt(a.Form.Templates, k) },
+			entry:  entryOf("form")}})
+}
+
+// formAnswers is the form-content pack the scaffold plans: the pack's
+// identity with the templates.
+func (a *answers) formAnswers() scaffold.FormPackAnswers {
+	f := a.Form
+	f.Identity = a.identity(f.Identity)
+	return f
+}
+
+func formGroups(w *wizard, at pos) []*huh.Group {
+	k, t := w.k, &w.a.Form.Templates[at.i]
+	key := func(f string) string { return fmt.Sprintf("templates.%d.%s", at.i, f) }
+	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
+	return []*huh.Group{huh.NewGroup(
+		text(key("id"), "Form id", str{p: &t.ID, def: t.ID}).Description("appended to the pack name to form the templateId"),
+		text(key("version"), "Form version", str{p: &t.Version, def: t.Version}),
+		k.derived(key("label"), "Label", &t.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
+		k.optional(key("title"), "Title", &t.Title, validate.FormContentPack, scaffold.FormFieldPointer(key("title"))).Placeholder("(the label)"),
+		text(key("description"), "Description", str{p: &t.Description, def: t.Description}),
+		text(key("category"), "Category", str{p: &t.Category, def: t.Category}),
+	)}
+}
+
+func formFieldGroups(w *wizard, at pos) []*huh.Group {
+	k, f := w.k, &w.a.Form.Templates[at.i].Fields[at.j]
+	key := func(s string) string { return fmt.Sprintf("templates.%d.fields.%d.%s", at.i, at.j, s) }
+	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
+	return []*huh.Group{huh.NewGroup(
+		text(key("id"), "Field id", str{p: &f.ID, def: f.ID}),
+		huh.NewSelect[string]().Title("Type").Description(k.help(validate.FormContentPack, scaffold.FormFieldPointer(key("type")))).
+			Options(huh.NewOptions(withCurrent(scaffold.FormFieldTypes(), f.Type)...)...).Value(&f.Type).Key(key("type")),
+		k.derived(key("label"), "Label", &f.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
+		k.optional(key("format"), "Format", &f.Format, validate.FormContentPack, scaffold.FormFieldPointer(key("format"))).
+			Suggestions(scaffold.FormFieldFormats()).Placeholder("(optional)"),
+		text(key("description"), "Description", str{p: &f.Description, def: f.Description}),
+		huh.NewConfirm().Title("Required?").Value(&f.Required).Key(key("required")),
+		k.optional(key("default"), "Default", &f.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
+		text(key("options"), "Options", list{p: &f.Options, def: f.Options}).Description("a select's choices, comma-separated"),
+	)}
+}
