@@ -255,3 +255,26 @@ type artifactSchemaDoc struct {
 	Properties           obj      `json:"properties"`
 	AdditionalProperties *bool    `json:"additionalProperties,omitempty"`
 }
+
+// ArtifactFieldPointer returns the JSON pointer in pack.json of an
+// artifact-type pack answer field ("artifactTypes.0.display" is
+// "/artifactTypes/0/rendering/display"), for checking a value as it is
+// typed (CheckField with validate.ArtifactTypePack); "" for answers that
+// are not one value of pack.json as typed (an id without a dot is appended
+// to the pack name; properties and required go to the type's schema file;
+// the host base to the schema's $id).
+func ArtifactFieldPointer(field string) string {
+	toks := strings.Split(field, ".")
+	if len(toks) < 3 || toks[0] != "artifactTypes" {
+		return identityPointer(field)
+	}
+	pre := "/artifactTypes/" + toks[1]
+	switch rest := toks[2:]; {
+	case len(rest) == 1 && rest[0] == "display":
+		return pre + "/rendering/display"
+	case len(rest) == 1 && (rest[0] == "displayName" || rest[0] == "schemaVersion" || rest[0] == "validation" || rest[0] == "syncOn" ||
+		rest[0] == "exportFormats" || rest[0] == "versionable" || rest[0] == "diffable"):
+		return pre + "/" + rest[0]
+	}
+	return ""
+}

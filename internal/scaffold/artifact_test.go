@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -70,4 +71,38 @@ func TestArtifactPackCheck(t *testing.T) {
 		{"http host base", "hostBase", "http://", func(a *ArtifactPackAnswers) { a.HostBase = "http://packs.example" }},
 		{"no types", "artifactTypes", "", func(a *ArtifactPackAnswers) { a.Types = nil }},
 	})
+}
+
+// TestArtifactFieldPointer: answer field -> pointer -> the same field, and
+// the pointer names a value of the generated pack.json.
+func TestArtifactFieldPointer(t *testing.T) {
+	a := ArtifactPackAnswers{}.Defaults()
+	a.Name = "vendor.acme.artifacts"
+	a.Types[0].DisplayName, a.Types[0].SyncOn, a.Types[0].Diffable = "Report", ArtifactSyncOn()[0], true
+	p, err := PlanArtifactPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsondoc.Parse(p.File("pack.json").Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{"name", "version", "artifactTypes.0.displayName", "artifactTypes.0.schemaVersion",
+		"artifactTypes.0.validation", "artifactTypes.0.syncOn", "artifactTypes.0.display", "artifactTypes.0.exportFormats",
+		"artifactTypes.0.versionable", "artifactTypes.0.diffable"} {
+		ptr := ArtifactFieldPointer(field)
+		if ptr == "" || doc.Lookup(ptr) == nil {
+			t.Errorf("%s: pointer %q names nothing in pack.json", field, ptr)
+			continue
+		}
+		if back := artifactFieldOf(ptr); back != field {
+			t.Errorf("%s -> %s -> %s", field, ptr, back)
+		}
+	}
+	if ArtifactFieldPointer("artifactTypes.0.id") != "" || ArtifactFieldPointer("artifactTypes.0.properties") != "" {
+		t.Error("a pointer for an answer that is not one value of pack.json as typed")
+	}
+	if errs := CheckField(nil, validate.ArtifactTypePack, ArtifactFieldPointer("artifactTypes.0.validation"), "loose"); len(errs) == 0 {
+		t.Error("CheckField accepts validation loose")
+	}
 }

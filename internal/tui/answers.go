@@ -32,6 +32,8 @@ type answers struct {
 	Prompt scaffold.PromptPackAnswers `json:"prompt"`
 	Card   scaffold.CardPackAnswers   `json:"card"`
 	Form   scaffold.FormPackAnswers   `json:"form"`
+	// Artifact is an artifact-type pack's host base and types.
+	Artifact scaffold.ArtifactPackAnswers `json:"artifact"`
 
 	SignMethod string `json:"signMethod"` // manual, v2, sigstore, sigstore-keyless, none or skip
 	KeyChoice  string `json:"keyChoice"`  // new or existing
@@ -49,7 +51,7 @@ func newAnswers() *answers {
 	a := &answers{What: whatMixed, Pack: scaffold.PackAnswers{}.Defaults(), Tool: scaffold.ToolAnswers{}.Defaults(),
 		Chain:  scaffold.ChainPackAnswers{}.Defaults(),
 		Prompt: scaffold.PromptPackAnswers{}.Defaults(), Card: scaffold.CardPackAnswers{}.Defaults(),
-		Form:       scaffold.FormPackAnswers{}.Defaults(),
+		Form: scaffold.FormPackAnswers{}.Defaults(), Artifact: scaffold.ArtifactPackAnswers{}.Defaults(),
 		SignMethod: signMethods[0].Value, KeyChoice: "new"}
 	a.Pack.Agents = []scaffold.AgentAnswers{scaffold.NewAgent(0)}
 	return a

@@ -14,9 +14,6 @@ import (
 // of cards. The scaffold's CardPackAnswers hold the cards; the identity
 // answers are the pack's.
 
-// The card pages come after the prompt pages, in this file's order.
-const cardOrder = promptOrder + 1
-
 func init() {
 	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindCard, About: "A card pack (AI chat cards with typed inputs, no code)"})
 	listLens["cards"] = func(a *answers) int {
@@ -30,12 +27,12 @@ func init() {
 		return scaffold.PlanCardPack(a.cardAnswers(), v)
 	}
 	card := func(a *answers, i int) *scaffold.CardAnswers { return &a.Card.Cards[i] }
-	register(&page{id: "card", title: "card", order: cardOrder, doc: docPack, each: "cards",
+	register(&page{id: "card", title: "card", order: declOrder, doc: docPack, each: "cards",
 		owns: paths("cards.%d"), groups: cardGroups})
-	register(&page{id: "input", title: "card input", order: cardOrder, doc: docPack, each: "cards",
+	register(&page{id: "input", title: "card input", order: declOrder, doc: docPack, each: "cards",
 		sub:  func(a *answers, i int) int { return len(a.Card.Cards[i].Inputs) },
 		owns: paths("cards.%d.inputs.%d"), groups: cardInputGroups})
-	register(&page{id: "inputs", title: "card inputs", order: cardOrder, doc: docPack, each: "cards",
+	register(&page{id: "inputs", title: "card inputs", order: declOrder, doc: docPack, each: "cards",
 		owns: paths("cards.%d.inputs"), groups: listGroups,
 		list: entryList("input", "inputs", "input", 0, card,
 			func(c *scaffold.CardAnswers) int { return len(c.Inputs) },
@@ -45,7 +42,7 @@ func init() {
 					Type: scaffold.CardInputTypes()[0], Options: []string{}})
 			},
 			func(c *scaffold.CardAnswers, k int) { c.Inputs = removeAt(c.Inputs, k) })})
-	register(&page{id: "cards", title: "cards", order: cardOrder, doc: docPack, owns: paths("cards"),
+	register(&page{id: "cards", title: "cards", order: declOrder, doc: docPack, owns: paths("cards"),
 		when: func(a *answers, _ pos) bool { return a.What == scaffold.KindCard }, groups: listGroups,
 		list: &listSpec{noun: "card", plural: "cards", min: 1,
 			count: func(a *answers, _ pos) int { return len(a.Card.Cards) },

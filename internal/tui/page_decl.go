@@ -14,6 +14,12 @@ import (
 // checks through the scaffold's field pointers, and a number whose
 // negative value leaves it out.
 
+// declOrder is the place of the pages of the prompt, card, form-content
+// and artifact-type kinds: after the chain pages, before the sign page.
+// Pages of one order keep the order their file registers them in, and
+// two of these kinds are never in one run.
+const declOrder = 78
+
 // entryList is a list page over the entries of entry at.i of a list: of
 // is that entry, n, label, add and remove its list; page is the id of the
 // page that asks one of them.

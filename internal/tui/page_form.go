@@ -14,9 +14,6 @@ import (
 // page), then the list of templates. The scaffold's FormPackAnswers hold
 // the templates; the identity answers are the pack's.
 
-// The form pages come after the card pages, in this file's order.
-const formOrder = cardOrder + 1
-
 func init() {
 	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindFormContent, About: "A form-content pack (form templates with typed fields, no code)"})
 	listLens["forms"] = func(a *answers) int {
@@ -30,12 +27,12 @@ func init() {
 		return scaffold.PlanFormPack(a.formAnswers(), v)
 	}
 	form := func(a *answers, i int) *scaffold.FormTemplateAnswers { return &a.Form.Templates[i] }
-	register(&page{id: "form", title: "form template", order: formOrder, doc: docPack, each: "forms",
+	register(&page{id: "form", title: "form template", order: declOrder, doc: docPack, each: "forms",
 		owns: paths("templates.%d"), groups: formGroups})
-	register(&page{id: "field", title: "form field", order: formOrder, doc: docPack, each: "forms",
+	register(&page{id: "field", title: "form field", order: declOrder, doc: docPack, each: "forms",
 		sub:  func(a *answers, i int) int { return len(a.Form.Templates[i].Fields) },
 		owns: paths("templates.%d.fields.%d"), groups: formFieldGroups})
-	register(&page{id: "fields", title: "form fields", order: formOrder, doc: docPack, each: "forms",
+	register(&page{id: "fields", title: "form fields", order: declOrder, doc: docPack, each: "forms",
 		owns: paths("templates.%d.fields"), groups: listGroups,
 		list: entryList("field", "fields", "field", 1, form,
 			func(t *scaffold.FormTemplateAnswers) int { return len(t.Fields) },
@@ -47,7 +44,7 @@ func init() {
 					Type: scaffold.FormFieldTypes()[0], Options: []string{}})
 			},
 			func(t *scaffold.FormTemplateAnswers, k int) { t.Fields = removeAt(t.Fields, k) })})
-	register(&page{id: "forms", title: "form templates", order: formOrder, doc: docPack, owns: paths("templates"),
+	register(&page{id: "forms", title: "form templates", order: declOrder, doc: docPack, owns: paths("templates"),
 		when: func(a *answers, _ pos) bool { return a.What == scaffold.KindFormContent }, groups: listGroups,
 		list: &listSpec{noun: "form", plural: "forms", min: 1,
 			count: func(a *answers, _ pos) int { return len(a.Form.Templates) },

@@ -53,6 +53,8 @@ func TestWizardDeclarativeKinds(t *testing.T) {
 			[]string{`"kind": "card"`, `"cardTypeId": "community.acme.kinds.summarize"`, `"longtext"`}},
 		{scaffold.KindFormContent, "A form-content pack", "identity form field fields forms sign",
 			[]string{`"kind": "form-content"`, `"templateId": "community.acme.kinds.contact"`, `"format": "email"`}},
+		{scaffold.KindArtifactType, "An artifact-type pack", "identity hostbase artifact artifacts sign",
+			[]string{`"kind": "artifact-type"`, `"artifactTypeId": "community.acme.kinds.report"`, `"display": "markdown"`}},
 	} {
 		t.Run(tt.kind, func(t *testing.T) {
 			dir := t.TempDir()

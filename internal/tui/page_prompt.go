@@ -14,9 +14,6 @@ import (
 // page), then the list of templates. The scaffold's PromptPackAnswers hold
 // the templates; the identity answers are the pack's.
 
-// The prompt pages come after the chain pages, in this file's order.
-const promptOrder = 78
-
 func init() {
 	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindPrompt, About: "A prompt pack (prompt templates with variables, no code)"})
 	listLens["prompts"] = func(a *answers) int {
@@ -30,12 +27,12 @@ func init() {
 		return scaffold.PlanPromptPack(a.promptAnswers(), v)
 	}
 	prompt := func(a *answers, i int) *scaffold.PromptAnswers { return &a.Prompt.Prompts[i] }
-	register(&page{id: "prompt", title: "prompt template", order: promptOrder, doc: docPack, each: "prompts",
+	register(&page{id: "prompt", title: "prompt template", order: declOrder, doc: docPack, each: "prompts",
 		owns: paths("prompts.%d"), groups: promptGroups})
-	register(&page{id: "variable", title: "template variable", order: promptOrder, doc: docPack, each: "prompts",
+	register(&page{id: "variable", title: "template variable", order: declOrder, doc: docPack, each: "prompts",
 		sub:  func(a *answers, i int) int { return len(a.Prompt.Prompts[i].Variables) },
 		owns: paths("prompts.%d.variables.%d"), groups: variableGroups})
-	register(&page{id: "variables", title: "template variables", order: promptOrder, doc: docPack, each: "prompts",
+	register(&page{id: "variables", title: "template variables", order: declOrder, doc: docPack, each: "prompts",
 		owns: paths("prompts.%d.variables"), groups: listGroups,
 		list: entryList("variable", "variables", "variable", 0, prompt,
 			func(p *scaffold.PromptAnswers) int { return len(p.Variables) },
@@ -45,7 +42,7 @@ func init() {
 					Type: scaffold.PromptVariableTypes()[0], Source: scaffold.PromptVariableSources()[0]})
 			},
 			func(p *scaffold.PromptAnswers, k int) { p.Variables = removeAt(p.Variables, k) })})
-	register(&page{id: "prompts", title: "prompt templates", order: promptOrder, doc: docPack, owns: paths("prompts"),
+	register(&page{id: "prompts", title: "prompt templates", order: declOrder, doc: docPack, owns: paths("prompts"),
 		when: func(a *answers, _ pos) bool { return a.What == scaffold.KindPrompt }, groups: listGroups,
 		list: &listSpec{noun: "template", plural: "templates", min: 1,
 			count: func(a *answers, _ pos) int { return len(a.Prompt.Prompts) },

@@ -1,0 +1,93 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// An artifact-type pack: the pack's identity (the identity page), the host
+// its schema ids are minted under, then a page per artifact type, then the
+// list of types. The scaffold's ArtifactPackAnswers hold the types; the
+// identity answers are the pack's.
+
+func init() {
+	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindArtifactType, About: "An artifact-type pack (artifact types with their schemas, no code)"})
+	isArtifact := func(a *answers, _ pos) bool { return a.What == scaffold.KindArtifactType }
+	listLens["artifactTypes"] = func(a *answers) int {
+		if a.What != scaffold.KindArtifactType {
+			return 0
+		}
+		return len(a.Artifact.Types)
+	}
+	adopt(scaffold.KindArtifactType, func(a *answers) *scaffold.ArtifactPackAnswers { return &a.Artifact },
+		func(g *scaffold.ArtifactPackAnswers) *scaffold.Identity { return &g.Identity })
+	planners[scaffold.KindArtifactType] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
+		return scaffold.PlanArtifactPack(a.artifactAnswers(), v)
+	}
+	register(&page{id: "hostbase", title: "schema host", order: declOrder, doc: docPack, when: isArtifact,
+		owns: paths("hostBase"), groups: hostBaseGroups})
+	register(&page{id: "artifact", title: "artifact type", order: declOrder, doc: docPack, each: "artifactTypes",
+		owns: paths("artifactTypes.%d"), groups: artifactGroups})
+	register(&page{id: "artifacts", title: "artifact types", order: declOrder, doc: docPack, owns: paths("artifactTypes"),
+		when: isArtifact, groups: listGroups,
+		list: &listSpec{noun: "artifact type", plural: "artifact types", min: 1,
+			count: func(a *answers, _ pos) int { return len(a.Artifact.Types) },
+			label: func(a *answers, _ pos, k int) string { return a.Artifact.Types[k].ID },
+			add: func(a *answers, _ pos) {
+				t := scaffold.ArtifactTypeAnswers{}.Defaults()
+				t.ID = fmt.Sprintf("artifact%d", len(a.Artifact.Types)+1)
+				a.Artifact.Types = append(a.Artifact.Types, t)
+			},
+			remove: func(a *answers, _ pos, k int) { a.Artifact.Types = removeAt(a.Artifact.Types, k) },
+			entry:  entryOf("artifact")}})
+}
+
+// artifactAnswers is the artifact-type pack the scaffold plans: the pack's
+// identity with the types.
+func (a *answers) artifactAnswers() scaffold.ArtifactPackAnswers {
+	t := a.Artifact
+	t.Identity = a.identity(t.Identity)
+	return t
+}
+
+func hostBaseGroups(w *wizard, _ pos) []*huh.Group {
+	h := &w.a.Artifact.HostBase
+	return []*huh.Group{huh.NewGroup(
+		w.k.text("hostBase", "Schema host", str{p: h, def: *h}, "", "").
+			Description("the publishing host's origin: each type's schema $id is minted under it"),
+	)}
+}
+
+func artifactGroups(w *wizard, at pos) []*huh.Group {
+	k, t := w.k, &w.a.Artifact.Types[at.i]
+	key := func(f string) string { return fmt.Sprintf("artifactTypes.%d.%s", at.i, f) }
+	text := pointed(k, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer)
+	help := func(f string) string { return k.help(validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key(f))) }
+	groups := []*huh.Group{
+		huh.NewGroup(
+			text(key("id"), "Artifact type id", str{p: &t.ID, def: t.ID}).Description("appended to the pack name to form the artifactTypeId"),
+			k.derived(key("displayName"), "Display name", &t.DisplayName, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("displayName"))),
+			huh.NewSelect[string]().Title("Validation").Description(help("validation")).
+				Options(huh.NewOptions(withCurrent(scaffold.ArtifactValidations(), t.Validation)...)...).Value(&t.Validation).Key(key("validation")),
+			huh.NewSelect[string]().Title("Display").Description(help("display")).
+				Options(huh.NewOptions(withCurrent(scaffold.ArtifactDisplays(), t.Display)...)...).Value(&t.Display).Key(key("display")),
+			k.optional(key("syncOn"), "Registered on", &t.SyncOn, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("syncOn"))).
+				Suggestions(scaffold.ArtifactSyncOn()).Placeholder("(optional) "+strings.Join(scaffold.ArtifactSyncOn(), ", ")),
+		),
+		huh.NewGroup(
+			text(key("exportFormats"), "Export formats", list{p: &t.ExportFormats, def: t.ExportFormats}).Description("comma-separated (optional)"),
+			huh.NewConfirm().Title("Versionable?").Value(&t.Versionable).Key(key("versionable")),
+			huh.NewConfirm().Title("Diffable?").Value(&t.Diffable).Key(key("diffable")),
+			text(key("properties"), "Properties", list{p: &t.Properties, def: t.Properties}).Description("the artifact's string properties, comma-separated"),
+		),
+	}
+	if len(t.Properties) > 0 {
+		groups = append(groups, huh.NewGroup(k.multi(key("required"), "Required properties", "those an artifact must have", t.Properties, &t.Required)))
+	}
+	return groups
+}
