@@ -86,7 +86,23 @@ func (w *wizard) Help() []key.Binding {
 	case *huh.Confirm:
 		out = append(out, b("←/→", "yes or no"))
 	}
-	return append(out, b("⇧tab", "back"), b("^b", "prev page"), b("esc", "quit"))
+	long := append(out, b("⇧tab", "back"), b("^b", "prev page"), b("esc", "quit"))
+	if helpWidth(long) <= w.ctx.Width {
+		return long
+	}
+	// narrow (60 columns): both ways back share one entry, so that every key is still named
+	return append(out, key.NewBinding(key.WithKeys("shift+tab", "ctrl+b"), key.WithHelp("⇧tab/^b", "back")), b("esc", "quit"))
+}
+
+// helpWidth is the width widgets.HelpLine gives bindings ("key desc", two
+// spaces apart).
+func helpWidth(bs []key.Binding) int {
+	n := 0
+	for _, b := range bs {
+		h := b.Help()
+		n += lipgloss.Width(h.Key+" "+h.Desc) + 2
+	}
+	return n - 2
 }
 
 // plainTheme is huh's base theme for NO_COLOR: the focused button and the
