@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# tui-e2e.sh drives the real wopkit binary in a real terminal (tmux, 80x24):
+# tui-e2e.sh drives the real wopkit binary in a real terminal (tmux, 80x24 unless said):
 #   (a) `wopkit edit` on a copy of a registry source pack.json: change one field, save, and check with
 #       diff that exactly that line changed;
 #   (b) `wopkit new`: create a mixed pack (one node, one agent with an eval suite, one tool manifest),
 #       pack and sign it with a new key, then `wopkit verify` the result; then again in the same folder:
 #       the review lists three problems (the folder, the existing key with another name offered, a kill
-#       switch the schema refuses) before anything is written, each fixed from the review;
+#       switch the schema refuses) before anything is written, each fixed from the review, then back
+#       from the review and forward again;
 #   (c) `wopkit new tool` with NO_COLOR=1: two environment variables (one secret), two scopes, two
 #       actions, back across sections with shift+tab;
 #   (c2) a workflow-chain pack (a chain of two steps), packed and signed;
-#   (d) a draft kept with esc and resumed on the page it was left on;
-#   (e) `wopkit new tool --accessible` fed from a pipe.
-# Every run ends with `wopkit validate --strict` of the files (and `wopkit verify` of a signed tarball).
+#   (d) a draft kept with esc (exit 0) and resumed on the page it was left on;
+#   (e) `wopkit new tool --accessible` fed from a pipe;
+#   (f) exit status: a write that fails after the review, then quit (exit 3, draft kept, nothing
+#       written); accessible mode fed a pipe that ends early (exit 1);
+#   (g) (b) again at 60x20 and at 120x40.
+# Every wizard screen waited on is checked for what a small terminal cuts off (check_layout): no line
+# wider than the terminal, the key help whole on the last line, the focused field, the selected problem.
+# Every run ends with `wopkit validate --strict` of the files (and `wopkit verify` of a signed tarball),
+# and checks the process's exit status.
 # Usage: scripts/tui-e2e.sh [WOPKIT_BINARY]   (builds ./cmd/wopkit when no binary is given)
-# Env: FIXTURES (default: ../shared/fixtures beside the repository), E2E_ONLY=edit|new|chain|tool|resume|pipe,
-#      E2E_KEEP=1 keeps the work dir.
+# Env: FIXTURES (default: ../shared/fixtures beside the repository),
+#      E2E_ONLY=edit|new|chain|tool|resume|pipe|exit|sizes, E2E_SIZES (default "60x20 120x40": the sizes
+#      (g) runs at), E2E_KEEP=1 keeps the work dir.
 # Exit: 0 pass, 1 a check failed, 3 a tool or fixture is missing.
 set -euo pipefail
 
@@ -25,8 +33,10 @@ command -v tmux >/dev/null || { echo "tui-e2e: tmux is not installed" >&2; exit 
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wopkit-e2e.XXXXXX")
 sock="wopkit-e2e-$$-0"
+sizes_pid= # the runs at other sizes, in the background beside the 80x24 ones
 runs=0
 cleanup() {
+	if [ -n "$sizes_pid" ]; then kill "$sizes_pid" 2>/dev/null && wait "$sizes_pid" 2>/dev/null; fi
 	tmux -L "$sock" kill-server 2>/dev/null || true
 	if [ "${E2E_KEEP:-}" = 1 ]; then echo "tui-e2e: work dir kept: $work"; else rm -rf "$work"; fi
 }
@@ -46,25 +56,78 @@ fail() {
 	exit 1
 }
 
-# start CMD...: run a command in a fresh 80x24 session; the pane prints EXIT=<status> when it ends.
+cols=80 rows=24 nd=new # the terminal size of the runs, and the folder of the mixed packs (see at_size)
+
+# start CMD...: run a command in a fresh cols x rows session; the pane prints EXIT=<status> when it ends.
 start() {
 	tmux -L "$sock" kill-server 2>/dev/null || true
 	runs=$((runs + 1))
-	sock="wopkit-e2e-$$-$runs" # a fresh server each time: no race with the one being killed
-	tmux -L "$sock" -f /dev/null new-session -d -s e2e -x 80 -y 24 \
+	sock="wopkit-e2e-$BASHPID-$runs" # a fresh server each time: no race with the one being killed
+	tmux -L "$sock" -f /dev/null new-session -d -s e2e -x "$cols" -y "$rows" \
 		"cd '$work' && $* ; echo EXIT=\$?; sleep 600"
 }
 keys() { tmux -L "$sock" send-keys -t e2e "$@"; }
 type_text() { tmux -L "$sock" send-keys -t e2e -l "$1"; }
 screen() { tmux -L "$sock" capture-pane -p -t e2e; }
-# wait_for REGEX [SECONDS]: wait until the screen matches.
+# wait_for REGEX [SECONDS]: wait until the screen matches, then check its layout.
 wait_for() {
-	local re=$1 secs=${2:-30} i
+	local re=$1 secs=${2:-30} i s
 	for ((i = 0; i < secs * 20; i++)); do
-		if screen | grep -Eq -- "$re"; then return 0; fi
+		s=$(screen)
+		if grep -Eq -- "$re" <<<"$s"; then
+			check_layout
+			return 0
+		fi
 		sleep 0.05
 	done
 	fail "timed out waiting for /$re/"
+}
+
+# wait_text TEXT: wait until the screen holds TEXT, read as a person reads it: a line wrapped by the UI
+# (its indent and border included) is joined to the next.
+wait_text() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		if screen | sed -E 's/^[┃ >]+//; s/ +$//' | tr '\n' ' ' | grep -Fq -- "$1"; then return 0; fi
+		sleep 0.05
+	done
+	fail "timed out waiting for the text '$1'"
+}
+
+# check_layout: nothing the author needs is cut off at this size. On a wizard screen (its title on the
+# first line): no line wider than the terminal (capture-pane -J joins the lines the terminal wrapped),
+# the key help whole on the last line (it ends with quit), on a page of questions the focused field (huh
+# marks it with ┃), and on a review with problems the selected one. A frame caught while it is drawn is
+# looked at again before failing. (Plain bash: it runs after every key the runs wait on.)
+check_layout() {
+	local why i
+	for ((i = 0; i < 5; i++)); do
+		why=$(layout_problem) || return 0
+		sleep 0.1
+	done
+	fail "$why (at ${cols}x$rows)"
+}
+
+# layout_problem: print what is cut off on the screen and return 0, or return 1 when nothing is.
+layout_problem() {
+	local -a ls
+	local l last sel=0 field=0 problems=0
+	mapfile -t ls < <(tmux -L "$sock" capture-pane -p -J -t e2e)
+	[[ ${ls[0]} == "wopkit new · "* ]] || return 1 # not the wizard's screen (a dialog, the shell after it)
+	for l in "${ls[@]}"; do
+		l=${l%"${l##*[! ]}"}
+		((${#l} <= cols)) || { echo "a line is ${#l} columns wide: $l"; return 0; }
+		[[ $l == "┃"* ]] && field=1
+		[[ $l == "> "* ]] && sel=1
+		[[ $l == *" the files from being written"* ]] && problems=1
+	done
+	((${#ls[@]} == rows)) || { echo "the key help is not on the last line"; return 0; }
+	last=${ls[rows - 1]}
+	last=${last%"${last##*[! ]}"}
+	[[ $last == *"esc quit" || $last == *"q quit" ]] || { echo "the key help is cut: $last"; return 0; }
+	[[ $last == "enter next"* && $field == 0 ]] && { echo "the focused field is not on the screen"; return 0; }
+	[[ $problems == 1 && $sel == 0 ]] && { echo "the selected problem is not on the screen"; return 0; }
+	return 1
 }
 
 e2e_edit() {
@@ -139,15 +202,16 @@ enter_until() {
 			cur=$(screen)
 			[ "$cur" != "$prev" ] && ! grep -q 'checking the files' <<<"$cur" && break
 		done
+		check_layout
 		prev=$cur
 	done
 	fail "enter did not reach /$1/"
 }
 
 e2e_new() {
-	echo "tui-e2e: new"
-	mkdir -p "$work/new"
-	start "cd new && '$wopkit' new"
+	echo "tui-e2e: new (${cols}x$rows)"
+	mkdir -p "$work/$nd"
+	start "cd $nd && '$wopkit' new"
 	wait_for 'What do you want to create'
 	keys Enter # a pack with a node, an agent with an eval suite, and a tool manifest
 	wait_for '^┃ Scope'
@@ -169,7 +233,7 @@ e2e_new() {
 	screen | grep -q 'wopkit verify' || fail "the summary does not give the next commands"
 	keys q
 	wait_for '^EXIT=0'
-	local n=$work/new tgz=$work/new/community.acme.e2e-demo-0.1.0.tgz
+	local n=$work/$nd tgz=$work/$nd/community.acme.e2e-demo-0.1.0.tgz
 	[ -f "$tgz" ] || fail "no tarball at $tgz"
 	[ "$(stat -c %a "$n/e2e-key.key")" = 600 ] || fail "private key is not mode 0600"
 	"$wopkit" verify "$tgz" --key "$n/e2e-key.pub" || fail "wopkit verify refused the wizard's tarball"
@@ -177,9 +241,9 @@ e2e_new() {
 		fail "the wizard's tarball does not carry the v2 signing block"
 	"$wopkit" validate --spec v2 "$tgz" || fail "the wizard's tarball is not a valid v2 pack"
 	if command -v openssl >/dev/null 2>&1; then
-		mkdir -p "$work/x" && tar xzf "$tgz" -C "$work/x" pack.json keys/pack.json.sig &&
-			openssl pkeyutl -verify -pubin -inkey "$n/e2e-key.pub" -rawin -in "$work/x/pack.json" \
-				-sigfile "$work/x/keys/pack.json.sig" >/dev/null || fail "openssl does not verify the wizard's v2 signature"
+		mkdir -p "$work/x-$nd" && tar xzf "$tgz" -C "$work/x-$nd" pack.json keys/pack.json.sig &&
+			openssl pkeyutl -verify -pubin -inkey "$n/e2e-key.pub" -rawin -in "$work/x-$nd/pack.json" \
+				-sigfile "$work/x-$nd/keys/pack.json.sig" >/dev/null || fail "openssl does not verify the wizard's v2 signature"
 	fi
 	"$wopkit" validate "$n/e2e-demo" "$n/e2e-demo/tools/my-tool.tool.json" ||
 		fail "the written pack or tool manifest does not validate"
@@ -199,10 +263,10 @@ e2e_new() {
 # so before anything is written (three problems with the kill switch chosen against the secret), each
 # fixed from the review; the second pack is signed with the other key name the review offered.
 e2e_twice() {
-	echo "tui-e2e: new, twice in the same folder"
-	local n=$work/new key_sum
+	echo "tui-e2e: new, twice in the same folder (${cols}x$rows)"
+	local n=$work/$nd key_sum
 	key_sum=$(sha256sum "$n/e2e-key.key")
-	start "cd new && '$wopkit' new"
+	start "cd $nd && '$wopkit' new"
 	wait_for 'What do you want to create'
 	keys Enter
 	wait_for '^┃ Scope'
@@ -224,8 +288,8 @@ e2e_twice() {
 	answer '^┃ Key id' e2e-1
 	wait_for '3 problems stop the files from being written' 30
 	keys Down Down # the key file
-	wait_for 'e2e-key.key already exists'
-	wait_for 'e\.g\. e2e-key-2'
+	wait_text 'e2e-key.key already exists'
+	wait_text 'e.g. e2e-key-2'
 	[ "$(sha256sum "$n/e2e-key.key")" = "$key_sum" ] || fail "the existing key was changed"
 	keys Enter # fix it: the key file, focused
 	answer '^┃ Key file' e2e-key-2
@@ -241,6 +305,10 @@ e2e_twice() {
 	wait_for '^┃ Organisation'
 	keys Enter
 	answer '^┃ Pack name' e2e-two
+	enter_until 'will be written'
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys b # back from the review: the sign page, then forward again
+	wait_for '^┃ Pack and sign now'
 	enter_until 'will be written'
 	screen | grep -q 'no problems' || fail "the review lists problems"
 	keys Enter
@@ -398,13 +466,92 @@ e2e_pipe() {
 	echo "tui-e2e: pipe ok"
 }
 
+# e2e_exit: the process's exit status when a run cannot finish (every other run checks that a finished
+# run, and a draft kept with esc, exit 0). A folder that was free when the review was shown is taken
+# before enter: the write fails, nothing is written, the review says so; the author quits from it, keeps
+# the draft, and `wopkit new` exits 3 (an I/O failure). Accessible mode fed a pipe that ends before the
+# questions exits 1, writing nothing but the draft.
+e2e_exit() {
+	echo "tui-e2e: exit status after a failure"
+	local x=$work/exit
+	mkdir -p "$x"
+	start "cd exit && '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Enter
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' taken
+	enter_until '^┃ Pack and sign now'
+	keys Down Down Down Down Down Enter # only write the files
+	wait_for 'will be written' 30
+	echo "not a folder" >"$x/taken" # the pack's folder, taken after the review
+	keys Enter
+	wait_for 'could not finish' 30
+	wait_text 'nothing was written and your answers are kept as a draft'
+	keys q
+	wait_for 'Keep a draft'
+	keys y
+	wait_for '^EXIT=' 30
+	screen | grep -q '^EXIT=3' || fail "a run that could not write does not exit 3"
+	[ "$(cat "$x/taken")" = "not a folder" ] || fail "the file in the pack's place was changed"
+	[ -z "$(find "$x" -mindepth 1 -not -name taken -not -name .wopkit-new-draft.json)" ] ||
+		fail "a failed run left files: $(ls -A "$x")"
+	[ -f "$x/.wopkit-new-draft.json" ] || fail "no draft kept after the failure"
+	mkdir -p "$x/pipe"
+	start "cd exit/pipe && printf '\\n\\n\\n' | '$wopkit' new tool --accessible"
+	wait_for '^EXIT=' 30
+	screen | grep -q '^EXIT=1' || fail "accessible mode fed a pipe that ends early does not exit 1"
+	screen | grep -q 'the answers ended before the questions' || fail "no word on the answers that ended"
+	[ -z "$(find "$x/pipe" -mindepth 1 -not -name .wopkit-new-draft.json)" ] || fail "a pipe that ended early wrote files"
+	echo "tui-e2e: exit ok"
+}
+
+# at_size COLSxROWS FUNC...: run the FUNCs in a terminal of that size (their mixed packs in new-COLSxROWS).
+at_size() {
+	local f
+	cols=${1%x*} rows=${1#*x} nd=new-$1
+	shift
+	for f; do "$f"; done
+	cols=80 rows=24 nd=new
+}
+
+# sizes: at 60x20 and 120x40, the mixed pack to a signed tarball, and again in the same folder (three
+# problems fixed from the review, back from the review); every screen's layout is checked on the way.
+e2e_sizes() {
+	local size
+	for size in ${E2E_SIZES:-60x20 120x40}; do at_size "$size" e2e_new e2e_twice; done
+}
+
+# sizes_start and sizes_wait run e2e_sizes in the background (its own tmux servers and folders) while
+# the 80x24 runs go on: most of a run is waiting for a screen, so the sizes add little time.
+sizes_start() {
+	(
+		trap 'tmux -L "$sock" kill-server 2>/dev/null || true' EXIT
+		trap 'exit 1' TERM
+		e2e_sizes
+	) &
+	sizes_pid=$!
+}
+sizes_wait() {
+	local pid=$sizes_pid
+	sizes_pid=
+	wait "$pid" || { echo "tui-e2e: FAIL: the runs at other sizes failed (above)" >&2; exit 1; }
+}
+
 case "${E2E_ONLY:-}" in
 edit) e2e_edit ;;
 new) e2e_new; e2e_twice ;;
+sizes) e2e_sizes ;;
+exit) e2e_exit ;;
 tool) e2e_tool ;;
 chain) e2e_chain ;;
 resume) e2e_resume ;;
 pipe) e2e_pipe ;;
-*) e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_resume; e2e_pipe ;;
+*)
+	sizes_start
+	e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_resume; e2e_pipe; e2e_exit
+	sizes_wait
+	;;
 esac
 echo "tui-e2e: PASS"

@@ -14,7 +14,9 @@ import (
 // and verify a mixed pack through the wizard, then again in the same folder
 // (three problems on the review, each fixed from it); a tool manifest with
 // lists of variables, scopes and actions under NO_COLOR=1; a draft resumed
-// where it was left; accessible mode fed from a pipe.
+// where it was left; accessible mode fed from a pipe; the exit status of a
+// run that cannot write and of a pipe that ends early. The mixed pack runs
+// again at 60x20 and 120x40, each screen checked for what is cut off.
 func TestTerminalEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end terminal test skipped in -short mode")
