@@ -270,6 +270,22 @@ func preflight(v *validate.Validator, a *answers, opts NewOptions, plan *scaffol
 	return out
 }
 
+// existingAncestor returns the nearest existing ancestor of dir (dir
+// included) when it is not a folder, else "".
+func existingAncestor(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			if fi.IsDir() {
+				return ""
+			}
+			return d
+		}
+		if p := filepath.Dir(d); p == d {
+			return ""
+		}
+	}
+}
+
 // keyProblems checks the key the sign page names: a new pair must not
 // replace files, an existing key must load.
 func keyProblems(a *answers) []scaffold.FieldError {
@@ -281,6 +297,13 @@ func keyProblems(a *answers) []scaffold.FieldError {
 	}
 	if a.KeyChoice == "new" {
 		prefix := strings.TrimSuffix(path, ".key")
+		// The key's folder is made when the pair is written (0700, as
+		// `wopkit keygen --out` does); something in the way is a problem now.
+		if dir := existingAncestor(filepath.Dir(prefix)); dir != "" {
+			fe.Message = dir + " is not a folder: the key pair cannot be written under it"
+			fe.Hint = "choose a key file in a folder, e.g. " + filepath.Base(prefix)
+			return []scaffold.FieldError{fe}
+		}
 		for _, f := range []string{prefix + ".key", prefix + ".pub"} {
 			if _, err := os.Lstat(f); err == nil {
 				fe.Message = f + " already exists: a new key pair would replace it"
@@ -474,6 +497,9 @@ func loadKey(a *answers) (key crypto.Signer, pubPath string, save func() (string
 			return nil, "", nil, err
 		}
 		save := func() (string, error) {
+			if err := os.MkdirAll(filepath.Dir(prefix), 0o700); err != nil {
+				return "", werr.Wrap(werr.Env, "key_write_failed", err, "cannot make the folder of %s", prefix+".key")
+			}
 			keyPath, pubPath, err := sign.WriteKeyPair(prefix, k, nil, false)
 			if err != nil {
 				return "", err

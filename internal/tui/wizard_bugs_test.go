@@ -446,3 +446,41 @@ func TestBug5ToolShipsInThePack(t *testing.T) {
 		t.Errorf("a broken tool manifest is not reported: %+v", rep.Files[0].Errors)
 	}
 }
+
+// A new key pair in a folder that does not exist yet is written there (the
+// folder made 0700, as keygen --out does); a key path under a file is a
+// problem on the review, naming the key file, before anything is written.
+func TestKeyInANewFolder(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	a := newAnswers()
+	a.Pack.Name = "community.acme.keyed"
+	os.WriteFile("blocker", []byte("x"), 0o644)
+	a.KeyChoice, a.KeyPath = "new", filepath.Join("blocker", "acme")
+	d, w := wizardOn(t, a, NewOptions{DraftDir: dir})
+	toPage(d, w, "review")
+	var msgs []string
+	for _, p := range w.rev.problems {
+		msgs = append(msgs, p.Field+": "+p.Message)
+	}
+	if len(w.rev.problems) != 1 || w.rev.problems[0].Field != "keyPath" || !strings.Contains(w.rev.problems[0].Message, "blocker is not a folder") {
+		t.Fatalf("a key path under a file: %v", msgs)
+	}
+
+	a.KeyPath = filepath.Join("keys", "new", "acme")
+	toPage(d, w, "review")
+	if w.rev.plan == nil || len(w.rev.problems) != 0 {
+		t.Fatalf("a key in a folder still to make: %v", w.rev.problems)
+	}
+	d.keys("enter")
+	if !w.finished || w.out.err != nil {
+		t.Fatalf("write: finished %v err %v problems %v", w.finished, w.out.err, w.rev.problems)
+	}
+	fi, err := os.Stat(filepath.Join("keys", "new", "acme.key"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("key file: %v %v", err, fi)
+	}
+	if di, _ := os.Stat(filepath.Join("keys", "new")); di.Mode().Perm() != 0o700 {
+		t.Errorf("key folder mode %v", di.Mode().Perm())
+	}
+}
