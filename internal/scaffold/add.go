@@ -90,10 +90,8 @@ func index(xs []string, x string) int {
 func PlanAgent(src *PackSource, a AgentAnswers, v *validate.Validator) (*Plan, error) {
 	id := qualify(src.Name, a.ID)
 	ids := src.AgentIDs()
-	if i := index(ids, id); i >= 0 {
-		return nil, FieldErrors{{Field: "id", Pointer: jsondoc.Index("/agents", i) + "/agentId", File: "pack.json",
-			Message: "agent " + id + " already exists in " + filepath.Join(src.Dir, "pack.json") + " (agents[" + itoa(i) + "])",
-			Hint:    "choose another id, or edit the existing agent with `wopkit edit`"}}
+	if errs := src.taken("agent", "agents", "agentId", id, ids, "choose another id, or edit the existing agent with `wopkit edit`"); errs != nil {
+		return nil, errs
 	}
 	p := &Plan{Kind: "agent"}
 	d, err := buildAgent(p, "", src.Name, a)
@@ -137,16 +135,26 @@ func addPeers(man []byte, have *jsondoc.Node) ([]byte, error) {
 	return man, nil
 }
 
+// taken refuses an id already in the pack's array arr (as its member idKey),
+// pointing at the entry that holds it; nil when the id is free.
+func (s *PackSource) taken(what, arr, idKey, id string, ids []string, hint string) FieldErrors {
+	i := index(ids, id)
+	if i < 0 {
+		return nil
+	}
+	return FieldErrors{{Field: "id", Pointer: jsondoc.Index("/"+arr, i) + "/" + idKey, File: "pack.json",
+		Message: what + " " + id + " already exists in " + filepath.Join(s.Dir, "pack.json") + " (" + arr + "[" + itoa(i) + "])",
+		Hint:    hint}}
+}
+
 // PlanNode computes the files that add a node to the pack: its entry at the
 // end of nodes[], its schemas, and its implementation appended to the
 // runtime entry when the runtime's template knows how.
 func PlanNode(src *PackSource, n NodeAnswers, v *validate.Validator) (*Plan, error) {
 	id := qualify(src.Name, n.ID)
 	ids := src.NodeIDs()
-	if i := index(ids, id); i >= 0 {
-		return nil, FieldErrors{{Field: "id", Pointer: jsondoc.Index("/nodes", i) + "/typeId", File: "pack.json",
-			Message: "node " + id + " already exists in " + filepath.Join(src.Dir, "pack.json") + " (nodes[" + itoa(i) + "])",
-			Hint:    "choose another id"}}
+	if errs := src.taken("node", "nodes", "typeId", id, ids, "choose another id"); errs != nil {
+		return nil, errs
 	}
 	if errs := checkPorts("", n); len(errs) > 0 {
 		return nil, errs

@@ -34,10 +34,8 @@ func PlanChain(src *PackSource, c ChainAnswers, v *validate.Validator) (*Plan, e
 	}
 	id := qualify(src.Name, c.ID)
 	ids := src.ChainIDs()
-	if i := index(ids, id); i >= 0 {
-		return nil, FieldErrors{{Field: "id", Pointer: jsondoc.Index("/chains", i) + "/chainId", File: "pack.json",
-			Message: "chain " + id + " already exists in " + filepath.Join(src.Dir, "pack.json") + " (chains[" + itoa(i) + "])",
-			Hint:    "choose another id, or edit the existing chain with `wopkit edit`"}}
+	if errs := src.taken("chain", "chains", "chainId", id, ids, "choose another id, or edit the existing chain with `wopkit edit`"); errs != nil {
+		return nil, errs
 	}
 	// the answers as the only chain of a pack: the same prechecks and
 	// pointer-to-answer mapping as a new pack, relative to the chain
