@@ -301,9 +301,7 @@ e2e_twice() {
 	keys Up Enter # from the answers: manual
 	wait_for '1 problem stops' 30
 	wait_for 'e2e-demo already holds'
-	keys Enter # the name: the organisation is focused
-	wait_for '^┃ Organisation'
-	keys Enter
+	keys Enter # the folder is named after the pack name's last part: that field is focused
 	answer '^┃ Pack name' e2e-two
 	enter_until 'will be written'
 	screen | grep -q 'no problems' || fail "the review lists problems"

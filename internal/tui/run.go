@@ -231,6 +231,9 @@ func preflight(v *validate.Validator, a *answers, opts NewOptions, plan *scaffol
 		}
 		if len(exists) > 0 {
 			fe := mainField(a)
+			if a.isPack() && opts.Dir == "" {
+				fe.Field = "name.part" // the folder is named after the name's last part
+			}
 			fe.Message = fmt.Sprintf("%s already holds %s", filepath.ToSlash(dir), strings.Join(exists, ", "))
 			fe.Hint = "choose another name (the files go to a folder named after it), or move the existing files away"
 			if opts.Dir != "" {

@@ -213,7 +213,7 @@ func TestBug3CheckedBeforeWriting(t *testing.T) {
 	for _, p := range w.rev.problems {
 		got[p.Field] = p.Message + " / " + p.Hint
 	}
-	if !strings.Contains(got["name"], "twice already holds pack.json") || !strings.Contains(got["keyPath"], "acme.key already exists") ||
+	if !strings.Contains(got["name.part"], "twice already holds pack.json") || !strings.Contains(got["keyPath"], "acme.key already exists") ||
 		!strings.Contains(got["keyPath"], "e.g. acme-2") {
 		t.Fatalf("problems: %v", got)
 	}
@@ -224,6 +224,21 @@ func TestBug3CheckedBeforeWriting(t *testing.T) {
 	}
 	if _, err := os.Stat("acme.pub"); err == nil {
 		t.Error("something was written")
+	}
+	// the folder is named after the name's last part: enter on its problem
+	// focuses that field (not the organisation)
+	for n, p := range w.rev.problems {
+		if p.Field != "name.part" {
+			continue
+		}
+		toPage(d, w, "review")
+		for range n {
+			d.keys("down")
+		}
+		d.keys("enter")
+		if w.at.pg.id != pageIdentity || w.form.GetFocusedField().GetKey() != "name.part" {
+			t.Errorf("the folder problem opened %s at %s", w.at.pg.id, w.form.GetFocusedField().GetKey())
+		}
 	}
 	a.KeyChoice, a.KeyPath = "existing", "acme"
 	toPage(d, w, "review")
