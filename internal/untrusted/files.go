@@ -1,0 +1,207 @@
+package untrusted
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/openwop/wopkit/internal/safefile"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// The stable codes of a file the layer refuses to read.
+const (
+	CodeNotRegular  = safefile.CodeNotRegular // a FIFO, device, socket or directory
+	CodeTooLarge    = "file_too_large"        // over the bound the caller gave
+	CodeOutsideRoot = "path_outside_root"     // a name or link that leaves the root
+)
+
+// Dir is a directory of untrusted files (a pack, a registry checkout, the
+// folder of a downloaded tarball), opened as an os.Root: no name and no
+// symbolic link can reach outside it.
+type Dir struct {
+	root *os.Root
+	path string
+}
+
+// OpenDir opens path as a root. The directory itself may be reached
+// through a link (the user named it); nothing below it may leave it.
+func OpenDir(path string) (*Dir, error) {
+	r, err := os.OpenRoot(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Dir{root: r, path: path}, nil
+}
+
+// Close releases the root.
+func (d *Dir) Close() error { return d.root.Close() }
+
+// Path is the directory as it was named.
+func (d *Dir) Path() string { return d.path }
+
+// Root is the os.Root, for callers that walk the tree (fs.WalkDir over
+// Root().FS()) or write into it (the registry tree writer).
+func (d *Dir) Root() *os.Root { return d.root }
+
+// Join names rel (a slash path) inside the directory, for messages.
+func (d *Dir) Join(rel string) string { return filepath.Join(d.path, filepath.FromSlash(rel)) }
+
+// Stat stats rel inside the root, following links that stay inside it.
+func (d *Dir) Stat(rel string) (fs.FileInfo, error) {
+	fi, err := d.root.Stat(filepath.FromSlash(rel))
+	return fi, d.pathErr(rel, err)
+}
+
+// Open opens the regular file rel (a slash path) of at most max bytes for
+// reading: a missing file gives an error matching fs.ErrNotExist; a file
+// that is not regular (checked before the open, which never blocks) gives
+// file_not_regular; one over max gives file_too_large; a name or link that
+// leaves the root gives path_outside_root.
+func (d *Dir) Open(rel string, max int64) (*os.File, error) {
+	name := filepath.FromSlash(rel)
+	fi, err := d.root.Stat(name)
+	if err != nil {
+		return nil, d.pathErr(rel, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, safefile.NotRegular(d.Join(rel), fi.Mode())
+	}
+	if max >= 0 && fi.Size() > max {
+		return nil, tooLarge(d.Join(rel), fi.Size(), max)
+	}
+	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, d.pathErr(rel, err)
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = safefile.NotRegular(d.Join(rel), st.Mode())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadFile reads the regular file rel of at most max bytes (see Open).
+func (d *Dir) ReadFile(rel string, max int64) ([]byte, error) {
+	f, err := d.Open(rel, max)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readBounded(f, d.Join(rel), max)
+}
+
+// ReadJSON reads rel (at most max bytes) and decodes it with DecodeJSON;
+// a refused document's error names the file, line and column.
+func (d *Dir) ReadJSON(rel string, max int64, v any) error {
+	data, err := d.ReadFile(rel, max)
+	if err != nil {
+		return err
+	}
+	return NameJSON(d.Join(rel), DecodeJSON(data, v))
+}
+
+// NameJSON puts the file's name in front of a DecodeJSON error
+// ("path:line:col: ..."); nil stays nil.
+func NameJSON(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var we *werr.Error
+	var je *JSONError
+	if errors.As(err, &we) && errors.As(err, &je) {
+		out := *we
+		out.Msg = path + ":" + itoa(je.Line) + ":" + itoa(je.Column) + ": " + je.Msg
+		out.Err = je
+		return &out
+	}
+	if errors.As(err, &we) {
+		out := *we
+		out.Msg = path + ": " + we.Msg
+		return &out
+	}
+	return err
+}
+
+// ReadFile reads one untrusted file named by the user (a signature or
+// version manifest beside a tarball): the file's folder is the root, so the
+// file must be a regular file in it, and a link that leaves the folder is
+// refused. See Dir.Open for the errors.
+func ReadFile(path string, max int64) ([]byte, error) {
+	d, err := OpenDir(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadFile(filepath.Base(path), max)
+}
+
+// ReadJSONFile is ReadFile then DecodeJSON, errors naming path.
+func ReadJSONFile(path string, max int64, v any) error {
+	data, err := ReadFile(path, max)
+	if err != nil {
+		return err
+	}
+	return NameJSON(path, DecodeJSON(data, v))
+}
+
+func readBounded(r io.Reader, name string, max int64) ([]byte, error) {
+	if max < 0 {
+		return io.ReadAll(r)
+	}
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, tooLarge(name, -1, max)
+	}
+	return data, nil
+}
+
+func tooLarge(name string, size, max int64) *werr.Error {
+	if size < 0 {
+		return werr.New(werr.Invalid, CodeTooLarge, "%s grew past %d bytes while it was read", name, max).
+			WithHint("files are read up to the registry's limits; check what is writing to it")
+	}
+	return werr.New(werr.Invalid, CodeTooLarge, "%s is %d bytes, over the limit of %d", name, size, max).
+		WithHint("the registry does not serve a file this large; it was not read")
+}
+
+// pathErr turns os.Root's refusal of a path that leaves the root into a
+// path_outside_root error; other errors are returned as they are.
+func (d *Dir) pathErr(rel string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	if strings.Contains(err.Error(), "escapes from parent") || strings.Contains(err.Error(), "path escapes") {
+		return werr.Wrap(werr.Invalid, CodeOutsideRoot, err, "%s leaves %s (a name with .. or a link pointing outside it)", d.Join(rel), d.path).
+			WithHint("wopkit reads only files inside the directory it was given; replace the link with the file itself")
+	}
+	return err
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
