@@ -17,7 +17,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/jsondoc"
-	"github.com/openwop/wopkit/internal/safefile"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -85,12 +85,14 @@ func Pack(path string, opts Options) (*Result, error) {
 		}
 		defer unlock()
 	}
-	src, err := safefile.ReadFile(file, validate.MaxFileSize)
+	src, err := readManifest(file, dir)
 	if err != nil {
-		if werr.CodeOf(err) != "" {
+		return nil, err
+	}
+	if !opts.DryRun {
+		if err := writable(file); err != nil {
 			return nil, err
 		}
-		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", file).WithHint("check the path and its permissions")
 	}
 	name := display(file)
 	res := &Result{Path: name, Before: src, Changes: []Change{}, Notes: []string{}, Problems: []Problem{}}
@@ -126,6 +128,49 @@ func Pack(path string, opts Options) (*Result, error) {
 	}
 	res.Written = true
 	return res, nil
+}
+
+// readManifest reads the manifest through the untrusted layer, with its
+// pack directory as the root: a pack.json that is (or links to) something
+// outside the pack, or is not a regular file, is refused before anything is
+// read, so migrate never rewrites a file outside the pack.
+func readManifest(file, dir string) ([]byte, error) {
+	d, err := untrusted.OpenDir(dir)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", dir).WithHint("check the path and its permissions")
+	}
+	defer d.Close()
+	rel, err := filepath.Rel(dir, file)
+	if err != nil {
+		rel = filepath.Base(file)
+	}
+	src, err := d.ReadFile(filepath.ToSlash(rel), validate.MaxFileSize)
+	if err != nil {
+		if werr.CodeOf(err) != "" {
+			return nil, err
+		}
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", file).WithHint("check the path and its permissions")
+	}
+	return src, nil
+}
+
+// CodeReadOnly is the stable code of a manifest migrate will not rewrite
+// because its owner made it read-only.
+const CodeReadOnly = "file_read_only"
+
+// writable refuses a manifest whose permissions say it must not be
+// written: replacing it through a new file and a rename would succeed
+// anyway (the directory is writable), silently overriding the owner.
+func writable(file string) error {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", file)
+	}
+	if fi.Mode().Perm()&0o200 == 0 {
+		return werr.New(werr.Invalid, CodeReadOnly, "%s is read-only (mode %04o); nothing was written", display(file), fi.Mode().Perm()).
+			WithHint("make it writable (chmod u+w %s) to migrate it, or see the change with --dry-run", display(file))
+	}
+	return nil
 }
 
 // locate returns the manifest file path names and its pack directory.

@@ -213,3 +213,45 @@ func TestPackLocks(t *testing.T) {
 		t.Fatal("migrate still waiting after the lock was released")
 	}
 }
+
+// A read-only pack.json, and a pack.json that links to a file outside the
+// pack, are refused: nothing is written (the old migrate replaced both).
+func TestPackRefusesReadOnlyAndOutsideLink(t *testing.T) {
+	dir, src := v1Pack(t)
+	file := filepath.Join(dir, "pack.json")
+	if err := os.Chmod(file, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Pack(dir, Options{})
+	if werr.CodeOf(err) != "file_read_only" {
+		t.Fatalf("read-only: %v", err)
+	}
+	unchanged(t, dir, src)
+	if fi, _ := os.Stat(file); fi.Mode().Perm() != 0o444 {
+		t.Errorf("mode changed to %v", fi.Mode())
+	}
+	// --dry-run still shows the change.
+	if res, err := Pack(dir, Options{DryRun: true}); err != nil || res.Diff == "" {
+		t.Errorf("dry run of a read-only manifest: %v", err)
+	}
+
+	outside := t.TempDir()
+	target := filepath.Join(outside, "elsewhere.json")
+	if err := os.WriteFile(target, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir2, _ := v1Pack(t)
+	link := filepath.Join(dir2, "pack.json")
+	os.Remove(link)
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{dir2, link} {
+		if _, err := Pack(p, Options{}); werr.CodeOf(err) != "path_outside_root" {
+			t.Fatalf("%s: link out of the pack: %v", p, err)
+		}
+	}
+	if got, _ := os.ReadFile(target); !bytes.Equal(got, src) {
+		t.Errorf("the file outside the pack was rewritten")
+	}
+}
