@@ -8,7 +8,6 @@ package migrate
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,7 +199,11 @@ func check(v *validate.Validator, name, dir string, data []byte) []Problem {
 		v, _ = validate.New(validate.Options{Spec: validate.V2})
 	}
 	out := []Problem{}
-	for _, fr := range v.PackFiles(name, os.DirFS(dir), data) {
+	fsys, err := untrusted.DirFS(dir)
+	if err != nil {
+		return append(out, Problem{Problem: validate.Problem{Line: 1, Column: 1, Rule: "file_unreadable", Message: err.Error(), Severity: validate.Error}})
+	}
+	for _, fr := range v.PackFiles(name, fsys, data) {
 		out = append(out, problems(fr.Errors, fr.Path)...)
 		out = append(out, problems(fr.Warnings, fr.Path)...)
 	}
@@ -260,7 +263,7 @@ func signatureNotes(src []byte, dir, name string, changes []Change) []string {
 			sigs = append(sigs, ref)
 		}
 	}
-	if _, err := fs.Stat(os.DirFS(dir), "keys/pack.json.sig"); err == nil && !contains(sigs, "keys/pack.json.sig") {
+	if _, err := os.Lstat(filepath.Join(dir, "keys", "pack.json.sig")); err == nil && !contains(sigs, "keys/pack.json.sig") {
 		sigs = append(sigs, "keys/pack.json.sig")
 	}
 	var notes []string

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jcs"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -29,6 +30,12 @@ type member struct {
 
 // ParseManifest decodes pack.json bytes. where names the file in errors.
 func ParseManifest(src []byte, where string) (*Manifest, error) {
+	// A member named twice (in any letter case) reads differently in
+	// JSON.parse, ajv and encoding/json: refused before anything is packed.
+	if err := untrusted.CheckJSON(src, untrusted.JSONLimits{MaxBytes: 16 << 20, MaxDepth: 256, MaxValues: 1_000_000}); err != nil {
+		return nil, werr.Wrap(werr.Invalid, "pack_manifest_invalid", untrusted.NameJSON(where, err), "%s is not a JSON document wopkit can pack", where).
+			WithHint("run `wopkit validate` on the pack for the exact position")
+	}
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.UseNumber()
 	var doc map[string]any

@@ -17,6 +17,7 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -134,13 +135,18 @@ func (v *Validator) Path(path string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The files beside the document are read inside its folder only.
+	fsys, err := untrusted.DirFS(filepath.Dir(path))
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", filepath.Dir(path))
+	}
 	if filepath.Base(path) == "pack.json" {
-		return v.report(v.PackFiles(displayPath(path), os.DirFS(filepath.Dir(path)), data)...), nil
+		return v.report(v.PackFiles(displayPath(path), fsys, data)...), nil
 	}
 	fr := v.File(displayPath(path), data, v.opts.Kind)
 	var extra []FileReport
 	if fr.Kind == EvalSuite || fr.Kind == ToolManifest || fr.Kind == Agent {
-		extra = v.lintStandalone(&fr, os.DirFS(filepath.Dir(path)), data)
+		extra = v.lintStandalone(&fr, fsys, data)
 	}
 	return v.report(append([]FileReport{fr}, extra...)...), nil
 }
