@@ -8,6 +8,7 @@ import (
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -25,7 +26,7 @@ func defaultSignMethod(path string, st os.FileInfo) string {
 		}
 	} else if !st.Mode().IsRegular() {
 		return sign.MethodV2 // refused later with the file's name
-	} else if f, err := os.Open(path); err == nil {
+	} else if f, err := untrusted.OpenNamed(path, -1); err == nil {
 		a, err := tarball.ReadAll(f, tarball.RegistryLimits)
 		f.Close()
 		if err == nil {
@@ -50,9 +51,5 @@ func defaultSignMethod(path string, st os.FileInfo) string {
 // readRegular reads a regular file of at most 256 KiB (the registry's
 // pack.json limit); anything else is an error.
 func readRegular(name string) ([]byte, error) {
-	st, err := os.Lstat(name)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > 256<<10 {
-		return nil, os.ErrInvalid
-	}
-	return os.ReadFile(name)
+	return untrusted.ReadFile(name, 256<<10)
 }

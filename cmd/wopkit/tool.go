@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -56,7 +57,10 @@ func newToolUpgradeCmd() *cobra.Command {
 }
 
 func runToolUpgrade(cmd *cobra.Command, file string, o *toolUpgradeOptions) error {
-	src, err := os.ReadFile(file)
+	src, err := untrusted.ReadNamed(file, validate.MaxFileSize)
+	if werr.CodeOf(err) != "" {
+		return err
+	}
 	if err != nil {
 		return werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", file).WithHint("check the path")
 	}

@@ -2,7 +2,6 @@ package scaffold
 
 import (
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -30,12 +30,20 @@ type PackSource struct {
 // OpenPack reads the pack in dir.
 func OpenPack(dir string) (*PackSource, error) {
 	pj := filepath.Join(dir, "pack.json")
-	b, err := os.ReadFile(pj)
+	fsys, err := untrusted.DirFS(dir)
 	if err != nil {
 		return nil, werr.Wrap(werr.Invalid, "pack_manifest_missing", err, "cannot read %s", pj).
 			WithHint("--pack names a pack directory (one holding pack.json); create one with `wopkit new pack`")
 	}
-	return NewPackSource(dir, os.DirFS(dir), b)
+	b, err := fs.ReadFile(fsys, "pack.json")
+	if werr.CodeOf(err) != "" {
+		return nil, err
+	}
+	if err != nil {
+		return nil, werr.Wrap(werr.Invalid, "pack_manifest_missing", err, "cannot read %s", pj).
+			WithHint("--pack names a pack directory (one holding pack.json); create one with `wopkit new pack`")
+	}
+	return NewPackSource(dir, fsys, b)
 }
 
 // NewPackSource describes a pack from its pack.json bytes and files (the

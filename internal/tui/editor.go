@@ -10,6 +10,7 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -75,7 +76,10 @@ func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*edito
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real // saving replaces the file the link points to, not the link
 	}
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadNamed(path, validate.MaxFileSize)
+	if werr.CodeOf(err) != "" {
+		return nil, err
+	}
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).
 			WithHint("pass a pack directory, a pack.json, or an agent, eval suite or tool manifest file")

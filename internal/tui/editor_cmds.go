@@ -2,8 +2,8 @@ package tui
 
 import (
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"io/fs"
-	"os"
 	"sort"
 	"time"
 
@@ -57,7 +57,9 @@ func validateCmd(v *validate.Validator, gen int, name, dir string, kind validate
 		var reps []validate.FileReport
 		var fsys fs.FS
 		if dir != "" {
-			fsys = os.DirFS(dir)
+			// A file the pack's manifest names is read inside the pack
+			// only; a directory that cannot be opened leaves the files out.
+			fsys, _ = untrusted.DirFS(dir)
 		}
 		if validate.IsPackKind(kind) {
 			reps = v.PackFiles(name, fsys, data)

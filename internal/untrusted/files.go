@@ -205,3 +205,34 @@ func itoa(n int) string {
 	}
 	return string(b[i:])
 }
+
+// OpenNamed opens a file the user named on the command line (a tarball, a
+// manifest): a link is followed, since the user chose the path, but it must
+// end at a regular file (checked before the open, which never blocks on a
+// FIFO) of at most max bytes (max < 0: no bound here, the reader bounds
+// what it reads). Files found inside that file's folder or a pack are read
+// with OpenDir or DirFS instead, never with OpenNamed.
+func OpenNamed(path string, max int64) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, safefile.NotRegular(path, fi.Mode())
+	}
+	if max >= 0 && fi.Size() > max {
+		return nil, tooLarge(path, fi.Size(), max)
+	}
+	return safefile.Open(path)
+}
+
+// ReadNamed reads a file the user named (see OpenNamed) of at most max
+// bytes.
+func ReadNamed(path string, max int64) ([]byte, error) {
+	f, err := OpenNamed(path, max)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readBounded(f, path, max)
+}

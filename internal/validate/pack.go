@@ -6,18 +6,27 @@ import (
 	"path"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/untrusted"
+	"github.com/openwop/wopkit/internal/werr"
 )
 
 // packDir validates a pack directory: pack.json and every file it references.
 func (v *Validator) packDir(dir string) (*Report, error) {
 	pj := dir + string(os.PathSeparator) + "pack.json"
-	fi, err := os.Stat(pj)
+	// pack.json is read inside the pack: a manifest that is a link to a
+	// file outside it is refused, never read (its bytes could surface in a
+	// syntax error).
+	d, err := untrusted.OpenDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", dir)
 	}
-	data, err := readBounded(pj, fi.Size())
+	defer d.Close()
+	data, err := d.ReadFile("pack.json", MaxFileSize)
 	if err != nil {
-		return nil, err
+		if werr.CodeOf(err) != "" {
+			return nil, err
+		}
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", pj)
 	}
 	return v.report(v.PackFiles(displayPath(pj), packFS(dir), data)...), nil
 }

@@ -15,7 +15,6 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
-	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
@@ -176,8 +175,8 @@ func readBounded(path string, size int64) ([]byte, error) {
 		return nil, werr.New(werr.Invalid, "file_too_large", "%s is %d bytes; wopkit validates documents of at most %d bytes", path, size, MaxFileSize).
 			WithHint("a manifest is a small JSON document: check that this is the right file")
 	}
-	b, err := safefile.ReadFile(path, MaxFileSize)
-	if werr.CodeOf(err) == safefile.CodeNotRegular {
+	b, err := untrusted.ReadNamed(path, MaxFileSize)
+	if werr.CodeOf(err) != "" {
 		return nil, err
 	}
 	if err != nil {
