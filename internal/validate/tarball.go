@@ -5,8 +5,8 @@ import (
 	"io"
 	"testing/fstest"
 
-	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
