@@ -16,6 +16,7 @@ import (
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/styles"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -317,7 +318,7 @@ func newDeclarativePack(o *newOptions, a any, id *scaffold.Identity, aliases map
 func packKind(o *newOptions) (string, error) {
 	kind := ""
 	if o.Values != "" {
-		if b, err := os.ReadFile(o.Values); err == nil { // unreadable: applyAnswers says so
+		if b, err := untrusted.ReadNamed(o.Values, untrusted.MaxDocument); err == nil { // unreadable: applyAnswers says so
 			var v struct {
 				Kind *string `json:"kind"`
 			}
@@ -464,7 +465,10 @@ var declarativeAliases = map[string]map[string]string{
 // applyAnswers applies --values then each --set, in order.
 func applyAnswers(a any, o *newOptions, aliases map[string]string) error {
 	if o.Values != "" {
-		b, err := os.ReadFile(o.Values)
+		b, err := untrusted.ReadNamed(o.Values, untrusted.MaxDocument)
+		if werr.CodeOf(err) != "" {
+			return err
+		}
 		if err != nil {
 			return werr.Wrap(werr.Env, "file_unreadable", err, "cannot read --values file %s", o.Values).WithHint("check the path")
 		}

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -25,7 +25,10 @@ func SignTarball(ctx context.Context, path string, opts Options) (*Result, error
 	if opts.ForRegistry {
 		lim = tarball.RegistryLimits
 	}
-	f, err := os.Open(path)
+	f, err := untrusted.OpenNamed(path, -1) // the tarball reader bounds what it reads
+	if werr.CodeOf(err) != "" {
+		return nil, err
+	}
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).WithHint("check the path")
 	}

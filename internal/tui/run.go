@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"os"
 	"path/filepath"
 	"strings"
@@ -539,7 +540,7 @@ func saveDraft(path string, a *answers) error {
 }
 
 func loadDraft(path string) (*answers, bool) {
-	b, err := os.ReadFile(path)
+	b, err := untrusted.ReadNamed(path, untrusted.MaxDocument)
 	if err != nil {
 		return nil, false
 	}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"errors"
-	"os"
 	"strings"
 
 	"charm.land/huh/v2"
@@ -10,6 +9,7 @@ import (
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
+	"github.com/openwop/wopkit/internal/untrusted"
 )
 
 // signKeyless is the sign page's choice of a keyless Sigstore bundle: a
@@ -91,7 +91,7 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 // verify command that pins its signer, read back from the bundle written.
 func keylessSummary(tgz, bundlePath string) (line, verifyCmd string) {
 	line, verifyCmd = "signed (sigstore keyless): "+bundlePath, "wopkit verify "+tgz+" --certificate-identity ID --certificate-oidc-issuer ISSUER"
-	b, err := os.ReadFile(bundlePath)
+	b, err := untrusted.ReadNamed(bundlePath, untrusted.MaxDocument)
 	if err != nil {
 		return line, verifyCmd
 	}

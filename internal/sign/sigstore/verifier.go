@@ -6,7 +6,6 @@ import (
 	"crypto"
 	"crypto/ecdsa"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/sigstore/sigstore/pkg/signature"
 
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -123,7 +123,7 @@ func identityPolicy(o VerifyOptions) (*verify.CertificateIdentity, error) {
 }
 
 func loadTrustedRoot(path string) (*root.TrustedRoot, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := untrusted.ReadNamed(path, untrusted.MaxDocument)
 	if err != nil {
 		return nil, &werr.Error{Class: werr.Env, Code: CodeTrustedRootInvalid,
 			Msg: "cannot read the trusted root " + path, Err: err, Hint: "check --trusted-root"}
