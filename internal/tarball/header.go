@@ -24,9 +24,15 @@ const (
 	offMtime    = 136
 	offChksum   = 148
 	offTypeflag = 156
+	offLinkname = 157
 	offMagic    = 257
 	offVersion  = 263
+	offUname    = 265
+	offGname    = 297
+	offDevmajor = 329
+	offDevminor = 337
 	offPrefix   = 345
+	offPad      = 500 // 12 bytes USTAR leaves unused (star's trailer)
 )
 
 // fmtBytes renders a byte count with a binary-unit approximation.
@@ -120,24 +126,22 @@ func decodeHeader(b *[blockSize]byte, index int) (*rawHeader, error) {
 	if err != nil {
 		return nil, corrupt("unreadable header checksum field %q", trimNUL(b[offChksum:offChksum+8]))
 	}
-	// Sum with the checksum field as spaces; some old tars summed signed bytes.
-	unsigned := int64(8 * ' ')
-	for _, c := range b[:offChksum] {
-		unsigned += int64(c)
-	}
-	for _, c := range b[offChksum+8:] {
-		unsigned += int64(c)
-	}
-	if want != unsigned {
-		signed := int64(8 * ' ')
-		for i, c := range b {
-			if i < offChksum || i >= offChksum+8 {
-				signed += int64(int8(c))
-			}
+	// Sum with the checksum field as spaces. Some old tars (Sun, NeXT)
+	// summed signed bytes: tarfile, archive/tar and GNU tar accept that sum,
+	// node-tar does not and reads the entry's content as headers instead.
+	unsigned, signed := int64(8*' '), int64(8*' ')
+	for i, c := range b {
+		if i < offChksum || i >= offChksum+8 {
+			unsigned += int64(c)
+			signed += int64(int8(c))
 		}
-		if want != signed {
-			return nil, corrupt("header checksum %o does not match the header (computed %o)", want, unsigned)
-		}
+	}
+	switch {
+	case want == unsigned:
+	case want == signed:
+		return nil, ambiguous(index, "the header checksum %o is the signed-byte sum of an old tar (the standard sum is %o), which node-tar refuses: it would read the entry's content as headers", want, unsigned)
+	default:
+		return nil, corrupt("header checksum %o does not match the header (computed %o)", want, unsigned)
 	}
 	h := &rawHeader{typeflag: b[offTypeflag]}
 	if err := checkAmbiguous(b, index); err != nil {
@@ -155,68 +159,6 @@ func decodeHeader(b *[blockSize]byte, index int) (*rawHeader, error) {
 		return nil, corrupt("unreadable size field of %q", name)
 	}
 	return h, nil
-}
-
-// numericFields are the header's numbers that common readers parse (Python's
-// tarfile parses all of them and stops reading the archive at a header whose
-// numbers it cannot read).
-//
-// GNU tar writes uid, gid and mtime in base-256 when they do not fit in
-// octal (an LDAP uid above 2097151, a date before 1970): every reader at
-// hand reads those, and wopkit ignores their values, so base-256 is
-// accepted there; a base-256 size or mode is refused (no pack needs one,
-// and a reader without the extension would read another size).
-var numericFields = []struct {
-	name      string
-	off, len  int
-	base256OK bool
-}{{"mode", offMode, 8, false}, {"uid", offUID, 8, true}, {"gid", offGID, 8, true}, {"size", offSize, 12, false}, {"mtime", offMtime, 12, true}}
-
-// checkAmbiguous refuses a header that common readers (GNU tar, Go's
-// archive/tar, Python's tarfile, libarchive) could read differently from
-// wopkit, with tarball_ambiguous_header:
-//   - bytes in the USTAR prefix field without the exact USTAR magic and
-//     version "00" (tarfile joins the prefix whatever the magic, GNU tar and
-//     Go ignore it outside USTAR: "evil.txt" for one is "../x/evil.txt" for
-//     another);
-//   - a NUL inside the name or prefix field followed by other bytes (readers
-//     that stop at the first NUL and readers that do not disagree);
-//   - a numeric field in base-256 (GNU's extension: readers without it read
-//     another size) or in any form other than optional leading spaces, octal
-//     digits and NUL/space terminators (tarfile accepts "+12", "1_2" and
-//     digits after a NUL; others refuse or stop there).
-func checkAmbiguous(b *[blockSize]byte, index int) error {
-	ambiguous := func(format string, args ...any) error {
-		return invalid(CodeAmbiguousHeader, "entry %d: %s", index, fmt.Sprintf(format, args...)).
-			WithHint("other tar readers would read this entry differently from wopkit: the archive is hostile or damaged; rebuild it with wopkit pack")
-	}
-	ustar := string(b[offMagic:offMagic+6]) == magicUSTAR && string(b[offVersion:offVersion+2]) == "00"
-	prefix := b[offPrefix : offPrefix+155]
-	if !ustar && !allZero(prefix) {
-		return ambiguous("bytes in the USTAR prefix field (%q) of a header without the USTAR magic %q",
-			trimNUL(prefix), b[offMagic:offMagic+8])
-	}
-	for _, f := range []struct {
-		what  string
-		field []byte
-	}{{"name", b[offName : offName+maxNameLen]}, {"prefix", prefix}} {
-		if i := bytes.IndexByte(f.field, 0); i >= 0 && !allZero(f.field[i:]) {
-			return ambiguous("the %s field %q has bytes after a NUL", f.what, f.field[:bytes.LastIndexFunc(f.field, func(r rune) bool { return r != 0 })+1])
-		}
-	}
-	for _, f := range numericFields {
-		field := b[f.off : f.off+f.len]
-		if field[0]&0x80 != 0 {
-			if f.base256OK {
-				continue
-			}
-			return ambiguous("the %s field is in GNU base-256 form, which not every reader understands", f.name)
-		}
-		if _, err := parseOctal(field); err != nil {
-			return ambiguous("the %s field %q is not plain octal digits", f.name, field)
-		}
-	}
-	return nil
 }
 
 func allZero(b []byte) bool {

@@ -28,9 +28,11 @@ const maxTrailer = 1 << 20
 // Directory entries are accepted and skipped. Before fn sees an offending
 // entry Walk refuses, with these codes: tarball_corrupt (not gzip,
 // truncated, bad header checksum, no end-of-archive marker, trailing bytes
-// other than zero blocks), tarball_path_traversal, tarball_unsafe_entry
-// (links, devices, FIFOs, PAX or GNU extension headers, any typeflag other
-// than '0', '\x00', '5'), tarball_duplicate_entry (after stripping "./"; also
+// other than zero blocks), tarball_ambiguous_header (a header field other
+// tar readers would read differently: see checkAmbiguous),
+// tarball_path_traversal, tarball_unsafe_entry (links, devices, FIFOs, PAX
+// or GNU extension headers, any typeflag other than '0', '\x00', '5'),
+// tarball_unsafe_name, tarball_name_collision, tarball_duplicate_entry (after stripping "./"; also
 // a file that is also a directory) and tarball_too_large (naming the limit
 // and the size). Decompressed bytes are counted as they are produced, so a
 // gzip bomb is refused in bounded memory and time. An error returned by fn
