@@ -38,6 +38,12 @@ const maxTrailer = 1 << 20
 // gzip bomb is refused in bounded memory and time. An error returned by fn
 // stops the walk and is returned as is.
 func Walk(r io.Reader, lim Limits, fn func(h Header, body io.Reader) error) error {
+	return walk(r, lim, fn, nil)
+}
+
+// walk is Walk also calling onDir, when not nil, for each directory entry
+// (the differential tests compare directories too).
+func walk(r io.Reader, lim Limits, fn func(h Header, body io.Reader) error, onDir func(h Header)) error {
 	cr := &countReader{r: r, limit: lim.MaxCompressed, what: "compressed tarball"}
 	br := bufPool.Get().(*bufio.Reader)
 	br.Reset(cr)
@@ -64,7 +70,7 @@ func Walk(r io.Reader, lim Limits, fn func(h Header, body io.Reader) error) erro
 		streamLimit = lim.MaxUnpacked + int64(entries+1)*2*blockSize + maxTrailer
 	}
 	ur := &countReader{r: zr, limit: streamLimit, what: "decompressed tar stream"}
-	w := &walker{lim: lim, src: ur, cr: cr, seen: map[string]bool{}, dirs: map[string]bool{}, folded: collisions{}}
+	w := &walker{lim: lim, src: ur, cr: cr, seen: map[string]bool{}, dirs: map[string]bool{}, folded: collisions{}, onDir: onDir}
 	return w.run(fn)
 }
 
@@ -77,6 +83,7 @@ type walker struct {
 	folded   collisions      // names by their case-folded NFC spelling
 	unpacked int64
 	entries  int
+	onDir    func(h Header)
 }
 
 func (w *walker) run(fn func(h Header, body io.Reader) error) error {
@@ -97,6 +104,9 @@ func (w *walker) run(fn func(h Header, body io.Reader) error) error {
 			return err
 		}
 		if h.Dir {
+			if w.onDir != nil {
+				w.onDir(*h)
+			}
 			continue
 		}
 		body := &io.LimitedReader{R: w.src, N: h.Size}
