@@ -13,6 +13,7 @@ import (
 	"github.com/openwop/wopkit/internal/packref"
 	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -37,8 +38,9 @@ type collected struct {
 // a Sigstore bundle (pack.json.sigstore),
 // the runtime entry, every file the manifest references, the tool manifests
 // of tools its agents name (packref.ToolFiles) that it ships, and the packDirs,
-// minus what .openwopignore excludes. It refuses forbidden files and files
-// holding private keys, naming them.
+// minus what .openwopignore excludes. It refuses forbidden files, names the
+// tarball reader refuses (checkName) and files holding private keys or
+// credentials, naming them.
 func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 	c := &collected{files: map[string]int64{},
 		open: func(rel string) (io.ReadCloser, error) { return safefile.OpenIn(root, rel) }}
@@ -59,6 +61,9 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 		if why := forbiddenReason(rel); why != "" {
 			return werr.New(werr.Invalid, "pack_file_forbidden", "%s in %s is %s and is never packed", rel, dir, why).
 				WithHint("remove it from the pack directory or list it in %s", IgnoreFile)
+		}
+		if err := checkName(rel, dir); err != nil {
+			return err
 		}
 		st, err := root.Stat(rel)
 		if errors.Is(err, fs.ErrNotExist) && explicit {
@@ -165,6 +170,23 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 		}
 	}
 	return c, nil
+}
+
+// checkName refuses a file name the tarball reader would refuse, with the
+// reader's code and hint (tarball.CheckName): control characters, names
+// that display as others, and names Windows reads as another file or a
+// device ("pack.json.", "pack.json:x", "aux.json", tarball_windows_name),
+// which extracted there could replace pack.json. Two names that are one
+// file on a case-insensitive file system are refused when the tarball is
+// written (tarball_name_collision).
+func checkName(rel, dir string) error {
+	err := tarball.CheckName(rel)
+	var we *werr.Error
+	if err == nil || !errors.As(err, &we) {
+		return err
+	}
+	return werr.New(we.Class, we.Code, "%s in %s cannot be packed: %s", rel, dir, we.Msg).
+		WithHint("rename the file, or list it in %s", IgnoreFile)
 }
 
 // references returns the runtime entry and the other local files a

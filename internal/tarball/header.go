@@ -73,7 +73,9 @@ func encodeHeader(hdr *[blockSize]byte, name string, size int64) {
 }
 
 // checkName validates a slash path for a pack tarball: relative, no ".",
-// ".." or empty segments, no backslash, NUL or control characters.
+// ".." or empty segments, no backslash, NUL or control characters, no
+// character that displays as another (checkNameChars), no name Windows
+// reads as another file or a device (checkWindowsName).
 func checkName(name string) error {
 	switch {
 	case name == "":
@@ -102,7 +104,7 @@ func checkName(name string) error {
 				WithHint("pack tarballs use clean relative paths: rebuild the archive")
 		}
 	}
-	return nil
+	return checkWindowsName(name)
 }
 
 func isLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }

@@ -38,6 +38,91 @@ func unsafeRune(r rune) string {
 	return ""
 }
 
+// CheckName refuses a name no pack tarball may hold, with the reader's and
+// writer's codes (tarball_path_traversal, tarball_unsafe_name,
+// tarball_windows_name): pack applies it to the files of a directory before
+// reading them.
+func CheckName(name string) error { return checkName(name) }
+
+// checkWindowsName refuses, with tarball_windows_name, a name Windows
+// stores as another file or opens as a device, so that extracting there
+// could replace pack.json or read from a device. Each path segment:
+//   - ends in a dot or a space: Windows drops them ("pack.json." and
+//     "pack.json " are "pack.json");
+//   - holds one of < > : " | ? * (":" names an NTFS alternate data stream of
+//     the file before it: "pack.json:x" writes into pack.json);
+//   - is a reserved device name, whatever its case and extension: CON, PRN,
+//     AUX, NUL, COM0-COM9, LPT0-LPT9 (and their superscript ¹²³ forms),
+//     CONIN$, CONOUT$ ("aux.json", "nul.txt", "COM1 .md");
+//   - has the form of an 8.3 short name with "~" and digits ("PACK~1.JSO"),
+//     which on a volume that makes short names is the alias of another
+//     file ("pack.json") in the same directory.
+//
+// Control characters and backslashes are refused before, by checkName.
+func checkWindowsName(name string) error {
+	for seg := range strings.SplitSeq(name, "/") {
+		why := ""
+		switch {
+		case strings.HasSuffix(seg, ".") || strings.HasSuffix(seg, " "):
+			why = fmt.Sprintf("%q ends in a dot or space, which Windows drops (it is %q there)", seg, strings.TrimRight(seg, ". "))
+		case strings.ContainsAny(seg, `<>:"|?*`):
+			c := seg[strings.IndexAny(seg, `<>:"|?*`)]
+			why = fmt.Sprintf("%q holds %q, which Windows does not allow in a name", seg, c)
+			if c == ':' {
+				why += " (there it names a stream of the file before it)"
+			}
+		case reservedDevice(seg):
+			why = fmt.Sprintf("%q is a device on Windows, whatever its extension", seg)
+		case shortNameAlias(seg):
+			why = fmt.Sprintf("%q has the form of a Windows 8.3 short name, the alias of another file there", seg)
+		default:
+			continue
+		}
+		return invalid(CodeWindowsName, "entry name %q: %s", name, why).
+			WithHint("on Windows this name would replace another file or open a device: rename the file")
+	}
+	return nil
+}
+
+// reservedDevice tells whether a segment names a Windows device: the part
+// before its first dot, trailing spaces dropped, case ignored.
+func reservedDevice(seg string) bool {
+	base, _, _ := strings.Cut(seg, ".")
+	base = strings.ToUpper(strings.TrimRight(base, " "))
+	switch base {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return true
+	}
+	if len(base) < 4 || (base[:3] != "COM" && base[:3] != "LPT") {
+		return false
+	}
+	switch base[3:] {
+	case "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "\u00b9", "\u00b2", "\u00b3":
+		return true
+	}
+	return false
+}
+
+// shortNameAlias tells whether a segment has the 8.3 form Windows gives a
+// long name's alias: at most 8 characters ending in "~" and digits, then
+// optionally a dot and at most 3 characters.
+func shortNameAlias(seg string) bool {
+	base, ext, dotted := strings.Cut(seg, ".")
+	if len(base) > 8 || (dotted && (len(ext) > 3 || strings.Contains(ext, "."))) {
+		return false
+	}
+	i := strings.LastIndexByte(base, '~')
+	if i < 1 || i == len(base)-1 {
+		return false
+	}
+	for _, c := range base[i+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // foldKey is the name a case-insensitive, normalising file system (APFS,
 // HFS+, NTFS, exFAT) stores for name: Unicode case folding of the canonical
 // decomposition, recomposed (NFC). Two names with one key are one file there.

@@ -25,6 +25,7 @@ const (
 	CodeAmbiguousHeader = "tarball_ambiguous_header" // a header other tar readers could read differently
 	CodeNameCollision   = "tarball_name_collision"   // two names one file on a case-insensitive or normalising file system
 	CodeUnsafeName      = "tarball_unsafe_name"      // a name with C1 controls, bidi overrides or invalid UTF-8
+	CodeWindowsName     = "tarball_windows_name"     // a name Windows reads as another file or a device (checkWindowsName)
 )
 
 // ManifestName is the pack manifest every pack tarball carries at its root.
