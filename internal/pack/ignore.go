@@ -112,7 +112,7 @@ func globToRegexp(g string) string {
 			b.WriteString("[^/]")
 		case c == '\\' && i+1 < len(g):
 			i++
-			b.WriteString(regexp.QuoteMeta(string(g[i])))
+			b.WriteString(regexp.QuoteMeta(g[i : i+1]))
 		case c == '[':
 			end := strings.IndexByte(g[i+1:], ']')
 			if end < 0 {
@@ -126,7 +126,7 @@ func globToRegexp(g string) string {
 			b.WriteString("[" + strings.ReplaceAll(class, `\`, `\\`) + "]")
 			i += end + 1
 		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
+			b.WriteString(regexp.QuoteMeta(g[i : i+1])) // a byte of a UTF-8 sequence stays as it is
 		}
 	}
 	return b.String()

@@ -61,3 +61,15 @@ func TestIgnoreParentExcluded(t *testing.T) {
 		t.Error("re-included a file inside an excluded directory")
 	}
 }
+
+// A pattern with non-ASCII letters matches them (each UTF-8 byte was once
+// quoted as a letter of its own, so such a pattern matched nothing).
+func TestIgnoreNonASCII(t *testing.T) {
+	ig := ParseIgnore([]byte("caf\u00e9.md\ndocs/*\u00e9t\u00e9*\n?\u00e8.txt\n"))
+	for path, want := range map[string]bool{"caf\u00e9.md": true, "x/caf\u00e9.md": true, "cafe.md": false,
+		"docs/l'\u00e9t\u00e9.md": true, "docs/ete.md": false, "\u00e9\u00e8.txt": true} {
+		if got := ig.Ignored(path); got != want {
+			t.Errorf("Ignored(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
