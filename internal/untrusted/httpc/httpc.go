@@ -69,7 +69,11 @@ func New(base *url.URL, o Options) (*Client, error) {
 	}
 	next := o.Transport
 	if next == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
+		t, ok := http.DefaultTransport.(*http.Transport)
+		if !ok {
+			t = &http.Transport{Proxy: http.ProxyFromEnvironment}
+		}
+		t = t.Clone()
 		t.MaxResponseHeaderBytes = maxHeaderBytes
 		next = t
 	}
@@ -173,7 +177,8 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 
 // bearer attaches the token to a request for exactly origin (scheme, host
 // and port), whoever made it (the caller or a redirect), and removes any
-// Authorization header from every other request.
+// Authorization header from every other request. The answer carries the
+// request as it was given, so the token is not handed back with it.
 type bearer struct {
 	next   http.RoundTripper
 	origin string
@@ -186,7 +191,11 @@ func (b *bearer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if b.token != "" && Origin(req.URL) == b.origin && (req.URL.Scheme == "https" || Loopback(req.URL.Hostname())) {
 		r.Header.Set("Authorization", "Bearer "+b.token)
 	}
-	return b.next.RoundTrip(r)
+	resp, err := b.next.RoundTrip(r)
+	if resp != nil {
+		resp.Request = req
+	}
+	return resp, err
 }
 
 // transportErr classifies a failure of an exchange: a refusal of the policy
