@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
@@ -92,11 +93,16 @@ func entryLine(dir bool, name string, size, mode int64, sum string) string {
 	return fmt.Sprintf("file %q size %d mode %o sha256 %s", name, size, mode, sum)
 }
 
+// gzWriters are reused: a new one costs more than the rest of an input.
+var gzWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.NoCompression); return w }}
+
 // wopkitListing walks the tar stream b (gzipped first) and lists what
 // wopkit accepts, directories included, or returns Walk's error.
 func wopkitListing(b []byte, lim Limits) ([]string, error) {
 	var zb bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&zb, gzip.NoCompression)
+	zw := gzWriters.Get().(*gzip.Writer)
+	defer gzWriters.Put(zw)
+	zw.Reset(&zb)
 	zw.Write(b)
 	zw.Close()
 	var out []string
