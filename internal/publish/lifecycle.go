@@ -78,7 +78,9 @@ func checkSuperseding(t *Tree, o LifecycleOptions) error {
 	if v == o.Version {
 		return werr.New(werr.Usage, "usage", "%s@%s cannot be superseded by itself", o.Name, v)
 	}
-	if !t.exists(t.VersionFile(o.Name, v, ".json")) {
+	if ok, err := t.exists(t.VersionFile(o.Name, v, ".json")); err != nil {
+		return err
+	} else if !ok {
 		return werr.New(werr.Invalid, "version_unknown", "--superseded-by %s: %s@%s is not published in %s", o.SupersededBy, o.Name, v, t.abs(t.versionsDir(o.Name))).
 			WithHint("name a published version of the pack that replaces this one")
 	}
@@ -117,7 +119,9 @@ func lifecycle(o LifecycleOptions, edit func(*Tree, *jsjson.Obj) error) (*Plan, 
 		return nil, werr.New(werr.Usage, "usage", "%q@%q cannot name a published version", o.Name, o.Version)
 	}
 	rel := t.VersionFile(o.Name, o.Version, ".json")
-	if !t.exists(rel) {
+	if ok, err := t.exists(rel); err != nil {
+		return nil, err
+	} else if !ok {
 		return nil, werr.New(werr.Invalid, "version_unknown", "%s@%s is not published in %s (no %s)", o.Name, o.Version, t.Root, t.abs(rel)).
 			WithHint("check the name, the version and the tree (--spec v1 for the frozen v1 tree)")
 	}
@@ -128,7 +132,7 @@ func lifecycle(o LifecycleOptions, edit func(*Tree, *jsjson.Obj) error) (*Plan, 
 	if err := edit(t, m); err != nil {
 		return nil, err
 	}
-	plan := &Plan{Registry: t.Root, Tree: t.Spec, Name: o.Name, Version: o.Version, Changes: []Change{}}
+	plan := &Plan{Registry: t.Root, Tree: t.Spec, Name: o.Name, Version: o.Version, Notes: t.notes, Changes: []Change{}}
 	oldPack, oldReg, err := snapshotIndexes(t, o.Name)
 	if err != nil {
 		return nil, err

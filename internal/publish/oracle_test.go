@@ -50,6 +50,7 @@ func checkWithScripts(t *testing.T, dir string) {
 }
 
 func TestFixtureReleasesPassTheRegistryScripts(t *testing.T) {
+	stageInvalidFixtures(t)
 	needNode(t)
 	dir := emptyRegistry(t)
 	for _, tgz := range fixtureReleases(t) {

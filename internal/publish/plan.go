@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
+	"github.com/openwop/wopkit/internal/termsafe"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -38,6 +37,8 @@ type Plan struct {
 	Changes   []Change `json:"changes"`
 	IndexDiff []string `json:"indexDiff,omitempty"` // the index entries, before (-) and after (+)
 	Notes     []string `json:"notes,omitempty"`
+
+	dir *untrusted.Dir // the registry root, where Apply writes
 }
 
 // phase orders the writes so that no index ever names a file not yet in
@@ -60,24 +61,25 @@ func (t *Tree) phase(rel string) int {
 // collect turns the tree's overlay into the changes against the disk.
 func (p *Plan) collect(t *Tree) error {
 	p.Changes = p.Changes[:0]
+	p.dir = t.dir
 	for _, rel := range t.order {
 		data := t.overlay[rel]
-		abs := t.abs(rel)
 		c := Change{Path: rel, Action: "create", Bytes: len(data), data: data}
-		if fi, err := os.Lstat(abs); err == nil {
+		if fi, err := t.dir.Lstat(rel); err == nil {
 			if !fi.Mode().IsRegular() {
-				return werr.New(werr.Env, "registry_invalid", "%s is not a regular file", abs)
+				return werr.New(werr.Invalid, "registry_invalid", "%s is not a regular file (%s); wopkit does not write through it", t.abs(rel), fi.Mode().Type()).
+					WithHint("replace it with the file itself")
 			}
-			old, err := os.ReadFile(abs)
+			old, err := t.dir.ReadFile(rel, t.limit(rel))
 			if err != nil {
-				return werr.Wrap(werr.Env, "registry_unreadable", err, "cannot read %s", abs)
+				return t.ioErr(rel, "read", err)
 			}
 			if bytes.Equal(old, data) {
 				continue
 			}
 			c.Action, c.old, c.oldMode, c.existed = "update", old, fi.Mode().Perm(), true
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			return werr.Wrap(werr.Env, "registry_unreadable", err, "cannot read %s", abs)
+			return t.ioErr(rel, "read", err)
 		}
 		p.Changes = append(p.Changes, c)
 	}
@@ -86,99 +88,6 @@ func (p *Plan) collect(t *Tree) error {
 		p.NoOp = true
 	}
 	return nil
-}
-
-// failBeforeRename, when >= 0, makes Apply fail before its n-th rename
-// (tests of the rollback).
-var failBeforeRename = -1
-
-// Apply writes the plan's changes all together or not at all: each new
-// content goes to a temporary file beside its target, then the temporaries
-// are renamed in phase order; if any step fails, the files already renamed
-// get their old content back, new files and directories are removed and the
-// temporaries discarded.
-func (p *Plan) Apply() (err error) {
-	if p.NoOp || len(p.Changes) == 0 {
-		return nil
-	}
-	var madeDirs []string
-	temps := make([]*atomicfile.File, 0, len(p.Changes))
-	done := 0
-	defer func() {
-		if err == nil {
-			return
-		}
-		for _, f := range temps[done:] {
-			f.Abort()
-		}
-		for i := done - 1; i >= 0; i-- {
-			c := p.Changes[i]
-			abs := filepath.Join(p.Registry, filepath.FromSlash(c.Path))
-			if c.existed {
-				if rerr := atomicfile.WriteFile(abs, c.old, c.oldMode); rerr != nil {
-					err = errors.Join(err, rerr)
-				}
-			} else {
-				os.Remove(abs)
-			}
-		}
-		for i := len(madeDirs) - 1; i >= 0; i-- {
-			os.Remove(madeDirs[i]) // only if empty
-		}
-	}()
-	for _, c := range p.Changes {
-		abs := filepath.Join(p.Registry, filepath.FromSlash(c.Path))
-		made, err := mkdirs(filepath.Dir(abs))
-		madeDirs = append(madeDirs, made...)
-		if err != nil {
-			return err
-		}
-		mode := fs.FileMode(0o644)
-		if c.existed {
-			mode = c.oldMode
-		}
-		f, err := atomicfile.Create(abs, mode)
-		if err != nil {
-			return err
-		}
-		temps = append(temps, f)
-		if _, err := f.Write(c.data); err != nil {
-			return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", abs)
-		}
-	}
-	for i, f := range temps {
-		if i == failBeforeRename {
-			return werr.New(werr.Env, "write_failed", "injected failure before writing %s", f.Final())
-		}
-		if err := f.Commit(); err != nil {
-			return err // Commit discarded its own temporary; files 0..i-1 are rolled back
-		}
-		done = i + 1
-	}
-	return nil
-}
-
-// mkdirs creates dir and its missing parents, returning those it made,
-// outermost first.
-func mkdirs(dir string) ([]string, error) {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); err == nil {
-			break
-		}
-		missing = append(missing, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	var made []string
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return made, werr.Wrap(werr.Env, "write_failed", err, "cannot create directory %s", missing[i])
-		}
-		made = append(made, missing[i])
-	}
-	return made, nil
 }
 
 // snapshotIndexes returns the pack's index.json and the registry index's
@@ -311,27 +220,36 @@ func lineDiff(label string, a, b []byte) []string {
 
 // WriteText prints the plan for a person: the files written (or that would
 // be, with dryRun) and the index entries' diff.
+// Every name in it comes from a tarball or the tree, so each line is printed
+// through termsafe: no control or bidirectional character reaches the
+// terminal raw.
 func (p *Plan) WriteText(w io.Writer, dryRun bool) {
+	line := func(format string, args ...any) {
+		fmt.Fprintln(w, termsafe.String(fmt.Sprintf(format, args...)))
+	}
 	what := p.Name + "@" + p.Version
 	if p.NoOp {
-		fmt.Fprintf(w, "%s: %s (tree %s) already holds exactly this: nothing to do\n", what, p.Registry, p.Tree)
+		line("%s: %s (tree %s) already holds exactly this: nothing to do", what, p.Registry, p.Tree)
+		for _, n := range p.Notes {
+			line("note: %s", n)
+		}
 		return
 	}
 	verb := "wrote"
 	if dryRun {
 		verb = "would write"
 	}
-	fmt.Fprintf(w, "%s %d file(s) for %s in %s (tree %s):\n", verb, len(p.Changes), what, p.Registry, p.Tree)
+	line("%s %d file(s) for %s in %s (tree %s):", verb, len(p.Changes), what, p.Registry, p.Tree)
 	for _, c := range p.Changes {
-		fmt.Fprintf(w, "  %-6s %s (%d bytes)\n", c.Action, c.Path, c.Bytes)
+		line("  %-6s %s (%d bytes)", c.Action, c.Path, c.Bytes)
 	}
 	if len(p.IndexDiff) > 0 {
-		fmt.Fprintln(w, "index entries:")
+		line("index entries:")
 		for _, l := range p.IndexDiff {
-			fmt.Fprintln(w, "  "+l)
+			line("  %s", l)
 		}
 	}
 	for _, n := range p.Notes {
-		fmt.Fprintln(w, "note: "+n)
+		line("note: %s", n)
 	}
 }

@@ -19,9 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +27,7 @@ import (
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/verify"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -58,6 +56,11 @@ type Release struct {
 
 // Stage verifies the release and plans every file it adds to or changes in
 // the tree. Nothing is written: call Apply on the plan.
+//
+// A release the tree already holds with the same bytes plans what its
+// publication implies (SBOMs, indexes, mirror) and changes only what is
+// missing or stale, so that a run of an older wopkit cut short is repaired
+// by running it again; when nothing is, the plan is a no-op.
 func Stage(ctx context.Context, o Options) (*Plan, error) {
 	t, err := OpenTree(o.Registry, o.Spec)
 	if err != nil {
@@ -67,9 +70,12 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Registry: t.Root, Tree: t.Spec, Name: rel.Name, Version: rel.Version, Notes: rel.Notes, Changes: []Change{}}
+	plan := &Plan{Registry: t.Root, Tree: t.Spec, Name: rel.Name, Version: rel.Version, Notes: append(t.notes, rel.Notes...), Changes: []Change{}}
 
 	if err := checkAdvisories(t, rel.Name, rel.Version); err != nil {
+		return nil, err
+	}
+	if err := checkPackName(t, rel.Name); err != nil {
 		return nil, err
 	}
 	versions, err := t.versionsOf(rel.Name)
@@ -78,25 +84,33 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	}
 	tgzRel := t.VersionFile(rel.Name, rel.Version, ".tgz")
 	sigRel := t.VersionFile(rel.Name, rel.Version, ".sig")
-	if t.exists(t.VersionFile(rel.Name, rel.Version, ".json")) || t.exists(tgzRel) {
-		oldTgz, _, err := t.read(tgzRel)
-		if err != nil {
-			return nil, err
-		}
-		oldSig, _, err := t.read(sigRel)
-		if err != nil {
-			return nil, err
-		}
-		if bytes.Equal(oldTgz, rel.Tgz) && bytes.Equal(oldSig, rel.Sig) {
-			plan.NoOp = true
-			return plan, nil
-		}
+	jsonRel := t.VersionFile(rel.Name, rel.Version, ".json")
+	hasJSON, err := t.exists(jsonRel)
+	if err != nil {
+		return nil, err
+	}
+	oldTgz, hasTgz, err := t.read(tgzRel)
+	if err != nil {
+		return nil, err
+	}
+	oldSig, hasSig, err := t.read(sigRel)
+	if err != nil {
+		return nil, err
+	}
+	republish := hasJSON || hasTgz
+	if republish && (!bytes.Equal(oldTgz, rel.Tgz) || hasSig && !bytes.Equal(oldSig, rel.Sig)) {
 		return nil, werr.New(werr.Invalid, "version_conflict", "%s@%s is already published in %s with different bytes (%s)", rel.Name, rel.Version, t.abs(t.versionsDir(rel.Name)), t.abs(tgzRel)).
 			WithHint("published releases are immutable: bump the version in pack.json, pack and sign again")
 	}
-	if latest := highest(versions); latest != "" && CompareVersions(rel.Version, latest) <= 0 && !o.AllowOlder {
-		return nil, werr.New(werr.Invalid, "version_not_greater", "%s@%s is not greater than the latest published version %s", rel.Name, rel.Version, latest).
-			WithHint("bump the version, or pass --allow-older to publish a maintenance release of an older line")
+	if !republish {
+		if same := samePrecedence(rel.Version, versions); same != "" {
+			return nil, werr.New(werr.Invalid, "version_conflict", "%s@%s has the same precedence as the published version %s (SemVer ignores build metadata)", rel.Name, rel.Version, same).
+				WithHint("published releases are immutable: bump the version in pack.json, pack and sign again")
+		}
+		if latest := highest(versions); latest != "" && CompareVersions(rel.Version, latest) <= 0 && !o.AllowOlder {
+			return nil, werr.New(werr.Invalid, "version_not_greater", "%s@%s is not greater than the latest published version %s", rel.Name, rel.Version, latest).
+				WithHint("bump the version, or pass --allow-older to publish a maintenance release of an older line")
+		}
 	}
 
 	now := o.Now
@@ -117,7 +131,10 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	}
 	t.put(tgzRel, rel.Tgz)
 	t.put(sigRel, rel.Sig)
-	t.put(t.VersionFile(rel.Name, rel.Version, ".json"), jsjson.Stringify(rel.Manifest))
+	if !hasJSON {
+		// A published manifest stays as it is (its publishedAt, a yank).
+		t.put(jsonRel, jsjson.Stringify(rel.Manifest))
+	}
 	for _, f := range rel.archive.Files {
 		rest, ok := strings.CutPrefix(f.Name, "schemas/")
 		if ok && !strings.Contains(rest, "/") && strings.HasSuffix(rest, ".json") && safeName(rest) {
@@ -137,7 +154,43 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	if err := plan.collect(t); err != nil {
 		return nil, err
 	}
+	if republish && !plan.NoOp {
+		plan.Notes = append(plan.Notes, fmt.Sprintf("%s@%s was already in the tree with these bytes, but not all that its publication writes: the missing or stale files are written (an earlier run was cut short)", rel.Name, rel.Version))
+	}
 	return plan, indexDiff(t, plan, rel.Name, oldPack, oldReg)
+}
+
+// samePrecedence returns the published version that v equals in SemVer
+// precedence without being the same string (1.0.0+rebuild, or 1.00.0 read by
+// its numbers, beside 1.0.0), or "".
+func samePrecedence(v string, published []string) string {
+	x, ok := parseLoose(v)
+	if !ok {
+		return ""
+	}
+	for _, p := range published {
+		if y, ok := parseLoose(p); ok && p != v && x.compare(y) == 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// checkPackName refuses a pack whose name differs from a pack the tree holds
+// only in letter case: on a case-insensitive file system (a clone on macOS
+// or Windows) the two would share one folder.
+func checkPackName(t *Tree, name string) error {
+	packs, err := t.list(t.packsDir(), true)
+	if err != nil {
+		return err
+	}
+	for _, p := range packs {
+		if p != name && strings.EqualFold(p, name) {
+			return werr.New(werr.Invalid, "pack_name_collision", "pack %q differs from the published pack %q only in letter case", name, p).
+				WithHint("a registry checkout on a case-insensitive file system cannot hold both: choose another name")
+		}
+	}
+	return nil
 }
 
 func highest(versions []string) string {
@@ -149,8 +202,6 @@ func highest(versions []string) string {
 	}
 	return best
 }
-
-var engineRange = regexp.MustCompile(`^>=\d+(\.\d+){0,2} <(\d+)\.0\.0$`)
 
 // loadRelease reads the tarball within the registry's limits and verifies
 // it as the registry's publish gate does: the signature, against the key the
@@ -166,66 +217,11 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 		return nil, err
 	}
 	pj := a.Get(tarball.ManifestName)
-	pmv, err := jsjson.Parse(pj.Data, o.Tarball+": pack.json")
+	man, err := checkManifest(a, o.Tarball, t.Spec)
 	if err != nil {
 		return nil, err
 	}
-	pm, _ := pmv.(*jsjson.Obj)
-	name, _ := jsjson.Str(jsjson.Field(pm, "name"))
-	version, _ := jsjson.Str(jsjson.Field(pm, "version"))
-	if name == "" || version == "" {
-		return nil, werr.New(werr.Invalid, "pack_manifest_invalid", "pack.json in %s has no name or version", o.Tarball)
-	}
-	if !safeName(name) || !safeName(version) {
-		return nil, werr.New(werr.Invalid, "pack_name_invalid", "pack name %q or version %q in %s cannot name a registry path", name, version, o.Tarball)
-	}
-	if strings.HasPrefix(name, "private.") || strings.HasPrefix(name, "local.") {
-		return nil, werr.New(werr.Invalid, "pack_namespace_reserved", "%s is in a reserved namespace: private.* and local.* packs are never published to a registry", name).
-			WithHint("rename the pack into core.*, vendor.<org>.* or community.<group>.*")
-	}
-	if _, ok := parseSemver(version); !ok {
-		return nil, werr.New(werr.Invalid, "pack_version_invalid", "version %q of %s is not a SemVer version", version, name)
-	}
-
-	signing, _ := jsjson.Field(pm, "signing").(*jsjson.Obj)
-	if signing == nil {
-		return nil, werr.New(werr.Invalid, "signature_missing", "pack.json in %s has no signing block", o.Tarball).
-			WithHint("sign the pack first: wopkit sign or wopkit pack --sign")
-	}
-	scheme, _ := jsjson.Str(jsjson.Field(signing, "scheme"))
-	method, _ := jsjson.Str(jsjson.Field(signing, "method"))
-	var keyID string
-	switch t.Spec {
-	case SpecV2:
-		if scheme != sign.SchemeV2 {
-			return nil, werr.New(werr.Invalid, "publish_tree_mismatch", "%s is not signed with the v2 scheme %s; the v2 tree takes only v2 signatures", o.Tarball, sign.SchemeV2).
-				WithHint("sign with --sign v2 (wopkit migrate first for a v1 pack), or pass --spec v1 for the frozen v1 tree")
-		}
-		keyID, _ = jsjson.Str(jsjson.Field(signing, "keyId"))
-		if k, _ := jsjson.Str(jsjson.Field(pm, "kind")); k == "" {
-			return nil, werr.New(werr.Invalid, "pack_kind_missing", "pack.json in %s has no kind; every v2 manifest names its kind (RFC 0177 §C.5)", o.Tarball).
-				WithHint("add \"kind\": \"node\" (or the pack's kind) to pack.json, then pack and sign again (wopkit migrate does it)")
-		}
-		rng, _ := jsjson.Str(jsjson.Field(jsjson.Field(pm, "engines"), "openwop"))
-		m := engineRange.FindStringSubmatch(rng)
-		if ceil, _ := strconv.Atoi(safeIndex(m, 2)); m == nil || ceil <= 2 {
-			return nil, werr.New(werr.Invalid, "pack_engine_unsupported", "engines.openwop %q of %s does not admit protocol major 2 with an explicit ceiling (e.g. \">=1.0.0 <3.0.0\")", rng, name).
-				WithHint("the v2 tree takes only manifests whose engines range admits major 2 (wopkit migrate)")
-		}
-	default:
-		if method == "" {
-			return nil, werr.New(werr.Invalid, "publish_tree_mismatch", "%s carries no v1 signing method; the v1 tree takes v1 signatures", o.Tarball).
-				WithHint("publish a v2-signed pack to the v2 tree (drop --spec v1)")
-		}
-		if method == sign.MethodSigstore {
-			return nil, werr.New(werr.Invalid, "publish_method_unsupported", "%s is signed with Sigstore, which wopkit publish does not stage", o.Tarball).
-				WithHint("sign with a registered Ed25519 key (--sign manual or v2)")
-		}
-		keyID, _ = jsjson.Str(jsjson.Or(jsjson.Field(signing, "publicKeyRef"), jsjson.Field(signing, "keyId")))
-	}
-	if keyID == "" {
-		return nil, werr.New(werr.Invalid, "key_unknown", "the signing block in %s names no key", o.Tarball)
-	}
+	pm, name, version, keyID, method := man.doc, man.name, man.version, man.keyID, man.method
 	root, err := registry.Open(t.Root)
 	if err != nil {
 		return nil, err
@@ -243,18 +239,19 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 			WithHint("sign with a key the registry grants this namespace, or ask the registry to extend the key's permittedNamespaces")
 	}
 
-	sigPath := o.SigPath
-	if base, ok := strings.CutSuffix(o.Tarball, ".tgz"); sigPath == "" && ok {
-		if _, err := os.Stat(base + sign.DetachedSigExt); err == nil {
-			sigPath = base + sign.DetachedSigExt
+	var sig []byte
+	if o.SigPath != "" {
+		if sig, err = untrusted.ReadNamed(o.SigPath, untrusted.MaxDocument); err != nil {
+			return nil, readErr(o.SigPath, err)
+		}
+	} else if base, ok := strings.CutSuffix(o.Tarball, ".tgz"); ok {
+		// The signature beside the tarball, read inside the tarball's folder.
+		sig, err = untrusted.ReadFile(base+sign.DetachedSigExt, untrusted.MaxDocument)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, readErr(base+sign.DetachedSigExt, err)
 		}
 	}
-	var sig []byte
-	if sigPath != "" {
-		if sig, err = readBounded(sigPath, 1<<20); err != nil {
-			return nil, err
-		}
-	} else if f := a.Get("keys/pack.json.sig"); f != nil && method != sign.MethodLegacy {
+	if f := a.Get("keys/pack.json.sig"); sig == nil && f != nil && method != sign.MethodLegacy {
 		sig = f.Data // the registry serves the raw signature beside the tarball
 	}
 	if sig == nil {
@@ -271,7 +268,11 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 	rel := &Release{Name: name, Version: version, KeyID: keyID, Method: res.Method, Tgz: tgz, Sig: sig, archive: a,
 		Integrity: "sha256-" + base64.StdEncoding.EncodeToString(sum[:])}
 	base := pm
-	if side, note := sidecarManifest(o.Tarball, pj.Data); side != nil {
+	side, note, err := sidecarManifest(o.Tarball, pj.Data)
+	if err != nil {
+		return nil, err
+	}
+	if side != nil {
 		base = side
 	} else if note != "" {
 		rel.Notes = append(rel.Notes, note)
@@ -283,32 +284,29 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 	return rel, nil
 }
 
-func safeIndex(m []string, i int) string {
-	if i < len(m) {
-		return m[i]
-	}
-	return ""
-}
-
 // sidecarManifest returns the version manifest `wopkit pack` (and the
 // registry's builder) writes beside the tarball, <base>.json, or the version
 // manifest beside a tarball taken from a registry, when it says the same as
 // the pack.json inside (apart from the members a registry adds): its members
 // keep the source order the registry's version manifests have. A sidecar
-// that differs is ignored, with a note.
-func sidecarManifest(tgzPath string, packJSON []byte) (*jsjson.Obj, string) {
+// that differs is ignored, with a note; one that is not a regular file in
+// the tarball's folder, or is too large, is refused.
+func sidecarManifest(tgzPath string, packJSON []byte) (*jsjson.Obj, string, error) {
 	p, ok := strings.CutSuffix(tgzPath, ".tgz")
 	if !ok {
-		return nil, ""
+		return nil, "", nil
 	}
-	b, err := os.ReadFile(p + ".json")
+	b, err := untrusted.ReadFile(p+".json", untrusted.MaxDocument)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", nil
+	}
 	if err != nil {
-		return nil, ""
+		return nil, "", readErr(p+".json", err)
 	}
 	v, err := jsjson.Parse(b, p+".json")
 	o, _ := v.(*jsjson.Obj)
 	if err != nil || o == nil {
-		return nil, fmt.Sprintf("%s.json is not a JSON object: the version manifest keeps the tarball's member order", p)
+		return nil, fmt.Sprintf("%s.json is not a JSON object: the version manifest keeps the tarball's member order", p), nil
 	}
 	c := jsjson.Clone(o).(*jsjson.Obj)
 	for _, k := range registryMembers {
@@ -317,9 +315,9 @@ func sidecarManifest(tgzPath string, packJSON []byte) (*jsjson.Obj, string) {
 	x, err1 := jcs.Canonicalize(jsjson.Stringify(c), jcs.Options{})
 	y, err2 := jcs.Canonicalize(packJSON, jcs.Options{})
 	if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
-		return nil, fmt.Sprintf("%s.json says other than the pack.json inside the tarball: ignored; the version manifest keeps the tarball's member order", p)
+		return nil, fmt.Sprintf("%s.json says other than the pack.json inside the tarball: ignored; the version manifest keeps the tarball's member order", p), nil
 	}
-	return c, ""
+	return c, "", nil
 }
 
 // registryMembers are the members a registry adds to a version manifest
@@ -328,23 +326,31 @@ func sidecarManifest(tgzPath string, packJSON []byte) (*jsjson.Obj, string) {
 var registryMembers = []string{"integrity", "publishedAt", "tarballUrl", "signatureUrl", "deprecated", "yanked",
 	"yankedReason", "versionDeprecated", "deprecationReason", "supersededBy", "advisoryUrl"}
 
+// readBounded reads the tarball the user named (a link is followed), a
+// regular file of at most max bytes.
 func readBounded(p string, max int64) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", p).WithHint("check the path")
-		}
-		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", p)
+	b, err := untrusted.ReadNamed(p, max)
+	if werr.CodeOf(err) == untrusted.CodeTooLarge {
+		return nil, werr.Wrap(werr.Invalid, "tarball_too_large", err, "%s is larger than the registry's limit of %d bytes", p, max)
 	}
-	defer f.Close()
-	b, err := registry.ReadSized(f, max+1)
 	if err != nil {
-		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", p)
-	}
-	if int64(len(b)) > max {
-		return nil, werr.New(werr.Invalid, "tarball_too_large", "%s is larger than the registry's limit of %d bytes", p, max)
+		return nil, readErr(p, err)
 	}
 	return b, nil
+}
+
+// readErr keeps the layer's refusals of a file beside the tarball (not
+// regular, too large, outside its folder) and wraps other failures as
+// file_unreadable.
+func readErr(p string, err error) error {
+	if werr.CodeOf(err) != "" {
+		return err
+	}
+	e := werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", p)
+	if errors.Is(err, fs.ErrNotExist) {
+		e = e.WithHint("check the path")
+	}
+	return e
 }
 
 // checkAdvisories refuses a version the registry's security advisories name

@@ -43,7 +43,9 @@ func (t *Tree) planSBOMs(versions map[string][]string) error {
 		}
 		sort.Strings(vs)
 		for _, v := range vs {
-			if !t.exists(t.VersionFile(name, v, ".json")) {
+			if ok, err := t.exists(t.VersionFile(name, v, ".json")); err != nil {
+				return err
+			} else if !ok {
 				continue
 			}
 			b, ok, err := t.read(t.VersionFile(name, v, ".sbom.json"))

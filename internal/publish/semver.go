@@ -16,10 +16,26 @@ type semver struct {
 	pre                 string
 }
 
-var semverRE = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$`)
+// semverRE is SemVer 2.0.0's own grammar: numeric identifiers without
+// leading zeros, no empty identifier, build metadata after '+'.
+var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
+	`(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?` +
+	`(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$`)
 
-func parseSemver(v string) (semver, bool) {
-	m := semverRE.FindStringSubmatch(v)
+// looseSemverRE also reads the versions a registry may already hold that
+// SemVer refuses (leading zeros, empty identifiers), so that a new version
+// is compared with them by the numbers they spell.
+var looseSemverRE = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]*)?$`)
+
+// parseSemver parses a SemVer 2.0.0 version; ok is false for anything the
+// grammar refuses (01.0.0, 1.00.0, 1.0.0-01, 1.0.0+).
+func parseSemver(v string) (semver, bool) { return parseWith(semverRE, v) }
+
+// parseLoose parses a version already published, leading zeros allowed.
+func parseLoose(v string) (semver, bool) { return parseWith(looseSemverRE, v) }
+
+func parseWith(re *regexp.Regexp, v string) (semver, bool) {
+	m := re.FindStringSubmatch(v)
 	if m == nil {
 		return semver{}, false
 	}

@@ -3,7 +3,6 @@ package publish
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -12,6 +11,8 @@ import (
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/registry"
+	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -25,10 +26,19 @@ const (
 // overlay of the files a command is about to write: every index and SBOM is
 // computed from this view, so what is planned is exactly what the registry's
 // scripts would compute from the tree once it is written.
+//
+// The root is opened as an os.Root (untrusted.OpenDir): every read, listing,
+// directory creation and rename stays inside it, so a directory of the
+// checkout that is a link leading out of it (v2/packs, a pack's folder, its
+// "-") is refused (path_outside_root) instead of being written through.
+// Files are read only when regular (never blocking on a FIFO) and within the
+// registry's bounds (see limit).
 type Tree struct {
 	Root string // the registry root: the directory holding .well-known/
 	Spec string // SpecV1 or SpecV2
 
+	dir       *untrusted.Dir
+	notes     []string // what opening the tree repaired (an interrupted transaction)
 	wellKnown *jsjson.Obj
 	overlay   map[string][]byte // slash path relative to Root -> planned content
 	order     []string          // overlay paths in the order they were planned
@@ -51,12 +61,26 @@ func OpenTree(dir, spec string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Root: root, Spec: spec, overlay: map[string][]byte{}}
-	data, _, err := t.read(registry.WellKnown)
+	d, err := untrusted.OpenDir(root)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "registry_unreadable", err, "cannot open the registry root %s", root)
+	}
+	t := &Tree{Root: root, Spec: spec, dir: d, overlay: map[string][]byte{}}
+	note, err := recoverTree(d)
 	if err != nil {
 		return nil, err
 	}
-	wk, err := jsjson.Parse(data, filepath.Join(root, filepath.FromSlash(registry.WellKnown)))
+	if note != "" {
+		t.notes = append(t.notes, note)
+	}
+	data, ok, err := t.read(registry.WellKnown)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, werr.New(werr.Env, "registry_unreadable", "%s has no %s", root, registry.WellKnown)
+	}
+	wk, err := jsjson.Parse(data, t.abs(registry.WellKnown))
 	if err != nil {
 		return nil, err
 	}
@@ -114,28 +138,63 @@ func (t *Tree) MirrorFile(name, version, file string) string {
 
 func (t *Tree) abs(rel string) string { return filepath.Join(t.Root, filepath.FromSlash(rel)) }
 
+// limit is the size bound of a file of the tree read from disk: the
+// registry-wide documents (the registry index, the aggregate SBOM) grow with
+// the registry and get untrusted.MaxIndex; a tarball the registry's
+// compressed limit; a mirrored schema the registry's limit on one tarball
+// entry; every other document untrusted.MaxDocument.
+func (t *Tree) limit(rel string) int64 {
+	switch {
+	case rel == t.RegistryIndex() || rel == t.AggregateSBOM():
+		return untrusted.MaxIndex
+	case strings.HasSuffix(rel, ".tgz"):
+		return tarball.RegistryLimits.MaxCompressed
+	case strings.Count(rel, "/") == 2 && !strings.HasPrefix(rel, t.Spec+"/") && !strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "security/"):
+		return tarball.RegistryLimits.MaxEntry // the schema mirror, <name>/<version>/<file>
+	}
+	return untrusted.MaxDocument
+}
+
 // read returns a file's planned content, else its content on disk; ok is
-// false when it exists in neither.
+// false when it exists in neither. A file that is not regular, too large or
+// reached through a link leaving the root is refused with the layer's code.
 func (t *Tree) read(rel string) ([]byte, bool, error) {
 	if b, ok := t.overlay[rel]; ok {
 		return b, true, nil
 	}
-	b, err := os.ReadFile(t.abs(rel))
+	b, err := t.dir.ReadFile(rel, t.limit(rel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, werr.Wrap(werr.Env, "registry_unreadable", err, "cannot read %s", t.abs(rel))
+		return nil, false, t.ioErr(rel, "read", err)
 	}
 	return b, true, nil
 }
 
-func (t *Tree) exists(rel string) bool {
-	if _, ok := t.overlay[rel]; ok {
-		return true
+// ioErr keeps the layer's refusals (their codes are stable) and wraps any
+// other failure as registry_unreadable.
+func (t *Tree) ioErr(rel, what string, err error) error {
+	if werr.CodeOf(err) != "" {
+		return err
 	}
-	_, err := os.Stat(t.abs(rel))
-	return err == nil
+	return werr.Wrap(werr.Env, "registry_unreadable", err, "cannot %s %s", what, t.abs(rel))
+}
+
+// exists reports whether rel is planned or on disk (links followed inside
+// the root); a name that leaves the root is an error.
+func (t *Tree) exists(rel string) (bool, error) {
+	if _, ok := t.overlay[rel]; ok {
+		return true, nil
+	}
+	_, err := t.dir.Stat(rel)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, t.ioErr(rel, "read", err)
 }
 
 // put plans content for rel.
@@ -148,18 +207,21 @@ func (t *Tree) put(rel string, data []byte) {
 
 // list returns the names in directory rel (disk and plan), byte-sorted as
 // Node's readdirSync returns them; dirs selects directories, else files.
+// An entry that is a link is what it points to, and must stay in the root.
 func (t *Tree) list(rel string, dirs bool) ([]string, error) {
 	seen := map[string]bool{}
-	ents, err := os.ReadDir(t.abs(rel))
+	ents, err := t.dir.ReadDir(rel)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, werr.Wrap(werr.Env, "registry_unreadable", err, "cannot list %s", t.abs(rel))
+		return nil, t.ioErr(rel, "list", err)
 	}
 	for _, e := range ents {
 		isDir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
-			if fi, err := os.Stat(filepath.Join(t.abs(rel), e.Name())); err == nil {
-				isDir = fi.IsDir()
+			fi, err := t.dir.Stat(rel + "/" + e.Name())
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, t.ioErr(rel+"/"+e.Name(), "read", err)
 			}
+			isDir = err == nil && fi.IsDir()
 		}
 		if isDir == dirs && !isTemp(e.Name()) {
 			seen[e.Name()] = true
@@ -185,9 +247,7 @@ func (t *Tree) list(rel string, dirs bool) ([]string, error) {
 }
 
 // isTemp reports an atomicfile temporary, never part of the tree.
-func isTemp(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
-}
+func isTemp(name string) bool { return atomicfile.IsTemp(name) }
 
 // safeName reports whether s can be one path segment of the tree.
 func safeName(s string) bool {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jcs"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -115,10 +116,22 @@ func Clone(v any) any {
 	return v
 }
 
-// Parse parses a JSON text as JSON.parse does (a repeated key keeps its
-// first position and its last value). where names the text in errors.
+// Limits bound what Parse reads: the registry index's size bound, and a
+// number of values (each costs a parsed node and a Go value) over a hundred
+// times that of the real registry's largest document, so that a hostile
+// document of that size costs bounded memory.
+var Limits = untrusted.JSONLimits{MaxBytes: untrusted.MaxIndex, MaxDepth: 128, MaxValues: 500_000}
+
+// Parse parses a JSON text as JSON.parse does. The text is first checked
+// by the untrusted layer (untrusted.CheckJSON within Limits): a member named
+// twice in one object, in any letter case, is refused
+// (json_duplicate_member), since the registry's scripts and wopkit would
+// read different values. where names the text in errors.
 func Parse(src []byte, where string) (any, error) {
-	doc, err := jsondoc.ParseLimits(src, jsondoc.Limits{MaxBytes: 64 << 20, MaxDepth: 512})
+	if err := untrusted.CheckJSON(src, Limits); err != nil {
+		return nil, untrusted.NameJSON(where, err)
+	}
+	doc, err := jsondoc.ParseLimits(src, jsondoc.Limits{MaxBytes: Limits.MaxBytes, MaxDepth: Limits.MaxDepth, MaxNodes: Limits.MaxValues})
 	if err != nil {
 		return nil, werr.Wrap(werr.Invalid, "registry_invalid", err, "%s is not valid JSON", where)
 	}
