@@ -52,10 +52,10 @@ const (
 
 // journal is the record of one transaction.
 type journal struct {
-	Format string        `json:"format"`
-	State  string        `json:"state"` // stateForward or stateBack
-	What   string        `json:"what"`  // name@version, for messages
-	Dirs   []string      `json:"dirs"`  // directories the transaction creates, outermost first
+	Format string         `json:"format"`
+	State  string         `json:"state"` // stateForward or stateBack
+	What   string         `json:"what"`  // name@version, for messages
+	Dirs   []string       `json:"dirs"`  // directories the transaction creates, outermost first
 	Files  []journalEntry `json:"files"` // in rename order
 }
 
