@@ -8,7 +8,6 @@ func TestDecodeTop(t *testing.T) {
 		Version string   `json:"version"`
 		Signing *Signing `json:"signing"`
 	}
-	keep := func(k string) bool { return k == "name" || k == "version" || k == "signing" }
 	for _, tc := range []struct {
 		in      string
 		name    string
@@ -34,9 +33,20 @@ func TestDecodeTop(t *testing.T) {
 		{`{"x":1.,"name":"a"}`, "", "", true},
 		{`{"x":[1}],"name":"a"}`, "", "", true},
 		{`{"x":[-0.5e+3,true,false,null,{},[]],"name":"a"}`, "a", "", false},
+		// Read as JSON.parse reads it: exact member names, and a member
+		// named twice in any letter case refused, at any depth.
+		{`{"Name":"hidden","version":"1"}`, "", "", false},
+		{`{"name":"a","Name":"b"}`, "", "", true},
+		{`{"name":"a","NAME":"b"}`, "", "", true},
+		{`{"name":"a","signing":{"method":"manual","Method":"sigstore"}}`, "", "", true},
+		{`{"name":"a","x":{"k":1,"K":2}}`, "", "", true},
+		{`{"name":"a","signing":{"Method":"sigstore"}}`, "a", "", false},
+		{`null`, "", "", true},
+		{` "name" `, "", "", true},
+		{``, "", "", true},
 	} {
 		var d doc
-		err := DecodeTop([]byte(tc.in), keep, &d)
+		err := DecodeTop([]byte(tc.in), &d)
 		if (err != nil) != tc.wantErr {
 			t.Errorf("%s: err %v, want error %v", tc.in, err, tc.wantErr)
 			continue
