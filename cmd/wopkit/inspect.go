@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -9,10 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
-	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/verify"
 )
 
@@ -34,7 +32,7 @@ func newInspectCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printInspect(cmd.OutOrStdout(), describeSigner(args[0], info, *size.Limits()), out.JSON)
+			return printInspect(cmd.OutOrStdout(), describeSigner(info), out.JSON)
 		},
 	}
 	out.AddFlags(cmd)
@@ -51,38 +49,22 @@ type inspectInfo struct {
 }
 
 // describeSigner adds to info, for a pack whose signing method is sigstore,
-// who its bundle names as signer (read, not verified).
-func describeSigner(path string, info *verify.Info, lim tarball.Limits) *inspectInfo {
+// who its bundle names as signer (read, not verified). The bundle is the
+// one Inspect held; the signing block is read as the registry reads it.
+func describeSigner(info *verify.Info) *inspectInfo {
 	out := &inspectInfo{Info: info}
 	var blk struct {
 		Method string `json:"method"`
 	}
-	if json.Unmarshal(info.Signing, &blk) != nil || blk.Method != sign.MethodSigstore {
+	if untrusted.DecodeJSON(info.Signing, &blk) != nil || blk.Method != sign.MethodSigstore {
 		return out
 	}
-	f, err := safefile.Open(path)
-	if err != nil {
-		out.SignerError = err.Error()
-		return out
-	}
-	defer f.Close()
-	var bundle []byte // the only entry held
-	err = tarball.Walk(f, lim, func(h tarball.Header, body io.Reader) error {
-		if h.Name != sign.SigstoreFile || h.Size > 1<<20 {
-			return nil
-		}
-		bundle, err = io.ReadAll(body)
-		return err
-	})
-	if err != nil {
-		out.SignerError = err.Error()
-		return out
-	}
-	if bundle == nil {
+	if info.Bundle == nil {
 		out.SignerError = "the tarball has no " + sign.SigstoreFile
 		return out
 	}
-	if out.Signer, err = sigstore.Summarize(bundle); err != nil {
+	var err error
+	if out.Signer, err = sigstore.Summarize(info.Bundle); err != nil {
 		out.SignerError = err.Error()
 	}
 	return out

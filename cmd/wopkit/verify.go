@@ -9,6 +9,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/verify"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -64,7 +65,10 @@ func newVerifyCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := o.policy()
 			if err != nil {
-				return err
+				return inert(err)
+			}
+			if p.Registry != nil {
+				defer p.Registry.Close()
 			}
 			results := verify.Files(cmd.Context(), args, p)
 			failed := 0
@@ -199,7 +203,23 @@ func verifyFailure(results []*verify.Result, failed int) error {
 	case class == werr.Invalid && len(results) == 1:
 		return errSilent
 	case len(results) == 1:
-		return first // a usage or environment error says what to do itself
+		return inert(first) // a usage or environment error says what to do itself
 	}
 	return werr.New(class, "verify_failed", "%d of %d tarballs failed verification", failed, len(results))
 }
+
+// inert returns err with its whole text escaped for a terminal, newlines
+// included (printError keeps those): its message can quote a registry's or
+// a tarball's strings (a path built from a pack name, a key id). Its class
+// and code are err's.
+func inert(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &inertError{err}
+}
+
+type inertError struct{ err error }
+
+func (e *inertError) Error() string { return termsafe.String(e.err.Error()) }
+func (e *inertError) Unwrap() error { return e.err }

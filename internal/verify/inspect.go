@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"slices"
 
 	"github.com/openwop/wopkit/internal/jcs"
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/registry"
+	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -24,6 +24,9 @@ type Info struct {
 	Manifest  *Summary        `json:"manifest"`
 	Signing   json.RawMessage `json:"signing"`
 	Canonical bool            `json:"canonical"`
+	// Bundle is the tarball's Sigstore bundle (pack.json.sigstore, up to
+	// 1 MiB) when it has one, for describing its signer; nil otherwise.
+	Bundle []byte `json:"-"`
 }
 
 // Entry is one file of the tarball.
@@ -78,9 +81,11 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 	sum := sha256.Sum256(data)
 	info := &Info{Path: path, Size: int64(len(data)), Integrity: "sha256-" + base64.StdEncoding.EncodeToString(sum[:]),
 		Entries: []Entry{}}
-	// Every entry passes the safe reader, but only pack.json is held: the
-	// others are streamed past (a 400 MiB entry costs no memory).
-	a, err := readArchive(data, l, func(name string) bool { return name == tarball.ManifestName }, func(h tarball.Header) {
+	// Every entry passes the safe reader, but only pack.json and a Sigstore
+	// bundle are held: the others are streamed past (a 400 MiB entry costs
+	// no memory).
+	keep := func(name string) bool { return name == tarball.ManifestName || name == sign.SigstoreFile }
+	a, err := readArchive(data, l, keep, func(h tarball.Header) {
 		info.Entries = append(info.Entries, Entry{Name: h.Name, Size: h.Size, Mode: h.Mode})
 		info.Unpacked += h.Size
 	})
@@ -110,15 +115,8 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 			Entry    string `json:"entry"`
 		} `json:"runtime"`
 	}
-	keep := func(k string) bool {
-		switch k {
-		case "name", "version", "kind", "description", "license", "signing", "runtime":
-			return true
-		}
-		return slices.Contains(contentMembers, k)
-	}
-	if err := registry.DecodeTop(pf.Data, keep, &doc); err != nil {
-		return nil, werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json in %s is not valid JSON", path)
+	if err := registry.DecodeTop(pf.Data, &doc); err != nil {
+		return nil, manifestUnreadable(err, path)
 	}
 	info.Manifest = &Summary{Name: doc.Name, Version: doc.Version, Kind: doc.Kind, Description: doc.Description,
 		License: doc.License, Runtime: doc.Runtime.Language, Entry: doc.Runtime.Entry, Nodes: len(doc.Nodes), Agents: len(doc.Agents)}
@@ -136,6 +134,9 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 		info.Manifest.Spec, info.Manifest.SpecFrom = string(sp), from
 	}
 	info.Signing = doc.Signing
+	if f := a.Get(sign.SigstoreFile); f != nil {
+		info.Bundle = f.Data
+	}
 	info.Canonical = jcs.IsCanonical(pf.Data)
 	return info, nil
 }

@@ -26,14 +26,21 @@ type packMeta struct {
 
 func parsePackJSON(data []byte, where string) (*packMeta, error) {
 	var pm packMeta
-	keep := func(k string) bool { return k == "name" || k == "version" || k == "signing" }
-	if err := registry.DecodeTop(data, keep, &pm); err != nil {
-		return nil, werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json in %s is not valid JSON", where)
+	if err := registry.DecodeTop(data, &pm); err != nil {
+		return nil, manifestUnreadable(err, where)
 	}
 	if pm.Name == "" || pm.Version == "" {
 		return nil, werr.New(werr.Invalid, "pack_manifest_invalid", "pack.json in %s has no name or version", where)
 	}
 	return &pm, nil
+}
+
+// manifestUnreadable is the error for a pack.json DecodeTop refused: not
+// JSON, or JSON that the registry's scripts (JSON.parse) would read
+// otherwise, such as a member named twice in any letter case.
+func manifestUnreadable(err error, where string) error {
+	return werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json in %s cannot be read as the registry reads it", where).
+		WithHint("pack.json must be one JSON object naming each member once (in any letter case); repack it with `wopkit pack`")
 }
 
 // schemeInfo is the signing scheme a tarball uses and the key it names.
@@ -202,23 +209,37 @@ func trustedKey(s schemeInfo, name string, p Policy, r *Result) (crypto.PublicKe
 			return nil, err
 		}
 	}
-	r.KeyStatus = k.Status
-	if r.KeyStatus == "" {
-		r.KeyStatus = "active" // a keychain entry without status is active, as the registry reads it
-	}
-	switch k.Status {
-	case "revoked", "compromised":
-		return nil, werr.New(werr.Invalid, "key_revoked", "key %q is %s in the keychain of registry %s", k.KeyID, k.Status, p.Registry.Dir).
-			WithHint("packs signed with it are no longer trusted: get a version signed with the namespace's current key")
-	case "", "active":
-	default:
-		r.Notes = append(r.Notes, fmt.Sprintf("key %q is %s in the registry's keychain: it still verifies what it signed, but only an active key may sign a new version", k.KeyID, k.Status))
+	if err := keyStatus(k, p.Registry.Dir, r); err != nil {
+		return nil, err
 	}
 	if !k.Permits(name) {
 		return nil, werr.New(werr.Invalid, "pack_namespace_unauthorized", "key %q may not sign %s (it is granted %s)", k.KeyID, name, strings.Join(k.PermittedNamespaces, ", ")).
 			WithHint("the registry refuses packs signed outside the key's namespaces; sign with the namespace's key")
 	}
 	return k.Public, nil
+}
+
+// keyStatus applies the keychain status of the key that verifies: active
+// (or no status, as the registry reads it) passes; rotated passes with a
+// note; revoked and compromised are refused with key_revoked; any other
+// value, a status the registry does not define ("Revoked", "revoked ",
+// "expired"), is refused with key_status_unknown rather than guessed at.
+func keyStatus(k *registry.Key, reg string, r *Result) error {
+	r.KeyStatus = k.Status
+	switch k.Status {
+	case "", registry.StatusActive:
+		r.KeyStatus = registry.StatusActive
+	case registry.StatusRotated:
+		r.Notes = append(r.Notes, fmt.Sprintf("key %q is %s in the registry's keychain: it still verifies what it signed, but only an active key may sign a new version", k.KeyID, k.Status))
+	case registry.StatusRevoked, registry.StatusCompromised:
+		return werr.New(werr.Invalid, "key_revoked", "key %q is %s in the keychain of registry %s", k.KeyID, k.Status, reg).
+			WithHint("packs signed with it are no longer trusted: get a version signed with the namespace's current key")
+	default:
+		return werr.New(werr.Invalid, "key_status_unknown", "key %q has status %q in the keychain of registry %s, which is not a key status the registry defines", k.KeyID, k.Status, reg).
+			WithHint("a keychain status is exactly one of %s, %s, %s or %s (lower case, no spaces); wopkit trusts no key whose status it cannot read: ask the registry to fix its keychain",
+				registry.StatusActive, registry.StatusRotated, registry.StatusRevoked, registry.StatusCompromised)
+	}
+	return nil
 }
 
 // indexAgrees reads the pack's index in the tree the version was found in:

@@ -13,15 +13,15 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
-	"os"
+	"io/fs"
 	"runtime"
 	"strings"
 	"sync"
 
 	"github.com/openwop/wopkit/internal/registry"
-	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -251,52 +251,55 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 	return nil
 }
 
+// readTarball reads the tarball the user named through the untrusted
+// layer: a link is followed (the user chose the path), but it must end at
+// a regular file (never blocking on a named pipe) no larger than the
+// compressed limit.
 func readTarball(path string, lim tarball.Limits) ([]byte, error) {
-	f, err := safefile.Open(path) // never blocks on a named pipe
-	if werr.CodeOf(err) == safefile.CodeNotRegular {
-		return nil, err
-	}
-	if err != nil {
-		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).WithHint("check the path")
-	}
-	defer f.Close()
 	max := lim.MaxCompressed
 	if max <= 0 {
 		max = 1 << 40
 	}
-	data, err := readSized(f, max+1)
-	if err != nil {
-		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path)
+	data, err := untrusted.ReadNamed(path, max)
+	switch code := werr.CodeOf(err); {
+	case err == nil:
+		return data, nil
+	case code == untrusted.CodeTooLarge:
+		return nil, werr.Wrap(werr.Invalid, "tarball_too_large", err, "%s is larger than %d bytes compressed", path, max)
+	case code != "":
+		return nil, err
 	}
-	if int64(len(data)) > max {
-		return nil, werr.New(werr.Invalid, "tarball_too_large", "%s is larger than %d bytes compressed", path, max)
-	}
-	return data, nil
+	return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).WithHint("check the path")
 }
 
-// readDetached reads the explicit signature file, or the default
-// <tgz without .tgz>.sig when it exists.
+// maxSignature bounds a detached signature read (an Ed25519 one is 64
+// bytes).
+const maxSignature = 1 << 20
+
+// readDetached reads the explicit signature file (named by the user, read
+// as untrusted.ReadNamed reads it), or the default <tgz without .tgz>.sig
+// when it exists: a sidecar in the tarball's folder, read through the
+// untrusted layer with that folder as its root (a regular file inside it,
+// bounded, never a named pipe or a link leaving it).
 func readDetached(tgzPath, sigPath string) ([]byte, string, error) {
 	explicit := sigPath != ""
-	if !explicit {
+	var data []byte
+	var err error
+	if explicit {
+		data, err = untrusted.ReadNamed(sigPath, maxSignature)
+	} else {
 		sigPath = strings.TrimSuffix(tgzPath, ".tgz") + sign.DetachedSigExt
+		data, err = untrusted.ReadFile(sigPath, maxSignature)
 	}
-	f, err := safefile.Open(sigPath)
-	if werr.CodeOf(err) == safefile.CodeNotRegular {
+	switch {
+	case err == nil:
+		return data, sigPath, nil
+	case !explicit && errors.Is(err, fs.ErrNotExist):
+		return nil, "", nil
+	case werr.CodeOf(err) != "":
 		return nil, "", err
 	}
-	if err != nil {
-		if !explicit && errors.Is(err, os.ErrNotExist) {
-			return nil, "", nil
-		}
-		return nil, "", werr.Wrap(werr.Env, "file_unreadable", err, "cannot read signature %s", sigPath).WithHint("check the --sig path")
-	}
-	defer f.Close()
-	data, err := readSized(f, 1<<20)
-	if err != nil {
-		return nil, "", werr.Wrap(werr.Env, "file_unreadable", err, "cannot read signature %s", sigPath)
-	}
-	return data, sigPath, nil
+	return nil, "", werr.Wrap(werr.Env, "file_unreadable", err, "cannot read signature %s", sigPath).WithHint("check the --sig path")
 }
 
 // readArchive walks the whole tarball through the safe reader (so every
@@ -347,5 +350,3 @@ func Files(ctx context.Context, paths []string, p Policy) []*Result {
 	wg.Wait()
 	return out
 }
-
-func readSized(f *os.File, max int64) ([]byte, error) { return registry.ReadSized(f, max) }
