@@ -221,5 +221,11 @@ func inert(err error) error {
 
 type inertError struct{ err error }
 
-func (e *inertError) Error() string { return termsafe.String(e.err.Error()) }
+func (e *inertError) Error() string {
+	msg, hint := verify.ErrorText(e.err)
+	if hint != "" {
+		msg += " (" + hint + ")"
+	}
+	return termsafe.String(msg)
+}
 func (e *inertError) Unwrap() error { return e.err }

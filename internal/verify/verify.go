@@ -117,15 +117,33 @@ func (r *Result) fail(err error) {
 	if code == "" {
 		code = "verify_failed"
 	}
-	msg, hint := err.Error(), ""
-	var we *werr.Error
-	if errors.As(err, &we) {
-		msg, hint = we.Msg, we.Hint
-		if we.Err != nil {
-			msg += ": " + we.Err.Error()
-		}
-	}
+	msg, hint := ErrorText(err)
 	r.Error = &ErrorInfo{Code: code, Message: msg, Hint: hint}
+}
+
+// ErrorText is err's message and advice for a person: the messages along
+// its chain of *werr.Error joined with ": ", each said once (an error of
+// the untrusted layer's JSON reader already states its position and
+// reason in its message, so its *untrusted.JSONError is not repeated), and
+// the outermost hint given.
+func ErrorText(err error) (msg, hint string) {
+	var parts []string
+	for e := err; e != nil; {
+		we, ok := e.(*werr.Error)
+		if !ok {
+			var je *untrusted.JSONError
+			if !errors.As(e, &je) || len(parts) == 0 {
+				parts = append(parts, e.Error())
+			}
+			break
+		}
+		parts = append(parts, we.Msg)
+		if hint == "" {
+			hint = we.Hint
+		}
+		e = we.Err
+	}
+	return strings.Join(parts, ": "), hint
 }
 
 func (p Policy) limits() tarball.Limits {
