@@ -2,8 +2,16 @@ package pack
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
 	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"encoding/base64"
 	"encoding/json"
+	"hash"
 	"io"
 	"path"
 	"strings"
@@ -37,45 +45,35 @@ func forbiddenReason(rel string) string {
 	return ""
 }
 
-// The markers of text private keys: PEM ("-----BEGIN RSA PRIVATE KEY-----",
-// "... ENCRYPTED PRIVATE KEY", "... OPENSSH PRIVATE KEY", "... PGP PRIVATE
-// KEY BLOCK") and PuTTY key files.
-var (
-	markPrivate = []byte("PRIVATE KEY")
-	markBegin   = []byte("-----BEGIN ")
-	markPuTTY   = []byte("PuTTY-User-Key-File-")
-)
-
 // maxDERSniff is the largest file sniffed as a binary (DER) private key;
-// maxJWKSniff the largest sniffed as a JSON Web Key.
+// maxJWKSniff the largest sniffed as a JSON Web Key or a PKCS#12 key store.
 const (
 	maxDERSniff = 16 << 10
 	maxJWKSniff = 1 << 20
 )
 
 // scanPrivateKey reports what secret r holds (never the secret itself), or
-// "" when none. It streams in bounded memory: PEM and PuTTY markers and
-// the known token formats (tokenRules, npm's _authToken) anywhere; a file
-// that starts with a DER PKCS#8, PKCS#1 or SEC1 key (up to 16 KiB, trailing
-// bytes such as a newline allowed); a JSON file (up to 1 MiB) holding a
-// private JSON Web Key (a "d" member).
+// "" when none. It streams in bounded memory, one pass per scanAnchors byte
+// over each chunk: the markers of scanRules anywhere (PEM and PuTTY keys,
+// a base64-encoded PEM key, token formats, credentials after their key
+// name); a file that starts with a DER PKCS#8, PKCS#1 or SEC1 key (up to
+// 16 KiB, trailing bytes such as a newline allowed) or a PKCS#12 key store
+// that is not clearly password-protected (pfxSecret, up to 1 MiB); a JSON
+// file (up to 1 MiB) holding a private JSON Web Key (a "d" member).
 func scanPrivateKey(r io.Reader) (string, error) {
 	const chunk = 256 << 10
-	const keep = 256 // longest marker or token window carried between chunks
+	const keep = 1024 // longer than any marker and what its check reads after it
 	buf := make([]byte, 0, chunk+keep)
 	var head []byte
-	first := true
+	s := &scanBuf{}
 	for {
 		n, err := io.ReadFull(r, buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
-		if first {
+		if head == nil {
 			head = bytes.Clone(buf[:min(len(buf), maxJWKSniff+1)])
-			first = false
 		}
-		if what := findPEMPrivate(buf); what != "" {
-			return what, nil
-		}
-		if what := findToken(buf); what != "" {
+		s.b, s.eof = buf, err != nil
+		if what := s.find(); what != "" {
 			return what, nil
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
@@ -84,10 +82,13 @@ func scanPrivateKey(r io.Reader) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		tail := buf[len(buf)-min(keep, len(buf)):]
-		buf = append(buf[:0], tail...)
+		cut := len(buf) - min(keep, len(buf))
+		if cut > 0 {
+			s.before = buf[cut-1]
+		}
+		buf = append(buf[:0], buf[cut:]...)
 	}
-	if der := derPrefix(head); der != nil {
+	if der := derPrefix(head, maxDERSniff); der != nil {
 		if _, err := x509.ParsePKCS8PrivateKey(der); err == nil {
 			return "a DER PKCS#8 private key", nil
 		}
@@ -98,15 +99,302 @@ func scanPrivateKey(r io.Reader) (string, error) {
 			return "a DER EC private key", nil
 		}
 	}
+	if der := derPrefix(head, maxJWKSniff); der != nil {
+		if what := pfxSecret(der); what != "" {
+			return what, nil
+		}
+	}
 	if len(head) <= maxJWKSniff && privateJWK(head) {
 		return `a private JSON Web Key (a "d" member)`, nil
 	}
 	return "", nil
 }
 
-// derPrefix returns the DER SEQUENCE b starts with (whatever follows it),
-// or nil.
-func derPrefix(b []byte) []byte {
+// scanBuf is one window of the stream: b, the byte before it (0 at the
+// start), and whether b ends the stream. A check that would need bytes
+// past b decides nothing until the stream ends: its marker lies in the
+// bytes carried into the next window.
+type scanBuf struct {
+	b      []byte
+	before byte
+	eof    bool
+}
+
+func (s *scanBuf) prev(i int) byte {
+	if i > 0 {
+		return s.b[i-1]
+	}
+	return s.before
+}
+
+// scanRule is a marker and the check of what follows it.
+type scanRule struct {
+	marker string
+	anchor int                            // index in marker of its scanAnchors byte
+	check  func(s *scanBuf, i int) string // what b[i:] holds (marker included), or ""
+}
+
+// scanAnchors are the bytes the scan searches for; every marker holds one.
+const scanAnchors = "_-AL"
+
+// scanRules are the secrets recognised anywhere in a file.
+var scanRules = []scanRule{
+	tokenRule("AKIA", "an AWS access key id", upperDigit, 16, 16),
+	tokenRule("ASIA", "an AWS temporary access key id", upperDigit, 16, 16),
+	tokenRule("ghp_", "a GitHub personal access token", alnum, 36, 36),
+	tokenRule("gho_", "a GitHub OAuth token", alnum, 36, 36),
+	tokenRule("ghu_", "a GitHub user-to-server token", alnum, 36, 36),
+	tokenRule("ghs_", "a GitHub server-to-server token", alnum, 36, 36),
+	tokenRule("ghr_", "a GitHub refresh token", alnum, 36, 36),
+	tokenRule("github_pat_", "a GitHub fine-grained personal access token", alnumUnderscore, 60, 255),
+	tokenRule("glpat-", "a GitLab personal access token", tokenChar, 20, 255),
+	tokenRule("npm_", "an npm access token", alnum, 36, 36),
+	tokenRule("xoxb-", "a Slack bot token", slackChar, 20, 255),
+	tokenRule("xoxp-", "a Slack user token", slackChar, 20, 255),
+	tokenRule("xoxa-", "a Slack app token", slackChar, 20, 255),
+	tokenRule("xoxr-", "a Slack refresh token", slackChar, 20, 255),
+	tokenRule("xoxs-", "a Slack session token", slackChar, 20, 255),
+	tokenRule("AIza", "a Google API key", googleChar, 35, 35),
+	tokenRule("sk_live_", "a Stripe secret key", alnum, 24, 247),
+	tokenRule("rk_live_", "a Stripe restricted key", alnum, 24, 247),
+	tokenRule("sk-ant-", "an Anthropic API key", googleChar, 32, 255),
+	tokenRule("sk-proj-", "an OpenAI project API key", googleChar, 40, 255),
+	tokenRule("sk-", "an OpenAI API key", alnum, 48, 48), // the legacy form; sk-ant-, sk-proj- stop at their "-"
+	tokenRule("hf_", "a Hugging Face access token", alnum, 34, 34),
+	// npm's .npmrc: //registry/:_authToken=VALUE (any value but an
+	// environment reference such as ${NPM_TOKEN}), and the legacy _auth
+	// (base64 of user:password) and _password (base64) settings.
+	{marker: "_authToken", check: npmSetting("_authToken", "an npm auth token (_authToken)", false)},
+	{marker: "_auth", check: npmSetting("_auth", "an npm basic-auth credential (_auth)", true)},
+	{marker: "_password", check: npmSetting("_password", "an npm registry password (_password)", true)},
+	// An AWS secret access key after its name (credentials file,
+	// environment, SDK configuration or the CLI's JSON), even alone.
+	{marker: "aws_secret_access_key", anchor: 3, check: awsSecret},
+	{marker: "AWS_SECRET_ACCESS_KEY", anchor: 3, check: awsSecret},
+	{marker: "SecretAccessKey", anchor: 6, check: awsSecret},
+	{marker: "secretAccessKey", anchor: 6, check: awsSecret},
+	{marker: "-----BEGIN ", check: pemPrivate},
+	{marker: "PuTTY-User-Key-File-", anchor: 5, check: func(*scanBuf, int) string { return "a PuTTY private key" }},
+	// base64 of "-----BEGIN", as kubeconfig's client-key-data holds a key.
+	{marker: "LS0tLS1CRUdJTi", check: base64PEM},
+}
+
+// scanIndex dispatches a hit on an anchor byte to the rules that may match
+// there, by the byte before the anchor (or, for a marker that starts with
+// its anchor, the byte after it): most hits concern no rule at all.
+var scanIndex = func() (idx [len(scanAnchors)]struct{ before, after [256][]*scanRule }) {
+	for i := range scanRules {
+		r := &scanRules[i]
+		if r.anchor == 0 {
+			r.anchor = strings.IndexAny(r.marker, scanAnchors)
+		}
+		if r.anchor < 0 || len(r.marker) < 2 || strings.IndexByte(scanAnchors, r.marker[r.anchor]) < 0 {
+			panic("pack: scan rule " + r.marker + " has no anchor byte")
+		}
+		a := strings.IndexByte(scanAnchors, r.marker[r.anchor])
+		if r.anchor > 0 {
+			c := r.marker[r.anchor-1]
+			idx[a].before[c] = append(idx[a].before[c], r)
+		} else {
+			c := r.marker[1]
+			idx[a].after[c] = append(idx[a].after[c], r)
+		}
+	}
+	return idx
+}()
+
+// find names the first secret in s.b, or "".
+func (s *scanBuf) find() string {
+	b := s.b
+	for a := range len(scanAnchors) {
+		c := scanAnchors[a]
+		for k := bytes.IndexByte(b, c); k >= 0; {
+			if k > 0 {
+				if what := s.match(scanIndex[a].before[b[k-1]], k); what != "" {
+					return what
+				}
+			}
+			if k+1 < len(b) {
+				if what := s.match(scanIndex[a].after[b[k+1]], k); what != "" {
+					return what
+				}
+			}
+			j := bytes.IndexByte(b[k+1:], c)
+			if j < 0 {
+				break
+			}
+			k += j + 1
+		}
+	}
+	return ""
+}
+
+// match checks the rules whose anchor byte is at b[k].
+func (s *scanBuf) match(rules []*scanRule, k int) string {
+	for _, r := range rules {
+		i := k - r.anchor
+		if i >= 0 && i+len(r.marker) <= len(s.b) && string(s.b[i:i+len(r.marker)]) == r.marker {
+			if what := r.check(s, i); what != "" {
+				return what
+			}
+		}
+	}
+	return ""
+}
+
+func upperDigit(c byte) bool      { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') }
+func alnum(c byte) bool           { return upperDigit(c) || (c >= 'a' && c <= 'z') }
+func alnumUnderscore(c byte) bool { return alnum(c) || c == '_' }
+func slackChar(c byte) bool       { return alnum(c) || c == '-' }
+func googleChar(c byte) bool      { return alnum(c) || c == '-' || c == '_' }
+func tokenChar(c byte) bool       { return googleChar(c) || c == '.' }
+func base64Char(c byte) bool      { return alnum(c) || c == '+' || c == '/' }
+
+// tokenRule is a credential format: prefix, then a run of characters of
+// set of a length in [minN, maxN], not preceded by a letter, digit or "_"
+// nor followed by another character of set, and not a placeholder.
+func tokenRule(prefix, what string, set func(byte) bool, minN, maxN int) scanRule {
+	return scanRule{marker: prefix, check: func(s *scanBuf, i int) string {
+		if alnumUnderscore(s.prev(i)) {
+			return "" // inside a longer word
+		}
+		body, ok := s.run(i+len(prefix), set, maxN+1)
+		if !ok || len(body) < minN || len(body) > maxN || placeholder(body) {
+			return ""
+		}
+		return what
+	}}
+}
+
+// run returns the bytes of set from b[j] on, at most limit of them; ok is
+// false when the run reaches the end of a window that is not the last.
+func (s *scanBuf) run(j int, set func(byte) bool, limit int) (run []byte, ok bool) {
+	e := j
+	for e < len(s.b) && e-j < limit && set(s.b[e]) {
+		e++
+	}
+	return s.b[j:e], e < len(s.b) || s.eof
+}
+
+// placeholder tells a documentation value from a credential: AWS's
+// "EXAMPLE" keys, and runs of fewer than 8 distinct characters
+// ("xxxxxxxx", "XXXX-XXXX-...").
+func placeholder(v []byte) bool {
+	if bytes.Contains(v, []byte("EXAMPLE")) {
+		return true
+	}
+	var seen [256]bool
+	n := 0
+	for _, c := range v {
+		if !seen[c] {
+			seen[c] = true
+			if n++; n == 8 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// value returns what follows a key name at b[j]: spaces and quotes, the
+// separator (one of seps), spaces and quotes; ok as for run.
+func (s *scanBuf) value(j int, seps string) (at int, ok bool) {
+	skip := func(j int) int {
+		for j < len(s.b) && (s.b[j] == ' ' || s.b[j] == '\t' || s.b[j] == '"' || s.b[j] == '\'') {
+			j++
+		}
+		return j
+	}
+	j = skip(j)
+	if j == len(s.b) {
+		return 0, false
+	}
+	if strings.IndexByte(seps, s.b[j]) < 0 {
+		return -1, true
+	}
+	j = skip(j + 1)
+	return j, j < len(s.b) || s.eof
+}
+
+// npmSetting checks an .npmrc setting key=VALUE. strict: the key starts a
+// line or follows a registry scope's ":" and VALUE is base64.
+func npmSetting(key, what string, strict bool) func(s *scanBuf, i int) string {
+	return func(s *scanBuf, i int) string {
+		if strict && !strings.ContainsRune("\x00\n\r\t :", rune(s.prev(i))) {
+			return ""
+		}
+		j, ok := s.value(i+len(key), "=")
+		if !ok || j < 0 || j == len(s.b) {
+			return ""
+		}
+		v := s.b[j:]
+		switch {
+		case v[0] == '\n' || v[0] == '\r' || bytes.HasPrefix(v, []byte("${")):
+			return ""
+		case strict:
+			if run, ok := s.run(j, func(c byte) bool { return base64Char(c) || c == '=' }, 4096); !ok || len(run) < 4 || placeholder(run) {
+				return ""
+			}
+		}
+		return what
+	}
+}
+
+// awsSecret checks for a 40-character AWS secret access key after its name.
+func awsSecret(s *scanBuf, i int) string {
+	k := i
+	for k < len(s.b) && (alnumUnderscore(s.b[k])) {
+		k++ // the marker and the rest of the name
+	}
+	j, ok := s.value(k, "=:")
+	if !ok || j < 0 {
+		return ""
+	}
+	v, ok := s.run(j, base64Char, 41)
+	if !ok || len(v) != 40 || placeholder(v) {
+		return ""
+	}
+	if e := j + 40; e < len(s.b) && s.b[e] == '=' {
+		return "" // longer base64, not a key
+	}
+	return "an AWS secret access key"
+}
+
+// pemPrivate checks a PEM "-----BEGIN <label>" line for a private key
+// ("RSA PRIVATE KEY", "ENCRYPTED PRIVATE KEY", "OPENSSH PRIVATE KEY",
+// "PGP PRIVATE KEY BLOCK").
+func pemPrivate(s *scanBuf, i int) string {
+	j := i + len("-----BEGIN ")
+	w := s.b[j:min(len(s.b), j+40)]
+	k := bytes.Index(w, []byte("PRIVATE KEY"))
+	if k < 0 {
+		return ""
+	}
+	label := w[:k+len("PRIVATE KEY")]
+	if bytes.ContainsAny(label, "\n-") {
+		return ""
+	}
+	return "a PEM " + string(label) + " block"
+}
+
+// base64PEM decodes the base64 text at b[i:] and checks it for a PEM
+// private key.
+func base64PEM(s *scanBuf, i int) string {
+	run, ok := s.run(i, base64Char, 88)
+	if !ok {
+		return ""
+	}
+	dec := make([]byte, 66)
+	n, _ := base64.StdEncoding.Decode(dec, run[:len(run)/4*4])
+	if what := pemPrivate(&scanBuf{b: dec[:n], eof: true}, 0); what != "" {
+		return "a base64-encoded " + strings.TrimPrefix(what, "a ")
+	}
+	return ""
+}
+
+// derPrefix returns the DER SEQUENCE b starts with (whatever follows it)
+// if it is at most limit bytes, or nil.
+func derPrefix(b []byte, limit int) []byte {
 	if len(b) < 2 || b[0] != 0x30 {
 		return nil
 	}
@@ -122,7 +410,7 @@ func derPrefix(b []byte) []byte {
 		}
 		hdr += k
 	}
-	if end := hdr + n; end <= len(b) && end <= maxDERSniff {
+	if end := hdr + n; end <= len(b) && end <= limit {
 		return b[:end]
 	}
 	return nil
@@ -166,103 +454,146 @@ func privateJWK(b []byte) bool {
 	return walk(v)
 }
 
-// tokenRules are the credential formats recognised anywhere in a file: a
-// prefix then a run of characters of a set, of an exact length (or a
-// range), not preceded or followed by another character of the set.
-var tokenRules = []struct {
-	prefix, what string
-	set          func(c byte) bool
-	min, max     int
-}{
-	{"AKIA", "an AWS access key id", upperDigit, 16, 16},
-	{"ASIA", "an AWS temporary access key id", upperDigit, 16, 16},
-	{"ghp_", "a GitHub personal access token", alnum, 36, 36},
-	{"gho_", "a GitHub OAuth token", alnum, 36, 36},
-	{"ghu_", "a GitHub user-to-server token", alnum, 36, 36},
-	{"ghs_", "a GitHub server-to-server token", alnum, 36, 36},
-	{"ghr_", "a GitHub refresh token", alnum, 36, 36},
-	{"github_pat_", "a GitHub fine-grained personal access token", alnumUnderscore, 60, 255},
-	{"npm_", "an npm access token", alnum, 36, 36},
-	{"xoxb-", "a Slack bot token", slackChar, 20, 255},
-	{"xoxp-", "a Slack user token", slackChar, 20, 255},
-	{"xoxa-", "a Slack app token", slackChar, 20, 255},
-	{"xoxr-", "a Slack refresh token", slackChar, 20, 255},
-	{"xoxs-", "a Slack session token", slackChar, 20, 255},
-	{"AIza", "a Google API key", googleChar, 35, 35},
+// PKCS#12 (RFC 7292) structures and identifiers.
+var (
+	oidData            = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 7, 1}
+	oidShroudedKeyBag  = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 12, 10, 1, 2}
+	oidCertBag         = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 12, 10, 1, 3}
+	oidCRLBag          = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 12, 10, 1, 4}
+	oidSafeContentsBag = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 12, 10, 1, 6}
+	macHashes          = map[string]func() hash.Hash{
+		"1.3.14.3.2.26": sha1.New, "2.16.840.1.101.3.4.2.4": sha256.New224, "2.16.840.1.101.3.4.2.1": sha256.New,
+		"2.16.840.1.101.3.4.2.2": sha512.New384, "2.16.840.1.101.3.4.2.3": sha512.New,
+	}
+)
+
+type pfxPDU struct {
+	Version  int
+	AuthSafe contentInfo
+	MacData  struct {
+		Mac struct {
+			Algorithm pkix.AlgorithmIdentifier
+			Digest    []byte
+		}
+		Salt       []byte
+		Iterations int `asn1:"optional,default:1"`
+	} `asn1:"optional"`
 }
 
-func upperDigit(c byte) bool      { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') }
-func alnum(c byte) bool           { return upperDigit(c) || (c >= 'a' && c <= 'z') }
-func alnumUnderscore(c byte) bool { return alnum(c) || c == '_' }
-func slackChar(c byte) bool       { return alnum(c) || c == '-' }
-func googleChar(c byte) bool      { return alnum(c) || c == '-' || c == '_' }
+type contentInfo struct {
+	Type    asn1.ObjectIdentifier
+	Content asn1.RawValue `asn1:"tag:0,explicit,optional"`
+}
 
-var markAuthToken = []byte("_authToken")
+type safeBag struct {
+	ID    asn1.ObjectIdentifier
+	Value asn1.RawValue `asn1:"tag:0,explicit"`
+	Attrs asn1.RawValue `asn1:"optional"`
+}
 
-// findToken names the first known credential format in b, or "".
-func findToken(b []byte) string {
-	for _, r := range tokenRules {
-		p := []byte(r.prefix)
-		for off := 0; ; {
-			i := bytes.Index(b[off:], p)
-			if i < 0 {
-				break
-			}
-			i += off
-			off = i + 1
-			if i > 0 && alnumUnderscore(b[i-1]) {
-				continue // inside a longer word
-			}
-			n := 0
-			for j := i + len(p); j < len(b) && r.set(b[j]); j++ {
-				n++
-			}
-			if n < r.min || n > r.max {
-				continue
-			}
-			if r.prefix == "AKIA" && bytes.HasSuffix(b[:i+len(p)+n], []byte("EXAMPLE")) {
-				continue // AWS's documentation key, AKIAIOSFODNN7EXAMPLE
-			}
-			return r.what
-		}
+// pfxSecret names a PKCS#12 key store (.p12, .pfx) in der that is not
+// clearly password-protected, or "". A key store holding only
+// certificates is no secret; one holding a private key or a secret is
+// refused unless every key is encrypted (a shrouded key bag, or an
+// encrypted or enveloped content) and it carries a password MAC that the
+// empty password does not open: a key in a plain key bag or a secret bag
+// (openssl pkcs12 -export -keypbe NONE), a store exported with an empty
+// password, and one without a MAC (-nomac) or with a MAC wopkit cannot
+// check (PBMAC1, over 2^20 iterations) are all refused. Encrypted content
+// is never decrypted: under an empty password it counts as a key even when
+// it holds certificates only.
+func pfxSecret(der []byte) string {
+	var pfx pfxPDU
+	if rest, err := asn1.Unmarshal(der, &pfx); err != nil || len(rest) > 0 || pfx.Version != 3 || !pfx.AuthSafe.Type.Equal(oidData) {
+		return ""
 	}
-	// npm's .npmrc: //registry/:_authToken=VALUE, unless VALUE is an
-	// environment reference such as ${NPM_TOKEN}.
-	for off := 0; ; {
-		i := bytes.Index(b[off:], markAuthToken)
-		if i < 0 {
-			return ""
-		}
-		i += off + len(markAuthToken)
-		off = i
-		v := bytes.TrimLeft(b[i:], " \t")
-		if len(v) == 0 || v[0] != '=' {
+	var authSafe []byte
+	if _, err := asn1.Unmarshal(pfx.AuthSafe.Content.Bytes, &authSafe); err != nil {
+		return ""
+	}
+	var contents []contentInfo
+	if _, err := asn1.Unmarshal(authSafe, &contents); err != nil {
+		return ""
+	}
+	encrypted := false
+	for _, ci := range contents {
+		if !ci.Type.Equal(oidData) {
+			encrypted = true // encrypted, enveloped or unknown: may hold keys
 			continue
 		}
-		v = bytes.TrimLeft(v[1:], " \t\"'")
-		if len(v) > 0 && v[0] != '\n' && v[0] != '\r' && !bytes.HasPrefix(v, []byte("${")) {
-			return "an npm auth token (_authToken)"
+		var data []byte
+		if _, err := asn1.Unmarshal(ci.Content.Bytes, &data); err != nil {
+			return "a PKCS#12 private key store that cannot be read"
+		}
+		plain, shrouded := pfxBags(data, 0)
+		if plain {
+			return "a PKCS#12 key store with an unencrypted private key or secret"
+		}
+		encrypted = encrypted || shrouded
+	}
+	if !encrypted {
+		return "" // certificates only
+	}
+	mac := pfx.MacData.Mac
+	newHash := macHashes[mac.Algorithm.Algorithm.String()]
+	switch {
+	case len(mac.Digest) == 0:
+		return "a PKCS#12 private key store without a password MAC"
+	case newHash == nil || pfx.MacData.Iterations < 1 || pfx.MacData.Iterations > 1<<20:
+		return "a PKCS#12 private key store whose password wopkit cannot check"
+	}
+	for _, pw := range [][]byte{nil, {0, 0}} { // "" without and with its BMPString terminator
+		h := hmac.New(newHash, pkcs12MACKey(newHash, pw, pfx.MacData.Salt, pfx.MacData.Iterations))
+		h.Write(authSafe)
+		if hmac.Equal(h.Sum(nil), mac.Digest) {
+			return "a PKCS#12 private key store with an empty password"
 		}
 	}
+	return ""
 }
 
-func findPEMPrivate(b []byte) string {
-	if bytes.Contains(b, markPuTTY) {
-		return "a PuTTY private key"
+// pfxBags reports whether SafeContents hold a plain key or secret bag
+// (plain) and a shrouded key bag (shrouded), nested bags included.
+func pfxBags(der []byte, depth int) (plain, shrouded bool) {
+	var bags []safeBag
+	if _, err := asn1.Unmarshal(der, &bags); err != nil || depth > 4 {
+		return true, false // unreadable: not clearly encrypted
 	}
-	for off := 0; ; {
-		i := bytes.Index(b[off:], markPrivate)
-		if i < 0 {
-			return ""
+	for _, b := range bags {
+		switch {
+		case b.ID.Equal(oidShroudedKeyBag):
+			shrouded = true
+		case b.ID.Equal(oidCertBag), b.ID.Equal(oidCRLBag):
+		case b.ID.Equal(oidSafeContentsBag):
+			p, s := pfxBags(b.Value.Bytes, depth+1)
+			plain, shrouded = plain || p, shrouded || s
+		default: // keyBag, secretBag or unknown
+			plain = true
 		}
-		i += off
-		start := max(0, i-40)
-		if j := bytes.LastIndex(b[start:i], markBegin); j >= 0 {
-			label := string(b[start+j+len(markBegin) : i+len(markPrivate)])
-			if !strings.ContainsAny(label, "\n-") {
-				return "a PEM " + label + " block"
-			}
-		}
-		off = i + len(markPrivate)
 	}
+	return plain, shrouded
+}
+
+// pkcs12MACKey derives the MAC key from a password (RFC 7292 B.2, ID 3):
+// the key is as long as one digest, so one block of the derivation.
+func pkcs12MACKey(newHash func() hash.Hash, password, salt []byte, iterations int) []byte {
+	h := newHash()
+	v := h.BlockSize()
+	fill := func(s []byte) []byte {
+		out := make([]byte, (len(s)+v-1)/v*v)
+		for i := range out {
+			out[i] = s[i%len(s)]
+		}
+		return out
+	}
+	h.Write(bytes.Repeat([]byte{3}, v))
+	h.Write(fill(salt))
+	h.Write(fill(password))
+	a := h.Sum(nil)
+	for range iterations - 1 {
+		h.Reset()
+		h.Write(a)
+		a = h.Sum(a[:0])
+	}
+	return a
 }

@@ -69,6 +69,9 @@ func TestScanSecrets(t *testing.T) {
 		"private JWK":          `{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}`,
 		"private JWK in a set": `{"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB","d":"X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoVH"}]}`,
 	}
+	for name, src := range newSecrets(t) {
+		found[name] = src
+	}
 	for name, src := range found {
 		what, err := scanPrivateKey(strings.NewReader(src))
 		if err != nil || what == "" {
@@ -85,6 +88,9 @@ func TestScanSecrets(t *testing.T) {
 		"npmrc env reference":    "//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n",
 		"public JWK":             `{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}`,
 		"schema with a d member": `{"type":"object","properties":{"d":{"type":"string"}},"d":"x"}`,
+	}
+	for name, src := range newNearMisses() {
+		clean[name] = src
 	}
 	for name, src := range clean {
 		if what, _ := scanPrivateKey(strings.NewReader(src)); what != "" {
@@ -138,7 +144,7 @@ func TestSecretFileNames(t *testing.T) {
 func TestPackRefusesSecrets(t *testing.T) {
 	token := fake("np"+"m_", 36, alnums)
 	for _, tc := range []struct{ file, data, code, what string }{
-		{"prompts/.npmrc", "//registry.npmjs.org/:_authToken=" + token + "\n", "pack_secret", "npm access token"},
+		{"prompts/.npmrc", "//registry.npmjs.org/:_authToken=" + token + "\n", "pack_secret", "npm auth token"},
 		{"schemas/prod.env", "A=1", "pack_file_forbidden", "environment file"},
 		{"keys/.envrc", "export A=1", "pack_file_forbidden", "direnv"},
 		{"keys/signer.jwk", `{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}`, "pack_private_key", "JSON Web Key"},
