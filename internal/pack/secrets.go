@@ -299,8 +299,8 @@ func placeholder(v []byte) bool {
 // value returns what follows a key name at b[j]: spaces and quotes, the
 // separator (one of seps), spaces and quotes; ok as for run.
 func (s *scanBuf) value(j int, seps string) (at int, ok bool) {
-	skip := func(j int) int {
-		for j < len(s.b) && (s.b[j] == ' ' || s.b[j] == '\t' || s.b[j] == '"' || s.b[j] == '\'') {
+	skip := func(j int) int { // at most 64 bytes: the check stays within the bytes carried over
+		for e := min(len(s.b), j+64); j < e && strings.IndexByte(" \t\"'", s.b[j]) >= 0; {
 			j++
 		}
 		return j
@@ -332,7 +332,7 @@ func npmSetting(key, what string, strict bool) func(s *scanBuf, i int) string {
 		case v[0] == '\n' || v[0] == '\r' || bytes.HasPrefix(v, []byte("${")):
 			return ""
 		case strict:
-			if run, ok := s.run(j, func(c byte) bool { return base64Char(c) || c == '=' }, 4096); !ok || len(run) < 4 || placeholder(run) {
+			if run, ok := s.run(j, func(c byte) bool { return base64Char(c) || c == '=' }, 64); !ok || len(run) < 4 || placeholder(run) {
 				return ""
 			}
 		}
@@ -491,6 +491,11 @@ type safeBag struct {
 	Attrs asn1.RawValue `asn1:"optional"`
 }
 
+// maxPFXIterations bounds the MAC key derivation wopkit runs (twice) per
+// key store: 16384, above the defaults of OpenSSL (2048), Windows (2000)
+// and Java (10000), so that a tarball of many stores costs bounded time.
+const maxPFXIterations = 1 << 14
+
 // pfxSecret names a PKCS#12 key store (.p12, .pfx) in der that is not
 // clearly password-protected, or "". A key store holding only
 // certificates is no secret; one holding a private key or a secret is
@@ -499,9 +504,10 @@ type safeBag struct {
 // empty password does not open: a key in a plain key bag or a secret bag
 // (openssl pkcs12 -export -keypbe NONE), a store exported with an empty
 // password, and one without a MAC (-nomac) or with a MAC wopkit cannot
-// check (PBMAC1, over 2^20 iterations) are all refused. Encrypted content
-// is never decrypted: under an empty password it counts as a key even when
-// it holds certificates only.
+// check (PBMAC1, more than maxPFXIterations) are all refused. Encrypted
+// content is never decrypted: under an empty password it counts as a key
+// even when it holds certificates only. A store in BER (indefinite
+// lengths) is not recognised.
 func pfxSecret(der []byte) string {
 	var pfx pfxPDU
 	if rest, err := asn1.Unmarshal(der, &pfx); err != nil || len(rest) > 0 || pfx.Version != 3 || !pfx.AuthSafe.Type.Equal(oidData) {
@@ -539,7 +545,7 @@ func pfxSecret(der []byte) string {
 	switch {
 	case len(mac.Digest) == 0:
 		return "a PKCS#12 private key store without a password MAC"
-	case newHash == nil || pfx.MacData.Iterations < 1 || pfx.MacData.Iterations > 1<<20:
+	case newHash == nil || pfx.MacData.Iterations < 1 || pfx.MacData.Iterations > maxPFXIterations:
 		return "a PKCS#12 private key store whose password wopkit cannot check"
 	}
 	for _, pw := range [][]byte{nil, {0, 0}} { // "" without and with its BMPString terminator
