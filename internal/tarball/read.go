@@ -32,9 +32,10 @@ const maxTrailer = 1 << 20
 // tar readers would read differently: see checkAmbiguous),
 // tarball_path_traversal, tarball_unsafe_entry (links, devices, FIFOs, PAX
 // or GNU extension headers, any typeflag other than '0', '\x00', '5'),
-// tarball_unsafe_name, tarball_name_collision, tarball_duplicate_entry (after stripping "./"; also
-// a file that is also a directory) and tarball_too_large (naming the limit
-// and the size). Decompressed bytes are counted as they are produced, so a
+// tarball_unsafe_name, tarball_windows_name (a name Windows reads as
+// another file or a device), tarball_name_collision,
+// tarball_duplicate_entry (after stripping "./"; also a file that is also
+// a directory) and tarball_too_large (naming the limit and the size). Decompressed bytes are counted as they are produced, so a
 // gzip bomb is refused in bounded memory and time. An error returned by fn
 // stops the walk and is returned as is.
 func Walk(r io.Reader, lim Limits, fn func(h Header, body io.Reader) error) error {
