@@ -1,0 +1,338 @@
+//go:build unix
+
+package publish
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/untrusted"
+)
+
+// killScenario is a checkout holding community.wopkit-test.hello@1.0.0 and
+// the signed release 1.1.0 to publish into it, with the tree before (old)
+// and after (new) that publication.
+type killScenario struct {
+	base     string // the checkout before
+	tgz      string // the release to publish
+	old, new map[string]string
+	bin      string // the wopkit binary (wopkit_crashtest build)
+}
+
+func newKillScenario(t *testing.T, bin string) *killScenario {
+	t.Helper()
+	base := minimalRegistry(t)
+	key := addTestKey(t, filepath.Join(base, "registry"), "active")
+	const name = "community.wopkit-test.hello"
+	publishOK(t, Options{Tarball: release(t, key, sign.MethodV2, name, "1.0.0", nil), Registry: base, Now: time.Unix(1780000000, 0)})
+	s := &killScenario{base: base, tgz: release(t, key, sign.MethodV2, name, "1.1.0", nil), bin: bin}
+	s.old = treeHashes(t, filepath.Join(base, "registry"))
+	if bin != "" {
+		dir := s.fresh(t, t.TempDir())
+		if out, err := s.run(dir); err != nil {
+			t.Fatalf("publish: %v\n%s", err, out)
+		}
+		s.new = treeHashes(t, filepath.Join(dir, "registry"))
+	} else {
+		dir := s.fresh(t, t.TempDir())
+		publishOK(t, Options{Tarball: s.tgz, Registry: dir, Now: killClock})
+		s.new = treeHashes(t, filepath.Join(dir, "registry"))
+	}
+	if len(treeDiff(s.old, s.new)) < 10 {
+		t.Fatalf("the publication changes too little to test: %v", treeDiff(s.old, s.new))
+	}
+	return s
+}
+
+// killClock is the clock of every publication of the scenario
+// (SOURCE_DATE_EPOCH for the binary).
+var killClock = time.Unix(1790000000, 0)
+
+// fresh makes dir a copy of the checkout before.
+func (s *killScenario) fresh(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	copyDir(t, s.base, dir)
+	return dir
+}
+
+// command is `wopkit publish` of the release into dir.
+func (s *killScenario) command(dir string, env ...string) (*exec.Cmd, *bytes.Buffer) {
+	cmd := exec.Command(s.bin, "publish", s.tgz, "--registry", dir)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("SOURCE_DATE_EPOCH=%d", killClock.Unix()), "NO_COLOR=1")
+	cmd.Env = append(cmd.Env, env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	return cmd, &out
+}
+
+func (s *killScenario) run(dir string, env ...string) (string, error) {
+	cmd, out := s.command(dir, env...)
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// state is "old" or "new" when the tree of dir is one of them, else a diff
+// against the nearer one.
+func (s *killScenario) state(t *testing.T, dir string) string {
+	t.Helper()
+	h := treeHashes(t, filepath.Join(dir, "registry"))
+	dOld, dNew := treeDiff(s.old, h), treeDiff(s.new, h)
+	switch {
+	case len(dOld) == 0:
+		return "old"
+	case len(dNew) == 0:
+		return "new"
+	case len(dOld) < len(dNew):
+		return "neither; against the old tree:\n" + strings.Join(dOld, "\n")
+	}
+	return "neither; against the new tree:\n" + strings.Join(dNew, "\n")
+}
+
+// recoverAndCheck opens the tree as every publish, yank and deprecate does
+// (which resolves a transaction left behind), then wants the old or the
+// new tree; it returns which.
+func (s *killScenario) recoverAndCheck(t *testing.T, dir, what string) string {
+	t.Helper()
+	if _, err := OpenTree(dir, SpecV2); err != nil {
+		t.Fatalf("%s: opening the tree after the kill: %v", what, err)
+	}
+	st := s.state(t, dir)
+	if st != "old" && st != "new" {
+		t.Fatalf("%s: the tree is %s", what, st)
+	}
+	return st
+}
+
+// rerunAndCheck runs the publication again to its end: it must succeed and
+// leave the new tree.
+func (s *killScenario) rerunAndCheck(t *testing.T, dir, what string) {
+	t.Helper()
+	if out, err := s.run(dir); err != nil {
+		t.Fatalf("%s: the run after the kill: %v\n%s", what, err, out)
+	}
+	if st := s.state(t, dir); st != "new" {
+		t.Fatalf("%s: after the run that follows the kill, the tree is %s", what, st)
+	}
+}
+
+func killedBySignal(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
+}
+
+func treeDiff(want, got map[string]string) []string {
+	var diff []string
+	for k, v := range want {
+		if g, ok := got[k]; !ok {
+			diff = append(diff, "missing: "+k)
+		} else if g != v {
+			diff = append(diff, "changed: "+k)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			diff = append(diff, "added: "+k)
+		}
+	}
+	sort.Strings(diff)
+	return diff
+}
+
+// buildWopkit builds the wopkit command with the wopkit_crashtest tag into a
+// temporary directory.
+func buildWopkit(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	if _, err := os.Stat(goTool); err != nil {
+		t.Skip("the go tool is not available: skipping the kill tests, which run a wopkit binary")
+	}
+	bin := filepath.Join(t.TempDir(), "wopkit")
+	cmd := exec.Command(goTool, "build", "-tags", "wopkit_crashtest", "-o", bin, "github.com/openwop/wopkit/cmd/wopkit")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestKillAtEveryPoint: issue item 4. The wopkit binary publishing 1.1.0 is
+// killed with SIGKILL at each point of its transaction in turn
+// (WOPKIT_TEST_CRASH_AFTER=n), and the run after it is killed once more in
+// its recovery or its own transaction. After each kill, opening the tree
+// leaves it as it was or as the publication makes it, and a run to the end
+// leaves the new tree. Then it is killed at random moments (real timing, a
+// spread of delays over a whole run) at least 100 times, with the same
+// checks.
+func TestKillAtEveryPoint(t *testing.T) {
+	bin := buildWopkit(t)
+	s := newKillScenario(t, bin)
+	dir := filepath.Join(t.TempDir(), "checkout")
+
+	points, seen := 0, map[string]int{}
+	for n := 1; ; n++ {
+		s.fresh(t, dir)
+		what := fmt.Sprintf("killed at point %d", n)
+		out, err := s.run(dir, fmt.Sprintf("WOPKIT_TEST_CRASH_AFTER=%d", n))
+		if err == nil {
+			if st := s.state(t, dir); st != "new" {
+				t.Fatalf("a run past every point left the tree %s", st)
+			}
+			break
+		}
+		if !killedBySignal(err) {
+			t.Fatalf("%s: %v\n%s", what, err, out)
+		}
+		points++
+		// The next run is killed too, at the first point it reaches (in
+		// the recovery, or in its own transaction).
+		if _, err := s.run(dir, "WOPKIT_TEST_CRASH_AFTER=1"); err != nil && !killedBySignal(err) {
+			t.Fatalf("%s, then the next run: %v", what, err)
+		}
+		seen[s.recoverAndCheck(t, dir, what+", then once more")]++
+		s.rerunAndCheck(t, dir, what)
+	}
+	if points < 10 || seen["old"] == 0 || seen["new"] == 0 {
+		t.Fatalf("%d kill points, trees after them %v: the transaction was not exercised", points, seen)
+	}
+	t.Logf("deterministic: %d kill points; after a second kill and the recovery the tree was old %d times, new %d times",
+		points, seen["old"], seen["new"])
+
+	if testing.Short() {
+		t.Skip("-short: the random kills are skipped")
+	}
+	// A whole run's duration, to spread the kills over it.
+	s.fresh(t, dir)
+	start := time.Now()
+	if out, err := s.run(dir); err != nil {
+		t.Fatalf("publish: %v\n%s", err, out)
+	}
+	whole := time.Since(start)
+	seed := time.Now().UnixNano()
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	counts := map[string]int{}
+	const kills = 100
+	for i := 0; counts["killed"] < kills && i < 3*kills; i++ {
+		s.fresh(t, dir)
+		// Half of the delays anywhere in a run, half near its end, where the
+		// transaction is.
+		delay := time.Duration(rng.Int64N(int64(whole)))
+		if i%2 == 1 {
+			delay = whole*6/10 + time.Duration(rng.Int64N(int64(whole)*5/10))
+		}
+		cmd, out := s.command(dir)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay)
+		cmd.Process.Signal(syscall.SIGKILL)
+		err := cmd.Wait()
+		what := fmt.Sprintf("kill %d after %v (seed %d)", i, delay, seed)
+		if err == nil {
+			counts["finished first"]++
+		} else if !killedBySignal(err) {
+			t.Fatalf("%s: %v\n%s", what, err, out)
+		} else {
+			counts["killed"]++
+			if _, err := os.Lstat(filepath.Join(dir, "registry", txnDir)); err == nil {
+				counts["killed inside the transaction"]++
+			}
+		}
+		counts["then "+s.recoverAndCheck(t, dir, what)]++
+		s.rerunAndCheck(t, dir, what)
+	}
+	if counts["killed"] < kills {
+		t.Fatalf("only %d of the runs were killed before they ended: %v", counts["killed"], counts)
+	}
+	t.Logf("random: a run takes %v; %v (seed %d)", whole.Round(time.Millisecond), counts, seed)
+}
+
+// TestKillInProcessAtEveryPoint stops Apply at each crash point in turn, as
+// a kill would (nothing after it runs: the test's crash point panics past
+// Apply's own clean-up, which does nothing once the journal is written),
+// both for a transaction that succeeds and for one that fails after its
+// commit point and is being undone (the journal's "back" state, which no
+// kill of a healthy run reaches). Opening the tree then leaves it old or
+// new.
+func TestKillInProcessAtEveryPoint(t *testing.T) {
+	s := newKillScenario(t, "")
+	type crash struct{}
+	dir := filepath.Join(t.TempDir(), "checkout")
+	// One plan, applied to a fresh copy of the same tree each time.
+	plan := stage(t, Options{Tarball: s.tgz, Registry: s.fresh(t, dir), Now: killClock})
+	for _, failAt := range []int{-1, 0, 5, 9} {
+		seen := map[string]int{}
+		for n := 1; ; n++ {
+			s.fresh(t, dir)
+			p := *plan
+			d, err := untrusted.OpenDir(filepath.Join(dir, "registry"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.dir = d
+			count := 0
+			crashPoint = func() {
+				if count++; count == n {
+					panic(crash{})
+				}
+			}
+			failBeforeRename = failAt
+			crashed := func() (crashed bool) {
+				defer func() {
+					if r := recover(); r != nil {
+						if _, ok := r.(crash); !ok {
+							panic(r)
+						}
+						crashed = true
+					}
+				}()
+				err = p.Apply()
+				return false
+			}()
+			crashPoint, failBeforeRename = func() {}, -1
+			d.Close()
+			what := fmt.Sprintf("failing before rename %d, stopped at point %d", failAt, n)
+			if !crashed {
+				want := "new"
+				if failAt >= 0 {
+					want = "old"
+					if err == nil {
+						t.Fatalf("%s: no failure", what)
+					}
+				} else if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				if st := s.state(t, dir); st != want {
+					t.Fatalf("%s: Apply returned %v and left the tree %s", what, err, st)
+				}
+				break
+			}
+			seen[s.recoverAndCheck(t, dir, what)]++
+		}
+		if seen["old"]+seen["new"] < 10 {
+			t.Fatalf("failing before rename %d: only %v", failAt, seen)
+		}
+		t.Logf("failing before rename %d: after a stop and the recovery the tree was %v", failAt, seen)
+	}
+}
