@@ -1,8 +1,10 @@
 package registry
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
+	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -14,19 +16,19 @@ import (
 // message); v2 versionDeprecated, deprecationReason, supersededBy and
 // advisoryUrl; both yanked and yankedReason.
 type VersionManifest struct {
-	Name              string  `json:"name"`
-	Version           string  `json:"version"`
-	Integrity         string  `json:"integrity"`
-	Signing           Signing `json:"signing"`
-	Yanked            bool    `json:"yanked"`
-	YankedReason      string  `json:"yankedReason"`
-	Deprecated        any     `json:"deprecated"` // v1: false, true or a message
-	VersionDeprecated bool    `json:"versionDeprecated"`
-	DeprecationReason string  `json:"deprecationReason"`
-	SupersededBy      string  `json:"supersededBy"`
-	AdvisoryURL       string  `json:"advisoryUrl"`
-	Path              string  `json:"-"`
-	Tree              string  `json:"-"` // TreeV1 or TreeV2
+	Name              string      `json:"name"`
+	Version           string      `json:"version"`
+	Integrity         string      `json:"integrity"`
+	Signing           Signing     `json:"signing"`
+	Yanked            bool        `json:"yanked"`
+	YankedReason      string      `json:"yankedReason"`
+	Deprecated        Deprecation `json:"deprecated"` // v1: false, true or a message
+	VersionDeprecated bool        `json:"versionDeprecated"`
+	DeprecationReason string      `json:"deprecationReason"`
+	SupersededBy      string      `json:"supersededBy"`
+	AdvisoryURL       string      `json:"advisoryUrl"`
+	Path              string      `json:"-"`
+	Tree              string      `json:"-"` // TreeV1 or TreeV2
 }
 
 // Signing is a signing block in any of its published shapes.
@@ -42,7 +44,7 @@ type Signing struct {
 // IsDeprecated reports whether the version is marked deprecated (v1
 // deprecated, v2 versionDeprecated).
 func (v *VersionManifest) IsDeprecated() bool {
-	return v.VersionDeprecated || truthy(v.Deprecated)
+	return v.VersionDeprecated || v.Deprecated.Set
 }
 
 // DeprecationMessage is the reason given for a deprecation: v2's
@@ -51,21 +53,42 @@ func (v *VersionManifest) DeprecationMessage() string {
 	if v.DeprecationReason != "" {
 		return v.DeprecationReason
 	}
-	if s, ok := v.Deprecated.(string); ok {
-		return s
-	}
-	return ""
+	return v.Deprecated.Message
 }
 
-// truthy reads a v1 deprecated member (false, true or a message).
-func truthy(d any) bool {
-	switch d := d.(type) {
-	case bool:
-		return d
-	case string:
-		return d != ""
+// Deprecation is a deprecated member (false, true or a message) as a
+// script testing it reads it: set when JSON.parse gives a truthy value (true,
+// a non-empty string, a number other than 0, any array or object), with
+// the message when it is a string. An array or object is not decoded: a
+// hostile one costs no memory beyond its bytes.
+type Deprecation struct {
+	Set     bool
+	Message string
+}
+
+// UnmarshalJSON reads one JSON value, already checked by the untrusted
+// layer.
+func (d *Deprecation) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	*d = Deprecation{}
+	if len(b) == 0 {
+		return nil
 	}
-	return false
+	switch c := b[0]; {
+	case c == 't':
+		d.Set = true
+	case c == '"':
+		if err := untrusted.DecodeJSON(b, &d.Message); err != nil {
+			return err
+		}
+		d.Set = d.Message != ""
+	case c == '[' || c == '{':
+		d.Set = true
+	case c == '-' || c >= '0' && c <= '9':
+		f, err := strconv.ParseFloat(string(b), 64)
+		d.Set = err != nil || f != 0 // too large for a float64 is not 0
+	}
+	return nil
 }
 
 // ManifestPath is where the v1 version manifest of name@version lives, or
@@ -95,7 +118,7 @@ func (r *Root) Version(name, version string, trees ...string) (*VersionManifest,
 		p := r.Local(tree, "versionManifest", name, version)
 		looked = append(looked, p)
 		var v VersionManifest
-		err := r.read(rel, &v)
+		err := r.read(rel, &v, nil)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -112,23 +135,23 @@ func (r *Root) Version(name, version string, trees ...string) (*VersionManifest,
 // PackIndex is a tree's per-pack index.json: the pack-level lifecycle and
 // one row per published version.
 type PackIndex struct {
-	Name       string     `json:"name"`
-	Latest     string     `json:"latest"`
-	Deprecated any        `json:"deprecated"` // false, true or a message
-	Versions   []IndexRow `json:"versions"`
-	Path       string     `json:"-"`
+	Name       string      `json:"name"`
+	Latest     string      `json:"latest"`
+	Deprecated Deprecation `json:"deprecated"` // false, true or a message
+	Versions   []IndexRow  `json:"versions"`
+	Path       string      `json:"-"`
 }
 
 // IndexRow is one version of a per-pack index (v1 and v2 row shapes).
 type IndexRow struct {
-	Version           string `json:"version"`
-	Integrity         string `json:"integrity"`
-	SigningKeyID      string `json:"signingKeyId"`
-	SigningScheme     string `json:"signingScheme"`
-	SigningMethod     string `json:"signingMethod"`
-	Yanked            bool   `json:"yanked"`
-	Deprecated        any    `json:"deprecated"`
-	VersionDeprecated bool   `json:"versionDeprecated"`
+	Version           string      `json:"version"`
+	Integrity         string      `json:"integrity"`
+	SigningKeyID      string      `json:"signingKeyId"`
+	SigningScheme     string      `json:"signingScheme"`
+	SigningMethod     string      `json:"signingMethod"`
+	Yanked            bool        `json:"yanked"`
+	Deprecated        Deprecation `json:"deprecated"`
+	VersionDeprecated bool        `json:"versionDeprecated"`
 }
 
 // Row returns the index row of version, or nil.
@@ -143,35 +166,90 @@ func (x *PackIndex) Row(version string) *IndexRow {
 
 // PackDeprecated reports the pack-level deprecation and its message.
 func (x *PackIndex) PackDeprecated() (bool, string) {
-	s, _ := x.Deprecated.(string)
-	return truthy(x.Deprecated), s
+	return x.Deprecated.Set, x.Deprecated.Message
 }
 
 // Index reads the per-pack index of name in tree; it returns nil and no
 // error when the tree has none (the v1 tree of older registries). An index
 // the untrusted layer refuses fails with the layer's code.
 func (r *Root) Index(tree, name string) (*PackIndex, error) {
-	rel := r.rel(tree, "packMetadata", name, "")
-	if rel == "" {
-		return nil, nil
-	}
-	var x PackIndex
-	err := r.read(rel, &x)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	x.Path = r.Local(tree, "packMetadata", name, "")
-	return &x, nil
+	var x *PackIndex
+	err := r.index(tree, name, func(idx *PackIndex) { x = idx })
+	return x, err
 }
 
+// Listing is what a per-pack index says about one version: the pack-level
+// lifecycle and the version's row.
+type Listing struct {
+	Path       string
+	Latest     string
+	Deprecated Deprecation
+	Row        *IndexRow // the first row for the version; nil when none
+	Rows       int       // how many rows list the version (more than one is ambiguous)
+}
+
+// Listing reads the per-pack index of name in tree and keeps only what it
+// says about version, so that the rest of a large index is garbage as soon
+// as it is decoded; nil and no error when the tree has no index.
+func (r *Root) Listing(tree, name, version string) (*Listing, error) {
+	var l *Listing
+	err := r.index(tree, name, func(x *PackIndex) {
+		l = &Listing{Path: x.Path, Latest: x.Latest, Deprecated: x.Deprecated}
+		for i := range x.Versions {
+			if x.Versions[i].Version != version {
+				continue
+			}
+			if l.Rows++; l.Rows == 1 {
+				kept := x.Versions[i]
+				l.Row = &kept
+			}
+		}
+	})
+	return l, err
+}
+
+// index decodes the per-pack index of name in tree and hands it to use
+// while its decoding slot is held (see maxDecoding); use is not called
+// when the tree has no index.
+func (r *Root) index(tree, name string, use func(*PackIndex)) error {
+	rel := r.rel(tree, "packMetadata", name, "")
+	if rel == "" {
+		return nil
+	}
+	var x PackIndex
+	err := r.read(rel, &x, func() {
+		x.Path = r.Local(tree, "packMetadata", name, "")
+		use(&x)
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// maxDecoding is how many registry documents are read and decoded at once
+// (verify checks tarballs on every CPU): a hostile document of
+// untrusted.MaxDocument bytes costs tens of MiB while it is decoded, so the
+// memory of `verify --registry` stays bounded whatever the number of CPUs.
+const maxDecoding = 2
+
+// decoding holds a slot per document being read (see maxDecoding).
+var decoding = make(chan struct{}, maxDecoding)
+
 // read reads the registry document rel (at most untrusted.MaxDocument
-// bytes) into v.
-func (r *Root) read(rel string, v any) error {
+// bytes) into v and, when it was read, calls then (if not nil) before the
+// decoding slot is given back.
+func (r *Root) read(rel string, v any, then func()) error {
 	if r.dir == nil {
 		return werr.New(werr.Env, "registry_unreadable", "registry %s is not open", r.Dir)
 	}
-	return readDoc(r.dir, rel, untrusted.MaxDocument, v)
+	decoding <- struct{}{}
+	defer func() { <-decoding }()
+	if err := readDoc(r.dir, rel, untrusted.MaxDocument, v); err != nil {
+		return err
+	}
+	if then != nil {
+		then()
+	}
+	return nil
 }

@@ -216,3 +216,44 @@ func within(t *testing.T, d time.Duration, fn func() error) error {
 		return nil
 	}
 }
+
+// A deprecated member is read as a script's truthiness test reads what
+// JSON.parse gives; an array or object is not decoded (a hostile one of
+// millions of values costs no memory beyond its bytes).
+func TestDeprecationTruthiness(t *testing.T) {
+	for doc, want := range map[string]Deprecation{
+		`false`: {}, `null`: {}, `""`: {}, `0`: {}, `-0`: {}, `0.0e3`: {},
+		`true`: {Set: true}, `"use 2.0"`: {Set: true, Message: "use 2.0"}, `"\u0041"`: {Set: true, Message: "A"},
+		`1`: {Set: true}, `1e999`: {Set: true}, `[]`: {Set: true}, `{}`: {Set: true}, `[{"a":1}]`: {Set: true},
+	} {
+		var v VersionManifest
+		if err := DecodeTop([]byte(`{"deprecated":`+doc+`}`), &v); err != nil || v.Deprecated != want || v.IsDeprecated() != want.Set {
+			t.Errorf("deprecated %s: %+v %v, want %+v", doc, v.Deprecated, err, want)
+		}
+	}
+	var x PackIndex
+	if err := DecodeTop([]byte(`{"deprecated":[{"a":1,"A":2}]}`), &x); werr.CodeOf(err) != untrusted.CodeJSONDuplicate {
+		t.Errorf("a duplicate inside deprecated: %v", err)
+	}
+}
+
+// Listing keeps what an index says about one version, and counts its rows.
+func TestListing(t *testing.T) {
+	f := forge(t, teamEntry+`}`)
+	f.write(t, "v1/packs/acme.x/index.json", `{"name":"acme.x","latest":"2.0.0","deprecated":"gone","versions":[{"version":"1.0.0","integrity":"a"},{"version":"2.0.0"},{"version":"1.0.0","yanked":true}]}`)
+	r, err := Open(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := r.Listing(TreeV1, "acme.x", "1.0.0")
+	if err != nil || l.Rows != 2 || l.Row == nil || l.Row.Integrity != "a" || l.Latest != "2.0.0" || l.Deprecated.Message != "gone" ||
+		l.Path != filepath.Join(f.root, "v1", "packs", "acme.x", "index.json") {
+		t.Errorf("listing %+v %v", l, err)
+	}
+	if l, err := r.Listing(TreeV1, "acme.x", "3.0.0"); err != nil || l.Rows != 0 || l.Row != nil {
+		t.Errorf("unlisted version: %+v %v", l, err)
+	}
+	if l, err := r.Listing(TreeV2, "acme.x", "1.0.0"); err != nil || l != nil {
+		t.Errorf("no index in v2: %+v %v", l, err)
+	}
+}

@@ -11,10 +11,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/untrusted"
+	"github.com/openwop/wopkit/internal/werr"
 )
 
 // forgedRegistry is a registry root written for a test: keys/team-1.pub
@@ -138,6 +140,9 @@ func TestForgedKeychainAndLifecycle(t *testing.T) {
 			if code(r) != tc.code || r.Verified != (tc.code == "") {
 				t.Errorf("verified %v code %q, want %q (%+v)", r.Verified, code(r), tc.code, r.Error)
 			}
+			if tc.code == untrusted.CodeJSONDuplicate && (strings.Count(r.Error.Message, "letter case") != 1 || r.Error.Hint == "") {
+				t.Errorf("the reason is not said once, with a hint: %+v", r.Error)
+			}
 		})
 	}
 }
@@ -204,5 +209,42 @@ func TestRegistryFilesNeverBlockVerify(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// An index listing a version twice is ambiguous (which row would a script
+// read?): refused, whichever row says yanked.
+func TestIndexListingAVersionTwice(t *testing.T) {
+	g := forgeRegistry(t, teamKey+`}`)
+	tgz := g.publish(t, g.team, "team-1", "", "")
+	idx := filepath.Join(g.root, "v1", "packs", "acme.x", "index.json")
+	data, _ := os.ReadFile(idx)
+	// The same row again, yanked.
+	i := strings.Index(string(data), `[{`)
+	j := strings.LastIndex(string(data), `}]`)
+	row := string(data[i+1 : j+1])
+	os.WriteFile(idx, []byte(string(data[:j+1])+`,`+strings.Replace(row, `"version":"1.0.0"`, `"version":"1.0.0","yanked":true`, 1)+`]}`), 0o644)
+	if r := g.verifyWithin(t, tgz); r.Verified || code(r) != "registry_inconsistent" {
+		t.Errorf("verified %v code %q (%+v)", r.Verified, code(r), r.Error)
+	}
+}
+
+// A hostile registry's megabyte strings are not kept whole in a Result
+// (verify holds every tarball's result until it prints them all).
+func TestResultStringsBounded(t *testing.T) {
+	g := forgeRegistry(t, teamKey+`}`)
+	big := strings.Repeat("é", 1<<19) // 1 MiB
+	tgz := g.publish(t, g.team, "team-1", `,"yanked":true,"yankedReason":"`+big+`","deprecationReason":"`+big+`","advisoryUrl":"`+big+`"`, "")
+	r := g.verifyWithin(t, tgz)
+	if r.Verified || code(r) != "pack_yanked" {
+		t.Fatalf("verified %v code %q", r.Verified, code(r))
+	}
+	for what, s := range map[string]string{"yankedReason": r.YankedReason, "deprecationReason": r.DeprecationReason, "advisoryUrl": r.AdvisoryURL, "message": r.Error.Message} {
+		if len(s) > maxText+64 || !strings.Contains(s, "more bytes)") || !utf8.ValidString(s) {
+			t.Errorf("%s: %d bytes, valid UTF-8 %v", what, len(s), utf8.ValidString(s))
+		}
+	}
+	if msg, _ := ErrorText(r.Err); len(msg) > maxText+64 || werr.CodeOf(r.Err) != "pack_yanked" || werr.ExitCode(r.Err) != 1 {
+		t.Errorf("r.Err keeps %d bytes, code %q", len(msg), werr.CodeOf(r.Err))
 	}
 }

@@ -247,12 +247,12 @@ func keyStatus(k *registry.Key, reg string, r *Result) error {
 // signing key); its lifecycle flags add to the manifest's; the pack-level
 // deprecation and latest version are reported.
 func indexAgrees(reg *registry.Root, vm *registry.VersionManifest, s schemeInfo, r *Result) error {
-	idx, err := reg.Index(vm.Tree, vm.Name)
+	idx, err := reg.Listing(vm.Tree, vm.Name, vm.Version)
 	if err != nil || idx == nil {
 		return err
 	}
 	r.Latest = idx.Latest
-	r.PackDeprecated, r.PackDeprecation = idx.PackDeprecated()
+	r.PackDeprecated, r.PackDeprecation = idx.Deprecated.Set, idx.Deprecated.Message
 	if r.PackDeprecated {
 		why := ""
 		if r.PackDeprecation != "" {
@@ -263,7 +263,11 @@ func indexAgrees(reg *registry.Root, vm *registry.VersionManifest, s schemeInfo,
 	if r.Latest != "" && r.Latest != vm.Version {
 		r.Notes = append(r.Notes, fmt.Sprintf("the registry's latest version of %s is %s", vm.Name, r.Latest))
 	}
-	row := idx.Row(vm.Version)
+	row := idx.Row
+	if idx.Rows > 1 {
+		return werr.New(werr.Invalid, "registry_inconsistent", "the registry's %s lists %s@%s %d times", idx.Path, vm.Name, vm.Version, idx.Rows).
+			WithHint("an index lists each version once; the registry's scripts and wopkit could read different rows: rebuild its indexes before trusting it")
+	}
 	if row == nil {
 		r.Notes = append(r.Notes, fmt.Sprintf("the registry's %s does not list %s yet (its indexes are rebuilt from the tree)", idx.Path, vm.Version))
 		return nil
@@ -279,14 +283,8 @@ func indexAgrees(reg *registry.Root, vm *registry.VersionManifest, s schemeInfo,
 	if row.Yanked {
 		r.Yanked = true
 	}
-	if row.VersionDeprecated {
+	if row.VersionDeprecated || row.Deprecated.Set {
 		r.Deprecated = true
-	}
-	switch d := row.Deprecated.(type) {
-	case bool:
-		r.Deprecated = r.Deprecated || d
-	case string:
-		r.Deprecated = r.Deprecated || d != ""
 	}
 	return nil
 }

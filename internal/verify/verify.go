@@ -12,11 +12,13 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"runtime"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
@@ -108,7 +110,50 @@ func File(ctx context.Context, path string, p Policy) *Result {
 	if err != nil {
 		r.fail(err)
 	}
+	r.bound()
 	return r
+}
+
+// maxText bounds each string a Result keeps from the tarball or the
+// registry (a yank reason, a latest version, a message quoting them): a
+// hostile registry document may hold strings of megabytes, and `verify`
+// keeps the results of every tarball it was given until it prints them.
+const maxText = 4 << 10
+
+// clip returns s cut to maxText bytes at a rune boundary, saying how much
+// was cut; the cut string shares no memory with s.
+func clip(s string) string {
+	if len(s) <= maxText {
+		return s
+	}
+	cut := maxText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
+}
+
+// bound clips every string of r (see maxText); an error whose text was cut
+// is kept as its class, code, message and hint only.
+func (r *Result) bound() {
+	for _, p := range []*string{&r.Name, &r.Version, &r.KeyID, &r.KeyStatus, &r.YankedReason, &r.DeprecationReason,
+		&r.SupersededBy, &r.AdvisoryURL, &r.PackDeprecation, &r.Latest} {
+		*p = clip(*p)
+	}
+	for i := range r.Notes {
+		r.Notes[i] = clip(r.Notes[i])
+	}
+	if s := r.Signer; s != nil {
+		s.Identity, s.Issuer, s.KeyHint = clip(s.Identity), clip(s.Issuer), clip(s.KeyHint)
+	}
+	if e := r.Error; e != nil {
+		msg, hint := clip(e.Message), clip(e.Hint)
+		if msg != e.Message || hint != e.Hint {
+			class := werr.Class(werr.ExitCode(r.Err))
+			e.Message, e.Hint = msg, hint
+			r.Err = &werr.Error{Class: class, Code: e.Code, Msg: msg, Hint: hint}
+		}
+	}
 }
 
 func (r *Result) fail(err error) {
