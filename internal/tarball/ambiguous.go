@@ -26,9 +26,11 @@ import (
 //     or all NUL (V7); bytes in the prefix field only with USTAR;
 //   - the name, prefix, uname and gname fields: no byte after a NUL;
 //   - linkname and the 12 bytes after the prefix: all NUL;
-//   - mode, uid, gid, size and mtime: optional leading spaces, at least one
-//     octal digit, then only NUL or space; devmajor and devminor the same or
-//     blank (wopkit's writer leaves them NUL). uid, gid and mtime may instead
+//   - mode, uid, gid, size, mtime, devmajor and devminor: all NUL (0 for
+//     every reader: npm's node-tar leaves uid and gid so, wopkit's writer
+//     devmajor and devminor), or optional leading spaces, at least one octal
+//     digit, then only NUL or space (GNU tar refuses a field of spaces and
+//     skips the header when it is the size). uid, gid and mtime may instead
 //     be GNU base-256 (an LDAP uid, a date before 1970; wopkit ignores their
 //     values): a first byte of exactly 0x80 or 0xff and a value within
 //     ±(2^53-1), which every reader decodes alike;
@@ -78,7 +80,7 @@ func checkAmbiguous(b *[blockSize]byte, index int) error {
 			}
 			continue
 		}
-		if _, err := parseOctal(field); err != nil || (!f.blankOK && allBlank(field)) {
+		if _, err := parseOctal(field); err != nil || (allBlank(field) && !allZero(field)) {
 			return ambiguous(index, "the %s field %q is not plain octal digits", f.name, field)
 		}
 	}
@@ -93,17 +95,15 @@ func checkAmbiguous(b *[blockSize]byte, index int) error {
 // octal (an LDAP uid above 2097151, a date before 1970): every reader at
 // hand reads those, and wopkit ignores their values, so base-256 is
 // accepted there; a base-256 size or mode is refused (no pack needs one,
-// and a reader without the extension would read another size). devmajor
-// and devminor may be blank: wopkit's own writer leaves them NUL.
+// and a reader without the extension would read another size).
 var numericFields = []struct {
 	name      string
 	off, len  int
 	base256OK bool
-	blankOK   bool
 }{
-	{"mode", offMode, 8, false, false}, {"uid", offUID, 8, true, false}, {"gid", offGID, 8, true, false},
-	{"size", offSize, 12, false, false}, {"mtime", offMtime, 12, true, false},
-	{"devmajor", offDevmajor, 8, false, true}, {"devminor", offDevminor, 8, false, true},
+	{"mode", offMode, 8, false}, {"uid", offUID, 8, true}, {"gid", offGID, 8, true},
+	{"size", offSize, 12, false}, {"mtime", offMtime, 12, true},
+	{"devmajor", offDevmajor, 8, false}, {"devminor", offDevminor, 8, false},
 }
 
 // base256Agreed tells whether a GNU base-256 field is read alike by

@@ -107,19 +107,8 @@ func TestDevmajorNotOctalRefused(t *testing.T) {
 // one npm itself unpacks with), or nil when node or npm is not installed.
 func nodeTarReader(t *testing.T) func(t *testing.T, p string) string {
 	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return nil
-	}
-	out, err := exec.Command(npm, "root", "-g").Output()
-	if err != nil {
-		return nil
-	}
-	mod := filepath.Join(strings.TrimSpace(string(out)), "npm", "node_modules", "tar")
-	if _, err := os.Stat(mod); err != nil {
+	mod := nodeTarModule()
+	if err != nil || mod == "" {
 		return nil
 	}
 	script := `const tar = require(process.argv[1]); const out = [];
@@ -155,4 +144,21 @@ func testHeaderBody(name string, typ byte, body string) []byte {
 	out := testHeader(name, typ, int64(len(body)))
 	out = append(out, body...)
 	return append(out, make([]byte, (blockSize-len(body)%blockSize)%blockSize)...)
+}
+
+// nodeTarModule is the directory of the node-tar that npm bundles, or "".
+func nodeTarModule() string {
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return ""
+	}
+	out, err := exec.Command(npm, "root", "-g").Output()
+	if err != nil {
+		return ""
+	}
+	mod := filepath.Join(strings.TrimSpace(string(out)), "npm", "node_modules", "tar")
+	if _, err := os.Stat(mod); err != nil {
+		return ""
+	}
+	return mod
 }

@@ -213,8 +213,7 @@ func differentialSeeds(tb testing.TB) [][]byte {
 		name      string
 		off, len  int
 		base256OK bool
-		blankOK   bool
-	}{"chksum", offChksum, 8, false, false}) {
+	}{"chksum", offChksum, 8, false}) {
 		for _, v := range []string{"\x00", " ", "z", "+1", "\x801", "\xff", "0o7", "\t1"} {
 			seeds = append(seeds, concat(pack, mutated("b.txt", "xy", func(h []byte) { copy(h[fld.off:fld.off+fld.len], v) }), file("c.txt", "z"), end()))
 		}
