@@ -65,6 +65,11 @@ func (v *verifier) classify(err error, b *bundle.Bundle) error {
 		return newErr(werr.Invalid, CodeUntrusted,
 			"the Sigstore bundle's certificate was not valid when the transparency log recorded the signature (signed outside its 10-minute window): "+text,
 			"re-sign the pack; a bundle whose signature was logged after its certificate expired proves nothing")
+	case strings.Contains(low, "threshold not met") && strings.Contains(low, "timestamp") && untimed(b):
+		return newErr(werr.Invalid, CodeUntrusted,
+			"the Sigstore bundle has nothing that says when it was signed: its transparency-log entry records no integrated time "+
+				"(a Rekor v2 log records none, and relies on an RFC 3161 timestamp), and the bundle carries no RFC 3161 timestamp",
+			"re-sign the pack with a timestamp authority (--tsa-url) when its Rekor log is v2; a certificate lives 10 minutes, so its signature needs a trusted time")
 	case strings.Contains(low, "not enough verified log entries") && noTlogEntries(b):
 		return newErr(werr.Invalid, CodeUntrusted,
 			"the Sigstore bundle has no transparency-log entry, and wopkit requires one (an RFC 3161 timestamp alone is not enough): "+text,
@@ -119,7 +124,9 @@ func outsideValidity(b *bundle.Bundle) string {
 	outside := func(t time.Time) bool { return t.Before(cert.NotBefore) || t.After(cert.NotAfter) }
 	if entries, err := b.TlogEntries(); err == nil {
 		for _, e := range entries {
-			if t := e.IntegratedTime(); outside(t) {
+			// A Rekor v2 entry records no integrated time (the zero time):
+			// it says nothing about when the signature was made.
+			if t := e.IntegratedTime(); !t.IsZero() && outside(t) {
 				return fmt.Sprintf("transparency-log entry %d was recorded at %s, outside its certificate's validity (%s)",
 					e.LogIndex(), t.UTC().Format(time.RFC3339), span)
 			}
@@ -164,6 +171,23 @@ func bundleProblem(raw []byte, text string) string {
 		}
 	}
 	return text
+}
+
+// untimed reports whether no timestamp of b says when it was signed: no
+// transparency-log entry records an integrated time (Rekor v2 entries never
+// do) and the bundle holds no RFC 3161 timestamp.
+func untimed(b *bundle.Bundle) bool {
+	entries, err := b.TlogEntries()
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if !e.IntegratedTime().IsZero() {
+			return false
+		}
+	}
+	stamps, err := b.Timestamps()
+	return err == nil && len(stamps) == 0
 }
 
 func noTlogEntries(b *bundle.Bundle) bool {

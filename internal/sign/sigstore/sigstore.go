@@ -12,6 +12,7 @@
 package sigstore
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/werr"
@@ -63,10 +64,17 @@ func scrub(s, secret string) string {
 	return strings.ReplaceAll(s, secret, "[identity token]")
 }
 
-// errText is err's message without any copy of the token, cut to a length
-// that fits on one line.
+// nilWrap is what fmt.Errorf writes for a %w given a nil error, as
+// sigstore-go does when it joins no verification errors ("...: 0 < 1;
+// error: %!w(<nil>)"), with the words that introduce it.
+var nilWrap = regexp.MustCompile(`[;:,]?\s*(error:\s*)?%!w\(<nil>\)`)
+
+// errText is err's message without any copy of the token and without
+// fmt's trace of a nil wrapped error, cut to a length that fits on one
+// line.
 func errText(err error, token string) string {
 	s := scrub(err.Error(), token)
+	s = nilWrap.ReplaceAllString(s, "")
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 300 {
 		s = s[:300] + "…"

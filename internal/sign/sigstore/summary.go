@@ -38,12 +38,12 @@ func identityOf(b *bundle.Bundle) (*sign.SignerIdentity, error) {
 	id := &sign.SignerIdentity{LogIndex: -1}
 	vc, err := b.VerificationContent()
 	if err != nil {
-		return nil, newErr(werr.Invalid, CodeBundleInvalid, "the Sigstore bundle's verification material is unusable: "+err.Error(), "")
+		return nil, newErr(werr.Invalid, CodeBundleInvalid, "the Sigstore bundle's verification material is unusable: "+errText(err, ""), "")
 	}
 	if cert := vc.Certificate(); cert != nil {
 		s, err := certificate.SummarizeCertificate(cert)
 		if err != nil {
-			return nil, newErr(werr.Invalid, CodeBundleInvalid, "the Sigstore bundle's certificate is unreadable: "+err.Error(), "")
+			return nil, newErr(werr.Invalid, CodeBundleInvalid, "the Sigstore bundle's certificate is unreadable: "+errText(err, ""), "")
 		}
 		id.Identity, id.Issuer = s.SubjectAlternativeName, s.Issuer
 	} else if pk := vc.PublicKey(); pk != nil {

@@ -148,7 +148,7 @@ func (v *verifier) VerifyBundle(_ context.Context, bundleJSON, packJSON []byte) 
 	}
 	vc, err := b.VerificationContent()
 	if err != nil {
-		return nil, newErr(werr.Invalid, CodeBundleInvalid, "the Sigstore bundle's verification material is unusable: "+err.Error(), "")
+		return nil, newErr(werr.Invalid, CodeBundleInvalid, "the Sigstore bundle's verification material is unusable: "+errText(err, ""), "")
 	}
 	cert := vc.Certificate()
 	entries, _ := b.TlogEntries()
@@ -221,7 +221,7 @@ func (v *verifier) policy(keyless bool, nEntries, nStamps int, packJSON []byte) 
 	}
 	sev, err := verify.NewVerifier(material, vopts...)
 	if err != nil {
-		return nil, verify.PolicyBuilder{}, newErr(werr.Env, CodeUntrusted, "cannot set up Sigstore verification: "+err.Error(), "")
+		return nil, verify.PolicyBuilder{}, newErr(werr.Env, CodeUntrusted, "cannot set up Sigstore verification: "+errText(err, ""), "")
 	}
 	return sev, verify.NewPolicy(verify.WithArtifact(bytes.NewReader(packJSON)), idOpt), nil
 }

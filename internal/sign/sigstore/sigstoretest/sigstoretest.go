@@ -46,6 +46,7 @@ type Virtual struct {
 	tsaRoot, tsaInter, tsaLeaf *x509.Certificate
 	tsaKey                     *ecdsa.PrivateKey
 	oidcKey                    *ecdsa.PrivateKey
+	rekorV2Key                 *ecdsa.PrivateKey // the virtual Rekor v2 log (see WithRekorV2Entry)
 	fulcio, rekor, tsa         *httptest.Server
 	logIndex                   atomic.Int64
 
@@ -86,6 +87,8 @@ func New(t testing.TB) *Virtual {
 	v.tsaLeaf, err = ca.GenerateTSALeafCert(time.Now().Add(-5*time.Minute), v.tsaKey, v.tsaInter, tsaInterKey)
 	must(t, err)
 	v.oidcKey, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	must(t, err)
+	v.rekorV2Key, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	must(t, err)
 	v.fulcio = httptest.NewServer(http.HandlerFunc(v.serveFulcio))
 	v.rekor = httptest.NewServer(http.HandlerFunc(v.serveRekor))
@@ -230,6 +233,8 @@ func (v *Virtual) rekorLogs() map[string]*root.TransparencyLog {
 		c.ValidityPeriodEnd = time.Time{}
 		out[id] = &c
 	}
+	id, l := v.rekorV2Log()
+	out[id] = l
 	return out
 }
 
