@@ -30,7 +30,7 @@ func newInspectCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			info, err := verify.Inspect(args[0], size.Limits())
 			if err != nil {
-				return err
+				return inert(err)
 			}
 			return printInspect(cmd.OutOrStdout(), describeSigner(info), out.JSON)
 		},

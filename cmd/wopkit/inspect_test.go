@@ -62,3 +62,25 @@ func TestInspectKindsAndCounts(t *testing.T) {
 		t.Errorf("agent-only pack:\n%s", out)
 	}
 }
+
+// inspect prints a tarball's strings escaped: a name, a description and a
+// signing block holding characters that JSON lets through raw (U+202E,
+// U+009B) or escaped (\u001b); an error quoting them is escaped on stderr.
+func TestInspectStringsInert(t *testing.T) {
+	pj := "{\"name\":\"acme.x\u202egnp\u009b31m\",\"version\":\"1.0.0\",\"description\":\"x\\u001b[2K\\r\u202e\"," +
+		"\"signing\":{\"method\":\"manual\",\"publicKeyRef\":\"k\\u001b[2K\u202e\u009b-1\"}}"
+	tgz := filepath.Join(t.TempDir(), "x.tgz")
+	os.WriteFile(tgz, tgzOf(t, [][2]string{{"pack.json", pj}, {"README.md", "x"}}), 0o644)
+	out, errOut, code := runCmd(t, "inspect", tgz)
+	if code != 0 || !strings.Contains(out, "signing:") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	assertInert(t, "inspect", out+errOut)
+	bad := filepath.Join(t.TempDir(), "bad.tgz")
+	os.WriteFile(bad, tgzOf(t, [][2]string{{"pack.json", "{\"name\":\"a\",\"x\\u001b[2K\u202e\":1,\"X\\u001b[2K\u202e\":2}"}}), 0o644)
+	out, errOut, code = runCmd(t, "inspect", bad)
+	if code != 1 || !strings.Contains(errOut, "letter case") {
+		t.Fatalf("duplicate member: exit %d\n%s%s", code, out, errOut)
+	}
+	assertInert(t, "inspect error", out+errOut)
+}

@@ -37,13 +37,17 @@ func newVerifyCmd() *cobra.Command {
 			"sigstore signatures, using the detached <tgz>.sig when present and keys/pack.json.sig otherwise\n" +
 			"(two different signatures are refused). With --registry DIR (a registry root or a checkout of a\n" +
 			"registry repository) it finds the version in the registry's v2 or v1 tree through the discovery\n" +
-			"document's endpoints and also requires: the key that verifies to be in the registry's keychain,\n" +
-			"named by the signing block, not revoked, and granted the pack's namespace; the tarball's integrity,\n" +
-			"name, version and signing to match the registry's version manifest and per-pack index (and its path,\n" +
-			"when it sits at <name>/-/<version>.tgz); the version not to be yanked (--allow-yanked). It reports\n" +
+			"document's endpoints and also requires: the key that verifies to be in the registry's keychain\n" +
+			"(loaded from keys/<keyId>.pub, as the registry's own scripts load it), named by the signing block,\n" +
+			"active or rotated (revoked, compromised or a status the registry does not define is refused), and\n" +
+			"granted the pack's namespace; the tarball's integrity, name, version and signing to match the\n" +
+			"registry's version manifest and per-pack index (and its path, when it sits at\n" +
+			"<name>/-/<version>.tgz); the version not to be yanked (--allow-yanked). It reports\n" +
 			"the key's status and the lifecycle record: deprecation and its reason, superseding version,\n" +
-			"advisory, the pack's latest version. With only --key the signature covers pack.json alone, and\n" +
-			"verify says so.",
+			"advisory, the pack's latest version. Registry files are read as the registry's scripts read them\n" +
+			"(JSON.parse: exact member names; a member named twice in any letter case is refused), only from\n" +
+			"regular files inside the root and within its size limits. With only --key the signature covers\n" +
+			"pack.json alone, and verify says so.",
 		Example: "  wopkit verify core.openwop.a2a-1.1.0.tgz --registry ./registry\n" +
 			"  wopkit verify ./registry/v1/packs/*/-/*.tgz --registry ./registry --json\n" +
 			"  wopkit verify ../openwop-registry/registry/v2/packs/vendor.acme.hello/-/1.0.0.tgz --registry ../openwop-registry\n" +

@@ -70,20 +70,30 @@ func (h *hostileRegistry) publish(t *testing.T, signer crypto.Signer, keyID, man
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	tw := tar.NewWriter(zw)
-	for _, e := range []struct{ name, data string }{{"keys/pack.json.sig", string(sig.Detached)}, {"pack.json", pj}} {
-		tw.WriteHeader(&tar.Header{Name: e.name, Mode: 0o644, Size: int64(len(e.data)), Typeflag: tar.TypeReg, Format: tar.FormatUSTAR})
-		tw.Write([]byte(e.data))
-	}
-	tw.Close()
-	zw.Close()
-	sum := sha256.Sum256(b.Bytes())
+	b := tgzOf(t, [][2]string{{"keys/pack.json.sig", string(sig.Detached)}, {"pack.json", pj}})
+	sum := sha256.Sum256(b)
 	integrity := "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 	h.write(t, "v1/packs/acme.x/-/1.0.0.json", []byte(`{"name":"acme.x","version":"1.0.0","integrity":"`+integrity+`","signing":{"method":"manual","publicKeyRef":`+string(id)+`}`+manifestExtra+`}`))
 	h.write(t, "v1/packs/acme.x/index.json", []byte(`{"name":"acme.x","versions":[{"version":"1.0.0","integrity":"`+integrity+`"}]`+indexExtra+`}`))
-	return h.write(t, "v1/packs/acme.x/-/1.0.0.tgz", b.Bytes())
+	return h.write(t, "v1/packs/acme.x/-/1.0.0.tgz", b)
+}
+
+// tgzOf is a gzipped USTAR stream of the (name, content) entries, written
+// with archive/tar so that any content can be packed.
+func tgzOf(t *testing.T, entries [][2]string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	tw := tar.NewWriter(zw)
+	for _, e := range entries {
+		if err := tw.WriteHeader(&tar.Header{Name: e[0], Mode: 0o644, Size: int64(len(e[1])), Typeflag: tar.TypeReg, Format: tar.FormatUSTAR}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(e[1]))
+	}
+	tw.Close()
+	zw.Close()
+	return b.Bytes()
 }
 
 const acmeKey = `{"keyId":"openwop-team-1","algorithm":"ed25519","permittedNamespaces":["acme.*"],"status":"active"`
