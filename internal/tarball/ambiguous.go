@@ -67,7 +67,7 @@ func checkAmbiguous(b *[blockSize]byte, index int) error {
 		return ambiguous(index, "a regular file or directory with a link name (%q), which node-tar refuses: it would read the entry's content as headers", trimNUL(link))
 	}
 	if pad := b[offPad:blockSize]; !allZero(pad) {
-		return ambiguous(index, "bytes after the prefix field (%q): archive/tar and node-tar then read a shorter prefix", pad)
+		return ambiguous(index, "bytes after the prefix field (%q): archive/tar takes a star trailer there and reads a shorter prefix", pad)
 	}
 	for _, f := range numericFields {
 		field := b[f.off : f.off+f.len]
