@@ -204,6 +204,7 @@ func differentialSeeds(tb testing.TB) [][]byte {
 		concat(pack, mutated("b.txt", "x", func(h []byte) { copy(h[offPrefix:], "dir") }), end()),
 		concat(pack, mutated("b.txt", "x", func(h []byte) { copy(h[offUID:], "\x80\x00\x00\x00\x49\x96\x02\xd2") }), end()),
 		concat(pack, mutated("b.txt", "x", func(h []byte) { copy(h[offUname:], "root") }), end()),
+		concat(pack, mutated("b.txt", "x", func(h []byte) { copy(h[offUID:], make([]byte, 16)) }), end()), // npm pack's uid and gid
 	)
 	for _, d := range disagreements() {
 		seeds = append(seeds, d.tar)
