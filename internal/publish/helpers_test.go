@@ -85,7 +85,8 @@ func node(t testing.TB, dir string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// treeHashes maps every file under dir to its SHA-256.
+// treeHashes maps every file under dir to its SHA-256 (a link to its
+// target, a special file to its type: neither is followed or opened).
 func treeHashes(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -94,8 +95,16 @@ func treeHashes(t testing.TB, dir string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		if d.IsDir() {
+		switch {
+		case d.IsDir():
 			out[rel+"/"] = "dir"
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			out[rel] = "link to " + target
+			return err
+		case !d.Type().IsRegular():
+			out[rel] = d.Type().String() // a FIFO: never opened
 			return nil
 		}
 		b, err := os.ReadFile(p)

@@ -66,11 +66,14 @@ func (p *Plan) collect(t *Tree) error {
 		data := t.overlay[rel]
 		c := Change{Path: rel, Action: "create", Bytes: len(data), data: data}
 		if fi, err := t.dir.Lstat(rel); err == nil {
-			if !fi.Mode().IsRegular() {
-				return werr.New(werr.Invalid, "registry_invalid", "%s is not a regular file (%s); wopkit does not write through it", t.abs(rel), fi.Mode().Type()).
-					WithHint("replace it with the file itself")
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				if _, err := t.dir.Stat(rel); werr.CodeOf(err) != "" {
+					return err // a link leaving the root
+				}
+				return werr.New(werr.Invalid, "registry_invalid", "%s is a symbolic link; wopkit does not write through links", t.abs(rel)).
+					WithHint("replace the link with the file itself")
 			}
-			old, err := t.dir.ReadFile(rel, t.limit(rel))
+			old, err := t.dir.ReadFile(rel, t.limit(rel)) // refuses what is not a regular file, or too large
 			if err != nil {
 				return t.ioErr(rel, "read", err)
 			}

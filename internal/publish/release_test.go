@@ -79,8 +79,8 @@ func release(t testing.TB, key crypto.Signer, method, name, version string, edit
 	a := scaffold.PackAnswers{}.Defaults()
 	a.Name, a.Version = name, version
 	plan, err := scaffold.PlanPack(a, nil)
-	if err != nil { // a name the scaffolder refuses (local.*): scaffold another, rename below
-		a.Name = "community.wopkit-test.renamed"
+	if err != nil { // a name or version the scaffolder refuses: scaffold another, rename below
+		a.Name, a.Version = "community.wopkit-test.renamed", "1.0.0"
 		if plan, err = scaffold.PlanPack(a, nil); err != nil {
 			t.Fatal(err)
 		}
