@@ -119,7 +119,7 @@ func NameJSON(path string, err error) error {
 	var je *JSONError
 	if errors.As(err, &we) && errors.As(err, &je) {
 		out := *we
-		out.Msg = path + ":" + itoa(je.Line) + ":" + itoa(je.Column) + ": " + je.Msg
+		out.Msg = path + ":" + itoa(je.Line) + ":" + itoa(je.Column)
 		out.Err = je
 		return &out
 	}

@@ -43,9 +43,9 @@ type JSONError struct {
 	Column int // 1-based, in bytes
 }
 
-func (e *JSONError) Error() string {
-	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
-}
+// Error is the reason alone: the *werr.Error that carries a JSONError
+// says where ("line 3, column 5", or "file:3:5" once NameJSON named it).
+func (e *JSONError) Error() string { return e.Msg }
 
 // DecodeJSON decodes data into v (a pointer) as the registry's Node scripts
 // read it: JSON.parse, then property access by exact name. Two things make
@@ -124,8 +124,7 @@ func wrapJSON(err error) error {
 	if !ok {
 		return werr.Wrap(werr.Invalid, CodeJSONInvalid, err, "not valid JSON")
 	}
-	e := werr.New(werr.Invalid, je.Code, "%s", je.Error())
-	e.Err = je
+	e := werr.Wrap(werr.Invalid, je.Code, je, "line %d, column %d", je.Line, je.Column)
 	switch je.Code {
 	case CodeJSONDuplicate:
 		e = e.WithHint("name each member once: JSON.parse and wopkit would read different values")
@@ -140,6 +139,7 @@ type scanner struct {
 	lim    JSONLimits
 	values int
 	out    []byte
+	names  []string // folded and original names of the open objects' members
 	noOut  bool
 }
 
@@ -372,7 +372,11 @@ func (s *scanner) object(i int, t reflect.Type, depth int) (int, error) {
 		s.emitByte('}')
 		return i + 1, nil
 	}
-	seen := map[string]string{}
+	// The folded names of this object's members: s.names[base:], looked
+	// up linearly while the object is small, through a map beyond that.
+	base := len(s.names)
+	defer func() { s.names = s.names[:base] }()
+	var seen map[string]int
 	first := true
 	for {
 		if i >= len(s.d) || s.d[i] != '"' {
@@ -390,13 +394,35 @@ func (s *scanner) object(i int, t reflect.Type, depth int) (int, error) {
 			}
 		}
 		f := fold(name)
-		if prev, dup := seen[f]; dup {
-			if prev == name {
-				return 0, s.fail(i, CodeJSONDuplicate, "member %q is named twice in one object", name)
+		at := -1
+		if seen != nil {
+			if j, ok := seen[f]; ok {
+				at = j
 			}
-			return 0, s.fail(i, CodeJSONDuplicate, "members %q and %q differ only in letter case", prev, name)
+		} else {
+			for j := base; j < len(s.names); j += 2 {
+				if s.names[j] == f {
+					at = j
+					break
+				}
+			}
 		}
-		seen[f] = name
+		if at >= 0 {
+			if prev := s.names[at+1]; prev != name {
+				return 0, s.fail(i, CodeJSONDuplicate, "members %q and %q differ only in letter case", prev, name)
+			}
+			return 0, s.fail(i, CodeJSONDuplicate, "member %q is named twice in one object", name)
+		}
+		s.names = append(s.names, f, name)
+		switch n := (len(s.names) - base) / 2; {
+		case seen != nil:
+			seen[f] = len(s.names) - 2
+		case n > 16:
+			seen = make(map[string]int, 2*n)
+			for j := base; j < len(s.names); j += 2 {
+				seen[s.names[j]] = j
+			}
+		}
 		c := s.ws(kend)
 		if c >= len(s.d) || s.d[c] != ':' {
 			return 0, s.fail(c, CodeJSONInvalid, "unexpected %s after a member name, ':' was expected", s.what(c))
@@ -439,29 +465,45 @@ func (s *scanner) object(i int, t reflect.Type, depth int) (int, error) {
 	}
 }
 
-// fold is name in simple case folding: every rune replaced by the smallest
-// rune of its case orbit, so "Status", "STATUS" and "ſtatus" fold alike.
+// fold is name in simple case folding, so that "Status", "STATUS" and
+// "ſtatus" fold alike: each rune becomes the ASCII lower-case letter of its
+// case orbit when it has one (K, k and the Kelvin sign fold to k), else the
+// least rune of the orbit. A name of ASCII without upper case is returned
+// as it is, without allocating.
 func fold(name string) string {
-	ascii := true
+	plain := true
 	for i := 0; i < len(name); i++ {
-		if name[i] >= utf8.RuneSelf {
-			ascii = false
+		if c := name[i]; c >= utf8.RuneSelf || c >= 'A' && c <= 'Z' {
+			plain = false
 			break
 		}
 	}
-	if ascii {
-		// For ASCII letters the least rune of the orbit is the upper case.
-		return strings.ToUpper(name)
+	if plain {
+		return name
 	}
-	return strings.Map(func(r rune) rune {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			if f < least {
-				least = f
-			}
+	return strings.Map(foldRune, name)
+}
+
+func foldRune(r rune) rune {
+	if r < utf8.RuneSelf {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
 		}
-		return least
-	}, name)
+		return r
+	}
+	least := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f >= 'a' && f <= 'z' {
+			return f
+		}
+		if f < least {
+			least = f
+		}
+	}
+	if least >= 'A' && least <= 'Z' {
+		return least + 'a' - 'A'
+	}
+	return least
 }
 
 var (

@@ -176,10 +176,7 @@ func ErrorText(err error) (msg, hint string) {
 	for e := err; e != nil; {
 		we, ok := e.(*werr.Error)
 		if !ok {
-			var je *untrusted.JSONError
-			if !errors.As(e, &je) || len(parts) == 0 {
-				parts = append(parts, e.Error())
-			}
+			parts = append(parts, e.Error())
 			break
 		}
 		parts = append(parts, we.Msg)
