@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -182,11 +183,18 @@ func (f *File) unchanged() error {
 	if !f.check {
 		return nil
 	}
-	cur, err := os.ReadFile(f.final)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// Read through the untrusted layer: a regular file of at most the
+	// base's size (one that grew has changed), never blocking on a FIFO put
+	// in its place.
+	cur, err := untrusted.ReadFile(f.final, int64(len(f.base)))
+	changed := werr.CodeOf(err) == untrusted.CodeTooLarge
+	if err != nil && !changed && !errors.Is(err, fs.ErrNotExist) {
+		if werr.CodeOf(err) != "" {
+			return err // the layer's refusal: file_not_regular, path_outside_root
+		}
 		return failed(err, f.final)
 	}
-	if !bytes.Equal(cur, f.base) {
+	if changed || !bytes.Equal(cur, f.base) {
 		return werr.New(werr.Env, CodeChanged, "%s changed since wopkit read it (another program wrote it); nothing was written", f.final).
 			WithHint("run the command again: it re-reads the file")
 	}

@@ -20,9 +20,14 @@ const LockFile = ".wopkit.lock"
 // returns the function that releases it (removes the file).
 func LockDir(dir string) (unlock func(), err error) {
 	p := filepath.Join(dir, LockFile)
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "lock_failed", err, "cannot lock %s", dir)
+	}
+	defer r.Close()
 	deadline := time.Now().Add(time.Minute)
 	for {
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		f, err := r.OpenFile(LockFile, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err == nil {
 			f.Close()
 			return func() { os.Remove(p) }, nil
