@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,6 +25,8 @@ type validateOptions struct {
 	ListRules   bool
 	RunEntry    bool
 	Size        SizeOptions
+
+	entryChosen bool // --run-entry or WOPKIT_RUN_ENTRY given: no note when off
 }
 
 func (o *validateOptions) AddFlags(cmd *cobra.Command) {
@@ -33,7 +38,10 @@ func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Spec, "spec", "", "check every document against this OpenWOP spec version (v1 or v2) instead of detecting it")
 	f.BoolVar(&o.ForRegistry, "for-registry", false, "apply the rules for publishing to a registry (size limits, reserved scopes), as pack --for-registry does")
 	f.BoolVar(&o.ListRules, "rules", false, "list the lint rules and exit")
-	f.BoolVar(&o.RunEntry, "run-entry", true, "load a javascript pack directory's runtime.entry with node to check its exports (OW017); this runs the pack's code: false turns it off (never done for tarballs)")
+	f.BoolVar(&o.RunEntry, "run-entry", false, "run OW017: load a javascript pack directory's runtime.entry with node (this runs the pack's code) in a sandbox: "+
+		"Linux amd64/arm64 only; reads limited to the pack (node's permission model; a link or hard link out refused before node starts); "+
+		fmt.Sprintf("no sockets, no signals to other processes (seccomp); %s of CPU and wall clock, %d MiB; ", validate.EntryTimeout, validate.EntryMemory>>20)+
+		"not a substitute for reading the code. Also "+validate.RunEntryEnv+"=1; never for tarballs")
 	o.Size.AddFlags(cmd)
 }
 
@@ -48,13 +56,23 @@ func newValidateCmd() *cobra.Command {
 			"manifest; an agent, eval suite or tool manifest; or a pack .tgz, read without extracting) against the\n" +
 			"JSON Schemas of its kind and spec version (v1 or v2, detected from $schema, the signing block, a version\n" +
 			"manifest's tarballUrl or an engines range whose ceiling admits major 2; --spec forces one) and the lint\n" +
-			"rules, and prints every problem as file:line:column: message (at /json/pointer) [rule].\n\n" +
+			"rules, and prints every problem as file:line:column: message (at /json/pointer) [rule]. OW017, which loads a\n" +
+			"javascript pack's entry with node, runs only with --run-entry (or " + validate.RunEntryEnv + "=1), sandboxed.\n\n" +
 			"Exit status: 0 valid, 1 problems found, 2 usage error, 3 unreadable input.",
 		Example: "  wopkit validate\n  wopkit validate ./my-pack --strict\n  wopkit validate tool.json --json\n" +
-			"  wopkit validate my-pack-1.0.0.tgz\n  wopkit validate pack.json --schemas ./newer-schemas",
-		PreRunE: func(*cobra.Command, []string) error {
+			"  wopkit validate ./my-pack --run-entry\n  wopkit validate my-pack-1.0.0.tgz\n  wopkit validate pack.json --schemas ./newer-schemas",
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Size.Validate(); err != nil {
 				return err
+			}
+			o.entryChosen = cmd.Flags().Changed("run-entry")
+			if v, ok := os.LookupEnv(validate.RunEntryEnv); ok && !o.entryChosen {
+				o.entryChosen = v != ""
+				on, err := strconv.ParseBool(v)
+				if err != nil && v != "" {
+					return werr.New(werr.Usage, "usage", "%s=%q is not a boolean", validate.RunEntryEnv, v).WithHint("use 1 to run OW017, 0 not to")
+				}
+				o.RunEntry = on
 			}
 			if o.Kind != "" {
 				if _, ok := validate.ParseKind(o.Kind); !ok {
@@ -84,8 +102,11 @@ func newValidateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if o.RunEntry && !validate.NodeAvailable() {
+			switch {
+			case o.RunEntry && !validate.NodeAvailable():
 				fmt.Fprintln(cmd.ErrOrStderr(), "validate: node is not installed: the javascript entry check (OW017) was skipped, nothing was run")
+			case !o.RunEntry && !o.entryChosen && slices.ContainsFunc(args, validate.EntryCheckable):
+				fmt.Fprintln(cmd.ErrOrStderr(), "validate: note: OW017 (load runtime.entry with node) skipped: it runs the pack's code; --run-entry or "+validate.RunEntryEnv+"=1 runs it sandboxed")
 			}
 			if o.JSON {
 				err = writeJSON(cmd.OutOrStdout(), rep)

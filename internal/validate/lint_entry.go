@@ -3,7 +3,6 @@ package validate
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/sandbox"
+	"github.com/openwop/wopkit/internal/untrusted"
 )
 
 // OW017: a JavaScript pack's entry, loaded with node, exports a `nodes`
@@ -22,17 +23,33 @@ import (
 // registry's gate checks the same).
 //
 // Loading the entry runs the author's code. So the rule runs only when
-// Options.RunEntry is set (the CLI sets it for `validate` of a directory,
-// on by default, off with --run-entry=false), only for a pack read from a
+// Options.RunEntry is set (the CLI sets it with --run-entry or
+// WOPKIT_RUN_ENTRY=1; off by default), only for a pack read from a
 // directory on disk (never a tarball, never the TUI's in-memory copy), and
-// only when node is installed: without node nothing is executed and the
-// rule is skipped (the CLI says so). node runs with a timeout, in the pack
-// directory, with an empty environment and, where node supports it, its
-// permission model (reads limited to the pack, no writes, no child
-// processes or workers).
+// only when node is installed. Before node starts, the pack directory is
+// walked (sandbox.CheckTree): a link that leads out of it, a file with
+// several hard links, a device, FIFO or socket is a problem and node is
+// not started. node (20 or later) then runs in internal/sandbox (no
+// sockets, no signals to other processes, CPU and memory limits, its own
+// process group killed whole at EntryTimeout; where that sandbox cannot be
+// set up, a problem says so and node is not started), in the pack
+// directory, with an empty environment and node's permission model (reads
+// limited to the pack, no writes, no child processes or workers).
 
-// EntryTimeout bounds how long loading an entry may take.
+// EntryTimeout bounds how long loading an entry may take (wall clock; the
+// CPU time of node is bounded by the same number of seconds).
 var EntryTimeout = 10 * time.Second
+
+// EntryMemory bounds node's private writable memory (RLIMIT_DATA); the V8
+// heap is given half of it (--max-old-space-size).
+const EntryMemory = 512 << 20
+
+// RunEntryEnv is the environment switch that turns OW017 on where the
+// command line does not say (`WOPKIT_RUN_ENTRY=1`), for one's own CI.
+const RunEntryEnv = "WOPKIT_RUN_ENTRY"
+
+// maxEscapes bounds the problems reported for links out of one pack.
+const maxEscapes = 20
 
 // diskFS is a pack's files read from a directory on disk: the only packs
 // whose entry OW017 loads.
@@ -57,20 +74,48 @@ func NodeAvailable() bool {
 	return err == nil
 }
 
+// EntryCheckable reports whether OW017 would load an entry for path: a
+// directory whose pack.json names a javascript runtime.entry. The CLI uses
+// it to say that the rule was skipped.
+func EntryCheckable(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	d, err := untrusted.OpenDir(path)
+	if err != nil {
+		return false
+	}
+	defer d.Close()
+	var m struct {
+		Runtime struct {
+			Language string `json:"language"`
+			Entry    string `json:"entry"`
+		} `json:"runtime"`
+	}
+	if d.ReadJSON("pack.json", MaxFileSize, &m) != nil {
+		return false
+	}
+	return m.Runtime.Language == "javascript" && m.Runtime.Entry != ""
+}
+
 const entryProbe = `
 const url = require("node:url");
 import(url.pathToFileURL(process.argv[1]).href).then((m) => {
   const kind = (v) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
-  const fns = (o) => (o && typeof o === "object" ? Object.fromEntries(Object.keys(o).map((k) => [k, kind(o[k])])) : null);
+  const fns = (o) => (o && typeof o === "object" ? Object.keys(o).map((k) => [k, kind(o[k])]) : null);
   process.stdout.write(JSON.stringify({ nodes: kind(m.nodes), nodeKeys: fns(m.nodes), defaultKeys: fns(m.default) }));
 }, (e) => { process.stdout.write(JSON.stringify({ error: String(e && e.stack || e).split("\n").slice(0, 3).join(" | ") })); });
 `
 
+// entryExports is what the probe prints. The keys come as [name, kind]
+// pairs, not an object: two exported names differing only in letter case
+// are two keys, which untrusted.DecodeJSON would refuse as one.
 type entryExports struct {
-	Nodes       string            `json:"nodes"`
-	NodeKeys    map[string]string `json:"nodeKeys"`
-	DefaultKeys map[string]string `json:"defaultKeys"`
-	Error       string            `json:"error"`
+	Nodes       string     `json:"nodes"`
+	NodePairs   [][]string `json:"nodeKeys"`
+	DefaultKeys [][]string `json:"defaultKeys"`
+	Error       string     `json:"error"`
 }
 
 func checkEntryExports(c *lintCtx) {
@@ -90,30 +135,39 @@ func checkEntryExports(c *lintCtx) {
 	}
 	nodeBin, err := exec.LookPath("node")
 	if err != nil {
+		return // the CLI says that nothing ran
+	}
+	dir, flag, ok := entryPreflight(c, nodeBin, dfs.dir, entry)
+	if !ok {
 		return
 	}
-	dir, err := filepath.Abs(dfs.dir)
-	if err != nil {
+	exp, err := loadEntry(nodeBin, flag, dir, entry)
+	var le *loadError
+	switch {
+	case errors.As(err, &le):
+		c.report("/runtime/entry", false, fmt.Sprintf("runtime.entry %q: %s", entry, le.msg), le.hint)
 		return
-	}
-	exp, err := loadEntry(nodeBin, dir, entry)
-	if err != nil {
+	case err != nil:
 		c.report("/runtime/entry", false, fmt.Sprintf("node could not load runtime.entry %q: %v", entry, err),
 			"run `node "+entry+"` in the pack directory to see why; the registry loads the entry the same way")
 		return
-	}
-	if exp.Error != "" {
+	case exp.Error != "":
 		c.report("/runtime/entry", false, fmt.Sprintf("node could not load runtime.entry %q: %s", entry, exp.Error),
 			"fix the module so that `node -e 'import(\"./"+entry+"\")'` succeeds in the pack directory")
 		return
-	}
-	if exp.Nodes != "object" {
+	case exp.Nodes != "object":
 		hint := "add `export const nodes = { \"<typeId>\": fn, ... }` (and `export default nodes`), mapping every typeId to its function"
 		if len(exp.DefaultKeys) > 0 {
 			hint = "the typeId map is only the default export: add `export const nodes = <that object>;` beside `export default nodes`"
 		}
 		c.report("/runtime/entry", false, fmt.Sprintf("runtime.entry %q exports no `nodes` object (it is %s); SPEC-NOTES §6 requires one, the registry refuses the pack", entry, exp.Nodes), hint)
 		return
+	}
+	kinds := map[string]string{}
+	for _, kv := range exp.NodePairs {
+		if len(kv) == 2 {
+			kinds[kv[0]] = kv[1]
+		}
 	}
 	declared := map[string]bool{}
 	for _, n := range c.items("/nodes") {
@@ -123,7 +177,7 @@ func checkEntryExports(c *lintCtx) {
 			continue
 		}
 		declared[id.Str] = true
-		switch k, ok := exp.NodeKeys[id.Str]; {
+		switch k, ok := kinds[id.Str]; {
 		case !ok:
 			c.report(ptr+"/typeId", false, fmt.Sprintf("typeId %q is not a key of the `nodes` object runtime.entry %q exports", id.Str, entry),
 				"add the node's function to `nodes` under exactly this typeId, or remove the node from pack.json")
@@ -132,42 +186,111 @@ func checkEntryExports(c *lintCtx) {
 				"map the typeId to the node's async function")
 		}
 	}
-	for k := range exp.NodeKeys {
-		if !declared[k] {
-			c.report("/nodes", false, fmt.Sprintf("runtime.entry %q exports nodes[%q], which pack.json does not declare in nodes[]", entry, k),
+	for _, kv := range exp.NodePairs {
+		if len(kv) == 2 && !declared[kv[0]] {
+			declared[kv[0]] = true // once
+			c.report("/nodes", false, fmt.Sprintf("runtime.entry %q exports nodes[%q], which pack.json does not declare in nodes[]", entry, kv[0]),
 				"declare the node in pack.json, or remove it from the exported `nodes` object")
 		}
 	}
 }
 
-// loadEntry imports entry (relative to dir) with node and reports what it
-// exports.
-func loadEntry(nodeBin, dir, entry string) (*entryExports, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), EntryTimeout)
-	defer cancel()
-	args := []string{}
-	if nodeHasPermissionModel(nodeBin) {
-		args = append(args, "--experimental-permission", "--allow-fs-read="+dir+string(filepath.Separator)+"*")
+// entryPreflight decides whether node may start: the sandbox can be set up
+// here, the pack directory (resolved) has no way out for a reader confined
+// to it by path, and node has a permission model. Otherwise it
+// reports why as OW017 problems and returns false. It returns the resolved
+// directory and node's permission flag.
+func entryPreflight(c *lintCtx, nodeBin, packDir, entry string) (dir, flag string, ok bool) {
+	const ptr = "/runtime/entry"
+	if err := sandbox.Supported(); err != nil {
+		c.report(ptr, false, fmt.Sprintf("runtime.entry %q was not loaded: OW017 runs node only in its sandbox, which cannot be set up here: %v", entry, err),
+			"run validate --run-entry on Linux (amd64 or arm64), or validate without --run-entry")
+		return "", "", false
 	}
-	args = append(args, "-e", entryProbe, filepath.Join(dir, filepath.FromSlash(entry)))
-	cmd := exec.CommandContext(ctx, nodeBin, args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"NODE_OPTIONS=", "NO_COLOR=1"}
+	escapes, err := sandbox.CheckTree(packDir, maxEscapes+1)
+	if err != nil {
+		c.report(ptr, false, fmt.Sprintf("runtime.entry %q was not loaded: the pack directory could not be checked for links out of it: %v", entry, err),
+			"OW017 starts node only on a pack directory it could check whole")
+		return "", "", false
+	}
+	for i, e := range escapes {
+		if i == maxEscapes {
+			c.report(ptr, false, "… and more entries of the pack that lead outside it", "")
+			break
+		}
+		c.report(ptr, false, fmt.Sprintf("runtime.entry %q was not loaded: %s in the pack is %s", entry, e.Path, e.Reason),
+			"node limits reads by path, so the entry could read through it what it leads to: replace it with a regular file (a copy), or validate without --run-entry")
+	}
+	if len(escapes) > 0 {
+		return "", "", false
+	}
+	flag = nodePermissionFlag(nodeBin)
+	if flag == "" {
+		c.report(ptr, false, fmt.Sprintf("runtime.entry %q was not loaded: this node has no permission model (node 20 or later has one), which OW017 needs to keep reads inside the pack", entry),
+			"install node 20 or later, or validate without --run-entry")
+		return "", "", false
+	}
+	dir, err = filepath.EvalSymlinks(packDir)
+	if err == nil {
+		dir, err = filepath.Abs(dir)
+	}
+	if err != nil {
+		c.report(ptr, false, fmt.Sprintf("runtime.entry %q was not loaded: %v", entry, err), "")
+		return "", "", false
+	}
+	return dir, flag, true
+}
+
+// loadError is a failure of loading the entry with its own advice.
+type loadError struct{ msg, hint string }
+
+func (e *loadError) Error() string { return e.msg }
+
+// loadEntry imports entry (relative to dir) with node in the sandbox and
+// reports what it exports.
+func loadEntry(nodeBin, permissionFlag, dir, entry string) (*entryExports, error) {
+	args := []string{
+		fmt.Sprintf("--max-old-space-size=%d", EntryMemory>>21), // MiB: half of EntryMemory
+		permissionFlag, "--allow-fs-read=" + dir + string(filepath.Separator) + "*",
+		"-e", entryProbe, filepath.Join(dir, filepath.FromSlash(entry)),
+	}
 	var out, errb bytes.Buffer
-	cmd.Stdout = &limitedBuffer{buf: &out, max: 1 << 20}
-	cmd.Stderr = &limitedBuffer{buf: &errb, max: 4096}
-	err := cmd.Run()
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, fmt.Errorf("it did not finish loading within %s", EntryTimeout)
+	err := sandbox.Run(context.Background(), &sandbox.Cmd{
+		Path:   nodeBin,
+		Args:   args,
+		Dir:    dir,
+		Env:    []string{"NODE_OPTIONS=", "NO_COLOR=1"},
+		Stdout: &limitedBuffer{buf: &out, max: 1 << 20},
+		Stderr: &limitedBuffer{buf: &errb, max: 4096},
+		Limits: sandbox.Limits{Timeout: EntryTimeout, CPU: EntryTimeout, Memory: EntryMemory},
+	})
+	var se *sandbox.SetupError
+	stderr := errb.String()
+	switch {
+	case errors.As(err, &se):
+		return nil, &loadError{"not loaded: " + se.Error() + "; node was not started",
+			"OW017 runs node only in its sandbox; validate without --run-entry, or see why the sandbox fails here"}
+	case errors.Is(err, sandbox.ErrTimeout):
+		return nil, &loadError{fmt.Sprintf("node did not finish loading it within %s (its process group was killed)", EntryTimeout),
+			"loading the entry must not wait or loop: move work into the node functions"}
+	case strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "allocation failed"):
+		return nil, &loadError{fmt.Sprintf("node ran out of memory loading it (the limit is %d MiB)", EntryMemory>>20),
+			"loading the entry must not allocate much: move work into the node functions"}
+	case errors.Is(err, sandbox.ErrLimit):
+		return nil, &loadError{fmt.Sprintf("node was killed loading it: over its CPU time (%s) or memory (%d MiB) limit (%v)", EntryTimeout, EntryMemory>>20, err),
+			"loading the entry must not compute much: move work into the node functions"}
 	}
 	var exp entryExports
-	if jerr := json.Unmarshal(out.Bytes(), &exp); jerr != nil {
-		msg := strings.TrimSpace(errb.String())
+	if jerr := untrusted.DecodeJSON(out.Bytes(), &exp); jerr != nil {
+		msg := strings.TrimSpace(stderr)
 		if msg == "" && err != nil {
 			msg = err.Error()
 		}
 		if i := strings.IndexByte(msg, '\n'); i > 0 {
 			msg = msg[:i]
+		}
+		if msg == "" {
+			msg = "it printed no result"
 		}
 		return nil, errors.New(msg)
 	}
@@ -176,26 +299,30 @@ func loadEntry(nodeBin, dir, entry string) (*entryExports, error) {
 
 var (
 	permissionMu    sync.Mutex
-	permissionModel = map[string]bool{}
+	permissionFlags = map[string]string{}
 )
 
-// nodeHasPermissionModel reports whether node accepts --experimental-permission
-// (node 20 and later).
-func nodeHasPermissionModel(nodeBin string) bool {
+// nodePermissionFlag returns the flag that turns on node's permission model
+// (--permission from node 23.5, --experimental-permission in node 20 to
+// 22), or "" when this node has none. It runs node once per binary, on no
+// file.
+func nodePermissionFlag(nodeBin string) string {
 	permissionMu.Lock()
 	defer permissionMu.Unlock()
-	if v, ok := permissionModel[nodeBin]; ok {
+	if v, ok := permissionFlags[nodeBin]; ok {
 		return v
 	}
-	out, err := exec.Command(nodeBin, "--version").Output()
-	ok := false
-	if err == nil {
-		var major int
-		fmt.Sscanf(strings.TrimPrefix(strings.TrimSpace(string(out)), "v"), "%d", &major)
-		ok = major >= 20
+	flag := ""
+	for _, f := range []string{"--permission", "--experimental-permission"} {
+		cmd := exec.Command(nodeBin, f, "-e", "process.exit(process.permission && !process.permission.has('fs.read', '/') ? 0 : 3)")
+		cmd.Env = []string{"NODE_OPTIONS="}
+		if cmd.Run() == nil {
+			flag = f
+			break
+		}
 	}
-	permissionModel[nodeBin] = ok
-	return ok
+	permissionFlags[nodeBin] = flag
+	return flag
 }
 
 type limitedBuffer struct {

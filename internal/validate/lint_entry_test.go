@@ -1,12 +1,18 @@
 package validate_test
 
 import (
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/openwop/wopkit/internal/sandbox"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -17,6 +23,15 @@ func scaffoldJS(t *testing.T) string {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed: OW017 loads the entry with node")
 	}
+	if err := sandbox.Supported(); err != nil {
+		t.Skipf("OW017 refuses to run node here (TestOW017RefusedWithoutSandbox): %v", err)
+	}
+	return writeJSPack(t)
+}
+
+// writeJSPack is scaffoldJS without its checks.
+func writeJSPack(t *testing.T) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "p")
 	a := scaffold.PackAnswers{}.Defaults()
 	a.Name = "vendor.acme.js"
@@ -102,5 +117,332 @@ func TestOW017FindsMissingExports(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
 		t.Error("the entry could write a file while being checked")
+	}
+}
+
+// The tests below are hostile packs, written as an attacker would write
+// them: each one leaked, stopped wopkit or ran away before OW017 ran node
+// in internal/sandbox.
+
+// hostileEntry writes src as the entry of a scaffolded javascript pack.
+func hostileEntry(t *testing.T, src string) string {
+	t.Helper()
+	dir := scaffoldJS(t)
+	if err := os.WriteFile(filepath.Join(dir, "index.mjs"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// entryTimeout sets validate.EntryTimeout for one test.
+func entryTimeout(t *testing.T, d time.Duration) {
+	old := validate.EntryTimeout
+	validate.EntryTimeout = d
+	t.Cleanup(func() { validate.EntryTimeout = old })
+}
+
+func messages(ps []validate.Problem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.Message + " (" + p.Hint + ")\n")
+	}
+	return b.String()
+}
+
+// TestOW017RefusesLinksOut: a link in the pack to a secret outside it
+// (relative, absolute, a linked directory, a hard link) is refused before
+// node starts; the secret never reaches the report. A link that stays
+// inside is fine.
+func TestOW017RefusesLinksOut(t *testing.T) {
+	outside := t.TempDir()
+	secret := "TOPSECRET-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	if err := os.WriteFile(filepath.Join(outside, "shadow"), []byte(secret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The entry throws what it read: were node started, the secret would be
+	// in the problem's message.
+	leak := func(name string) string {
+		return "import fs from \"node:fs\";\nthrow new Error(fs.readFileSync(new URL(\"./" + name + "\", import.meta.url), \"utf8\"));\n"
+	}
+	for _, c := range []struct {
+		name, read string
+		plant      func(dir string) error
+	}{
+		{"relative symlink", "leak", func(dir string) error {
+			rel, _ := filepath.Rel(dir, filepath.Join(outside, "shadow"))
+			return os.Symlink(rel, filepath.Join(dir, "leak"))
+		}},
+		{"absolute symlink", "leak", func(dir string) error {
+			return os.Symlink(filepath.Join(outside, "shadow"), filepath.Join(dir, "leak"))
+		}},
+		{"symlinked directory", "lib/shadow", func(dir string) error { return os.Symlink(outside, filepath.Join(dir, "lib")) }},
+		{"chain of links", "a", func(dir string) error {
+			if err := os.Symlink("b", filepath.Join(dir, "a")); err != nil {
+				return err
+			}
+			return os.Symlink(filepath.Join(outside, "shadow"), filepath.Join(dir, "b"))
+		}},
+		{"hard link", "leak", func(dir string) error { return os.Link(filepath.Join(outside, "shadow"), filepath.Join(dir, "leak")) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := hostileEntry(t, leak(c.read))
+			if err := c.plant(dir); err != nil {
+				t.Skipf("cannot plant the link here: %v", err)
+			}
+			ps := ow017(t, dir, true)
+			all := messages(ps)
+			if strings.Contains(all, secret) {
+				t.Fatalf("the secret reached the report:\n%s", all)
+			}
+			if len(ps) == 0 || !strings.Contains(all, "was not loaded") || !strings.Contains(all, "could read through it") {
+				t.Fatalf("want the link refused before node starts, got:\n%s", all)
+			}
+			if strings.Contains(all, "could not load") {
+				t.Errorf("node ran:\n%s", all)
+			}
+		})
+	}
+	t.Run("link inside the pack", func(t *testing.T) {
+		dir := scaffoldJS(t)
+		os.Symlink("index.mjs", filepath.Join(dir, "alias.mjs"))
+		if ps := ow017(t, dir, true); len(ps) != 0 {
+			t.Fatalf("a link inside the pack is refused: %s", messages(ps))
+		}
+	})
+}
+
+// listen opens a loopback TCP listener and a Unix socket and reports
+// whatever connects to them.
+func listen(t *testing.T) (tcpAddr, sock string, got <-chan string) {
+	t.Helper()
+	tl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock = filepath.Join(t.TempDir(), "s")
+	ul, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan string, 4)
+	for _, l := range []net.Listener{tl, ul} {
+		t.Cleanup(func() { l.Close() })
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				c.SetReadDeadline(time.Now().Add(time.Second))
+				b, _ := io.ReadAll(c)
+				ch <- l.Addr().Network() + ": " + string(b)
+				c.Close()
+			}
+		}()
+	}
+	return tl.Addr().String(), sock, ch
+}
+
+// TestOW017NoNetwork: the entry connects to a loopback TCP listener and a
+// Unix socket the test opened; neither receives anything.
+func TestOW017NoNetwork(t *testing.T) {
+	addr, sock, got := listen(t)
+	host, port, _ := net.SplitHostPort(addr)
+	src := `import net from "node:net";
+const send = (opts) => new Promise((done) => {
+  try {
+    const s = net.connect(opts, () => { s.end("SECRET from the entry"); done(); });
+    s.on("error", () => done());
+  } catch (e) { done(); }
+});
+await send({ host: "` + host + `", port: ` + port + ` });
+await send({ path: ` + strconv.Quote(sock) + ` });
+export const nodes = { "vendor.acme.js.shout": async () => ({}) };
+export default nodes;
+`
+	dir := hostileEntry(t, src)
+	ow017(t, dir, true)
+	select {
+	case s := <-got:
+		t.Fatalf("the entry reached a socket: %s", s)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// TestOW017NoSignals: the entry stops wopkit (its parent) and kills a
+// process the test started; wopkit is not stopped and the process lives.
+// The validation runs in a child test process, so that a stop shows as a
+// failure instead of a hang.
+func TestOW017NoSignals(t *testing.T) {
+	if os.Getenv("OW017_SIGNALS_PACK") != "" {
+		return // the child's part is TestOW017SignalsChild
+	}
+	victim := exec.Command("sleep", "60")
+	if err := victim.Start(); err != nil {
+		t.Skipf("cannot start sleep: %v", err)
+	}
+	defer victim.Process.Kill()
+	dead := make(chan struct{})
+	go func() { victim.Wait(); close(dead) }()
+	pid := strconv.Itoa(victim.Process.Pid)
+	dir := hostileEntry(t, `
+for (const sig of ["SIGSTOP", "SIGKILL"]) { try { process.kill(process.ppid, sig); } catch (e) {} }
+for (const sig of ["SIGKILL", "SIGSTOP"]) { try { process.kill(`+pid+`, sig); } catch (e) {} }
+export const nodes = { "vendor.acme.js.shout": async () => ({}) };
+`)
+	child := exec.Command(os.Args[0], "-test.run=^TestOW017SignalsChild$", "-test.v")
+	child.Env = append(os.Environ(), "OW017_SIGNALS_PACK="+dir)
+	var out strings.Builder
+	child.Stdout, child.Stderr = &out, &out
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- child.Wait() }()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case err := <-exited:
+			if err != nil || !strings.Contains(out.String(), "PASS") {
+				t.Fatalf("the validating process failed (%v):\n%s", err, out.String())
+			}
+			select {
+			case <-dead:
+				t.Fatal("the entry killed a process the test started")
+			case <-time.After(100 * time.Millisecond):
+			}
+			return
+		case <-deadline:
+			child.Process.Kill()
+			t.Fatalf("the validating process did not finish:\n%s", out.String())
+		case <-time.After(20 * time.Millisecond):
+			if procState(child.Process.Pid) == "T" {
+				child.Process.Signal(syscall.SIGCONT)
+				child.Process.Kill()
+				t.Fatal("the entry stopped the validating process (SIGSTOP to its parent)")
+			}
+		}
+	}
+}
+
+// TestOW017SignalsChild is TestOW017NoSignals's validating process.
+func TestOW017SignalsChild(t *testing.T) {
+	dir := os.Getenv("OW017_SIGNALS_PACK")
+	if dir == "" {
+		t.Skip("run by TestOW017NoSignals")
+	}
+	entryTimeout(t, 5*time.Second)
+	ow017(t, dir, true)
+}
+
+// TestOW017MemoryCapped: an entry that allocates 1.5 GiB (buffers, or
+// arrays on the V8 heap) is stopped at the memory limit, reported as an
+// OW017 problem, long before the time limit.
+func TestOW017MemoryCapped(t *testing.T) {
+	entryTimeout(t, 30*time.Second)
+	for name, alloc := range map[string]string{
+		"buffers": "keep.push(Buffer.alloc(32 << 20, 1));",
+		"arrays":  "keep.push(new Array(4 << 20).fill(i));",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := hostileEntry(t, "const keep = [];\nfor (let i = 0; i < 48; i++) { "+alloc+" }\n"+
+				"export const nodes = { \"vendor.acme.js.shout\": async () => keep.length };\n")
+			start := time.Now()
+			ps := ow017(t, dir, true)
+			all := messages(ps)
+			if !strings.Contains(all, "memory") && !strings.Contains(all, "allocation failed") {
+				t.Fatalf("want an out-of-memory problem, got:\n%s", all)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %s", d)
+			}
+		})
+	}
+}
+
+// TestOW017TimeoutKillsGroup: an entry that loops forever (after trying
+// to leave a detached child behind) is killed with its whole process group
+// at EntryTimeout; nothing of it survives.
+func TestOW017TimeoutKillsGroup(t *testing.T) {
+	entryTimeout(t, 2*time.Second)
+	tag := "1000." + strconv.Itoa(os.Getpid()) + strconv.Itoa(time.Now().Nanosecond()/1000)
+	dir := hostileEntry(t, `import cp from "node:child_process";
+try { cp.spawn("sleep", ["`+tag+`"], { detached: true, stdio: "ignore" }).unref(); } catch (e) {}
+for (;;) {}
+`)
+	start := time.Now()
+	ps := ow017(t, dir, true)
+	if d := time.Since(start); d > 6*time.Second {
+		t.Errorf("took %s with a 2s timeout", d)
+	}
+	if all := messages(ps); !strings.Contains(all, "did not finish loading it within 2s") {
+		t.Fatalf("want the timeout reported, got:\n%s", all)
+	}
+	time.Sleep(100 * time.Millisecond)
+	for _, s := range []string{tag, dir} {
+		if pids := findProcs(s); len(pids) > 0 {
+			for _, p := range pids {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			t.Errorf("processes of the entry outlived it (%q): %v", s, pids)
+		}
+	}
+}
+
+// TestOW017OffRunsNothing: without RunEntry node never starts, even for an
+// entry that would loop until the timeout.
+func TestOW017OffRunsNothing(t *testing.T) {
+	entryTimeout(t, 5*time.Second)
+	dir := hostileEntry(t, "for (;;) {}\n")
+	start := time.Now()
+	if ps := ow017(t, dir, false); len(ps) != 0 {
+		t.Fatalf("RunEntry off reported OW017: %s", messages(ps))
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("RunEntry off took %s: node ran", d)
+	}
+}
+
+func procState(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i > 0 && i+3 <= len(s) {
+		return s[i+2 : i+3]
+	}
+	return ""
+}
+
+// findProcs returns the pids whose command line contains s.
+func findProcs(s string) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && strings.Contains(string(b), s) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestOW017RefusedWithoutSandbox: where the sandbox cannot be set up (not
+// Linux amd64/arm64, no seccomp), OW017 does not start node and says why.
+func TestOW017RefusedWithoutSandbox(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed: OW017 loads the entry with node")
+	}
+	if sandbox.Supported() == nil {
+		t.Skip("the sandbox works here: the hostile-pack tests cover OW017")
+	}
+	dir := writeJSPack(t)
+	ps := ow017(t, dir, true)
+	if all := messages(ps); len(ps) != 1 || !strings.Contains(all, "cannot be set up here") {
+		t.Fatalf("want one problem saying the sandbox cannot be set up, got:\n%s", all)
 	}
 }

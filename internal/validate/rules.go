@@ -44,7 +44,7 @@ func ruleTable() []Rule {
 		{ID: "OW016", Severity: Error, Kinds: refKinds, check: checkRefsClean,
 			Summary: "file references (and runtime.entry) are clean paths: no ./x/../, // or /./ segments (pack refuses them too)"},
 		{ID: "OW017", Severity: Error, Kinds: packOnly, NeedsFiles: true, check: checkEntryExports,
-			Summary: "a javascript runtime.entry, loaded with node (validate of a directory; --run-entry=false turns it off), exports a nodes object with a function per typeId"},
+			Summary: "a javascript runtime.entry, loaded with node (only with validate --run-entry or WOPKIT_RUN_ENTRY=1, of a directory, sandboxed), exports a nodes object with a function per typeId"},
 		{ID: "OW018", Severity: Error, Kinds: packOnly, NeedsFiles: true, check: checkShippedTools,
 			Summary: "a tool an agent names in toolAllowlist (<scope>:<tool-id>) that the pack ships as tools/<tool-id>.tool.json validates as a tool install manifest"},
 
