@@ -2,13 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/openwop/wopkit/internal/atomicfile"
-	"github.com/openwop/wopkit/internal/untrusted"
-	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
