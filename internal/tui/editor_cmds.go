@@ -1,14 +1,14 @@
 package tui
 
 import (
-	"github.com/openwop/wopkit/internal/atomicfile"
-	"github.com/openwop/wopkit/internal/untrusted"
 	"io/fs"
 	"sort"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
