@@ -58,7 +58,22 @@ type diskFS struct {
 	dir string
 }
 
-func packFS(dir string) fs.FS { return diskFS{FS: os.DirFS(dir), dir: dir} }
+// packFS reads the pack through the untrusted layer: inside the pack only
+// (a link out is refused, never followed), FIFOs refused before opening,
+// files bounded. A directory that cannot be opened as a root reads as empty.
+func packFS(dir string) fs.FS {
+	fsys, err := untrusted.DirFS(dir)
+	if err != nil {
+		fsys = failedFS{err}
+	}
+	return diskFS{FS: fsys, dir: dir}
+}
+
+// failedFS is a directory that could not be opened: every read fails with
+// why.
+type failedFS struct{ err error }
+
+func (f failedFS) Open(string) (fs.File, error) { return nil, f.err }
 
 // The methods of os.DirFS, passed through so that readers keep using them
 // (Stat and Lstat never open a file, so a FIFO never blocks).
