@@ -17,13 +17,19 @@ func newPublishCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "publish TGZ",
 		Short: "Stage a signed release into a registry checkout, or upload it to a registry",
-		Long: "publish verifies the signed tarball as the registry's publish gate does (the signature, against the\n" +
-			"registry's key for the signing block's key id, which must be active and granted the pack's namespace;\n" +
-			"the registry's size limits; the security advisories; a version greater than the latest) and then,\n" +
-			"with --registry DIR, writes into the tree exactly what the registry's own scripts would: the .tgz,\n" +
-			".sig and version manifest, the version's CycloneDX SBOM and the aggregate SBOM, the per-pack and\n" +
-			"registry indexes and the schema mirror, all together or not at all. A release already published\n" +
-			"with the same bytes is a no-op; with other bytes it is refused (version_conflict).\n" +
+		Long: "publish first validates the pack inside the tarball as `wopkit validate --for-registry` does and\n" +
+			"refuses it on any error (pack_invalid), then verifies it as the registry's publish gate does (the\n" +
+			"signature, against the registry's key for the signing block's key id, which must be active and granted\n" +
+			"the pack's namespace; the registry's size limits; the security advisories; a SemVer version greater\n" +
+			"than the latest, and never one equal in precedence to a published one) and then, with --registry DIR,\n" +
+			"writes into the tree exactly what the registry's own scripts would: the .tgz, .sig and version\n" +
+			"manifest, the version's CycloneDX SBOM and the aggregate SBOM, the per-pack and registry indexes and\n" +
+			"the schema mirror. Every file is read and written inside the registry root (a link leading out of it\n" +
+			"is refused), and the files are written as one transaction: a run killed at any moment leaves the\n" +
+			"tree as it was or as the publication makes it, once the next publish, yank or deprecate has opened\n" +
+			"it (it completes or undoes what the journal in .wopkit-transaction records, --dry-run included).\n" +
+			"A release already published with the same bytes writes only what its publication still lacks\n" +
+			"(nothing: a no-op); with other bytes it is refused (version_conflict).\n" +
 			"With --url URL it PUTs the tarball to the registry's HTTP API instead, with the API key read from\n" +
 			"the environment variable --token-env names (never printed).",
 		Example: "  wopkit publish hello-1.0.0.tgz --registry ../openwop-registry --dry-run\n" +
@@ -77,7 +83,7 @@ func newPublishCmd() *cobra.Command {
 	f.StringVar(&o.TokenEnv, "token-env", publish.DefaultTokenEnv, "environment variable holding the registry API key (for --url)")
 	f.StringVar(&o.Sig, "sig", "", "detached signature (default: <tgz without .tgz>.sig when present, else the one inside the tarball)")
 	f.BoolVar(&o.AllowOlder, "allow-older", false, "publish a version that is not greater than the latest (a maintenance release)")
-	f.BoolVar(&o.DryRun, "dry-run", false, "list every file that would be written or changed, and the index entries' diff; write nothing")
+	f.BoolVar(&o.DryRun, "dry-run", false, "list every file that would be written or changed, and the index entries' diff; write nothing (a run interrupted earlier is still completed or undone)")
 	o.Output.AddFlags(cmd)
 	return cmd
 }

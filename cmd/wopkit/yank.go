@@ -16,7 +16,8 @@ func newYankCmd() *cobra.Command {
 		Short: "Record in a registry checkout that a published version was published in error",
 		Long: "yank sets yanked and yankedReason in the version manifest and rebuilds the per-pack and registry\n" +
 			"indexes, as the registry's lifecycle runbook does. The tarball, signature and SBOM stay (a yanked\n" +
-			"version stays served); in the v2 tree latest moves to the highest version not yanked.",
+			"version stays served); in the v2 tree latest moves to the highest version not yanked. The files are\n" +
+			"written as one transaction inside the registry root, as publish writes them.",
 		Example: "  wopkit yank vendor.acme.hello@1.0.1 --registry ../openwop-registry --reason \"OPENWOP-2026-0007: leaks tokens\"",
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		PreRunE: func(*cobra.Command, []string) error { return o.check() },
