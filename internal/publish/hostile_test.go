@@ -183,6 +183,14 @@ func TestLeftoverTransactions(t *testing.T) {
 		t.Errorf("notes: %q", p.Notes)
 	}
 	sameTree(t, before, treeHashes(t, root))
+	writeFile(t, filepath.Join(root, txnDir, "0.new"), "staged")
+	if note, err := Recover(dir); err != nil || note == "" {
+		t.Errorf("Recover: %q, %v", note, err)
+	}
+	if note, err := Recover(dir); err != nil || note != "" {
+		t.Errorf("Recover of a clean tree: %q, %v", note, err)
+	}
+	sameTree(t, before, treeHashes(t, root))
 
 	for name, setup := range map[string]func(){
 		"a file":             func() { writeFile(t, filepath.Join(root, txnDir), "x") },

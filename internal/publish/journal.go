@@ -138,6 +138,24 @@ func (p *Plan) Apply() (err error) {
 	return nil
 }
 
+// Recover resolves a transaction a killed publish, yank or deprecate left
+// in the registry at dir (see txnDir) and says what it did ("" when there
+// was none). OpenTree does it first; a command that reads a registry
+// checkout without staging into it can call it (under LockRegistry) to see
+// the tree as it was or as the interrupted run makes it.
+func Recover(dir string) (string, error) {
+	root, err := FindRoot(dir)
+	if err != nil {
+		return "", err
+	}
+	d, err := untrusted.OpenDir(root)
+	if err != nil {
+		return "", werr.Wrap(werr.Env, "registry_unreadable", err, "cannot open the registry root %s", root)
+	}
+	defer d.Close()
+	return recoverTree(d)
+}
+
 // recoverTree resolves a transaction a killed run left in the registry root
 // (see txnDir) and says what it did ("" when there was none).
 func recoverTree(d *untrusted.Dir) (string, error) {
