@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/werr"
 )
 
 // Stringify(Parse(x)) equals node's JSON.stringify(JSON.parse(x), null, 2)
@@ -29,7 +31,7 @@ func TestStringifyMatchesNode(t *testing.T) {
 		}
 		v, err := Parse([]byte(in), "input")
 		if err != nil {
-			// jsondoc refuses repeated keys, which JSON.parse accepts: the
+			// the untrusted layer refuses repeated keys, which JSON.parse accepts: the
 			// registry's files never have them.
 			if strings.Contains(in, `"x":3`) {
 				continue
@@ -39,5 +41,28 @@ func TestStringifyMatchesNode(t *testing.T) {
 		if got := string(Stringify(v)); got != string(want) {
 			t.Errorf("%s:\nwopkit %s\nnode   %s", in, got, want)
 		}
+	}
+}
+
+// Parse reads registry documents through the untrusted layer first: a
+// member named twice in one object, in any letter case, is refused (the
+// registry's scripts and wopkit would read different values), and so is a
+// document over Limits, before it is parsed.
+func TestParseRefusesAmbiguousAndOversized(t *testing.T) {
+	for _, c := range []struct{ in, code string }{
+		{`{"status":"active","Status":"revoked"}`, "json_duplicate_member"},
+		{`{"packs":[{"name":"a","NAME":"b"}]}`, "json_duplicate_member"},
+		{`{"a":1,"a":2}`, "json_duplicate_member"},
+		{"[" + strings.Repeat("0,", Limits.MaxValues) + "0]", "json_too_large"},
+		{strings.Repeat("[", Limits.MaxDepth+1) + strings.Repeat("]", Limits.MaxDepth+1), "json_too_large"},
+		{`{"a":1}x`, "json_invalid"},
+	} {
+		_, err := Parse([]byte(c.in), "doc.json")
+		if werr.CodeOf(err) != c.code || !strings.HasPrefix(err.Error(), "doc.json:") {
+			t.Errorf("%.40s: %v, want %s naming doc.json", c.in, err, c.code)
+		}
+	}
+	if _, err := Parse([]byte(`{"name":"a","names":["b"]}`), "doc.json"); err != nil {
+		t.Error(err)
 	}
 }
