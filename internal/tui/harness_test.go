@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -22,6 +24,19 @@ import (
 func updating() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
+}
+
+// TestMain keeps the tests' keys out of the user's configuration folder:
+// a wizard run inside a git checkout (this one) keeps a new key there.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "wopkit-tui-config-*")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // driver runs an app headlessly: it feeds messages to Update and runs the
@@ -41,23 +56,28 @@ func newDriver(t *testing.T, s func(*common.Context) screen) *driver {
 	return d
 }
 
-// cmdWait is how long the driver waits for one command. Longer ones are
-// dropped: they are the text cursor's blink timers (530 ms), which would
-// otherwise keep the program busy for ever.
-const cmdWait = 300 * time.Millisecond
+// cmdLimit bounds the wait for one command's message: every command the
+// driver runs yields its message (planning, writing and packing take
+// seconds on a busy machine), so reaching it means a timer the driver does
+// not know, which it names.
+const cmdLimit = 2 * time.Minute
 
 var cmdType = reflect.TypeOf((tea.Cmd)(nil))
 
-// slowCmds are the wizard's commands that may take longer than cmdWait on
-// a busy machine (planning with its checks, writing and packing): the
-// driver waits for them. A closure's code pointer is the same for every
-// call of the function that makes it.
-var slowCmds = map[uintptr]bool{
-	reflect.ValueOf(planCmd(testValidator, &answers{}, NewOptions{})).Pointer(): true,
-	reflect.ValueOf(runCmd(&answers{}, NewOptions{}, nil)).Pointer():            true,
+// timers are the commands that only wait: the text cursor's blink (530 ms,
+// re-armed for ever). The driver drops them at once instead of waiting. A
+// closure's code pointer is the same for every call of the function that
+// makes it.
+var timers = map[uintptr]bool{reflect.ValueOf(blinkCmd()).Pointer(): true}
+
+func blinkCmd() tea.Cmd {
+	c := cursor.New()
+	c.Focus()
+	return c.Blink()
 }
 
-// run executes cmd and feeds what it yields back in, breadth first.
+// run executes cmd and feeds what it yields back in, breadth first, each
+// command's message awaited (no fixed waits).
 func (d *driver) run(cmd tea.Cmd) {
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
@@ -66,20 +86,16 @@ func (d *driver) run(cmd tea.Cmd) {
 		}
 		c := queue[0]
 		queue = queue[1:]
-		if c == nil {
+		if c == nil || timers[reflect.ValueOf(c).Pointer()] {
 			continue
 		}
 		done := make(chan tea.Msg, 1)
 		go func() { done <- c() }()
-		wait := cmdWait
-		if slowCmds[reflect.ValueOf(c).Pointer()] {
-			wait = time.Minute
-		}
 		var msg tea.Msg
 		select {
 		case msg = <-done:
-		case <-time.After(wait):
-			continue
+		case <-time.After(cmdLimit):
+			d.t.Fatalf("a command yields no message after %v: %s", cmdLimit, runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name())
 		}
 		if msg == nil {
 			continue
@@ -152,10 +168,13 @@ func (d *driver) view() string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
+// pkgDir is the package's folder, where testdata is (a test may t.Chdir away).
+var pkgDir, _ = os.Getwd()
+
 // golden compares the view with testdata/golden/name.txt (-update rewrites it).
 func (d *driver) golden(name string) {
 	d.t.Helper()
-	path := filepath.Join("testdata", "golden", name+".txt")
+	path := filepath.Join(pkgDir, "testdata", "golden", name+".txt")
 	got := d.view()
 	if updating() {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
