@@ -64,13 +64,14 @@ func scanPrivateKey(r io.Reader) (string, error) {
 	const chunk = 256 << 10
 	const keep = 1024 // longer than any marker and what its check reads after it
 	buf := make([]byte, 0, chunk+keep)
-	var head []byte
+	var head []byte // the first maxJWKSniff+1 bytes
 	s := &scanBuf{}
 	for {
-		n, err := io.ReadFull(r, buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if head == nil {
-			head = bytes.Clone(buf[:min(len(buf), maxJWKSniff+1)])
+		carried := len(buf)
+		n, err := io.ReadFull(r, buf[carried:cap(buf)])
+		buf = buf[:carried+n]
+		if len(head) <= maxJWKSniff {
+			head = append(head, buf[carried:carried+min(n, maxJWKSniff+1-len(head))]...)
 		}
 		s.b, s.eof = buf, err != nil
 		if what := s.find(); what != "" {

@@ -95,3 +95,13 @@ func TestScanWindowBoundaries(t *testing.T) {
 		t.Errorf("a 60-character run cut at 48 by the window reported as %s", what)
 	}
 }
+
+// A private JSON Web Key is found in a JSON file of up to 1 MiB, beyond the
+// scanner's first 256 KiB window.
+func TestScanLargeJWK(t *testing.T) {
+	jwk := `{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}`
+	doc := `{"padding":"` + strings.Repeat(" ", 600<<10) + `","keys":[` + jwk + `]}`
+	if what, _ := scanPrivateKey(strings.NewReader(doc)); what == "" {
+		t.Error("a private JWK after 600 KiB of JSON not found")
+	}
+}
