@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/termsafe"
@@ -13,6 +14,10 @@ import (
 )
 
 const testPack = "community.wopkit-test.hello"
+
+// killClock is the clock of the publications the tests compare byte for
+// byte (SOURCE_DATE_EPOCH for the binary of the kill tests).
+var killClock = time.Unix(1790000000, 0)
 
 // testTree is a checkout whose registry holds testPack@1.0.0, signed with
 // the test key, which it returns too.

@@ -56,10 +56,6 @@ func newKillScenario(t *testing.T, bin string) *killScenario {
 	return s
 }
 
-// killClock is the clock of every publication of the scenario
-// (SOURCE_DATE_EPOCH for the binary).
-var killClock = time.Unix(1790000000, 0)
-
 // fresh makes dir a copy of the checkout before.
 func (s *killScenario) fresh(t *testing.T, dir string) string {
 	t.Helper()
