@@ -229,13 +229,17 @@ func TestKillAtEveryPoint(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	counts := map[string]int{}
 	const kills = 100
-	for i := 0; counts["killed"] < kills && i < 3*kills; i++ {
+	// The delays follow the run's duration as the machine's load changes
+	// it: shorter after a run that ended before its kill, longer after one
+	// that did not.
+	scale := whole
+	for i := 0; counts["killed"] < kills && i < 5*kills; i++ {
 		s.fresh(t, dir)
 		// Half of the delays anywhere in a run, half near its end, where the
 		// transaction is.
-		delay := time.Duration(rng.Int64N(int64(whole)))
+		delay := time.Duration(rng.Int64N(int64(scale)))
 		if i%2 == 1 {
-			delay = whole*6/10 + time.Duration(rng.Int64N(int64(whole)*5/10))
+			delay = scale*6/10 + time.Duration(rng.Int64N(int64(scale)*5/10))
 		}
 		cmd, out := s.command(dir)
 		if err := cmd.Start(); err != nil {
@@ -247,10 +251,12 @@ func TestKillAtEveryPoint(t *testing.T) {
 		what := fmt.Sprintf("kill %d after %v (seed %d)", i, delay, seed)
 		if err == nil {
 			counts["finished first"]++
+			scale = max(scale*85/100, time.Millisecond)
 		} else if !killedBySignal(err) {
 			t.Fatalf("%s: %v\n%s", what, err, out)
 		} else {
 			counts["killed"]++
+			scale = min(scale*102/100, 2*whole)
 			if _, err := os.Lstat(filepath.Join(dir, "registry", txnDir)); err == nil {
 				counts["killed inside the transaction"]++
 			}
