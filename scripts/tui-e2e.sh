@@ -4,11 +4,16 @@
 #       diff that exactly that line changed;
 #   (b) `wopkit new`: create a mixed pack (one node, one agent with an eval suite, one tool manifest),
 #       pack and sign it with a new key, then `wopkit verify` the result; then again in the same folder:
-#       the review lists three problems (the folder, the existing key with another name offered, a kill
-#       switch the schema refuses) before anything is written, each fixed from the review, then back
-#       from the review and forward again;
-#   (c) `wopkit new tool` with NO_COLOR=1: two environment variables (one secret), two scopes, two
-#       actions, back across sections with shift+tab;
+#       the key the folder holds is the default, the review lists three problems (the folder, the signed
+#       release already there, a kill switch the schema refuses) before anything is written, each fixed
+#       from the review, then back from the review and forward again; the release made before is left
+#       as it was and the new one verifies with the same public key;
+#   (c) `wopkit new tool` with NO_COLOR=1: three environment variables (the one named like an API key
+#       offered as a secret, its prompt naming it), two scopes, two actions, the action-call smoke test,
+#       back across sections with shift+tab;
+#   (c3) `wopkit new` with every default in a git checkout (the README's first command): the new
+#       private key goes to the user's config folder, not into the checkout, as the review and the
+#       summary say; git status lists no key;
 #   (c2) a workflow-chain pack (a chain of two steps), packed and signed;
 #   (d) a draft kept with esc (exit 0) and resumed on the page it was left on;
 #   (e) `wopkit new tool --accessible` fed from a pipe;
@@ -21,7 +26,7 @@
 # and checks the process's exit status.
 # Usage: scripts/tui-e2e.sh [WOPKIT_BINARY]   (builds ./cmd/wopkit when no binary is given)
 # Env: FIXTURES (default: ../shared/fixtures beside the repository),
-#      E2E_ONLY=edit|new|chain|tool|resume|pipe|exit|sizes, E2E_SIZES (default "60x20 120x40": the sizes
+#      E2E_ONLY=edit|new|chain|tool|git|resume|pipe|exit|sizes, E2E_SIZES (default "60x20 120x40": the sizes
 #      (g) runs at), E2E_KEEP=1 keeps the work dir.
 # Exit: 0 pass, 1 a check failed, 3 a tool or fixture is missing.
 set -euo pipefail
@@ -259,13 +264,16 @@ e2e_new() {
 }
 
 
-# e2e_twice: a second mixed pack in the same folder, with the same name and key file: the review says
-# so before anything is written (three problems with the kill switch chosen against the secret), each
-# fixed from the review; the second pack is signed with the other key name the review offered.
+# e2e_twice: a second mixed pack in the same folder, where the first one's folder and signed release
+# (.tgz, .sig, .json) still are: the key the folder holds is the default (no new key), and the review
+# lists three problems before anything is written (a kill switch chosen against the secret, the folder,
+# the release), each fixed from the review; the first release is left as it was, and the second one is
+# signed with the same key.
 e2e_twice() {
 	echo "tui-e2e: new, twice in the same folder (${cols}x$rows)"
-	local n=$work/$nd key_sum
-	key_sum=$(sha256sum "$n/e2e-key.key")
+	local n=$work/$nd key_sum rel_sum
+	key_sum=$(cat "$n/e2e-key.key" "$n/e2e-key.pub" | sha256sum)
+	rel_sum=$(cat "$n"/community.acme.e2e-demo-0.1.0.* | sha256sum)
 	start "cd $nd && '$wopkit' new"
 	wait_for 'What do you want to create'
 	keys Enter
@@ -283,28 +291,29 @@ e2e_twice() {
 	wait_for '^┃ Pack and sign now'
 	keys Enter
 	wait_for '^┃ Key$'
+	wait_text 'this folder has a key already: e2e-key.key'
+	wait_for '> use an existing private key file'
 	keys Enter
-	answer '^┃ Key file' e2e-key
+	wait_for '^┃ Key file'
+	wait_text 'e2e-key.key'
+	keys Enter # the key in the folder, suggested
 	answer '^┃ Key id' e2e-1
 	wait_for '3 problems stop the files from being written' 30
-	keys Down Down # the key file
-	wait_text 'e2e-key.key already exists'
-	wait_text 'e.g. e2e-key-2'
-	[ "$(sha256sum "$n/e2e-key.key")" = "$key_sum" ] || fail "the existing key was changed"
-	keys Enter # fix it: the key file, focused
-	answer '^┃ Key file' e2e-key-2
-	wait_for '^┃ Key id'
-	keys Enter
-	wait_for '2 problems stop' 30
+	keys Down Down # the release
+	wait_text 'e2e-demo-0.1.0.json already exist: packing would replace a release made before' # the .tgz and .sig before it
+	wait_text 'choose another version'
+	keys Up Up
 	keys Enter # the kill switch
 	wait_for '^┃ Kill switch'
 	keys Up Enter # from the answers: manual
-	wait_for '1 problem stops' 30
+	wait_for '2 problems stop' 30
 	wait_for 'e2e-demo already holds'
 	keys Enter # the folder is named after the pack name's last part: that field is focused
 	answer '^┃ Pack name' e2e-two
 	enter_until 'will be written'
 	screen | grep -q 'no problems' || fail "the review lists problems"
+	wait_text 'signed with the existing key e2e-key.key (key id e2e-1)'
+	wait_text 'packed to community.acme.e2e-two-0.1.0.tgz, with its .sig and .json beside it'
 	keys b # back from the review: the sign page, then forward again
 	wait_for '^┃ Pack and sign now'
 	enter_until 'will be written'
@@ -314,7 +323,10 @@ e2e_twice() {
 	keys q
 	wait_for '^EXIT=0'
 	local tgz=$n/community.acme.e2e-two-0.1.0.tgz
-	"$wopkit" verify "$tgz" --key "$n/e2e-key-2.pub" || fail "wopkit verify refused the second tarball"
+	[ "$(cat "$n/e2e-key.key" "$n/e2e-key.pub" | sha256sum)" = "$key_sum" ] || fail "the existing key was changed"
+	[ "$(cat "$n"/community.acme.e2e-demo-0.1.0.* | sha256sum)" = "$rel_sum" ] || fail "the first release was changed"
+	[ -z "$(find "$n" -maxdepth 1 -name '*.key' -not -name e2e-key.key)" ] || fail "a new key was made: $(ls "$n")"
+	"$wopkit" verify "$tgz" --key "$n/e2e-key.pub" || fail "wopkit verify refused the second tarball"
 	"$wopkit" validate --strict "$n/e2e-two" "$n/e2e-two/tools/my-tool.tool.json" || fail "the second pack does not validate"
 	tar tzf "$tgz" | grep -qx tools/my-tool.tool.json || fail "the tool manifest is not packed"
 	grep -q '"kind": "manual"' "$n/e2e-two/tools/my-tool.tool.json" || fail "the kill switch is not manual"
@@ -382,6 +394,17 @@ e2e_tool() {
 	wait_for '^┃ Is it required'
 	keys Enter
 	wait_for '2 environment variables: ACME_API_KEY \(secret\), ACME_REGION'
+	keys Down Enter # a third, named like an API key, enter for the rest
+	answer '^┃ Environment variable' WEATHER_API_KEY
+	wait_for '^┃ Prompt'
+	wait_text 'The value of WEATHER_API_KEY'
+	keys Enter
+	wait_for '^┃ Is it a secret'
+	screen | grep -q '\[Yes\]' || fail "an API key is not offered as a secret"
+	keys Enter
+	wait_for '^┃ Is it required'
+	keys Enter
+	wait_text '3 environment variables: ACME_API_KEY (secret), ACME_REGION, WEATHER_API_KEY (secret)'
 	keys Enter
 	wait_for 'Scopes: none'
 	keys Down Enter
@@ -397,20 +420,58 @@ e2e_tool() {
 	enter_until '2 actions: hello, list_mail'
 	keys Enter
 	wait_for '^┃ Smoke test'
-	keys Enter
+	wait_text 'action-call: call the action hello (no side effects)'
+	keys Down Enter # the action-call smoke test
 	wait_for '> from the answers: manual'
 	keys Enter
 	wait_for 'will be written' 30
+	screen | grep -q 'no problems' || fail "the review lists problems"
 	keys Enter
 	wait_for 'wrote 1 file' 30
 	keys q
 	wait_for '^EXIT=0'
 	local f=$work/tool/my-tool.tool.json
 	"$wopkit" validate --strict "$f" || fail "the tool manifest does not validate"
-	for want in ACME_REGION 'Your Acme API key' gmail.messages list_mail '"manual"'; do
+	for want in ACME_REGION 'Your Acme API key' gmail.messages list_mail '"manual"' '"action": "hello"'; do
 		grep -q "$want" "$f" || fail "$want missing from the tool manifest"
 	done
+	tr -d '\n' <"$f" | sed 's/  */ /g' | grep -q '"name": "WEATHER_API_KEY", "prompt": "The value of WEATHER_API_KEY: [^"]*", "secret": true' ||
+		fail "WEATHER_API_KEY is not a secret with its own prompt"
 	echo "tui-e2e: new tool ok"
+}
+
+# e2e_git: the README's first command in a git checkout, every answer its default: the new private key
+# goes to the user's config folder (XDG_CONFIG_HOME here, 0700, the key 0600), not into the checkout,
+# as the sign page, the review and the summary say; git status lists no key; the tarball verifies.
+e2e_git() {
+	echo "tui-e2e: new in a git checkout"
+	command -v git >/dev/null || { echo "tui-e2e: git is not installed: skipping the checkout run"; return 0; }
+	local g=$work/git cfg=$work/config st
+	mkdir -p "$g" "$cfg"
+	git -C "$g" init -q
+	start "cd git && XDG_CONFIG_HOME='$cfg' '$wopkit' new"
+	wait_for 'What do you want to create'
+	enter_until '^┃ Key$'
+	# (a long path is wrapped at its hyphens: the screen is read from the key's folder on)
+	wait_text "a new key pair goes to your config folder, outside the git checkout"
+	enter_until 'will be written'
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	wait_text "config/wopkit/keys/example.key (keep it secret)"
+	wait_text "kept in your config folder, not in the git checkout"
+	keys Enter
+	wait_for 'signed \(v2' 30
+	wait_text "config/wopkit/keys/example.key (keep it secret)"
+	wait_text "kept in your config folder, not in the git checkout"
+	keys q
+	wait_for '^EXIT=0'
+	st=$(git -C "$g" status --porcelain --untracked-files=all)
+	grep -q 'my-pack/pack.json' <<<"$st" || fail "git status does not list the pack: $st"
+	if grep -q '\.key' <<<"$st"; then fail "a key in the checkout: $st"; fi
+	[ "$(stat -c %a "$cfg/wopkit/keys/example.key")" = 600 ] || fail "private key is not mode 0600"
+	[ "$(stat -c %a "$cfg/wopkit/keys")" = 700 ] || fail "the key folder is not mode 0700"
+	"$wopkit" verify "$g/community.example.my-pack-0.1.0.tgz" --key "$cfg/wopkit/keys/example.pub" ||
+		fail "wopkit verify refused the tarball signed with the key kept outside the checkout"
+	echo "tui-e2e: git ok"
 }
 
 # e2e_resume: esc keeps a draft (and says so); the next start resumes it on the page it was left on.
@@ -543,12 +604,13 @@ new) e2e_new; e2e_twice ;;
 sizes) e2e_sizes ;;
 exit) e2e_exit ;;
 tool) e2e_tool ;;
+git) e2e_git ;;
 chain) e2e_chain ;;
 resume) e2e_resume ;;
 pipe) e2e_pipe ;;
 *)
 	sizes_start
-	e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_resume; e2e_pipe; e2e_exit
+	e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_git; e2e_resume; e2e_pipe; e2e_exit
 	sizes_wait
 	;;
 esac

@@ -155,11 +155,14 @@ type InstallAnswers struct {
 	Probe   string `json:"probe"`
 }
 
-// EnvAnswers is one environment variable the owner is asked for.
+// EnvAnswers is one environment variable the owner is asked for. Its
+// prompt and whether it is a secret follow from its name until they are
+// given (see EnvPrompt and SecretName): Prompt "" and Secret nil are
+// derived from the current name whenever it changes.
 type EnvAnswers struct {
 	Name     string `json:"name"`
 	Prompt   string `json:"prompt"`
-	Secret   bool   `json:"secret"`
+	Secret   *bool  `json:"secret"`
 	Required bool   `json:"required"`
 }
 

@@ -40,8 +40,27 @@ var KillSwitchKinds = []string{"none", "manual", "url", "shell"}
 
 // SmokeKinds are the smoke tests the scaffold writes; "" derives one.
 var SmokeKinds = []Choice{
-	{"action-call", "call the action (it must have no side effects)"},
 	{"", "the default for the runtime"},
+	{"action-call", "call the first action without side effects"},
+}
+
+// SmokeChoices are SmokeKinds with what each does with the current
+// answers: "from the answers: call the MCP tool hello (no side effects)",
+// "call the action list_mail (no side effects)".
+func (a ToolAnswers) SmokeChoices() []Choice {
+	out := make([]Choice, len(SmokeKinds))
+	for i, c := range SmokeKinds {
+		b := a
+		if b.Smoke.Kind != c.Value {
+			b.Smoke = SmokeAnswers{Kind: c.Value}
+		}
+		what, _ := b.SmokeTest()
+		if c.Value == Derived {
+			what = "from the answers: " + what
+		}
+		out[i] = Choice{Value: c.Value, About: what}
+	}
+	return out
 }
 
 // TaskKinds are an eval task's expectation kinds.
@@ -145,13 +164,14 @@ func NewTask(n int) TaskAnswers {
 }
 
 // NewEnv is the n-th environment variable of a tool (0-based): a required
-// secret.
+// API_KEY first, then SETTING_N; its prompt and secret flag follow from
+// whatever name it is given (EnvAnswers).
 func NewEnv(n int) EnvAnswers {
 	name := "API_KEY"
 	if n > 0 {
 		name = fmt.Sprintf("SETTING_%d", n+1)
 	}
-	return EnvAnswers{Name: name, Prompt: "The value of " + name + ": where to find it and what the tool does with it", Secret: n == 0, Required: true}
+	return EnvAnswers{Name: name, Required: true}
 }
 
 // NewScope is the n-th scope of a tool (0-based).

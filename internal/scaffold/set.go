@@ -260,6 +260,10 @@ func clone(m map[string]any) map[string]any {
 // typed converts a --set string to the type of the template value.
 func typed(tmpl any, s string) (any, error) {
 	switch t := tmpl.(type) {
+	case nil: // an answer derived while unset (an env var's secret flag): true and false are flags
+		if s == "true" || s == "false" {
+			return s == "true", nil
+		}
 	case bool:
 		b, err := strconv.ParseBool(s)
 		if err != nil {

@@ -59,7 +59,7 @@ func TestValuesAndKeys(t *testing.T) {
 	if err := Values(&a, []byte(`{"tool": {"id": "acme-search"}, "runtime": {"kind": "container"}, "env": [{"name": "K", "prompt": "Key.", "secret": true, "required": true}]}`)); err != nil {
 		t.Fatal(err)
 	}
-	if a.Tool.ID != "acme-search" || a.Tool.Version != "0.1.0" || a.Runtime.Kind != "container" || len(a.Env) != 1 || !a.Env[0].Secret {
+	if a.Tool.ID != "acme-search" || a.Tool.Version != "0.1.0" || a.Runtime.Kind != "container" || len(a.Env) != 1 || !a.Env[0].IsSecret() {
 		t.Errorf("values not merged: %+v", a)
 	}
 	if err := Values(&a, []byte(`{"tool": {"idd": 1}}`)); werr.ExitCode(err) != 2 {

@@ -21,7 +21,7 @@ var toolOptions = []struct {
 }{
 	{"defaults", func(*ToolAnswers) {}, "none"},
 	{"secret-env-private-scope", func(a *ToolAnswers) {
-		a.Env = []EnvAnswers{{Name: "API_TOKEN", Prompt: "Your API token.", Secret: true, Required: true}}
+		a.Env = []EnvAnswers{{Name: "API_TOKEN", Prompt: "Your API token.", Secret: new(true), Required: true}}
 		a.Scopes = []ScopeAnswers{{Resource: "gmail.messages", Actions: []string{"read", "send"}, Rationale: "Reads and sends mail.", Sensitivity: "high"}}
 		a.Actions[0].ScopesUsed = []string{"gmail.messages"}
 		a.Actions = append(a.Actions, ActionAnswer{Name: "send_mail", Summary: "Sends a message.", SideEffects: "destructive", Inputs: []string{"to", "body"}, ScopesUsed: []string{"gmail.messages"}})
@@ -96,11 +96,12 @@ func TestToolRefusals(t *testing.T) {
 		{"bad id", "tool.id", "lower-case letters", func(a *ToolAnswers) { a.Tool.ID = "Bad_ID" }},
 		{"dishonest kill switch", "killSwitch.kind", "kill_switch", func(a *ToolAnswers) {
 			a.KillSwitch.Kind = "none"
-			a.Env = []EnvAnswers{{Name: "TOKEN", Prompt: "Token.", Secret: true, Required: true}}
+			a.Env = []EnvAnswers{{Name: "TOKEN", Prompt: "Token.", Secret: new(true), Required: true}}
 		}},
-		{"no safe action for smoke", "smoke", "no action without side effects", func(a *ToolAnswers) {
+		{"no safe action for an action-call smoke test", "smoke.kind", "no action without side effects", func(a *ToolAnswers) {
 			a.Runtime.Kind = "python-module"
 			a.Actions[0].SideEffects = "write"
+			a.Smoke.Kind = "action-call"
 		}},
 		{"action-based kind without actions", "actions", "actions", func(a *ToolAnswers) {
 			a.Runtime.Kind = "shell-binary"
@@ -178,4 +179,59 @@ func lines(b []byte) []string {
 		out = append(out, s.Text())
 	}
 	return out
+}
+
+// TestSmokeCallsNoSideEffects (issue 17, bug 4): the action a smoke test
+// calls is the first of the current answers without side effects; an
+// action-call chosen without a target calls it; with none, the derived
+// test runs the entrypoint instead of an action that changes something.
+func TestSmokeCallsNoSideEffects(t *testing.T) {
+	v, _ := validate.New(validate.Options{Strict: true})
+	send := ActionAnswer{Name: "send_mail", Summary: "Sends a message.", SideEffects: "write", Inputs: []string{"to"}}
+	list := ActionAnswer{Name: "list_mail", Summary: "Lists the inbox.", SideEffects: "read", Inputs: []string{"folder"}}
+	tests := []struct {
+		name, kind, smoke string
+		actions           []ActionAnswer
+		want              smokeDoc
+	}{
+		{"mcp, derived", "mcp-stdio", "", []ActionAnswer{send, list}, smokeDoc{Kind: "mcp-tool-call", ToolName: "list_mail"}},
+		{"mcp, only side effects", "mcp-stdio", "", []ActionAnswer{send}, smokeDoc{Kind: "shell"}},
+		{"mcp, action-call", "mcp-stdio", "action-call", []ActionAnswer{send, list}, smokeDoc{Kind: "action-call", Action: "list_mail"}},
+		{"python, derived", "python-module", "", []ActionAnswer{send, list}, smokeDoc{Kind: "action-call", Action: "list_mail"}},
+		{"python, action-call", "python-module", "action-call", []ActionAnswer{send, list}, smokeDoc{Kind: "action-call", Action: "list_mail"}},
+		{"python, only side effects", "python-module", "", []ActionAnswer{send}, smokeDoc{Kind: "shell"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := ToolAnswers{}.Defaults()
+			a.Runtime.Kind, a.Actions, a.Smoke.Kind = tt.kind, tt.actions, tt.smoke
+			p, err := PlanTool(a, "", v)
+			if err != nil {
+				t.Fatalf("plan: %v", err)
+			}
+			var doc struct {
+				Smoke smokeDoc `json:"smoke"`
+			}
+			if err := json.Unmarshal(p.Files[0].Data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			got := doc.Smoke
+			if got.Kind != tt.want.Kind || got.Action != tt.want.Action || got.ToolName != tt.want.ToolName {
+				t.Errorf("smoke: %+v, want %+v", got, tt.want)
+			}
+			if got.Action != "" && got.Arguments["folder"] == "" {
+				t.Errorf("the call lacks its input: %+v", got)
+			}
+			if what, ok := a.SmokeTest(); !ok || strings.Contains(what, "send_mail") {
+				t.Errorf("SmokeTest: %q %v", what, ok)
+			}
+		})
+	}
+	a := ToolAnswers{}.Defaults()
+	a.Actions = []ActionAnswer{send, list}
+	cs := a.SmokeChoices()
+	if len(cs) != 2 || cs[0].Value != Derived || cs[0].About != "from the answers: call the MCP tool list_mail (no side effects)" ||
+		cs[1].About != "call the action list_mail (no side effects)" {
+		t.Errorf("SmokeChoices: %+v", cs)
+	}
 }

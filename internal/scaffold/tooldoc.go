@@ -153,7 +153,7 @@ func (a *ToolAnswers) manifest() (toolDoc, FieldErrors) {
 		d.Runtime.Install.Locator = l
 	}
 	for _, e := range a.Env {
-		d.Env = append(d.Env, envDoc(e))
+		d.Env = append(d.Env, e.resolved())
 	}
 	var reads []readDoc
 	for _, s := range a.Scopes {
@@ -199,28 +199,35 @@ func (a *ToolAnswers) action(ac ActionAnswer) actionDoc {
 		Idempotent: ac.SideEffects == "none" || ac.SideEffects == "read", ScopesUsed: ac.ScopesUsed}
 }
 
-// smoke derives the smoke test (SmokeAnswers documents the choice).
-func (a *ToolAnswers) smoke(errs FieldErrors) (smokeDoc, FieldErrors) {
-	kind, target := a.Smoke.Kind, a.Smoke.Target
-	safe := ""
+// SafeAction is the first action without side effects (none or read),
+// the one a smoke test may call on every install; "" when there is none.
+func (a ToolAnswers) SafeAction() string {
 	for _, ac := range a.Actions {
 		if ac.SideEffects == "none" || ac.SideEffects == "read" {
-			safe = ac.Name
-			break
+			return ac.Name
 		}
 	}
-	if kind == "" {
+	return ""
+}
+
+// smoke derives the smoke test (SmokeAnswers documents the choice). A call
+// without a target calls the first action without side effects of the
+// current answers; none is a problem when a call was chosen, and makes the
+// derived test a shell one (the entrypoint's --help) otherwise: a smoke
+// test never calls an action that changes anything.
+func (a *ToolAnswers) smoke(errs FieldErrors) (smokeDoc, FieldErrors) {
+	kind, target := a.Smoke.Kind, a.Smoke.Target
+	safe := a.SafeAction()
+	if kind == Derived {
 		switch {
-		case isMCP(a.Runtime.Kind) && len(a.Actions) > 0:
-			kind = "mcp-tool-call"
-			if target = safe; target == "" {
-				target = a.Actions[0].Name
-			}
-		case isMCP(a.Runtime.Kind) || (len(a.Actions) == 0 && len(a.Runtime.Command) > 0):
+		case safe != "" && isMCP(a.Runtime.Kind):
+			kind, target = "mcp-tool-call", safe
+		case safe != "":
+			kind, target = "action-call", safe
+		case isMCP(a.Runtime.Kind) || len(a.Runtime.Command) > 0:
 			kind = "shell"
 		default:
-			kind = "action-call"
-			target = safe
+			kind = "action-call" // nothing to run: the problem below
 		}
 	}
 	ok := map[string]any{"no_error_field": true}
@@ -242,15 +249,38 @@ func (a *ToolAnswers) smoke(errs FieldErrors) (smokeDoc, FieldErrors) {
 			target = a.Tool.Homepage
 		}
 		return smokeDoc{Kind: kind, URL: target, Success: map[string]any{"http_status": 200}}, errs
-	case "mcp-tool-call":
-		return smokeDoc{Kind: kind, ToolName: target, Arguments: a.smokeArgs(target), Success: ok}, errs
 	}
 	if target == "" {
-		errs = append(errs, FieldError{Field: "smoke", Pointer: "/smoke",
+		target = safe
+	}
+	if target == "" {
+		errs = append(errs, FieldError{Field: "smoke.kind", Pointer: "/smoke",
 			Message: "no action without side effects for the install smoke test to call",
-			Hint:    "add an action whose sideEffects is none or read, or set smoke.kind to shell or http"})
+			Hint:    "add an action whose side effects are none or read, or let the smoke test follow from the answers (smoke.kind empty)"})
+	}
+	if kind == "mcp-tool-call" {
+		return smokeDoc{Kind: kind, ToolName: target, Arguments: a.smokeArgs(target), Success: ok}, errs
 	}
 	return smokeDoc{Kind: kind, Action: target, Arguments: a.smokeArgs(target), Success: ok}, errs
+}
+
+// SmokeTest says in words what the smoke test of the current answers does
+// ("call the MCP tool hello (no side effects)", "run python -m my_tool
+// --help"), and whether it can be written.
+func (a ToolAnswers) SmokeTest() (string, bool) {
+	a.Normalize()
+	d, errs := a.smoke(nil)
+	switch {
+	case len(errs) > 0:
+		return "no action without side effects to call", false
+	case d.Kind == "shell":
+		return "run " + strings.Join(d.Command, " "), true
+	case d.Kind == "http":
+		return "GET " + d.URL, true
+	case d.ToolName != "":
+		return "call the MCP tool " + d.ToolName + " (no side effects)", true
+	}
+	return "call the action " + d.Action + " (no side effects)", true
 }
 
 // smokeArgs gives every input of the named action a harmless value, so

@@ -31,7 +31,14 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 	w := newWizard(common.New(true), k, a, opts)
 	ask := func() error {
 		fmt.Fprintf(out, "\n%s\n", w.at.pg.title)
-		for _, g := range w.at.pg.groups(w, w.at) {
+		w.syncs = nil
+		gs := w.at.pg.groups(w, w.at)
+		for n := 0; n < len(gs); n++ {
+			if n > 0 { // built again: a suggestion that follows an answer of the groups before names it
+				w.syncs = nil
+				gs = w.at.pg.groups(w, w.at)
+			}
+			g := gs[n]
 			if hide := w.hidden[g]; hide != nil && hide() {
 				continue
 			}

@@ -39,6 +39,9 @@ type answers struct {
 	KeyChoice  string `json:"keyChoice"`  // new or existing
 	KeyPath    string `json:"keyPath"`    // existing key file, or the prefix of a new pair
 	KeyID      string `json:"keyId"`
+	// KeyAuto is the key as keyDefaults derived it last: while the key
+	// answers still hold it, they follow the answers it comes from.
+	KeyAuto keyAuto `json:"keyAuto,omitzero"`
 
 	// The page the author was on (its id and entries), for resuming.
 	Page  string `json:"page,omitempty"`
@@ -155,15 +158,45 @@ func prefill(a *answers, p *scaffold.PackAnswers, t *scaffold.ToolAnswers) {
 	}
 }
 
-// keyDefaults suggests a key pair named after the pack's organisation
-// (one that does not exist yet) and its key id.
+// keyAuto is a derived key: the scaffold's default (where a key is and
+// where a new one goes), the choice and file it gave, and the key id.
+type keyAuto struct {
+	Default scaffold.KeyDefault `json:"default"`
+	Choice  string              `json:"choice"`
+	Path    string              `json:"path"`
+	ID      string              `json:"id"`
+}
+
+// keyDefaults derives the key from the current answers and folder
+// (scaffold.DefaultKey): the key already there, else a new pair named
+// after the pack's organisation (outside a git checkout that would not
+// ignore it); the key id from the key's name. A key answer the author
+// changed is kept; one still as derived follows the answers.
 func (a *answers) keyDefaults() {
-	if a.KeyPath == "" {
-		a.KeyPath = scaffold.KeyPrefix("", a.name())
+	d := scaffold.DefaultKey(a.name())
+	prev := a.KeyAuto
+	if a.KeyPath == "" || a.KeyPath == prev.Path && a.KeyChoice == prev.Choice {
+		a.KeyChoice = "new"
+		if d.Existing != "" {
+			a.KeyChoice = "existing"
+		}
+		a.KeyPath = d.Path(a.KeyChoice == "existing")
 	}
-	if a.KeyID == "" {
-		a.KeyID = scaffold.KeyID(scaffold.KeyPrefix("", a.name()))
+	id := a.keyIDFor(a.KeyPath)
+	if a.KeyID == "" || a.KeyID == prev.ID {
+		a.KeyID = id
 	}
+	a.KeyAuto = keyAuto{Default: d, Choice: a.KeyChoice, Path: a.KeyPath, ID: id}
+}
+
+// keyPathFor is the derived key file of a key choice.
+func (a *answers) keyPathFor(choice string) string {
+	return a.KeyAuto.Default.Path(choice == "existing")
+}
+
+// keyIDFor is the derived key id of a key file: its name's (acme-1 for acme.key).
+func (a *answers) keyIDFor(path string) string {
+	return scaffold.KeyID(strings.TrimSuffix(strings.TrimSpace(path), ".key"))
 }
 
 // identity is the pack's identity, as a declarative kind's answers hold it.

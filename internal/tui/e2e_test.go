@@ -12,8 +12,10 @@ import (
 // TestTerminalEndToEnd builds wopkit and runs scripts/tui-e2e.sh, which
 // drives it in tmux at 80x24: edit a registry pack.json; create, pack, sign
 // and verify a mixed pack through the wizard, then again in the same folder
-// (three problems on the review, each fixed from it); a tool manifest with
-// lists of variables, scopes and actions under NO_COLOR=1; a draft resumed
+// (the key there the default; three problems on the review, the signed
+// release already there one of them, each fixed from it); a tool manifest
+// with lists of variables, scopes and actions under NO_COLOR=1; every
+// default in a git checkout (the new key kept out of it); a draft resumed
 // where it was left; accessible mode fed from a pipe; the exit status of a
 // run that cannot write and of a pipe that ends early. The mixed pack runs
 // again at 60x20 and 120x40, each screen checked for what is cut off.

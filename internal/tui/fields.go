@@ -64,6 +64,55 @@ func (s str) value(t string) any {
 
 func (s str) suggestion() string { return s.def }
 
+// follow binds a string answer whose suggestion is computed from the
+// answers each time it is asked (def), so that it follows an answer given
+// before it, on the same page or another: an empty field keeps the
+// suggestion of the moment. With blank set the answer is then left ""
+// (the scaffold derives it, and goes on deriving it when that other answer
+// changes); otherwise it takes the suggestion's text.
+type follow struct {
+	p     *string
+	def   func() string
+	blank bool
+}
+
+func (f follow) Get() string {
+	if *f.p == f.def() || f.blank && *f.p == "" {
+		return ""
+	}
+	return *f.p
+}
+
+func (f follow) Set(t string) {
+	switch {
+	case t != "" && t != f.def():
+		*f.p = t
+	case f.blank:
+		*f.p = ""
+	default:
+		*f.p = f.def()
+	}
+}
+
+func (f follow) value(t string) any {
+	if t == "" {
+		return f.def()
+	}
+	return t
+}
+
+func (f follow) suggestion() string { return f.def() }
+
+// yesNo binds a yes/no answer through its getter and setter (a flag whose
+// default the scaffold derives from other answers).
+type yesNo struct {
+	get func() bool
+	set func(bool)
+}
+
+func (f yesNo) Get() bool  { return f.get() }
+func (f yesNo) Set(v bool) { f.set(v) }
+
 // list binds a list answer typed as comma-separated text.
 type list struct {
 	p   *[]string
@@ -190,6 +239,13 @@ func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr str
 		return in
 	}
 	return k.reg(in.Description(k.help(kind, ptr)), k.check(kind, ptr, tv.value))
+}
+
+// following is text bound to f whose placeholder follows the answer on
+// watches as it is typed (accessible mode names the suggestion in the
+// title, built when its group is asked).
+func (k asker) following(key, title string, f follow, watches any, kind validate.Kind, ptr string) *huh.Input {
+	return k.text(key, title, f, kind, ptr).PlaceholderFunc(f.def, watches)
 }
 
 // optional is text that may be left empty (the scaffold then derives it),

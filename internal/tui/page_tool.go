@@ -26,7 +26,7 @@ func init() {
 			count: func(a *answers, _ pos) int { return len(a.Tool.Env) },
 			label: func(a *answers, _ pos, k int) string {
 				e := a.Tool.Env[k]
-				if e.Secret {
+				if e.IsSecret() {
 					return e.Name + " (secret)"
 				}
 				return e.Name
@@ -89,7 +89,10 @@ func toolGroups(w *wizard, _ pos) []*huh.Group {
 }
 
 // envGroups ask one environment variable: its name, the prompt the owner
-// sees, and whether it is a secret and required.
+// sees, and whether it is a secret and required. The prompt and the secret
+// flag follow the name (scaffold.EnvPrompt, scaffold.SecretName) until
+// they are given: accessible mode asks the name first, on its own, so that
+// the next questions name what follows from it.
 func envGroups(w *wizard, at pos) []*huh.Group {
 	k, i := w.k, at.i
 	e := &w.a.Tool.Env[i]
@@ -97,13 +100,18 @@ func envGroups(w *wizard, at pos) []*huh.Group {
 	tk := validate.ToolManifest
 	key := func(f string) string { return fmt.Sprintf("env.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/env/%d/%s", i, f) }
-	return []*huh.Group{huh.NewGroup(
-		k.text(key("name"), "Environment variable", str{p: &e.Name, def: def.Name}, tk, ptr("name")).
-			Description("a credential or setting the tool reads, e.g. ACME_API_KEY"),
-		k.text(key("prompt"), "Prompt", str{p: &e.Prompt, def: def.Prompt}, tk, ptr("prompt")),
-		huh.NewConfirm().Title("Is it a secret?").Value(&e.Secret).Key(key("secret")),
+	name := k.text(key("name"), "Environment variable", str{p: &e.Name, def: def.Name}, tk, ptr("name")).
+		Description("a credential or setting the tool reads, e.g. ACME_API_KEY")
+	prompt := follow{p: &e.Prompt, def: func() string { return scaffold.EnvPrompt(e.Name) }, blank: true}
+	rest := []huh.Field{
+		k.following(key("prompt"), "Prompt", prompt, &e.Name, tk, ptr("prompt")),
+		huh.NewConfirm().Title("Is it a secret?").Accessor(yesNo{get: e.IsSecret, set: e.SetSecret}).Key(key("secret")),
 		huh.NewConfirm().Title("Is it required?").Value(&e.Required).Key(key("required")),
-	)}
+	}
+	if k.accessible {
+		return []*huh.Group{huh.NewGroup(name), huh.NewGroup(rest...)}
+	}
+	return []*huh.Group{huh.NewGroup(append([]huh.Field{name}, rest...)...)}
 }
 
 // scopeGroups ask one scope: the resource, what is done with it and why.
@@ -150,8 +158,9 @@ func actionGroups(w *wizard, at pos) []*huh.Group {
 	return []*huh.Group{huh.NewGroup(fields...)}
 }
 
-// killSwitch binds the kill-switch choice: "" is the scaffold's honest
-// choice from the answers.
+// safetyGroups ask the smoke test and the kill switch; each offers first
+// the scaffold's choice from the answers, and says what each choice does
+// with them (the action a smoke test calls is one without side effects).
 func safetyGroups(w *wizard, _ pos) []*huh.Group {
 	t := &w.a.Tool
 	derived := *t
@@ -159,7 +168,8 @@ func safetyGroups(w *wizard, _ pos) []*huh.Group {
 	opts := []huh.Option[string]{huh.NewOption("from the answers: "+derived.KillSwitchKind()+why(derived), scaffold.Derived)}
 	opts = append(opts, huh.NewOptions(scaffold.KillSwitchKinds...)...)
 	return []*huh.Group{huh.NewGroup(
-		huh.NewSelect[string]().Title("Smoke test").Options(choices(scaffold.SmokeKinds)...).Value(&t.Smoke.Kind).Key("smoke.kind"),
+		huh.NewSelect[string]().Title("Smoke test").Description("what checks the tool once it is installed").
+			Options(choices(t.SmokeChoices())...).Value(&t.Smoke.Kind).Key("smoke.kind"),
 		huh.NewSelect[string]().Title("Kill switch").Description("how the owner stops the tool").
 			Options(opts...).Value(&t.KillSwitch.Kind).Key("killSwitch.kind"),
 	)}

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui/common"
@@ -20,7 +21,8 @@ import (
 // review included.
 type planned struct {
 	plan     *scaffold.Plan
-	manifest string // the main file, for display
+	manifest string   // the main file, for display
+	where    []string // where the files go (see where)
 	problems []scaffold.FieldError
 	err      error
 }
@@ -145,8 +147,7 @@ func (r *review) view(ctx *common.Context, width, height int) string {
 	case r.plan == nil:
 		return ""
 	}
-	files := fmt.Sprintf("%s will be written: %s", plural(len(r.plan.Files), "file", "files"), strings.Join(r.plan.Paths(), ", "))
-	b.WriteString(widgets.Wrap(files, width) + "\n")
+	b.WriteString(r.whereView(width, height))
 	b.WriteString(st.OK.Render("no problems") + " · " + st.Dim.Render("enter to write, b to go back") + "\n")
 	lines := strings.Split(strings.TrimRight(r.manifest, "\n"), "\n")
 	room := max(height-lipglossHeight(b.String())-1, 3)
@@ -154,6 +155,25 @@ func (r *review) view(ctx *common.Context, width, height int) string {
 	end := min(r.scroll+room, len(lines))
 	b.WriteString(st.Dim.Render(strings.Join(lines[r.scroll:end], "\n")))
 	return b.String()
+}
+
+// whereView lists where the files go; on a short screen the list of the
+// folder's files is cut (its count and folder come first), so that the
+// key, the tarball, the status and some of the manifest still show.
+func (r *review) whereView(width, height int) string {
+	if len(r.where) == 0 {
+		return ""
+	}
+	var rest []string
+	for _, l := range r.where[1:] {
+		rest = append(rest, strings.Split(widgets.Wrap(l, width), "\n")...)
+	}
+	files := strings.Split(widgets.Wrap(r.where[0], width), "\n")
+	if room := max(height-len(rest)-4, 1); len(files) > room {
+		files = files[:room]
+		files[room-1] = ansi.Truncate(files[room-1], width-2, "") + " …"
+	}
+	return strings.Join(append(files, rest...), "\n") + "\n"
 }
 
 func indentText(s, pre string) string { return pre + strings.ReplaceAll(s, "\n", "\n"+pre) }

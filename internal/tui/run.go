@@ -180,6 +180,7 @@ func checked(v *validate.Validator, a *answers, opts NewOptions) planned {
 	if len(p.problems) > 0 {
 		p.plan = nil
 	}
+	p.where = where(a, opts, p.plan)
 	return p
 }
 
@@ -242,6 +243,7 @@ func preflight(v *validate.Validator, a *answers, opts NewOptions, plan *scaffol
 			}
 			out = append(out, fe)
 		}
+		out = append(out, releaseProblems(a, opts)...)
 	}
 	if !a.isPack() || a.SignMethod == "skip" {
 		return out
@@ -315,6 +317,9 @@ func keyProblems(a *answers) []scaffold.FieldError {
 				return []scaffold.FieldError{fe}
 			}
 		}
+		if p := checkoutProblem(a, prefix); p != nil {
+			return []scaffold.FieldError{*p}
+		}
 		return nil
 	}
 	if !strings.HasSuffix(path, ".key") {
@@ -324,12 +329,18 @@ func keyProblems(a *answers) []scaffold.FieldError {
 			return []scaffold.FieldError{fe}
 		}
 	}
-	if _, _, _, err := loadKey(a); err != nil {
+	key, _, _, err := loadKey(a)
+	if err != nil {
 		fe.Message = errText(err)
 		var e *werr.Error
 		if errors.As(err, &e) && !strings.Contains(e.Hint, "--") {
 			fe.Hint = e.Hint
 		}
+		return []scaffold.FieldError{fe}
+	}
+	if _, err := keySigner(a.SignMethod, key, "check"); err != nil { // a key of another kind (the key id is checked apart)
+		fe.Message = errText(err)
+		fe.Hint = "choose \"create a new key pair\", or another way to sign"
 		return []scaffold.FieldError{fe}
 	}
 	return nil
@@ -429,12 +440,7 @@ func write(ctx context.Context, a *answers, opts NewOptions, plan *scaffold.Plan
 			return nil, err
 		}
 		pub, newPair = pubPath, save
-		if a.SignMethod == sign.MethodSigstore {
-			signer, err = sigstore.NewSigner(sigstore.SignOptions{Key: key}) // keyed, offline: no log entry
-		} else {
-			signer, err = sign.NewEd25519Signer(a.SignMethod, key, a.KeyID)
-		}
-		if err != nil {
+		if signer, err = keySigner(a.SignMethod, key, a.KeyID); err != nil {
 			return nil, err
 		}
 	}
@@ -508,7 +514,7 @@ func loadKey(a *answers) (key crypto.Signer, pubPath string, save func() (string
 			if err != nil {
 				return "", err
 			}
-			return "new key pair " + keyPath + " (keep it secret) and " + pubPath, nil
+			return "new key pair " + keyPath + " (keep it secret) and " + pubPath + keyNote(a, prefix), nil
 		}
 		return k, prefix + ".pub", save, nil
 	}

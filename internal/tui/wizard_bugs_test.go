@@ -160,7 +160,7 @@ func TestBug2ReviewSectionsAndBack(t *testing.T) {
 	a := newAnswers()
 	a.Pack.Version = "1.0"
 	a.Pack.Agents[0].Persona = strings.Repeat("p", 201)
-	a.Tool.Env = []scaffold.EnvAnswers{{Name: "ACME_KEY", Secret: true, Required: true}}
+	a.Tool.Env = []scaffold.EnvAnswers{{Name: "ACME_KEY", Prompt: strings.Repeat("p", 801), Required: true}} // a prompt too long
 	d, w := wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir})
 	toPage(d, w, "review")
 	want := map[string]string{"version": pageIdentity, "agents.0.persona": "agent", "env.0.prompt": "env"}

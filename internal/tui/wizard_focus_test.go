@@ -35,7 +35,10 @@ func TestReviewProblemFocusesField(t *testing.T) {
 			"agents.0.eval.passScore", "eval", 0, "agents.0.eval.passScore", "Pass score"},
 		{"tool action name", func(a *answers) { a.Tool.Actions[0].Name = "Bad Name" },
 			"actions.0.name", "action", 0, "actions.0.name", "Action name"},
-		{"env prompt (bug 1)", func(a *answers) { a.Tool.Env = []scaffold.EnvAnswers{scaffold.NewEnv(0)}; a.Tool.Env[0].Prompt = "" },
+		{"env prompt (bug 1)", func(a *answers) {
+			a.Tool.Env = []scaffold.EnvAnswers{scaffold.NewEnv(0)}
+			a.Tool.Env[0].Prompt = strings.Repeat("p", 801)
+		},
 			"env.0.prompt", "env", 0, "env.0.prompt", "Prompt"},
 		{"pack version (second group)", func(a *answers) { a.Pack.Version = "1.0" },
 			"version", pageIdentity, 0, "version", "Version"},

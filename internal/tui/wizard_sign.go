@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"crypto"
 	"errors"
+	"path/filepath"
 	"strings"
 
 	"charm.land/huh/v2"
@@ -74,14 +76,16 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 			return nil
 		}
 	}
-	path, id := str{p: &a.KeyPath, def: a.KeyPath}, str{p: &a.KeyID, def: a.KeyID}
+	// the key file suggested follows the choice, the key id the key file
+	path := follow{p: &a.KeyPath, def: func() string { return a.keyPathFor(a.KeyChoice) }}
+	id := follow{p: &a.KeyID, def: func() string { return a.keyIDFor(a.KeyPath) }}
 	keys := w.hideWhen(huh.NewGroup(
-		huh.NewSelect[string]().Title("Key").Options(
+		huh.NewSelect[string]().Title("Key").Description(keyWhere(a.KeyAuto.Default)).Options(
 			huh.NewOption("create a new key pair", "new"),
 			huh.NewOption("use an existing private key file", "existing")).Value(&a.KeyChoice).Key("keyChoice"),
-		k.reg(k.text("keyPath", "Key file", path, "", "").Description("new: the prefix of PREFIX.key and PREFIX.pub (kept outside the pack); existing: the .key file"),
+		k.reg(k.following("keyPath", "Key file", path, &a.KeyChoice, "", "").Description("new: the prefix of PREFIX.key and PREFIX.pub (kept outside the pack); existing: the .key file"),
 			needed("key file", path)),
-		k.reg(k.text("keyId", "Key id", id, "", "").Description("the id the registry knows your public key by, e.g. acme-1"),
+		k.reg(k.following("keyId", "Key id", id, &a.KeyPath, "", "").Description("the id the registry knows your public key by, e.g. acme-1"),
 			needed("key id", id)),
 	), func() bool { return !needsKey(a.SignMethod) })
 	return []*huh.Group{huh.NewGroup(method), keys}
@@ -101,4 +105,28 @@ func keylessSummary(tgz, bundlePath string) (line, verifyCmd string) {
 	}
 	line = "signed (sigstore keyless as " + id.Identity + ", issuer " + id.Issuer + "): " + bundlePath
 	return line, "wopkit verify " + tgz + " --certificate-identity " + id.Identity + " --certificate-oidc-issuer " + id.Issuer
+}
+
+// keySigner is the signer of a keyed method: Ed25519 (manual, v2) or a
+// Sigstore bundle with an ECDSA key, offline (no log entry).
+func keySigner(method string, key crypto.Signer, keyID string) (sign.Signer, error) {
+	if method == sign.MethodSigstore {
+		return sigstore.NewSigner(sigstore.SignOptions{Key: key})
+	}
+	return sign.NewEd25519Signer(method, key, keyID)
+}
+
+// keyWhere says where the key suggested comes from: a key already in the
+// folder (or kept outside the git checkout), or a new pair kept out of a
+// git checkout.
+func keyWhere(d scaffold.KeyDefault) string {
+	switch {
+	case d.Existing != "" && filepath.IsAbs(d.Existing): // DefaultKey names a key of this folder relative to it
+		return "your key kept outside the git checkout: " + d.Existing + " (the default is to sign with it)"
+	case d.Existing != "":
+		return "this folder has a key already: " + d.Existing + " (the default is to sign with it)"
+	case d.Checkout != "":
+		return "a new key pair goes to your config folder, outside the git checkout " + d.Checkout + " (which does not ignore it)"
+	}
+	return ""
 }

@@ -198,8 +198,9 @@ func TestWizardReview(t *testing.T) {
 	a := newAnswers()
 	a.Pack.Name = "community.acme.review"
 	dir := t.TempDir()
+	t.Chdir(dir) // the review names the folder, the key and the tarball: relative to here
 	d := newDriver(t, func(ctx *common.Context) screen {
-		return newWizard(ctx, k, a, NewOptions{DraftDir: dir, Dir: filepath.Join(dir, "out")})
+		return newWizard(ctx, k, a, NewOptions{DraftDir: dir, Dir: "out"})
 	})
 	w := d.a.top().(*wizard)
 	toPage(d, w, "review")
