@@ -35,7 +35,10 @@ func OpenPack(dir string) (*PackSource, error) {
 		return nil, werr.Wrap(werr.Invalid, "pack_manifest_missing", err, "cannot read %s", pj).
 			WithHint("--pack names a pack directory (one holding pack.json); create one with `wopkit new pack`")
 	}
-	b, err := fs.ReadFile(fsys, "pack.json")
+	// pack.json may be a link the author made to a manifest kept elsewhere
+	// (the write goes through it, atomicfile.Replace): it is read as the
+	// file the author named; the files it references, inside the pack only.
+	b, err := untrusted.ReadNamed(pj, untrusted.MaxPackFile)
 	if werr.CodeOf(err) != "" {
 		return nil, err
 	}
