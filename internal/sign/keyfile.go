@@ -5,12 +5,11 @@ import (
 	"crypto"
 	"fmt"
 	"github.com/openwop/wopkit/internal/atomicfile"
-	"github.com/openwop/wopkit/internal/safefile"
-	"io"
 	"os"
 
 	"golang.org/x/term"
 
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -71,23 +70,19 @@ func LoadPublicKey(path string) (crypto.PublicKey, error) {
 }
 
 func readSmall(path string) ([]byte, error) {
-	f, err := safefile.Open(path) // never blocks on a named pipe
-	if werr.CodeOf(err) == safefile.CodeNotRegular {
+	// A key file the user named: regular (never blocks on a named pipe),
+	// bounded.
+	data, err := untrusted.ReadNamed(path, maxKeyFile)
+	switch code := werr.CodeOf(err); {
+	case err == nil:
+		return data, nil
+	case code == untrusted.CodeTooLarge:
+		return nil, werr.New(werr.Invalid, "key_invalid", "%s is larger than %d bytes, not a key file", path, maxKeyFile)
+	case code != "":
 		return nil, err
 	}
-	if err != nil {
-		return nil, werr.Wrap(werr.Env, "key_unreadable", err, "cannot read key %s", path).
-			WithHint("check the path given to --key")
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
-	if err != nil {
-		return nil, werr.Wrap(werr.Env, "key_unreadable", err, "cannot read key %s", path)
-	}
-	if len(data) > maxKeyFile {
-		return nil, werr.New(werr.Invalid, "key_invalid", "%s is larger than %d bytes, not a key file", path, maxKeyFile)
-	}
-	return data, nil
+	return nil, werr.Wrap(werr.Env, "key_unreadable", err, "cannot read key %s", path).
+		WithHint("check the path given to --key")
 }
 
 // Passphrase returns a PassphraseFunc that reads WOPKIT_KEY_PASSPHRASE, or

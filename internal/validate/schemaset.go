@@ -12,6 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 	"github.com/openwop/wopkit/schemas"
 )
@@ -84,7 +85,10 @@ func newSchemaSet(dir string) (*schemaSet, error) {
 		}
 		sort.Strings(files)
 		for _, f := range files {
-			b, err := os.ReadFile(f)
+			b, err := untrusted.ReadNamed(f, MaxFileSize)
+			if werr.CodeOf(err) != "" {
+				return nil, err
+			}
 			if err != nil {
 				return nil, werr.Wrap(werr.Env, "schemas_dir_unreadable", err, "cannot read schema %s", f)
 			}

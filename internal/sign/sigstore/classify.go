@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/sigstore/sigstore-go/pkg/bundle"
 	"github.com/sigstore/sigstore-go/pkg/verify"
 
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -156,7 +156,7 @@ func bundleProblem(raw []byte, text string) string {
 			TlogEntries []map[string]any `json:"tlogEntries"`
 		} `json:"verificationMaterial"`
 	}
-	if json.Unmarshal(raw, &m) != nil {
+	if untrusted.DecodeJSON(raw, &m) != nil {
 		return text
 	}
 	for i, e := range m.VerificationMaterial.TlogEntries {
