@@ -19,9 +19,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -220,8 +220,8 @@ func methodOf(s map[string]any) string {
 }
 
 func readManifest(root *os.Root, dir string) ([]byte, error) {
-	f, err := safefile.OpenIn(root, ManifestFile)
-	if werr.CodeOf(err) == safefile.CodeNotRegular {
+	f, err := untrusted.OpenIn(root, ManifestFile)
+	if werr.CodeOf(err) == untrusted.CodeNotRegular {
 		return nil, err
 	}
 	if errors.Is(err, fs.ErrPermission) {

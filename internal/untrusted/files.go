@@ -236,3 +236,17 @@ func ReadNamed(path string, max int64) ([]byte, error) {
 	defer f.Close()
 	return readBounded(f, path, max)
 }
+
+// OpenIn opens the regular file name inside root, a root the caller opened
+// (pack walks a pack's directory through one): checked before the open,
+// never blocking, never leaving the root. Errors as Dir.Open, without a
+// size bound (the caller bounds what it reads).
+func OpenIn(root *os.Root, name string) (*os.File, error) {
+	return safefile.OpenIn(root, name)
+}
+
+// ReadFileIn reads at most max+1 bytes of the regular file name inside
+// root (the caller compares the length with max).
+func ReadFileIn(root *os.Root, name string, max int64) ([]byte, error) {
+	return safefile.ReadFileIn(root, name, max)
+}
