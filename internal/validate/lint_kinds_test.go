@@ -333,3 +333,37 @@ func TestConnectionRules(t *testing.T) {
 			`{"mcp": {"server": {"url": "https://mcp.acme.example/mcp", "transport": "http"}}}`, `{"openapi": {"ref": "https://api.acme.example/openapi.json"}}`).Replace(conn)},
 	})
 }
+
+// OW008 applies to every pack kind the registry publishes (issue 18 item
+// 7): a core.* name warns always, a private.* or local.* name only for a
+// registry; a vendor.* or community.* name never.
+func TestOW008EveryKind(t *testing.T) {
+	engines := `"engines": {"openwop": ">=1.0.0 <3.0.0"}`
+	docs := map[Kind]string{
+		NodePack:          `{"name": "NAME", "version": "1.0.0", "kind": "node", ` + engines + `, "nodes": []}`,
+		WorkflowChainPack: strings.Replace(baseChain, `"vendor.acme.chains"`, `"NAME"`, 1),
+		ConnectionPack: `{"name": "NAME", "version": "1.0.0", "kind": "connection", ` + engines + `,
+  "provider": {"id": "acme", "displayName": "Acme", "category": "other", "auth": {"kind": "api_key"}, "reach": {"integration": {"node": "core.openwop.integration.acme"}}}}`,
+		PromptPack:       `{"name": "NAME", "version": "1.0.0", "kind": "prompt", ` + engines + `, "prompts": [{"templateId": "p1"}]}`,
+		CardPack:         strings.Replace(baseCard, `"vendor.acme.cards"`, `"NAME"`, 1),
+		FormContentPack:  `{"name": "NAME", "version": "1.0.0", "kind": "form-content", ` + engines + `, "templates": [{"templateId": "t1", "fields": []}]}`,
+		ArtifactTypePack: `{"name": "NAME", "version": "1.0.0", "kind": "artifact-type", ` + engines + `, "artifactTypes": [{"artifactTypeId": "x.a", "schemaRef": "https://x.example/a.json"}]}`,
+	}
+	if len(docs) != len(packKinds)-1 { // every kind but frontend-plugin, which the registry does not publish
+		t.Fatalf("a pack kind has no OW008 case: %d cases for %d kinds", len(docs), len(packKinds))
+	}
+	for kind, doc := range docs {
+		named := func(n string) string { return strings.Replace(doc, `"NAME"`, `"`+n+`"`, 1) }
+		runLint(t, "OW008", []lintCase{
+			{name: string(kind) + "/vendor", kind: kind, doc: named("vendor.acme.things"), reg: true},
+			{name: string(kind) + "/community", kind: kind, doc: named("community.someone.things"), reg: true},
+			{name: string(kind) + "/private without --for-registry", kind: kind, doc: named("private.host.things")},
+			{name: string(kind) + "/core", kind: kind, doc: named("core.openwop.things"),
+				want: []hit{{ptr: "/name", at: `"core.openwop.things"`, hint: "vendor.<org>"}}},
+			{name: string(kind) + "/private for a registry", kind: kind, doc: named("private.host.things"), reg: true,
+				want: []hit{{ptr: "/name", at: `"private.host.things"`, hint: "before publishing"}}},
+			{name: string(kind) + "/local for a registry", kind: kind, doc: named("local.dev.things"), reg: true,
+				want: []hit{{ptr: "/name", at: `"local.dev.things"`, hint: "before publishing"}}},
+		})
+	}
+}

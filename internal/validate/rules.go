@@ -25,7 +25,7 @@ func ruleTable() []Rule {
 			Summary: "runtime.entry names a file in the pack unless runtime.language is \"remote\""},
 		{ID: "OW007", Severity: Error, Kinds: packOnly, check: checkSecretProvider,
 			Summary: "requiresSecrets[].provider is present exactly when kind is \"ai-provider\""},
-		{ID: "OW008", Severity: Warning, Kinds: packOnly, check: checkNameScope,
+		{ID: "OW008", Severity: Warning, Kinds: everyPack, check: checkNameScope,
 			Summary: "core.* names are reserved to the OpenWOP working group; private.*/local.* are never published (with --for-registry)"},
 		{ID: "OW009", Severity: Error, Kinds: packOnly, check: checkVersions,
 			Summary: "engines.openwop is an npm-style semver range; version and nodes[].version are SemVer 2.0.0"},
@@ -80,6 +80,8 @@ func ruleTable() []Rule {
 
 		{ID: "WC009", Severity: Error, Kinds: chainOnly, check: checkChainEdgesPresent,
 			Summary: "a chain dag of more than one node declares edges"},
+		{ID: "WC010", Severity: Warning, Kinds: chainOnly, Specs: onlyV2, check: checkChainTypeIDsPinned,
+			Summary: "v2: dag.nodes[].typeId carries an exact pin @x.y.z (RFC 0177 §E.1: hosts refuse an unpinned reference at register)"},
 
 		// Card, form-content, prompt and artifact-type packs.
 		{ID: "CD001", Severity: Error, Kinds: []Kind{CardPack}, check: checkCardTypeIDsUnique,
@@ -148,4 +150,9 @@ var (
 	refKinds     = []Kind{NodePack, Agent, WorkflowChainPack, ConnectionPack, PromptPack, CardPack, FormContentPack, ArtifactTypePack, FrontendPlugin}
 	v2Packs      = []Kind{NodePack, WorkflowChainPack, ConnectionPack, PromptPack, CardPack, FormContentPack, ArtifactTypePack, VersionManifest}
 	onlyV2       = []Spec{V2}
+
+	// everyPack is every pack kind the registry publishes: the reserved
+	// scopes of a pack name are the same for all (the v2 kind schemas'
+	// name patterns mirror node-packs.md §Naming).
+	everyPack = []Kind{NodePack, WorkflowChainPack, ConnectionPack, PromptPack, CardPack, FormContentPack, ArtifactTypePack}
 )
