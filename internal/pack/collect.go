@@ -14,6 +14,7 @@ import (
 	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -43,11 +44,11 @@ type collected struct {
 // credentials, naming them.
 func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 	c := &collected{files: map[string]int64{},
-		open: func(rel string) (io.ReadCloser, error) { return safefile.OpenIn(root, rel) }}
+		open: func(rel string) (io.ReadCloser, error) { return untrusted.OpenIn(root, rel) }}
 	var ig *Ignorer
-	if data, err := safefile.ReadFileIn(root, IgnoreFile, 1<<20); err == nil {
+	if data, err := untrusted.ReadFileIn(root, IgnoreFile, 1<<20); err == nil {
 		ig = ParseIgnore(data)
-	} else if werr.CodeOf(err) == safefile.CodeNotRegular {
+	} else if werr.CodeOf(err) == untrusted.CodeNotRegular {
 		return nil, werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is %s, not a regular file", IgnoreFile, dir, describeMode(root, IgnoreFile)).
 			WithHint("make %s a regular file (or remove it)", IgnoreFile)
 	}
@@ -228,7 +229,7 @@ func references(doc map[string]any) (entry string, refs []string, err error) {
 
 // checkSecrets refuses a file whose content holds a private key.
 func checkSecrets(root *os.Root, dir, rel string) error {
-	f, err := safefile.OpenIn(root, rel)
+	f, err := untrusted.OpenIn(root, rel)
 	if err != nil {
 		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
 	}

@@ -1,0 +1,161 @@
+package untrusted
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// rawReaders are the calls that open, read or decode input without this
+// layer: outside it, each one must be listed in trustedReads with the
+// reason its input is not a stranger's (or is bounded another way).
+var rawReaders = map[string][]string{
+	"os":                              {"Open", "OpenFile", "ReadFile", "DirFS", "ReadDir"},
+	"io/ioutil":                       {"ReadFile", "ReadDir"},
+	"encoding/json":                   {"Unmarshal", "NewDecoder"},
+	"net/http":                        {"Get", "Post", "Head", "DefaultClient"},
+	modulePath + "/internal/safefile": {"Open", "OpenIn", "ReadFile", "ReadFileIn"},
+}
+
+const modulePath = "github.com/openwop/wopkit"
+
+// layerDirs are the layer itself and test tooling that never ships.
+var layerDirs = []string{
+	"internal/untrusted",                  // this layer
+	"internal/safefile",                   // its non-blocking open primitive
+	"internal/fixtures",                   // test support: reads ../shared
+	"internal/sign/sigstore/sigstoretest", // test servers
+	"internal/tarball/benchtree",          // benchmark data
+}
+
+// trustedReads are the reads outside the layer, by file and enclosing
+// function, with why each may read without it. A new raw read fails the
+// test until it goes through the layer or is added here with a reason a
+// reviewer accepts; an entry whose read is gone fails too, so the list stays
+// true.
+var trustedReads = map[string]string{
+	// The author's own answers and the wizard's own files.
+	"cmd/wopkit/new.go:dropNodeKind":                      "the author's own --values file, read bounded by untrusted.ReadNamed",
+	"cmd/wopkit/new.go:packKind":                          "the author's own --values file, read bounded by untrusted.ReadNamed",
+	"internal/scaffold/render.go:Runtime":                 "wopkit's embedded templates",
+	"internal/scaffold/set.go:Values":                     "the author's own --values/--set answers, into wopkit's answer structs",
+	"internal/scaffold/set.go:clone":                      "re-decoding wopkit's own answer structs",
+	"internal/scaffold/set.go:fromMap":                    "re-decoding wopkit's own answer structs",
+	"internal/scaffold/set.go:toMap":                      "re-decoding wopkit's own answer structs",
+	"internal/scaffold/set.go:typed":                      "a value the author typed after --set",
+	"internal/tui/editor_external.go:editor.editExternal": "the file the author's own $EDITOR just wrote",
+	"internal/tui/editor_input.go:editor.typedValue":      "a value the author typed into the editor",
+	"internal/tui/run.go:loadDraft":                       "the wizard's own draft, read bounded by untrusted.ReadNamed",
+	"internal/validate/lint_kinds.go:(package)":           "a declaration embedded in wopkit",
+	"internal/sign/sigstore/token.go:checkToken":          "the signer's own OIDC identity token (SIGSTORE_ID_TOKEN or the issuer's answer), for a diagnosis",
+	// Pack manifests, after the layer has checked them.
+	"internal/pack/manifest.go:ParseManifest":   "a manifest untrusted.CheckJSON accepted first, decoded into a map (exact names)",
+	"internal/pack/manifest.go:topLevelMembers": "a manifest untrusted.CheckJSON accepted first (ParseManifest), members in order",
+	"internal/pack/secrets.go:privateJWK":       "classification only: does a packed file hold a private JSON Web Key (bounded by the entry limit)",
+}
+
+// TestUntrustedInputGoesThroughTheLayer is to the trust layer what
+// TestWizardHoldsNoRules is to the wizard: it fails when code outside
+// internal/untrusted opens, reads or decodes input another way.
+func TestUntrustedInputGoesThroughTheLayer(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	found := map[string][]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			for _, l := range layerDirs {
+				if rel == l {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			return err
+		}
+		names := map[string]string{} // local name -> import path
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			local := path[strings.LastIndex(path, "/")+1:]
+			if imp.Name != nil {
+				local = imp.Name.Name
+			}
+			names[local] = path
+		}
+		for _, decl := range f.Decls {
+			fn := "(package)"
+			if fd, ok := decl.(*ast.FuncDecl); ok {
+				fn = fd.Name.Name
+				if fd.Recv != nil && len(fd.Recv.List) == 1 {
+					fn = recvName(fd.Recv.List[0].Type) + "." + fn
+				}
+			}
+			ast.Inspect(decl, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				x, ok := sel.X.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				for _, name := range rawReaders[names[x.Name]] {
+					if sel.Sel.Name == name {
+						key := rel + ":" + fn
+						found[key] = append(found[key], fset.Position(sel.Pos()).String()+" "+x.Name+"."+name)
+					}
+				}
+				return true
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range found {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, ok := trustedReads[k]; !ok {
+			t.Errorf("%s reads input without internal/untrusted (%s): read a stranger's file with untrusted.OpenDir/ReadFile/DirFS and decode with untrusted.DecodeJSON; if the input is the user's own, add %q to trustedReads with the reason", k, strings.Join(found[k], ", "), k)
+		}
+	}
+	for k := range trustedReads {
+		if _, ok := found[k]; !ok {
+			t.Errorf("trustedReads lists %s, which no longer reads raw input: remove it", k)
+		}
+	}
+}
+
+func recvName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return recvName(e.X)
+	case *ast.Ident:
+		return e.Name
+	case *ast.IndexExpr:
+		return recvName(e.X)
+	}
+	return "?"
+}
