@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/sign/sigstore"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/keymap"
 	"github.com/openwop/wopkit/internal/tui/widgets"
@@ -33,6 +34,10 @@ type review struct {
 	planned
 	cursor int
 	scroll int
+	// failDraft: the draft was kept by a failed run shown here; it goes
+	// when the author leaves without keeping it (n to "Keep a draft?"), or
+	// for a page (where esc asks about a draft again)
+	failDraft bool
 }
 
 func (r *review) set(p planMsg) {
@@ -53,19 +58,46 @@ func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.PageUp):
 		r.scroll = max(r.scroll-5, 0)
 	case k.String() == "b" || k.String() == "shift+tab" || k.String() == "ctrl+b":
+		w.dropFailDraft()
 		return w.back()
 	case key.Matches(k, keys.Accept):
 		switch {
 		case len(r.problems) > 0:
+			w.dropFailDraft()
 			return w.fix(r.problems[r.cursor])
 		case r.plan != nil:
 			w.busy = "writing…"
 			return runCmd(w.a, w.opts, r.plan)
 		}
 	case key.Matches(k, keys.Quit):
-		return push(w.ConfirmQuit())
+		return push(w.confirmQuitReview())
 	}
 	return nil
+}
+
+// confirmQuitReview is the wizard's "Keep a draft?" from the review: after
+// a failed run kept a draft, n removes it.
+func (w *wizard) confirmQuitReview() screen {
+	s := w.ConfirmQuit()
+	c, ok := s.(*confirm)
+	if !ok || !w.rev.failDraft {
+		return s
+	}
+	no := c.onNo
+	c.onNo = func() tea.Msg {
+		removeDraft(w.opts.draftPath())
+		return no()
+	}
+	return c
+}
+
+// dropFailDraft removes the draft a failed run kept when the author leaves
+// its review for a page: leaving from there asks about a draft again.
+func (w *wizard) dropFailDraft() {
+	if w.rev.failDraft {
+		removeDraft(w.opts.draftPath())
+		w.rev.failDraft = false
+	}
 }
 
 // fix opens the page that asks the answer a problem is about, focused on
@@ -89,20 +121,35 @@ func (w *wizard) ran(m runMsg) tea.Cmd {
 	}
 	w.out.err = m.err
 	w.err = errText(m.err)
-	note := ""
-	if err := saveDraft(w.opts.draftPath(), w.a); err == nil {
+	note, saved := "", saveDraft(w.opts.draftPath(), w.a) == nil
+	if saved {
 		note = "; nothing was written and your answers are kept as a draft"
 	}
 	fe := failedField(w.a, m.err)
 	fe.Message = "could not finish: " + w.err + note
 	w.rev.set(planMsg{problems: []scaffold.FieldError{fe}})
+	w.rev.failDraft = saved
 	return nil
 }
 
-// failedField is the answer a failure after the review is about.
+// failedField is the answer a failure after the review is about: the key
+// for a key's failure, the signing method for Sigstore's (its services,
+// the identity token), with what to do; else the pack's name.
 func failedField(a *answers, err error) scaffold.FieldError {
 	var e *werr.Error
-	if errors.As(err, &e) && (strings.HasPrefix(e.Code, "key") || strings.HasPrefix(e.Code, "sign")) {
+	if !errors.As(err, &e) {
+		return mainField(a)
+	}
+	switch {
+	case e.Code == sigstore.CodeTokenMissing || e.Code == sigstore.CodeTokenInvalid:
+		return scaffold.FieldError{Field: "signMethod", File: docSign, Hint: tokenHint}
+	case strings.HasPrefix(e.Code, "sigstore") && e.Code != sigstore.CodeKeyUnsupported && e.Class == werr.Env:
+		return scaffold.FieldError{Field: "signMethod", File: docSign,
+			Hint: "check the network (and " + sigstore.FulcioEnv + ", " + sigstore.RekorEnv + " when set), then choose the same way to sign again to retry, " +
+				"or choose another way to sign (a key signs offline)"}
+	case strings.HasPrefix(e.Code, "sigstore") && e.Code != sigstore.CodeKeyUnsupported:
+		return scaffold.FieldError{Field: "signMethod", File: docSign, Hint: "choose the same way to sign again to retry, or choose another way to sign"}
+	case strings.HasPrefix(e.Code, "key") || strings.HasPrefix(e.Code, "sign") || strings.HasPrefix(e.Code, "sigstore"):
 		return scaffold.FieldError{Field: "keyPath", File: docSign}
 	}
 	return mainField(a)

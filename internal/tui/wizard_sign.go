@@ -3,6 +3,7 @@ package tui
 import (
 	"crypto"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -51,7 +52,7 @@ var signMethods = []scaffold.Choice{
 // is written.
 func signGroups(w *wizard, _ pos) []*huh.Group {
 	k, a := w.k, w.a
-	ready, reason := sigstore.KeylessReady()
+	ready, reason, why := keylessState()
 	var opts []huh.Option[string]
 	for _, m := range signMethods {
 		label := m.About
@@ -63,7 +64,7 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 	method := huh.NewSelect[string]().Title("Pack and sign now?").Options(opts...).Value(&a.SignMethod).Key("signMethod").
 		Validate(func(m string) error {
 			if m == signKeyless && !ready {
-				return errors.New("keyless signing needs an OIDC identity token: " + reason)
+				return why
 			}
 			return nil
 		})
@@ -90,6 +91,27 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 	), func() bool { return !needsKey(a.SignMethod) })
 	return []*huh.Group{huh.NewGroup(method), keys}
 }
+
+// keylessState says whether keyless signing can start: a token in
+// SIGSTORE_ID_TOKEN whose claims Fulcio would take (checked without any
+// network call). When not, reason is the sign page's short word for the
+// choice's label and why the whole story, with what to do.
+func keylessState() (ready bool, reason string, why error) {
+	if ok, r := sigstore.KeylessReady(); !ok {
+		return false, r, errors.New("keyless signing needs an OIDC identity token: " + r)
+	}
+	err := sigstore.CheckToken(os.Getenv(sigstore.TokenEnv))
+	if err == nil {
+		return true, "", nil
+	}
+	return false, "the token is refused; choose it for why",
+		errors.New("keyless signing is not possible: " + errText(err) + "; " + tokenHint)
+}
+
+// tokenHint is what to do about an identity token Fulcio would refuse, in
+// the wizard (which reads SIGSTORE_ID_TOKEN when it starts).
+const tokenHint = "export a token Fulcio takes in " + sigstore.TokenEnv + ` (fresh, audience "sigstore", and "email_verified": true when it names an email) ` +
+	"and start wopkit new again (a draft keeps your answers), or choose another way to sign"
 
 // keylessSummary is the summary's line about a keyless bundle and the
 // verify command that pins its signer, read back from the bundle written.

@@ -7,6 +7,7 @@ import (
 	"net"
 	"regexp"
 	"strconv"
+	"strings"
 
 	protobundle "github.com/sigstore/protobuf-specs/gen/pb-go/bundle/v1"
 	sgsign "github.com/sigstore/sigstore-go/pkg/sign"
@@ -58,6 +59,12 @@ func (p *fulcioProvider) GetCertificate(ctx context.Context, kp sgsign.Keypair, 
 	}
 	msg := errText(err, p.token)
 	switch st := httpStatus(err); {
+	case st == 0 && !isNetErr(err) && tokenRefused(msg):
+		// sigstore-go read the token before asking Fulcio: no request was
+		// made, so the network is not to blame
+		return nil, newErr(werr.Invalid, CodeTokenInvalid,
+			"the identity token cannot be used for a Fulcio certificate: "+msg,
+			"get a fresh token from your OIDC provider with audience \"sigstore\", a subject and, when it names an email, \"email_verified\": true")
 	case st == 401 || st == 403:
 		return nil, newErr(werr.Invalid, CodeTokenInvalid,
 			fmt.Sprintf("Fulcio at %s refused the identity token (HTTP %d): %s", p.url, st, msg),
@@ -123,4 +130,17 @@ func recoverAs(err *error, code, service string) {
 		*err = newErr(werr.Env, code, fmt.Sprintf("%s sent an answer wopkit cannot use (%v)", service, r),
 			"check that the URL points at the right kind of Sigstore service")
 	}
+}
+
+// tokenRefused reports whether the text of an error sigstore-go's Fulcio
+// client returned before any request is about the identity token (its
+// subject, its email's verification, its encoding).
+func tokenRefused(msg string) bool {
+	low := strings.ToLower(msg)
+	for _, s := range []string{"identity token", "identity provider", "idtoken", "subject", "invalid value for boolean"} {
+		if strings.Contains(low, s) {
+			return true
+		}
+	}
+	return false
 }

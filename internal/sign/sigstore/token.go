@@ -49,9 +49,39 @@ func checkToken(token string, now time.Time) (*tokenClaims, error) {
 	if c.Subject == "" && c.Email == "" {
 		return nil, newErr(werr.Invalid, CodeTokenInvalid, "identity token has neither a \"sub\" nor an \"email\" claim", hint)
 	}
+	if c.Email != "" && !claimTrue(c.EmailVerified) {
+		state := "has no \"email_verified\" claim"
+		if c.EmailVerified != nil {
+			state = fmt.Sprintf("says \"email_verified\": %v", c.EmailVerified)
+		}
+		return nil, newErr(werr.Invalid, CodeTokenInvalid,
+			fmt.Sprintf("identity token names the email %q but %s: Fulcio certifies an email only when the token's provider says it verified it", c.Email, state),
+			"get a token whose provider has verified the address (\"email_verified\": true), or a workload token without an email claim (e.g. your CI's OIDC token); or sign with a key instead")
+	}
 	if c.Expiry != 0 && now.After(time.Unix(c.Expiry, 0)) {
 		return nil, newErr(werr.Invalid, CodeTokenInvalid,
 			fmt.Sprintf("identity token expired at %s", time.Unix(c.Expiry, 0).UTC().Format(time.RFC3339)), hint)
 	}
 	return &c, nil
+}
+
+// CheckToken checks an identity token the way NewSigner does before any
+// network call (a JWT with a subject or a verified email, not expired), so
+// that a caller can say what is wrong with it before signing. Its errors
+// are *werr.Error values with a hint and never contain the token.
+func CheckToken(token string) error {
+	_, err := checkToken(token, time.Now())
+	return err
+}
+
+// claimTrue reads a boolean claim as Fulcio's client does: true, or the
+// strings "true" and "True".
+func claimTrue(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case string:
+		return v == "true" || v == "True"
+	}
+	return false
 }
