@@ -87,6 +87,9 @@ func printInspect(w io.Writer, d *inspectInfo, asJSON bool) error {
 		signing = string(info.Signing)
 	}
 	safeLine(w, "signing:   %s", signing)
+	if s := info.Signature; s != nil {
+		safeLine(w, "signature: %s", signatureGist(s))
+	}
 	if s := d.Signer; s != nil {
 		who := "key " + s.KeyHint + " (keyed bundle)"
 		if s.Identity != "" {
@@ -135,12 +138,12 @@ func packGist(m *verify.Summary) string {
 	for _, c := range m.Contents {
 		parts = append(parts, plural(c.N, contentNoun(c.Of)))
 	}
-	switch {
-	case len(parts) == 0:
+	if p := m.Provider; p != nil {
+		parts = append(parts, providerGist(p))
+	}
+	if len(parts) == 0 {
 		g += ", empty"
-	case agentOnly:
-		g += ": " + strings.Join(parts, ", ")
-	default:
+	} else {
 		g += ": " + strings.Join(parts, ", ")
 	}
 	if m.Runtime != "" {
@@ -150,6 +153,47 @@ func packGist(m *verify.Summary) string {
 		}
 	}
 	return g
+}
+
+// providerGist says what a connection pack's provider is, how it is
+// reached and how it authenticates.
+func providerGist(p *verify.Provider) string {
+	g := "provider " + p.ID
+	if p.DisplayName != "" {
+		g += " (" + p.DisplayName + ")"
+	}
+	switch p.Reach {
+	case "mcp":
+		g += ", reached as an MCP server at " + p.Target
+	case "openapi":
+		g += ", reached through the OpenAPI document " + p.Target
+	case "integration":
+		g += ", reached through the integration node " + p.Target
+	default:
+		g += ", no reach declared"
+	}
+	if p.Auth != "" {
+		g += ", auth " + p.Auth
+		if p.AuthFlow != "" {
+			g += " (" + p.AuthFlow + ")"
+		}
+	}
+	return g
+}
+
+// signatureGist says where the signing block puts the signature and
+// whether the tarball holds it (read, not verified).
+func signatureGist(s *verify.Signature) string {
+	switch {
+	case s.Detached:
+		return "none in the tarball: the legacy ed25519 method signs the whole .tgz, in the detached .sig beside it"
+	case s.Problem != "":
+		return "unknown: " + s.Problem
+	case s.Present:
+		return s.File + ", in the tarball (not verified: `wopkit verify` checks it)"
+	}
+	return "MISSING: the signing block expects " + s.File + ", which the tarball does not hold" +
+		" (signed but never attached: `wopkit verify` takes a detached .sig beside the tarball or given with --sig)"
 }
 
 // contentNoun is the singular noun of a pack.json content array.

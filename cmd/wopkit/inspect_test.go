@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/sign"
 )
 
 // inspect says what a pack of each kind holds, in words with plural forms,
@@ -83,4 +84,131 @@ func TestInspectStringsInert(t *testing.T) {
 		t.Fatalf("duplicate member: exit %d\n%s%s", code, out, errOut)
 	}
 	assertInert(t, "inspect error", out+errOut)
+}
+
+// Issue 18 item 5: a connection pack, scaffolded by `new pack --yes --set
+// kind=connection` and packed, is summarised by its provider (id, name,
+// how it is reached, its auth), not as "empty"; --json carries the same.
+func TestInspectConnectionPack(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "conn")
+	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=connection", "--dir", dir); code != 0 {
+		t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
+	}
+	tgz := filepath.Join(t.TempDir(), "conn.tgz")
+	if out, errOut, code := runCmd(t, "pack", dir, "-o", tgz); code != 0 {
+		t.Fatalf("pack: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code := runCmd(t, "inspect", tgz)
+	if code != 0 {
+		t.Fatalf("inspect: exit %d\n%s%s", code, out, errOut)
+	}
+	want := "(v2 connection pack: provider acme (Acme), reached as an MCP server at https://mcp.acme.example/mcp, auth oauth2 (pkce))"
+	if strings.Contains(out, "empty") || !strings.Contains(out, want) {
+		t.Errorf("connection pack, want %q:\n%s", want, out)
+	}
+	js, _, _ := runCmd(t, "inspect", tgz, "--json")
+	var info struct {
+		Manifest struct {
+			Provider map[string]any `json:"provider"`
+		} `json:"manifest"`
+	}
+	if err := json.Unmarshal([]byte(js), &info); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustJSON(t, info.Manifest.Provider); got != `{"auth":"oauth2","authFlow":"pkce","displayName":"Acme","id":"acme","reach":"mcp","target":"https://mcp.acme.example/mcp"}` {
+		t.Errorf("--json provider: %s", got)
+	}
+	for _, reach := range [][2]string{
+		{`{"openapi": {"ref": "openapi.json"}}`, "reached through the OpenAPI document openapi.json, auth api_key)"},
+		{`{"integration": {"node": "core.openwop.integration.acme"}}`, "reached through the integration node core.openwop.integration.acme, auth api_key)"},
+	} {
+		pj := `{"name":"vendor.acme.conn","version":"1.0.0","kind":"connection","engines":{"openwop":">=1.0.0 <3.0.0"},` +
+			`"provider":{"id":"acme","displayName":"Acme","category":"other","auth":{"kind":"api_key"},"reach":` + reach[0] + `}}`
+		p := filepath.Join(t.TempDir(), "x.tgz")
+		os.WriteFile(p, tgzOf(t, [][2]string{{"pack.json", pj}}), 0o644)
+		if out, errOut, _ := runCmd(t, "inspect", p); !strings.Contains(out, reach[1]) {
+			t.Errorf("want %q:\n%s%s", reach[1], out, errOut)
+		}
+	}
+}
+
+// Issue 18 item 5: a .json (a pack.json, a version manifest) given to
+// inspect is said to be a JSON document, not a tarball, with `wopkit
+// validate` named, not "not a gzip stream ... damaged".
+func TestInspectJSONIsNotATarball(t *testing.T) {
+	for name, data := range map[string]string{
+		"pack.json":  "{\"name\": \"vendor.acme.x\", \"version\": \"1.0.0\"}\n",
+		"1.0.0.json": "\n  {\"name\": \"vendor.acme.x\"}",
+		"odd.tgz":    "[1, 2]",
+	} {
+		p := filepath.Join(t.TempDir(), name)
+		os.WriteFile(p, []byte(data), 0o644)
+		out, errOut, code := runCmd(t, "inspect", p)
+		if code != 1 || strings.Contains(errOut, "gzip") || strings.Contains(errOut, "damaged") ||
+			!strings.Contains(errOut, "is a JSON document, not a tarball") || !strings.Contains(errOut, "wopkit validate") {
+			t.Errorf("%s: exit %d\n%s%s", name, code, out, errOut)
+		}
+	}
+	// verify reads tarballs the same way: same message, code tarball_corrupt.
+	k, _ := sign.GenerateKey(sign.Ed25519)
+	pem, _ := sign.MarshalPublicKeyPEM(k.Public())
+	pub := filepath.Join(t.TempDir(), "k.pub")
+	os.WriteFile(pub, pem, 0o644)
+	p := filepath.Join(t.TempDir(), "pack.json")
+	os.WriteFile(p, []byte(`{"name": "vendor.acme.x"}`), 0o644)
+	out, errOut, code := runCmd(t, "verify", p, "--key", pub, "--json")
+	if code != 1 || !strings.Contains(out, `"code":"tarball_corrupt","message":"`+p+` is a JSON document, not a tarball (.tgz)"`) {
+		t.Errorf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// Issue 18 item 5: a tarball whose pack.json has a signing block but that
+// holds no signature says so (text and --json); one that holds it says
+// where; a legacy block says its signature is the detached .sig.
+func TestInspectSignatureEntry(t *testing.T) {
+	v2 := `{"name":"vendor.acme.x","version":"1.0.0","signing":{"keyId":"acme-1","scheme":"ed25519-canonical-json"}}`
+	manual := `{"name":"vendor.acme.x","version":"1.0.0","signing":{"method":"manual","publicKeyRef":"acme-1","signatureRef":"sigs/pack.sig"}}`
+	legacy := `{"name":"vendor.acme.x","version":"1.0.0","signing":{"method":"ed25519","keyId":"acme-1"}}`
+	sig := strings.Repeat("s", 64)
+	for _, tc := range []struct {
+		name    string
+		entries [][2]string
+		text    string
+		json    string
+	}{
+		{"v2 without signature", [][2]string{{"pack.json", v2}},
+			"signature: MISSING: the signing block expects keys/pack.json.sig, which the tarball does not hold",
+			`{"file":"keys/pack.json.sig","present":false}`},
+		{"v2 with signature", [][2]string{{"keys/pack.json.sig", sig}, {"pack.json", v2}},
+			"signature: keys/pack.json.sig, in the tarball (not verified: `wopkit verify` checks it)",
+			`{"file":"keys/pack.json.sig","present":true}`},
+		{"manual signatureRef missing", [][2]string{{"keys/pack.json.sig", sig}, {"pack.json", manual}},
+			"signature: MISSING: the signing block expects sigs/pack.sig, which the tarball does not hold",
+			`{"file":"sigs/pack.sig","present":false}`},
+		{"legacy", [][2]string{{"pack.json", legacy}},
+			"signature: none in the tarball: the legacy ed25519 method signs the whole .tgz, in the detached .sig beside it",
+			`{"detached":true,"present":false}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "x.tgz")
+			os.WriteFile(p, tgzOf(t, tc.entries), 0o644)
+			out, errOut, code := runCmd(t, "inspect", p)
+			if code != 0 || !strings.Contains(out, tc.text) {
+				t.Errorf("exit %d, want %q:\n%s%s", code, tc.text, out, errOut)
+			}
+			js, _, _ := runCmd(t, "inspect", p, "--json")
+			var info map[string]any
+			if err := json.Unmarshal([]byte(js), &info); err != nil {
+				t.Fatal(err)
+			}
+			if got := mustJSON(t, info["signature"]); got != tc.json {
+				t.Errorf("--json signature %s, want %s", got, tc.json)
+			}
+		})
+	}
+	p := filepath.Join(t.TempDir(), "x.tgz")
+	os.WriteFile(p, tgzOf(t, [][2]string{{"pack.json", `{"name":"vendor.acme.x","version":"1.0.0"}`}}), 0o644)
+	if out, _, _ := runCmd(t, "inspect", p); strings.Contains(out, "signature:") {
+		t.Errorf("unsigned pack has a signature line:\n%s", out)
+	}
 }

@@ -23,7 +23,10 @@ type Info struct {
 	Unpacked  int64           `json:"unpacked"`
 	Manifest  *Summary        `json:"manifest"`
 	Signing   json.RawMessage `json:"signing"`
-	Canonical bool            `json:"canonical"`
+	// Signature says where the signing block puts the signature and
+	// whether the tarball holds it; absent without a signing block.
+	Signature *Signature `json:"signature,omitempty"`
+	Canonical bool       `json:"canonical"`
 	// Bundle is the tarball's Sigstore bundle (pack.json.sigstore, up to
 	// 1 MiB) when it has one, for describing its signer; nil otherwise.
 	Bundle []byte `json:"-"`
@@ -54,6 +57,9 @@ type Summary struct {
 	// Contents counts the kind's entries (nodes, agents, chains, prompts,
 	// cards, templates, artifactTypes) present in pack.json.
 	Contents []Count `json:"contents"`
+	// Provider is a connection pack's provider (its content: it has no
+	// array of entries).
+	Provider *Provider `json:"provider,omitempty"`
 }
 
 // Count is the number of one kind of entry in pack.json.
@@ -76,6 +82,9 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 	}
 	data, err := readTarball(path, l)
 	if err != nil {
+		return nil, err
+	}
+	if err := notATarball(path, data); err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(data)
@@ -110,6 +119,7 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 		Templates     []json.RawMessage `json:"templates"`
 		ArtifactTypes []json.RawMessage `json:"artifactTypes"`
 		Signing       json.RawMessage   `json:"signing"`
+		Provider      json.RawMessage   `json:"provider"`
 		Runtime       struct {
 			Language string `json:"language"`
 			Entry    string `json:"entry"`
@@ -133,7 +143,15 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 		sp, from := validate.DetectSpec(d.Root)
 		info.Manifest.Spec, info.Manifest.SpecFrom = string(sp), from
 	}
+	if doc.Kind == "connection" {
+		info.Manifest.Provider = providerOf(doc.Provider)
+	}
 	info.Signing = doc.Signing
+	names := make(map[string]bool, len(info.Entries))
+	for _, e := range info.Entries {
+		names[e.Name] = true
+	}
+	info.Signature = signatureOf(doc.Signing, func(name string) bool { return names[name] })
 	if f := a.Get(sign.SigstoreFile); f != nil {
 		info.Bundle = f.Data
 	}

@@ -99,6 +99,9 @@ func File(ctx context.Context, path string, p Policy) *Result {
 	r := &Result{Path: path}
 	data, err := readTarball(path, p.limits())
 	if err == nil {
+		err = notATarball(path, data)
+	}
+	if err == nil {
 		sig, sigPath, sigErr := readDetached(path, p.SigPath)
 		if sigErr != nil {
 			err = sigErr
