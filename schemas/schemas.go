@@ -16,6 +16,18 @@
 //     (vendor.openwop.prompt-sample@1.0.1, signed {keyId, scheme}) fails;
 //     wopkit follows what the registry accepts and replaces properties.signing
 //     with the v2 {keyId, scheme} block (recorded in the file's $comment).
+//   - ids and workflow-chain-pack-manifest (issue 18): RFC 0177 §E.1 has a
+//     chain reference carry the exact pin <typeId>@<major>.<minor>.<patch>
+//     and the host refuse an unpinned or ranged one at register; the chain
+//     schema's own FragmentNode.typeId description says so, yet it $refs
+//     ids' typeId, whose pattern admits no @, so every pinned chain the
+//     registry publishes (core.openwop.workflows.*) failed it with a
+//     misleading hint. wopkit adds $defs/chainTypeRef to ids.schema.json
+//     (typeId with an optional exact pin; no range, no prerelease) and the
+//     chain schema's FragmentNode.typeId and compensation.nodeTypeId $ref it
+//     (recorded in each $comment). Node packs' own typeIds keep the unpinned
+//     grammar. Unpinned stays valid, as the schema says; lint rule WC010
+//     warns on it, WC007 refuses a range.
 //   - node-pack-manifest: the spec's copy (@11ad780, with RFC 0203
 //     runtime.mcpServer) is embedded unchanged; the registry's vendored copy
 //     (@c725049) has no mcpServer, which lint rule PK005 reports.

@@ -267,6 +267,23 @@ func checkChainTypeIDs(c *lintCtx) {
 	}
 }
 
+// WC010: a v2 chain's node reference carries its exact pin (RFC 0177
+// §E.1: the host refuses an unpinned reference at register). A pin that is
+// not exact is WC007's (and the schema's) to refuse.
+func checkChainTypeIDsPinned(c *lintCtx) {
+	for _, ch := range c.items("/chains") {
+		_, _, dag := dagNodes(ch)
+		for _, n := range childItems(dag, "nodes") {
+			t := n.n.Get("typeId")
+			if t == nil || t.Kind != jsondoc.String || strings.Contains(t.Str, "@") || !chainTypeID.MatchString(t.Str) {
+				continue
+			}
+			c.report(n.ptr()+"/typeId", true, fmt.Sprintf("node typeId %q is not pinned: a v2 host refuses an unpinned chain reference at register", t.Str),
+				fmt.Sprintf("pin the exact version of the node the chain was written against, such as %q (RFC 0177 §E.1: @MAJOR.MINOR.PATCH, never a range)", t.Str+"@1.0.0"))
+		}
+	}
+}
+
 func checkSubChains(c *lintCtx) {
 	chainIDs := map[string]bool{}
 	for _, ch := range c.items("/chains") {
