@@ -42,9 +42,10 @@ func newVerifyCmd() *cobra.Command {
 			"active or rotated (revoked, compromised or a status the registry does not define is refused), and\n" +
 			"granted the pack's namespace; the tarball's integrity, name, version and signing to match the\n" +
 			"registry's version manifest and per-pack index (and its path, when it sits at\n" +
-			"<name>/-/<version>.tgz); the version not to be yanked (--allow-yanked). It reports\n" +
-			"the key's status and the lifecycle record: deprecation and its reason, superseding version,\n" +
-			"advisory, the pack's latest version. Registry files are read as the registry's scripts read them\n" +
+			"<name>/-/<version>.tgz); the version not to be yanked (--allow-yanked). A per-pack index that\n" +
+			"is missing or does not list the version is noted (its row is then not checked). It reports the\n" +
+			"tree the version was found in, the key's status and the lifecycle record: deprecation and its\n" +
+			"reason, superseding version, advisory, the pack's latest version. Registry files are read as the registry's scripts read them\n" +
 			"(JSON.parse: exact member names; a member named twice in any letter case is refused), only from\n" +
 			"regular files inside the root and within its size limits. With only --key the signature covers\n" +
 			"pack.json alone, and verify says so.",
@@ -156,7 +157,7 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 		}
 		if r.IntegrityChecked {
 			line += ", integrity matches the registry"
-			if r.Tree != "" && r.Tree != "v1" { // v1 was the only tree: its line stays as it was
+			if r.Tree != "" {
 				line += " (" + r.Tree + " tree)"
 			}
 		}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"crypto"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
@@ -206,7 +208,7 @@ func trustedKey(s schemeInfo, name string, p Policy, r *Result) (crypto.PublicKe
 		}
 		var err error
 		if k, err = p.Registry.Key(s.keyID); err != nil {
-			return nil, err
+			return nil, keyFileMissing(err, p.Registry.Dir, s.keyID, where)
 		}
 	}
 	if err := keyStatus(k, p.Registry.Dir, r); err != nil {
@@ -217,6 +219,18 @@ func trustedKey(s schemeInfo, name string, p Policy, r *Result) (crypto.PublicKe
 			WithHint("the registry refuses packs signed outside the key's namespaces; sign with the namespace's key")
 	}
 	return k.Public, nil
+}
+
+// keyFileMissing turns the registry's failure to find keys/<id>.pub, for
+// a key its keychain lists, into an error that says so: the registry root
+// (or the checkout's registry/) lacks the file. Other failures are err.
+func keyFileMissing(err error, reg, id, where string) error {
+	if !errors.Is(err, fs.ErrNotExist) || werr.CodeOf(err) != "key_unreadable" {
+		return err
+	}
+	rel := registry.KeyPath(id)
+	return werr.New(werr.Env, "key_unreadable", "registry %s lacks %s, the public key of keychain entry %q named as the signer of %s", reg, rel, id, where).
+		WithHint("the keychain (%s) lists the key but %s/ does not hold its file: update or complete the registry checkout", registry.WellKnown, registry.KeysDir)
 }
 
 // keyStatus applies the keychain status of the key that verifies: active
@@ -248,8 +262,18 @@ func keyStatus(k *registry.Key, reg string, r *Result) error {
 // deprecation and latest version are reported.
 func indexAgrees(reg *registry.Root, vm *registry.VersionManifest, s schemeInfo, r *Result) error {
 	idx, err := reg.Listing(vm.Tree, vm.Name, vm.Version)
-	if err != nil || idx == nil {
+	if err != nil {
 		return err
+	}
+	if idx == nil {
+		// No index at all is said as an index without the version is: the
+		// tree's indexes are not built yet, and nothing of them is checked.
+		// (An index the discovery document places outside the root is not
+		// read, and not reported.)
+		if p := reg.Local(vm.Tree, "packMetadata", vm.Name, ""); p != "" {
+			r.Notes = append(r.Notes, fmt.Sprintf("the registry has no %s yet (its indexes are rebuilt from the tree): the pack's index row, deprecation and latest version are not checked", p))
+		}
+		return nil
 	}
 	r.Latest = idx.Latest
 	r.PackDeprecated, r.PackDeprecation = idx.Deprecated.Set, idx.Deprecated.Message
