@@ -2,12 +2,16 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -16,7 +20,11 @@ import (
 // (huh's accessible mode, for screen readers and scripts: answers are read
 // from stdin, terminal or not), walking the same pages with the same
 // checks and lists, then writes, packs and signs like the full-screen
-// wizard.
+// wizard. Answers read from a pipe are echoed after their questions, so
+// that a log reads as a transcript, and are never asked again: a refused
+// answer (or a problem the checks find) stops the run, since the next
+// line is the answer to the next question. On a terminal a refused answer
+// is asked again.
 func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) error {
 	var in io.Reader = os.Stdin
 	if opts.Input != nil {
@@ -26,7 +34,9 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 	if opts.Screen != nil {
 		out = opts.Screen
 	}
-	lines := &byteReader{r: in}
+	pipe := !inputIsTerminal(in)
+	tr := &transcript{out: out, pipe: pipe}
+	lines := &byteReader{r: in, tr: tr}
 	k.accessible = true
 	w := newWizard(common.New(true), k, a, opts)
 	ask := func() error {
@@ -42,14 +52,12 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 			if hide := w.hidden[g]; hide != nil && hide() {
 				continue
 			}
-			f := huh.NewForm(g).WithTheme(plainThemeOnce).WithAccessible(true).WithInput(lines).WithOutput(out)
-			if err := f.RunWithContext(ctx); err != nil {
-				return werr.Wrap(werr.Env, "prompt_aborted", err, "the questions stopped").
-					WithHint("run wopkit new again, or use --yes with --set to answer without prompts")
+			f := huh.NewForm(g).WithTheme(plainThemeOnce).WithAccessible(true).WithInput(lines).WithOutput(tr)
+			if err := tr.run(func() error { return f.RunWithContext(ctx) }); err != nil {
+				return tr.fail(err, w.at.pg.title)
 			}
 			if lines.eof {
-				return werr.New(werr.Invalid, "prompt_input_ended", "the answers ended before the questions (at %q)", w.at.pg.title).
-					WithHint("give one line per question (an empty line keeps the suggestion)")
+				return ended(w.at.pg.title)
 			}
 			w.syncName()
 		}
@@ -81,6 +89,12 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 				fmt.Fprintf(out, "    %s\n", fe.Hint)
 			}
 		}
+		if pipe { // the next line answers the next question, not this one again
+			fe := p.problems[0]
+			return keep(opts, a, werr.New(werr.Invalid, "scaffold_invalid", "the answers read from the input have %s, the first %s: %s",
+				plural(len(p.problems), "problem", "problems"), fe.Field, fe.Message).
+				WithHint("answers from a pipe are not asked again: fix the answers (listed above) and run again"))
+		}
 		if tries++; tries > 5 {
 			return keep(opts, a, werr.New(werr.Invalid, "scaffold_invalid", "the answers still have problems").
 				WithHint("run wopkit new again: the draft keeps your answers"))
@@ -88,7 +102,7 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 		fmt.Fprintln(out, "\nThat question again:")
 		w.at, w.fixing = owner(a, p.problems[0]), true
 	}
-	fmt.Fprintf(out, "\nFiles to write: %v\n", p.plan.Paths())
+	printSummary(out, a, p)
 	sum, err := write(ctx, a, opts, p.plan)
 	printLines(out, sum)
 	if err != nil {
@@ -98,6 +112,29 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 	return nil
 }
 
+// printSummary says what is about to be written, as the review lists it:
+// the folder and its files, the key, the tarball and what goes beside it.
+func printSummary(out io.Writer, a *answers, p planned) {
+	fmt.Fprintln(out, "\nAbout to write:")
+	for _, l := range p.where {
+		fmt.Fprintln(out, "  "+l)
+	}
+	switch {
+	case !a.isPack():
+	case a.SignMethod == "skip":
+		fmt.Fprintln(out, "  not packed: no tarball, no key")
+	case a.SignMethod == sign.MethodNone:
+		fmt.Fprintln(out, "  not signed: no key")
+	}
+	fmt.Fprintln(out)
+}
+
+// ended is the error of an input that ends before the questions do.
+func ended(page string) error {
+	return werr.New(werr.Invalid, "prompt_input_ended", "the answers ended before the questions (at %q)", page).
+		WithHint("give one line per question (an empty line keeps the suggestion)")
+}
+
 // keep saves the draft after a failure and returns the failure.
 func keep(opts NewOptions, a *answers, err error) error {
 	_ = saveDraft(opts.draftPath(), a)
@@ -105,10 +142,13 @@ func keep(opts NewOptions, a *answers, err error) error {
 }
 
 // byteReader reads one byte at a time, so that each prompt's line reader
-// takes only its line from a pipe, and notes the end of the input.
+// takes only its line from a pipe, notes the end of the input, and hands
+// each line read to the transcript.
 type byteReader struct {
-	r   io.Reader
-	eof bool
+	r    io.Reader
+	tr   *transcript
+	eof  bool
+	line []byte
 }
 
 func (b *byteReader) Read(p []byte) (int, error) {
@@ -116,14 +156,134 @@ func (b *byteReader) Read(p []byte) (int, error) {
 		p = p[:1]
 	}
 	n, err := b.r.Read(p)
+	if n == 1 {
+		if p[0] == '\n' {
+			b.tr.answered(strings.TrimSuffix(string(b.line), "\r"))
+			b.line = b.line[:0]
+		} else {
+			b.line = append(b.line, p[0])
+		}
+	}
 	if err == io.EOF {
 		b.eof = true
+		b.tr.ended()
 	}
 	return n, err
+}
+
+// inputIsTerminal reports whether the answers are typed on a terminal
+// (else they come from a pipe or a file).
+var inputIsTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func printLines(w io.Writer, ls []string) {
 	for _, l := range ls {
 		fmt.Fprintln(w, l)
 	}
+}
+
+// transcript is the accessible prompts' output. With answers from a pipe
+// it echoes each answer after its question, so that a log reads as a
+// transcript, and stops the prompts at an answer they refuse (huh's
+// prompts would print why and read the next line, the next question's
+// answer) or at the end of the input (where they would go on with the
+// suggestions). huh's prompts loop until an answer is taken and offer no
+// way out, so the transcript stops them with a panic (stopped) that run
+// recovers.
+type transcript struct {
+	out     io.Writer
+	pipe    bool
+	asked   strings.Builder // what was written since the last answer taken: the question
+	answer  string
+	pending bool  // an answer was read: the next write says whether it was taken
+	stop    error // why the prompts were stopped
+}
+
+// stopped is the panic with which the transcript stops huh's prompts.
+type stopped struct{}
+
+// refusal is an answer from a pipe that a prompt refused.
+type refusal struct{ question, answer, why string }
+
+func (r *refusal) Error() string { return r.why }
+
+// errEnded: the input ended before the questions did.
+var errEnded = errors.New("the answers ended")
+
+// answered is told of each line read: from a pipe it is echoed, and the
+// next write says whether the prompt took it (a new line) or refused it
+// (why).
+func (t *transcript) answered(line string) {
+	if !t.pipe {
+		return
+	}
+	fmt.Fprintln(t.out, line)
+	t.answer, t.pending = line, true
+}
+
+// ended is told of the end of the input: from a pipe it stops the prompts.
+func (t *transcript) ended() {
+	if t.pipe {
+		t.stop = errEnded
+		panic(stopped{})
+	}
+}
+
+func (t *transcript) Write(p []byte) (int, error) {
+	if t.pending {
+		t.pending = false
+		if string(p) != "\n" {
+			t.stop = &refusal{question: t.question(), answer: t.answer, why: strings.TrimSpace(ansi.Strip(string(p)))}
+			panic(stopped{})
+		}
+		t.asked.Reset()
+	}
+	t.asked.Write(p)
+	return t.out.Write(p)
+}
+
+// question is the first line of what was asked since the last answer: an
+// input's title (with its suggestion), a choice's title above its options.
+func (t *transcript) question() string {
+	for _, l := range strings.Split(ansi.Strip(t.asked.String()), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// run runs a form's prompts; an error says why they were stopped.
+func (t *transcript) run(prompts func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(stopped); !ok {
+				panic(r)
+			}
+			err = t.stop
+		}
+	}()
+	t.asked.Reset()
+	t.pending, t.stop = false, nil
+	return prompts()
+}
+
+// fail is the error of prompts stopped on page.
+func (t *transcript) fail(err error, page string) error {
+	var r *refusal
+	switch {
+	case errors.As(err, &r):
+		return werr.New(werr.Invalid, "prompt_answer_refused", "%s, %q: the answer %q was refused: %s", page, r.question, r.answer, r.why).
+			WithHint("answers read from a pipe are not asked again (the next line answers the next question): fix that line and run again; an empty line keeps the suggestion")
+	case errors.Is(err, errEnded):
+		return ended(page)
+	}
+	return werr.Wrap(werr.Env, "prompt_aborted", err, "the questions stopped").
+		WithHint("run wopkit new again, or use --yes with --set to answer without prompts")
 }
