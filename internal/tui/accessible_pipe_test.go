@@ -17,7 +17,7 @@ import (
 // community.acme.piped, only written (as cmd/wopkit's pipe test does).
 func nodeLines(org string) []string {
 	return []string{
-		"2",                // a pack of nodes
+		"2",              // a pack of nodes
 		"", org, "piped", // scope, organisation, pack name
 		"", "", "", "", // version, description, author, license
 		"", "", "", // homepage, repository, keywords
