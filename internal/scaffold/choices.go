@@ -3,6 +3,7 @@ package scaffold
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -233,4 +234,58 @@ func KeyID(prefix string) string {
 		return base
 	}
 	return base + "-1"
+}
+
+// Multi-select choices that depend on other answers: a UI computes them
+// from the current answers each time it asks (never from the suggestions
+// it started with), and drops the ticked values they no longer offer
+// (Ticked).
+
+// RequiredChoices are the properties an artifact type may require: its
+// properties as given, in order, each once.
+func (t ArtifactTypeAnswers) RequiredChoices() []string { return distinct(t.Properties) }
+
+// ScopeChoices are the scopes an action may use: the resources of the
+// tool's scopes as given, in order, each once.
+func (a ToolAnswers) ScopeChoices() []string {
+	var rs []string
+	for _, s := range a.Scopes {
+		rs = append(rs, s.Resource)
+	}
+	return distinct(rs)
+}
+
+// ParamChoices are the chain parameters a step may receive: the names of
+// the chain's parameters as given, in order, each once.
+func (c ChainAnswers) ParamChoices() []string {
+	var ns []string
+	for _, p := range c.Parameters {
+		ns = append(ns, p.Name)
+	}
+	return distinct(ns)
+}
+
+// Ticked splits ticked values into those still offered (kept, in the
+// order they were ticked) and those no longer offered (dropped).
+func Ticked(ticked, offered []string) (kept, dropped []string) {
+	kept = []string{}
+	for _, v := range ticked {
+		if slices.Contains(offered, v) {
+			kept = append(kept, v)
+		} else {
+			dropped = append(dropped, v)
+		}
+	}
+	return kept, dropped
+}
+
+// distinct is the trimmed, non-empty values, each once, in order.
+func distinct(vs []string) []string {
+	out := []string{}
+	for _, v := range vs {
+		if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

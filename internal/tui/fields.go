@@ -22,7 +22,15 @@ type asker struct {
 	// an empty line keeps it.
 	accessible bool
 	// live maps each input to its check (see reg); shared by copies.
-	live map[*huh.Input]func(string) error
+	live map[huh.Field]func(string) error
+	// suggest maps each text field to the suggestion it offers, which →
+	// takes into the empty field for editing (see wizard.suggestion).
+	suggest map[huh.Field]shown
+	// plain: no colour (NO_COLOR), so a placeholder is marked a suggestion
+	// in words, not only by its grey.
+	plain bool
+	// rows is the height the form leaves its fields (nil: their own).
+	rows func() int
 }
 
 // textValue is how an input reads and writes its answer: huh's accessor,
@@ -231,10 +239,12 @@ func (k asker) reg(in *huh.Input, check func(string) error) *huh.Input {
 // text is an input bound to tv, its help from the schema at ptr (none when
 // ptr is empty) and checked there with the value the text stands for.
 func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr string) *huh.Input {
-	in := huh.NewInput().Title(k.title(title, tv)).Accessor(tv).Key(key)
+	sh := newShown(tv)
+	in := huh.NewInput().Title(k.title(title, tv)).Accessor(sh).Key(key)
 	if s := tv.suggestion(); s != "" {
-		in = in.Placeholder(s)
+		in = in.Placeholder(k.mark(s))
 	}
+	k.offer(in, sh)
 	if ptr == "" {
 		return in
 	}
@@ -245,7 +255,75 @@ func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr str
 // watches as it is typed (accessible mode names the suggestion in the
 // title, built when its group is asked).
 func (k asker) following(key, title string, f follow, watches any, kind validate.Kind, ptr string) *huh.Input {
-	return k.text(key, title, f, kind, ptr).PlaceholderFunc(f.def, watches)
+	return k.text(key, title, f, kind, ptr).PlaceholderFunc(func() string { return k.mark(f.def()) }, watches)
+}
+
+// long is text whose suggestion may run over several lines (a card's
+// template): a multi-line field that shows the suggestion whole, desc its
+// help (the schema's at ptr when empty). Accessible mode asks a line, the
+// suggestion named in the question.
+func (k asker) long(key, title, desc string, tv textValue, kind validate.Kind, ptr string) huh.Field {
+	if desc == "" && ptr != "" {
+		desc = k.help(kind, ptr)
+	}
+	if k.accessible {
+		return k.text(key, title, tv, kind, ptr).Description(desc)
+	}
+	s, sh := tv.suggestion(), newShown(tv)
+	f := huh.NewText().Title(title).Description(desc).Accessor(sh).Key(key).
+		Lines(max(3, strings.Count(s, "\n")+2)).Placeholder(k.mark(s))
+	k.offer(f, sh)
+	if ptr == "" {
+		return f
+	}
+	check := k.check(kind, ptr, tv.value)
+	if k.live != nil {
+		k.live[f] = check
+	}
+	return f.Validate(check)
+}
+
+// mark is how a suggestion is shown in an empty field: under NO_COLOR,
+// where a placeholder's grey is lost, it says it is a suggestion.
+func (k asker) mark(s string) string {
+	if k.plain && s != "" {
+		return "(suggested) " + s
+	}
+	return s
+}
+
+// offer records the suggestion a field offers (see suggest).
+func (k asker) offer(f huh.Field, sh shown) {
+	if k.suggest != nil {
+		k.suggest[f] = sh
+	}
+}
+
+// shown binds a text field through tv and keeps the text the field shows
+// (huh sets it on every key): the answer alone cannot tell an empty field
+// from one holding the suggestion's text.
+type shown struct {
+	textValue
+	text *string
+}
+
+func newShown(tv textValue) shown {
+	sh := shown{textValue: tv, text: new(string)}
+	*sh.text = tv.Get()
+	return sh
+}
+
+func (s shown) Set(t string) {
+	*s.text = t
+	s.textValue.Set(t)
+}
+
+// offered is the suggestion while the field is empty ("" otherwise).
+func (s shown) offered() string {
+	if *s.text != "" {
+		return ""
+	}
+	return s.suggestion()
 }
 
 // optional is text that may be left empty (the scaffold then derives it),
@@ -264,15 +342,30 @@ func (k asker) optional(key, title string, v *string, kind validate.Kind, ptr st
 	}).Description(k.help(kind, ptr))
 }
 
-// multi asks for several of the allowed values: a list to tick, or, in
+// multi asks for several of the values options() offers, computed from
+// the current answers each time (see pick): a list to tick, or, in
 // accessible mode (where an empty line cannot keep a ticked list), a line
-// of comma-separated values checked against the allowed ones.
-func (k asker) multi(key, title, desc string, allowed []string, v *[]string) huh.Field {
+// of comma-separated values checked against the offered ones. empty says
+// why nothing is offered, when nothing is.
+func (k asker) multi(key, title, desc string, options func() []string, v *[]string, empty string) huh.Field {
 	if !k.accessible {
-		return huh.NewMultiSelect[string]().Title(title).Description(desc).Options(huh.NewOptions(allowed...)...).Value(v).Key(key)
+		p := newPick(key, title, desc, options, v)
+		p.empty, p.rows = empty, k.rows
+		return p
+	}
+	allowed := options() // accessible mode builds a group when it asks it: the answers before are in
+	kept, dropped := scaffold.Ticked(*v, allowed)
+	*v = kept
+	if len(dropped) > 0 {
+		desc += " Unticked " + strings.Join(dropped, ", ") + ": no longer offered."
+	}
+	if len(allowed) == 0 {
+		desc += " Nothing to choose from: " + empty + "."
+	} else {
+		desc += " One or more of: " + strings.Join(allowed, ", ") + "."
 	}
 	tv := list{p: v, def: append([]string{}, *v...)}
-	return k.reg(k.text(key, title, tv, "", "").Description(desc+" One or more of: "+strings.Join(allowed, ", ")+"."), func(s string) error {
+	return k.reg(k.text(key, title, tv, "", "").Description(strings.TrimSpace(desc)), func(s string) error {
 		for _, x := range tv.value(s).([]any) {
 			if !slices.Contains(allowed, x.(string)) {
 				return errors.New(x.(string) + " is not one of " + strings.Join(allowed, ", "))
@@ -281,6 +374,9 @@ func (k asker) multi(key, title, desc string, allowed []string, v *[]string) huh
 		return nil
 	})
 }
+
+// fixed are options that do not depend on the answers.
+func fixed(opts []string) func() []string { return func() []string { return opts } }
 
 // help is the schema's description of a field, in the author's words: its
 // first sentence, without references to RFCs and sections.

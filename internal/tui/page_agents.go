@@ -106,7 +106,7 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 		huh.NewGroup(
 			k.text(key("toolAllowlist"), "Tool allowlist", list{p: &g.ToolAllowlist, def: def.ToolAllowlist}, ak, ptr("toolAllowlist")).
 				Description("comma-separated <scope>:<tool-id>, e.g. openwop:core.openwop.http.fetch (optional)"),
-			k.multi(key("memory"), "Memory", k.help(ak, ptr("memoryShape")), scaffold.MemoryFlags, &mem),
+			k.multi(key("memory"), "Memory", k.help(ak, ptr("memoryShape")), fixed(scaffold.MemoryFlags), &mem, ""),
 			k.text(key("confidence"), "Confidence threshold", newNum(&g.Confidence, def.Confidence), ak, ptr("confidence/defaultThreshold")).
 				Description("0 to 1"),
 			huh.NewConfirm().Title("Handoff task and return schemas?").Value(&g.Handoff).Key(key("handoff")),
@@ -124,7 +124,7 @@ func evalGroups(w *wizard, at pos) []*huh.Group {
 	ek := validate.EvalSuite
 	key := func(f string) string { return fmt.Sprintf("agents.%d.eval.%s", i, f) }
 	groups := []*huh.Group{huh.NewGroup(
-		k.multi(key("modes"), "Eval modes", k.help(ek, "/modes"), k.v.Field(ek, "/modes").Enum, &e.Modes),
+		k.multi(key("modes"), "Eval modes", k.help(ek, "/modes"), fixed(k.v.Field(ek, "/modes").Enum), &e.Modes, ""),
 		k.text(key("passScore"), "Pass score", newNum(&e.PassScore, def.PassScore), ek, "/thresholds/passScore").Description("0 to 1"),
 	)}
 	if w.a.What == whatSoloEval {

@@ -86,8 +86,7 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 			text(key("properties"), "Properties", list{p: &t.Properties, def: t.Properties}).Description("the artifact's string properties, comma-separated"),
 		),
 	}
-	if len(t.Properties) > 0 {
-		groups = append(groups, huh.NewGroup(k.multi(key("required"), "Required properties", "those an artifact must have", t.Properties, &t.Required)))
-	}
-	return groups
+	// the choices are the properties as answered above, not as suggested
+	return append(groups, huh.NewGroup(k.multi(key("required"), "Required properties", "those an artifact must have",
+		func() []string { return t.RequiredChoices() }, &t.Required, "no properties given")))
 }

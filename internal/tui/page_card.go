@@ -72,7 +72,8 @@ func cardGroups(w *wizard, at pos) []*huh.Group {
 		huh.NewGroup(
 			text(key("id"), "Card id", str{p: &c.ID, def: c.ID}).Description("appended to the pack name to form the cardTypeId"),
 			text(key("systemPrompt"), "System prompt", str{p: &c.SystemPrompt, def: c.SystemPrompt}),
-			text(key("template"), "Template", str{p: &c.Template, def: c.Template}).Description("the prompt; {{id}} is an input's slot, each input has one"),
+			k.long(key("template"), "Template", "the prompt; {{id}} is an input's slot, each input has one",
+				str{p: &c.Template, def: c.Template}, validate.CardPack, scaffold.CardFieldPointer(key("template"))),
 		),
 		huh.NewGroup(
 			omittable(k, key("temperature"), "Temperature", &c.Temperature, validate.CardPack, scaffold.CardFieldPointer(key("temperature"))),

@@ -115,7 +115,7 @@ func chainGroups(w *wizard, at pos) []*huh.Group {
 		text("version", "Chain version", str{p: &c.Version, def: def.Version}),
 		k.derived(key("label"), "Label", &c.Label, validate.WorkflowChainPack, fmt.Sprintf("/chains/%d/label", at.i)),
 		text("description", "Description", str{p: &c.Description, def: c.Description}),
-		k.multi(key("capabilities"), "Capabilities", "what the chain does that a host must allow", scaffold.ChainCapabilities(), &c.Capabilities),
+		k.multi(key("capabilities"), "Capabilities", "what the chain does that a host must allow", scaffold.ChainCapabilities, &c.Capabilities, ""),
 	)}
 }
 
@@ -141,10 +141,6 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 		}
 		return k.text(key(f), title, tv, kind, ptr)
 	}
-	var params []string
-	for _, pa := range c.Parameters {
-		params = append(params, pa.Name)
-	}
 	fields := []huh.Field{
 		text("id", "Step id", str{p: &st.ID, def: st.ID}).Description("the node's id in the chain"),
 		text("typeId", "Node type", str{p: &st.TypeID, def: st.TypeID}).Description("the typeId of the node it runs, e.g. core.openwop.http.get"),
@@ -152,8 +148,9 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 		text("input", "Input port", str{p: &st.Input}).Description("the port the step before feeds (empty: the node itself)"),
 		text("output", "Output port", str{p: &st.Output}).Description("the port the next step reads (empty: the node itself)"),
 	}
-	if len(params) > 0 {
-		fields = append(fields, k.multi(key("params"), "Parameters it receives", "written into its config as {{params.<name>}}", params, &st.Params))
+	if len(c.ParamChoices()) > 0 || len(st.Params) > 0 { // the parameters ticked and then removed are said
+		fields = append(fields, k.multi(key("params"), "Parameters it receives", "written into its config as {{params.<name>}}",
+			func() []string { return c.ParamChoices() }, &st.Params, "the chain has no parameters"))
 	}
 	return []*huh.Group{huh.NewGroup(fields...)}
 }

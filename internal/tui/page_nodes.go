@@ -49,7 +49,7 @@ func nodeGroups(w *wizard, at pos) []*huh.Group {
 				Options(k.enum(nk, ptr("category"))...).Value(&n.Category).Key(key("category")),
 			huh.NewSelect[string]().Title("Role").Description(k.help(nk, ptr("role"))).
 				Options(huh.NewOptions(scaffold.NodeRoles...)...).Value(&n.Role).Key(key("role")),
-			k.multi(key("capabilities"), "Capabilities", k.help(nk, ptr("capabilities")), k.v.Field(nk, ptr("capabilities")).Enum, &n.Capabilities),
+			k.multi(key("capabilities"), "Capabilities", k.help(nk, ptr("capabilities")), fixed(k.v.Field(nk, ptr("capabilities")).Enum), &n.Capabilities, ""),
 		),
 		huh.NewGroup(
 			k.text(key("inputs"), "Input ports", list{p: &n.Inputs, def: def.Inputs}, "", "").Description("comma-separated names"),

@@ -78,7 +78,8 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 			text(key("description"), "Description", str{p: &pr.Description, def: pr.Description}),
 		),
 		huh.NewGroup(
-			text(key("text"), "Text", str{p: &pr.Text, def: pr.Text}).Description("the template; {{name}} is a variable's slot"),
+			k.long(key("text"), "Text", "the template; {{name}} is a variable's slot",
+				str{p: &pr.Text, def: pr.Text}, validate.PromptPack, scaffold.PromptFieldPointer(key("text"))),
 			text(key("tags"), "Tags", list{p: &pr.Tags, def: pr.Tags}).Description("comma-separated (optional)"),
 			k.optional(key("modelClass"), "Model class", &pr.ModelClass, validate.PromptPack, scaffold.PromptFieldPointer(key("modelClass"))).
 				Placeholder("(optional)"),

@@ -125,7 +125,7 @@ func scopeGroups(w *wizard, at pos) []*huh.Group {
 	return []*huh.Group{huh.NewGroup(
 		k.text(key("resource"), "Resource", str{p: &s.Resource, def: def.Resource}, tk, ptr("resource")).
 			Description("what the tool touches, e.g. net.outbound, gmail.messages"),
-		k.multi(key("actions"), "Actions on it", "what the tool does with it", k.v.Field(tk, ptr("actions/0")).Enum, &s.Actions),
+		k.multi(key("actions"), "Actions on it", "what the tool does with it", fixed(k.v.Field(tk, ptr("actions/0")).Enum), &s.Actions, ""),
 		k.text(key("rationale"), "Rationale", str{p: &s.Rationale, def: def.Rationale}, tk, ptr("rationale")),
 		huh.NewSelect[string]().Title("Sensitivity of the data").Description("for private data (gmail.*, files.*, …)").
 			Options(k.enum(tk, "/data_boundary/reads/0/sensitivity")...).Value(&s.Sensitivity).Key(key("sensitivity")),
@@ -141,10 +141,6 @@ func actionGroups(w *wizard, at pos) []*huh.Group {
 	tk := validate.ToolManifest
 	key := func(f string) string { return fmt.Sprintf("actions.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/actions/%d/%s", i, f) }
-	var scopes []string
-	for _, s := range t.Scopes {
-		scopes = append(scopes, s.Resource)
-	}
 	fields := []huh.Field{
 		k.text(key("name"), "Action name", str{p: &act.Name, def: def.Name}, tk, ptr("name")),
 		k.text(key("summary"), "Action summary", str{p: &act.Summary, def: def.Summary}, tk, ptr("summary")),
@@ -152,8 +148,9 @@ func actionGroups(w *wizard, at pos) []*huh.Group {
 			Options(k.enum(tk, ptr("side_effects"))...).Value(&act.SideEffects).Key(key("sideEffects")),
 		k.text(key("inputs"), "Inputs", list{p: &act.Inputs, def: def.Inputs}, "", "").Description("comma-separated names of its string inputs"),
 	}
-	if len(scopes) > 0 {
-		fields = append(fields, k.multi(key("scopesUsed"), "Scopes it uses", "the scopes this action needs", scopes, &act.ScopesUsed))
+	if len(t.ScopeChoices()) > 0 || len(act.ScopesUsed) > 0 { // the scopes ticked and then removed are said
+		fields = append(fields, k.multi(key("scopesUsed"), "Scopes it uses", "the scopes this action needs",
+			func() []string { return t.ScopeChoices() }, &act.ScopesUsed, "the tool has no scopes"))
 	}
 	return []*huh.Group{huh.NewGroup(fields...)}
 }

@@ -67,22 +67,24 @@ type liveCheckMsg struct {
 func (w *wizard) liveCheck() tea.Cmd {
 	w.liveSeq++
 	w.live = ""
-	in, ok := w.form.GetFocusedField().(*huh.Input)
-	if !ok {
-		return nil
-	}
-	check := w.k.live[in]
+	f := w.form.GetFocusedField()
+	check := w.k.live[f]
 	if check == nil {
 		return nil
 	}
-	seq, text := w.liveSeq, in.GetValue().(string)
+	seq, text := w.liveSeq, f.GetValue().(string)
 	return func() tea.Msg { return liveCheckMsg{seq: seq, err: check(text)} }
 }
 
 func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizard {
 	if k.live == nil {
-		k.live = map[*huh.Input]func(string) error{}
+		k.live = map[huh.Field]func(string) error{}
 	}
+	if k.suggest == nil {
+		k.suggest = map[huh.Field]shown{}
+	}
+	k.plain = ctx.Styles.Plain
+	k.rows = func() int { return max(ctx.Height-4, 5) } // formSize's height
 	out := opts.out
 	if out == nil {
 		out = &outcome{}
@@ -171,6 +173,7 @@ func (w *wizard) move(to pos) tea.Cmd {
 // build makes the form of a page.
 func (w *wizard) build(at pos) *huh.Form {
 	clear(w.k.live)
+	clear(w.k.suggest)
 	clear(w.hidden)
 	w.syncs = nil
 	w.live = ""
@@ -316,8 +319,28 @@ func (w *wizard) pageKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 	case s == "enter":
 		return w.enter(focused)
+	case s == "right" && w.suggestion(focused) != "":
+		return w.takeSuggestion(focused), true
 	}
 	return nil, false
+}
+
+// suggestion is the suggestion an empty text field offers ("" when it is
+// not empty or offers none).
+func (w *wizard) suggestion(f huh.Field) string {
+	sh, ok := w.k.suggest[f]
+	if !ok {
+		return ""
+	}
+	return sh.offered()
+}
+
+// takeSuggestion puts the suggestion into the focused field, to be
+// edited rather than replaced (→ on an empty field; the key help says so).
+func (w *wizard) takeSuggestion(f huh.Field) tea.Cmd {
+	m, cmd := w.form.Update(tea.PasteMsg{Content: w.suggestion(f)})
+	w.form = m.(*huh.Form)
+	return w.afterForm(tea.KeyPressMsg{}, cmd)
 }
 
 // enter moves on from an input at once when its answer is fine, so that

@@ -310,10 +310,14 @@ func TestBug7Placeholders(t *testing.T) {
 	if a.Pack.Name != "community.acme.my-pack" {
 		t.Errorf("typing did not replace the suggestion: %q", a.Pack.Name)
 	}
+	if !strings.Contains(d.view(), "→ edit suggestion") { // the field is empty: → takes the suggestion (issue 17)
+		t.Errorf("the help does not name →:\n%s", d.view())
+	}
+	d.keys("type:0.2.0")
 	if !strings.Contains(d.view(), "^u clear") {
 		t.Errorf("the help does not name ctrl+u:\n%s", d.view())
 	}
-	d.keys("type:0.2.0", "enter")
+	d.keys("enter")
 	if a.Pack.Version != "0.2.0" || w.at.pg.id != pageIdentity {
 		t.Errorf("version %q", a.Pack.Version)
 	}

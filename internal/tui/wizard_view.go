@@ -64,12 +64,12 @@ func (w *wizard) Help() []key.Binding {
 	out := []key.Binding{b("enter", "next")}
 	switch f := w.form.GetFocusedField().(type) {
 	case *huh.Input:
-		out = append(out, b("^u", "clear"))
+		out = append(out, w.editKey(f))
 		if f.GetKey() == "license.other" {
 			out = append(out, b("^e", "complete"))
 		}
 	case *huh.Text:
-		out = append(out, b("^u", "clear"))
+		out = append(out, w.editKey(f))
 		if os.Getenv("EDITOR") != "" || os.Getenv("VISUAL") != "" {
 			out = append(out, b("^e", "editor"))
 		}
@@ -81,8 +81,8 @@ func (w *wizard) Help() []key.Binding {
 			}
 			out = append(out, b("/", "search"))
 		}
-	case *huh.MultiSelect[string]:
-		out = append(out, b("↑/↓", "move"), b("x", "toggle"))
+	case *pick:
+		out = append(out, b("↑/↓", "move"), b("x", "tick"))
 	case *huh.Confirm:
 		out = append(out, b("←/→", "yes or no"))
 	}
@@ -92,6 +92,15 @@ func (w *wizard) Help() []key.Binding {
 	}
 	// narrow (60 columns): both ways back share one entry, so that every key is still named
 	return append(out, key.NewBinding(key.WithKeys("shift+tab", "ctrl+b"), key.WithHelp("⇧tab/^b", "back")), b("esc", "quit"))
+}
+
+// editKey is the key that edits a text field: → takes the suggestion into
+// an empty field, ctrl+u clears one that is not.
+func (w *wizard) editKey(f huh.Field) key.Binding {
+	if w.suggestion(f) != "" {
+		return key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "edit suggestion"))
+	}
+	return key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("^u", "clear"))
 }
 
 // helpWidth is the width widgets.HelpLine gives bindings ("key desc", two
