@@ -41,7 +41,7 @@ func PlanChain(src *PackSource, c ChainAnswers, v *validate.Validator) (*Plan, e
 	// pointer-to-answer mapping as a new pack, relative to the chain
 	one := ChainPackAnswers{Chains: []ChainAnswers{c}}
 	errs := relative(one.precheck(), "chains.0")
-	out, err := jsonedit.Append(src.Manifest, "/chains", c.doc(src.Name))
+	out, err := jsonedit.Append(src.Manifest, "/chains", c.doc(src.Name, src.spec()))
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +58,16 @@ func PlanChain(src *PackSource, c ChainAnswers, v *validate.Validator) (*Plan, e
 		return nil, errs.sorted()
 	}
 	return p, nil
+}
+
+// spec is the spec version the pack follows (validate.DetectSpec): a
+// chain added to a v2 pack pins its node types, one added to a v1 pack
+// cannot.
+func (s *PackSource) spec() string {
+	if sp, _ := validate.DetectSpec(s.doc.Root); sp == validate.V1 {
+		return SpecV1
+	}
+	return SpecV2
 }
 
 // relative strips prefix from the fields of errs ("chains.0.steps" is

@@ -57,8 +57,14 @@ type ParamAnswers struct {
 // StepAnswers describe one node of the chain's dag.
 type StepAnswers struct {
 	ID     string `json:"id"`     // the node id, unique in the chain (edges name it)
-	TypeID string `json:"typeId"` // the node type, <pack>.<node> (core.ai.callPrompt)
-	Name   string `json:"name"`   // display name; default: the id title-cased
+	TypeID string `json:"typeId"` // the node type, <pack>.<node> (core.ai.chatCompletion)
+	// Version is the exact version of the node type the step pins (RFC
+	// 0177 §E.1: a v2 host refuses an unpinned or ranged chain reference):
+	// the typeId is written <typeId>@<version>. A TypeID that carries its
+	// own pin keeps it; "" pins DefaultNodeVersion. v1 chains are written
+	// unpinned (the v1 schema admits no @).
+	Version string `json:"version"`
+	Name    string `json:"name"` // display name; default: the id title-cased
 	// Params are the chain parameters the step receives: each is written
 	// into the node's config as "<name>": "{{params.<name>}}".
 	Params []string `json:"params"`
@@ -88,9 +94,12 @@ func (ChainPackAnswers) Defaults() ChainPackAnswers {
 	}
 }
 
-// Defaults returns the answers of a first chain: core.openwop.http.get
-// fetches {{params.url}}, core.ai.callPrompt summarizes the page at
-// {{params.length}}; side-effectful, because it fetches.
+// Defaults returns the answers of a first chain: core.openwop.http.fetch
+// fetches {{params.url}}, core.ai.chatCompletion summarizes the page at
+// {{params.length}}; side-effectful, because it fetches. Both are node
+// types the registry publishes, pinned to their published versions
+// (core.openwop.http@2.1.1 and core.openwop.ai@1.4.1 carry both at 1.0.0,
+// the version the registry's own chains pin core.ai.chatCompletion to).
 func (ChainAnswers) Defaults() ChainAnswers {
 	return ChainAnswers{
 		ID:           "summarize-page",
@@ -102,8 +111,8 @@ func (ChainAnswers) Defaults() ChainAnswers {
 			{Name: "length", Type: "string", Description: "How long the summary should be, e.g. one paragraph."},
 		},
 		Steps: []StepAnswers{
-			{ID: "fetch", TypeID: "core.openwop.http.get", Params: []string{"url"}, Config: map[string]string{}},
-			{ID: "summarize", TypeID: "core.ai.callPrompt", Params: []string{"length"},
+			{ID: "fetch", TypeID: "core.openwop.http.fetch", Version: "1.0.0", Params: []string{"url"}, Config: map[string]string{}},
+			{ID: "summarize", TypeID: "core.ai.chatCompletion", Version: "1.0.0", Params: []string{"length"},
 				Config: map[string]string{"systemPrompt": "Summarize the page you are given. Leave out navigation and boilerplate; keep to the article."}},
 		},
 		Outputs: []OutputAnswers{{Name: "summary", Type: "string", Description: "The summary of the page."}},
@@ -163,7 +172,7 @@ func PlanChainPack(a ChainPackAnswers, v *validate.Validator) (*Plan, error) {
 		Chains:   []chainDoc{}, // none is "at least 1 item", not "not null"
 	}
 	for _, c := range a.Chains {
-		doc.Chains = append(doc.Chains, c.doc(a.Name))
+		doc.Chains = append(doc.Chains, c.doc(a.Name, a.Spec))
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindWorkflowChain, hint: "use the node pack answers for another kind",
 		readme: "pack/chain-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
@@ -212,6 +221,14 @@ func (a *ChainPackAnswers) precheck() FieldErrors {
 		}
 		for j, s := range c.Steps {
 			f := pre + ".steps." + itoa(j)
+			switch _, pin, pinned := strings.Cut(s.TypeID, "@"); {
+			case s.Version != "" && !exactVersion.MatchString(s.Version):
+				errs = append(errs, FieldError{Field: f + ".version", Message: fmt.Sprintf("version %q is not one exact version", s.Version),
+					Hint: "a chain pins the node it was written against as MAJOR.MINOR.PATCH, such as 1.0.0 (RFC 0177 §E.1: hosts refuse ranges)"})
+			case s.Version != "" && pinned && pin != s.Version:
+				errs = append(errs, FieldError{Field: f + ".version", Message: fmt.Sprintf("version %q differs from the pin of typeId %q", s.Version, s.TypeID),
+					Hint: "give the version once: in version, or as the typeId's @pin"})
+			}
 			taken := map[string]bool{}
 			for _, name := range s.Params {
 				if taken[name] {
@@ -228,11 +245,34 @@ func (a *ChainPackAnswers) precheck() FieldErrors {
 	return errs
 }
 
+// DefaultNodeVersion is the pin of a step that gives no version: the
+// first version of a node type, the one `wopkit new` gives a node and the
+// one nearly every node of the registry's packs still carries.
+const DefaultNodeVersion = "1.0.0"
+
+// exactVersion is the pin RFC 0177 §E.1 admits: MAJOR.MINOR.PATCH, no range.
+var exactVersion = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+
+// typeRef is the reference a v2 chain step writes: its typeId pinned to
+// the version given (or DefaultNodeVersion); a typeId that already
+// carries a pin keeps it (the validator judges it). v1 chains, whose
+// schema admits no @, keep the bare typeId.
+func (s StepAnswers) typeRef(spec string) string {
+	if spec == SpecV1 || s.TypeID == "" || strings.Contains(s.TypeID, "@") {
+		return s.TypeID
+	}
+	v := s.Version
+	if v == "" {
+		v = DefaultNodeVersion
+	}
+	return s.TypeID + "@" + v
+}
+
 // paramName is the {{params.<name>}} grammar (the registry's, as validate's WC005 reads it).
 var paramName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
 // doc builds a chain's pack.json entry.
-func (c ChainAnswers) doc(pack string) chainDoc {
+func (c ChainAnswers) doc(pack, spec string) chainDoc {
 	id := qualify(pack, c.ID)
 	label := c.Label
 	if label == "" {
@@ -276,7 +316,7 @@ func (c ChainAnswers) doc(pack string) chainDoc {
 			}
 			cfg = append(cfg, member{k, s.Config[k]})
 		}
-		d.Dag.Nodes = append(d.Dag.Nodes, fragmentNodeDoc{ID: s.ID, TypeID: s.TypeID, Name: name,
+		d.Dag.Nodes = append(d.Dag.Nodes, fragmentNodeDoc{ID: s.ID, TypeID: s.typeRef(spec), Name: name,
 			Position: positionDoc{X: float64(280 * i), Y: 0}, Config: cfg, Inputs: obj{}})
 		if i > 0 {
 			d.Dag.Edges = append(d.Dag.Edges, edgeDoc{From: port(c.Steps[i-1].ID, c.Steps[i-1].Output), To: port(s.ID, s.Input)})
@@ -413,10 +453,10 @@ type chainItemView struct {
 func (a *ChainPackAnswers) view() chainView {
 	vw := chainView{declView: a.Identity.view()}
 	for _, c := range a.Chains {
-		d := c.doc(a.Name)
+		d := c.doc(a.Name, a.Spec)
 		cv := chainItemView{ID: d.ChainID, Label: d.Label, Description: c.Description, Parameters: c.Parameters, Outputs: c.Outputs}
 		for i, s := range c.Steps {
-			cv.Steps = append(cv.Steps, stepView{N: i + 1, ID: s.ID, TypeID: s.TypeID})
+			cv.Steps = append(cv.Steps, stepView{N: i + 1, ID: s.ID, TypeID: s.typeRef(a.Spec)})
 		}
 		vw.Chains = append(vw.Chains, cv)
 	}

@@ -84,7 +84,11 @@ func TestChainPackCheck(t *testing.T) {
 		{"undeclared parameter", "chains.0.steps.1.params", `declares no parameter "length"`, func(a *ChainPackAnswers) { a.Chains[0].Parameters = a.Chains[0].Parameters[:1] }},
 		{"undeclared in config", "chains.0.steps.0.config", `declares no parameter "wait"`, func(a *ChainPackAnswers) { a.Chains[0].Steps[0].Config["timeout"] = "{{params.wait}}" }},
 		{"bad typeId", "chains.0.steps.0.typeId", "Fetch", func(a *ChainPackAnswers) { a.Chains[0].Steps[0].TypeID = "Fetch" }},
-		{"pinned typeId", "chains.0.steps.1.typeId", "core.ai.callPrompt@1.0.0", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].TypeID = "core.ai.callPrompt@1.0.0" }},
+		{"ranged pin", "chains.0.steps.1.typeId", "core.ai.chatCompletion@^1", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].TypeID = "core.ai.chatCompletion@^1" }},
+		{"ranged version", "chains.0.steps.1.version", "1.x", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].Version = "1.x" }},
+		{"two pins", "chains.0.steps.1.version", "differs", func(a *ChainPackAnswers) {
+			a.Chains[0].Steps[1].TypeID, a.Chains[0].Steps[1].Version = "core.ai.chatCompletion@1.0.0", "1.1.0"
+		}},
 		{"same step ids", "chains.0.steps.1.id", "fetch", func(a *ChainPackAnswers) { a.Chains[0].Steps[1].ID = "fetch" }},
 		{"bad name", "name", "acme", func(a *ChainPackAnswers) { a.Name = "acme" }},
 		{"bad capability", "chains.0.capabilities", "fast", func(a *ChainPackAnswers) { a.Chains[0].Capabilities = []string{"fast"} }},
@@ -205,6 +209,87 @@ func TestPackReadmeSignMethod(t *testing.T) {
 			if readme := string(p.File("README.md").Data); !strings.Contains(readme, want) {
 				t.Errorf("%s %s pack README lacks %q:\n%s", spec, kind, want, readme)
 			}
+		}
+	}
+}
+
+// TestChainStepsPinned: a v2 chain pins every node reference (RFC 0177
+// §E.1: a host refuses an unpinned one at register): the defaults to the
+// versions the registry publishes, a step to the version given, a step
+// without one to DefaultNodeVersion, a typeId's own pin kept; a v1 chain,
+// whose schema admits no @, stays unpinned. A chain added to a pack pins
+// as the pack's spec says.
+func TestChainStepsPinned(t *testing.T) {
+	typeIDs := func(pj []byte) []string {
+		var doc struct {
+			Chains []struct {
+				Dag struct {
+					Nodes []struct {
+						TypeID string `json:"typeId"`
+					} `json:"nodes"`
+				} `json:"dag"`
+			} `json:"chains"`
+		}
+		if err := json.Unmarshal(pj, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range doc.Chains {
+			for _, n := range c.Dag.Nodes {
+				out = append(out, n.TypeID)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name, spec string
+		edit       func(c *ChainAnswers)
+		want       string
+	}{
+		{"defaults", SpecV2, func(*ChainAnswers) {}, "core.openwop.http.fetch@1.0.0 core.ai.chatCompletion@1.0.0"},
+		{"version given", SpecV2, func(c *ChainAnswers) { c.Steps[1].TypeID, c.Steps[1].Version = "vendor.acme.tools.digest", "2.3.4" },
+			"core.openwop.http.fetch@1.0.0 vendor.acme.tools.digest@2.3.4"},
+		{"no version", SpecV2, func(c *ChainAnswers) { c.Steps[1].TypeID, c.Steps[1].Version = "vendor.acme.tools.digest", "" },
+			"core.openwop.http.fetch@1.0.0 vendor.acme.tools.digest@" + DefaultNodeVersion},
+		{"own pin", SpecV2, func(c *ChainAnswers) { c.Steps[1].TypeID, c.Steps[1].Version = "core.ai.chatCompletion@1.0.0", "" },
+			"core.openwop.http.fetch@1.0.0 core.ai.chatCompletion@1.0.0"},
+		{"v1", SpecV1, func(*ChainAnswers) {}, "core.openwop.http.fetch core.ai.chatCompletion"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := ChainPackAnswers{}.Defaults()
+			a.Name, a.Spec = "vendor.acme.chains", tc.spec
+			tc.edit(&a.Chains[0])
+			p := planChain(t, a) // strict: an unpinned v2 reference (WC010) would be refused
+			if got := strings.Join(typeIDs(p.File("pack.json").Data), " "); got != tc.want {
+				t.Errorf("typeIds %s, want %s", got, tc.want)
+			}
+			if readme := string(p.File("README.md").Data); !strings.Contains(readme, "`"+strings.Fields(tc.want)[1]+"`") {
+				t.Errorf("README does not name the step's reference %s:\n%s", strings.Fields(tc.want)[1], readme)
+			}
+		})
+	}
+
+	// added to a v2 pack: pinned; to a v1 pack: not
+	for spec, want := range map[string]string{SpecV2: "vendor.acme.tools.digest@1.2.0", SpecV1: "vendor.acme.tools.digest"} {
+		a := ChainPackAnswers{}.Defaults()
+		a.Name, a.Spec = "vendor.acme.chains", spec
+		dir := t.TempDir()
+		if err := planChain(t, a).Write(dir, false); err != nil {
+			t.Fatal(err)
+		}
+		src, err := OpenPack(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := ChainAnswers{}.Defaults()
+		c.ID = "digest"
+		c.Steps[1].TypeID, c.Steps[1].Version = "vendor.acme.tools.digest", "1.2.0"
+		p, err := PlanChain(src, c, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if got := typeIDs(p.File("pack.json").Data); len(got) != 4 || got[3] != want {
+			t.Errorf("%s: typeIds %v, want the added step %s", spec, got, want)
 		}
 	}
 }

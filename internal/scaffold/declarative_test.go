@@ -66,7 +66,7 @@ func TestDeclarativeScaffoldAjv(t *testing.T) {
 				a.Dependencies = map[string]string{"vendor.acme.tools": "^1.0.0"}
 				return PlanChainPack(a, nil)
 			},
-			old: `"typeId": "core.ai.callPrompt"`, new: `"typeId": "Summarize"`, refused: "a chain step whose typeId is not <pack>.<node>"},
+			old: `"typeId": "core.ai.chatCompletion`, new: `"typeId": "Summarize`, refused: "a chain step whose typeId is not <pack>.<node>"},
 		{kind: KindPrompt, schema: "prompt-pack-manifest.schema.json", specs: both,
 			plan: func(spec string) (*Plan, error) {
 				a := PromptPackAnswers{}.Defaults()

@@ -41,7 +41,7 @@ func TestWizardChainPack(t *testing.T) {
 	}
 	strictValid(t, filepath.Join(dir, "chains", "pack.json"))
 	b, _ := os.ReadFile(filepath.Join(dir, "chains", "pack.json"))
-	for _, want := range []string{`"kind": "workflow-chain"`, `"chainId": "community.acme.chains.summarize-page"`, `"core.ai.callPrompt"`} {
+	for _, want := range []string{`"kind": "workflow-chain"`, `"chainId": "community.acme.chains.summarize-page"`, `"core.ai.chatCompletion@1.0.0"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("%s missing:\n%s", want, b)
 		}

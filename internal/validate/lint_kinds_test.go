@@ -39,7 +39,8 @@ const baseChain = `{
 
 func TestBaseChainValid(t *testing.T) {
 	v := newV(t)
-	fr := v.File("doc.json", []byte(baseChain), "")
+	// pinned, as a v2 chain's references are (WC010 warns otherwise)
+	fr := v.File("doc.json", []byte(chainWith(`"core.ai.callPrompt"`, `"core.ai.callPrompt@1.0.0"`, `"vendor.acme.tools.echo"`, `"vendor.acme.tools.echo@1.0.0"`)), "")
 	if fr.Kind != WorkflowChainPack || fr.Spec != V2 || len(fr.Errors)+len(fr.Warnings) != 0 {
 		t.Fatalf("%s %s:\n%s", fr.Kind, fr.Spec, render(append(fr.Errors, fr.Warnings...)))
 	}
