@@ -13,8 +13,10 @@ import (
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// version is set at link time (-ldflags "-X main.version=...").
-var version = "0.1.0-dev"
+// version is the wopkit version: set at link time (-ldflags "-X
+// main.version=...") or, when not, the module version of the build info
+// (see version.go; `go install .../cmd/wopkit@v1.2.3` records v1.2.3).
+var version string
 
 // newRootCmd builds the wopkit command tree. Every verb is registered here,
 // in one list; each verb lives in its own file.
