@@ -19,14 +19,19 @@
 #   (e) `wopkit new tool --accessible` fed from a pipe;
 #   (f) exit status: a write that fails after the review, then quit (exit 3, draft kept, nothing
 #       written); accessible mode fed a pipe that ends early (exit 1);
-#   (g) (b) again at 60x20 and at 120x40.
+#   (g) (b) again at 60x20 and at 120x40;
+#   (h) issue 17's choices and suggestions, with NO_COLOR=1 at 80x24, 60x20 and 120x40: an artifact type's
+#       required properties offered from the properties typed (not the suggested ones), space not ticking,
+#       x ticking; a card's two-line template suggestion shown whole, marked "(suggested)", taken into the
+#       field with → and edited; a tool action's "Scopes it uses" listing both scopes, x ticking one, the
+#       field showing what is ticked once left.
 # Every wizard screen waited on is checked for what a small terminal cuts off (check_layout): no line
 # wider than the terminal, the key help whole on the last line, the focused field, the selected problem.
 # Every run ends with `wopkit validate --strict` of the files (and `wopkit verify` of a signed tarball),
 # and checks the process's exit status.
 # Usage: scripts/tui-e2e.sh [WOPKIT_BINARY]   (builds ./cmd/wopkit when no binary is given)
 # Env: FIXTURES (default: ../shared/fixtures beside the repository),
-#      E2E_ONLY=edit|new|chain|tool|git|resume|pipe|exit|sizes, E2E_SIZES (default "60x20 120x40": the sizes
+#      E2E_ONLY=edit|new|chain|tool|git|resume|pipe|exit|sizes|choices, E2E_SIZES (default "60x20 120x40": the sizes
 #      (g) runs at), E2E_KEEP=1 keeps the work dir.
 # Exit: 0 pass, 1 a check failed, 3 a tool or fixture is missing.
 set -euo pipefail
@@ -566,6 +571,88 @@ e2e_exit() {
 	echo "tui-e2e: exit ok"
 }
 
+# e2e_choices: issue 17's multi-selects and suggestions under NO_COLOR=1 at the current size, each pack
+# or manifest then written and validated.
+e2e_choices() {
+	echo "tui-e2e: choices and suggestions (NO_COLOR=1, ${cols}x$rows)"
+	local c=$work/choices-${cols}x$rows
+	mkdir -p "$c/art" "$c/card" "$c/tool"
+	# an artifact type: the required properties are the properties as typed
+	start "cd '$c/art' && NO_COLOR=1 '$wopkit' new pack --set kind=artifact-type"
+	enter_until '^┃ Properties'
+	wait_text '(suggested) title, summary, body'
+	keys C-u
+	type_text 'title, body'
+	keys Enter
+	wait_for '^┃ Required properties'
+	wait_for '^┃ > \[•\] title'
+	screen | grep -q '^┃   \[•\] body' || fail "body is not offered, ticked"
+	if screen | grep -q summary; then fail "summary offered after title, body was typed"; fi
+	keys Down Space
+	wait_text 'x ticks or unticks the option under the cursor'
+	screen | grep -q '^┃ > \[•\] body' || fail "space unticked body"
+	keys x
+	wait_for '^┃ > \[ \] body'
+	keys Enter
+	enter_until 'will be written'
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys Enter
+	wait_for 'signed \(v2' 30
+	keys q
+	wait_for '^EXIT=0'
+	"$wopkit" validate --strict "$c/art/my-pack" || fail "the artifact-type pack does not validate"
+	grep -rqz '"required": \[[[:space:]]*"title"[[:space:]]*\]' "$c/art/my-pack" || fail "the schema does not require title alone"
+	# a card: the two-line template suggestion, whole, marked, taken with → and edited
+	start "cd '$c/card' && NO_COLOR=1 '$wopkit' new pack --set kind=card"
+	enter_until '^┃ Template'
+	wait_text '(suggested) Summarize this text in a {{length}} form.'
+	screen | grep -q '{{source}}' || fail "the template suggestion's second line is hidden"
+	screen | tail -1 | grep -q '→ edit suggestion' || fail "the help does not name →"
+	keys Right
+	wait_for '^┃ Summarize this text in a \{\{length\}\} form\.'
+	type_text ' Keep it short.'
+	wait_text '{{source}} Keep it short.'
+	screen | tail -1 | grep -q '\^u clear' || fail "the help of a field with text does not name ctrl+u"
+	enter_until 'will be written'
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys Enter
+	wait_for 'signed \(v2' 30
+	keys q
+	wait_for '^EXIT=0'
+	"$wopkit" validate --strict "$c/card/my-pack" || fail "the card pack does not validate"
+	grep -q '{{source}} Keep it short.' "$c/card/my-pack/pack.json" || fail "the edited template is not written"
+	# a tool: the action's scopes are the tool's two scopes, shown; once left, what is ticked
+	start "cd '$c/tool' && NO_COLOR=1 '$wopkit' new tool"
+	enter_until 'Environment variables: none'
+	keys Enter
+	wait_for 'Scopes: none'
+	keys Down Enter
+	wait_for '^┃ Resource'
+	enter_until '1 scope: net.outbound'
+	keys Down Enter
+	answer '^┃ Resource' gmail.messages
+	enter_until '2 scopes: net.outbound, gmail.messages'
+	keys Enter
+	wait_for '^┃ Action name'
+	enter_until '^┃ Scopes it uses'
+	wait_for '^┃ > \[ \] net.outbound'
+	screen | grep -q '^┃   \[ \] gmail.messages' || fail "the second scope is not shown"
+	keys x
+	wait_for '^┃ > \[•\] net.outbound'
+	keys BTab
+	wait_for '^┃ Inputs'
+	wait_text 'ticked: net.outbound'
+	enter_until 'will be written'
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys Enter
+	wait_for 'wrote 1 file' 30
+	keys q
+	wait_for '^EXIT=0'
+	"$wopkit" validate --strict "$c/tool/my-tool.tool.json" || fail "the tool manifest does not validate"
+	tr -d '\n' <"$c/tool/my-tool.tool.json" | grep -q '"scopes_used": \[ *"net.outbound" *\]' || fail "the action does not use net.outbound"
+	echo "tui-e2e: choices ok (${cols}x$rows)"
+}
+
 # at_size COLSxROWS FUNC...: run the FUNCs in a terminal of that size (their mixed packs in new-COLSxROWS).
 at_size() {
 	local f
@@ -602,6 +689,7 @@ case "${E2E_ONLY:-}" in
 edit) e2e_edit ;;
 new) e2e_new; e2e_twice ;;
 sizes) e2e_sizes ;;
+choices) for size in 80x24 60x20 120x40; do at_size "$size" e2e_choices; done ;;
 exit) e2e_exit ;;
 tool) e2e_tool ;;
 git) e2e_git ;;
@@ -611,6 +699,7 @@ pipe) e2e_pipe ;;
 *)
 	sizes_start
 	e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_git; e2e_resume; e2e_pipe; e2e_exit
+	for size in 80x24 60x20 120x40; do at_size "$size" e2e_choices; done
 	sizes_wait
 	;;
 esac

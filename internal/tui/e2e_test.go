@@ -18,7 +18,9 @@ import (
 // default in a git checkout (the new key kept out of it); a draft resumed
 // where it was left; accessible mode fed from a pipe; the exit status of a
 // run that cannot write and of a pipe that ends early. The mixed pack runs
-// again at 60x20 and 120x40, each screen checked for what is cut off.
+// again at 60x20 and 120x40, each screen checked for what is cut off; issue
+// 17's lists to tick and suggestions run under NO_COLOR=1 at 80x24, 60x20
+// and 120x40.
 func TestTerminalEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end terminal test skipped in -short mode")
