@@ -25,6 +25,8 @@
 #       x ticking; a card's two-line template suggestion shown whole, marked "(suggested)", taken into the
 #       field with → and edited; a tool action's "Scopes it uses" listing both scopes, x ticking one, the
 #       field showing what is ticked once left.
+#   (i) issue 17: accessible mode from a pipe with a refused answer (exit 1); Sigstore keyless with no
+#       network, fixed from the review, n to "Keep a draft?" (E2E_ONLY=offline).
 # Every wizard screen waited on is checked for what a small terminal cuts off (check_layout): no line
 # wider than the terminal, the key help whole on the last line, the focused field, the selected problem.
 # Every run ends with `wopkit validate --strict` of the files (and `wopkit verify` of a signed tarball),
@@ -653,6 +655,69 @@ e2e_choices() {
 	echo "tui-e2e: choices ok (${cols}x$rows)"
 }
 
+# e2e_offline: issue 17's accessible mode from a pipe with one bad answer (exit 1, the question, the
+# answer and why, the answers echoed, nothing written, the next line not taken), and Sigstore keyless
+# signing with no network at 80x24: a token Fulcio would take but an unreachable Fulcio (a closed port,
+# as the CLI's tests do with a closed server); the failure is the sign page's, "fix it" opens the
+# sign page on the signing method, choosing it again retries, and n to "Keep a draft?" leaves no draft.
+e2e_offline() {
+	echo "tui-e2e: a bad answer from a pipe, Sigstore with no network"
+	local o=$work/offline joined
+	mkdir -p "$o/pipe" "$o/keyless"
+	# a pack of nodes, the organisation refused; the lines after it answer later questions
+	printf '%s\n' 2 '' 'Not An Org!' piped '' '' '' '' '' '' '' '' '' '' '' '' '' '' '' '' '' 6 >"$o/pipe/answers.txt"
+	start "cd offline/pipe && cat answers.txt | '$wopkit' new --accessible"
+	wait_for '^EXIT=' 30
+	joined=$(tmux -L "$sock" capture-pane -p -J -S - -t e2e)
+	grep -q '^EXIT=1' <<<"$joined" || fail "a refused answer from a pipe does not exit 1"
+	grep -Fq 'identity, "Organisation or author [example]": the answer "Not An Org!" was refused: ' <<<"$joined" ||
+		fail "the error does not name the question, the answer and why"
+	grep -Fq 'Organisation or author [example] Not An Org!' <<<"$joined" || fail "the answer is not echoed after its question"
+	if grep -q '^Pack name' <<<"$joined"; then fail "the next question was asked after a refused answer"; fi
+	[ ! -e "$o/pipe/piped" ] && [ ! -e "$o/pipe/my-pack" ] || fail "a refused answer wrote files"
+	# keyless with no network: an unexpired token with a verified email (not checked offline), Fulcio
+	# and Rekor on a port nothing listens on
+	local b64='base64 -w0' exp tok
+	exp=$(($(date +%s) + 3600))
+	tok=$(printf '{"alg":"ES256","typ":"JWT"}' | $b64 | tr '+/' '-_' | tr -d '=').$(printf \
+		'{"iss":"https://oidc.wopkit.test","sub":"u-1","aud":"sigstore","email":"dev@acme.test","email_verified":true,"exp":%s}' \
+		"$exp" | $b64 | tr '+/' '-_' | tr -d '=').c2ln
+	start "cd offline/keyless && SIGSTORE_ID_TOKEN='$tok' WOPKIT_FULCIO_URL=http://127.0.0.1:1 WOPKIT_REKOR_URL=http://127.0.0.1:1 '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Enter
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' offline
+	enter_until '^┃ Pack and sign now'
+	wait_text 'Sigstore keyless (OIDC token from SIGSTORE_ID_TOKEN)'
+	keys Down Down Down Enter # keyless
+	wait_for 'will be written' 30
+	wait_text 'signed keyless with Sigstore (no key file)'
+	keys Enter
+	wait_for 'could not finish' 30
+	wait_text 'signMethod: could not finish: could not get a signing certificate from Fulcio at http://127.0.0.1:1'
+	wait_text 'choose the same way to sign again to retry, or choose another way to sign'
+	if screen | grep -q 'name: could not finish'; then fail "the failure is shown under the name"; fi
+	if screen | grep -Fq "$tok"; then fail "the identity token is shown"; fi
+	[ -f "$o/keyless/.wopkit-new-draft.json" ] || fail "no draft kept after the failure"
+	keys Enter # fix it
+	wait_for '^wopkit new · pack and sign'
+	wait_for '^┃ > Sigstore keyless'
+	keys Enter # the same method: a retry
+	wait_for 'will be written' 30
+	keys Enter
+	wait_for 'could not finish' 30
+	keys q
+	wait_for 'Keep a draft'
+	keys n
+	wait_for '^EXIT=' 30
+	screen | grep -q '^EXIT=3' || fail "a run that could not reach Fulcio does not exit 3"
+	[ ! -e "$o/keyless/.wopkit-new-draft.json" ] || fail "n to Keep a draft left the draft"
+	[ -z "$(find "$o/keyless" -mindepth 1)" ] || fail "the failed run left files: $(ls -A "$o/keyless")"
+	echo "tui-e2e: offline ok"
+}
+
 # at_size COLSxROWS FUNC...: run the FUNCs in a terminal of that size (their mixed packs in new-COLSxROWS).
 at_size() {
 	local f
@@ -696,10 +761,12 @@ git) e2e_git ;;
 chain) e2e_chain ;;
 resume) e2e_resume ;;
 pipe) e2e_pipe ;;
+offline) e2e_offline ;;
 *)
 	sizes_start
 	e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_git; e2e_resume; e2e_pipe; e2e_exit
 	for size in 80x24 60x20 120x40; do at_size "$size" e2e_choices; done
+	e2e_offline
 	sizes_wait
 	;;
 esac

@@ -77,7 +77,7 @@ func (p *fulcioProvider) GetCertificate(ctx context.Context, kp sgsign.Keypair, 
 	default:
 		return nil, newErr(werr.Env, CodeFulcioFailed,
 			fmt.Sprintf("could not get a signing certificate from Fulcio at %s: %s", p.url, msg),
-			"check the network and --fulcio-url, then retry; nothing was written")
+			"check the network and --fulcio-url (or "+FulcioEnv+"), then retry; nothing was written")
 	}
 }
 
@@ -93,7 +93,7 @@ func (l *rekorLog) GetTransparencyLogEntry(ctx context.Context, pemKey []byte, b
 	if err = l.r.GetTransparencyLogEntry(ctx, pemKey, b); err == nil {
 		return nil
 	}
-	class, hint := werr.Env, "check the network and --rekor-url, then retry; nothing was written"
+	class, hint := werr.Env, "check the network and --rekor-url (or "+RekorEnv+"), then retry; nothing was written"
 	if !isNetErr(err) && httpStatus(err) == 0 && !errors.Is(err, context.Canceled) {
 		// go-openapi reports HTTP answers as typed errors whose text names
 		// the operation and status (e.g. "[POST /api/v1/log/entries][400]").
