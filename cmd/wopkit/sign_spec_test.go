@@ -102,3 +102,62 @@ func TestSignV2RefusesAV1Pack(t *testing.T) {
 		}
 	}
 }
+
+// TestSignManualRefusesAV2Pack mirrors TestSignV2RefusesAV1Pack: a v2 pack
+// signed --sign manual would carry the v1 block and become a v1 document
+// (which fails validate as v1 and publish --spec v1 would stage): pack and
+// sign refuse it, tarball or directory, --no-validate or not, and write
+// nothing. A v1 pack holding an integer beyond ±(2^53-1) is refused too,
+// naming its pointer, rather than signed as the nearest double.
+func TestSignManualRefusesAV2Pack(t *testing.T) {
+	keys := t.TempDir()
+	key := filepath.Join(keys, "me")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: %s", errOut)
+	}
+	dir := filepath.Join(t.TempDir(), "hello")
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", dir, "--set", "name=vendor.acme.hello"); code != 0 {
+		t.Fatalf("new: %s", errOut)
+	}
+	v2tgz := filepath.Join(t.TempDir(), "v2.tgz")
+	if _, errOut, code := runCmd(t, "pack", dir, "--sign", "v2", "--key", key+".key", "--key-id", "me-1", "-o", v2tgz); code != 0 {
+		t.Fatalf("pack --sign v2: %s", errOut)
+	}
+	for _, args := range [][]string{
+		{"pack", dir}, {"sign", dir}, {"pack", dir, "--no-validate"}, {"sign", v2tgz},
+	} {
+		out := t.TempDir()
+		tgz := filepath.Join(out, "hello.tgz")
+		_, errOut, code := runCmd(t, append(args, "--sign", "manual", "--key", key+".key", "--key-id", "me-1", "-o", tgz)...)
+		if code != 1 || !strings.Contains(errOut, "is a v2 pack (by its engines)") || !strings.Contains(errOut, "--sign v2") {
+			t.Errorf("%v --sign manual of a v2 pack: exit %d, want 1 naming the v2 pack and --sign v2:\n%s", args, code, errOut)
+		}
+		if ents, _ := os.ReadDir(out); len(ents) != 0 {
+			t.Errorf("%v wrote %d file(s) though it refused", args, len(ents))
+		}
+	}
+
+	v1 := filepath.Join(t.TempDir(), "v1")
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--spec", "v1", "--dir", v1, "--set", "name=vendor.acme.hello"); code != 0 {
+		t.Fatalf("new --spec v1: %s", errOut)
+	}
+	pj, err := os.ReadFile(filepath.Join(v1, "pack.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Replace(string(pj), `"name":`, `"x-limits": {"max": [1, 9007199254740993]}, "name":`, 1)
+	if big == string(pj) {
+		t.Fatalf("no name member in\n%s", pj)
+	}
+	if err := os.WriteFile(filepath.Join(v1, "pack.json"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	_, errOut, code := runCmd(t, "pack", v1, "--no-validate", "--sign", "manual", "--key", key+".key", "--key-id", "me-1", "-o", filepath.Join(out, "v1.tgz"))
+	if code != 1 || !strings.Contains(errOut, "9007199254740993 at /x-limits/max/1") || !strings.Contains(errOut, "9007199254740992") {
+		t.Errorf("pack --sign manual of a v1 pack with 2^53+1: exit %d, want 1 naming the pointer:\n%s", code, errOut)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("pack wrote %d file(s) though it refused", len(ents))
+	}
+}

@@ -10,14 +10,15 @@ import (
 // maxSafe is 2^53-1, the largest integer every IEEE double neighbour agrees on.
 const maxSafe = 1<<53 - 1
 
-// unsafeInteger reports whether f renders as an integer literal (no
-// fraction, no exponent: ECMAScript does so below 1e21) beyond ±(2^53-1).
-// Deciding on the rendered form keeps Strict idempotent: 1e17 would render
-// as 100000000000000000 and is refused, while 1E30 renders as 1e+30 and is
-// a float, as in RFC 8785's own example.
+// unsafeInteger reports whether f is an integer beyond ±(2^53-1), however
+// it is written: 9007199254740993, 1e17, 1e21, 1E30 and a literal of 21 or
+// more digits all are (RFC 0212 §B: a signer refuses them; JavaScript's
+// Number.isInteger holds for each, Number.isSafeInteger for none). Every
+// double of magnitude 2^53 or more is an integer, so this is simply a
+// magnitude test; it is idempotent, since the canonical form of a refused
+// value is never produced.
 func unsafeInteger(f float64) bool {
-	a := math.Abs(f)
-	return a > maxSafe && a < 1e21
+	return math.Abs(f) > maxSafe && !math.IsInf(f, 0)
 }
 
 // appendNumber appends the ECMAScript Number::toString form of a finite f.

@@ -31,11 +31,12 @@ const maxDepth = 1000
 // Options tunes canonicalisation.
 type Options struct {
 	// Strict adds the I-JSON refusal required by OpenWOP v2 signing of
-	// integers beyond ±(2^53-1): any number whose canonical form is an
-	// integer literal (ECMAScript writes no exponent below 1e21) of
-	// magnitude above 2^53-1, however it was written (9007199254740993,
-	// 1e17, 9007199254740993.0). Numbers rendered with an exponent (1E30,
-	// in RFC 8785's own example, is 1e+30) are floats and stay accepted.
+	// integers beyond ±(2^53-1) (RFC 0212 §B): any number whose value is an
+	// integer of magnitude above 2^53-1, however it was written
+	// (9007199254740993, 9007199254740993.0, 1e17, 1e21, 1E30, a literal of
+	// 21 or more digits). Every double that large is an integer, so Strict
+	// accepts numbers of magnitude up to 2^53-1 only; RFC 8785's own
+	// example value 1E30 canonicalises without Strict.
 	Strict bool
 }
 

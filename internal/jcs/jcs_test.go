@@ -9,7 +9,9 @@ import (
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// TestRFC8785Example is the example of RFC 8785 §3.2.2/§3.2.4.
+// TestRFC8785Example is the example of RFC 8785 §3.2.2/§3.2.4. Its 1E30 is
+// an integer beyond ±(2^53-1), which Strict (RFC 0212 §B) refuses: the
+// example is plain JCS.
 func TestRFC8785Example(t *testing.T) {
 	in := `{
   "numbers": [333333333.33333329, 1E30, 4.50,
@@ -18,9 +20,12 @@ func TestRFC8785Example(t *testing.T) {
   "literals": [null, true, false]
 }`
 	want := `{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`
-	got, err := Canonicalize([]byte(in), Options{Strict: true})
+	got, err := Canonicalize([]byte(in), Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := Canonicalize([]byte(in), Options{Strict: true}); werr.CodeOf(err) != CodeNumberRange || !strings.Contains(err.Error(), "1E30") {
+		t.Errorf("strict accepts 1E30: %v", err)
 	}
 	if string(got) != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -185,6 +190,14 @@ func TestErrors(t *testing.T) {
 		{"big negative int strict", `-9007199254740992`, true, CodeNumberRange, "byte 0"},
 		{"big int via exponent strict", `[1e17]`, true, CodeNumberRange, "byte 1"},
 		{"big int via fraction strict", `9007199254740993.0`, true, CodeNumberRange, "byte 0"},
+		// RFC 0212 §B: integers beyond ±(2^53-1) however written, also where
+		// ECMAScript renders them with an exponent (from 1e21 on)
+		{"1e21 strict", `{"n":1e21}`, true, CodeNumberRange, "integer 1e21"},
+		{"-1e21 strict", `-1e21`, true, CodeNumberRange, "byte 0"},
+		{"1E30 strict", `[0,1E30]`, true, CodeNumberRange, "byte 3"},
+		{"22 digits strict", `{"n":1000000000000000000000}`, true, CodeNumberRange, "integer 1000000000000000000000"},
+		{"30 digits strict", `123456789012345678901234567890`, true, CodeNumberRange, "byte 0"},
+		{"1.5e300 strict", `1.5e300`, true, CodeNumberRange, "byte 0"},
 		{"trailing comma", `[1,]`, false, CodeSyntax, "byte 3"},
 		{"trailing garbage", `{} x`, false, CodeSyntax, "byte 3"},
 		{"empty", ``, false, CodeSyntax, "byte 0"},
@@ -222,7 +235,7 @@ func asWerr(err error, target **werr.Error) bool {
 }
 
 func TestStrictAccepts(t *testing.T) {
-	for _, in := range []string{"9007199254740991", "-9007199254740991", "1.5e300", "1E30", "0.5", "1e21", "-1e21"} {
+	for _, in := range []string{"9007199254740991", "-9007199254740991", "0.5", "4503599627370495.5", "1e-300", "-0.0000001", "4.5e15"} {
 		if _, err := Canonicalize([]byte(in), Options{Strict: true}); err != nil {
 			t.Errorf("strict refused %s: %v", in, err)
 		}
@@ -262,6 +275,9 @@ func TestMarshal(t *testing.T) {
 	}{
 		{"big int strict", map[string]any{"n": int64(1) << 60}, CodeNumberRange},
 		{"big float strict", []any{1e17}, CodeNumberRange},
+		{"1e21 strict", map[string]any{"n": 1e21}, CodeNumberRange},
+		{"json.Number 1E30 strict", []any{json.Number("1E30")}, CodeNumberRange},
+		{"json.Number 22 digits strict", []any{json.Number("1000000000000000000000")}, CodeNumberRange},
 		{"bad number", json.Number("1x"), CodeSyntax},
 		{"padded number", json.Number(" 1"), CodeSyntax},
 		{"invalid utf8", []any{"\xff"}, CodeInvalidString},

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jcs"
+	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -67,9 +69,21 @@ func (m *Manifest) Signing() map[string]any {
 // JCS form. strict applies the v2 I-JSON refusals, checked on the source
 // text itself so that duplicate keys and lone surrogates are not lost in
 // decoding.
+//
+// Without strict (v1 manual signing) an integer literal beyond ±(2^53-1)
+// is refused too, naming its pointer: JCS would write the nearest double
+// (9007199254740993 becomes 9007199254740992), so the signed pack.json
+// would say another number than the one written. Every other literal
+// keeps its value (1.50 is written 1.5, 1E30 1e+30: the same double).
 func (m *Manifest) Canonical(block map[string]any, strict bool) ([]byte, error) {
 	if _, err := jcs.Canonicalize(m.Src, jcs.Options{Strict: strict}); err != nil {
 		return nil, werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json cannot be canonicalised")
+	}
+	if !strict {
+		if ptr, lit := inexactInteger("", m.Doc); ptr != "" {
+			return nil, werr.New(werr.Invalid, "pack_manifest_invalid", "pack.json holds the integer %s at %s, beyond ±(2^53-1): canonical JSON would sign it as %s", lit, ptr, nearest(lit)).
+				WithHint("write the value as a string (\"%s\"), or keep integers within ±9007199254740991", lit)
+		}
 	}
 	doc := m.Doc
 	if block != nil {
@@ -84,6 +98,56 @@ func (m *Manifest) Canonical(block map[string]any, strict bool) ([]byte, error) 
 		return nil, werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json cannot be canonicalised")
 	}
 	return out, nil
+}
+
+// maxSafeDigits is 2^53-1, the largest integer every reader of the signed
+// pack.json agrees on.
+const maxSafeDigits = "9007199254740991"
+
+// inexactInteger returns the pointer and text of the first integer literal
+// (digits only: no fraction, no exponent) in v beyond ±(2^53-1), or "".
+// Members are visited in sorted order, so the report is stable.
+func inexactInteger(ptr string, v any) (string, string) {
+	switch x := v.(type) {
+	case json.Number:
+		lit := strings.TrimPrefix(string(x), "-")
+		if strings.ContainsAny(lit, ".eE") {
+			return "", ""
+		}
+		if len(lit) > len(maxSafeDigits) || len(lit) == len(maxSafeDigits) && lit > maxSafeDigits {
+			if ptr == "" {
+				ptr = "/"
+			}
+			return ptr, string(x)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if p, lit := inexactInteger(jsondoc.Child(ptr, k), x[k]); p != "" {
+				return p, lit
+			}
+		}
+	case []any:
+		for i, it := range x {
+			if p, lit := inexactInteger(jsondoc.Index(ptr, i), it); p != "" {
+				return p, lit
+			}
+		}
+	}
+	return "", ""
+}
+
+// nearest is the canonical (JCS) form of a number literal.
+func nearest(lit string) string {
+	c, err := jcs.Canonicalize([]byte(lit), jcs.Options{})
+	if err != nil {
+		return "another number"
+	}
+	return string(c)
 }
 
 // VersionManifest renders the registry-style <version>.json: the source

@@ -5,6 +5,9 @@ import (
 	"crypto"
 	"crypto/ed25519"
 
+	"github.com/openwop/wopkit/internal/jcs"
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -61,14 +64,49 @@ func (s *Ed25519Signer) Block() map[string]any {
 	return map[string]any{"method": MethodManual, "publicKeyRef": s.keyID, "signatureRef": SignatureFile}
 }
 
-// Sign signs the exact in-tarball pack.json bytes.
+// Sign signs the exact in-tarball pack.json bytes. It refuses what the
+// scheme cannot sign: for v2, bytes that are not I-JSON (RFC 0212 §B: no
+// duplicate name, no lone surrogate, no integer beyond ±(2^53-1), however
+// written; pack builds them canonical); for
+// manual, a v2 pack (its manual block would make it a v1 document, which
+// then fails validation as v1 and would be published to the v1 tree).
 func (s *Ed25519Signer) Sign(_ context.Context, packJSON []byte) (*Signature, error) {
+	if err := s.signable(packJSON); err != nil {
+		return nil, err
+	}
 	sig := ed25519.Sign(s.key, packJSON)
 	return &Signature{
 		Files:       map[string][]byte{SignatureFile: sig},
 		Detached:    sig,
 		DetachedExt: DetachedSigExt,
 	}, nil
+}
+
+// signable checks packJSON against the scheme's rules (see Sign).
+func (s *Ed25519Signer) signable(packJSON []byte) error {
+	if s.method == MethodV2 {
+		if _, err := jcs.Canonicalize(packJSON, jcs.Options{Strict: true}); err != nil {
+			return werr.Wrap(werr.Invalid, "pack_manifest_invalid", err, "pack.json is not I-JSON, which the %s scheme signs (RFC 0212)", SchemeV2)
+		}
+		return nil
+	}
+	doc, err := jsondoc.Parse(packJSON)
+	if err != nil || doc.Root.Kind != jsondoc.Object {
+		return nil // nothing to classify; the bytes are signed as given
+	}
+	// the spec of the manifest as written, without the manual block this
+	// signer puts in it
+	bare := jsondoc.Node{Kind: jsondoc.Object}
+	for _, m := range doc.Root.Members {
+		if m.Key != "signing" || m.Value.Get("method") == nil {
+			bare.Members = append(bare.Members, m)
+		}
+	}
+	if spec, why := validate.DetectSpec(&bare); spec == validate.V2 {
+		return werr.New(werr.Invalid, "sign_spec_mismatch", "pack.json is a v2 pack (by its %s), and --sign manual writes the v1 signing block: the signed pack.json would be a v1 document", why).
+			WithHint("sign it v2 with --sign v2 (the default for a v2 pack); to sign it manual, make it a v1 pack first (engines.openwop \">=1.0.0 <2.0.0\", no v2 signing block)")
+	}
+	return nil
 }
 
 // VerifyEd25519 checks a raw 64-byte Ed25519 signature over msg. where names

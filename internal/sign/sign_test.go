@@ -217,12 +217,53 @@ func TestSignerBlocks(t *testing.T) {
 		if got := fmt.Sprint(s.Block()); got != tc.block {
 			t.Errorf("%s: block %s, want %s", tc.method, got, tc.block)
 		}
-		sig, _ := s.Sign(context.Background(), []byte("x"))
-		if err := VerifyEd25519(key.Public(), []byte("x"), sig.Detached, "x"); err != nil {
+		msg := []byte(`{"name":"x.y","version":"1.0.0"}`)
+		sig, err := s.Sign(context.Background(), msg)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.method, err)
+		}
+		if err := VerifyEd25519(key.Public(), msg, sig.Detached, "x"); err != nil {
 			t.Error(err)
 		}
 		if err := VerifyEd25519(key.Public(), []byte("y"), sig.Detached, "x"); werr.CodeOf(err) != "pack_signature_invalid" {
 			t.Errorf("changed message verified: %v", err)
 		}
+	}
+}
+
+// TestSignRefusals: v2 signs only I-JSON (RFC 0212 §B: no integer beyond
+// ±(2^53-1), however written, 1e21 and 21-digit literals included);
+// manual refuses a v2 pack, whose manual block would make it v1.
+func TestSignRefusals(t *testing.T) {
+	key, _ := GenerateKey(Ed25519)
+	v2, _ := NewEd25519Signer(MethodV2, key, "k1")
+	manual, _ := NewEd25519Signer(MethodManual, key, "k1")
+	v2Block := `"signing":{"keyId":"k1","scheme":"ed25519-canonical-json"}`
+	manualBlock := `"signing":{"method":"manual","publicKeyRef":"k1","signatureRef":"keys/pack.json.sig"}`
+	for _, tc := range []struct {
+		name   string
+		s      *Ed25519Signer
+		pj     string
+		code   string
+		substr string
+	}{
+		{"v2", v2, `{"n":9007199254740991,"name":"x.y",` + v2Block + `}`, "", ""},
+		{"v2 2^53+1", v2, `{"n":9007199254740993,"name":"x.y",` + v2Block + `}`, "pack_manifest_invalid", "9007199254740993"},
+		{"v2 1e21", v2, `{"n":1e21,"name":"x.y",` + v2Block + `}`, "pack_manifest_invalid", "1e21"},
+		{"v2 22 digits", v2, `{"n":1000000000000000000000,"name":"x.y",` + v2Block + `}`, "pack_manifest_invalid", "1000000000000000000000"},
+		{"v2 duplicate", v2, `{"name":"x.y","name":"x.z",` + v2Block + `}`, "pack_manifest_invalid", "duplicate"},
+		{"manual v1", manual, `{"engines":{"openwop":">=1.0.0 <2.0.0"},"name":"x.y",` + manualBlock + `}`, "", ""},
+		{"manual v2 by engines", manual, `{"engines":{"openwop":">=1.0.0 <3.0.0"},"kind":"node","name":"x.y",` + manualBlock + `}`, "sign_spec_mismatch", "engines"},
+		{"manual v2 by $schema", manual, `{"$schema":"https://openwop.dev/spec/v2/node-pack-manifest.schema.json","name":"x.y",` + manualBlock + `}`, "sign_spec_mismatch", "$schema"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sig, err := tc.s.Sign(context.Background(), []byte(tc.pj))
+			if werr.CodeOf(err) != tc.code || tc.code != "" && !strings.Contains(err.Error(), tc.substr) {
+				t.Fatalf("Sign: %v, want code %q naming %q", err, tc.code, tc.substr)
+			}
+			if tc.code == "" && len(sig.Detached) != 64 {
+				t.Errorf("signature of %d bytes", len(sig.Detached))
+			}
+		})
 	}
 }
