@@ -280,7 +280,7 @@ func (t *transcript) fail(err error, page string) error {
 	switch {
 	case errors.As(err, &r):
 		return werr.New(werr.Invalid, "prompt_answer_refused", "%s, %q: the answer %q was refused: %s", page, r.question, r.answer, r.why).
-			WithHint("answers read from a pipe are not asked again (the next line answers the next question): fix that line and run again; an empty line keeps the suggestion")
+			WithHint("answers read from a pipe are not asked again, since the next line answers the next question: fix that line and run again; an empty line keeps the suggestion")
 	case errors.Is(err, errEnded):
 		return ended(page)
 	}
