@@ -98,8 +98,9 @@ func TestNewPackValidatePackSign(t *testing.T) {
 				t.Fatalf("validate: exit %d\n%s%s", code, out, errOut)
 			}
 			tgz := filepath.Join(t.TempDir(), "hello.tgz")
-			if out, errOut, code := runCmd(t, "pack", dir, "--sign", "manual", "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
-				t.Fatalf("pack --sign manual: exit %d\n%s%s", code, out, errOut)
+			// A v2 pack is signed v2 (--sign manual of a v2 pack is refused).
+			if out, errOut, code := runCmd(t, "pack", dir, "--sign", "v2", "--key", key+".key", "--key-id", "me-1", "-o", tgz); code != 0 {
+				t.Fatalf("pack --sign v2: exit %d\n%s%s", code, out, errOut)
 			}
 			if out, errOut, code := runCmd(t, "verify", tgz, "--key", key+".pub"); code != 0 {
 				t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
@@ -137,7 +138,7 @@ func TestNewIntoPack(t *testing.T) {
 	}
 	key := filepath.Join(t.TempDir(), "k")
 	runCmd(t, "keygen", "--out", key)
-	if out, errOut, code := runCmd(t, "pack", dir, "--sign", "manual", "--key", key+".key", "--key-id", "k-1", "-o", filepath.Join(t.TempDir(), "x.tgz")); code != 0 {
+	if out, errOut, code := runCmd(t, "pack", dir, "--sign", "v2", "--key", key+".key", "--key-id", "k-1", "-o", filepath.Join(t.TempDir(), "x.tgz")); code != 0 {
 		t.Fatalf("pack: exit %d\n%s%s", code, out, errOut)
 	}
 }
