@@ -16,6 +16,7 @@ type LifecycleOptions struct {
 	Version      string
 	Reason       string
 	SupersededBy string // deprecate only: the version (or name@version) that replaces this one
+	RebuildIndex bool   // as Options.RebuildIndex
 	Now          time.Time
 }
 
@@ -113,6 +114,9 @@ func lifecycle(o LifecycleOptions, edit func(*Tree, *jsjson.Obj) error) (*Plan, 
 	}
 	t, err := OpenTree(o.Registry, o.Spec)
 	if err != nil {
+		return nil, err
+	}
+	if err := t.checkComplete(o.RebuildIndex); err != nil {
 		return nil, err
 	}
 	if !safeName(o.Name) || !safeName(o.Version) {

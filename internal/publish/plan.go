@@ -36,6 +36,7 @@ type Plan struct {
 	NoOp      bool     `json:"noop"` // the tree already holds exactly this
 	Changes   []Change `json:"changes"`
 	IndexDiff []string `json:"indexDiff,omitempty"` // the index entries, before (-) and after (+)
+	Removed   []string `json:"removed,omitempty"`   // packs whose registry index entries the plan removes (--rebuild-index)
 	Notes     []string `json:"notes,omitempty"`
 
 	dir *untrusted.Dir // the registry root, where Apply writes
@@ -125,9 +126,11 @@ func registryEntries(t *Tree) (map[string][]byte, error) {
 }
 
 // indexDiff shows the index entries of name before and after the plan, and
-// notes the other packs whose registry index entries change too (when the
+// notes the other packs whose registry index entries change (when the
 // tree's registry index was not up to date, as the registry's scripts would
-// rewrite them).
+// rewrite them) or are removed (their folders are not in the tree: only
+// with --rebuild-index, see Tree.checkComplete). A removal is never called
+// a change: the diff says "removed" and Plan.Removed lists them.
 func indexDiff(t *Tree, plan *Plan, name string, oldPack []byte, oldReg map[string][]byte) error {
 	newPack, _, err := t.read(t.PackIndex(name))
 	if err != nil {
@@ -139,21 +142,37 @@ func indexDiff(t *Tree, plan *Plan, name string, oldPack []byte, oldReg map[stri
 	}
 	plan.IndexDiff = append(lineDiff(t.PackIndex(name), oldPack, newPack),
 		lineDiff(t.RegistryIndex()+" (packs[] entry of "+name+")", oldReg[name], newReg[name])...)
-	var others []string
+	var changed, added, removed []string
 	for n, e := range newReg {
-		if n != name && !bytes.Equal(e, oldReg[n]) {
-			others = append(others, n)
+		switch old, ok := oldReg[n]; {
+		case n == name:
+		case !ok:
+			added = append(added, n)
+		case !bytes.Equal(e, old):
+			changed = append(changed, n)
 		}
 	}
 	for n := range oldReg {
 		if _, ok := newReg[n]; !ok && n != name {
-			others = append(others, n)
+			removed = append(removed, n)
 		}
 	}
-	if len(others) > 0 {
-		sort.Strings(others)
-		plan.Notes = append(plan.Notes, fmt.Sprintf("%s was not up to date with the tree: the entries of %d other pack(s) change too (%s)",
-			t.RegistryIndex(), len(others), strings.Join(others, ", ")))
+	if len(changed) > 0 {
+		sort.Strings(changed)
+		plan.Notes = append(plan.Notes, fmt.Sprintf("%s was not up to date with the tree: the entries of %d other pack(s) change (%s)",
+			t.RegistryIndex(), len(changed), shortList(changed)))
+	}
+	if len(added) > 0 {
+		sort.Strings(added)
+		plan.Notes = append(plan.Notes, fmt.Sprintf("%s was not up to date with the tree: %d other pack(s) in the tree are added to it (%s)",
+			t.RegistryIndex(), len(added), shortList(added)))
+	}
+	if len(removed) > 0 {
+		sort.Strings(removed)
+		plan.Removed = removed
+		plan.IndexDiff = append(plan.IndexDiff, fmt.Sprintf("removed from %s: the packs[] entries of %d pack(s) whose folders are not in the tree (%s)",
+			t.RegistryIndex(), len(removed), shortList(removed)))
+		plan.Notes = append(plan.Notes, fmt.Sprintf("the index is rebuilt from the packs this checkout holds (--rebuild-index): %d pack(s) are removed from %s", len(removed), t.RegistryIndex()))
 	}
 	return nil
 }

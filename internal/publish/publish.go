@@ -39,7 +39,12 @@ type Options struct {
 	Registry   string // registry checkout or root
 	Spec       string // SpecV1 or SpecV2 (default)
 	AllowOlder bool   // accept a version not greater than the latest published
-	Now        time.Time
+	// RebuildIndex rebuilds the registry index from the packs the checkout
+	// holds even when it lists packs whose folders are missing (a partial
+	// checkout): their entries are removed. Without it such a tree is
+	// refused (registry_partial).
+	RebuildIndex bool
+	Now          time.Time
 }
 
 // Release is a verified tarball ready to stage.
@@ -64,6 +69,9 @@ type Release struct {
 func Stage(ctx context.Context, o Options) (*Plan, error) {
 	t, err := OpenTree(o.Registry, o.Spec)
 	if err != nil {
+		return nil, err
+	}
+	if err := t.checkComplete(o.RebuildIndex); err != nil {
 		return nil, err
 	}
 	rel, err := loadRelease(ctx, t, o)

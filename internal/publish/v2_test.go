@@ -164,26 +164,3 @@ func TestV2PublishScaffolded(t *testing.T) {
 		t.Errorf("lifecycle members: %s", got)
 	}
 }
-
-// A registry index that lags the tree (the live one does) is rewritten as
-// the registry's scripts would, and the plan says which other entries change.
-func TestStaleRegistryIndexNoted(t *testing.T) {
-	dir := minimalRegistry(t)
-	root := filepath.Join(dir, "registry")
-	key := addTestKey(t, root, "active")
-	const name = "community.wopkit-test.hello"
-	publishOK(t, Options{Tarball: release(t, key, sign.MethodV2, name, "1.0.0", nil), Registry: dir})
-	idx := filepath.Join(root, "v2", "index.json")
-	v, err := jsjson.Parse(readFileT(t, idx), idx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	packs := append(jsjson.Array(jsjson.Field(v, "packs")), jsjson.NewObj().Set("name", "community.gone.pack"))
-	v.(*jsjson.Obj).Set("packs", packs)
-	writeFile(t, idx, string(jsjson.Stringify(v)))
-
-	p := stage(t, Options{Tarball: release(t, key, sign.MethodV2, name, "1.1.0", nil), Registry: dir})
-	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "1 other pack(s) change too (community.gone.pack)") {
-		t.Errorf("notes: %q", p.Notes)
-	}
-}
