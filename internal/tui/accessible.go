@@ -227,9 +227,11 @@ func (t *transcript) answered(line string) {
 	t.answer, t.pending = line, true
 }
 
-// ended is told of the end of the input: from a pipe it stops the prompts.
+// ended is told of the end of the input: from a pipe it ends the line of
+// the question left unanswered and stops the prompts.
 func (t *transcript) ended() {
 	if t.pipe {
+		fmt.Fprintln(t.out)
 		t.stop = errEnded
 		panic(stopped{})
 	}
