@@ -14,6 +14,7 @@ import (
 // (--url).
 func newPublishCmd() *cobra.Command {
 	o := &publishOptions{}
+	var rebuildIndex bool // options.go belongs to the shared options: the one publish-only flag stays here
 	cmd := &cobra.Command{
 		Use:   "publish TGZ",
 		Short: "Stage a signed release into a registry checkout, or upload it to a registry",
@@ -30,6 +31,9 @@ func newPublishCmd() *cobra.Command {
 			"it (it completes or undoes what the journal in .wopkit-transaction records, --dry-run included).\n" +
 			"A release already published with the same bytes writes only what its publication still lacks\n" +
 			"(nothing: a no-op); with other bytes it is refused (version_conflict).\n" +
+			"A checkout whose registry index lists packs whose folders are missing (a sparse or partial checkout)\n" +
+			"is refused (registry_partial): rebuilding the index from it would remove them; --rebuild-index\n" +
+			"rebuilds it from the packs the checkout holds anyway, and the plan lists the entries it removes.\n" +
 			"With --url URL it PUTs the tarball to the registry's HTTP API instead, with the API key read from\n" +
 			"the environment variable --token-env names (never printed).",
 		Example: "  wopkit publish hello-1.0.0.tgz --registry ../openwop-registry --dry-run\n" +
@@ -41,8 +45,8 @@ func newPublishCmd() *cobra.Command {
 			if (o.Tree.Registry == "") == (o.URL == "") {
 				return usageErr("publish needs exactly one of --registry DIR and --url URL", "stage into a registry checkout with --registry, or upload with --url")
 			}
-			if o.URL != "" && (o.DryRun || o.AllowOlder) {
-				return usageErr("--dry-run and --allow-older apply to --registry", "the registry behind --url decides for itself")
+			if o.URL != "" && (o.DryRun || o.AllowOlder || rebuildIndex) {
+				return usageErr("--dry-run, --allow-older and --rebuild-index apply to --registry", "the registry behind --url decides for itself")
 			}
 			return o.Tree.Validate()
 		},
@@ -70,7 +74,7 @@ func newPublishCmd() *cobra.Command {
 			}
 			defer unlock()
 			plan, err := publish.Stage(cmd.Context(), publish.Options{Tarball: args[0], SigPath: o.Sig,
-				Registry: o.Tree.Registry, Spec: o.Tree.Spec, AllowOlder: o.AllowOlder})
+				Registry: o.Tree.Registry, Spec: o.Tree.Spec, AllowOlder: o.AllowOlder, RebuildIndex: rebuildIndex})
 			if err != nil {
 				return err
 			}
@@ -83,6 +87,7 @@ func newPublishCmd() *cobra.Command {
 	f.StringVar(&o.TokenEnv, "token-env", publish.DefaultTokenEnv, "environment variable holding the registry API key (for --url)")
 	f.StringVar(&o.Sig, "sig", "", "detached signature (default: <tgz without .tgz>.sig when present, else the one inside the tarball)")
 	f.BoolVar(&o.AllowOlder, "allow-older", false, "publish a version that is not greater than the latest (a maintenance release)")
+	f.BoolVar(&rebuildIndex, "rebuild-index", false, "rebuild the registry index from the packs this checkout holds even when it lists packs whose folders are missing (their entries are removed)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "list every file that would be written or changed, and the index entries' diff; write nothing (a run interrupted earlier is still completed or undone)")
 	o.Output.AddFlags(cmd)
 	return cmd

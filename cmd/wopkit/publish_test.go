@@ -136,3 +136,53 @@ func TestPublishYankDeprecateCommands(t *testing.T) {
 		}
 	}
 }
+
+// A checkout whose registry index lists packs whose folders are missing is
+// refused (exit 1, registry_partial) and left as it was; --rebuild-index
+// rebuilds the index from the packs it holds and says which entries it
+// removes.
+func TestPublishPartialCheckout(t *testing.T) {
+	reg := fixtures.Registry(t)
+	a2a := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(reg)); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := runCmd(t, "publish", a2a, "--registry", root, "--spec", "v1"); code != 0 {
+		t.Fatalf("publish into the full copy: exit %d: %s", code, errOut)
+	}
+	packs, err := os.ReadDir(filepath.Join(root, "v1", "packs"))
+	if err != nil || len(packs) < 3 {
+		t.Fatalf("fixture packs: %v", err)
+	}
+	var gone []string
+	for _, p := range packs {
+		if p.Name() != "core.openwop.a2a" && len(gone) < 2 {
+			gone = append(gone, p.Name())
+			os.RemoveAll(filepath.Join(root, "v1", "packs", p.Name()))
+		}
+	}
+	before := listFiles(t, root)
+	_, errOut, code := runCmd(t, "publish", a2a, "--registry", root, "--spec", "v1")
+	if code != 1 || !strings.Contains(errOut, "lists 2 pack(s) whose folders are not in") || !strings.Contains(errOut, gone[0]) || !strings.Contains(errOut, "--rebuild-index") {
+		t.Errorf("partial checkout: exit %d: %s", code, errOut)
+	}
+	if got := listFiles(t, root); strings.Join(got, ",") != strings.Join(before, ",") {
+		t.Fatalf("the refused publish wrote: %v", got)
+	}
+	out, errOut, code := runCmd(t, "publish", a2a, "--registry", root, "--spec", "v1", "--rebuild-index", "--dry-run", "--json")
+	var plan struct {
+		Removed   []string `json:"removed"`
+		IndexDiff []string `json:"indexDiff"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &plan) != nil || strings.Join(plan.Removed, ",") != strings.Join(gone, ",") {
+		t.Fatalf("--rebuild-index: exit %d: %s %s", code, out, errOut)
+	}
+	out, _, _ = runCmd(t, "publish", a2a, "--registry", root, "--spec", "v1", "--rebuild-index", "--dry-run")
+	if !strings.Contains(out, "removed from v1/index.json: the packs[] entries of 2 pack(s)") || strings.Contains(out, "change ("+gone[0]) {
+		t.Errorf("text plan: %s", out)
+	}
+	if _, errOut, code := runCmd(t, "publish", a2a, "--url", "http://127.0.0.1:1", "--rebuild-index"); code != 2 || !strings.Contains(errOut, "--rebuild-index apply to --registry") {
+		t.Errorf("--rebuild-index with --url: exit %d: %s", code, errOut)
+	}
+}
