@@ -141,6 +141,9 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	t.put(sigRel, rel.Sig)
 	if !hasJSON {
 		// A published manifest stays as it is (its publishedAt, a yank).
+		if err := checkVersionManifest(rel.Manifest, rel.Name+"@"+rel.Version, t.Spec); err != nil {
+			return nil, err
+		}
 		t.put(jsonRel, jsjson.Stringify(rel.Manifest))
 	}
 	for _, f := range rel.archive.Files {
@@ -230,6 +233,9 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 		return nil, err
 	}
 	pm, name, version, keyID, method := man.doc, man.name, man.version, man.keyID, man.method
+	if err := checkEmbeddedSignature(a, pm, o.Tarball, t.Spec); err != nil {
+		return nil, err
+	}
 	root, err := registry.Open(t.Root)
 	if err != nil {
 		return nil, err

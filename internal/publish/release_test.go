@@ -100,6 +100,9 @@ func release(t testing.TB, key crypto.Signer, method, name, version string, edit
 	if method == sign.MethodV2 {
 		m.Set("kind", "node")
 		m.Set("engines", jsjson.NewObj().Set("openwop", ">=1.0.0 <3.0.0"))
+	} else {
+		// The scaffolder writes a v2 pack; manual signs only a v1 one.
+		m.Set("engines", jsjson.NewObj().Set("openwop", ">=1.0.0 <2.0.0"))
 	}
 	if edit != nil {
 		edit(m)
