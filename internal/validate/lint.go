@@ -3,6 +3,7 @@ package validate
 import (
 	"io/fs"
 	"sort"
+	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 )
@@ -62,7 +63,39 @@ func (v *Validator) lint(name string, spec Spec, k Kind, doc *jsondoc.Doc, fsys 
 		c.rule = r
 		r.check(c)
 	}
+	if k == VersionManifest {
+		c.lintCarried(spec)
+	}
 	return c.out, c.files
+}
+
+// lintCarried runs on a registry version manifest the rules of the pack
+// kind whose pack.json it carries (its members are the pack's, at the same
+// pointers and positions), but those that read the pack's files, which a
+// version manifest does not have, and those that already ran on it.
+func (c *lintCtx) lintCarried(spec Spec) {
+	c.kind = packKindOf(versionManifestKind(c.doc.Root))
+	for i := range rules {
+		r := &rules[i]
+		if r.NeedsFiles || !appliesTo(r, spec, c.kind) || appliesTo(r, spec, VersionManifest) {
+			continue
+		}
+		c.rule = r
+		r.check(c)
+	}
+	c.kind = VersionManifest
+}
+
+// fileRulesSkipped lists the rules that read pack files which a version
+// manifest of pack kind k is not checked against (lintCarried).
+func fileRulesSkipped(spec Spec, k Kind) []string {
+	var ids []string
+	for _, r := range Rules() {
+		if r.NeedsFiles && appliesTo(&r, spec, k) {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
 }
 
 func appliesTo(r *Rule, spec Spec, k Kind) bool {
@@ -81,4 +114,18 @@ func appliesTo(r *Rule, spec Spec, k Kind) bool {
 		}
 	}
 	return false
+}
+
+// noteFileRules notes on a version manifest's report the rules of its pack
+// kind k that were skipped because they read the pack's files.
+func (f *FileReport) noteFileRules(spec Spec, k Kind) {
+	ids := fileRulesSkipped(spec, k)
+	if len(ids) == 0 {
+		return
+	}
+	n := "the rules that read the pack's files (" + strings.Join(ids, ", ") + ") did not run: a version manifest has none beside it; validate the tarball to run them"
+	if f.Note != "" {
+		n = f.Note + "; " + n
+	}
+	f.Note = n
 }

@@ -45,6 +45,10 @@ type Options struct {
 	// RunEntry lets OW017 load a javascript pack's runtime.entry with node
 	// (which runs the author's code) for packs read from a directory.
 	RunEntry bool
+	// SkipPackCheck leaves out of a pack directory's verdict what only
+	// `wopkit pack` refuses (see RegisterPackCheck): pack sets it, since it
+	// collects the files itself right after validating.
+	SkipPackCheck bool
 }
 
 // MaxFileSize bounds how much of one file wopkit will read to validate it.
@@ -269,6 +273,9 @@ func (v *Validator) checkDoc(fr *FileReport, doc *jsondoc.Doc, fsys fs.FS) []Fil
 	fr.add(v.SchemaProblemsFor(fr.Spec, fr.Kind, doc, "")...)
 	ps, extra := v.lint(fr.Path, fr.Spec, fr.Kind, doc, fsys)
 	fr.add(ps...)
+	if fr.Kind == VersionManifest {
+		fr.noteFileRules(fr.Spec, packKindOf(versionManifestKind(doc.Root)))
+	}
 	return extra
 }
 
