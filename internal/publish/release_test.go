@@ -78,6 +78,9 @@ func release(t testing.TB, key crypto.Signer, method, name, version string, edit
 	dir := t.TempDir()
 	a := scaffold.PackAnswers{}.Defaults()
 	a.Name, a.Version = name, version
+	if method == sign.MethodManual {
+		a.Spec = scaffold.SpecV1 // manual signs a v1 pack (a v2 pack's is refused)
+	}
 	plan, err := scaffold.PlanPack(a, nil)
 	if err != nil { // a name or version the scaffolder refuses: scaffold another, rename below
 		a.Name, a.Version = "community.wopkit-test.renamed", "1.0.0"

@@ -67,3 +67,14 @@ func (a *PackAnswers) kind() string {
 	}
 	return ""
 }
+
+// KeySignMethod is the Ed25519 signing method a pack of spec is signed
+// with: "manual" (the v1 signing block) for a v1 pack, "v2"
+// (ed25519-canonical-json) otherwise. Signing a pack with the other spec's
+// method is refused (sign_spec_mismatch), so the wizard offers this one.
+func KeySignMethod(spec string) string {
+	if s := strings.ToLower(strings.TrimSpace(spec)); s == SpecV1 || s == "1" {
+		return "manual"
+	}
+	return "v2"
+}

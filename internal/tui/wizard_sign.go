@@ -3,6 +3,7 @@ package tui
 import (
 	"crypto"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,17 +48,35 @@ var signMethods = []scaffold.Choice{
 	{Value: "skip", About: "no, only write the files"},
 }
 
+// specOf is the spec whose packs the Ed25519 method m signs.
+func specOf(m string) string {
+	if m == sign.MethodManual {
+		return scaffold.SpecV1
+	}
+	return scaffold.SpecV2
+}
+
 // signGroups ask how to sign the pack once it is written, then (for the
 // keyed methods only) which key. The review checks the key before anything
 // is written.
 func signGroups(w *wizard, _ pos) []*huh.Group {
 	k, a := w.k, w.a
 	ready, reason, why := keylessState()
+	// The Ed25519 method follows the pack's spec: a v2 pack is signed v2, a
+	// v1 pack manual (the other is refused when signing).
+	fits := scaffold.KeySignMethod(a.Pack.Spec)
+	if a.SignMethod == sign.MethodV2 || a.SignMethod == sign.MethodManual {
+		a.SignMethod = fits
+	}
+	misfit := func(m string) bool { return (m == sign.MethodV2 || m == sign.MethodManual) && m != fits }
 	var opts []huh.Option[string]
 	for _, m := range signMethods {
 		label := m.About
 		if m.Value == signKeyless && !ready {
 			label = "Sigstore keyless: unavailable, " + reason
+		}
+		if misfit(m.Value) {
+			label = m.Value + " Ed25519: not for a " + specOf(fits) + " pack (" + fits + " signs it)"
 		}
 		opts = append(opts, huh.NewOption(label, m.Value))
 	}
@@ -65,6 +84,9 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 		Validate(func(m string) error {
 			if m == signKeyless && !ready {
 				return why
+			}
+			if misfit(m) {
+				return fmt.Errorf("%s signs a %s pack and this pack is %s: choose %s, or make it a %s pack on the first page", m, specOf(m), specOf(fits), fits, specOf(m))
 			}
 			return nil
 		})

@@ -25,7 +25,7 @@ func TestWriteSignsVerifiably(t *testing.T) {
 	}
 	dir := t.TempDir()
 	a := newAnswers()
-	a.Pack.Name = "community.acme.signed"
+	a.Pack.Name, a.Pack.Spec = "community.acme.signed", "v1" // manual signs a v1 pack
 	a.SignMethod, a.KeyChoice, a.KeyPath, a.KeyID = "manual", "new", filepath.Join(dir, "acme"), "acme-1"
 	p := makePlan(testValidator, a)
 	if p.plan == nil {
@@ -71,6 +71,9 @@ func TestWriteEveryMethod(t *testing.T) {
 			a := newAnswers()
 			a.What, a.Pack.Name = whatAgent, "community.acme.m"+m
 			a.SignMethod, a.KeyChoice, a.KeyPath, a.KeyID = m, "new", filepath.Join(dir, "k"), "acme-1"
+			if m == "manual" {
+				a.Pack.Spec = "v1" // manual signs a v1 pack; a v2 pack's is refused
+			}
 			p := makePlan(testValidator, a)
 			tgz := filepath.Join(dir, "out.tgz")
 			if _, err := write(context.Background(), a, NewOptions{Dir: filepath.Join(dir, "pack"), Output: tgz}, p.plan); err != nil {
