@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/tui/common"
 )
 
 // The sign page's Ed25519 method follows the pack's spec: a v2 pack is not
@@ -29,5 +33,30 @@ func TestSignMethodFollowsSpec(t *testing.T) {
 	signGroups(w, pos{})
 	if a.SignMethod != "manual" {
 		t.Fatalf("default for a v1 pack: %q", a.SignMethod)
+	}
+}
+
+// "Keep a draft?" answered n leaves no draft, also when the run resumed
+// one: the draft kept earlier is dropped.
+func TestQuitWithoutDraftDropsTheResumedOne(t *testing.T) {
+	dir := t.TempDir()
+	opts := NewOptions{DraftDir: dir}
+	a := newAnswers()
+	a.What = whatNodes
+	path := filepath.Join(dir, DraftFile)
+	if err := saveDraft(path, a); err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, asker{v: testValidator}, a, opts) })
+	d.keys("esc")
+	if _, ok := d.a.top().(*confirm); !ok {
+		t.Fatalf("esc did not ask about a draft:\n%s", d.view())
+	}
+	d.keys("n")
+	if !d.quit {
+		t.Fatal("n did not quit")
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the resumed draft is still there after n: %v", err)
 	}
 }

@@ -374,5 +374,7 @@ func (w *wizard) ConfirmQuit() screen {
 			w.out.notes = append(w.out.notes, "kept a draft of your answers in "+path+": run `wopkit new` here to resume")
 			return quitMsg{}
 		},
-		func() tea.Msg { return quitMsg{} })
+		// n: no draft, not even one kept earlier (a resumed draft, or the
+		// one a failed write kept).
+		func() tea.Msg { removeDraft(path); return quitMsg{} })
 }
