@@ -27,6 +27,46 @@ func (o *OutputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print JSON instead of text")
 }
 
+// The output formats of --format.
+const (
+	FormatText   = "text"
+	FormatJSON   = "json"
+	FormatGitHub = "github"
+	FormatSARIF  = "sarif"
+)
+
+// FormatOptions is --format text|json|github|sarif (validate, verify): text
+// for people, json as --json prints it, github for GitHub Actions workflow
+// commands (annotations on a pull request's lines), sarif for SARIF 2.1.0
+// (code scanning). The format changes only what is printed, never the exit
+// code.
+type FormatOptions struct {
+	Format string
+}
+
+// AddFlags registers --format.
+func (o *FormatOptions) AddFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.Format, "format", FormatText, "output format: text, json (as --json), github (workflow-command annotations) or sarif (SARIF 2.1.0)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{FormatText, FormatJSON, FormatGitHub, FormatSARIF}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// Resolve checks --format and folds --json (asJSON) into it: --json is
+// --format json, and refused beside another --format.
+func (o *FormatOptions) Resolve(cmd *cobra.Command, asJSON bool) error {
+	switch o.Format {
+	case FormatText, FormatJSON, FormatGitHub, FormatSARIF:
+	default:
+		return usageErr(fmt.Sprintf("unknown --format %q", o.Format), "use text, json, github or sarif")
+	}
+	if asJSON {
+		if cmd.Flags().Changed("format") && o.Format != FormatJSON {
+			return usageErr("--json and --format "+o.Format+" ask for two formats", "give one: --json is --format json")
+		}
+		o.Format = FormatJSON
+	}
+	return nil
+}
+
 // SizeOptions is --max-size: the limits tarballs are read (and packs
 // written) with.
 type SizeOptions struct {

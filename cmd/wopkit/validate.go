@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/report"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -25,13 +26,14 @@ type validateOptions struct {
 	ListRules   bool
 	RunEntry    bool
 	Size        SizeOptions
+	Format      FormatOptions
 
 	entryChosen bool // --run-entry or WOPKIT_RUN_ENTRY given: no note when off
 }
 
 func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.BoolVar(&o.JSON, "json", false, "print the report as one JSON object (shape in CLI.md)")
+	f.BoolVar(&o.JSON, "json", false, "print the report as one JSON object (shape in CLI.md); same as --format json")
 	f.BoolVar(&o.Strict, "strict", false, "fail on warnings too")
 	f.StringVar(&o.SchemaDir, "schemas", "", "directory of JSON Schemas that override the embedded ones by $id")
 	f.StringVar(&o.Kind, "kind", "", "treat standalone documents as this kind: "+kindList())
@@ -43,6 +45,7 @@ func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 		fmt.Sprintf("no sockets, no signals to other processes (seccomp); %s of CPU and wall clock, %d MiB; ", validate.EntryTimeout, validate.EntryMemory>>20)+
 		"not a substitute for reading the code. Also "+validate.RunEntryEnv+"=1; never for tarballs")
 	o.Size.AddFlags(cmd)
+	o.Format.AddFlags(cmd)
 }
 
 // newValidateCmd checks packs, manifests and tarballs against the schemas and
@@ -56,13 +59,18 @@ func newValidateCmd() *cobra.Command {
 			"manifest; an agent, eval suite or tool manifest; or a pack .tgz, read without extracting) against the\n" +
 			"JSON Schemas of its kind and spec version (v1 or v2, detected from $schema, the signing block, a version\n" +
 			"manifest's tarballUrl or an engines range whose ceiling admits major 2; --spec forces one) and the lint\n" +
-			"rules, and prints every problem as file:line:column: message (at /json/pointer) [rule]. OW017, which loads a\n" +
+			"rules, and prints every problem as file:line:column: message (at /json/pointer) [rule]; --format json,\n" +
+			"github (GitHub Actions annotations) or sarif (SARIF 2.1.0, for code scanning) prints it for tools. OW017, which loads a\n" +
 			"javascript pack's entry with node, runs only with --run-entry (or " + validate.RunEntryEnv + "=1), sandboxed.\n\n" +
 			"Exit status: 0 valid, 1 problems found, 2 usage error, 3 unreadable input.",
 		Example: "  wopkit validate\n  wopkit validate ./my-pack --strict\n  wopkit validate tool.json --json\n" +
+			"  wopkit validate ./my-pack --format github\n  wopkit validate ./my-pack --format sarif > wopkit.sarif\n" +
 			"  wopkit validate ./my-pack --run-entry\n  wopkit validate my-pack-1.0.0.tgz\n  wopkit validate pack.json --schemas ./newer-schemas",
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Size.Validate(); err != nil {
+				return err
+			}
+			if err := o.Format.Resolve(cmd, o.JSON); err != nil {
 				return err
 			}
 			o.entryChosen = cmd.Flags().Changed("run-entry")
@@ -108,12 +116,7 @@ func newValidateCmd() *cobra.Command {
 			case !o.RunEntry && !o.entryChosen && slices.ContainsFunc(args, validate.EntryCheckable):
 				fmt.Fprintln(cmd.ErrOrStderr(), "validate: note: OW017 (load runtime.entry with node) skipped: it runs the pack's code; --run-entry or "+validate.RunEntryEnv+"=1 runs it sandboxed")
 			}
-			if o.JSON {
-				err = writeJSON(cmd.OutOrStdout(), rep)
-			} else {
-				err = printReport(cmd.OutOrStdout(), rep)
-			}
-			if err != nil {
+			if err := printValidate(cmd.OutOrStdout(), rep, o.Format.Format); err != nil {
 				return err
 			}
 			if !rep.Valid {
@@ -124,6 +127,43 @@ func newValidateCmd() *cobra.Command {
 	}
 	o.AddFlags(cmd)
 	return cmd
+}
+
+// printValidate prints the report in the format asked for.
+func printValidate(w io.Writer, rep *validate.Report, format string) error {
+	switch format {
+	case FormatJSON:
+		return writeJSON(w, rep)
+	case FormatGitHub:
+		if err := report.WriteGitHub(w, report.FromValidate(rep), workDir()); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintln(w, summaryLine(rep))
+		return err
+	case FormatSARIF:
+		return report.WriteSARIF(w, report.FromValidate(rep), sarifOptions("validate"))
+	}
+	return printReport(w, rep)
+}
+
+// sarifOptions describe a SARIF run of verb: wopkit at its build's
+// version, paths relative to the working directory, the verb as the
+// category (so validate's and verify's uploads do not replace each other).
+func sarifOptions(verb string) report.SARIFOptions {
+	return report.SARIFOptions{
+		Tool:     report.Tool{Name: "wopkit", Version: readBuildInfo().Version, InformationURI: "https://" + modulePath},
+		Dir:      workDir(),
+		Category: "wopkit/" + verb + "/",
+	}
+}
+
+// workDir is the directory paths are made relative to ("" when unknown).
+func workDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return wd
 }
 
 // maxTextProblems caps the problems printed per file in text output; the
@@ -149,13 +189,18 @@ func printReport(w io.Writer, rep *validate.Report) error {
 			safeLine(w, "%s: … and %d more problems (all are in --json)", f.Path, more)
 		}
 	}
+	_, err := fmt.Fprintln(w, summaryLine(rep))
+	return err
+}
+
+// summaryLine is the last line of the text report: the verdict and counts.
+func summaryLine(rep *validate.Report) string {
 	e, wn := rep.ErrorCount()
 	verdict := "valid"
 	if !rep.Valid {
 		verdict = "invalid"
 	}
-	_, err := fmt.Fprintf(w, "%s: %d file(s), %d error(s), %d warning(s)\n", verdict, len(rep.Files), e, wn)
-	return err
+	return fmt.Sprintf("%s: %d file(s), %d error(s), %d warning(s)", verdict, len(rep.Files), e, wn)
 }
 
 func kindList() string {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/registry"
+	"github.com/openwop/wopkit/internal/report"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/verify"
@@ -24,6 +25,7 @@ type verifyOptions struct {
 	Identity    IdentityOptions
 	Output      OutputOptions
 	Size        SizeOptions
+	Format      FormatOptions
 }
 
 // newVerifyCmd builds `wopkit verify TGZ...`: one line (or one JSON object)
@@ -48,14 +50,19 @@ func newVerifyCmd() *cobra.Command {
 			"reason, superseding version, advisory, the pack's latest version. Registry files are read as the registry's scripts read them\n" +
 			"(JSON.parse: exact member names; a member named twice in any letter case is refused), only from\n" +
 			"regular files inside the root and within its size limits. With only --key the signature covers\n" +
-			"pack.json alone, and verify says so.",
+			"pack.json alone, and verify says so. --format json, github (GitHub Actions annotations on each\n" +
+			"tarball) or sarif (SARIF 2.1.0) prints the results for tools; the exit status is the same.",
 		Example: "  wopkit verify core.openwop.a2a-1.1.0.tgz --registry ./registry\n" +
 			"  wopkit verify ./registry/v1/packs/*/-/*.tgz --registry ./registry --json\n" +
 			"  wopkit verify ../openwop-registry/registry/v2/packs/vendor.acme.hello/-/1.0.0.tgz --registry ../openwop-registry\n" +
 			"  wopkit verify hello-1.0.0.tgz --key acme.pub\n" +
+			"  wopkit verify dist/*.tgz --key acme.pub --format github\n" +
 			"  wopkit verify hello-1.0.0.tgz --certificate-identity me@example.com --certificate-oidc-issuer https://accounts.google.com",
 		Args: usageArgs(cobra.MinimumNArgs(1)),
-		PreRunE: func(_ *cobra.Command, args []string) error {
+		PreRunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Format.Resolve(cmd, o.Output.JSON); err != nil {
+				return err
+			}
 			if o.Key == "" && o.Registry == "" && !o.Identity.set() {
 				return usageErr("verify needs something to trust", "give --key PUB, --registry DIR, or the Sigstore identity flags")
 			}
@@ -82,7 +89,7 @@ func newVerifyCmd() *cobra.Command {
 					failed++
 				}
 			}
-			if err := printVerify(cmd.OutOrStdout(), results, o.Output.JSON); err != nil {
+			if err := printVerifyAs(cmd.OutOrStdout(), results, o.Format.Format); err != nil {
 				return err
 			}
 			if failed > 0 {
@@ -99,6 +106,7 @@ func newVerifyCmd() *cobra.Command {
 	o.Identity.AddFlags(cmd)
 	o.Output.AddFlags(cmd)
 	o.Size.AddFlags(cmd)
+	o.Format.AddFlags(cmd)
 	return cmd
 }
 
@@ -130,6 +138,28 @@ func (o *verifyOptions) policy() (verify.Policy, error) {
 	return p, nil
 }
 
+// printVerifyAs prints the results in the format asked for. In the github
+// format a failure is an ::error on its tarball and a note a ::notice; a
+// tarball that verified also gets its OK line, as plain text.
+func printVerifyAs(w io.Writer, results []*verify.Result, format string) error {
+	switch format {
+	case FormatSARIF:
+		return report.WriteSARIF(w, report.FromVerify(results), sarifOptions("verify"))
+	case FormatGitHub:
+		dir := workDir()
+		for _, r := range results {
+			if r.Verified {
+				safeLine(w, "%s", verifiedLine(r))
+			}
+			if err := report.WriteGitHub(w, report.FromVerify([]*verify.Result{r}), dir); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return printVerify(w, results, format == FormatJSON)
+}
+
 func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 	if asJSON {
 		if len(results) == 1 {
@@ -145,46 +175,52 @@ func printVerify(w io.Writer, results []*verify.Result, asJSON bool) error {
 			}
 			continue
 		}
-		by := r.KeyID
-		if s := r.Signer; s != nil && s.Identity != "" {
-			by = fmt.Sprintf("%s (issuer %s)", s.Identity, s.Issuer)
-		} else if s != nil && by == "" {
-			by = "key " + s.KeyHint
-		}
-		line := fmt.Sprintf("OK    %s: %s@%s, %s signature by %s", r.Path, r.Name, r.Version, r.Method, by)
-		if r.Signer != nil && r.Signer.LogIndex >= 0 {
-			line += fmt.Sprintf(", transparency-log index %d", r.Signer.LogIndex)
-		}
-		if r.IntegrityChecked {
-			line += ", integrity matches the registry"
-			if r.Tree != "" {
-				line += " (" + r.Tree + " tree)"
-			}
-		}
-		if r.Yanked {
-			line += ", YANKED"
-			if r.YankedReason != "" {
-				line += ": " + r.YankedReason
-			}
-		}
-		if r.Deprecated {
-			line += ", deprecated"
-			if r.DeprecationReason != "" {
-				line += ": " + r.DeprecationReason
-			}
-			if r.SupersededBy != "" {
-				line += " (superseded by " + r.SupersededBy + ")"
-			}
-		}
-		if r.AdvisoryURL != "" {
-			line += ", advisory " + r.AdvisoryURL
-		}
-		safeLine(w, "%s", line)
+		safeLine(w, "%s", verifiedLine(r))
 		for _, n := range r.Notes {
 			safeLine(w, "      note: %s", n)
 		}
 	}
 	return nil
+}
+
+// verifiedLine is the OK line of a tarball that verified: who signed it,
+// how, and what the registry records about it.
+func verifiedLine(r *verify.Result) string {
+	by := r.KeyID
+	if s := r.Signer; s != nil && s.Identity != "" {
+		by = fmt.Sprintf("%s (issuer %s)", s.Identity, s.Issuer)
+	} else if s != nil && by == "" {
+		by = "key " + s.KeyHint
+	}
+	line := fmt.Sprintf("OK    %s: %s@%s, %s signature by %s", r.Path, r.Name, r.Version, r.Method, by)
+	if r.Signer != nil && r.Signer.LogIndex >= 0 {
+		line += fmt.Sprintf(", transparency-log index %d", r.Signer.LogIndex)
+	}
+	if r.IntegrityChecked {
+		line += ", integrity matches the registry"
+		if r.Tree != "" {
+			line += " (" + r.Tree + " tree)"
+		}
+	}
+	if r.Yanked {
+		line += ", YANKED"
+		if r.YankedReason != "" {
+			line += ": " + r.YankedReason
+		}
+	}
+	if r.Deprecated {
+		line += ", deprecated"
+		if r.DeprecationReason != "" {
+			line += ": " + r.DeprecationReason
+		}
+		if r.SupersededBy != "" {
+			line += " (superseded by " + r.SupersededBy + ")"
+		}
+	}
+	if r.AdvisoryURL != "" {
+		line += ", advisory " + r.AdvisoryURL
+	}
+	return line
 }
 
 // verifyFailure is the command's error after the results were printed. When

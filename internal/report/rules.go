@@ -1,0 +1,170 @@
+package report
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// DocsBase is where wopkit's documentation is read on the web: rule help
+// links point into docs/RULES.md and README.md there.
+const DocsBase = "https://github.com/openwop/wopkit/blob/main/"
+
+// Rule describes a rule id for SARIF's tool.driver.rules.
+type Rule struct {
+	ID    string
+	Level Level // the rule's default level
+	Short string
+	Full  string
+	Help  string
+	// HelpURI is the section of docs/RULES.md (or README.md) that explains
+	// the rule.
+	HelpURI string
+}
+
+// sections maps a lint rule's id prefix to the heading of docs/RULES.md
+// whose table lists it.
+var sections = map[string]string{
+	"OW": "Node packs (`pack.json`)",
+	"PK": "v2 pack manifests (every kind, and version manifests)",
+	"WC": "Workflow-chain packs",
+	"CD": "Card, form-content, prompt and artifact-type packs",
+	"FC": "Card, form-content, prompt and artifact-type packs",
+	"PR": "Card, form-content, prompt and artifact-type packs",
+	"AT": "Card, form-content, prompt and artifact-type packs",
+	"CN": "Card, form-content, prompt and artifact-type packs",
+	"EV": "Agent eval suites",
+	"IM": "Tool install manifests",
+}
+
+// jsonSection is the docs/RULES.md heading of the json/... problems.
+const jsonSection = "JSON syntax and bounds (every file wopkit reads as JSON)"
+
+// jsonRules are the json/... problems, as docs/RULES.md's table words them.
+var jsonRules = map[string][2]string{ // meaning, fix
+	"json/syntax":         {"not JSON (a missing comma, a trailing comma, an unclosed string...)", "fix the JSON at the position given"},
+	"json/duplicate_key":  {"an object names a key twice (canonical JSON, and so signatures, need each key once)", "keep one of the two members"},
+	"json/encoding":       {"not UTF-8, or a byte-order mark", "save the file as UTF-8 without a BOM"},
+	"json/empty":          {"an empty file", "write the document, or start from `wopkit new`"},
+	"json/too_deep":       {"nesting deeper than 256 levels", "a manifest, schema or suite is never this deep: check the file"},
+	"json/too_many_nodes": {"more than 250,000 values in one document: a small hostile file is refused before it is decoded into gigabytes", "check it is the right file, or split it"},
+}
+
+// verifyCodes are verify's stable error codes (CLI.md), in words.
+var verifyCodes = map[string]string{
+	"pack_signature_invalid":      "the signature does not verify against the trusted key",
+	"pack_namespace_unauthorized": "the key that verifies is not granted the pack's namespace in the registry's keychain",
+	"pack_integrity_mismatch":     "the tarball's integrity differs from the registry's version manifest",
+	"pack_identity_mismatch":      "the tarball's name or version differs from the registry's record or its path",
+	"pack_signing_mismatch":       "the signing method, scheme or key id differs from what the registry records",
+	"pack_key_mismatch":           "the key given is not the key the signing block names",
+	"pack_yanked":                 "the registry yanked this version",
+	"registry_inconsistent":       "the registry's per-pack index disagrees with its version manifest",
+	"signature_missing":           "the tarball carries no signature to verify",
+	"key_unknown":                 "the key is not in the registry's keychain",
+	"key_revoked":                 "the key is revoked or compromised in the registry's keychain",
+	"key_unreadable":              "the key file the keychain names cannot be read",
+	"tarball_manifest_missing":    "the tarball has no pack.json at its root",
+	"tarball_path_traversal":      "a tarball entry's path leaves the pack",
+	"tarball_unsafe_entry":        "a tarball entry is a link, device or other unsafe type",
+	"tarball_duplicate_entry":     "a tarball names an entry twice",
+	"tarball_too_large":           "the tarball is over the size limits",
+	"tarball_corrupt":             "the tarball cannot be read as gzip and tar",
+}
+
+// RuleFor describes a rule id: a lint rule from internal/validate's table,
+// the schema, JSON, tarball and kind problems by family, verify's error
+// codes, and RuleNote.
+func RuleFor(id string) Rule {
+	for _, r := range validate.Rules() {
+		if r.ID == id {
+			return lintRule(r)
+		}
+	}
+	family, rest, _ := strings.Cut(id, "/")
+	switch {
+	case id == RuleNote:
+		return Rule{ID: id, Level: LevelNote, Short: "a note: a file wopkit could not check fully, or a remark on a verified tarball",
+			Full: "Notes fail nothing: they say what was not checked (a pack kind no schema covers, files a signature does not cover) or what the registry records about a version (a rotated key, a deprecation, a newer version).",
+			Help: "Read the note; nothing needs fixing unless it names something you expected to be checked.", HelpURI: DocsBase + "README.md" + anchor("Validation")}
+	case family == "json" && rest != "":
+		meaning, fix := "the file is not JSON wopkit reads ("+rest+")", "fix the JSON at the position given"
+		if m, ok := jsonRules[id]; ok {
+			meaning, fix = m[0], m[1]
+		}
+		return Rule{ID: id, Level: LevelError, Short: "JSON: " + meaning, Full: "The file does not parse: " + meaning + ". Reported at its line and column instead of a lint rule.",
+			Help: "Fix: " + fix + ".", HelpURI: DocsBase + "docs/RULES.md" + anchor(jsonSection)}
+	case family == "schema" && rest != "":
+		return Rule{ID: id, Level: LevelError, Short: "the document does not match its JSON Schema (" + rest + ")",
+			Full: "The document fails the \"" + rest + "\" keyword of the JSON Schema of its kind and spec version (the schemas embedded in wopkit, or --schemas DIR). The message says what is wrong, at the line and column of the offending value.",
+			Help: "Follow the hint of each result; `wopkit validate --json` lists every problem with its JSON pointer.", HelpURI: DocsBase + "README.md" + anchor("Validation")}
+	case family == "tarball" && rest != "":
+		what := "the tarball is refused by wopkit's safe reader (" + rest + ")"
+		if d, ok := verifyCodes[rest]; ok {
+			what = d
+		}
+		return Rule{ID: id, Level: LevelError, Short: what, Full: "The tarball is refused before any of its files is read: " + what + ". wopkit never extracts a tarball to disk.",
+			Help: "Rebuild the tarball with `wopkit pack`.", HelpURI: DocsBase + "README.md" + anchor("Hostile input")}
+	case family == "kind":
+		return Rule{ID: id, Level: LevelError, Short: "the document's kind cannot be told",
+			Full: "wopkit could not tell what the document is (a pack manifest, an agent, an eval suite, a tool manifest...), so it could not choose a schema.",
+			Help: "Give --kind, or add the members that tell the kind (see the README's Validation section).", HelpURI: DocsBase + "README.md" + anchor("Validation")}
+	}
+	d, ok := verifyCodes[id]
+	if !ok {
+		d = "verification failed (" + id + ")"
+	}
+	return Rule{ID: id, Level: LevelError, Short: d,
+		Full: "wopkit verify refused the tarball: " + d + ". The code is stable (CLI.md lists verify's codes); the message says what was found.",
+		Help: "Follow the hint of the result; `wopkit verify --json` gives the code, message and hint.", HelpURI: DocsBase + "README.md" + anchor("Packing and signing")}
+}
+
+// lintRule describes a lint rule from its table entry.
+func lintRule(r validate.Rule) Rule {
+	level := LevelError
+	if r.Severity == validate.Warning {
+		level = LevelWarning
+	}
+	var kinds []string
+	for _, k := range r.Kinds {
+		kinds = append(kinds, string(k))
+	}
+	full := r.Summary + ". Lint rule, " + string(r.Severity) + "; applies to " + strings.Join(kinds, ", ")
+	if len(r.Specs) > 0 {
+		var specs []string
+		for _, s := range r.Specs {
+			specs = append(specs, string(s))
+		}
+		full += " (spec " + strings.Join(specs, ", ") + ")"
+	}
+	if r.NeedsFiles {
+		full += "; reads the pack's other files"
+	}
+	full += "."
+	sec := sections[r.ID[:min(2, len(r.ID))]]
+	uri := DocsBase + "docs/RULES.md" + anchor(sec)
+	if sec == "" {
+		uri = DocsBase + "docs/RULES.md"
+	}
+	return Rule{ID: r.ID, Level: level, Short: r.Summary, Full: full,
+		Help:    "docs/RULES.md (" + r.ID + ", in \"" + sec + "\") says what the rule checks and how to fix it; `wopkit validate --rules` lists every rule.",
+		HelpURI: uri}
+}
+
+// anchor returns the fragment GitHub gives a Markdown heading: lower case,
+// spaces to hyphens, every other character but letters, digits, hyphens and
+// underscores dropped.
+func anchor(heading string) string {
+	var b strings.Builder
+	b.WriteByte('#')
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
