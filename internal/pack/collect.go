@@ -32,7 +32,34 @@ var packDirs = []string{"schemas", "prompts", "evals", "keys"}
 type collected struct {
 	files   map[string]int64 // rel path -> size
 	missing []string         // referenced files that do not exist
+	ignored []string         // referenced files .openwopignore excludes
 	open    func(rel string) (io.ReadCloser, error)
+}
+
+// collector gathers the files of a pack directory. A packing run stops at
+// the first refusal; a dry run (Check) lists every refusal and goes on.
+type collector struct {
+	root     *os.Root
+	dir      string
+	ig       *Ignorer
+	c        *collected
+	dry      bool
+	refusals []Refusal
+}
+
+// refuse records that the file rel (pack-relative, "" for the pack as a
+// whole) cannot be packed. It returns err when packing, which stops the
+// collection, and nil in a dry run, which goes on.
+func (k *collector) refuse(rel string, err error) error {
+	if !k.dry {
+		return err
+	}
+	var we *werr.Error
+	if !errors.As(err, &we) {
+		we = werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, k.dir)
+	}
+	k.refusals = append(k.refusals, Refusal{File: rel, Err: we})
+	return nil
 }
 
 // collect lists the files of the pack at root: pack.json, README*/LICENSE*,
@@ -43,28 +70,48 @@ type collected struct {
 // tarball reader refuses (checkName) and files holding private keys or
 // credentials, naming them.
 func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
-	c := &collected{files: map[string]int64{},
-		open: func(rel string) (io.ReadCloser, error) { return untrusted.OpenIn(root, rel) }}
-	var ig *Ignorer
-	if data, err := untrusted.ReadFileIn(root, IgnoreFile, 1<<20); err == nil {
-		ig = ParseIgnore(data)
-	} else if werr.CodeOf(err) == untrusted.CodeNotRegular {
-		return nil, werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is %s, not a regular file", IgnoreFile, dir, describeMode(root, IgnoreFile)).
-			WithHint("make %s a regular file (or remove it)", IgnoreFile)
+	k := &collector{root: root, dir: dir}
+	if err := k.run(m); err != nil {
+		return nil, err
 	}
+	return k.c, nil
+}
+
+// run collects the pack's files into k.c (see collect).
+func (k *collector) run(m *Manifest) error {
+	root, dir := k.root, k.dir
+	k.c = &collected{files: map[string]int64{},
+		open: func(rel string) (io.ReadCloser, error) { return untrusted.OpenIn(root, rel) }}
+	c := k.c
+	if data, err := untrusted.ReadFileIn(root, IgnoreFile, 1<<20); err == nil {
+		k.ig = ParseIgnore(data)
+	} else if werr.CodeOf(err) == untrusted.CodeNotRegular {
+		err := werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is %s, not a regular file", IgnoreFile, dir, describeMode(root, IgnoreFile)).
+			WithHint("make %s a regular file (or remove it)", IgnoreFile)
+		if err := k.refuse(IgnoreFile, err); err != nil {
+			return err
+		}
+	}
+	ig := k.ig
 	add := func(rel string, explicit bool) error {
-		if _, ok := c.files[rel]; ok || (rel != ManifestFile && ig.Ignored(rel)) {
+		if _, ok := c.files[rel]; ok {
+			return nil
+		}
+		if rel != ManifestFile && ig.Ignored(rel) {
+			if explicit && !slices.Contains(c.ignored, rel) {
+				c.ignored = append(c.ignored, rel)
+			}
 			return nil
 		}
 		if !explicit && atomicfile.IsTemp(path.Base(rel)) {
 			return nil // a write's temporary file, left by a killed process
 		}
 		if why := forbiddenReason(rel); why != "" {
-			return werr.New(werr.Invalid, "pack_file_forbidden", "%s in %s is %s and is never packed", rel, dir, why).
-				WithHint("remove it from the pack directory or list it in %s", IgnoreFile)
+			return k.refuse(rel, werr.New(werr.Invalid, "pack_file_forbidden", "%s in %s is %s and is never packed", rel, dir, why).
+				WithHint("remove it from the pack directory or list it in %s", IgnoreFile))
 		}
 		if err := checkName(rel, dir); err != nil {
-			return err
+			return k.refuse(rel, err)
 		}
 		st, err := root.Stat(rel)
 		if errors.Is(err, fs.ErrNotExist) && explicit {
@@ -77,49 +124,53 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 		}
 		if err != nil {
 			if lst, lerr := root.Lstat(rel); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
-				return werr.Wrap(werr.Invalid, "pack_unsafe_entry", err, "%s in %s is a symbolic link that leads outside the pack or nowhere", rel, dir).
-					WithHint("copy the file into the pack instead of linking to it")
+				return k.refuse(rel, werr.Wrap(werr.Invalid, "pack_unsafe_entry", err, "%s in %s is a symbolic link that leads outside the pack or nowhere", rel, dir).
+					WithHint("copy the file into the pack instead of linking to it"))
 			}
-			return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
+			return k.refuse(rel, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir))
 		}
 		if !st.Mode().IsRegular() {
 			if st.IsDir() && !explicit {
 				return nil
 			}
-			return werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is %s, not a regular file", rel, dir, safefile.Describe(st.Mode())).
-				WithHint("packs hold regular files only")
+			return k.refuse(rel, werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is %s, not a regular file", rel, dir, safefile.Describe(st.Mode())).
+				WithHint("packs hold regular files only"))
 		}
 		if len(rel) > 100 {
-			return werr.New(werr.Invalid, "tarball_name_too_long", "%s in %s: the path is %d bytes, the limit is 100", rel, dir, len(rel)).
-				WithHint("shorten the path: registry tarballs have no long-name headers")
+			return k.refuse(rel, werr.New(werr.Invalid, "tarball_name_too_long", "%s in %s: the path is %d bytes, the limit is 100", rel, dir, len(rel)).
+				WithHint("shorten the path: registry tarballs have no long-name headers"))
 		}
 		c.files[rel] = st.Size()
 		return nil
 	}
 
 	if err := add(ManifestFile, true); err != nil {
-		return nil, err
+		return err
 	}
 	top, err := fs.ReadDir(root.FS(), ".")
 	if err != nil {
-		return nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot list %s", dir)
+		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot list %s", dir)
 	}
 	for _, e := range top {
 		up := strings.ToUpper(e.Name())
 		if !e.IsDir() && (strings.HasPrefix(up, "README") || strings.HasPrefix(up, "LICENSE") || strings.HasPrefix(up, "LICENCE") ||
 			e.Name() == sign.SigstoreFile) {
 			if err := add(e.Name(), false); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	entry, refs, err := references(m.Doc)
-	if err != nil {
-		return nil, err
+	entry, refs, errs := references(m.Doc)
+	if len(errs) > 0 {
+		for _, e := range errs {
+			if err := k.refuse(ManifestFile, e); err != nil {
+				return err
+			}
+		}
 	}
 	if entry != "" {
 		if err := add(entry, true); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, ref := range refs {
@@ -129,13 +180,13 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 			continue
 		}
 		if err := add(ref, true); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, p := range packref.ToolFiles(m.Doc) { // the tools the agents name, when the pack ships them
 		if st, err := root.Stat(p); err == nil && st.Mode().IsRegular() {
 			if err := add(p, false); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
@@ -147,30 +198,42 @@ func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
 			if err != nil {
 				if lst, lerr := root.Lstat(p); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
 					// Refused input (exit 1), as for a linked file.
-					return werr.Wrap(werr.Invalid, "pack_unsafe_entry", err, "%s in %s is a symbolic link that leads outside the pack or nowhere", p, dir).
-						WithHint("copy the directory into the pack instead of linking to it")
+					return k.refuse(p, werr.Wrap(werr.Invalid, "pack_unsafe_entry", err, "%s in %s is a symbolic link that leads outside the pack or nowhere", p, dir).
+						WithHint("copy the directory into the pack instead of linking to it"))
 				}
-				return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", p, dir)
+				return k.refuse(p, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", p, dir))
 			}
 			if e.IsDir() {
 				if why := forbiddenReason(p); why != "" && !ig.Ignored(p+"/x") {
-					return werr.New(werr.Invalid, "pack_file_forbidden", "%s in %s is %s and is never packed", p, dir, why).
+					err := werr.New(werr.Invalid, "pack_file_forbidden", "%s in %s is %s and is never packed", p, dir, why).
 						WithHint("remove it from the pack directory or list it in %s", IgnoreFile)
+					if err := k.refuse(p, err); err != nil {
+						return err
+					}
+					return fs.SkipDir // a dry run names the directory, not every file in it
 				}
 				return nil
 			}
 			return add(p, false)
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
+	names := make([]string, 0, len(c.files))
 	for rel := range c.files {
+		names = append(names, rel)
+	}
+	slices.Sort(names) // the first refusal is the same every run
+	for _, rel := range names {
 		if err := checkSecrets(root, dir, rel); err != nil {
-			return nil, err
+			if err := k.refuse(rel, err); err != nil {
+				return err
+			}
+			delete(c.files, rel)
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // checkName refuses a file name the tarball reader would refuse, with the
@@ -193,9 +256,10 @@ func checkName(rel, dir string) error {
 // references returns the runtime entry and the other local files a
 // manifest names, as internal/packref defines them (the files validate
 // checks). An https:// URL names no file; a reference that is not a clean
-// path inside the pack is refused with validate's rule id, never dropped.
-// A runtime entry that is not a path (a remote runtime's URL) is no file.
-func references(doc map[string]any) (entry string, refs []string, err error) {
+// path inside the pack is refused with validate's rule id, never dropped:
+// errs lists every such reference. A runtime entry that is not a path (a
+// remote runtime's URL) is no file.
+func references(doc map[string]any) (entry string, refs []string, errs []error) {
 	refuse := func(r packref.Ref, pe *packref.Error) error {
 		return werr.New(werr.Invalid, "pack_ref_invalid", "pack.json %s %s [%s]", r.Pointer, pe.Error(), pe.Rule()).
 			WithHint("`wopkit validate` reports it with the same rule id; fix the reference in pack.json")
@@ -207,7 +271,7 @@ func references(doc map[string]any) (entry string, refs []string, err error) {
 		case r.Role == packref.Entry && errors.As(err, &pe) && pe.Code != packref.CodeUnclean:
 			// not a path: a URL or id the runtime resolves
 		case errors.As(err, &pe):
-			return "", nil, refuse(r, pe)
+			errs = append(errs, refuse(r, pe))
 		case r.Role == packref.Entry:
 			entry = p
 		case p != "":
@@ -224,7 +288,7 @@ func references(doc map[string]any) (entry string, refs []string, err error) {
 		}
 	}
 	slices.Sort(refs)
-	return entry, slices.Compact(refs), nil
+	return entry, slices.Compact(refs), errs
 }
 
 // checkSecrets refuses a file whose content holds a private key.

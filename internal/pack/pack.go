@@ -98,8 +98,10 @@ func Pack(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if len(c.missing) > 0 && !opts.NoValidate {
-		return nil, werr.New(werr.Invalid, "pack_file_missing", "pack.json in %s references %s, which does not exist", dir, strings.Join(c.missing, ", ")).
-			WithHint("add the file, fix the reference, or pass --no-validate")
+		return nil, missingErr(dir, c.missing...)
+	}
+	if len(c.ignored) > 0 && !opts.NoValidate {
+		return nil, ignoredErr(dir, c.ignored...)
 	}
 
 	b, err := build(ctx, m, c, opts)

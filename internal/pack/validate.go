@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -12,6 +13,27 @@ import (
 // DefaultValidate checks a pack directory with the validation package (the
 // same verdict as `wopkit validate DIR`) and refuses it when it has errors.
 var DefaultValidate = validateDir
+
+// `wopkit validate DIR` is the preflight of `wopkit pack DIR`: it reports
+// what Check finds, with pack's codes.
+func init() { validate.RegisterPackCheck(preflight) }
+
+// preflight is Check as validate asks for it.
+func preflight(dir string, lim tarball.Limits, forRegistry bool) ([]validate.PackRefusal, error) {
+	list, err := Check(Options{Dir: dir, Limits: &lim, ForRegistry: forRegistry})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]validate.PackRefusal, len(list))
+	for i, r := range list {
+		msg := r.Err.Msg
+		if r.Err.Err != nil {
+			msg += ": " + r.Err.Err.Error()
+		}
+		out[i] = validate.PackRefusal{File: r.File, Code: r.Err.Code, Message: msg, Hint: r.Err.Hint}
+	}
+	return out, nil
+}
 
 // maxListed bounds the problems quoted in the refusal.
 const maxListed = 8
@@ -25,7 +47,8 @@ func validateDir(dir string, opts Options) error {
 	if opts.Signer != nil && opts.Signer.Method() == sign.MethodV2 {
 		spec = validate.V2
 	}
-	v, err := validate.New(validate.Options{ForRegistry: opts.ForRegistry, SchemaDir: opts.SchemaDir, Spec: spec})
+	v, err := validate.New(validate.Options{ForRegistry: opts.ForRegistry, SchemaDir: opts.SchemaDir, Spec: spec,
+		SkipPackCheck: true}) // Pack collects the files itself next
 	if err != nil {
 		return err
 	}

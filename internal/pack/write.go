@@ -33,7 +33,7 @@ func (o Options) limits() (tarball.Limits, bool) {
 	return tarball.Limits{}, false
 }
 
-func tooLarge(dir, what string, limit, actual int64, forRegistry bool) error {
+func tooLarge(dir, what string, limit, actual int64, forRegistry bool) *werr.Error {
 	e := werr.New(werr.Invalid, "pack_too_large", "%s in %s: %d bytes, the limit is %d bytes", what, dir, actual, limit)
 	if forRegistry {
 		return e.WithHint("the registry accepts no larger pack (SPEC-NOTES §3): make it smaller")
@@ -41,22 +41,35 @@ func tooLarge(dir, what string, limit, actual int64, forRegistry bool) error {
 	return e.WithHint("make it smaller, or for a private pack raise the limits with --max-size MB (every reader of the tarball then needs the same flag)")
 }
 
-// checkLimits applies the limits known before compressing.
+// checkLimits applies the limits known before compressing: the first
+// file over them is refused.
 func checkLimits(b *built, dir string, lim tarball.Limits, forRegistry bool) error {
+	if over := overLimits(b, dir, lim, forRegistry); len(over) > 0 {
+		return over[0].Err
+	}
+	return nil
+}
+
+// overLimits lists every file (and the unpacked total) over the limits
+// known before compressing.
+func overLimits(b *built, dir string, lim tarball.Limits, forRegistry bool) []Refusal {
+	var out []Refusal
+	manifestOver := false
 	if n := int64(len(b.packJSON)); lim.MaxManifest > 0 && n > lim.MaxManifest {
-		return tooLarge(dir, "pack.json", lim.MaxManifest, n, forRegistry)
+		out = append(out, Refusal{ManifestFile, tooLarge(dir, ManifestFile, lim.MaxManifest, n, forRegistry)})
+		manifestOver = true
 	}
 	var total int64
 	for _, f := range b.files {
-		if lim.MaxEntry > 0 && f.Size > lim.MaxEntry {
-			return tooLarge(dir, f.Path, lim.MaxEntry, f.Size, forRegistry)
+		if lim.MaxEntry > 0 && f.Size > lim.MaxEntry && !(manifestOver && f.Path == ManifestFile) {
+			out = append(out, Refusal{f.Path, tooLarge(dir, f.Path, lim.MaxEntry, f.Size, forRegistry)})
 		}
 		total += f.Size
 	}
 	if lim.MaxUnpacked > 0 && total > lim.MaxUnpacked {
-		return tooLarge(dir, "the unpacked pack", lim.MaxUnpacked, total, forRegistry)
+		out = append(out, Refusal{"", tooLarge(dir, "the unpacked pack", lim.MaxUnpacked, total, forRegistry)})
 	}
-	return nil
+	return out
 }
 
 // countingHash hashes and counts what passes through it.

@@ -28,7 +28,11 @@ func (v *Validator) packDir(dir string) (*Report, error) {
 		}
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", pj)
 	}
-	return v.report(v.PackFiles(displayPath(pj), packFS(dir), data)...), nil
+	frs, err := v.packRefusals(dir, v.PackFiles(displayPath(pj), packFS(dir), data))
+	if err != nil {
+		return nil, err
+	}
+	return v.report(frs...), nil
 }
 
 // PackFiles validates a pack manifest with the pack's files (fsys rooted at
