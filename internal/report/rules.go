@@ -51,6 +51,24 @@ var jsonRules = map[string][2]string{ // meaning, fix
 	"json/too_many_nodes": {"more than 250,000 values in one document: a small hostile file is refused before it is decoded into gigabytes", "check it is the right file, or split it"},
 }
 
+// packSection is the docs/RULES.md heading of what pack refuses, which
+// validate reports on a pack directory under pack's codes.
+const packSection = "What `pack` refuses (pack directories)"
+
+// packRefusals are those codes, as docs/RULES.md's table words them.
+var packRefusals = map[string][2]string{ // meaning, fix
+	"pack_unsafe_entry":     {"a named pipe, device, socket or directory where a file is expected, or a symbolic link that leads outside the pack or nowhere", "packs hold regular files only: copy the file in"},
+	"pack_file_forbidden":   {"version-control data, node_modules, a lock file, an environment or credentials file", "remove it, or list it in .openwopignore"},
+	"pack_private_key":      {"a file whose content holds a private key", "move the key out (keep only the .pub), or list it in .openwopignore"},
+	"pack_secret":           {"a file whose content holds a credential (npm, GitHub, AWS, Slack... tokens)", "remove it (revoke it if it was shared) and read it from the environment at run time"},
+	"pack_file_ignored":     {"a file pack.json references that .openwopignore excludes: the tarball would lack it", "remove the matching pattern (or add a !path line), or fix the reference"},
+	"pack_too_large":        {"pack.json, a file or the unpacked pack over the size limits", "make it smaller; for a private pack, --max-size"},
+	"pack_manifest_invalid": {"a pack.json pack cannot read", "fix pack.json"},
+	"tarball_windows_name":  {"a name Windows reads as a device or as another file", "rename the file, or list it in .openwopignore"},
+	"tarball_unsafe_name":   {"a name with control or bidirectional characters", "rename the file, or list it in .openwopignore"},
+	"tarball_name_too_long": {"a path over 100 bytes", "rename the file, or list it in .openwopignore"},
+}
+
 // verifyCodes are verify's stable error codes (CLI.md), in words.
 var verifyCodes = map[string]string{
 	"pack_signature_invalid":      "the signature does not verify against the trusted key",
@@ -110,6 +128,11 @@ func RuleFor(id string) Rule {
 		return Rule{ID: id, Level: LevelError, Short: "the document's kind cannot be told",
 			Full: "wopkit could not tell what the document is (a pack manifest, an agent, an eval suite, a tool manifest...), so it could not choose a schema.",
 			Help: "Give --kind, or add the members that tell the kind (see the README's Validation section).", HelpURI: DocsBase + "README.md" + anchor("Validation")}
+	}
+	if m, ok := packRefusals[id]; ok {
+		return Rule{ID: id, Level: LevelError, Short: "pack would refuse it: " + m[0],
+			Full: "wopkit pack would refuse the pack directory: " + m[0] + ". validate runs pack's collection as a dry run and reports each refusal on the file it is about.",
+			Help: "Fix: " + m[1] + ".", HelpURI: DocsBase + "docs/RULES.md" + anchor(packSection)}
 	}
 	d, ok := verifyCodes[id]
 	if !ok {

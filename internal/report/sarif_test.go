@@ -222,6 +222,13 @@ func TestFormatSARIFRules(t *testing.T) {
 			t.Errorf("%s: the section %s does not list it", lr.ID, frag)
 		}
 	}
+	for id := range packRefusals {
+		r := RuleFor(id)
+		_, frag, _ := strings.Cut(r.HelpURI, "#")
+		if !strings.Contains(rulesMD[frag], id) {
+			t.Errorf("%s: the section %s (%s) does not list it", id, frag, r.HelpURI)
+		}
+	}
 	for _, id := range []string{"schema/required", "json/syntax", "json/duplicate_key", "json/new_code", "tarball/tarball_path_traversal",
 		"kind/unknown", "pack_signature_invalid", "some_new_code", RuleNote} {
 		r := RuleFor(id)
@@ -267,6 +274,7 @@ func TestFormatAnchor(t *testing.T) {
 		"Node packs (`pack.json`)":                                 "#node-packs-packjson",
 		"Card, form-content, prompt and artifact-type packs":       "#card-form-content-prompt-and-artifact-type-packs",
 		"JSON syntax and bounds (every file wopkit reads as JSON)": "#json-syntax-and-bounds-every-file-wopkit-reads-as-json",
+		"What `pack` refuses (pack directories)":                   "#what-pack-refuses-pack-directories",
 	} {
 		if got := anchor(h); got != want {
 			t.Errorf("anchor(%q) = %q, want %q", h, got, want)
