@@ -1,8 +1,11 @@
 package validate
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -34,12 +37,42 @@ func (s *shaper) walk(e *jsonschema.ValidationError) {
 		}
 	}
 	if len(e.Causes) > 0 {
-		for _, c := range e.Causes {
+		for _, c := range byLocation(e.Causes) {
 			s.walk(c)
 		}
 		return
 	}
 	s.leaf(e)
+}
+
+// byLocation orders sibling errors by where they are in the document (the
+// schema library collects some of them from maps, so their order changes
+// from run to run): by instance location, array indexes numerically, ties
+// kept in the library's order.
+func byLocation(cs []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(cs) < 2 {
+		return cs
+	}
+	out := slices.Clone(cs)
+	slices.SortStableFunc(out, func(a, b *jsonschema.ValidationError) int {
+		return compareLocation(a.InstanceLocation, b.InstanceLocation)
+	})
+	return out
+}
+
+func compareLocation(a, b []string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] == b[i] {
+			continue
+		}
+		x, errx := strconv.Atoi(a[i])
+		y, erry := strconv.Atoi(b[i])
+		if errx == nil && erry == nil {
+			return cmp.Compare(x, y)
+		}
+		return strings.Compare(a[i], b[i])
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 // leaves flattens an error into its leaf errors (alternatives included).

@@ -1,0 +1,41 @@
+package validate
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Schema problems come out in one order, run after run (the schema library
+// collects sibling errors from maps): in document order of their pointers.
+func TestSchemaProblemOrderIsStable(t *testing.T) {
+	doc := packWith(`"category": "data"`, `"category": "nope"`,
+		`"runtime"`, `"agents": [{"agentId": "vendor.acme.tools.one", "persona": 7, "modelClass": "general"}], "license": 5, "keywords": "x", "runtime"`)
+	v, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for i := range 30 {
+		v, _ = New(Options{}) // a fresh compile each time, as a new process does
+		rep := v.Bytes("pack.json", []byte(doc), NodePack)
+		got := fmt.Sprint(ptrs(rep.Problems()))
+		if i == 0 {
+			first = got
+			if len(rep.Problems()) < 3 {
+				t.Fatalf("too few problems to order: %v", got)
+			}
+			continue
+		}
+		if got != first {
+			t.Fatalf("run %d ordered the problems\n%s\nrun 0:\n%s", i, got, first)
+		}
+	}
+}
+
+func ptrs(ps []Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Pointer+" "+p.Rule)
+	}
+	return out
+}
