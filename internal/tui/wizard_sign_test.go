@@ -113,8 +113,8 @@ func TestWizardKeylessUnavailable(t *testing.T) {
 	if w.at.pg.id != "sign" || !strings.Contains(d.view(), "keyless signing needs an OIDC identity token") {
 		t.Errorf("choosing keyless without a token: page %v\n%s", w.at.pg.id, d.view())
 	}
-	d.keys("up", "up", "enter") // manual: the key group follows
+	d.keys("up", "up", "up", "enter") // v2 (manual is for v1 packs): the key group follows
 	if w.at.pg.id != "sign" || !strings.Contains(d.view(), "Key file") {
-		t.Errorf("manual did not ask for the key:\n%s", d.view())
+		t.Errorf("v2 did not ask for the key:\n%s", d.view())
 	}
 }
