@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -180,7 +181,7 @@ func gotText(n *jsondoc.Node) string {
 	}
 	switch n.Kind {
 	case jsondoc.String:
-		b, _ := json.Marshal(n.Str)
+		b := marshalText(n.Str)
 		if len(b) > 60 {
 			return string(b[:57]) + `…"`
 		}
@@ -196,11 +197,24 @@ func gotText(n *jsondoc.Node) string {
 }
 
 func display(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+	b := marshalText(v)
+	if b == nil {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// marshalText writes v as JSON for a message, without the HTML escaping of
+// json.Marshal (which prints ">=2.0.0" as "\u003e=2.0.0"); nil when v cannot
+// be written.
+func marshalText(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 func article(t string) string {

@@ -13,9 +13,13 @@ import (
 type Rule struct {
 	ID       string
 	Severity Severity
-	Kinds    []Kind // the document kinds it applies to
-	Specs    []Spec // the spec versions it applies to (nil: every one)
-	Summary  string // one line, for `validate --rules` and docs/RULES.md
+	// ForRegistry is the severity under Options.ForRegistry (`validate
+	// --for-registry`) when it differs: a registry gate refuses what is
+	// otherwise advice. Empty: Severity.
+	ForRegistry Severity
+	Kinds       []Kind // the document kinds it applies to
+	Specs       []Spec // the spec versions it applies to (nil: every one)
+	Summary     string // one line, for `validate --rules` and docs/RULES.md
 	// NeedsFiles marks rules that read other files of the pack; they run only
 	// when the document is validated with its pack (directory or tarball).
 	NeedsFiles bool
@@ -45,11 +49,35 @@ type lintCtx struct {
 	held  int                  // bytes of file content the cache holds (bounded by maxCached)
 }
 
+// SeverityFor returns the rule's severity with or without --for-registry.
+func (r *Rule) SeverityFor(forRegistry bool) Severity {
+	if forRegistry && r.ForRegistry != "" {
+		return r.ForRegistry
+	}
+	return r.Severity
+}
+
+// severity is the running rule's severity under the validator's options.
+func (c *lintCtx) severity() Severity { return c.rule.SeverityFor(c.opts.ForRegistry) }
+
+// refusal words what the registry does with the problem being reported,
+// true to its severity: "the registry refuses it (gate)" only when it is an
+// error of `validate --for-registry`; otherwise what publishing would meet.
+func (c *lintCtx) refusal(gate string) string {
+	switch {
+	case c.opts.ForRegistry && c.severity() == Error:
+		return "the registry refuses it (" + gate + ")"
+	case c.severity() == Warning && c.rule.ForRegistry == Error:
+		return "the registry would refuse it on publication (" + gate + "; an error with validate --for-registry)"
+	}
+	return "the registry would refuse it on publication (" + gate + ")"
+}
+
 // report adds a problem at pointer (at its key when key is set) under the
 // running rule's id and severity.
 func (c *lintCtx) report(ptr string, key bool, msg, hint string) {
 	line, col := c.doc.Position(c.doc.Locate(ptr, key))
-	c.out = append(c.out, Problem{Pointer: ptr, Line: line, Column: col, Rule: c.rule.ID, Message: msg, Hint: hint, Severity: c.rule.Severity})
+	c.out = append(c.out, Problem{Pointer: ptr, Line: line, Column: col, Rule: c.rule.ID, Message: msg, Hint: hint, Severity: c.severity()})
 }
 
 // lint runs every rule that applies to kind. fsys may be nil.

@@ -175,7 +175,7 @@ func checkEntryExports(c *lintCtx) {
 		if len(exp.DefaultKeys) > 0 {
 			hint = "the typeId map is only the default export: add `export const nodes = <that object>;` beside `export default nodes`"
 		}
-		c.report("/runtime/entry", false, fmt.Sprintf("runtime.entry %q exports no `nodes` object (it is %s); SPEC-NOTES §6 requires one, the registry refuses the pack", entry, exp.Nodes), hint)
+		c.report("/runtime/entry", false, fmt.Sprintf("runtime.entry %q exports no `nodes` object (it is %s); SPEC-NOTES §6 requires one; %s", entry, exp.Nodes, c.refusal("SPEC-NOTES §6")), hint)
 		return
 	}
 	kinds := map[string]string{}

@@ -185,12 +185,12 @@ func checkMcpEntry(c *lintCtx) {
 
 // PK005: runtime.mcpServer is in the spec's node schema but not in the
 // registry's vendored copy (openwop-registry schemas/v2 @c725049), which
-// refuses it today.
+// refuses it today: a warning, an error with --for-registry.
 func checkMcpRegistry(c *lintCtx) {
 	if c.doc.Lookup("/runtime/mcpServer") == nil {
 		return
 	}
-	c.report("/runtime/mcpServer", true, "runtime.mcpServer (RFC 0203) is in the spec's v2 node schema, but the registry's vendored node schema does not admit it yet: the registry refuses this pack today",
+	c.report("/runtime/mcpServer", true, "runtime.mcpServer (RFC 0203) is in the spec's v2 node schema, but the registry's vendored node schema does not admit it yet; "+c.refusal("its vendored node-pack-manifest.schema.json @c725049"),
 		"keep it for hosts that read it, and publish once the registry's schema admits it")
 }
 

@@ -223,7 +223,10 @@ func (c *lintCtx) displayRef(p string) string { return path.Join(path.Dir(c.name
 // fileProblem adds a problem of the running rule to the report on the pack
 // file p, creating that report on first use.
 func (c *lintCtx) fileProblem(p string, k Kind, pr Problem) {
-	pr.Rule, pr.Severity = c.rule.ID, c.rule.Severity
+	pr.Rule = c.rule.ID
+	if pr.Severity == "" {
+		pr.Severity = c.severity()
+	}
 	name := c.displayRef(p)
 	for i := range c.files {
 		if c.files[i].Path == name {
@@ -430,8 +433,15 @@ func checkSchemaIDs(c *lintCtx) {
 	}
 }
 
+// schemaIDGate is the registry gate that checks the $id of a pack's schemas.
+const schemaIDGate = "check-pack-schema-ids"
+
 // checkSchemaID reports a $id of the schema file p that is not prefix +
-// its path (below schemas/ for files there).
+// its path (below schemas/ for files there). The registry's
+// check-pack-schema-ids reads the files directly in schemas/: for those,
+// --for-registry makes a stale $id, and a missing one, an error (it refuses
+// the first and caps the second, which a new pack pushes over). Other files
+// keep the warning: no gate reads them.
 func (c *lintCtx) checkSchemaID(p, prefix string) {
 	f := c.readPackFile(p)
 	if f.state != fileOK {
@@ -441,16 +451,34 @@ func (c *lintCtx) checkSchemaID(p, prefix string) {
 	if err != nil {
 		return // OW005 reports syntax
 	}
+	rest, gated := strings.CutPrefix(p, "schemas/")
+	gated = gated && !strings.Contains(rest, "/")
+	sev := Warning
+	if gated {
+		sev = c.severity()
+	}
+	want := prefix + rest
 	id := doc.Root.Get("$id")
 	if id == nil || id.Kind != jsondoc.String {
+		if gated && c.opts.ForRegistry && doc.Root.Kind == jsondoc.Object {
+			line, col := doc.Position(doc.Locate("", false))
+			c.fileProblem(p, JSONSchema, Problem{Line: line, Column: col, Severity: sev,
+				Message: "this schema has no $id; " + c.refusal(schemaIDGate+": every schema in schemas/ names its URL"),
+				Hint:    fmt.Sprintf("add \"$id\": %q", want)})
+		}
 		return
 	}
-	want := prefix + strings.TrimPrefix(p, "schemas/")
-	if id.Str == want || id.Str == prefix+p {
+	if id.Str == want || !(gated && c.opts.ForRegistry) && id.Str == prefix+p {
 		return
 	}
 	line, col := doc.Position(doc.Locate("/$id", false))
-	c.fileProblem(p, JSONSchema, Problem{Pointer: "/$id", Line: line, Column: col,
-		Message: fmt.Sprintf("$id %q is not where the registry serves this schema (%s)", id.Str, want),
-		Hint:    fmt.Sprintf("set \"$id\" to %q, or remove $id", want)})
+	msg := fmt.Sprintf("$id %q is not where the registry serves this schema (%s)", id.Str, want)
+	if gated {
+		msg = fmt.Sprintf("$id %q does not name this pack version's URL %s; %s", id.Str, want, c.refusal(schemaIDGate))
+	}
+	hint := fmt.Sprintf("set \"$id\" to %q, or remove $id", want)
+	if gated && c.opts.ForRegistry {
+		hint = fmt.Sprintf("set \"$id\" to %q (after a version change every $id in schemas/ names the new version)", want)
+	}
+	c.fileProblem(p, JSONSchema, Problem{Pointer: "/$id", Line: line, Column: col, Severity: sev, Message: msg, Hint: hint})
 }

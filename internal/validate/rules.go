@@ -35,8 +35,8 @@ func ruleTable() []Rule {
 			Summary: "an agent's evalSuiteRef validates as an eval suite that targets this agent and allows its modelClass"},
 		{ID: "OW012", Severity: Error, Kinds: packAndAgent, check: checkToolAllowlist,
 			Summary: "toolAllowlist entries have the form <scope>:<tool-id> (openwop:, mcp: or <vendor>.<host>:)"},
-		{ID: "OW013", Severity: Warning, Kinds: packOnly, NeedsFiles: true, check: checkSchemaIDs,
-			Summary: "a shipped JSON Schema's $id is https://packs.openwop.dev/<name>/<version>/<file>"},
+		{ID: "OW013", Severity: Warning, ForRegistry: Error, Kinds: packOnly, NeedsFiles: true, check: checkSchemaIDs,
+			Summary: "a shipped JSON Schema's $id is https://packs.openwop.dev/<name>/<version>/<file>; with --for-registry every schemas/*.json has one (check-pack-schema-ids)"},
 		{ID: "OW014", Severity: Error, Kinds: packOnly, check: checkAgentIDsUnique,
 			Summary: "agents[].agentId is unique within the pack"},
 		{ID: "OW015", Severity: Error, Kinds: packOnly, check: checkDependencyRanges,
@@ -47,6 +47,12 @@ func ruleTable() []Rule {
 			Summary: "a javascript runtime.entry, loaded with node (only with validate --run-entry or WOPKIT_RUN_ENTRY=1, of a directory, sandboxed), exports a nodes object with a function per typeId"},
 		{ID: "OW018", Severity: Error, Kinds: packOnly, NeedsFiles: true, check: checkShippedTools,
 			Summary: "a tool an agent names in toolAllowlist (<scope>:<tool-id>) that the pack ships as tools/<tool-id>.tool.json validates as a tool install manifest"},
+		{ID: "OW019", Severity: Error, Kinds: packOnly, check: checkPromptRefsBundled,
+			Summary: "--for-registry: an agent's systemPromptRef is prompts/<name>.md or .txt (check-pack-prompt-refs)"},
+		{ID: "OW020", Severity: Error, Kinds: packOnly, check: checkAllowlistResolves,
+			Summary: "--for-registry: an openwop:<typeId> toolAllowlist entry names a node typeId (check-agent-tool-allowlist)"},
+		{ID: "OW021", Severity: Error, Kinds: everyPack, NeedsFiles: true, check: checkSchemaTreeComplete,
+			Summary: "--for-registry: every *SchemaRef names a schemas/<file>.json that publish serves (check-pack-schema-tree-complete)"},
 
 		// Every v2 pack manifest (the registry's v2 checks; spec-v2 NOTES §6).
 		{ID: "PK001", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkEnginesAdmit2,
@@ -57,7 +63,7 @@ func ruleTable() []Rule {
 			Summary: "v2: the signing block is exactly {keyId, scheme}, in that order"},
 		{ID: "PK004", Severity: Error, Kinds: packOnly, Specs: onlyV2, check: checkMcpEntry,
 			Summary: "v2: runtime.entry equals runtime.mcpServer.remotes[0].url (RFC 0203)"},
-		{ID: "PK005", Severity: Warning, Kinds: packOnly, Specs: onlyV2, check: checkMcpRegistry,
+		{ID: "PK005", Severity: Warning, ForRegistry: Error, Kinds: packOnly, Specs: onlyV2, check: checkMcpRegistry,
 			Summary: "v2: runtime.mcpServer is not admitted by the registry's vendored node schema yet"},
 
 		// Workflow-chain packs (v2 core/workflow-chain-packs.md).

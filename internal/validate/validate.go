@@ -49,6 +49,10 @@ type Options struct {
 	// `wopkit pack` refuses (see RegisterPackCheck): pack sets it, since it
 	// collects the files itself right after validating.
 	SkipPackCheck bool
+	// Catalog, when set, is the registry's node typeIds: with ForRegistry,
+	// OW020 resolves `openwop:<typeId>` tools against it (nil: only the
+	// pack's own namespace is checked).
+	Catalog TypeCatalog
 }
 
 // MaxFileSize bounds how much of one file wopkit will read to validate it.
