@@ -205,7 +205,8 @@ func (t *Tree) packDoc(name string) (*jsjson.Obj, error) {
 }
 
 // planIndexes plans the per-pack index of each name in names and the
-// registry index of the whole tree. The v2 registry index records the clock
+// registry index of the whole tree, and in the v1 tree the landing page and
+// robots.txt (see planLanding). The v2 registry index records the clock
 // (generatedAt); it is planned only when its pack list changes, so that
 // a run that changes nothing else writes nothing.
 func (t *Tree) planIndexes(names []string, now time.Time) error {
@@ -223,6 +224,7 @@ func (t *Tree) planIndexes(names []string, now time.Time) error {
 		return err
 	}
 	entries := []any{}
+	var docs []*jsjson.Obj
 	for _, name := range packs {
 		doc, err := t.packDoc(name)
 		if err != nil {
@@ -231,6 +233,7 @@ func (t *Tree) planIndexes(names []string, now time.Time) error {
 		if doc == nil {
 			continue
 		}
+		docs = append(docs, doc)
 		g := func(k string) any { v, _ := doc.Get(k); return v }
 		entries = append(entries, jsjson.NewObj().Set("name", g("name")).Set("kind", g("kind")).
 			Set("latestVersion", g("latest")).Set("description", g("description")).
@@ -245,7 +248,7 @@ func (t *Tree) planIndexes(names []string, now time.Time) error {
 	}
 	if t.Spec == SpecV1 {
 		t.put(t.RegistryIndex(), reg(v1Epoch))
-		return nil
+		return t.planLanding(docs, now)
 	}
 	old, ok, err := t.read(t.RegistryIndex())
 	if err != nil {

@@ -44,9 +44,11 @@ type Plan struct {
 
 // phase orders the writes so that no index ever names a file not yet in
 // place: data files first, then the version manifest, the per-pack index,
-// the aggregate SBOM and last the registry index.
+// the aggregate SBOM, the registry index and last the v1 landing page.
 func (t *Tree) phase(rel string) int {
 	switch {
+	case rel == landingPath:
+		return 5
 	case rel == t.RegistryIndex():
 		return 4
 	case rel == t.AggregateSBOM():

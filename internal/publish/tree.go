@@ -139,13 +139,13 @@ func (t *Tree) MirrorFile(name, version, file string) string {
 func (t *Tree) abs(rel string) string { return filepath.Join(t.Root, filepath.FromSlash(rel)) }
 
 // limit is the size bound of a file of the tree read from disk: the
-// registry-wide documents (the registry index, the aggregate SBOM) grow with
-// the registry and get untrusted.MaxIndex; a tarball the registry's
+// registry-wide documents (the registry index, the aggregate SBOM, the v1
+// landing page) grow with the registry and get untrusted.MaxIndex; a tarball the registry's
 // compressed limit; a mirrored schema the registry's limit on one tarball
 // entry; every other document untrusted.MaxDocument.
 func (t *Tree) limit(rel string) int64 {
 	switch {
-	case rel == t.RegistryIndex() || rel == t.AggregateSBOM():
+	case rel == t.RegistryIndex() || rel == t.AggregateSBOM() || rel == landingPath:
 		return untrusted.MaxIndex
 	case strings.HasSuffix(rel, ".tgz"):
 		return tarball.RegistryLimits.MaxCompressed
