@@ -27,6 +27,14 @@ type PackSource struct {
 	doc      *jsondoc.Doc
 }
 
+// version is the pack's version, "" when it has none.
+func (s *PackSource) version() string {
+	if s.doc == nil {
+		return ""
+	}
+	return s.doc.Root.Get("version").Text()
+}
+
 // OpenPack reads the pack in dir.
 func OpenPack(dir string) (*PackSource, error) {
 	pj := filepath.Join(dir, "pack.json")
@@ -104,7 +112,7 @@ func PlanAgent(src *PackSource, a AgentAnswers, v *validate.Validator) (*Plan, e
 	if errs := src.taken("agent", "agents", "agentId", id, ids, "choose another id, or edit the existing agent with `wopkit edit`"); errs != nil {
 		return nil, errs
 	}
-	p := &Plan{Kind: "agent"}
+	p := &Plan{Kind: "agent", pack: src.Name, version: src.version()}
 	d, err := buildAgent(p, "", src.Name, a)
 	if err != nil {
 		return nil, err
@@ -174,7 +182,7 @@ func PlanNode(src *PackSource, n NodeAnswers, v *validate.Validator) (*Plan, err
 		return nil, werr.New(werr.Invalid, "scaffold_remote_pack", "pack %s is agent-only (runtime.language \"remote\" in %s): it has no code to run a node", src.Name, filepath.Join(src.Dir, "pack.json")).
 			WithHint("give the pack a runtime first (runtime.language and runtime.entry, e.g. javascript and index.mjs), then add the node")
 	}
-	p := &Plan{Kind: "node"}
+	p := &Plan{Kind: "node", pack: src.Name, version: src.version()}
 	d, err := buildNode(p, "", src.Name, n)
 	if err != nil {
 		return nil, err

@@ -106,6 +106,7 @@ type criterion struct {
 // schemaDoc is a JSON Schema the scaffold ships in schemas/.
 type schemaDoc struct {
 	Schema               string                `json:"$schema"`
+	ID                   string                `json:"$id,omitempty"`
 	Title                string                `json:"title"`
 	Description          string                `json:"description"`
 	Type                 string                `json:"type"`

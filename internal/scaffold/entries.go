@@ -26,6 +26,7 @@ func buildNode(p *Plan, field, pack string, n NodeAnswers) (nodeDoc, error) {
 		portSchema(label+" output", "Output ports of "+id+".", n.Outputs, "output port"),
 	}
 	for i, d := range docs {
+		d.ID = p.schemaID(refs[i])
 		if err := p.addJSON(refs[i], d); err != nil {
 			return nodeDoc{}, err
 		}
@@ -67,6 +68,7 @@ func buildAgent(p *Plan, field, pack string, ag AgentAnswers) (agentDoc, error) 
 			Required: []string{"answer"}, Properties: map[string]propSchema{
 				"answer":     {Type: "string", Description: "The agent's answer."},
 				"confidence": {Type: "number", Description: "How sure the agent is, from 0 to 1.", Minimum: &zero, Maximum: &one}}}
+		task.ID, ret.ID = p.schemaID(d.Handoff.TaskSchemaRef), p.schemaID(d.Handoff.ReturnSchemaRef)
 		if err := p.addJSON(d.Handoff.TaskSchemaRef, task); err != nil {
 			return d, err
 		}

@@ -58,7 +58,7 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 		Kind:    a.kind(),
 		Runtime: runtimeDoc{Language: a.Runtime.Language, Format: a.Runtime.Format, Entry: a.Runtime.Entry, MinRuntimeVersion: a.Runtime.MinRuntimeVersion},
 	}
-	var extra Plan
+	extra := Plan{pack: a.Name, version: a.Version}
 	for i, n := range a.Nodes {
 		nd, err := buildNode(&extra, "nodes."+itoa(i), a.Name, n)
 		if err != nil {

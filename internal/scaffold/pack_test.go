@@ -75,9 +75,10 @@ func packCases() []packCase {
 }
 
 // TestPackCombinations scaffolds every combination into a directory and
-// validates it from disk, strict: no errors and no warnings.
+// validates it from disk, strict and for the registry: no errors and no
+// warnings (every schema carries the $id check-pack-schema-ids expects).
 func TestPackCombinations(t *testing.T) {
-	v, err := validate.New(validate.Options{Strict: true})
+	v, err := validate.New(validate.Options{Strict: true, ForRegistry: true})
 	if err != nil {
 		t.Fatal(err)
 	}

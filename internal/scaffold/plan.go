@@ -12,6 +12,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/packref"
+	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -23,6 +24,17 @@ type Plan struct {
 	Notes []string // what the author should know or do next
 
 	owners map[string]string // generated file -> the answer field it comes from
+	// pack and version name the pack the schemas are written for: their
+	// $id (validate.PackSchemaID); empty for a standalone agent (no $id).
+	pack, version string
+}
+
+// schemaID returns the $id of the schema written at ref, "" outside a pack.
+func (p *Plan) schemaID(ref string) string {
+	if p.pack == "" || p.version == "" {
+		return ""
+	}
+	return validate.PackSchemaID(p.pack, p.version, ref)
 }
 
 // own records which answer field a generated file comes from.
