@@ -27,9 +27,13 @@ type PackSource struct {
 	doc      *jsondoc.Doc
 }
 
-// version is the pack's version, "" when it has none.
+// version is the pack's version for its schemas' $id: "" for a v1 pack
+// (whose scaffold output stays as it was) and a pack without one.
 func (s *PackSource) version() string {
 	if s.doc == nil {
+		return ""
+	}
+	if sp, _ := validate.DetectSpec(s.doc.Root); sp != validate.V2 {
 		return ""
 	}
 	return s.doc.Root.Get("version").Text()

@@ -58,7 +58,12 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 		Kind:    a.kind(),
 		Runtime: runtimeDoc{Language: a.Runtime.Language, Format: a.Runtime.Format, Entry: a.Runtime.Entry, MinRuntimeVersion: a.Runtime.MinRuntimeVersion},
 	}
-	extra := Plan{pack: a.Name, version: a.Version}
+	var extra Plan
+	if a.Spec == SpecV2 {
+		// v2 packs only: `new --spec v1` writes, byte for byte, what
+		// wopkit wrote before v2 (the registry takes new packs in v2).
+		extra.pack, extra.version = a.Name, a.Version
+	}
 	for i, n := range a.Nodes {
 		nd, err := buildNode(&extra, "nodes."+itoa(i), a.Name, n)
 		if err != nil {
