@@ -11,6 +11,7 @@ import (
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // testKeyID is the publisher key the tests register in their registry copy.
@@ -113,6 +114,7 @@ func release(t testing.TB, key crypto.Signer, method, name, version string, edit
 	if err := os.WriteFile(pj, jsjson.Stringify(m), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	setSchemaIDs(t, src, name, version)
 	signer, err := sign.NewEd25519Signer(method, key, testKeyID)
 	if err != nil {
 		t.Fatal(err)
@@ -122,4 +124,26 @@ func release(t testing.TB, key crypto.Signer, method, name, version string, edit
 		t.Fatal(err)
 	}
 	return out
+}
+
+// setSchemaIDs gives every schemas/*.json of the pack in src the $id the
+// registry's check-pack-schema-ids expects for name@version (the scaffold
+// writes one for v2 packs only, and for the name it was given).
+func setSchemaIDs(t testing.TB, src, name, version string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(src, "schemas", "*.json"))
+	for _, f := range files {
+		v, err := jsjson.Parse(readFileT(t, f), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, ok := v.(*jsjson.Obj)
+		if !ok {
+			continue
+		}
+		o.Set("$id", validate.PackSchemaID(name, version, "schemas/"+filepath.Base(f)))
+		if err := os.WriteFile(f, jsjson.Stringify(o), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
