@@ -53,6 +53,8 @@ func ruleTable() []Rule {
 			Summary: "--for-registry: an openwop:<typeId> toolAllowlist entry names a node typeId (check-agent-tool-allowlist)"},
 		{ID: "OW021", Severity: Error, Kinds: everyPack, NeedsFiles: true, check: checkSchemaTreeComplete,
 			Summary: "--for-registry: every *SchemaRef names a schemas/<file>.json that publish serves (check-pack-schema-tree-complete)"},
+		{ID: "OW022", Severity: Error, Kinds: everyPack, check: checkEventNames,
+			Summary: "--for-registry: every eventName is templated, a protocol event type or <org>.<kebab>[.<kebab>] under a registered org (check-pack-event-names)"},
 
 		// Every v2 pack manifest (the registry's v2 checks; spec-v2 NOTES §6).
 		{ID: "PK001", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkEnginesAdmit2,
