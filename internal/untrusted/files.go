@@ -186,7 +186,9 @@ func (d *Dir) pathErr(rel string, err error) error {
 		return err
 	}
 	if strings.Contains(err.Error(), "escapes from parent") || strings.Contains(err.Error(), "path escapes") {
-		return werr.Wrap(werr.Invalid, CodeOutsideRoot, err, "%s leaves %s (a name with .. or a link pointing outside it)", d.Join(rel), d.path).
+		// The os error ("statat x: path escapes from parent") says nothing
+		// more to the user: left out of the message.
+		return werr.New(werr.Invalid, CodeOutsideRoot, "%s leaves %s (a name with .. or a link pointing outside it)", d.Join(rel), d.path).
 			WithHint("wopkit reads only files inside the directory it was given; replace the link with the file itself")
 	}
 	return err
