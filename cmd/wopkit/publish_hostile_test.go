@@ -51,6 +51,12 @@ func acmePack(t *testing.T, key, name, version, out string) string {
 	m["name"], m["version"] = name, version
 	b, _ = json.MarshalIndent(m, "", "  ")
 	os.WriteFile(pj, b, 0o644)
+	// The schemas' $ids name the pack's URL (check-pack-schema-ids).
+	files, _ := filepath.Glob(filepath.Join(dir, "schemas", "*.json"))
+	for _, f := range files {
+		sb, _ := os.ReadFile(f)
+		os.WriteFile(f, []byte(strings.ReplaceAll(string(sb), "/vendor.acme.hello/0.1.0/", "/"+name+"/"+version+"/")), 0o644)
+	}
 	if _, errOut, code := runCmd(t, "pack", dir, "--no-validate", "--sign", "v2", "--key", key, "--key-id", "acme-1", "-o", out); code != 0 {
 		t.Fatalf("pack: exit %d %s", code, errOut)
 	}

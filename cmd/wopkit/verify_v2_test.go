@@ -107,12 +107,22 @@ func TestVerifyV2Registry(t *testing.T) {
 		b, _ := os.ReadFile(pj)
 		b = []byte(strings.Replace(string(b), `"version": "0.1.0"`, `"version": "`+version+`"`, 1))
 		os.WriteFile(pj, b, 0o644)
+		// A version change renames every schema's $id (check-pack-schema-ids).
+		schemaIDs := func(from, to string) {
+			files, _ := filepath.Glob(filepath.Join(src, "schemas", "*.json"))
+			for _, f := range files {
+				sb, _ := os.ReadFile(f)
+				os.WriteFile(f, []byte(strings.ReplaceAll(string(sb), "/vendor.acme.hello/"+from+"/", "/vendor.acme.hello/"+to+"/")), 0o644)
+			}
+		}
+		schemaIDs("0.1.0", version)
 		out := filepath.Join(t.TempDir(), "vendor.acme.hello-"+version+".tgz")
 		if _, errOut, code := runCmd(t, "pack", src, "--sign", "v2", "--key", key+".key", "--key-id", keyID, "-o", out); code != 0 {
 			t.Fatalf("pack %s: %s", version, errOut)
 		}
 		b = []byte(strings.Replace(string(b), `"version": "`+version+`"`, `"version": "0.1.0"`, 1))
 		os.WriteFile(pj, b, 0o644)
+		schemaIDs(version, "0.1.0")
 		return out
 	}
 	for _, v := range []string{"1.0.0", "1.1.0"} {

@@ -439,8 +439,9 @@ const schemaIDGate = "check-pack-schema-ids"
 // checkSchemaID reports a $id of the schema file p that is not prefix +
 // its path (below schemas/ for files there). The registry's
 // check-pack-schema-ids reads the files directly in schemas/: for those,
-// --for-registry makes a stale $id, and a missing one, an error (it refuses
-// the first and caps the second, which a new pack pushes over). Other files
+// --for-registry makes a stale $id, and (in a v2 pack) a missing one, an
+// error (it refuses the first and caps the second, which a new pack pushes
+// over). Other files
 // keep the warning: no gate reads them.
 func (c *lintCtx) checkSchemaID(p, prefix string) {
 	f := c.readPackFile(p)
@@ -453,31 +454,41 @@ func (c *lintCtx) checkSchemaID(p, prefix string) {
 	}
 	rest, gated := strings.CutPrefix(p, "schemas/")
 	gated = gated && !strings.Contains(rest, "/")
+	// New versions land in the v2 tree only: the v1 tree is frozen, and
+	// its published packs (core.openwop.a2a@1.1.0 among them) carry $ids of
+	// earlier versions. So the gate's refusals are errors for a v2 pack.
+	reg := gated && c.opts.ForRegistry && c.spec == V2
 	sev := Warning
-	if gated {
-		sev = c.severity()
+	if reg {
+		sev = Error
+	}
+	refusal := func(what string) string {
+		if reg {
+			return "the registry refuses it (" + what + ")"
+		}
+		return "the registry would refuse it on publication (" + what + "; an error with validate --for-registry of a v2 pack)"
 	}
 	want := prefix + rest
 	id := doc.Root.Get("$id")
 	if id == nil || id.Kind != jsondoc.String {
-		if gated && c.opts.ForRegistry && doc.Root.Kind == jsondoc.Object {
+		if reg && doc.Root.Kind == jsondoc.Object {
 			line, col := doc.Position(doc.Locate("", false))
 			c.fileProblem(p, JSONSchema, Problem{Line: line, Column: col, Severity: sev,
-				Message: "this schema has no $id; " + c.refusal(schemaIDGate+": every schema in schemas/ names its URL"),
+				Message: "this schema has no $id; " + refusal(schemaIDGate+": every schema in schemas/ names its URL"),
 				Hint:    fmt.Sprintf("add \"$id\": %q", want)})
 		}
 		return
 	}
-	if id.Str == want || !(gated && c.opts.ForRegistry) && id.Str == prefix+p {
+	if id.Str == want || !reg && id.Str == prefix+p {
 		return
 	}
 	line, col := doc.Position(doc.Locate("/$id", false))
 	msg := fmt.Sprintf("$id %q is not where the registry serves this schema (%s)", id.Str, want)
 	if gated {
-		msg = fmt.Sprintf("$id %q does not name this pack version's URL %s; %s", id.Str, want, c.refusal(schemaIDGate))
+		msg = fmt.Sprintf("$id %q does not name this pack version's URL %s; %s", id.Str, want, refusal(schemaIDGate))
 	}
 	hint := fmt.Sprintf("set \"$id\" to %q, or remove $id", want)
-	if gated && c.opts.ForRegistry {
+	if reg {
 		hint = fmt.Sprintf("set \"$id\" to %q (after a version change every $id in schemas/ names the new version)", want)
 	}
 	c.fileProblem(p, JSONSchema, Problem{Pointer: "/$id", Line: line, Column: col, Severity: sev, Message: msg, Hint: hint})

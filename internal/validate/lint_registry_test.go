@@ -22,8 +22,13 @@ func registryProblems(t *testing.T, tc lintCase, rule string) []Problem {
 }
 
 func TestOW013ForRegistry(t *testing.T) {
-	doc := packWith(`tools.a", "version": "1.0.0", "category": "data", "role": "pure"`,
+	v1 := packWith(`tools.a", "version": "1.0.0", "category": "data", "role": "pure"`,
 		`tools.a", "version": "1.0.0", "category": "data", "role": "pure", "inputSchemaRef": "schemas/a.input.json"`)
+	// A v2 pack: new versions land in the v2 tree, where the gate refuses.
+	doc := strings.Replace(v1, `"openwop": ">=1.0.0 <2.0.0"`, `"openwop": ">=1.0.0 <3.0.0"`, 1)
+	if doc == v1 {
+		t.Fatal("the base pack's engines changed: update this test")
+	}
 	stale := packFiles("schemas/a.input.json", `{"$id": "https://packs.openwop.dev/vendor.acme.tools/0.9.0/a.input.json"}`,
 		"schemas/extra.json", `{"type": "string"}`, "schemas/sub/deep.json", `{"type": "string"}`)
 	runLint(t, "OW013", []lintCase{
@@ -46,6 +51,13 @@ func TestOW013ForRegistry(t *testing.T) {
 			if reg != strings.Contains(p.Message, "the registry refuses it (check-pack-schema-ids") {
 				t.Errorf("reg=%v: message not true to its severity: %s", reg, p.Message)
 			}
+		}
+	}
+	// The v1 tree is frozen (its published packs carry older versions'
+	// $ids): a v1 pack's stale $id stays a warning, a missing one silent.
+	for _, p := range registryProblems(t, lintCase{kind: NodePack, doc: v1, reg: true, files: stale}, "OW013") {
+		if p.Severity != Warning || strings.Contains(p.Message, "has no $id") {
+			t.Errorf("v1 pack under --for-registry: %s (%s)", p, p.Severity)
 		}
 	}
 }
