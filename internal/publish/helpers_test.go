@@ -14,6 +14,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // copyDir copies the regular files under src into dst.
@@ -160,7 +161,7 @@ func fixtureReleases(t testing.TB) []string {
 // validate (see fixtureReleases), to check what publish computes for them
 // against the registry's scripts.
 func stageInvalidFixtures(t testing.TB) {
-	validatePack = func(*tarball.Archive, []byte, string) error { return nil }
+	validatePack = func(*tarball.Archive, []byte, string, validate.TypeCatalog) error { return nil }
 	t.Cleanup(func() { validatePack = validateManifest })
 }
 

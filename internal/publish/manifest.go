@@ -36,7 +36,7 @@ var engineRange = regexp.MustCompile(`^>=\d+(\.\d+){0,2} <(\d+)\.0\.0$`)
 // zeros), no signing block or one of the other tree, a v2 manifest without
 // kind or an engines range without major 2; then whatever `wopkit validate
 // --for-registry` reports as an error (see validateManifest).
-func checkManifest(a *tarball.Archive, tgz, spec string) (*manifest, error) {
+func checkManifest(a *tarball.Archive, tgz, spec string, cat validate.TypeCatalog) (*manifest, error) {
 	pj := a.Get(tarball.ManifestName)
 	pmv, err := jsjson.Parse(pj.Data, tgz+": pack.json")
 	if err != nil {
@@ -100,7 +100,7 @@ func checkManifest(a *tarball.Archive, tgz, spec string) (*manifest, error) {
 	if m.keyID == "" {
 		return nil, werr.New(werr.Invalid, "key_unknown", "the signing block in %s names no key", tgz)
 	}
-	if err := validatePack(a, pj.Data, tgz); err != nil {
+	if err := validatePack(a, pj.Data, tgz, cat); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -120,12 +120,13 @@ func ceiling(s string) int {
 var validatePack = validateManifest
 
 // validateManifest validates the pack inside the tarball as `wopkit
-// validate --for-registry` does (its pack.json against the schema of its
+// validate --for-registry` does (an agent's `openwop:<typeId>` tool resolved
+// against cat, the typeIds of the registry tree it is published into) (its pack.json against the schema of its
 // kind and spec version, then the lint rules, with the pack's files), and
 // refuses it with code pack_invalid when there is any error. Warnings do not
 // refuse. The problems are listed with every unsafe character escaped.
-func validateManifest(a *tarball.Archive, data []byte, tgz string) error {
-	v, err := validate.New(validate.Options{ForRegistry: true, Limits: &tarball.RegistryLimits})
+func validateManifest(a *tarball.Archive, data []byte, tgz string, cat validate.TypeCatalog) error {
+	v, err := validate.New(validate.Options{ForRegistry: true, Limits: &tarball.RegistryLimits, Catalog: cat})
 	if err != nil {
 		return err
 	}

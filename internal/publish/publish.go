@@ -228,7 +228,7 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 		return nil, err
 	}
 	pj := a.Get(tarball.ManifestName)
-	man, err := checkManifest(a, o.Tarball, t.Spec)
+	man, err := checkManifest(a, o.Tarball, t.Spec, &treeCatalog{t: t})
 	if err != nil {
 		return nil, err
 	}
