@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -24,10 +25,10 @@ type Refusal struct {
 // would refuse in opts.Dir (non-regular files, links leading out, forbidden
 // files, names the tarball reader refuses, private keys and credentials,
 // referenced files that are missing or that .openwopignore excludes, a
-// manifest that cannot be made canonical, files over opts' size limits),
-// every one rather than the first, and writes nothing. It neither validates
-// (opts.Validate is not called) nor compresses: the compressed-size limit
-// and the tarball writer's case-collision check are left to Pack. An error
+// manifest that cannot be made canonical, files over opts' size limits,
+// names that are one file on macOS or Windows), every one rather than the
+// first, and writes nothing. It neither validates (opts.Validate is not
+// called) nor compresses: the compressed-size limit is left to Pack. An error
 // is returned only when the directory cannot be read at all.
 func Check(opts Options) ([]Refusal, error) {
 	dir := opts.Dir
@@ -58,6 +59,18 @@ func Check(opts Options) ([]Refusal, error) {
 	}
 	for _, rel := range c.ignored {
 		out = append(out, Refusal{File: rel, Err: ignoredErr(dir, rel)})
+	}
+	// Names the tarball writer would refuse as one file on macOS or
+	// Windows (tarball_name_collision).
+	names := make([]string, 0, len(c.files))
+	for rel := range c.files {
+		names = append(names, rel)
+	}
+	for _, r := range tarball.CheckNames(names) {
+		var we *werr.Error
+		if errors.As(r.Err, &we) {
+			out = append(out, Refusal{File: r.Name, Err: we})
+		}
 	}
 	b, err := build(context.Background(), m, c, Options{Dir: dir})
 	if err != nil {

@@ -81,3 +81,29 @@ func TestPackRefusesIgnoredReference(t *testing.T) {
 		}
 	}
 }
+
+// Two names that are one file on macOS or Windows are listed by Check
+// (tarball_name_collision), as the tarball writer refuses them in Pack.
+func TestCheckListsNameCollisions(t *testing.T) {
+	dir := copyTree(t, "testdata/basic")
+	for _, name := range []string{"prompts/Notes.md", "prompts/notes.md"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("hello\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := Check(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(list, func(r Refusal) bool {
+		return r.Err.Code == tarball.CodeNameCollision && r.File == "prompts/notes.md"
+	}) {
+		t.Fatalf("no tarball_name_collision on prompts/notes.md in %v", list)
+	}
+	_, perr := Pack(context.Background(), Options{Dir: dir, Output: filepath.Join(t.TempDir(), "o.tgz"), Validate: noValidate})
+	if werr.CodeOf(perr) != tarball.CodeNameCollision {
+		t.Fatalf("pack: %v", perr)
+	}
+}

@@ -2,6 +2,7 @@ package tarball
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -161,4 +162,29 @@ func collisionMsg(name, p, prev string) string {
 		return fmt.Sprintf("%q and %q are the same name on a case-insensitive or Unicode-normalising file system", prev, name)
 	}
 	return fmt.Sprintf("%q lies under %q, the same name as %q on a case-insensitive or Unicode-normalising file system", name, p, prev)
+}
+
+// NameRefusal is a name CheckNames refuses, and why.
+type NameRefusal struct {
+	Name string
+	Err  error
+}
+
+// CheckNames refuses, as the writer does (tarball_name_collision), every
+// name of names that is another spelling, on a case-insensitive or
+// Unicode-normalising file system, of a name (or a parent directory of one)
+// before it in sorted order: the writer adds entries sorted, so the same
+// pairs are found. It lists every refused name, for a dry run that reports
+// them all (pack.Check).
+func CheckNames(names []string) []NameRefusal {
+	sorted := slices.Clone(names)
+	slices.Sort(sorted)
+	c := collisions{}
+	var out []NameRefusal
+	for _, n := range sorted {
+		if err := c.add(n); err != nil {
+			out = append(out, NameRefusal{Name: n, Err: err})
+		}
+	}
+	return out
 }
