@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/openwop/wopkit/internal/safefile"
 )
 
 // Escape is an entry of a directory tree through which a program allowed
@@ -60,7 +62,7 @@ func CheckTree(root string, max int) ([]Escape, error) {
 				out = append(out, Escape{rel, fmt.Sprintf("a file with %d hard links, one of which may be outside the directory", n)})
 			}
 		default:
-			out = append(out, Escape{rel, fmt.Sprintf("a %s, not a regular file", typeName(t))})
+			out = append(out, Escape{rel, safefile.Describe(t) + ", not a regular file"})
 		}
 		return nil
 	})
@@ -71,18 +73,4 @@ func CheckTree(root string, max int) ([]Escape, error) {
 func inside(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-func typeName(t fs.FileMode) string {
-	switch {
-	case t&fs.ModeCharDevice != 0:
-		return "character device"
-	case t&fs.ModeDevice != 0:
-		return "block device"
-	case t&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case t&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
 }
