@@ -3,7 +3,6 @@ package pack
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -31,14 +30,9 @@ type Refusal struct {
 // called) nor compresses: the compressed-size limit is left to Pack. An error
 // is returned only when the directory cannot be read at all.
 func Check(opts Options) ([]Refusal, error) {
-	dir := opts.Dir
-	if dir == "" {
-		dir = "."
-	}
-	root, err := os.OpenRoot(dir)
+	dir, root, err := openPack(opts)
 	if err != nil {
-		return nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot open pack directory %s", dir).
-			WithHint("give the directory that holds pack.json")
+		return nil, err
 	}
 	defer root.Close()
 	src, err := readManifest(root, dir)

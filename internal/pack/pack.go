@@ -66,14 +66,9 @@ type Result struct {
 // Pack builds the pack in opts.Dir. On any failure nothing is left behind:
 // outputs are written to temporary names and renamed together at the end.
 func Pack(ctx context.Context, opts Options) (*Result, error) {
-	dir := opts.Dir
-	if dir == "" {
-		dir = "."
-	}
-	root, err := os.OpenRoot(dir)
+	dir, root, err := openPack(opts)
 	if err != nil {
-		return nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot open pack directory %s", dir).
-			WithHint("give the directory that holds pack.json")
+		return nil, err
 	}
 	defer root.Close()
 	src, err := readManifest(root, dir)
@@ -219,6 +214,21 @@ func methodOf(s map[string]any) string {
 	}
 	m, _ := s["method"].(string)
 	return m
+}
+
+// openPack opens the pack directory of opts (default ".") as a root: Pack
+// and Check read everything through it.
+func openPack(opts Options) (string, *os.Root, error) {
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return "", nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot open pack directory %s", dir).
+			WithHint("give the directory that holds pack.json")
+	}
+	return dir, root, nil
 }
 
 func readManifest(root *os.Root, dir string) ([]byte, error) {
