@@ -112,7 +112,9 @@ func orUnknown(a Algorithm) string {
 // ignored: aws kms, vault). Anything else, a truncated signature included,
 // is refused (exit 1). where names the file in messages.
 func ParseSignature(data []byte, where string) ([]byte, error) {
-	if len(data) == ed25519.SignatureSize {
+	if len(data) == ed25519.SignatureSize && !isBase64Text(data) {
+		// 64 bytes all in the base64 alphabet are text (the base64 of 48
+		// bytes), never a real signature: the odds are 4^-64.
 		return bytes.Clone(data), nil
 	}
 	text := bytes.TrimSpace(data)
@@ -123,6 +125,15 @@ func ParseSignature(data []byte, where string) ([]byte, error) {
 	}
 	return nil, werr.New(werr.Invalid, "pack_signature_invalid", "%s holds %d bytes: neither a raw %d-byte Ed25519 signature nor its base64", where, len(data), ed25519.SignatureSize).
 		WithHint("give the signer's output as it is (e.g. `openssl pkeyutl -sign -rawin -inkey KEY -in PREPARED -out SIG`); a truncated or hex signature is refused")
+}
+
+func isBase64Text(b []byte) bool {
+	for _, c := range b {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_' || c == '=') {
+			return false
+		}
+	}
+	return true
 }
 
 // LoadSignature reads and parses a signature file (see ParseSignature).
