@@ -226,7 +226,7 @@ func newSigner(method string, k *KeyOptions, s *SigstoreOptions) (sign.Signer, e
 		so := sigstore.SignOptions{FulcioURL: s.FulcioURL, RekorURL: s.RekorURL, TSAURL: s.TSAURL,
 			IdentityToken: s.IdentityToken, TrustedRoot: s.TrustedRoot}
 		if k.Key != "" {
-			key, err := sign.LoadSigningKey(k.Key, sign.Passphrase("Passphrase for "+k.Key, false))
+			key, err := sign.LoadPrivateKey(k.Key, sign.Passphrase("Passphrase for "+k.Key, false))
 			if err != nil {
 				return nil, err
 			}
@@ -234,7 +234,7 @@ func newSigner(method string, k *KeyOptions, s *SigstoreOptions) (sign.Signer, e
 		}
 		return sigstore.NewSignerFromEnv(so)
 	}
-	key, err := sign.LoadSigningKey(k.Key, sign.Passphrase("Passphrase for "+k.Key, false))
+	key, err := sign.LoadPrivateKey(k.Key, sign.Passphrase("Passphrase for "+k.Key, false))
 	if err != nil {
 		return nil, err
 	}

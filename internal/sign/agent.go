@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
+	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -55,7 +56,7 @@ func (k AgentKeyInfo) Ref() string { return AgentPrefix + k.Fingerprint }
 func (k AgentKeyInfo) String() string {
 	s := k.Fingerprint + " (" + k.Type
 	if k.Comment != "" {
-		s += ", " + k.Comment
+		s += ", " + termsafe.String(k.Comment)
 	}
 	return s + ")"
 }
@@ -274,16 +275,6 @@ func listKeys(keys []AgentKeyInfo) string {
 		s[i] = k.String()
 	}
 	return strings.Join(s, ", ")
-}
-
-// LoadSigningKey opens what a --key names: an ssh-agent key (IsAgentRef)
-// or a private key file (LoadPrivateKey; pass is asked only for an
-// encrypted one).
-func LoadSigningKey(ref string, pass PassphraseFunc) (crypto.Signer, error) {
-	if IsAgentRef(ref) {
-		return OpenAgentKey(ref)
-	}
-	return LoadPrivateKey(ref, pass)
 }
 
 var _ crypto.Signer = (*AgentKey)(nil)

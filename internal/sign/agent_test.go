@@ -124,7 +124,7 @@ func TestAgentKeySignsAsAKeyFile(t *testing.T) {
 	}
 	serveAgent(t, &fakeAgent{Agent: ring, extra: []*agent.Key{skKey(t, "fido")}})
 	for _, ref := range []string{"ssh-agent:", "ssh-agent:" + fp, "ssh-agent:me@acme"} {
-		k, err := LoadSigningKey(ref, nil)
+		k, err := LoadPrivateKey(ref, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", ref, err)
 		}
@@ -151,12 +151,12 @@ func TestAgentKeySignsAsAKeyFile(t *testing.T) {
 func TestAgentKeyRefusals(t *testing.T) {
 	t.Run("no SSH_AUTH_SOCK", func(t *testing.T) {
 		t.Setenv(AgentSocketEnv, "")
-		_, err := LoadSigningKey("ssh-agent:", nil)
+		_, err := LoadPrivateKey("ssh-agent:", nil)
 		wantCode(t, err, "ssh_agent_unavailable", werr.Usage)
 	})
 	t.Run("agent gone", func(t *testing.T) {
 		t.Setenv(AgentSocketEnv, filepath.Join(t.TempDir(), "no-agent"))
-		_, err := LoadSigningKey("ssh-agent:", nil)
+		_, err := LoadPrivateKey("ssh-agent:", nil)
 		wantCode(t, err, "ssh_agent_unreachable", werr.Usage)
 	})
 	t.Run("not an agent", func(t *testing.T) {
@@ -178,12 +178,12 @@ func TestAgentKeyRefusals(t *testing.T) {
 			}
 		}()
 		t.Setenv(AgentSocketEnv, filepath.Join(dir, "s"))
-		_, err = LoadSigningKey("ssh-agent:", nil)
+		_, err = LoadPrivateKey("ssh-agent:", nil)
 		wantCode(t, err, "ssh_agent_unreachable", werr.Usage)
 	})
 	t.Run("empty agent", func(t *testing.T) {
 		serveAgent(t, agent.NewKeyring())
-		_, err := LoadSigningKey("ssh-agent:", nil)
+		_, err := LoadPrivateKey("ssh-agent:", nil)
 		wantCode(t, err, "ssh_agent_no_ed25519_key", werr.Invalid)
 	})
 	t.Run("only an ecdsa key", func(t *testing.T) {
@@ -191,19 +191,19 @@ func TestAgentKeyRefusals(t *testing.T) {
 		ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		ring.Add(agent.AddedKey{PrivateKey: ec, Comment: "ec"})
 		serveAgent(t, ring)
-		_, err := LoadSigningKey("ssh-agent:", nil)
+		_, err := LoadPrivateKey("ssh-agent:", nil)
 		wantCode(t, err, "ssh_agent_no_ed25519_key", werr.Invalid)
 		if !strings.Contains(err.Error(), "ecdsa-sha2-nistp256") {
 			t.Errorf("the error does not list what the agent holds: %v", err)
 		}
-		_, err = LoadSigningKey("ssh-agent:ec", nil)
+		_, err = LoadPrivateKey("ssh-agent:ec", nil)
 		wantCode(t, err, "key_algorithm_unsupported", werr.Invalid)
 	})
 	t.Run("ed25519-sk", func(t *testing.T) {
 		sk := skKey(t, "yubikey")
 		serveAgent(t, &fakeAgent{Agent: agent.NewKeyring(), extra: []*agent.Key{sk}})
 		for _, ref := range []string{"ssh-agent:", "ssh-agent:yubikey", "ssh-agent:" + ssh.FingerprintSHA256(sk)} {
-			_, err := LoadSigningKey(ref, nil)
+			_, err := LoadPrivateKey(ref, nil)
 			wantCode(t, err, "ssh_agent_key_sk", werr.Invalid)
 		}
 	})
@@ -212,7 +212,7 @@ func TestAgentKeyRefusals(t *testing.T) {
 		_, fp := addEd25519(t, ring, "me@acme")
 		serveAgent(t, ring)
 		for _, ref := range []string{"ssh-agent:SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "ssh-agent:you@acme", "ssh-agent:" + strings.ToLower(fp)} {
-			_, err := LoadSigningKey(ref, nil)
+			_, err := LoadPrivateKey(ref, nil)
 			wantCode(t, err, "ssh_agent_key_not_found", werr.Invalid)
 			if !strings.Contains(err.Error(), fp) {
 				t.Errorf("the error does not list the agent's key %s: %v", fp, err)
@@ -225,13 +225,13 @@ func TestAgentKeyRefusals(t *testing.T) {
 		_, fp2 := addEd25519(t, ring, "a")
 		serveAgent(t, ring)
 		for _, ref := range []string{"ssh-agent:", "ssh-agent:a"} {
-			_, err := LoadSigningKey(ref, nil)
+			_, err := LoadPrivateKey(ref, nil)
 			wantCode(t, err, "ssh_agent_key_ambiguous", werr.Usage)
 			if !strings.Contains(err.Error(), fp1) || !strings.Contains(err.Error(), fp2) {
 				t.Errorf("the error does not list both keys: %v", err)
 			}
 		}
-		if _, err := LoadSigningKey("ssh-agent:"+fp2, nil); err != nil {
+		if _, err := LoadPrivateKey("ssh-agent:"+fp2, nil); err != nil {
 			t.Errorf("by fingerprint: %v", err)
 		}
 	})
@@ -239,7 +239,7 @@ func TestAgentKeyRefusals(t *testing.T) {
 		ring := agent.NewKeyring()
 		addEd25519(t, ring, "me")
 		serveAgent(t, &fakeAgent{Agent: ring, badSig: true})
-		k, err := LoadSigningKey("ssh-agent:", nil)
+		k, err := LoadPrivateKey("ssh-agent:", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +251,7 @@ func TestAgentKeyRefusals(t *testing.T) {
 		ring := agent.NewKeyring()
 		addEd25519(t, ring, "me")
 		serveAgent(t, ring)
-		k, err := LoadSigningKey("ssh-agent:", nil)
+		k, err := LoadPrivateKey("ssh-agent:", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +280,7 @@ func TestListAgentKeys(t *testing.T) {
 		t.Fatalf("keys %v, usable %v; want two keys, one usable ssh-agent:%s", keys, usable, fp)
 	}
 	var e *werr.Error
-	if _, err := LoadSigningKey("ssh-agent:fido", nil); !errors.As(err, &e) || !strings.Contains(e.Hint, "--prepare") {
+	if _, err := LoadPrivateKey("ssh-agent:fido", nil); !errors.As(err, &e) || !strings.Contains(e.Hint, "--prepare") {
 		t.Errorf("the sk refusal does not point at another way: %v", err)
 	}
 }

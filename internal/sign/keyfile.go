@@ -67,9 +67,14 @@ func WritePublicKey(path string, pub crypto.PublicKey, force bool) error {
 	return atomicfile.WriteFile(path, pubPEM, 0o644)
 }
 
-// LoadPrivateKey reads a private key file; pass is asked for the passphrase
-// only when the key is encrypted.
+// LoadPrivateKey opens the signing key a --key names: a key in the
+// ssh-agent when path starts with "ssh-agent:" (see OpenAgentKey; the
+// private key stays in the agent), else a private key file, whose
+// passphrase pass is asked for only when the key is encrypted.
 func LoadPrivateKey(path string, pass PassphraseFunc) (crypto.Signer, error) {
+	if IsAgentRef(path) {
+		return OpenAgentKey(path)
+	}
 	data, err := readSmall(path)
 	if err != nil {
 		return nil, err
