@@ -525,9 +525,12 @@ func loadKey(a *answers) (key crypto.Signer, pubPath string, save func() (string
 		return nil, werr.New(werr.Env, "key_passphrase_unavailable", "%s is encrypted", path).
 			WithHint("set %s and start the wizard again, or choose to pack without signing", sign.PassphraseEnv)
 	}
-	k, err := sign.LoadPrivateKey(path, pass)
+	k, err := sign.LoadPrivateKey(path, pass) // also an ssh-agent: key
 	if err != nil {
 		return nil, "", nil, err
+	}
+	if sign.IsAgentRef(path) { // the agent keeps it: its public half is written on request
+		return k, a.KeyID + ".pub", agentKeyNote(k, a.KeyID), nil
 	}
 	return k, strings.TrimSuffix(path, ".key") + ".pub", nil, nil
 }
