@@ -44,7 +44,7 @@ func (f *fakeAgent) Sign(k ssh.PublicKey, data []byte) (*ssh.Signature, error) {
 }
 
 // serveAgent serves a on a new socket and sets SSH_AUTH_SOCK to it.
-func serveAgent(t *testing.T, a agent.Agent) string {
+func serveAgent(t testing.TB, a agent.Agent) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "wopkit-agent-") // short: a socket path has ~100 bytes
 	if err != nil {
@@ -83,7 +83,7 @@ func skKey(t *testing.T, comment string) *agent.Key {
 	return &agent.Key{Format: ssh.KeyAlgoSKED25519, Blob: blob, Comment: comment}
 }
 
-func addEd25519(t *testing.T, a agent.Agent, comment string) (ed25519.PrivateKey, string) {
+func addEd25519(t testing.TB, a agent.Agent, comment string) (ed25519.PrivateKey, string) {
 	t.Helper()
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	if err := a.Add(agent.AddedKey{PrivateKey: priv, Comment: comment}); err != nil {
