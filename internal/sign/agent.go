@@ -61,6 +61,20 @@ func (k AgentKeyInfo) String() string {
 	return s + ")"
 }
 
+// Label is a short name for the key that fits a small terminal: its
+// comment, shortened, and the start of its fingerprint.
+func (k AgentKeyInfo) Label() string {
+	fp := k.Fingerprint
+	if len(fp) > 15 {
+		fp = fp[:15] + "…"
+	}
+	c := []rune(termsafe.String(k.Comment))
+	if len(c) > 24 {
+		c = append(c[:23], '…')
+	}
+	return string(c) + " (" + fp + ")"
+}
+
 // AgentKey is an Ed25519 key held by the ssh-agent, as a crypto.Signer.
 // Each signature dials the agent afresh, so an AgentKey holds no
 // connection; every signature is checked against the public key before it

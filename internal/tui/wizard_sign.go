@@ -135,7 +135,7 @@ func agentKeyChoices() (opts []huh.Option[string], note string) {
 	}
 	for _, k := range keys {
 		if k.Usable() {
-			opts = append(opts, huh.NewOption("use the ssh-agent's key "+k.String(), k.Ref()))
+			opts = append(opts, huh.NewOption("ssh-agent key "+k.Label(), k.Ref()))
 		}
 	}
 	if len(opts) == 0 {
@@ -146,7 +146,7 @@ func agentKeyChoices() (opts []huh.Option[string], note string) {
 
 // agentKeyNote is the summary's line about signing with an ssh-agent key:
 // the agent keeps the key, and the command that writes its public half.
-func agentKeyNote(key crypto.Signer, keyID string) func() (string, error) {
+func agentKeyNote(key any, keyID string) func() (string, error) {
 	return func() (string, error) {
 		ak, ok := key.(*sign.AgentKey)
 		if !ok {
