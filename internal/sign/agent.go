@@ -31,9 +31,10 @@ const AgentPrefix = "ssh-agent:"
 // AgentSocketEnv names the agent's socket.
 const AgentSocketEnv = "SSH_AUTH_SOCK"
 
-// agentListTimeout bounds listing the agent's keys. Signing has no bound:
-// a card may wait for its PIN or a touch.
-const agentListTimeout = 30 * time.Second
+// agentListTimeout bounds reaching the agent and listing its keys (gpg-agent
+// may start scdaemon to read a card). Signing has no bound: a card may wait
+// for its PIN or a touch.
+const agentListTimeout = 10 * time.Second
 
 // IsAgentRef reports whether a --key value names an ssh-agent key.
 func IsAgentRef(ref string) bool { return strings.HasPrefix(ref, AgentPrefix) }
@@ -124,8 +125,10 @@ func AgentSocket() (string, error) {
 	return sock, nil
 }
 
-func dialAgent(sock string) (net.Conn, error) {
-	conn, err := net.DialTimeout("unix", sock, 10*time.Second)
+func dialAgent(sock string) (net.Conn, error) { return dialAgentWithin(sock, agentListTimeout) }
+
+func dialAgentWithin(sock string, d time.Duration) (net.Conn, error) {
+	conn, err := net.DialTimeout("unix", sock, d)
 	if err != nil {
 		return nil, werr.Wrap(werr.Usage, "ssh_agent_unreachable", err, "cannot reach the ssh-agent at %s=%s", AgentSocketEnv, sock).
 			WithHint("check that the agent runs (`ssh-add -l`); %s may point at an agent that has exited", AgentSocketEnv)
@@ -135,21 +138,25 @@ func dialAgent(sock string) (net.Conn, error) {
 
 // ListAgentKeys lists every key the agent at $SSH_AUTH_SOCK holds, usable
 // or not (see AgentKeyInfo.Usable).
-func ListAgentKeys() ([]AgentKeyInfo, error) {
+func ListAgentKeys() ([]AgentKeyInfo, error) { return ListAgentKeysWithin(agentListTimeout) }
+
+// ListAgentKeysWithin is ListAgentKeys that gives up after d (a screen that
+// lists the keys must not hang on an agent that does not answer).
+func ListAgentKeysWithin(d time.Duration) ([]AgentKeyInfo, error) {
 	sock, err := AgentSocket()
 	if err != nil {
 		return nil, err
 	}
-	return listAgent(sock)
+	return listAgent(sock, d)
 }
 
-func listAgent(sock string) ([]AgentKeyInfo, error) {
-	conn, err := dialAgent(sock)
+func listAgent(sock string, d time.Duration) ([]AgentKeyInfo, error) {
+	conn, err := dialAgentWithin(sock, d)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(agentListTimeout))
+	_ = conn.SetDeadline(time.Now().Add(d))
 	keys, err := agent.NewClient(conn).List()
 	if err != nil {
 		return nil, werr.Wrap(werr.Usage, "ssh_agent_unreachable", err, "the ssh-agent at %s=%s did not list its keys", AgentSocketEnv, sock).
@@ -181,7 +188,7 @@ func openAgentKey(sock, ref string) (*AgentKey, error) {
 			WithHint("write %s, %sSHA256:<fingerprint> or %s<comment>", AgentPrefix, AgentPrefix, AgentPrefix)
 	}
 	sel := strings.TrimPrefix(ref, AgentPrefix)
-	keys, err := listAgent(sock)
+	keys, err := listAgent(sock, agentListTimeout)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"charm.land/huh/v2"
 
@@ -121,6 +122,10 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 	return []*huh.Group{huh.NewGroup(method), keys}
 }
 
+// agentListBound bounds asking the agent for its keys while the sign page
+// is built (OpenSSH's agent answers in well under a millisecond).
+const agentListBound = 3 * time.Second
+
 // agentKeyChoices are the sign page's key choices for the Ed25519 keys of
 // the ssh-agent at SSH_AUTH_SOCK (none when it is not set), each chosen by
 // its "ssh-agent:SHA256:..." reference, and a note for the Key field when
@@ -129,7 +134,7 @@ func agentKeyChoices() (opts []huh.Option[string], note string) {
 	if os.Getenv(sign.AgentSocketEnv) == "" {
 		return nil, ""
 	}
-	keys, err := sign.ListAgentKeys()
+	keys, err := sign.ListAgentKeysWithin(agentListBound)
 	if err != nil {
 		return nil, "ssh-agent: " + errText(err)
 	}
