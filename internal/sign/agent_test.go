@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
@@ -179,6 +180,28 @@ func TestAgentKeyRefusals(t *testing.T) {
 		}()
 		t.Setenv(AgentSocketEnv, filepath.Join(dir, "s"))
 		_, err = LoadPrivateKey("ssh-agent:", nil)
+		wantCode(t, err, "ssh_agent_unreachable", werr.Usage)
+	})
+	t.Run("agent that never answers", func(t *testing.T) {
+		dir, _ := os.MkdirTemp("", "wopkit-agent-")
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		l, err := net.Listen("unix", filepath.Join(dir, "s"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		defer func() { close(done); l.Close() }()
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				go func() { <-done; c.Close() }() // read nothing, answer nothing
+			}
+		}()
+		t.Setenv(AgentSocketEnv, filepath.Join(dir, "s"))
+		_, err = ListAgentKeysWithin(50 * time.Millisecond)
 		wantCode(t, err, "ssh_agent_unreachable", werr.Usage)
 	})
 	t.Run("empty agent", func(t *testing.T) {
