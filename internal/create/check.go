@@ -64,8 +64,19 @@ func (ps Problems) Error() string {
 // ExitClass is Invalid: the answers need changing (werr.Classed).
 func (ps Problems) ExitClass() werr.Class { return werr.Invalid }
 
-// StableCode is create_blocked (werr.Classed).
-func (ps Problems) StableCode() string { return "create_blocked" }
+// StableCode is the code of the first problem (werr.Classed).
+func (ps Problems) StableCode() string {
+	if len(ps) == 0 {
+		return ""
+	}
+	return ps[0].Code()
+}
+
+// Code is the problem's stable code, after its subject.
+func (p Problem) Code() string {
+	return [...]string{Folder: "scaffold_exists", Tarball: "release_exists", Packing: "pack_would_fail",
+		SignMethod: "sign_unavailable", KeyFile: "key_unusable", KeyID: "key_id_invalid"}[p.Subject]
+}
 
 // Labels are the words the author knows the answers by, for the hints:
 // each says how to make the change. The zero value is the command line's.
@@ -117,7 +128,7 @@ func check(o *Options, plan *scaffold.Plan, trial bool) Problems {
 		files := []scaffold.File{{Path: "pack.json"}}
 		if plan != nil {
 			files = plan.Files
-		} else if o.Release == nil {
+		} else if o.Release == nil && !o.PackLater {
 			files = nil
 		}
 		for _, f := range files {
