@@ -378,37 +378,11 @@ func (k asker) multi(key, title, desc string, options func() []string, v *[]stri
 // fixed are options that do not depend on the answers.
 func fixed(opts []string) func() []string { return func() []string { return opts } }
 
-// help is the schema's description of a field, in the author's words: its
-// first sentence, without references to RFCs and sections.
+// help is the author-facing help for a field: the same words `wopkit lsp`
+// shows on hover (validate's catalogue, or the schema's description
+// without the spec's own words).
 func (k asker) help(kind validate.Kind, ptr string) string {
-	return plainHelp(k.v.Field(kind, ptr).Description)
-}
-
-// plainHelp keeps the first sentences of a schema description that do not
-// cite the spec's documents (RFC numbers, sections, schema names, version
-// tags), up to 200 characters.
-func plainHelp(d string) string {
-	var keep []string
-	n := 0
-	for _, s := range strings.SplitAfter(d, ". ") {
-		if strings.Contains(s, "RFC") || strings.Contains(s, "§") || strings.Contains(s, "schema") ||
-			strings.Contains(s, "`") || strings.HasPrefix(strings.TrimSpace(s), "v0.") {
-			continue
-		}
-		if n+len(s) > 200 && n > 0 {
-			break
-		}
-		keep = append(keep, s)
-		n += len(s)
-		if n > 80 {
-			break
-		}
-	}
-	out := strings.TrimSpace(strings.Join(keep, ""))
-	if r := []rune(out); len(r) > 200 {
-		out = string(r[:199]) + "…"
-	}
-	return out
+	return k.v.Help(kind, ptr)
 }
 
 // check validates the value typed text stands for at the field's place,
