@@ -152,7 +152,7 @@ func check(o *Options, plan *scaffold.Plan, trial bool) Problems {
 			out = append(out, Problem{Subject: SignMethod, Message: "keyless signing is not possible: " + reason, Hint: l.OtherSigning})
 		}
 	case NeedsKey(r.Sign):
-		if p := keyProblem(r, l); p != nil {
+		if p := keyProblem(r, l, trial); p != nil {
 			out = append(out, *p)
 		}
 		if strings.TrimSpace(r.Key.ID) == "" {
@@ -217,9 +217,9 @@ func tarballProblems(r *Release, l Labels) *Problem {
 }
 
 // keyProblem checks the key: a new pair must not replace files nor go into
-// a git checkout that does not ignore it, an existing key must load and
-// suit the method.
-func keyProblem(r *Release, l Labels) *Problem {
+// a git checkout that does not ignore it, an existing key must load (when
+// load is set) and suit the method.
+func keyProblem(r *Release, l Labels, load bool) *Problem {
 	k := r.Key
 	path := strings.TrimSpace(k.Path)
 	p := &Problem{Subject: KeyFile}
@@ -259,6 +259,9 @@ func keyProblem(r *Release, l Labels) *Problem {
 			p.Hint = "name the .key file: " + path + ".key"
 			return p
 		}
+	}
+	if !load { // Run loads the key once, to sign with it
+		return nil
 	}
 	key, err := LoadKey(k, r.Sign)
 	if err == nil {

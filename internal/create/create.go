@@ -169,6 +169,16 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 	if opts.DryRun {
 		return res, nil
 	}
+	var (
+		signer sign.Signer
+		pub    string
+		save   savePair
+	)
+	if opts.Release != nil { // the key is loaded (once) before anything is written
+		if signer, pub, save, err = signerOf(opts.Release); err != nil {
+			return Result{}, err
+		}
+	}
 	var tx undo
 	defer func() {
 		if err != nil {
@@ -183,10 +193,6 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 	r := opts.Release
 	if r == nil {
 		return res, nil
-	}
-	signer, pub, save, err := signerOf(r)
-	if err != nil {
-		return Result{}, err
 	}
 	if opts.Force { // the release made before is put back on a failure
 		for _, f := range releaseFiles(r) {

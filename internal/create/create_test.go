@@ -320,3 +320,56 @@ func TestSummaryWords(t *testing.T) {
 		t.Errorf("one problem: %q", e)
 	}
 }
+
+// TestPreflightKeyProblems: every key problem is found before writing,
+// about the answer that resolves it, with the hint in the caller's words.
+func TestPreflightKeyProblems(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("SIGSTORE_ID_TOKEN", "")
+	k, err := sign.GenerateKey(sign.Ed25519)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := sign.WriteKeyPair("acme", k, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile("junk.key", []byte("not a key"), 0o600)
+	os.WriteFile("plain", []byte("a file"), 0o644)
+	wizard := Labels{UseExisting: `choose "use an existing private key file" with`, NewPair: `choose "create a new key pair"`, OtherSigning: "choose another way to sign"}
+	for _, c := range []struct {
+		name    string
+		method  string
+		key     Key
+		labels  Labels
+		subject Subject
+		message string
+		hint    string
+	}{
+		{"a new pair over a key", sign.MethodV2, Key{New: true, Path: "acme", ID: "acme-1"}, Labels{}, KeyFile,
+			"acme.key already exists: a new key pair would replace it", "use another name, e.g. acme-2, or sign with the existing key acme.key"},
+		{"the same, the wizard's words", sign.MethodV2, Key{New: true, Path: "acme", ID: "acme-1"}, wizard, KeyFile,
+			"acme.key already exists", `or choose "use an existing private key file" with acme.key`},
+		{"a file in the way", sign.MethodV2, Key{New: true, Path: "plain/acme", ID: "acme-1"}, Labels{}, KeyFile,
+			"plain is not a folder", "e.g. acme"},
+		{"a key that does not load", sign.MethodV2, Key{Path: "junk.key", ID: "acme-1"}, Labels{}, KeyFile, "junk.key", ""},
+		{"an Ed25519 key for a Sigstore bundle", sign.MethodSigstore, Key{Path: "acme.key", ID: "acme-1"}, wizard, KeyFile,
+			"", `choose "create a new key pair", or choose another way to sign`},
+		{"no key id", sign.MethodV2, Key{Path: "acme.key"}, Labels{}, KeyID, "a key id is needed to sign", ""},
+		{"keyless without a token", Keyless, Key{}, Labels{}, SignMethod, "SIGSTORE_ID_TOKEN is not set", "choose another way to sign"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts := Options{Plan: packPlan(t, "community.acme.keys"), Dir: "keys", Labels: c.labels,
+				Release: &Release{Name: "community.acme.keys", Version: "0.1.0", Sign: c.method, Key: c.key}}
+			ps := Preflight(opts)
+			if len(ps) != 1 || ps[0].Subject != c.subject || !strings.Contains(ps[0].Message, c.message) || !strings.Contains(ps[0].Hint, c.hint) {
+				t.Fatalf("Preflight: %+v", ps)
+			}
+			if _, err := Run(context.Background(), opts); err == nil {
+				t.Error("Run went ahead")
+			}
+			if _, err := os.Stat("keys"); err == nil {
+				t.Error("Run wrote the folder")
+			}
+		})
+	}
+}
