@@ -63,8 +63,10 @@ func digest(t *testing.T, paths ...string) string {
 // failingSigner refuses to sign, as a token or a card that fails would.
 type failingSigner struct{}
 
-func (failingSigner) Method() string        { return sign.MethodV2 }
-func (failingSigner) Block() map[string]any { return map[string]any{"method": "ed25519-canonical-json", "keyId": "acme-1"} }
+func (failingSigner) Method() string { return sign.MethodV2 }
+func (failingSigner) Block() map[string]any {
+	return map[string]any{"method": "ed25519-canonical-json", "keyId": "acme-1"}
+}
 func (failingSigner) Sign(context.Context, []byte) (*sign.Signature, error) {
 	return nil, errors.New("the signing device was unplugged")
 }
