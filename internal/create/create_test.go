@@ -302,13 +302,14 @@ func TestWhereListsWhatRunWrites(t *testing.T) {
 // TestSummaryWords: counts agree with their nouns and lists are words.
 func TestSummaryWords(t *testing.T) {
 	dir := t.TempDir()
-	one := &scaffold.Plan{Files: []scaffold.File{{Path: "a.tool.json", Data: []byte("{}\n")}}}
+	one := &scaffold.Plan{Files: []scaffold.File{{Path: "a.tool.json", Data: []byte("{}\n")}}, Notes: []string{"set install.sha256"}}
 	res, err := Run(context.Background(), Options{Plan: one, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := strings.Join(res.Summary(), "\n")
-	if !strings.Contains(s, "wrote 1 file in "+filepath.ToSlash(dir)+": a.tool.json") || strings.Contains(s, "1 files") || strings.Contains(s, "[") {
+	if !strings.Contains(s, "wrote 1 file in "+filepath.ToSlash(dir)+": a.tool.json") || strings.Contains(s, "1 files") || strings.Contains(s, "[") ||
+		!strings.HasSuffix(s, "next:\n  wopkit validate --strict "+filepath.Join(dir, "a.tool.json")+"\n  wopkit edit "+filepath.Join(dir, "a.tool.json")+"\n  set install.sha256") {
 		t.Errorf("summary:\n%s", s)
 	}
 	if w := Where(Options{Plan: one, Dir: "x"}); len(w) != 1 || w[0] != "1 file will be written in x: a.tool.json" {

@@ -46,7 +46,8 @@ func Where(opts Options) []string {
 	return append(out, "packed to "+files[0]+", with its "+And(beside)+" beside it")
 }
 
-// Summary says what Run wrote and what to do next, one line each.
+// Summary says what Run wrote and what to do next (the commands, then the
+// plan's notes), one line each.
 func (r Result) Summary() []string {
 	dir := filepath.ToSlash(r.Dir)
 	sum := []string{"wrote " + Count(len(r.Files), "file", "files") + " in " + dir + ": " + strings.Join(r.Paths(), ", ")}
@@ -75,7 +76,7 @@ func (r Result) Summary() []string {
 		sum = append(sum, "version manifest "+r.VersionManifest)
 	}
 	sum = append(sum, "", "next:")
-	for _, n := range r.Next() {
+	for _, n := range append(r.Next(), r.Notes...) {
 		sum = append(sum, "  "+n)
 	}
 	return sum

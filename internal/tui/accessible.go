@@ -143,9 +143,7 @@ func questionOf(a *answers, fe scaffold.FieldError) string {
 // the folder and its files, the key, the tarball and what goes beside it.
 func printSummary(out io.Writer, p planned) {
 	fmt.Fprintln(out, "\nAbout to write:")
-	for _, l := range p.where {
-		fmt.Fprintln(out, "  "+l)
-	}
+	printLines(out, indent(p.where))
 	fmt.Fprintln(out)
 }
 

@@ -290,6 +290,15 @@ func where(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Pl
 	return create.Where(createOptions(v, a, opts, plan))
 }
 
+// indent indents lines under a heading.
+func indent(ls []string) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = "  " + l
+	}
+	return out
+}
+
 // errText is an error's message without its hint (hints name CLI flags
 // the wizard does not have).
 func errText(err error) string { return create.Text(err) }
