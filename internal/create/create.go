@@ -10,7 +10,6 @@ package create
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/pack"
@@ -196,7 +195,7 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 	}
 	if opts.Force { // the release made before is put back on a failure
 		for _, f := range releaseFiles(r) {
-			if err := tx.keep(f, filepath.Dir(f)); err != nil {
+			if err := tx.keep(f, outside(f, dir)); err != nil {
 				return Result{}, err
 			}
 		}

@@ -376,3 +376,4 @@ func TestPreflightKeyProblems(t *testing.T) {
 		})
 	}
 }
+

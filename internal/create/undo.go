@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/werr"
@@ -13,8 +14,8 @@ import (
 // undo records what a run wrote, so that a failure removes it again and
 // puts back what it replaced. A file about to be replaced is kept as a
 // hard link in a folder beside it (.wopkit-undo-*, outside the pack
-// folder, so never packed): every writer replaces files by renaming a new
-// one over them, so the link keeps the old content.
+// folder): every writer replaces files by renaming a new one over them, so
+// the link keeps the old content.
 type undo struct {
 	files []string          // written: removed on a rollback
 	dirs  []string          // made: removed on a rollback when empty, deepest first
@@ -93,6 +94,21 @@ func (u *undo) clean() {
 	}
 }
 
+// outside is the folder of path's undo copy: path's own folder, unless
+// that is the pack folder dir or inside it: then the folder above dir, so
+// that a run stopped half-way leaves nothing in the pack folder.
+func outside(path, dir string) string {
+	d, errD := filepath.Abs(dir)
+	p, errP := filepath.Abs(filepath.Dir(path))
+	if errD != nil || errP != nil {
+		return filepath.Dir(path)
+	}
+	if rel, err := filepath.Rel(d, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.Dir(d)
+	}
+	return p
+}
+
 // writeFiles writes the plan into the folder, recording for a rollback
 // what it makes and, when more steps follow (a release), what it replaces.
 // The plan's own write is all or nothing.
@@ -106,11 +122,7 @@ func writeFiles(u *undo, opts *Options, plan *scaffold.Plan) error {
 	pending.mkdirs(paths)
 	base := dir // no step follows: nothing is packed, the undo folder may be in the folder
 	if opts.Release != nil {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return werr.Wrap(werr.Env, "write_failed", err, "cannot resolve %s", dir)
-		}
-		base = filepath.Dir(abs)
+		base = outside(dir, dir)
 	}
 	for _, p := range paths {
 		if _, err := os.Lstat(p); err != nil {
