@@ -376,4 +376,3 @@ func TestPreflightKeyProblems(t *testing.T) {
 		})
 	}
 }
-
