@@ -34,13 +34,16 @@ func (w *wizard) crossHolds(key, text string) bool {
 // crossProblem is the first problem the review would show at the field
 // with the key, with its hint ("" when there is none).
 func (w *wizard) crossProblem(key string) string {
-	if w.a == nil || key == "" {
+	// Accessible mode lists every problem under its question before it
+	// writes (a refusal would end a run whose answers come from a pipe).
+	if w.a == nil || key == "" || w.k.accessible {
 		return ""
 	}
 	p := makePlan(w.k.v, w.a)
 	probs := p.problems
-	if key == "keyPath" && w.a.isPack() && needsKey(w.a.SignMethod) {
-		probs = append(probs, keyProblems(w.a)...)
+	switch key { // the answers the create workflow's preflight is about
+	case "name.part", "version", "signMethod", "keyPath", "keyId", mainField(w.a).Field:
+		probs = append(probs, preflight(w.k.v, w.a, w.opts, p.plan)...)
 	}
 	for _, fe := range probs {
 		// A field may ask part of an answer: "license.other" types the
