@@ -34,11 +34,12 @@ type diagnostics struct {
 	// Owned by run's goroutine.
 	results   map[string]map[string][]protocol.Diagnostic // checked document -> file -> its problems
 	published map[string]bool                             // files last published with problems
+	versions  map[string]int32                            // the version of each open document last checked
 }
 
 func newDiagnostics(s *Server) *diagnostics {
 	return &diagnostics{s: s, pending: map[string]bool{}, wake: make(chan struct{}, 1), quit: make(chan struct{}),
-		results: map[string]map[string][]protocol.Diagnostic{}, published: map[string]bool{}}
+		results: map[string]map[string][]protocol.Diagnostic{}, published: map[string]bool{}, versions: map[string]int32{}}
 }
 
 // changed queues a re-check of the open documents that may read path.
@@ -88,6 +89,7 @@ func (d *diagnostics) flush(ctx context.Context, pending map[string]bool) {
 		if d.s.docs.get(p) == nil {
 			if old, ok := d.results[p]; ok {
 				delete(d.results, p)
+				delete(d.versions, p)
 				for f := range old {
 					touched[f] = true
 				}
@@ -110,6 +112,7 @@ func (d *diagnostics) flush(ctx context.Context, pending map[string]bool) {
 			touched[f] = true
 		}
 		d.results[doc.path] = res
+		d.versions[doc.path] = doc.version
 	}
 	for f := range touched {
 		d.publish(ctx, f)
@@ -139,9 +142,10 @@ func (d *diagnostics) publish(ctx context.Context, file string) {
 	d.published[file] = len(all) > 0
 	p := &protocol.PublishDiagnosticsParams{URI: uri.File(file), Diagnostics: all}
 	if doc := d.s.docs.get(file); doc != nil {
+		// The version checked, which a change may have passed since.
 		p.URI = doc.uri
-		if doc.version > 0 {
-			p.Version = uint32(doc.version)
+		if v, ok := d.versions[file]; ok && v > 0 {
+			p.Version = uint32(v)
 		}
 	}
 	if d.s.client != nil {
