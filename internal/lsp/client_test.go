@@ -52,6 +52,24 @@ func startSession(t *testing.T, root string, opts Options) *testClient {
 
 func startWith(t *testing.T, s *Server, root string) *testClient {
 	t.Helper()
+	c := connect(t, s)
+	var res protocol.InitializeResult
+	params := map[string]any{"processId": 1, "rootUri": uri.File(root), "capabilities": map[string]any{
+		"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}, "workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create"}}},
+	}, "workspaceFolders": []map[string]any{{"uri": uri.File(root), "name": "ws"}}}
+	if err := c.call(protocol.MethodInitialize, params, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.ServerInfo == nil || res.ServerInfo.Name != "wopkit" {
+		t.Fatalf("initialize: serverInfo %+v", res.ServerInfo)
+	}
+	c.notifyServer(protocol.MethodInitialized, map[string]any{})
+	return c
+}
+
+// connect starts s on pipes with a client on the other end.
+func connect(t *testing.T, s *Server) *testClient {
+	t.Helper()
 	cr, sw := io.Pipe() // server -> client
 	sr, cw := io.Pipe() // client -> server
 	c := &testClient{t: t, diags: map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{}, notify: make(chan struct{}, 1), done: make(chan error, 1), srv: s}
@@ -59,15 +77,6 @@ func startWith(t *testing.T, s *Server, root string) *testClient {
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}))
 	c.conn.Go(context.Background(), c.handle)
 	t.Cleanup(func() { c.conn.Close() })
-	var res protocol.InitializeResult
-	params := map[string]any{"processId": 1, "rootUri": uri.File(root), "capabilities": map[string]any{
-		"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}, "workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create"}}},
-	}, "workspaceFolders": []map[string]any{{"uri": uri.File(root), "name": "ws"}}}
-	c.call(protocol.MethodInitialize, params, &res)
-	if res.ServerInfo == nil || res.ServerInfo.Name != "wopkit" {
-		t.Fatalf("initialize: serverInfo %+v", res.ServerInfo)
-	}
-	c.notifyServer(protocol.MethodInitialized, map[string]any{})
 	return c
 }
 

@@ -55,6 +55,9 @@ type Server struct {
 	state   int      // stateNew, stateRunning, stateShutdown
 	exited  bool
 	watched bool // the client lets the server register file watchers
+
+	// beforeHandle, when set (tests), runs first in every handler.
+	beforeHandle func(method string)
 }
 
 const (
@@ -136,6 +139,9 @@ func (s *Server) handler() jsonrpc2.Handler {
 			}
 		}()
 		m := req.Method()
+		if s.beforeHandle != nil {
+			s.beforeHandle(m)
+		}
 		s.mu.Lock()
 		state := s.state
 		s.mu.Unlock()

@@ -18,6 +18,9 @@ import (
 // is skipped, not read into memory; the server tells the client so.
 const MaxMessage = 128 << 20
 
+// maxMessage is MaxMessage (tests lower it).
+var maxMessage int64 = MaxMessage
+
 // tooLargeMethod is the notification the stream hands the server in place
 // of a message it skipped.
 const tooLargeMethod = "$/wopkit/messageTooLarge"
@@ -70,7 +73,7 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	if length < 0 {
 		return nil, total, fmt.Errorf("missing Content-Length header")
 	}
-	if length > MaxMessage {
+	if length > maxMessage {
 		if _, err := io.CopyN(io.Discard, s.in, length); err != nil {
 			return nil, total, fmt.Errorf("skipping a message of %d bytes: %w", length, err)
 		}
