@@ -16,7 +16,7 @@ import (
 // testClient is an LSP client on the other end of two pipes, framed by
 // jsonrpc2's own stream (not the server's): what an editor does over stdio.
 type testClient struct {
-	t      *testing.T
+	t      testing.TB
 	conn   jsonrpc2.Conn
 	mu     sync.Mutex
 	diags  map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
@@ -41,7 +41,7 @@ func (p pipeRWC) Close() error {
 
 // startSession starts a server on pipes and a client talking to it, and
 // initializes the session with root as its workspace folder.
-func startSession(t *testing.T, root string, opts Options) *testClient {
+func startSession(t testing.TB, root string, opts Options) *testClient {
 	t.Helper()
 	s, err := New(opts)
 	if err != nil {
@@ -50,7 +50,7 @@ func startSession(t *testing.T, root string, opts Options) *testClient {
 	return startWith(t, s, root)
 }
 
-func startWith(t *testing.T, s *Server, root string) *testClient {
+func startWith(t testing.TB, s *Server, root string) *testClient {
 	t.Helper()
 	c := connect(t, s)
 	var res protocol.InitializeResult
@@ -68,12 +68,14 @@ func startWith(t *testing.T, s *Server, root string) *testClient {
 }
 
 // connect starts s on pipes with a client on the other end.
-func connect(t *testing.T, s *Server) *testClient {
+func connect(t testing.TB, s *Server) *testClient {
 	t.Helper()
 	cr, sw := io.Pipe() // server -> client
 	sr, cw := io.Pipe() // client -> server
 	c := &testClient{t: t, diags: map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{}, notify: make(chan struct{}, 1), done: make(chan error, 1), srv: s}
-	go func() { c.done <- s.Serve(context.Background(), pipeRWC{Reader: sr, Writer: sw, closers: []io.Closer{sr, sw}}, sw) }()
+	go func() {
+		c.done <- s.Serve(context.Background(), pipeRWC{Reader: sr, Writer: sw, closers: []io.Closer{sr, sw}}, sw)
+	}()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}))
 	c.conn.Go(context.Background(), c.handle)
 	t.Cleanup(func() { c.conn.Close() })
