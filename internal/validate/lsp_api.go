@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -118,4 +119,19 @@ func PackKindNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// SchemaSource returns the schema with $id id as the validator uses it
+// (embedded, or from Options.SchemaDir) re-encoded as JSON, for a peer tool
+// that must check a document against the same schema.
+func (v *Validator) SchemaSource(id string) ([]byte, bool) {
+	if v.init() != nil {
+		return nil, false
+	}
+	d := v.set.doc(id)
+	if d == nil {
+		return nil, false
+	}
+	b, err := json.Marshal(d)
+	return b, err == nil
 }
