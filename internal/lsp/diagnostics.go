@@ -120,15 +120,18 @@ func (d *diagnostics) flush(ctx context.Context, pending map[string]bool) {
 }
 
 // publish sends a file's diagnostics: the union of what every check
-// reported on it, each once.
+// reported on it (a problem two checks report, once; a problem one check
+// reports twice, as validate does for a version manifest, twice).
 func (d *diagnostics) publish(ctx context.Context, file string) {
 	var all []protocol.Diagnostic
-	seen := map[string]bool{}
+	taken := map[string]int{}
 	for _, res := range d.results {
+		seen := map[string]int{}
 		for _, dg := range res[file] {
 			k := dg.Message + "\x00" + fmt.Sprint(dg.Range.Start) + "\x00" + codeOf(dg)
-			if !seen[k] {
-				seen[k] = true
+			seen[k]++
+			if seen[k] > taken[k] {
+				taken[k] = seen[k]
 				all = append(all, dg)
 			}
 		}
