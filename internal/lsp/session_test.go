@@ -20,7 +20,13 @@ import (
 // a new directory, as `wopkit new` does, and returns the directory.
 func scaffoldPack(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "hello")
+	return scaffoldPackIn(t, t.TempDir())
+}
+
+// scaffoldPackIn is scaffoldPack into parent/hello.
+func scaffoldPackIn(t *testing.T, parent string) string {
+	t.Helper()
+	dir := filepath.Join(parent, "hello")
 	a := scaffold.PackAnswers{}.Defaults()
 	a.Name = "vendor.acme.hello"
 	ag := scaffold.NewAgent(0)
