@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -68,7 +67,7 @@ func (e *editor) View() string {
 	}
 	errs, warns := e.problems.Counts()
 	b.WriteByte('\n')
-	b.WriteString(widgets.Fit(st.Label.Render(fmt.Sprintf("Problems: %d errors, %d warnings", errs, warns)), w, 1))
+	b.WriteString(widgets.Fit(st.Label.Render("Problems: "+count(errs, "error")+", "+count(warns, "warning")), w, 1))
 	b.WriteByte('\n')
 	b.WriteString(e.problems.View(st, w, problemRows, e.focus == focusProblems))
 	return b.String()
