@@ -209,9 +209,12 @@ func TestSessionAsAnEditorDrivesIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, _ := validate.New(validate.Options{})
-	fi := v.FieldFor(validate.V2, validate.NodePack, "/agents/0/modelClass")
-	if fi.Description == "" || !strings.Contains(h.Contents.Value, fi.Description) || !strings.Contains(h.Contents.Value, "**modelClass**") {
-		t.Errorf("hover on modelClass: %q; schema says %q", h.Contents.Value, fi.Description)
+	help := v.HelpFor(validate.V2, validate.NodePack, "/agents/0/modelClass")
+	if help == "" || !strings.Contains(h.Contents.Value, help) || !strings.Contains(h.Contents.Value, "**modelClass**") {
+		t.Errorf("hover on modelClass: %q; the wizard's help is %q", h.Contents.Value, help)
+	}
+	if fi := v.FieldFor(validate.V2, validate.NodePack, "/agents/0/modelClass"); len(fi.Enum) > 0 && !strings.Contains(h.Contents.Value, "`"+fi.Enum[0]+"`") {
+		t.Errorf("hover on modelClass lists no allowed value: %q", h.Contents.Value)
 	}
 
 	// Completion: the required members an agent lacks come first.
