@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -18,6 +17,7 @@ import (
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/migrate"
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -50,7 +50,7 @@ type workspaceEdit struct {
 // protocol.ServerHandler, for the codeAction type above).
 func (s *Server) handleCodeAction(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	var p protocol.CodeActionParams
-	if err := json.Unmarshal(req.Params(), &p); err != nil {
+	if err := untrusted.DecodeJSON(req.Params(), &p); err != nil {
 		return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "textDocument/codeAction: %v", err))
 	}
 	return reply(ctx, s.codeActions(&p), nil)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/untrusted"
 )
 
 // cursor is where completion was asked, read from the text before it by a
@@ -109,7 +110,7 @@ func scanTo(src []byte, off int) cursor {
 
 func unquote(q []byte) string {
 	var s string
-	if err := json.Unmarshal(q, &s); err != nil {
+	if err := untrusted.DecodeJSON(q, &s); err != nil {
 		return string(q[1 : len(q)-1])
 	}
 	return s
