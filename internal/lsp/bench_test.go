@@ -81,6 +81,7 @@ func BenchmarkFiftyOpenDocuments(b *testing.B) {
 		}
 		after := liveHeap()
 		b.ReportMetric(float64(after-before+perDoc(before, after))/(1<<20), "MiB/50docs")
+		b.ReportMetric(float64(after)/(1<<20), "MiB-heap-total")
 		c.stop()
 	}
 }
