@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -16,6 +17,7 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/migrate"
+	"github.com/openwop/wopkit/internal/packref"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
@@ -84,6 +86,10 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = declareParams(w, data.Pointer)
 		case "WC010":
 			a = s.pinTypeID(w, data.Pointer)
+		case "OW016":
+			a = cleanRef(w, data.Pointer)
+		case "OW003":
+			a = prefixAgentID(w, data.Pointer)
 		}
 		if a != nil {
 			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
@@ -328,4 +334,40 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// cleanRef writes a file reference the way packref cleans it (OW016).
+func cleanRef(w *view, pointer string) *codeAction {
+	n := w.jd.Lookup(pointer)
+	if n == nil || n.Kind != jsondoc.String {
+		return nil
+	}
+	_, err := packref.Path(n.Str)
+	var pe *packref.Error
+	if !errors.As(err, &pe) || pe.Code != packref.CodeUnclean || pe.Clean == "" {
+		return nil
+	}
+	b, err := jsonedit.Set(w.doc.text, pointer, pe.Clean)
+	if err != nil {
+		return nil
+	}
+	return &codeAction{Title: fmt.Sprintf("Write %q", pe.Clean), Edit: editOf(w, b)}
+}
+
+// prefixAgentID renames an agent to <pack name>.<its last segment> (OW003).
+func prefixAgentID(w *view, pointer string) *codeAction {
+	n := w.jd.Lookup(pointer)
+	name := w.jd.Root.Get("name").Text()
+	if n == nil || n.Kind != jsondoc.String || name == "" {
+		return nil
+	}
+	suffix := n.Str[strings.LastIndexByte(n.Str, '.')+1:]
+	if suffix == "" {
+		suffix = "default"
+	}
+	b, err := jsonedit.Set(w.doc.text, pointer, name+"."+suffix)
+	if err != nil {
+		return nil
+	}
+	return &codeAction{Title: fmt.Sprintf("Rename the agent to %q", name+"."+suffix), Edit: editOf(w, b)}
 }

@@ -109,6 +109,8 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 		{"declare a chain parameter", chain, strings.Replace(read(chain), `"{{params.url}}"`, `"{{params.url}}/{{params.topic}}"`, 1), "WC005", `Declare parameter "topic" in parameters.properties`},
 		{"pin a chain reference", chain, strings.Replace(strings.Replace(read(chain), `"core.openwop.http.fetch@1.0.0"`, `"core.openwop.http.fetch"`, 1),
 			`"chains": [`, `"dependencies": {"core.openwop.http": "^1.2.0"},`+"\n  "+`"chains": [`, 1), "WC010", "Pin core.openwop.http.fetch@1.2.0"},
+		{"write a clean reference", node, strings.Replace(read(node), `"schemas/hello.input.json"`, `"schemas//hello.input.json"`, 1), "OW016", `Write "schemas/hello.input.json"`},
+		{"prefix an agent id", node, strings.Replace(read(node), `"vendor.acme.hello.writer"`, `"writer"`, 1), "OW003", `Rename the agent to "vendor.acme.hello.writer"`},
 		{"add the missing kind", node, strings.Replace(read(node), `"kind": "node",`, "", 1), "", `Add "kind": "node"`},
 	}
 	for _, tc := range cases {

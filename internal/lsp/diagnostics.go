@@ -174,6 +174,12 @@ func (s *Server) check(doc *document) map[string][]protocol.Diagnostic {
 		rep = s.v.Document(name, nil, doc.text)
 	}
 	out := map[string][]protocol.Diagnostic{doc.path: {}}
+	// The server is attached to every JSON file of the workspace: one that
+	// parses and is no OpenWOP or tool document (package.json, a schema)
+	// is none of its business, and gets only what a pack reports on it.
+	if len(rep.Files) > 0 && rep.Files[0].Kind == validate.Unknown && filepath.Base(doc.path) != "pack.json" && parsed(doc.text) != nil {
+		return out
+	}
 	for i, fr := range rep.Files {
 		file := filepath.FromSlash(fr.Path)
 		text := doc.text

@@ -75,3 +75,27 @@ func TestDiagnosticsEqualValidateForEveryKind(t *testing.T) {
 		}
 	}
 }
+
+// A JSON file that is no document wopkit knows (package.json, a schema)
+// gets no diagnostic of its own, though validate calls it kind/unknown; a
+// problem a pack reports on it (OW013 on a schema's $id) is published there.
+func TestForeignJSONIsLeftAlone(t *testing.T) {
+	dir := scaffoldPack(t)
+	c := startSession(t, dir, Options{})
+	defer c.stop()
+	u := c.open(filepath.Join(dir, "package.json"), `{"name": "x", "private": true}`, 1)
+	if p := c.waitDiags(u, "v1", func(p protocol.PublishDiagnosticsParams) bool { return p.Version == 1 }); len(p.Diagnostics) != 0 {
+		t.Errorf("package.json: %+v", p.Diagnostics)
+	}
+	schema := filepath.Join(dir, "schemas", "hello.input.json")
+	b, _ := os.ReadFile(schema)
+	stale := strings.Replace(string(b), "/0.1.0/", "/0.0.9/", 1)
+	su := c.open(schema, stale, 1)
+	pj := filepath.Join(dir, "pack.json")
+	pt, _ := os.ReadFile(pj)
+	c.open(pj, string(pt), 1)
+	p := c.waitDiags(su, "OW013 from the pack", func(p protocol.PublishDiagnosticsParams) bool { return hasCode(p.Diagnostics, "OW013") != nil })
+	if hasCode(p.Diagnostics, "kind/unknown") != nil {
+		t.Errorf("schema file: %+v", p.Diagnostics)
+	}
+}
