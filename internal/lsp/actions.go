@@ -258,9 +258,10 @@ func declareParams(w *view, pointer string) *codeAction {
 	if len(names) == 0 {
 		return nil
 	}
-	var err error
+	cur := w.jd
 	for _, n := range names {
-		if w.jd.Lookup(base+"/parameters") == nil {
+		var err error
+		if cur.Lookup(base+"/parameters") == nil {
 			text, err = jsonedit.Set(text, base+"/parameters", map[string]any{"type": "object", "properties": map[string]any{n: map[string]any{"type": "string"}}})
 		} else {
 			text, err = jsonedit.Set(text, base+"/parameters/properties"+jsondoc.Pointer(n), map[string]any{"type": "string"})
@@ -268,9 +269,8 @@ func declareParams(w *view, pointer string) *codeAction {
 		if err != nil {
 			return nil
 		}
-		if doc, perr := jsondoc.Parse(text); perr == nil {
-			w = &view{doc: &document{uri: w.doc.uri, path: w.doc.path, version: w.doc.version, text: w.doc.text}, ls: w.ls, jd: doc, kind: w.kind, spec: w.spec, name: w.name}
-			props = doc.Lookup(base + "/parameters/properties")
+		if cur = parsed(text); cur == nil {
+			return nil
 		}
 	}
 	return &codeAction{Title: "Declare parameter " + strings.Join(quoted(names), ", ") + " in parameters.properties", Edit: editOf(w, text)}
