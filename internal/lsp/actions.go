@@ -191,4 +191,3 @@ func (s *Server) createMissing(w *view, pointer string) *codeAction {
 		},
 	}}}
 }
-
