@@ -201,7 +201,7 @@ answer() {
 # enter_until REGEX: press enter until the screen matches (after each enter, wait for the screen to
 # change, so that no enter lands on the next page by accident).
 enter_until() {
-	local i j prev cur
+	local i j prev cur next
 	prev=$(screen)
 	for ((i = 0; i < 80; i++)); do
 		if grep -Eq -- "$1" <<<"$prev"; then return 0; fi
@@ -214,6 +214,15 @@ enter_until() {
 			cur=$(screen)
 			[ "$cur" != "$prev" ] && ! grep -q 'checking the files' <<<"$cur" && break
 		done
+		# a loaded machine can show a frame half drawn: wait until the screen holds still, so that the
+		# next enter is not sent past the page looked for
+		for ((j = 0; j < 40; j++)); do
+			sleep 0.05
+			next=$(screen)
+			[ "$next" = "$cur" ] && break
+			cur=$next
+		done
+		grep -q '^EXIT=' <<<"$cur" && fail "wopkit ended before the screen showed /$1/"
 		check_layout
 		prev=$cur
 	done
