@@ -8,6 +8,13 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	k := declKind(KindArtifactType, 70, validate.ArtifactTypePack, "An artifact-type pack (artifact types with their schemas, no code)",
+		"pack/artifact-README.md.tmpl", ArtifactPackAnswers{}.Defaults, func(a *ArtifactPackAnswers) *Identity { return &a.Identity }, PlanArtifactPack)
+	k.Aliases = map[string]string{"type.": "artifactTypes.0."}
+	registerKind(k)
+}
+
 // KindArtifactType is the pack.json "kind" of an artifact-type pack.
 const KindArtifactType = "artifact-type"
 

@@ -10,6 +10,13 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	k := declKind(KindCard, 50, validate.CardPack, "A card pack (AI chat cards with typed inputs, no code)",
+		"pack/card-README.md.tmpl", CardPackAnswers{}.Defaults, func(a *CardPackAnswers) *Identity { return &a.Identity }, PlanCardPack)
+	k.Aliases = map[string]string{"card.": "cards.0."}
+	registerKind(k)
+}
+
 // KindCard is the pack.json "kind" of an AI chat card pack.
 const KindCard = "card"
 

@@ -11,6 +11,13 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	k := declKind(KindWorkflowChain, 20, validate.WorkflowChainPack, "A workflow-chain pack (a chain of two steps, no code)",
+		"pack/chain-README.md.tmpl", ChainPackAnswers{}.Defaults, func(a *ChainPackAnswers) *Identity { return &a.Identity }, PlanChainPack)
+	k.Aliases = map[string]string{"chain.": "chains.0."}
+	registerKind(k)
+}
+
 // Pack kinds `wopkit new pack` scaffolds (the pack.json "kind" values, read
 // from the schemas' const: see PackKinds; the other kinds' constants are
 // in prompt.go, connection.go, card.go, form.go and artifact.go).
@@ -140,8 +147,10 @@ var (
 	chainValueTypes = schemaEnum(validate.WorkflowChainPack, "/chains/0/producedVariables/0/type")
 	packKinds       = schemaList(func(v *validate.Validator) []string {
 		kinds := append([]string(nil), v.FieldFor(validate.V2, validate.NodePack, "/kind").Enum...)
-		for _, k := range declarativeKinds {
-			kinds = append(kinds, v.FieldFor(validate.V2, k.schema, "/kind").Enum...)
+		for _, k := range Kinds() {
+			if k.IsPack() && k.Identity != nil {
+				kinds = append(kinds, v.FieldFor(validate.V2, k.Schema, "/kind").Enum...)
+			}
 		}
 		return kinds
 	})

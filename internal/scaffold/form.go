@@ -7,6 +7,13 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	k := declKind(KindFormContent, 60, validate.FormContentPack, "A form-content pack (form templates with typed fields, no code)",
+		"pack/form-README.md.tmpl", FormPackAnswers{}.Defaults, func(a *FormPackAnswers) *Identity { return &a.Identity }, PlanFormPack)
+	k.Aliases = map[string]string{"form.": "templates.0."}
+	registerKind(k)
+}
+
 // KindFormContent is the pack.json "kind" of a form-content pack.
 const KindFormContent = "form-content"
 

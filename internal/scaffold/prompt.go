@@ -8,6 +8,17 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	k := declKind(KindPrompt, 30, validate.PromptPack, "A prompt pack (prompt templates with variables, no code)",
+		"pack/prompt-README.md.tmpl", PromptPackAnswers{}.Defaults, func(a *PromptPackAnswers) *Identity { return &a.Identity }, PlanPromptPack)
+	k.Full = func() any {
+		p := PromptPackAnswers{}.Defaults()
+		p.Prompts = []PromptAnswers{PromptAnswers{}.Defaults()} // the template with variables
+		return &p
+	}
+	registerKind(k)
+}
+
 // KindPrompt is the pack.json "kind" of a prompt pack.
 const KindPrompt = "prompt"
 

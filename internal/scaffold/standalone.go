@@ -6,6 +6,19 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	ag := newKind(Kind{Name: "agent", Verb: "agent", Order: 80, About: "A standalone agent manifest (or an agent added into a pack)",
+		Schema: validate.Agent}, AgentAnswers{}.StandaloneDefaults)
+	ag.Full = func() any { a := fullAgent(); return &a }
+	ag.Plan = func(a any, _ *validate.Validator) (*Plan, error) { return PlanStandaloneAgent(*a.(*AgentAnswers)) }
+	registerKind(ag)
+	ev := newKind(Kind{Name: "eval", Verb: "eval", Order: 90, About: "A standalone eval suite (or a suite added into a pack)",
+		Schema: validate.EvalSuite}, EvalAnswers{}.StandaloneDefaults)
+	ev.Full = func() any { e := fullEval(); return &e }
+	ev.Plan = func(a any, _ *validate.Validator) (*Plan, error) { return PlanStandaloneEval(*a.(*EvalAnswers)) }
+	registerKind(ev)
+}
+
 // StandaloneAgentID is the agentId a standalone agent gets when none is
 // given: a standalone manifest has no pack name to prefix a suffix with.
 const StandaloneAgentID = "community.example.assistant"

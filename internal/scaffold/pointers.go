@@ -1,0 +1,152 @@
+package scaffold
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+)
+
+// PointerMap maps a kind's answers to the JSON pointers of the document
+// they are written to, both ways, from one table derived from the answers'
+// structure: each answer field is at its JSON name below its parent's
+// place, unless its `doc` tag says where it goes ("endpoints/authorize",
+// relative to the parent; "-" for an answer that is no value of the
+// document). Lists take their items' index on both sides ("N").
+type PointerMap struct {
+	entries []pointerEntry
+}
+
+type pointerEntry struct {
+	field   []string // answer path tokens, "N" for a list index
+	pointer []string // pointer tokens, "N" for the same index
+}
+
+// pointerMap derives the map of the answers answers (a struct or a
+// pointer to one).
+func pointerMap(answers any) *PointerMap {
+	m := &PointerMap{}
+	t := reflect.TypeOf(answers)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	m.walk(t, nil, nil)
+	return m
+}
+
+func (m *PointerMap) walk(t reflect.Type, field, pointer []string) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			m.walk(f.Type, field, pointer)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		doc := f.Tag.Get("doc")
+		if doc == "-" {
+			continue
+		}
+		at := append(append([]string(nil), pointer...), name)
+		if doc != "" {
+			at = append(append([]string(nil), pointer...), strings.Split(doc, "/")...)
+		}
+		fd := append(append([]string(nil), field...), name)
+		m.entries = append(m.entries, pointerEntry{field: fd, pointer: at})
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch {
+		case ft.Kind() == reflect.Struct:
+			m.walk(ft, fd, at)
+		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
+			n, p := append(fd, "N"), append(at, "N")
+			m.entries = append(m.entries, pointerEntry{field: n, pointer: p})
+			m.walk(ft.Elem(), n, p)
+		}
+	}
+}
+
+// match matches toks against a pattern ("N" takes a number), returning
+// the numbers; prefix allows toks to go on after the pattern.
+func match(pattern, toks []string, prefix bool) ([]string, bool) {
+	if len(toks) < len(pattern) || !prefix && len(toks) != len(pattern) {
+		return nil, false
+	}
+	var idx []string
+	for i, p := range pattern {
+		if p == "N" {
+			if _, err := strconv.Atoi(toks[i]); err != nil {
+				return nil, false
+			}
+			idx = append(idx, toks[i])
+			continue
+		}
+		if p != toks[i] {
+			return nil, false
+		}
+	}
+	return idx, true
+}
+
+// fill puts the numbers into a pattern's "N"s.
+func fill(pattern, idx []string) []string {
+	out := append([]string(nil), pattern...)
+	for i, p := range out {
+		if p == "N" && len(idx) > 0 {
+			out[i], idx = idx[0], idx[1:]
+		}
+	}
+	return out
+}
+
+// Pointer returns the pointer of an answer field ("provider.auth.read.0.key"
+// is "/provider/auth/scopes/read/0/key"), "" for an answer that is not one
+// value of the document.
+func (m *PointerMap) Pointer(field string) string {
+	if m == nil || field == "" {
+		return ""
+	}
+	toks := strings.Split(field, ".")
+	for _, e := range m.entries {
+		if idx, ok := match(e.field, toks, false); ok {
+			return "/" + strings.Join(fill(e.pointer, idx), "/")
+		}
+	}
+	return ""
+}
+
+// Field returns the answer a pointer of the document comes from: the
+// answer whose place is the longest prefix of the pointer ("" when none is).
+func (m *PointerMap) Field(pointer string) string {
+	if m == nil {
+		return ""
+	}
+	toks := jsondoc.SplitPointer(pointer)
+	best, bestLen := "", -1
+	for _, e := range m.entries {
+		if idx, ok := match(e.pointer, toks, true); ok && len(e.pointer) > bestLen {
+			best, bestLen = strings.Join(fill(e.field, idx), "."), len(e.pointer)
+		}
+	}
+	return best
+}
+
+// Fields lists the answer fields the map covers ("N" for list indices).
+func (m *PointerMap) Fields() []string {
+	var out []string
+	for _, e := range m.entries {
+		out = append(out, strings.Join(e.field, "."))
+	}
+	return out
+}
