@@ -254,3 +254,54 @@ func orderedKeysOf(raw json.RawMessage, prefix string) []string {
 	}
 	return keys
 }
+
+// SetKeysHelp is the list of --set keys of every kind, as `new --help`
+// shows it: a heading per kind ("pack", "pack kind=prompt", "agent"), its
+// keys wrapped to width under it.
+func SetKeysHelp(width int) string {
+	var b strings.Builder
+	for _, k := range kinds {
+		head := k.Verb
+		if k.IsPack() && k.Name != KindNode {
+			head = "pack kind=" + k.Name
+		}
+		b.WriteString(wrapHelp("  "+head+": "+k.SetHelp(), width, "      "))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// wrapHelp wraps text at spaces to width, continuation lines indented,
+// without trailing spaces; a word longer than the line stays whole.
+func wrapHelp(text string, width int, indent string) string {
+	var b strings.Builder
+	line := ""
+	var words []string
+	for _, w := range strings.Fields(text) { // a list of keys longer than a line breaks after a |
+		for room := width - len(indent); len(w) > room; {
+			i := strings.LastIndexByte(w[:room], '|')
+			if i < 0 {
+				break
+			}
+			words, w = append(words, w[:i+1]), w[i+1:]
+		}
+		words = append(words, w)
+	}
+	for _, w := range words {
+		switch {
+		case line == "":
+			line = w
+			if b.Len() == 0 && strings.HasPrefix(text, " ") {
+				line = text[:len(text)-len(strings.TrimLeft(text, " "))] + w
+			}
+		case len(line)+1+len(w) > width:
+			b.WriteString(line + "\n")
+			line = indent + w
+		default:
+			line += " " + w
+		}
+	}
+	if line != "" {
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
