@@ -43,7 +43,9 @@ func init() {
 }
 
 // artifactPack is the answers of a artifact pack.
-func (a *answers) artifactPack() *scaffold.ArtifactPackAnswers { return declaredOf[scaffold.ArtifactPackAnswers](a, scaffold.KindArtifactType) }
+func (a *answers) artifactPack() *scaffold.ArtifactPackAnswers {
+	return declaredOf[scaffold.ArtifactPackAnswers](a, scaffold.KindArtifactType)
+}
 
 func hostBaseGroups(w *wizard, _ pos) []*huh.Group {
 	h := &w.a.artifactPack().HostBase

@@ -53,7 +53,9 @@ func init() {
 }
 
 // cardPack is the answers of a card pack.
-func (a *answers) cardPack() *scaffold.CardPackAnswers { return declaredOf[scaffold.CardPackAnswers](a, scaffold.KindCard) }
+func (a *answers) cardPack() *scaffold.CardPackAnswers {
+	return declaredOf[scaffold.CardPackAnswers](a, scaffold.KindCard)
+}
 
 func cardGroups(w *wizard, at pos) []*huh.Group {
 	k, c := w.k, &w.a.cardPack().Cards[at.i]

@@ -55,7 +55,9 @@ func init() {
 }
 
 // formPack is the answers of a form pack.
-func (a *answers) formPack() *scaffold.FormPackAnswers { return declaredOf[scaffold.FormPackAnswers](a, scaffold.KindFormContent) }
+func (a *answers) formPack() *scaffold.FormPackAnswers {
+	return declaredOf[scaffold.FormPackAnswers](a, scaffold.KindFormContent)
+}
 
 func formGroups(w *wizard, at pos) []*huh.Group {
 	k, t := w.k, &w.a.formPack().Templates[at.i]

@@ -53,7 +53,9 @@ func init() {
 }
 
 // promptPack is the answers of a prompt pack.
-func (a *answers) promptPack() *scaffold.PromptPackAnswers { return declaredOf[scaffold.PromptPackAnswers](a, scaffold.KindPrompt) }
+func (a *answers) promptPack() *scaffold.PromptPackAnswers {
+	return declaredOf[scaffold.PromptPackAnswers](a, scaffold.KindPrompt)
+}
 
 func promptGroups(w *wizard, at pos) []*huh.Group {
 	k, pr := w.k, &w.a.promptPack().Prompts[at.i]
