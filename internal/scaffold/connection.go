@@ -196,8 +196,37 @@ func PlanConnectionPack(a ConnectionPackAnswers, v *validate.Validator) (*Plan, 
 		return nil, err
 	}
 	doc := connectionPackDoc{packHead: a.head(nil), Provider: a.Provider.doc()}
-	return planDeclarative(&a.Identity, v, declarative{kind: KindConnection, hint: "use the answers of the other kind",
+	p, err := planDeclarative(&a.Identity, v, declarative{kind: KindConnection, hint: "use the answers of the other kind",
 		readme: "pack/connection-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: connectionPointers.Field})
+	if err != nil {
+		return nil, err
+	}
+	p.Notes = a.notes()
+	return p, nil
+}
+
+// notes are the next steps of a connection pack: addresses still under
+// .example to replace, the credential the operator supplies, and how
+// connectors name the provider.
+func (a *ConnectionPackAnswers) notes() []string {
+	pr := a.Provider
+	var out, example []string
+	for _, f := range []struct{ name, url string }{{"authorization", pr.Auth.Authorize}, {"token", pr.Auth.Token},
+		{"revocation", pr.Auth.Revoke}, {"issuer", pr.Auth.Issuer}, {"MCP server", pr.Server}, {"OpenAPI document", pr.OpenAPI},
+		{"documentation", pr.DocsURL}} {
+		if strings.Contains(f.url, ".example/") || strings.HasSuffix(f.url, ".example") {
+			example = append(example, f.name)
+		}
+	}
+	if len(example) > 0 {
+		out = append(out, "replace the placeholder addresses under .example ("+strings.Join(example, ", ")+") with "+pr.DisplayName+"'s own before publishing")
+	}
+	if pr.Auth.Kind == "oauth2" {
+		out = append(out, "register an OAuth client with "+pr.DisplayName+" for each host that connects: the host's operator gives it the client id and secret (the pack carries no secret)")
+	} else {
+		out = append(out, "the host's operator supplies the "+pr.DisplayName+" credential ("+pr.Auth.Kind+"): the pack carries no secret")
+	}
+	return append(out, "connectors sign in with auth.provider \""+pr.ID+"\" (or \""+a.Name+"#"+pr.ID+"\" for this pack's definition)")
 }
 
 // precheck refuses what the schema cannot see in the answers.

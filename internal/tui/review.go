@@ -115,6 +115,9 @@ func (w *wizard) ran(m runMsg) tea.Cmd {
 	w.busy = ""
 	if m.err == nil {
 		w.finished, w.done, w.err = true, m.summary, ""
+		if w.rev.plan != nil { // the plan's own next steps (a connection's OAuth client)
+			w.done = append(w.done, indent(w.rev.plan.Notes)...)
+		}
 		w.out.ok, w.out.err = true, nil
 		removeDraft(w.opts.draftPath())
 		return nil

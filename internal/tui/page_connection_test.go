@@ -1,0 +1,81 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+)
+
+// TestWizardConnection: `new` offers a connection pack and asks what one
+// needs: the provider, how connectors sign in (OAuth endpoints, issuer,
+// read and write scope groups) and how hosts reach it; the answers typed
+// are what pack.json holds, it validates strictly, the tarball verifies,
+// and the summary ends with the next steps.
+func TestWizardConnection(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	a := newAnswers()
+	d, w := wizardOn(t, a, NewOptions{DraftDir: dir})
+	pickKind(t, d, a, scaffold.KindConnection, "A connection pack")
+	d.keys("enter", "enter", "type:acme", "enter", "type:conns", "enter")
+	var seen []string
+	step := func(keys ...string) {
+		t.Helper()
+		if len(seen) == 0 || seen[len(seen)-1] != w.at.pg.id {
+			seen = append(seen, w.at.pg.id)
+		}
+		d.keys(keys...)
+	}
+	for w.at.pg.id == pageIdentity {
+		step("enter")
+	}
+	if w.at.pg.id != "provider" {
+		t.Fatalf("after the identity: %s\n%s", w.at.pg.id, d.view())
+	}
+	step("type:github", "enter", "type:GitHub", "enter", "enter", "type:GitHub", "enter", "type:https://docs.github.com", "enter")
+	if w.at.pg.id != "conn-auth" {
+		t.Fatalf("after the provider: %s\n%s", w.at.pg.id, d.view())
+	}
+	step("enter", "enter", "enter", "type:https://github.com/login/oauth/authorize", "enter",
+		"type:https://github.com/login/oauth/access_token", "enter", "enter", "type:https://github.com", "enter", "enter")
+	step("type:repo-read", "enter", "type:Read your repositories", "enter", "type:repo, read:org", "enter")
+	for w.at.pg.id != pageConnReach && w.at.pg.id != "review" {
+		step("enter")
+	}
+	step("enter", "type:https://api.githubcopilot.com/mcp/", "enter", "enter")
+	enterUntil(t, d, w, "review")
+	if w.rev.plan == nil {
+		t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.view())
+	}
+	if got := strings.Join(seen, " "); got != "identity provider conn-auth read-group read-groups write-group write-groups conn-reach" {
+		t.Errorf("pages: %s", got)
+	}
+	d.keys("enter")
+	if !w.finished || w.err != "" {
+		t.Fatalf("not written: %q\n%s", w.err, d.view())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "conns", "pack.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"kind": "connection"`, `"id": "github"`, `"displayName": "GitHub"`, `"vendor": "GitHub"`,
+		`"docsUrl": "https://docs.github.com"`, `"authorize": "https://github.com/login/oauth/authorize"`,
+		`"token": "https://github.com/login/oauth/access_token"`, `"issuer": "https://github.com"`,
+		`"key": "repo-read"`, `"label": "Read your repositories"`, `"repo",`, `"read:org"`,
+		`"url": "https://api.githubcopilot.com/mcp/"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s missing:\n%s", want, b)
+		}
+	}
+	if strings.Contains(string(b), ".example") {
+		t.Errorf("a placeholder address is left:\n%s", b)
+	}
+	signedAndValid(t, w, dir, "conns", "community.acme.conns-0.1.0.tgz")
+	sum := strings.Join(w.done, "\n")
+	if !strings.Contains(sum, "next:") || !strings.Contains(sum, "OAuth client") {
+		t.Errorf("the summary names no next step for a connection:\n%s", sum)
+	}
+}
