@@ -52,7 +52,7 @@ func init() {
 				func(gs *[]scaffold.ScopeGroupAnswers, k int) { *gs = removeAt(*gs, k) })}
 	}
 	register(&page{id: "provider", title: "provider", order: declOrder, doc: docPack, each: "connection",
-		owns: paths("provider.id", "provider.displayName", "provider.category", "provider.vendor", "provider.docsUrl"),
+		owns:   paths("provider.id", "provider.displayName", "provider.category", "provider.vendor", "provider.docsUrl"),
 		groups: providerGroups})
 	register(&page{id: "conn-auth", title: "how connectors sign in", order: declOrder, doc: docPack, each: "connection",
 		owns: paths("provider.auth"), groups: connAuthGroups})
