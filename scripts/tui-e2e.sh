@@ -696,9 +696,9 @@ e2e_offline() {
 	wait_text 'signed keyless with Sigstore (no key file)'
 	keys Enter
 	wait_for 'could not finish' 30
-	wait_text 'signMethod: could not finish: could not get a signing certificate from Fulcio at http://127.0.0.1:1'
+	wait_text 'Pack and sign now?: could not finish: could not get a signing certificate from Fulcio at http://127.0.0.1:1'
 	wait_text 'choose the same way to sign again to retry, or choose another way to sign'
-	if screen | grep -q 'name: could not finish'; then fail "the failure is shown under the name"; fi
+	if screen | grep -Eq '(name|Identity.*): could not finish'; then fail "the failure is shown under the name"; fi
 	if screen | grep -Fq "$tok"; then fail "the identity token is shown"; fi
 	[ -f "$o/keyless/.wopkit-new-draft.json" ] || fail "no draft kept after the failure"
 	keys Enter # fix it

@@ -164,6 +164,7 @@ func planDeclarative(id *Identity, v *validate.Validator, d declarative) (*Plan,
 	for i := range errs {
 		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
 			errs[i].Field = d.fieldOf(missingMember(errs[i]))
+			errs[i] = answerWords(errs[i]) // the kind's answer, then its words
 		}
 	}
 	if len(errs) > 0 {

@@ -131,11 +131,11 @@ func checkStandalone(p *Plan, main string, k validate.Kind) FieldErrors {
 			kind = validate.EvalSuite
 		}
 		for _, pr := range v.Bytes(f.Path, f.Data, kind).Problems() {
-			fe := FieldError{File: f.Path, Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint, Field: fieldOf(pr.Pointer)}
+			fe := FieldError{File: f.Path, Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint, Field: fieldOf(pr.Pointer), Rule: pr.Rule}
 			if owner, ok := p.owners[f.Path]; ok {
 				fe.Field = join(owner, fe.Field)
 			}
-			errs = append(errs, fe)
+			errs = append(errs, answerWords(fe))
 		}
 	}
 	return errs.sorted()

@@ -147,7 +147,7 @@ func connAuthGroups(w *wizard, _ pos) []*huh.Group {
 		text("provider.auth.issuer", "Issuer", str{p: &au.Issuer, def: au.Issuer}).
 			Description("the authorization server's issuer, an https address (hosts need it for a provider reached over MCP)"),
 		huh.NewSelect[string]().Title("PKCE").Description("S256 unless the provider cannot do PKCE (then hosts refuse it over MCP)").
-			Options(huh.NewOption("S256 (the default, left out)", ""), huh.NewOption("S256", "S256"), huh.NewOption("unsupported", "unsupported")).
+			Options(schemaOptions(k, "/provider/auth/pkce", au.PKCE)...).
 			Value(&au.PKCE).Key("provider.auth.pkce"),
 	)
 	notOAuth := func() bool { return au.Kind != "oauth2" }

@@ -18,6 +18,7 @@ func init() {
 	register(&page{id: pageIdentity, title: "identity", order: 20, doc: docPack,
 		when:   func(a *answers, _ pos) bool { return a.isPack() },
 		owns:   paths("name", "version", "description", "author", "license", "homepage", "repository", "keywords", "engines", "spec"),
+		names:  map[string]string{"name": "Pack name"},
 		groups: identityGroups})
 	register(&page{id: "runtime", title: "runtime", order: 30, doc: docPack,
 		when: func(a *answers, _ pos) bool { return a.hasNodes() }, owns: paths("runtime"), groups: runtimeGroups})

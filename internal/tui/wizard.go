@@ -35,6 +35,7 @@ type wizard struct {
 	done     []string // the summary lines
 	err      string   // the last failure
 	notice   string   // a note above the form (a key that cannot work here)
+	fixNote  string   // the review problem the page was opened to fix, until it is left
 	// filtering is set while the license list is being searched (esc then
 	// stops the search, not the wizard).
 	filtering bool
@@ -160,7 +161,7 @@ func (w *wizard) forward() pos {
 func (w *wizard) move(to pos) tea.Cmd {
 	w.at = to
 	w.a.Page, w.a.Entry, w.a.Sub = to.pg.id, to.i, to.j
-	w.live, w.notice, w.filtering = "", "", false
+	w.live, w.notice, w.fixNote, w.filtering = "", "", "", false
 	if to.pg.groups == nil {
 		w.form = nil
 		w.busy = "checking the files…"
@@ -245,7 +246,7 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 		return w, nil
 	case planMsg:
 		w.busy = ""
-		w.rev.set(msg)
+		w.setReview(msg)
 		return w, nil
 	case runMsg:
 		return w, w.ran(msg)

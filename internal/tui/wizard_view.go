@@ -32,7 +32,7 @@ func (w *wizard) View() string {
 		body = w.rev.view(w.ctx, w.ctx.Width, w.ctx.Height-3)
 	default:
 		body = w.form.View()
-		for _, note := range []string{w.notice, w.live} {
+		for _, note := range []string{w.notice, w.live, w.fixNote} {
 			if note != "" {
 				body = st.Error.Render(widgets.Wrap("✗ "+note, w.ctx.Width-2)) + "\n" + body
 			}
