@@ -104,6 +104,13 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 	}
 }
 
+// NotScaffolded are the pack kinds the validator knows that `wopkit new`
+// does not write, with the reason (every other pack kind has a Kind).
+var NotScaffolded = map[validate.Kind]string{
+	validate.FrontendPlugin: "a frontend plugin is a UI bundle built with its own web tooling: wopkit validates, packs and signs one, but does not scaffold it",
+	validate.OtherPack:      "a pack kind no schema covers",
+}
+
 // kinds is the registry, in Order.
 var kinds []Kind
 

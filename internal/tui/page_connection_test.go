@@ -79,3 +79,31 @@ func TestWizardConnection(t *testing.T) {
 		t.Errorf("the summary names no next step for a connection:\n%s", sum)
 	}
 }
+
+// TestConnectionPagesBindMappedAnswers: every field the connection pages
+// bind is an answer the kind's pointer map takes to its place in pack.json
+// and back, and a problem there leads to the page that asks it.
+func TestConnectionPagesBindMappedAnswers(t *testing.T) {
+	a := newAnswers()
+	a.connectionPack().Provider.Auth.Write = append(a.connectionPack().Provider.Auth.Write, scaffold.ScopeGroupAnswers{Key: "admin"})
+	_, w := wizardOn(t, a, NewOptions{What: scaffold.KindConnection, DraftDir: t.TempDir()})
+	m := wizardKinds[scaffold.KindConnection].Pointers
+	n := 0
+	for _, at := range walk(a) {
+		if at.pg.each != "connection" || at.pg.list != nil {
+			continue
+		}
+		for key := range w.titlesOf(a.clone(), at) {
+			n++
+			if ptr := m.Pointer(key); ptr == "" || m.Field(ptr) != key {
+				t.Errorf("%s binds %s, at %q in pack.json", at.pg.id, key, ptr)
+			}
+			if got := owner(a, scaffold.FieldError{Field: key, File: "pack.json"}); !got.is(at) {
+				t.Errorf("a problem with %s leads to %s/%d, not %s/%d", key, got.pg.id, got.j, at.pg.id, at.j)
+			}
+		}
+	}
+	if n < 20 {
+		t.Fatalf("only %d fields bound", n)
+	}
+}

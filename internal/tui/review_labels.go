@@ -34,10 +34,7 @@ func (w *wizard) where(fe scaffold.FieldError) string {
 	if n := at.pg.names[fe.Field]; n != "" {
 		return head + " › " + n
 	}
-	s := &wizard{ctx: w.ctx, k: w.k, a: a, opts: w.opts, hidden: map[*huh.Group]func() bool{}}
-	s.k.live, s.k.suggest, s.k.accessible = map[huh.Field]func(string) error{}, map[huh.Field]shown{}, false
-	s.scope, s.org, s.part = scaffold.SplitName(a.Pack.Name)
-	titles := fieldTitles(at.pg.groups(s, at))
+	titles := w.titlesOf(a, at)
 	keys := make([]string, 0, len(titles))
 	for k := range titles {
 		keys = append(keys, k)
@@ -46,6 +43,15 @@ func (w *wizard) where(fe scaffold.FieldError) string {
 		return head + " › " + titles[best]
 	}
 	return head
+}
+
+// titlesOf maps the keys of the fields page at asks to their titles, from
+// the page built apart (on answers a, a copy: building may change them).
+func (w *wizard) titlesOf(a *answers, at pos) map[string]string {
+	s := &wizard{ctx: w.ctx, k: w.k, a: a, opts: w.opts, hidden: map[*huh.Group]func() bool{}}
+	s.k.live, s.k.suggest, s.k.accessible = map[huh.Field]func(string) error{}, map[huh.Field]shown{}, false
+	s.scope, s.org, s.part = scaffold.SplitName(a.Pack.Name)
+	return fieldTitles(at.pg.groups(s, at))
 }
 
 // pageLabel is a page's title, with the entry it asks when there are
