@@ -135,7 +135,8 @@ func connAuthGroups(w *wizard, _ pos) []*huh.Group {
 	endpoints := huh.NewGroup(
 		huh.NewSelect[string]().Title("OAuth flow").Options(huh.NewOptions(withCurrent(scaffold.ConnectionAuthFlows(), au.Flow)...)...).
 			Value(&au.Flow).Key("provider.auth.flow"),
-		huh.NewSelect[string]().Title("Scope model").Description(connHelp(k, "provider.auth.scopeModel")).
+		huh.NewSelect[string]().Title("Scope model").
+			Description("groups: read and write scope groups people consent to; coarse: one read-or-write choice; capabilities: a fixed set granted in the provider's developer portal").
 			Options(schemaOptions(k, "/provider/auth/scopeModel", au.ScopeModel)...).Value(&au.ScopeModel).Key("provider.auth.scopeModel"),
 		text("provider.auth.authorize", "Authorization address", str{p: &au.Authorize, def: au.Authorize}).
 			Description("the provider's https page where people sign in and consent"),

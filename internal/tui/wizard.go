@@ -2,13 +2,16 @@ package tui
 
 import (
 	"os"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/widgets"
 )
 
 // wizard is the `wopkit new` screen: the pages (see pages.go) bound to one
@@ -221,7 +224,28 @@ func (w *wizard) startForm() tea.Cmd {
 }
 
 func (w *wizard) formSize() tea.WindowSizeMsg {
-	return tea.WindowSizeMsg{Width: w.ctx.Width, Height: max(w.ctx.Height-4, 5)}
+	return tea.WindowSizeMsg{Width: w.ctx.Width, Height: max(w.ctx.Height-4-w.fixRows(), 5)}
+}
+
+// fixRows is the height of the problem a page opened by "fix it" shows
+// above its form (at most fixNoteRows lines: the review shows it whole).
+func (w *wizard) fixRows() int {
+	if w.fixNote == "" {
+		return 0
+	}
+	return strings.Count(w.fixView(), "\n") + 1
+}
+
+const fixNoteRows = 2
+
+// fixView is the problem a page opened by "fix it" shows.
+func (w *wizard) fixView() string {
+	lines := strings.Split(widgets.Wrap("✗ "+w.fixNote, w.ctx.Width-2), "\n")
+	if len(lines) > fixNoteRows {
+		lines = lines[:fixNoteRows]
+		lines[fixNoteRows-1] = ansi.Truncate(lines[fixNoteRows-1], w.ctx.Width-4, "") + " …"
+	}
+	return strings.Join(lines, "\n")
 }
 
 // back goes to the page before the current one (its answers kept).

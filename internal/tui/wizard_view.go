@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"strings"
 	"sync"
 
 	"charm.land/bubbles/v2/key"
@@ -32,10 +33,13 @@ func (w *wizard) View() string {
 		body = w.rev.view(w.ctx, w.ctx.Width, w.ctx.Height-3)
 	default:
 		body = w.form.View()
-		for _, note := range []string{w.notice, w.live, w.fixNote} {
+		for _, note := range []string{w.notice, w.live} {
 			if note != "" {
 				body = st.Error.Render(widgets.Wrap("✗ "+note, w.ctx.Width-2)) + "\n" + body
 			}
+		}
+		if w.fixNote != "" {
+			body = st.Error.Render(w.fixView()) + "\n" + body
 		}
 	}
 	return widgets.Fit(header, w.ctx.Width, 1) + "\n\n" + body
@@ -43,8 +47,10 @@ func (w *wizard) View() string {
 
 func (w *wizard) summaryView() string {
 	out := ""
-	for _, l := range w.done {
-		out += widgets.Wrap(l, w.ctx.Width-2) + "\n"
+	for _, l := range w.done { // an indented line's wrapped rest keeps its indent
+		body := strings.TrimLeft(l, " ")
+		pre := l[:len(l)-len(body)]
+		out += pre + strings.ReplaceAll(widgets.Wrap(body, w.ctx.Width-2-len(pre)), "\n", "\n"+pre) + "\n"
 	}
 	return out
 }
