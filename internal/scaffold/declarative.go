@@ -173,17 +173,6 @@ func planDeclarative(id *Identity, v *validate.Validator, d declarative) (*Plan,
 	return p, nil
 }
 
-// identityField returns the answer of a pack.json pointer's tokens outside
-// the kind's own members ("engines", "keywords" and "dependencies" are one
-// answer each; else the tokens dotted).
-func identityField(toks []string) string {
-	switch toks[0] {
-	case "engines", "keywords", "dependencies":
-		return toks[0]
-	}
-	return strings.Join(toks, ".")
-}
-
 // identityPointer returns the pack.json pointer of an identity answer
 // (or of dependencies), "" for another field.
 func identityPointer(field string) string {

@@ -13,7 +13,12 @@ import (
 // structure: each answer field is at its JSON name below its parent's
 // place, unless its `doc` tag says where it goes ("endpoints/authorize",
 // relative to the parent; "-" for an answer that is no value of the
-// document). Lists take their items' index on both sides ("N").
+// document). Further places after a space ("artifactTypeId schemaRef")
+// are written from the same answer too; ",derived" marks an answer the
+// document holds changed (an id the pack name is put in front of, a
+// default read as its type): problems there are still its, but the text
+// typed is not checked there. Lists take their items' index on both sides
+// ("N").
 type PointerMap struct {
 	entries []pointerEntry
 }
@@ -21,6 +26,9 @@ type PointerMap struct {
 type pointerEntry struct {
 	field   []string // answer path tokens, "N" for a list index
 	pointer []string // pointer tokens, "N" for the same index
+	// derived: the document holds the answer changed (no Pointer to check
+	// the typed text at); also: a further place of the same answer.
+	derived bool
 }
 
 // pointerMap derives the map of the answers answers (a struct or a
@@ -52,16 +60,23 @@ func (m *PointerMap) walk(t reflect.Type, field, pointer []string) {
 		if name == "" {
 			name = f.Name
 		}
-		doc := f.Tag.Get("doc")
+		doc, opt, _ := strings.Cut(f.Tag.Get("doc"), ",")
 		if doc == "-" {
 			continue
 		}
-		at := append(append([]string(nil), pointer...), name)
-		if doc != "" {
-			at = append(append([]string(nil), pointer...), strings.Split(doc, "/")...)
+		places := strings.Fields(doc)
+		if len(places) == 0 {
+			places = []string{name}
 		}
 		fd := append(append([]string(nil), field...), name)
-		m.entries = append(m.entries, pointerEntry{field: fd, pointer: at})
+		var at []string
+		for n, place := range places {
+			p := append(append([]string(nil), pointer...), strings.Split(place, "/")...)
+			if n == 0 {
+				at = p
+			}
+			m.entries = append(m.entries, pointerEntry{field: fd, pointer: p, derived: opt == "derived" || n > 0})
+		}
 		ft := f.Type
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
@@ -119,7 +134,7 @@ func (m *PointerMap) Pointer(field string) string {
 	}
 	toks := strings.Split(field, ".")
 	for _, e := range m.entries {
-		if idx, ok := match(e.field, toks, false); ok {
+		if idx, ok := match(e.field, toks, false); ok && !e.derived {
 			return "/" + strings.Join(fill(e.pointer, idx), "/")
 		}
 	}
@@ -142,11 +157,14 @@ func (m *PointerMap) Field(pointer string) string {
 	return best
 }
 
-// Fields lists the answer fields the map covers ("N" for list indices).
+// Fields lists the answer fields the map checks where they are typed
+// ("N" for list indices): those the document holds as typed.
 func (m *PointerMap) Fields() []string {
 	var out []string
 	for _, e := range m.entries {
-		out = append(out, strings.Join(e.field, "."))
+		if !e.derived {
+			out = append(out, strings.Join(e.field, "."))
+		}
 	}
 	return out
 }

@@ -125,7 +125,7 @@ func TestPromptFieldPointer(t *testing.T) {
 			t.Errorf("%s: pointer %q names nothing in pack.json", field, ptr)
 			continue
 		}
-		if back := promptFieldOf(ptr); back != field {
+		if back := promptPointers.Field(ptr); back != field {
 			t.Errorf("%s -> %s -> %s", field, ptr, back)
 		}
 	}
