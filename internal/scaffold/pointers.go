@@ -16,8 +16,9 @@ import (
 // document). Further places after a space ("artifactTypeId schemaRef")
 // are written from the same answer too; ",derived" marks an answer the
 // document holds changed (an id the pack name is put in front of, a
-// default read as its type): problems there are still its, but the text
-// typed is not checked there. Lists take their items' index on both sides
+// default read as its type, a list written as an object keyed by a value):
+// problems there are still its, but the text typed is not checked there,
+// and its parts have no places of their own. Lists take their items' index on both sides
 // ("N").
 type PointerMap struct {
 	entries []pointerEntry
@@ -82,6 +83,7 @@ func (m *PointerMap) walk(t reflect.Type, field, pointer []string) {
 			ft = ft.Elem()
 		}
 		switch {
+		case opt == "derived": // written changed: its parts are not at places of their own
 		case ft.Kind() == reflect.Struct:
 			m.walk(ft, fd, at)
 		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
