@@ -173,18 +173,6 @@ func planDeclarative(id *Identity, v *validate.Validator, d declarative) (*Plan,
 	return p, nil
 }
 
-// identityPointer returns the pack.json pointer of an identity answer
-// (or of dependencies), "" for another field.
-func identityPointer(field string) string {
-	switch field {
-	case "name", "version", "kind", "description", "author", "license", "homepage", "repository", "keywords", "dependencies":
-		return "/" + field
-	case "engines":
-		return "/engines/openwop"
-	}
-	return ""
-}
-
 // schemaList returns a function that reads a list from the embedded
 // schemas once and returns a copy of it on every call.
 func schemaList(read func(v *validate.Validator) []string) func() []string {
