@@ -150,7 +150,7 @@ e2e_edit() {
 	cp -R "$src" "$work/react"
 	chmod -R u+w "$work/react"
 	start "'$wopkit' edit react/pack.json"
-	wait_for 'Problems: [0-9]+ errors'
+	wait_for 'Problems: [0-9]+ errors?'
 	keys /
 	wait_for '^find:'
 	type_text version
@@ -586,7 +586,7 @@ e2e_pipe() {
 	echo "tui-e2e: accessible mode from a pipe"
 	mkdir -p "$work/pipe"
 	# one line per question; an empty line keeps the suggestion
-	printf '%s\n' '' '' '' '' '' '' '' \
+	printf '%s\n' '' '' '' '' '' '' '' '' '' \
 		2 ACME_API_KEY 'Your Acme API key' y '' 2 ACME_REGION 'The region' n '' 1 \
 		2 net.outbound '' '' '' 2 gmail.messages read 'reads the inbox' 3 1 \
 		'' '' '' '' net.outbound 2 list_mail 'Lists mail.' 2 '' gmail.messages 1 '' '' >"$work/pipe/answers.txt"

@@ -15,17 +15,40 @@ import (
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
 func main() {
 	root := newRootCmd()
+	if helpAsked(os.Args[1:]) {
+		// Help is laid out in columns padded to the terminal's width: the
+		// padding is not written (no trailing blanks in a pipe or a log).
+		root.SetOut(termsafe.NewTrimFile(os.Stdout))
+	}
 	err := fang.Execute(context.Background(), root,
 		fang.WithVersion(version),
 		fang.WithNotifySignal(os.Interrupt),
 		fang.WithErrorHandler(printError),
 	)
 	os.Exit(exitCode(err))
+}
+
+// helpAsked reports whether the command line asks for help: -h or --help
+// before a "--", "help" as the first word, or no words at all.
+func helpAsked(args []string) bool {
+	if len(args) == 0 || args[0] == "help" {
+		return true
+	}
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // exitCode applies the exit-code table of werr. An error that carries no

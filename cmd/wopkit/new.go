@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/styles"
@@ -208,31 +210,37 @@ func runNew(out io.Writer, o *newOptions) error {
 	if err != nil {
 		return answersError(o.Kind, err)
 	}
-	if !o.DryRun {
-		if err := plan.Write(dir, o.Force); err != nil {
-			return err
-		}
+	res, err := create.Run(context.Background(), create.Options{Plan: plan, Dir: dir, Force: o.Force, DryRun: o.DryRun, Labels: newLabels(o)})
+	if err != nil {
+		return err
 	}
-	for _, p := range plan.Paths() {
+	for _, f := range res.Files {
 		verb := "created"
-		if f := plan.File(p); f.Update {
+		if f.Update {
 			verb = "updated"
 		}
 		if o.DryRun {
-			verb = "would create"
-			if f := plan.File(p); f.Update {
-				verb = "would update"
-			}
+			verb = "would " + strings.TrimSuffix(verb, "d") // would create, would update
 		}
-		fmt.Fprintf(out, "%s %s\n", verb, filepath.Join(dir, filepath.FromSlash(p)))
+		fmt.Fprintf(out, "%s %s\n", verb, filepath.Join(dir, filepath.FromSlash(f.Path)))
 	}
 	if o.DryRun {
 		return nil
 	}
-	for _, n := range plan.Notes {
+	for _, n := range res.Notes {
 		fmt.Fprintln(out, "next: "+n)
 	}
 	return nil
+}
+
+// newLabels are the words of the create workflow's hints on the command
+// line: what changes where the files go.
+func newLabels(o *newOptions) create.Labels {
+	l := create.Labels{Replace: "pass --force to replace them"}
+	if o.Pack != "" || o.Kind == "node" || o.Kind == "chain" {
+		l.OtherFolder = "give the new " + o.Kind + " another id with --set"
+	}
+	return l
 }
 
 func newPack(o *newOptions) (*scaffold.Plan, string, error) {

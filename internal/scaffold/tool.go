@@ -33,13 +33,17 @@ var privateData = regexp.MustCompile(`^(gmail|calendar|drive|contacts|messages|s
 // sense of the install-manifest schema (a data_boundary is then required).
 func IsPrivateData(resource string) bool { return privateData.MatchString(resource) }
 
+// ToolHomepage is the homepage a tool gets when none is given: a page to
+// replace before publishing.
+func ToolHomepage(id string) string { return "https://example.com/tools/" + id }
+
 // Normalize fills what follows from other answers: the homepage, the
 // install block's package, URL, ref, image or locator, and the entrypoint
 // or endpoint of the runtime kind.
 func (a *ToolAnswers) Normalize() {
 	t := &a.Tool
 	if t.Homepage == "" {
-		t.Homepage = "https://example.com/tools/" + t.ID
+		t.Homepage = ToolHomepage(t.ID)
 	}
 	in := &a.Install
 	switch in.Method {

@@ -11,7 +11,8 @@ import (
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -82,18 +83,11 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 		if len(p.problems) == 0 {
 			break
 		}
-		fmt.Fprintf(out, "\n%s stop the files from being written:\n", plural(len(p.problems), "problem", "problems"))
-		for _, fe := range p.problems {
-			fmt.Fprintf(out, "  %s: %s\n", fe.Field, fe.Message)
-			if fe.Hint != "" {
-				fmt.Fprintf(out, "    %s\n", fe.Hint)
-			}
-		}
+		printProblems(out, a, p.problems)
 		if pipe { // the next line answers the next question, not this one again
-			fe := p.problems[0]
-			return keep(opts, a, werr.New(werr.Invalid, "scaffold_invalid", "the answers read from the input have %s, the first %s: %s",
-				plural(len(p.problems), "problem", "problems"), fe.Field, fe.Message).
-				WithHint("answers from a pipe are not asked again: fix the answers (listed above) and run again"))
+			return keep(opts, a, werr.New(werr.Invalid, "scaffold_invalid", "nothing was written: the answers read from the input have %s (listed above)",
+				plural(len(p.problems), "problem", "problems")).
+				WithHint("answers from a pipe are not asked again: fix the answers and run again"))
 		}
 		if tries++; tries > 5 {
 			return keep(opts, a, werr.New(werr.Invalid, "scaffold_invalid", "the answers still have problems").
@@ -102,30 +96,54 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 		fmt.Fprintln(out, "\nThat question again:")
 		w.at, w.fixing = owner(a, p.problems[0]), true
 	}
-	printSummary(out, a, p)
-	sum, err := write(ctx, a, opts, p.plan)
-	printLines(out, sum)
+	printSummary(out, p)
+	res, err := create.Run(ctx, createOptions(k.v, a, opts, p.plan))
 	if err != nil {
 		return keep(opts, a, err)
 	}
+	printLines(out, res.Summary())
 	removeDraft(opts.draftPath())
 	return nil
 }
 
+// printProblems lists the problems that stop the files, each under the
+// label of the question that answers it.
+func printProblems(out io.Writer, a *answers, ps []scaffold.FieldError) {
+	head := plural(len(ps), "problem stops", "problems stop") + " the files from being written:"
+	fmt.Fprintf(out, "\n%s\n", head)
+	for _, fe := range ps {
+		fmt.Fprintf(out, "  %s: %s\n", questionOf(a, fe), fe.Message)
+		if fe.Hint != "" {
+			fmt.Fprintf(out, "    %s\n", fe.Hint)
+		}
+	}
+}
+
+// questions are the labels of the answers the create workflow's problems
+// are about, as their pages ask them.
+var questions = map[string]string{
+	"name": "Pack name", "name.part": "Pack name", "version": "Version", "tool.id": "Tool id",
+	"signMethod": "Pack and sign now?", "keyPath": "Key file", "keyId": "Key id",
+}
+
+// questionOf is where a problem's answer is asked: the page's title, and
+// the question's label when known.
+func questionOf(a *answers, fe scaffold.FieldError) string {
+	page := owner(a, fe).pg.title
+	if q, ok := questions[fe.Field]; ok {
+		return page + ", " + q
+	}
+	if fe.Field == "" {
+		return page
+	}
+	return page + ", " + fe.Field
+}
+
 // printSummary says what is about to be written, as the review lists it:
 // the folder and its files, the key, the tarball and what goes beside it.
-func printSummary(out io.Writer, a *answers, p planned) {
+func printSummary(out io.Writer, p planned) {
 	fmt.Fprintln(out, "\nAbout to write:")
-	for _, l := range p.where {
-		fmt.Fprintln(out, "  "+l)
-	}
-	switch {
-	case !a.isPack():
-	case a.SignMethod == "skip":
-		fmt.Fprintln(out, "  not packed: no tarball, no key")
-	case a.SignMethod == sign.MethodNone:
-		fmt.Fprintln(out, "  not signed: no key")
-	}
+	printLines(out, indent(p.where))
 	fmt.Fprintln(out)
 }
 

@@ -140,8 +140,11 @@ func TestAccessiblePipeProblemStops(t *testing.T) {
 	opts := NewOptions{DraftDir: dir, Accessible: true, Input: in, Screen: &out}
 	err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), opts)
 	var e *werr.Error
-	if !errors.As(err, &e) || e.Class != werr.Invalid || !strings.Contains(e.Msg, "already holds pack.json") {
+	if !errors.As(err, &e) || e.Class != werr.Invalid || !strings.Contains(out.String(), "already holds pack.json") {
 		t.Fatalf("a problem with piped answers: %v\n%s", err, out.String())
+	}
+	if strings.Contains(e.Error(), "already holds") { // listed above, not printed twice
+		t.Errorf("the error repeats the problem listed: %v", e)
 	}
 	if strings.Contains(out.String(), "That question again") {
 		t.Errorf("asked again from the pipe:\n%s", out.String())

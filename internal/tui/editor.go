@@ -65,6 +65,9 @@ type editor struct {
 	info     map[string]validate.FieldInfo
 	infoSpec validate.Spec // the spec version info was looked up under
 	status   string
+	// sealed: a registry version manifest, whose integrity a hand edit
+	// breaks; the first save only says so, the second saves.
+	sealed, saveAnyway bool
 }
 
 // loadEditor reads the document at path (a pack directory means its
@@ -104,6 +107,7 @@ func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*edito
 	if e.kind == validate.Unknown {
 		e.kind = ""
 	}
+	e.sealed = e.kind == validate.VersionManifest
 	e.infoSpec = e.spec()
 	e.input = newInput(ctx)
 	e.rebuild()

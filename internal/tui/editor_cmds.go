@@ -97,7 +97,11 @@ func validateCmd(v *validate.Validator, gen int, name, dir string, kind validate
 // fieldInfoCmd asks for the schema help of one field, from the schema of
 // the document's kind under its spec version (v1 or v2).
 func fieldInfoCmd(v *validate.Validator, spec validate.Spec, kind validate.Kind, ptr string) tea.Cmd {
-	return func() tea.Msg { return fieldInfoMsg{ptr: ptr, info: v.FieldFor(spec, kind, ptr)} }
+	return func() tea.Msg {
+		fi := v.FieldFor(spec, kind, ptr)
+		fi.Description = v.HelpFor(spec, kind, ptr) // the wizard's words for the field
+		return fieldInfoMsg{ptr: ptr, info: fi}
+	}
 }
 
 func fieldCheckCmd(v *validate.Validator, spec validate.Spec, kind validate.Kind, seq int, ptr string, value any) tea.Cmd {

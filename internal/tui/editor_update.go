@@ -101,6 +101,11 @@ func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Undo):
 		return e.undoLast()
 	case key.Matches(k, keys.Save):
+		if e.sealed && !e.saveAnyway && e.dirty() {
+			e.saveAnyway = true
+			e.status = "not saved: the registry would refuse this version manifest; ctrl+s again saves anyway"
+			return nil
+		}
 		return saveCmd(e.path, e.saved, e.src, false)
 	case key.Matches(k, keys.Search):
 		e.startInput(focusSearch, "find: ", "", "")

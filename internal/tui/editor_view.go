@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -18,14 +17,63 @@ const problemRows = 4
 // treeHeight is the number of tree rows that fit.
 func (e *editor) treeHeight() int {
 	// screen = header + body + problems title + problems; the router adds help.
-	return max(e.ctx.Height-1-1-1-problemRows-e.inputHeight(), 3)
+	return max(e.ctx.Height-len(e.headLines())-1-1-problemRows-e.inputHeight()-e.sealedRows(), 3)
 }
+
+// headLines is the header (file, kind, modified, status), with a status
+// too long for the line on lines of its own below (at most two), so that
+// no message is cut.
+func (e *editor) headLines() []string {
+	header := "wopkit edit " + e.name
+	if e.kind != "" {
+		if sp := e.spec(); sp == validate.V2 { // v1 is what a document that says nothing is
+			header += " (" + string(e.kind) + ", " + string(sp) + ")"
+		} else {
+			header += " (" + string(e.kind) + ")"
+		}
+	}
+	if e.dirty() {
+		header += " · modified"
+	}
+	if e.status == "" {
+		return []string{header}
+	}
+	if w := e.ctx.Width; lipgloss.Width(header+" · "+e.status) <= w || w < 20 {
+		return []string{header + " · " + e.status}
+	}
+	ls := strings.Split(widgets.Wrap(e.status, e.ctx.Width), "\n")
+	return append([]string{header}, ls[:min(len(ls), 2)]...)
+}
+
+// sealedRows is the warning line of a registry version manifest.
+func (e *editor) sealedRows() int {
+	if e.sealed {
+		return len(e.sealedLines())
+	}
+	return 0
+}
+
+// sealedLines is the warning, wrapped to the width (at most 3 lines).
+func (e *editor) sealedLines() []string {
+	ls := strings.Split(widgets.Wrap("! "+sealedWarning, max(e.ctx.Width, 20)), "\n")
+	return ls[:min(len(ls), 3)]
+}
+
+// sealedWarning says why a registry version manifest is not edited by hand.
+const sealedWarning = "a registry version manifest: its integrity and signature belong to a published release, and a hand edit breaks them; change the pack and run wopkit pack or publish instead"
 
 func (e *editor) inputHeight() int {
 	if e.focus == focusEdit || e.focus == focusAddKey || e.focus == focusSearch {
-		return 2
+		return 1 + len(e.noteLines())
 	}
 	return 0
+}
+
+// noteLines is the note under the prompt wrapped to the width, at most
+// three lines: a refusal is read whole, not cut at the edge.
+func (e *editor) noteLines() []string {
+	ls := strings.Split(widgets.Wrap(e.inputNote(), max(e.ctx.Width, 20)), "\n")
+	return ls[:min(len(ls), 3)]
 }
 
 // View draws header, tree and detail side by side, the prompt when one is
@@ -37,20 +85,8 @@ func (e *editor) View() string {
 	leftW := w * 11 / 20
 	rightW := w - leftW
 
-	header := st.Title.Render("wopkit edit") + " " + e.name
-	if e.kind != "" {
-		if sp := e.spec(); sp == validate.V2 { // v1 is what a document that says nothing is
-			header += " (" + string(e.kind) + ", " + string(sp) + ")"
-		} else {
-			header += " (" + string(e.kind) + ")"
-		}
-	}
-	if e.dirty() {
-		header += " · modified"
-	}
-	if e.status != "" {
-		header += " · " + e.status
-	}
+	head := e.headLines()
+	header := st.Title.Render("wopkit edit") + strings.TrimPrefix(head[0], "wopkit edit")
 
 	tree := widgets.Fit(e.treeView(leftW, h), leftW, h)
 	detail := widgets.Fit(e.detailView(rightW-2, h), rightW-2, h)
@@ -59,16 +95,32 @@ func (e *editor) View() string {
 	var b strings.Builder
 	b.WriteString(widgets.Fit(header, w, 1))
 	b.WriteByte('\n')
+	for _, l := range head[1:] { // a status too long for the header line
+		b.WriteString(widgets.Fit(l, w, 1))
+		b.WriteByte('\n')
+	}
+	for _, l := range e.sealedLines() {
+		if !e.sealed {
+			break
+		}
+		b.WriteString(widgets.Fit(st.Error.Render(l), w, 1))
+		b.WriteByte('\n')
+	}
 	b.WriteString(body)
 	if n := e.inputHeight(); n > 0 {
 		b.WriteByte('\n')
 		b.WriteString(widgets.Fit(e.input.View(), w, 1))
 		b.WriteByte('\n')
-		b.WriteString(widgets.Fit(e.inputNote(), w, 1))
+		for i, l := range e.noteLines() {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(widgets.Fit(l, w, 1))
+		}
 	}
 	errs, warns := e.problems.Counts()
 	b.WriteByte('\n')
-	b.WriteString(widgets.Fit(st.Label.Render(fmt.Sprintf("Problems: %d errors, %d warnings", errs, warns)), w, 1))
+	b.WriteString(widgets.Fit(st.Label.Render("Problems: "+count(errs, "error")+", "+count(warns, "warning")), w, 1))
 	b.WriteByte('\n')
 	b.WriteString(e.problems.View(st, w, problemRows, e.focus == focusProblems))
 	return b.String()

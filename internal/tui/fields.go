@@ -31,6 +31,9 @@ type asker struct {
 	plain bool
 	// rows is the height the form leaves its fields (nil: their own).
 	rows func() int
+	// cross checks the whole answers when the author leaves the field with
+	// the key (see wizard.crossCheck); nil in accessible mode.
+	cross func(key, text string) error
 }
 
 // textValue is how an input reads and writes its answer: huh's accessor,
@@ -233,7 +236,22 @@ func (k asker) reg(in *huh.Input, check func(string) error) *huh.Input {
 	if k.live != nil {
 		k.live[in] = check
 	}
-	return in.Validate(check)
+	key := in.GetKey()
+	return in.Validate(func(s string) error {
+		if err := check(s); err != nil {
+			return err
+		}
+		return k.crossed(key, s)
+	})
+}
+
+// crossed is the whole-answers check of the field with the key as the
+// author leaves it (nil when there is none).
+func (k asker) crossed(key, text string) error {
+	if k.cross == nil || key == "" {
+		return nil
+	}
+	return k.cross(key, text)
 }
 
 // text is an input bound to tv, its help from the schema at ptr (none when
@@ -246,7 +264,7 @@ func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr str
 	}
 	k.offer(in, sh)
 	if ptr == "" {
-		return in
+		return in.Validate(func(s string) error { return k.crossed(key, s) })
 	}
 	return k.reg(in.Description(k.help(kind, ptr)), k.check(kind, ptr, tv.value))
 }
@@ -270,6 +288,7 @@ func (k asker) long(key, title, desc string, tv textValue, kind validate.Kind, p
 		return k.text(key, title, tv, kind, ptr).Description(desc)
 	}
 	s, sh := tv.suggestion(), newShown(tv)
+	desc = strings.TrimSpace(desc + "; alt+enter (or ctrl+j) starts a new line, enter goes on")
 	f := huh.NewText().Title(title).Description(desc).Accessor(sh).Key(key).
 		Lines(max(3, strings.Count(s, "\n")+2)).Placeholder(k.mark(s))
 	k.offer(f, sh)
@@ -378,37 +397,11 @@ func (k asker) multi(key, title, desc string, options func() []string, v *[]stri
 // fixed are options that do not depend on the answers.
 func fixed(opts []string) func() []string { return func() []string { return opts } }
 
-// help is the schema's description of a field, in the author's words: its
-// first sentence, without references to RFCs and sections.
+// help is the author-facing help for a field: the same words `wopkit lsp`
+// shows on hover (validate's catalogue, or the schema's description
+// without the spec's own words).
 func (k asker) help(kind validate.Kind, ptr string) string {
-	return plainHelp(k.v.Field(kind, ptr).Description)
-}
-
-// plainHelp keeps the first sentences of a schema description that do not
-// cite the spec's documents (RFC numbers, sections, schema names, version
-// tags), up to 200 characters.
-func plainHelp(d string) string {
-	var keep []string
-	n := 0
-	for _, s := range strings.SplitAfter(d, ". ") {
-		if strings.Contains(s, "RFC") || strings.Contains(s, "§") || strings.Contains(s, "schema") ||
-			strings.Contains(s, "`") || strings.HasPrefix(strings.TrimSpace(s), "v0.") {
-			continue
-		}
-		if n+len(s) > 200 && n > 0 {
-			break
-		}
-		keep = append(keep, s)
-		n += len(s)
-		if n > 80 {
-			break
-		}
-	}
-	out := strings.TrimSpace(strings.Join(keep, ""))
-	if r := []rune(out); len(r) > 200 {
-		out = string(r[:199]) + "…"
-	}
-	return out
+	return k.v.Help(kind, ptr)
 }
 
 // check validates the value typed text stands for at the field's place,

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,7 +29,16 @@ const (
 	listAdd    = "add"
 	listEdit   = "edit:"
 	listRemove = "remove:"
+	listUndo   = "undo"
 )
+
+// removed is the last entry removed on a list page, with the answers as
+// they were before, so that the page offers to put it back.
+type removed struct {
+	page   string // the list page's id
+	name   string
+	before []byte // the answers before, as a draft keeps them
+}
 
 // listGroups is the list page: the entries, and what to do next.
 func listGroups(w *wizard, at pos) []*huh.Group {
@@ -42,7 +52,12 @@ func listGroups(w *wizard, at pos) []*huh.Group {
 	if n > 0 {
 		title = fmt.Sprintf("%s: %s", capitalize(plural(n, l.noun, l.plural)), strings.Join(names, ", "))
 	}
-	opts := []huh.Option[string]{huh.NewOption("continue", listDone), huh.NewOption("add a new "+l.noun, listAdd)}
+	opts := []huh.Option[string]{huh.NewOption("continue", listDone)}
+	if u := w.undo; u != nil && u.page == at.pg.id {
+		title += " (removed " + u.name + ")"
+		opts = append(opts, huh.NewOption("undo: put "+u.name+" back", listUndo))
+	}
+	opts = append(opts, huh.NewOption("add a new "+l.noun, listAdd))
 	for k, name := range names {
 		opts = append(opts, huh.NewOption("edit "+name, listEdit+strconv.Itoa(k)))
 	}
@@ -60,7 +75,15 @@ func listGroups(w *wizard, at pos) []*huh.Group {
 func (w *wizard) listNext(at pos) (pos, bool) {
 	l := at.pg.list
 	c := w.choice
+	u := w.undo
+	w.undo = nil // offered once: any other choice keeps the removal
 	switch {
+	case c == listUndo && u != nil:
+		var before answers
+		if err := json.Unmarshal(u.before, &before); err == nil {
+			*w.a = before
+		}
+		return at, true
 	case c == listAdd:
 		l.add(w.a, at)
 		return w.entryPos(at, l.count(w.a, at)-1)
@@ -70,7 +93,12 @@ func (w *wizard) listNext(at pos) (pos, bool) {
 	case strings.HasPrefix(c, listRemove):
 		k, _ := strconv.Atoi(strings.TrimPrefix(c, listRemove))
 		if l.count(w.a, at) > l.min {
+			name := l.label(w.a, at, k)
+			before, err := json.Marshal(w.a)
 			l.remove(w.a, at, k)
+			if err == nil {
+				w.undo = &removed{page: at.pg.id, name: name, before: before}
+			}
 		}
 		return at, true
 	}

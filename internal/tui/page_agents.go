@@ -100,7 +100,7 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Model class").Description(k.help(ak, ptr("modelClass"))).
 				Options(k.enum(ak, ptr("modelClass"))...).Value(&g.ModelClass).Key(key("modelClass")),
-			huh.NewText().Title("System prompt").Description("written to prompts/; ctrl+e opens $EDITOR").
+			huh.NewText().Title("System prompt").Description("written to prompts/; alt+enter (or ctrl+j) starts a new line, enter goes on; ctrl+e opens $EDITOR").
 				Value(&g.SystemPrompt).Lines(4).Key(key("systemPrompt")),
 		),
 		huh.NewGroup(

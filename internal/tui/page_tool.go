@@ -77,6 +77,12 @@ func toolGroups(w *wizard, _ pos) []*huh.Group {
 			k.text("tool.version", "Tool version", str{p: &t.Tool.Version, def: def.Tool.Version}, tk, "/tool/version"),
 			k.text("tool.name", "Tool name", str{p: &t.Tool.Name, def: def.Tool.Name}, tk, "/tool/name"),
 			k.text("tool.summary", "Summary", str{p: &t.Tool.Summary, def: def.Tool.Summary}, tk, "/tool/summary"),
+			// The homepage follows the id until it is typed (the scaffold's
+			// example.com page is only a placeholder to replace); the
+			// licence is the pack's when the tool ships in one.
+			k.following("tool.homepage", "Homepage", follow{p: &t.Tool.Homepage, def: func() string { return scaffold.ToolHomepage(t.Tool.ID) }},
+				&t.Tool.ID, tk, "/tool/homepage"),
+			k.text("tool.license", "License (SPDX)", str{p: &t.Tool.License, def: w.toolLicense()}, tk, "/tool/license").Suggestions(spdxIDs()),
 		),
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Runtime kind").Description(k.help(tk, "/runtime/kind")).
@@ -86,6 +92,15 @@ func toolGroups(w *wizard, _ pos) []*huh.Group {
 			k.text("install.package", "Package", str{p: &t.Install.Package}, "", "").Description("empty: the tool id"),
 		),
 	}
+}
+
+// toolLicense is the licence a tool is offered: its pack's, or the
+// scaffold's usual one for a tool on its own.
+func (w *wizard) toolLicense() string {
+	if w.a.isPack() && w.a.Pack.License != "" {
+		return w.a.Pack.License
+	}
+	return scaffold.PackAnswers{}.Defaults().License
 }
 
 // envGroups ask one environment variable: its name, the prompt the owner

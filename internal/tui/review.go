@@ -97,7 +97,7 @@ func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
 			return w.fix(r.problems[r.cursor])
 		case r.plan != nil:
 			w.busy = "writing…"
-			return runCmd(w.a, w.opts, r.plan)
+			return runCmd(w.k.v, w.a, w.opts, r.plan)
 		}
 	case key.Matches(k, keys.Quit):
 		return push(w.confirmQuitReview())

@@ -2,22 +2,17 @@ package tui
 
 import (
 	"context"
-	"crypto"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"github.com/openwop/wopkit/internal/atomicfile"
-	"github.com/openwop/wopkit/internal/untrusted"
 	"os"
-	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/openwop/wopkit/internal/pack"
+	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/sign"
-	"github.com/openwop/wopkit/internal/sign/sigstore"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -173,11 +168,14 @@ func checked(v *validate.Validator, a *answers, opts NewOptions) planned {
 	if p.err != nil {
 		return p
 	}
-	p.problems = append(p.problems, preflight(v, a, opts, p.plan, len(p.problems) == 0)...)
 	if len(p.problems) > 0 {
 		p.plan = nil
 	}
-	p.where = where(a, opts, p.plan)
+	p.problems = append(p.problems, preflight(v, a, opts, p.plan)...)
+	if len(p.problems) > 0 {
+		p.plan = nil
+	}
+	p.where = where(v, a, opts, p.plan)
 	return p
 }
 
@@ -208,277 +206,88 @@ func mainField(a *answers) scaffold.FieldError {
 	return scaffold.FieldError{Field: "agents.0.id"}
 }
 
-// preflight checks, before anything is written, what could fail after the
-// review: files already in the target, the key files and key id, packing
-// (the registry's limits and checks, on the plan written to a temporary
-// directory) and whether the signer can sign.
-func preflight(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Plan, planOK bool) []scaffold.FieldError {
-	var out []scaffold.FieldError
-	dir := targetDir(a, opts)
-	if !opts.Force {
-		var exists []string
-		if plan != nil {
-			for _, f := range plan.Files {
-				if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Path))); err == nil {
-					exists = append(exists, f.Path)
-				}
-			}
-		} else if a.isPack() { // the answers have problems: the pack.json every pack has
-			if _, err := os.Lstat(filepath.Join(dir, "pack.json")); err == nil {
-				exists = append(exists, "pack.json")
-			}
-		}
-		if len(exists) > 0 {
-			fe := mainField(a)
-			if a.isPack() && opts.Dir == "" {
-				fe.Field = "name.part" // the folder is named after the name's last part
-			}
-			fe.Message = fmt.Sprintf("%s already holds %s", filepath.ToSlash(dir), strings.Join(exists, ", "))
-			fe.Hint = "choose another name (the files go to a folder named after it), or move the existing files away"
-			if opts.Dir != "" {
-				fe.Hint = "move the existing files away, or start again with another --dir"
-			}
-			out = append(out, fe)
-		}
-		out = append(out, releaseProblems(a, opts)...)
+// createOptions are the create workflow's options for the answers: where
+// the files go, and how the pack is packed and signed (not at all for
+// "only write the files", a tool manifest or a standalone document).
+func createOptions(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Plan) create.Options {
+	o := create.Options{Plan: plan, Dir: targetDir(a, opts), Force: opts.Force, Validator: v, Labels: labels(a, opts)}
+	switch {
+	case !a.isPack():
+	case a.SignMethod == "skip":
+		o.PackLater = true
+	default:
+		o.Release = &create.Release{Name: a.name(), Version: a.Pack.Version, Output: opts.Output, Sign: a.SignMethod,
+			Key: create.Key{New: a.KeyChoice == "new", Path: strings.TrimSpace(a.KeyPath), ID: a.KeyID, Default: a.KeyAuto.Default}}
 	}
-	if !a.isPack() || a.SignMethod == "skip" {
-		return out
-	}
-	sf := func(field, format string, args ...any) scaffold.FieldError {
-		return scaffold.FieldError{Field: field, File: docSign, Message: fmt.Sprintf(format, args...)}
+	return o
+}
+
+// labels are the hints' words for the answers on the wizard's pages.
+func labels(a *answers, opts NewOptions) create.Labels {
+	l := create.Labels{
+		OtherFolder:  "choose another name (the files go to a folder named after it)",
+		OtherTarball: "choose another version (or name): the tarball is named after them",
+		UseExisting:  `choose "use an existing private key file" with`,
+		NewPair:      `choose "create a new key pair"`,
+		OtherSigning: "choose another way to sign",
+		KeyOutside:   "keep the key outside the checkout",
 	}
 	switch {
-	case a.SignMethod == signKeyless:
-		if ok, reason := sigstore.KeylessReady(); !ok {
-			fe := sf("signMethod", "keyless signing is not possible: %s", reason)
-			fe.Hint = "choose another way to sign"
-			out = append(out, fe)
-		}
-	case needsKey(a.SignMethod):
-		out = append(out, keyProblems(a)...)
-		if strings.TrimSpace(a.KeyID) == "" {
-			out = append(out, sf("keyId", "a key id is needed to sign"))
-		} else if errs := scaffold.CheckField(v, validate.NodePack, "/signing/keyId", a.KeyID); len(errs) > 0 {
-			out = append(out, sf("keyId", "key id %q: %s", a.KeyID, errs[0].Message))
-		}
+	case opts.Dir != "":
+		l.OtherFolder = "start again with another --dir"
+	case a.What == whatTool:
+		l.OtherFolder = "choose another tool id (the file is named after it)"
+	case !a.isPack():
+		l.OtherFolder = "choose another id (the file is named after it)"
 	}
-	if len(out) == 0 && planOK && plan != nil {
-		if err := dryPack(plan, opts, a.SignMethod != sign.MethodNone); err != nil {
-			fe := mainField(a)
-			fe.Message = "packing would fail: " + errText(err)
-			out = append(out, fe)
-		}
+	if opts.Output != "" {
+		l.OtherTarball = "start again with another --output"
+	}
+	return l
+}
+
+// preflight is the create workflow's preflight as problems on the pages
+// whose answers resolve them; plan is nil when the answers have problems.
+func preflight(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Plan) []scaffold.FieldError {
+	var out []scaffold.FieldError
+	for _, p := range create.Preflight(createOptions(v, a, opts, plan)) {
+		fe := problemField(a, opts, p.Subject)
+		fe.Message, fe.Hint = p.Message, p.Hint
+		out = append(out, fe)
 	}
 	return out
 }
 
-// existingAncestor returns the nearest existing ancestor of dir (dir
-// included) when it is not a folder, else "".
-func existingAncestor(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if fi, err := os.Stat(d); err == nil {
-			if fi.IsDir() {
-				return ""
-			}
-			return d
+// problemField is the answer a problem of the create workflow is about.
+func problemField(a *answers, opts NewOptions, s create.Subject) scaffold.FieldError {
+	switch s {
+	case create.Folder:
+		fe := mainField(a)
+		if a.isPack() && opts.Dir == "" {
+			fe.Field = "name.part" // the folder is named after the name's last part
 		}
-		if p := filepath.Dir(d); p == d {
-			return ""
-		}
+		return fe
+	case create.Tarball:
+		return scaffold.FieldError{Field: "version", File: "pack.json"}
+	case create.SignMethod:
+		return scaffold.FieldError{Field: "signMethod", File: docSign}
+	case create.KeyFile:
+		return scaffold.FieldError{Field: "keyPath", File: docSign}
+	case create.KeyID:
+		return scaffold.FieldError{Field: "keyId", File: docSign}
 	}
+	return mainField(a)
 }
 
-// keyProblems checks the key the sign page names: a new pair must not
-// replace files, an existing key must load.
-func keyProblems(a *answers) []scaffold.FieldError {
-	path := strings.TrimSpace(a.KeyPath)
-	fe := scaffold.FieldError{Field: "keyPath", File: docSign}
-	if path == "" {
-		fe.Message = "a key file is needed to sign"
-		return []scaffold.FieldError{fe}
-	}
-	if a.KeyChoice == "new" {
-		prefix := strings.TrimSuffix(path, ".key")
-		// The key's folder is made when the pair is written (0700, as
-		// `wopkit keygen --out` does); something in the way is a problem now.
-		if dir := existingAncestor(filepath.Dir(prefix)); dir != "" {
-			fe.Message = dir + " is not a folder: the key pair cannot be written under it"
-			fe.Hint = "choose a key file in a folder, e.g. " + filepath.Base(prefix)
-			return []scaffold.FieldError{fe}
-		}
-		for _, f := range []string{prefix + ".key", prefix + ".pub"} {
-			if _, err := os.Lstat(f); err == nil {
-				fe.Message = f + " already exists: a new key pair would replace it"
-				fe.Hint = "use another name, e.g. " + scaffold.FreeKeyPrefix("", prefix) + ", or choose \"use an existing private key file\" with " + prefix + ".key"
-				return []scaffold.FieldError{fe}
-			}
-		}
-		if p := checkoutProblem(a, prefix); p != nil {
-			return []scaffold.FieldError{*p}
-		}
+// where lists where the files of a plan go, for the review.
+func where(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Plan) []string {
+	if plan == nil {
 		return nil
 	}
-	if !strings.HasSuffix(path, ".key") {
-		if _, err := os.Stat(path + ".key"); err == nil {
-			fe.Message = path + " is not a private key file"
-			fe.Hint = "name the .key file: " + path + ".key"
-			return []scaffold.FieldError{fe}
-		}
-	}
-	key, _, _, err := loadKey(a)
-	if err != nil {
-		fe.Message = errText(err)
-		var e *werr.Error
-		if errors.As(err, &e) && !strings.Contains(e.Hint, "--") {
-			fe.Hint = e.Hint
-		}
-		return []scaffold.FieldError{fe}
-	}
-	if _, err := keySigner(a.SignMethod, key, "check"); err != nil { // a key of another kind (the key id is checked apart)
-		fe.Message = errText(err)
-		fe.Hint = "choose \"create a new key pair\", or another way to sign"
-		return []scaffold.FieldError{fe}
-	}
-	return nil
+	return create.Where(createOptions(v, a, opts, plan))
 }
 
-// dryPack writes the plan to a temporary directory and packs it without
-// writing a tarball, with the registry's limits when it is to be signed.
-func dryPack(plan *scaffold.Plan, opts NewOptions, forRegistry bool) error {
-	tmp, err := os.MkdirTemp("", "wopkit-new-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if err := plan.Write(tmp, false); err != nil {
-		return err
-	}
-	_, err = pack.Pack(context.Background(), pack.Options{Dir: tmp, DryRun: true, ForRegistry: forRegistry})
-	return err
-}
-
-// errText is an error's message without its hint (hints name CLI flags
-// the wizard does not have).
-func errText(err error) string {
-	var e *werr.Error
-	if errors.As(err, &e) {
-		if e.Err != nil {
-			return e.Msg + ": " + errText(e.Err)
-		}
-		return e.Msg
-	}
-	return err.Error()
-}
-
-// runCmd writes the plan, then packs and signs as asked.
-func runCmd(a *answers, opts NewOptions, plan *scaffold.Plan) tea.Cmd {
-	snap := *a
-	return func() tea.Msg {
-		sum, err := write(context.Background(), &snap, opts, plan)
-		return runMsg{summary: sum, err: err}
-	}
-}
-
-// write writes the files, packs and signs them, and writes a new key pair,
-// all or nothing: on a failure, what it wrote is removed again.
-func write(ctx context.Context, a *answers, opts NewOptions, plan *scaffold.Plan) (sum []string, err error) {
-	if plan == nil {
-		return nil, werr.New(werr.Invalid, "scaffold_invalid", "nothing to write: the answers have problems").
-			WithHint("go back and fix the problems the review lists")
-	}
-	dir := targetDir(a, opts)
-	var undo []func()
-	defer func() {
-		if err != nil {
-			for i := len(undo) - 1; i >= 0; i-- {
-				undo[i]()
-			}
-		}
-	}()
-	_, statErr := os.Stat(dir)
-	if err := plan.Write(dir, opts.Force); err != nil {
-		return nil, err
-	}
-	undo = append(undo, func() {
-		if statErr != nil { // the folder was made for these files
-			os.RemoveAll(dir)
-			return
-		}
-		for _, f := range plan.Files {
-			os.Remove(filepath.Join(dir, filepath.FromSlash(f.Path)))
-		}
-	})
-	sum = []string{fmt.Sprintf("wrote %d files in %s: %s", len(plan.Files), filepath.ToSlash(dir), strings.Join(plan.Paths(), ", "))}
-	next := []string{"wopkit validate " + dir, "wopkit edit " + dir}
-	if !a.isPack() {
-		f := filepath.Join(dir, plan.Paths()[0])
-		return append(append(sum, "", "next:"), indent([]string{"wopkit validate --strict " + f, "wopkit edit " + f})...), nil
-	}
-	if a.SignMethod == "skip" {
-		return append(append(sum, "", "next:"), indent(append(next, "wopkit pack "+dir+" --key KEY --key-id ID"))...), nil
-	}
-	var (
-		signer  sign.Signer
-		pub     string
-		newPair func() (string, error)
-	)
-	switch {
-	case a.SignMethod == signKeyless:
-		// The CLI's construction: token and service URLs from the environment.
-		s, err := sigstore.NewSignerFromEnv(sigstore.SignOptions{})
-		if err != nil {
-			return nil, err
-		}
-		signer = s
-	case needsKey(a.SignMethod):
-		key, pubPath, save, err := loadKey(a)
-		if err != nil {
-			return nil, err
-		}
-		pub, newPair = pubPath, save
-		if signer, err = keySigner(a.SignMethod, key, a.KeyID); err != nil {
-			return nil, err
-		}
-	}
-	res, err := pack.Pack(ctx, pack.Options{Dir: dir, Output: opts.Output, Signer: signer, ForRegistry: signer != nil})
-	if err != nil {
-		return nil, err
-	}
-	undo = append(undo, func() {
-		os.Remove(res.Output)
-		if res.Signature != nil {
-			os.Remove(*res.Signature)
-		}
-		if res.VersionManifest != "" {
-			os.Remove(res.VersionManifest)
-		}
-	})
-	if newPair != nil {
-		note, err := newPair()
-		if err != nil {
-			return nil, err
-		}
-		if note != "" {
-			sum = append(sum, note)
-		}
-	}
-	sum = append(sum, "packed "+res.Output+" ("+res.Integrity+")")
-	switch {
-	case res.Signature != nil && a.SignMethod == signKeyless:
-		line, verifyCmd := keylessSummary(res.Output, *res.Signature)
-		sum = append(sum, line)
-		next = append([]string{verifyCmd}, next...)
-	case res.Signature != nil:
-		sum = append(sum, "signed ("+res.Method+", key id "+a.KeyID+"): "+*res.Signature)
-		next = append([]string{"wopkit verify " + res.Output + " --key " + pub}, next...)
-	}
-	if res.VersionManifest != "" {
-		sum = append(sum, "version manifest "+res.VersionManifest)
-	}
-	return append(append(sum, "", "next:"), indent(next)...), nil
-}
-
+// indent indents lines under a heading.
 func indent(ls []string) []string {
 	out := make([]string, len(ls))
 	for i, l := range ls {
@@ -487,46 +296,21 @@ func indent(ls []string) []string {
 	return out
 }
 
-// loadKey makes a new key in memory (save writes it, PREFIX.key 0600 and
-// PREFIX.pub, once the pack is signed) or loads an existing private key.
-// An encrypted key's passphrase comes from WOPKIT_KEY_PASSPHRASE: the
-// terminal belongs to the wizard.
-func loadKey(a *answers) (key crypto.Signer, pubPath string, save func() (string, error), err error) {
-	path := strings.TrimSpace(a.KeyPath)
-	if a.KeyChoice == "new" {
-		prefix := strings.TrimSuffix(path, ".key")
-		alg := sign.Ed25519
-		if a.SignMethod == sign.MethodSigstore {
-			alg = sign.ECDSAP256 // a Sigstore message signature needs ECDSA (LIBRARIES.md)
-		}
-		k, err := sign.GenerateKey(alg)
+// errText is an error's message without its hint (hints name CLI flags
+// the wizard does not have).
+func errText(err error) string { return create.Text(err) }
+
+// runCmd writes the plan, then packs and signs as asked: the create
+// workflow, all or nothing.
+func runCmd(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Plan) tea.Cmd {
+	o := createOptions(v, a, opts, plan)
+	return func() tea.Msg {
+		res, err := create.Run(context.Background(), o)
 		if err != nil {
-			return nil, "", nil, err
+			return runMsg{err: err}
 		}
-		save := func() (string, error) {
-			if err := os.MkdirAll(filepath.Dir(prefix), 0o700); err != nil {
-				return "", werr.Wrap(werr.Env, "key_write_failed", err, "cannot make the folder of %s", prefix+".key")
-			}
-			keyPath, pubPath, err := sign.WriteKeyPair(prefix, k, nil, false)
-			if err != nil {
-				return "", err
-			}
-			return "new key pair " + keyPath + " (keep it secret) and " + pubPath + keyNote(a, prefix), nil
-		}
-		return k, prefix + ".pub", save, nil
+		return runMsg{summary: res.Summary()}
 	}
-	pass := func() ([]byte, error) {
-		if v, ok := os.LookupEnv(sign.PassphraseEnv); ok {
-			return []byte(v), nil
-		}
-		return nil, werr.New(werr.Env, "key_passphrase_unavailable", "%s is encrypted", path).
-			WithHint("set %s and start the wizard again, or choose to pack without signing", sign.PassphraseEnv)
-	}
-	k, err := sign.LoadPrivateKey(path, pass)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	return k, strings.TrimSuffix(path, ".key") + ".pub", nil, nil
 }
 
 // Drafts: the answers as JSON, written atomically, offered at the next start.

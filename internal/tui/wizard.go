@@ -46,6 +46,11 @@ type wizard struct {
 	// liveSeq numbers the checks so that a late answer is dropped.
 	live    string
 	liveSeq int
+	// passed holds, per field, the text and problem the cross check last
+	// showed: leaving the field again with the same text goes on.
+	passed map[string]string
+	// undo is the entry a list page removed last, offered back once.
+	undo *removed
 	// hidden are the conditions of the groups shown only sometimes (see hideWhen).
 	hidden map[*huh.Group]func() bool
 	// syncs copy answers held in plain values back into the answers.
@@ -93,7 +98,8 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizar
 	if out == nil {
 		out = &outcome{}
 	}
-	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, out: out, hidden: map[*huh.Group]func() bool{}}
+	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, out: out, hidden: map[*huh.Group]func() bool{}, passed: map[string]string{}}
+	w.k.cross = w.crossCheck
 	ws := walk(a)
 	w.at = ws[0]
 	if opts.What != "" {
@@ -375,7 +381,8 @@ func (w *wizard) enter(focused huh.Field) (tea.Cmd, bool) {
 	if !ok {
 		return nil, false
 	}
-	if check := w.k.live[in]; check != nil && check(in.GetValue().(string)) != nil {
+	text := in.GetValue().(string)
+	if check := w.k.live[in]; check != nil && check(text) != nil || w.crossHolds(in.GetKey(), text) {
 		return nil, false // the form shows the problem
 	}
 	cmd := w.form.NextField()

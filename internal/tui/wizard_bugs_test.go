@@ -122,7 +122,7 @@ func TestBug1ToolWithEnvScopesActions(t *testing.T) {
 func TestBug1AccessibleToolFromStdin(t *testing.T) {
 	dir := t.TempDir()
 	lines := []string{
-		"", "", "", "", "", "", "", // tool id, version, name, summary, runtime kind, install method, package
+		"", "", "", "", "", "", "", "", "", // tool id, version, name, summary, homepage, licence, runtime kind, install method, package
 		"2", "ACME_API_KEY", "Your Acme API key", "y", "", // add a variable
 		"2", "ACME_REGION", "The region", "n", "", // and another
 		"1",

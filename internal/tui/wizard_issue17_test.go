@@ -91,7 +91,7 @@ func TestIssue17SecretFollowsName(t *testing.T) {
 func TestIssue17SecretFollowsNameAccessible(t *testing.T) {
 	dir := t.TempDir()
 	lines := []string{
-		"", "", "", "", "", "", "", // tool id, version, name, summary, runtime kind, install method, package
+		"", "", "", "", "", "", "", "", "", // tool id, version, name, summary, homepage, licence, runtime kind, install method, package
 		"2", "WEATHER_UNITS", "", "n", "", // a setting
 		"2", "WEATHER_API_KEY", "", "", "", // an API key, enter for the rest
 		"1", "1", // continue; no scope

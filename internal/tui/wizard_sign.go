@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"crypto"
 	"errors"
 	"fmt"
 	"os"
@@ -10,17 +9,17 @@ import (
 
 	"charm.land/huh/v2"
 
+	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
-	"github.com/openwop/wopkit/internal/untrusted"
 )
 
 // signKeyless is the sign page's choice of a keyless Sigstore bundle: a
 // Fulcio certificate for the OIDC token in SIGSTORE_ID_TOKEN and a Rekor
 // entry (public-good instances unless WOPKIT_FULCIO_URL / WOPKIT_REKOR_URL
 // say otherwise).
-const signKeyless = "sigstore-keyless"
+const signKeyless = create.Keyless
 
 // needsKey reports whether a signing choice asks for a key file and id.
 func needsKey(method string) bool {
@@ -134,31 +133,6 @@ func keylessState() (ready bool, reason string, why error) {
 // the wizard (which reads SIGSTORE_ID_TOKEN when it starts).
 const tokenHint = "export a token Fulcio takes in " + sigstore.TokenEnv + ` (fresh, audience "sigstore", and "email_verified": true when it names an email) ` +
 	"and start wopkit new again (a draft keeps your answers), or choose another way to sign"
-
-// keylessSummary is the summary's line about a keyless bundle and the
-// verify command that pins its signer, read back from the bundle written.
-func keylessSummary(tgz, bundlePath string) (line, verifyCmd string) {
-	line, verifyCmd = "signed (sigstore keyless): "+bundlePath, "wopkit verify "+tgz+" --certificate-identity ID --certificate-oidc-issuer ISSUER"
-	b, err := untrusted.ReadNamed(bundlePath, untrusted.MaxDocument)
-	if err != nil {
-		return line, verifyCmd
-	}
-	id, err := sigstore.Summarize(b)
-	if err != nil || id.Identity == "" {
-		return line, verifyCmd
-	}
-	line = "signed (sigstore keyless as " + id.Identity + ", issuer " + id.Issuer + "): " + bundlePath
-	return line, "wopkit verify " + tgz + " --certificate-identity " + id.Identity + " --certificate-oidc-issuer " + id.Issuer
-}
-
-// keySigner is the signer of a keyed method: Ed25519 (manual, v2) or a
-// Sigstore bundle with an ECDSA key, offline (no log entry).
-func keySigner(method string, key crypto.Signer, keyID string) (sign.Signer, error) {
-	if method == sign.MethodSigstore {
-		return sigstore.NewSigner(sigstore.SignOptions{Key: key})
-	}
-	return sign.NewEd25519Signer(method, key, keyID)
-}
 
 // keyWhere says where the key suggested comes from: a key already in the
 // folder (or kept outside the git checkout), or a new pair kept out of a

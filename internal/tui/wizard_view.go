@@ -33,7 +33,14 @@ func (w *wizard) View() string {
 		body = w.rev.view(w.ctx, w.ctx.Width, w.ctx.Height-3)
 	default:
 		body = w.form.View()
-		for _, note := range []string{w.notice, w.live} {
+		// The focused field's refusal (its check, or the whole answers'
+		// as it is left) is shown above it: the form's own footer is
+		// below the rows the page gives it.
+		refused := ""
+		if f := w.form.GetFocusedField(); f != nil && f.Error() != nil && f.Error().Error() != w.live {
+			refused = f.Error().Error()
+		}
+		for _, note := range []string{w.notice, w.live, refused} {
 			if note != "" {
 				body = st.Error.Render(widgets.Wrap("✗ "+note, w.ctx.Width-2)) + "\n" + body
 			}
@@ -75,7 +82,7 @@ func (w *wizard) Help() []key.Binding {
 			out = append(out, b("^e", "complete"))
 		}
 	case *huh.Text:
-		out = append(out, w.editKey(f))
+		out = append(out, w.editKey(f)) // its description names alt+enter, the new line
 		if os.Getenv("EDITOR") != "" || os.Getenv("VISUAL") != "" {
 			out = append(out, b("^e", "editor"))
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
 	"github.com/openwop/wopkit/internal/verify"
@@ -32,7 +33,8 @@ func TestWriteSignsVerifiably(t *testing.T) {
 		t.Fatalf("plan: %v %v", p.err, p.problems)
 	}
 	tgz := filepath.Join(dir, "out.tgz")
-	sum, err := write(context.Background(), a, NewOptions{Dir: filepath.Join(dir, "pack"), Output: tgz}, p.plan)
+	res, err := create.Run(context.Background(), createOptions(testValidator, a, NewOptions{Dir: filepath.Join(dir, "pack"), Output: tgz}, p.plan))
+	sum := res.Summary()
 	if err != nil {
 		t.Fatalf("write: %v\n%s", err, strings.Join(sum, "\n"))
 	}
@@ -76,7 +78,7 @@ func TestWriteEveryMethod(t *testing.T) {
 			}
 			p := makePlan(testValidator, a)
 			tgz := filepath.Join(dir, "out.tgz")
-			if _, err := write(context.Background(), a, NewOptions{Dir: filepath.Join(dir, "pack"), Output: tgz}, p.plan); err != nil {
+			if _, err := create.Run(context.Background(), createOptions(testValidator, a, NewOptions{Dir: filepath.Join(dir, "pack"), Output: tgz}, p.plan)); err != nil {
 				t.Fatal(err)
 			}
 			if m == "none" {

@@ -14,6 +14,9 @@ package werr
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
 )
 
 // Class is the family of an error, which decides its exit code.
@@ -38,12 +41,27 @@ type Error struct {
 func (e *Error) Error() string {
 	s := e.Msg
 	if e.Err != nil {
-		s += ": " + e.Err.Error()
+		s += ": " + causeText(e.Msg, e.Err)
 	}
 	if e.Hint != "" {
 		s += " (" + e.Hint + ")"
 	}
 	return s
+}
+
+// causeText is the cause as the message goes on to say it: an operating
+// system's error on a path the message already names says only what went
+// wrong ("no such file or directory"), not the system call and the path
+// again ("statat pack.json: no such file or directory").
+func causeText(msg string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Err != nil && err == error(pe) {
+		if strings.Contains(msg, pe.Path) || strings.Contains(msg, filepath.Base(pe.Path)) {
+			return pe.Err.Error()
+		}
+		return pe.Path + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // Unwrap returns the underlying cause.

@@ -1,0 +1,120 @@
+package create
+
+import (
+	"crypto"
+	"os"
+	"path/filepath"
+
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/sign/sigstore"
+	"github.com/openwop/wopkit/internal/untrusted"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// LoadKey is the one place the workflow gets a signing key: a new one made
+// in memory (Ed25519, or ECDSA P-256 for a Sigstore bundle; written by
+// Run once the pack is signed), or the existing private key file k.Path.
+// An encrypted key's passphrase comes from k.Passphrase, else from
+// WOPKIT_KEY_PASSPHRASE only.
+func LoadKey(k Key, method string) (crypto.Signer, error) {
+	if k.New {
+		alg := sign.Ed25519
+		if method == sign.MethodSigstore {
+			alg = sign.ECDSAP256 // a Sigstore message signature needs ECDSA (LIBRARIES.md)
+		}
+		return sign.GenerateKey(alg)
+	}
+	pass := k.Passphrase
+	if pass == nil {
+		pass = func() ([]byte, error) {
+			if v, ok := os.LookupEnv(sign.PassphraseEnv); ok {
+				return []byte(v), nil
+			}
+			return nil, werr.New(werr.Env, "key_passphrase_unavailable", "%s is encrypted", k.Path).
+				WithHint("set %s and start again, or choose to pack without signing", sign.PassphraseEnv)
+		}
+	}
+	return sign.LoadPrivateKey(k.Path, pass)
+}
+
+// wrongKind is a key that cannot sign with the method chosen.
+type wrongKind struct{ err error }
+
+func (e *wrongKind) Error() string { return e.err.Error() }
+func (e *wrongKind) Unwrap() error { return e.err }
+
+// keySigner is the signer of a keyed method: Ed25519 (manual, v2) or a
+// Sigstore bundle with an ECDSA key, offline (no log entry).
+func keySigner(method string, key crypto.Signer, keyID string) (sign.Signer, error) {
+	var (
+		s   sign.Signer
+		err error
+	)
+	if method == sign.MethodSigstore {
+		s, err = sigstore.NewSigner(sigstore.SignOptions{Key: key})
+	} else {
+		s, err = sign.NewEd25519Signer(method, key, keyID)
+	}
+	if err != nil {
+		return nil, &wrongKind{err}
+	}
+	return s, nil
+}
+
+// savePair writes a new key pair once the pack is signed, recording it for
+// a rollback; it returns the private and public key files.
+type savePair func(u *undo) (keyPath, pubPath string, err error)
+
+// signerOf is the release's signer (nil when it is not signed), the public
+// key its signature verifies with, and, for a new pair, how to write it.
+func signerOf(r *Release) (sign.Signer, string, savePair, error) {
+	switch {
+	case r.Signer != nil:
+		return r.Signer, "", nil, nil
+	case !r.signed():
+		return nil, "", nil, nil
+	case r.Sign == Keyless: // the CLI's construction: token and service URLs from the environment
+		s, err := sigstore.NewSignerFromEnv(sigstore.SignOptions{})
+		return s, "", nil, err
+	}
+	key, err := LoadKey(r.Key, r.Sign)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	s, err := keySigner(r.Sign, key, r.Key.ID)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	prefix := r.Key.prefix()
+	if !r.Key.New {
+		return s, prefix + ".pub", nil, nil
+	}
+	save := func(u *undo) (string, string, error) {
+		u.mkdirs([]string{prefix + ".key"})
+		if err := os.MkdirAll(filepath.Dir(prefix), 0o700); err != nil {
+			return "", "", werr.Wrap(werr.Env, "key_write_failed", err, "cannot make the folder of %s", prefix+".key")
+		}
+		keyPath, pubPath, err := sign.WriteKeyPair(prefix, key, nil, false)
+		if werr.CodeOf(err) == "key_exists" { // it refused before writing: the files are someone else's
+			return "", "", err
+		}
+		u.made(prefix + ".key") // a pair half written is removed too
+		u.made(prefix + ".pub")
+		return keyPath, pubPath, err
+	}
+	return s, prefix + ".pub", save, nil
+}
+
+// keylessIdentity is who signed a keyless bundle and their issuer, read
+// back from the bundle written ("" when it cannot say).
+func keylessIdentity(bundlePath string) (id, issuer string) {
+	b, err := untrusted.ReadNamed(bundlePath, untrusted.MaxDocument)
+	if err != nil {
+		return "", ""
+	}
+	who, err := sigstore.Summarize(b)
+	if err != nil {
+		return "", ""
+	}
+	return who.Identity, who.Issuer
+}

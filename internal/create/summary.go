@@ -1,0 +1,107 @@
+package create
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/openwop/wopkit/internal/sign"
+)
+
+// Where lists where the files go, before anything is written: the folder
+// and its files, the key (or that there is none), the tarball and what goes
+// beside it. The review and accessible mode's summary print it.
+func Where(opts Options) []string {
+	plan, err := opts.plan()
+	if err != nil {
+		return nil
+	}
+	out := []string{Count(len(plan.Files), "file", "files") + " will be written in " + filepath.ToSlash(opts.dir()) + ": " + strings.Join(plan.Paths(), ", ")}
+	r := opts.Release
+	switch {
+	case r == nil && opts.PackLater:
+		return append(out, "not packed: no tarball, no key")
+	case r == nil:
+		return out
+	case r.Signer != nil:
+	case r.Sign == Keyless:
+		out = append(out, "signed keyless with Sigstore (no key file)")
+	case NeedsKey(r.Sign) && r.Key.New:
+		prefix := r.Key.prefix()
+		line := "a new key pair: " + prefix + ".key (keep it secret) and " + prefix + ".pub"
+		if d := r.Key.Default; d.Checkout != "" && prefix == d.New {
+			line += ", kept in your config folder, not in the git checkout " + d.Checkout
+		}
+		out = append(out, line)
+	case NeedsKey(r.Sign):
+		out = append(out, "signed with the existing key "+strings.TrimSpace(r.Key.Path)+" (key id "+r.Key.ID+")")
+	default:
+		out = append(out, "not signed: no key")
+	}
+	files := releaseFiles(r)
+	base := strings.TrimSuffix(files[0], ".tgz")
+	var beside []string
+	for _, f := range files[1:] {
+		beside = append(beside, strings.TrimPrefix(f, base))
+	}
+	return append(out, "packed to "+files[0]+", with its "+And(beside)+" beside it")
+}
+
+// Summary says what Run wrote and what to do next (the commands, then the
+// plan's notes), one line each.
+func (r Result) Summary() []string {
+	dir := filepath.ToSlash(r.Dir)
+	sum := []string{"wrote " + Count(len(r.Files), "file", "files") + " in " + dir + ": " + strings.Join(r.Paths(), ", ")}
+	if r.NewKey != "" {
+		line := "new key pair " + r.NewKey + " (keep it secret) and " + r.PublicKey
+		if r.KeptOut != "" {
+			line += " (kept in your config folder, not in the git checkout " + r.KeptOut + ")"
+		}
+		sum = append(sum, line)
+	}
+	if r.packed {
+		sum = append(sum, "packed "+r.Tarball+" ("+r.Integrity+")")
+	}
+	switch {
+	case r.Signature == "":
+	case r.Method == sign.MethodSigstore && r.Signer != "":
+		sum = append(sum, "signed (sigstore keyless as "+r.Signer+", issuer "+r.Issuer+"): "+r.Signature)
+	case r.Method == sign.MethodSigstore && r.PublicKey == "":
+		sum = append(sum, "signed (sigstore keyless): "+r.Signature)
+	case r.KeyID != "":
+		sum = append(sum, "signed ("+r.Method+", key id "+r.KeyID+"): "+r.Signature)
+	default:
+		sum = append(sum, "signed ("+r.Method+"): "+r.Signature)
+	}
+	if r.VersionManifest != "" {
+		sum = append(sum, "version manifest "+r.VersionManifest)
+	}
+	sum = append(sum, "", "next:")
+	for _, n := range append(r.Next(), r.Notes...) {
+		sum = append(sum, "  "+n)
+	}
+	return sum
+}
+
+// Next are the commands to run next.
+func (r Result) Next() []string {
+	if !r.pack {
+		f := r.Dir
+		if len(r.Files) > 0 {
+			f = filepath.Join(r.Dir, filepath.FromSlash(r.Files[0].Path))
+		}
+		return []string{"wopkit validate --strict " + f, "wopkit edit " + f}
+	}
+	next := []string{"wopkit validate " + r.Dir, "wopkit edit " + r.Dir}
+	switch {
+	case !r.packed:
+		next = append(next, "wopkit pack "+r.Dir+" --key KEY --key-id ID")
+	case r.Signature == "":
+	case r.PublicKey != "":
+		next = append([]string{"wopkit verify " + r.Tarball + " --key " + r.PublicKey}, next...)
+	case r.Method == sign.MethodSigstore && r.Signer != "":
+		next = append([]string{"wopkit verify " + r.Tarball + " --certificate-identity " + r.Signer + " --certificate-oidc-issuer " + r.Issuer}, next...)
+	case r.Method == sign.MethodSigstore:
+		next = append([]string{"wopkit verify " + r.Tarball + " --certificate-identity ID --certificate-oidc-issuer ISSUER"}, next...)
+	}
+	return next
+}

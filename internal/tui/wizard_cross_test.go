@@ -1,0 +1,152 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+)
+
+// Issue 17, item 10: a duplicate node id, a licence that is not an SPDX id
+// and a key typed as acme for acme.key used to pass their pages and fail
+// at the review. Leaving the field now shows the problem on it and keeps
+// the focus there; enter again on the same text goes on.
+func TestIssue17ChecksWhenLeavingTheField(t *testing.T) {
+	cases := []struct {
+		name, page, key, want string
+		set                   func(a *answers, dir string)
+	}{
+		{"duplicate node id", "node", "nodes.1.id", "their files would collide", func(a *answers, _ string) {
+			a.Pack.Nodes = append(a.Pack.Nodes, scaffold.NewNode(1))
+			a.Pack.Nodes[1].ID = a.Pack.Nodes[0].ID
+		}},
+		{"licence not an SPDX id", pageIdentity, "license.other", "not an SPDX license identifier", func(a *answers, _ string) {
+			a.Pack.License = "Apache-2"
+		}},
+		{"key typed without .key", "sign", "keyPath", "is not a private key file", func(a *answers, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, "acme.key"), []byte("x"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			a.KeyChoice, a.KeyPath = "existing", filepath.Join(dir, "acme")
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			a := newAnswers()
+			a.Pack.Name = "community.acme.cross"
+			c.set(a, dir)
+			d, w := wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir})
+			found := false
+			for _, at := range walk(w.a) {
+				if at.pg.id == c.page {
+					d.run(w.move(at))
+					if w.form != nil {
+						if found, _ = focusKey(w.form, c.key); found {
+							break
+						}
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("no field %s on page %s\n%s", c.key, c.page, d.view())
+			}
+			d.keys("enter")
+			if f := w.form.GetFocusedField(); f == nil || f.GetKey() != c.key || !strings.Contains(flat(d.view()), c.want) {
+				t.Fatalf("leaving %s: the problem (%q) is not shown on the field, or the focus moved on:\n%s", c.key, c.want, d.view())
+			}
+			d.keys("enter")
+			if w.form != nil && w.at.pg.id == c.page && w.form.GetFocusedField().GetKey() == c.key {
+				t.Fatalf("enter again on the same text does not go on:\n%s", d.view())
+			}
+		})
+	}
+}
+
+// flat joins a view's lines, so that a message wrapped over lines is found.
+func flat(v string) string { return strings.Join(strings.Fields(v), " ") }
+
+// Issue 17, item 13: the multi-line system prompt names the key that
+// starts a new line (enter goes on to the next field).
+func TestIssue17NewLineKeyNamed(t *testing.T) {
+	dir := t.TempDir()
+	a := newAnswers()
+	a.Pack.Name = "community.acme.lines"
+	d, w := wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir})
+	toPage(d, w, "agent")
+	if found, _ := focusKey(w.form, "agents.0.systemPrompt"); !found {
+		t.Fatalf("no system prompt field on the agent page:\n%s", d.view())
+	}
+	if v := flat(d.view()); !strings.Contains(v, "alt+enter (or ctrl+j) starts a new line") {
+		t.Errorf("the multi-line field does not name the new-line key:\n%s", d.view())
+	}
+}
+
+// Issue 17, item 13: "remove" on a list page used to delete at once, with
+// no way back. The page now says what was removed and offers, once, to put
+// it back as it was.
+func TestIssue17RemoveCanBeUndone(t *testing.T) {
+	dir := t.TempDir()
+	a := newAnswers()
+	a.Tool.Env = []scaffold.EnvAnswers{scaffold.NewEnv(0), scaffold.NewEnv(1)}
+	a.Tool.Env[0].Name, a.Tool.Env[1].Name = "WEATHER_UNITS", "WEATHER_API_KEY"
+	yes := true
+	a.Tool.Env[1].Prompt, a.Tool.Env[1].Secret = "Your key from weather.example", &yes
+	d, w := wizardOn(t, a, NewOptions{What: whatTool, Dir: dir, DraftDir: dir})
+	enterUntil(t, d, w, "envs")
+	// continue, add, edit ×2, remove WEATHER_UNITS, remove WEATHER_API_KEY
+	d.keys("down", "down", "down", "down", "down", "enter")
+	if len(w.a.Tool.Env) != 1 {
+		t.Fatalf("remove did not remove: %+v\n%s", w.a.Tool.Env, d.view())
+	}
+	v := d.view()
+	if !strings.Contains(v, "removed WEATHER_API_KEY (secret)") || !strings.Contains(v, "undo: put WEATHER_API_KEY (secret) back") {
+		t.Fatalf("the list page does not offer the removed entry back:\n%s", v)
+	}
+	d.keys("down", "enter")
+	if len(w.a.Tool.Env) != 2 || w.a.Tool.Env[1].Name != "WEATHER_API_KEY" || w.a.Tool.Env[1].Secret == nil || !*w.a.Tool.Env[1].Secret ||
+		w.a.Tool.Env[1].Prompt != "Your key from weather.example" {
+		t.Fatalf("undo did not put the entry back as it was: %+v", w.a.Tool.Env)
+	}
+	if strings.Contains(d.view(), "undo:") {
+		t.Errorf("undo is still offered after it was used:\n%s", d.view())
+	}
+}
+
+// Issue 17, item 13: a standalone tool manifest asks its homepage and
+// licence (it used to write example.com and no licence, unasked).
+func TestIssue17ToolAsksHomepageAndLicence(t *testing.T) {
+	dir := t.TempDir()
+	lines := []string{
+		"", "", "", "", "https://acme.example/weather", "MPL-2.0", "", "", "", // id, version, name, summary, homepage, licence, runtime, install, package
+		"1", "1", // no variable, no scope
+		"", "", "", "", "1", // the action kept
+		"", "",
+	}
+	var out bytes.Buffer
+	in := strings.NewReader(strings.Join(lines, "\n") + "\n")
+	opts := NewOptions{What: whatTool, Dir: dir, DraftDir: dir, Accessible: true, Input: in, Screen: &out}
+	if err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), opts); err != nil {
+		t.Fatalf("accessible run: %v\n%s", err, out.String())
+	}
+	if s := out.String(); !strings.Contains(s, "Homepage") || !strings.Contains(s, "License (SPDX)") {
+		t.Errorf("homepage and licence are not asked:\n%s", s)
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.tool.json"))
+	if len(paths) != 1 {
+		t.Fatalf("tool manifests written: %v", paths)
+	}
+	strictValid(t, paths[0])
+	var doc struct {
+		Tool struct{ Homepage, License string }
+	}
+	b, _ := os.ReadFile(paths[0])
+	if err := json.Unmarshal(b, &doc); err != nil || doc.Tool.Homepage != "https://acme.example/weather" || doc.Tool.License != "MPL-2.0" {
+		t.Errorf("written: %+v (%v)", doc.Tool, err)
+	}
+}
