@@ -154,10 +154,7 @@ func (w *wizard) fix(fe scaffold.FieldError) tea.Cmd {
 func (w *wizard) ran(m runMsg) tea.Cmd {
 	w.busy = ""
 	if m.err == nil {
-		w.finished, w.done, w.err = true, m.summary, ""
-		if w.rev.plan != nil { // the plan's own next steps (a connection's OAuth client)
-			w.done = append(w.done, indent(w.rev.plan.Notes)...)
-		}
+		w.finished, w.done, w.err = true, m.summary, "" // the plan's notes end it (a connection's OAuth client)
 		w.out.ok, w.out.err = true, nil
 		removeDraft(w.opts.draftPath())
 		return nil
