@@ -48,6 +48,7 @@ func newRootCmd() *cobra.Command {
 		newKeygenCmd(),
 		newToolCmd(),
 		newMigrateCmd(),
+		newLspCmd(),
 		newVersionCmd(),
 	)
 	markRun(root)

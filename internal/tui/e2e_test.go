@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
@@ -34,11 +35,37 @@ func TestTerminalEndToEnd(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cmd := exec.Command("bash", "../../scripts/tui-e2e.sh", bin)
-	cmd.Env = append(os.Environ(), "FIXTURES="+fx, "TMPDIR="+t.TempDir())
-	out, err := cmd.CombinedOutput()
-	t.Logf("%s", out)
-	if err != nil {
-		t.Fatalf("tui-e2e.sh: %v", err)
+	// The scenarios wait on the screen far more than they compute: they
+	// run in lanes side by side (each its own tmux server and folder), so
+	// that the whole takes about as long as the longest lane.
+	lanes := [][]string{{"edit", "new", "exit"}, {"sizes"}, {"choices"}, {"tool", "git", "chain"}, {"resume", "pipe", "offline"}}
+	type result struct {
+		lane string
+		out  []byte
+		err  error
+	}
+	done := make(chan result, len(lanes))
+	for _, lane := range lanes {
+		go func() {
+			var out []byte
+			for _, only := range lane {
+				cmd := exec.Command("bash", "../../scripts/tui-e2e.sh", bin)
+				cmd.Env = append(os.Environ(), "FIXTURES="+fx, "TMPDIR="+t.TempDir(), "E2E_ONLY="+only)
+				o, err := cmd.CombinedOutput()
+				out = append(out, o...)
+				if err != nil {
+					done <- result{only, out, err}
+					return
+				}
+			}
+			done <- result{strings.Join(lane, ","), out, nil}
+		}()
+	}
+	for range lanes {
+		r := <-done
+		t.Logf("%s", r.out)
+		if r.err != nil {
+			t.Errorf("tui-e2e.sh E2E_ONLY=%s: %v", r.lane, r.err)
+		}
 	}
 }

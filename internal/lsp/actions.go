@@ -1,0 +1,193 @@
+package lsp
+
+import (
+	"context"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/migrate"
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/untrusted"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// The code actions' kinds beyond quickfix.
+const (
+	// KindMigrate rewrites a v1 pack.json as v2 (wopkit migrate).
+	KindMigrate protocol.CodeActionKind = "source.wopkit.migrate"
+)
+
+// codeAction is protocol.CodeAction with an edit that may create files:
+// go.lsp.dev/protocol v0.12.0 types WorkspaceEdit.documentChanges as
+// []TextDocumentEdit only, though LSP 3.13+ lets it hold the CreateFile
+// operation the "create the missing file" fix needs. Every member is one
+// of the library's types.
+type codeAction struct {
+	Title       string                  `json:"title"`
+	Kind        protocol.CodeActionKind `json:"kind,omitempty"`
+	Diagnostics []protocol.Diagnostic   `json:"diagnostics,omitempty"`
+	IsPreferred bool                    `json:"isPreferred,omitempty"`
+	Edit        *workspaceEdit          `json:"edit,omitempty"`
+}
+
+// workspaceEdit holds protocol.TextDocumentEdit and protocol.CreateFile
+// values, in order.
+type workspaceEdit struct {
+	DocumentChanges []any `json:"documentChanges"`
+}
+
+// handleCodeAction answers textDocument/codeAction (outside
+// protocol.ServerHandler, for the codeAction type above).
+func (s *Server) handleCodeAction(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	var p protocol.CodeActionParams
+	if err := untrusted.DecodeJSON(req.Params(), &p); err != nil {
+		return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "textDocument/codeAction: %v", err))
+	}
+	return reply(ctx, s.codeActions(&p), nil)
+}
+
+// codeActions are the fixes for the problems in the range asked about,
+// plus the document's own: add a missing pack kind, migrate a v1 pack.
+func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
+	out := []codeAction{}
+	w := s.viewOf(p.TextDocument.URI)
+	if w == nil || w.jd == nil {
+		return out
+	}
+	diags := s.check(w.doc)[w.doc.path]
+	var kindDiags []protocol.Diagnostic
+	for _, d := range diags {
+		if strings.Contains(d.Message, "kind") && codeOf(d) == "schema/required" {
+			kindDiags = append(kindDiags, d)
+		}
+		if !overlaps(d.Range, p.Range) {
+			continue
+		}
+		data, _ := d.Data.(problemData)
+		var a *codeAction
+		switch codeOf(d) {
+		case "OW005":
+			a = s.createMissing(w, data.Pointer)
+		case "PR002":
+			a = declareVars(w, data.Pointer)
+		case "WC005":
+			a = declareParams(w, data.Pointer)
+		case "WC010":
+			a = s.pinTypeID(w, data.Pointer)
+		case "OW016":
+			a = cleanRef(w, data.Pointer)
+		case "OW003":
+			a = prefixAgentID(w, data.Pointer)
+		}
+		if a != nil {
+			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
+			out = append(out, *a)
+		}
+	}
+	if path.Base(w.name) == "pack.json" && w.jd.Root.Kind == jsondoc.Object && w.jd.Root.Get("kind") == nil {
+		if b, err := jsonedit.SetAfter(w.doc.text, "/kind", "version", "node"); err == nil {
+			out = append(out, codeAction{Title: `Add "kind": "node"`, Kind: protocol.QuickFix, Diagnostics: kindDiags,
+				Edit: editOf(w, b)})
+		}
+	}
+	if path.Base(w.name) == "pack.json" && w.spec == validate.V1 && validate.IsPackKind(w.kind) {
+		if rw, err := migrate.Manifest(w.doc.text, w.name); err == nil && rw.Out != nil {
+			out = append(out, codeAction{Title: "Migrate this pack.json to OpenWOP v2 (wopkit migrate)", Kind: KindMigrate, Edit: editOf(w, rw.Out)})
+		}
+	}
+	return filterKinds(out, p.Context.Only)
+}
+
+func filterKinds(acts []codeAction, only []protocol.CodeActionKind) []codeAction {
+	if len(only) == 0 {
+		return acts
+	}
+	out := []codeAction{}
+	for _, a := range acts {
+		for _, k := range only {
+			if a.Kind == k || strings.HasPrefix(string(a.Kind), string(k)+".") {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func overlaps(a, b protocol.Range) bool {
+	before := func(x, y protocol.Position) bool {
+		return x.Line < y.Line || x.Line == y.Line && x.Character < y.Character
+	}
+	return !before(a.End, b.Start) && !before(b.End, a.Start)
+}
+
+// editOf is the edit that turns the document's text into after: one
+// TextEdit over the bytes that differ.
+func editOf(w *view, after []byte) *workspaceEdit {
+	before := w.doc.text
+	pre := 0
+	for pre < len(before) && pre < len(after) && before[pre] == after[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(before)-pre && suf < len(after)-pre && before[len(before)-1-suf] == after[len(after)-1-suf] {
+		suf++
+	}
+	// Keep the splice on character boundaries.
+	for pre > 0 && pre < len(before) && before[pre]&0xC0 == 0x80 {
+		pre--
+	}
+	for suf > 0 && len(before)-suf < len(before) && before[len(before)-suf]&0xC0 == 0x80 {
+		suf--
+	}
+	v := w.doc.version
+	return &workspaceEdit{DocumentChanges: []any{protocol.TextDocumentEdit{
+		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: w.doc.uri}, Version: &v},
+		Edits:        []protocol.TextEdit{{Range: w.ls.rangeOf(pre, len(before)-suf), NewText: string(after[pre : len(after)-suf])}},
+	}}}
+}
+
+// createMissing creates the file a reference at pointer names, from the
+// scaffold's template for that member, when the pack lacks it.
+func (s *Server) createMissing(w *view, pointer string) *codeAction {
+	n := w.jd.Lookup(pointer)
+	toks := jsondoc.SplitPointer(pointer)
+	if n == nil || n.Kind != jsondoc.String || len(toks) == 0 {
+		return nil
+	}
+	ref := strings.TrimPrefix(n.Str, "./")
+	if !fs.ValidPath(ref) || ref == "." || strings.Contains(ref, "://") {
+		return nil
+	}
+	fsys, ok := s.packFS(w.doc.path)
+	if !ok {
+		return nil
+	}
+	if _, err := fs.Stat(fsys, ref); err == nil {
+		return nil
+	}
+	data, ok, err := scaffold.RefFile(toks[len(toks)-1], ref, w.jd.Root.Get("name").Text(), w.jd.Root.Get("version").Text())
+	if err != nil || !ok {
+		return nil
+	}
+	target := filepath.Join(filepath.Dir(w.doc.path), filepath.FromSlash(ref))
+	if !within(filepath.Dir(w.doc.path), target) {
+		return nil
+	}
+	u := uri.File(target)
+	return &codeAction{Title: "Create " + ref + " from the wopkit template", Edit: &workspaceEdit{DocumentChanges: []any{
+		protocol.CreateFile{Kind: "create", URI: u, Options: &protocol.CreateFileOptions{IgnoreIfExists: true}},
+		protocol.TextDocumentEdit{
+			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}},
+			Edits:        []protocol.TextEdit{{NewText: string(data)}},
+		},
+	}}}
+}

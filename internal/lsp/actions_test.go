@@ -1,0 +1,198 @@
+package lsp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/untrusted"
+	"github.com/openwop/wopkit/internal/validate"
+)
+
+// scaffoldKind writes a declarative pack of kind (as `new pack --yes --set
+// kind=...` does) into dir/name and returns its pack.json path.
+func scaffoldKind(t *testing.T, dir, kind, name string) string {
+	t.Helper()
+	_, id, plan, ok := scaffold.NewDeclarative(kind)
+	if !ok {
+		t.Fatalf("kind %s", kind)
+	}
+	id.Name = name
+	v, _ := validate.New(validate.Options{})
+	p, err := plan(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdir := filepath.Join(dir, scaffold.PackDir(name))
+	if err := p.Write(pdir, false); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(pdir, "pack.json")
+}
+
+// apply makes an action's text edits to text (the edits to file only).
+func apply(t *testing.T, a codeAction, text []byte) []byte {
+	t.Helper()
+	b, _ := json.Marshal(a.Edit)
+	var e struct {
+		DocumentChanges []protocol.TextDocumentEdit `json:"documentChanges"`
+	}
+	if err := json.Unmarshal(b, &e); err != nil || len(e.DocumentChanges) != 1 || len(e.DocumentChanges[0].Edits) != 1 {
+		t.Fatalf("edit %s: %v", b, err)
+	}
+	ed := e.DocumentChanges[0].Edits[0]
+	ls := newLines(text)
+	start, end := ls.offset(ed.Range.Start), ls.offset(ed.Range.End)
+	return append(append(append([]byte{}, text[:start]...), ed.NewText...), text[end:]...)
+}
+
+// problems is what validate reports on the document text at path.
+func problems(t *testing.T, path string, text []byte) []validate.Problem {
+	t.Helper()
+	v, _ := validate.New(validate.Options{})
+	fsys, err := untrusted.DirFS(filepath.Dir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := v.Document(filepath.ToSlash(path), fsys, text)
+	var out []validate.Problem
+	for _, p := range rep.Problems() {
+		if filepath.Clean(p.File) == path {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func ruleIn(ps []validate.Problem, rule string) bool {
+	for _, p := range ps {
+		if p.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
+
+func errorsIn(ps []validate.Problem) []validate.Problem {
+	var out []validate.Problem
+	for _, p := range ps {
+		if p.Severity == validate.Error {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Each quick fix, applied as the client would, leaves a document on which
+// validate no longer reports the rule, and no error.
+func TestQuickFixesSilenceTheirRule(t *testing.T) {
+	root := t.TempDir()
+	chain := scaffoldKind(t, root, "workflow-chain", "vendor.acme.chains")
+	prompt := scaffoldKind(t, root, "prompt", "vendor.acme.prompts")
+	node := filepath.Join(scaffoldPack(t), "pack.json")
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	cases := []struct {
+		name, path, text, rule, title string
+	}{
+		{"declare a template variable", prompt, strings.Replace(read(prompt), "in a {{tone}} tone", "in a {{tone}} tone for {{audience}}", 1), "PR002", `Declare "audience" in variables[]`},
+		{"declare a chain parameter", chain, strings.Replace(read(chain), `"{{params.url}}"`, `"{{params.url}}/{{params.topic}}"`, 1), "WC005", `Declare parameter "topic" in parameters.properties`},
+		{"pin a chain reference", chain, strings.Replace(strings.Replace(read(chain), `"core.openwop.http.fetch@1.0.0"`, `"core.openwop.http.fetch"`, 1),
+			`"chains": [`, `"dependencies": {"core.openwop.http": "^1.2.0"},`+"\n  "+`"chains": [`, 1), "WC010", "Pin core.openwop.http.fetch@1.2.0"},
+		{"write a clean reference", node, strings.Replace(read(node), `"schemas/hello.input.json"`, `"schemas//hello.input.json"`, 1), "OW016", `Write "schemas/hello.input.json"`},
+		{"prefix an agent id", node, strings.Replace(read(node), `"vendor.acme.hello.writer"`, `"writer"`, 1), "OW003", `Rename the agent to "vendor.acme.hello.writer"`},
+		{"add the missing kind", node, strings.Replace(read(node), `"kind": "node",`, "", 1), "", `Add "kind": "node"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := problems(t, tc.path, []byte(tc.text))
+			if tc.rule != "" && !ruleIn(before, tc.rule) {
+				t.Fatalf("the broken document raises no %s: %v", tc.rule, before)
+			}
+			c := startSession(t, root, Options{})
+			defer c.stop()
+			u := c.open(tc.path, tc.text, 1)
+			pub := c.waitDiags(u, "v1", func(p protocol.PublishDiagnosticsParams) bool { return p.Version == 1 })
+			rng := protocol.Range{Start: protocol.Position{}, End: protocol.Position{Line: 1 << 20}}
+			if d := hasCode(pub.Diagnostics, tc.rule); tc.rule != "" {
+				if d == nil {
+					t.Fatalf("no %s diagnostic: %+v", tc.rule, pub.Diagnostics)
+				}
+				rng = d.Range
+			}
+			var acts []codeAction
+			if err := c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Range: rng}, &acts); err != nil {
+				t.Fatal(err)
+			}
+			var act *codeAction
+			var titles []string
+			for i := range acts {
+				titles = append(titles, acts[i].Title)
+				if acts[i].Title == tc.title {
+					act = &acts[i]
+				}
+			}
+			if act == nil {
+				t.Fatalf("no action %q among %q", tc.title, titles)
+			}
+			after := apply(t, *act, []byte(tc.text))
+			ps := problems(t, tc.path, after)
+			if tc.rule != "" && ruleIn(ps, tc.rule) || len(errorsIn(ps)) > 0 {
+				t.Errorf("after %q: %v\n%s", tc.title, ps, after)
+			}
+			if tc.rule == "" && !strings.Contains(string(after), `"kind": "node"`) {
+				t.Errorf("kind not added:\n%s", after)
+			}
+		})
+	}
+}
+
+// A v1 pack.json is offered the migration, and the migrated text is a v2
+// document validate accepts.
+func TestMigrateAction(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "old")
+	a := scaffold.PackAnswers{}.Defaults()
+	a.Name, a.Spec = "vendor.acme.old", "v1"
+	v, _ := validate.New(validate.Options{})
+	plan, err := scaffold.PlanPack(a, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Write(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	pj := filepath.Join(dir, "pack.json")
+	text, _ := os.ReadFile(pj)
+	c := startSession(t, dir, Options{})
+	defer c.stop()
+	u := c.open(pj, string(text), 1)
+	var acts []codeAction
+	if err := c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{protocol.Source}}}, &acts); err != nil {
+		t.Fatal(err)
+	}
+	if len(acts) != 1 || acts[0].Kind != KindMigrate {
+		t.Fatalf("actions: %+v", acts)
+	}
+	after := apply(t, acts[0], text)
+	doc := parsed(after)
+	if doc == nil {
+		t.Fatalf("migrated text does not parse:\n%s", after)
+	}
+	if sp, _ := validate.DetectSpec(doc.Root); sp != validate.V2 {
+		t.Errorf("migrated pack is %s:\n%s", sp, after)
+	}
+	if ps := errorsIn(problems(t, pj, after)); len(ps) > 0 {
+		t.Errorf("migrated pack: %v", ps)
+	}
+}

@@ -1,0 +1,190 @@
+package lsp
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/packref"
+)
+
+// The quick fixes that edit the document itself, one per rule.
+
+// promptVar is PR002's notion of a template variable (validate's pattern).
+var promptVar = regexp.MustCompile(`\{\{\{?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}\}`)
+
+var paramVar = regexp.MustCompile(`\{\{\s*params\.([A-Za-z_][A-Za-z0-9_]*)`)
+
+// declareVars declares, in the prompt template at pointer's prompt, every
+// {{var}} its text uses and its variables[] lacks.
+func declareVars(w *view, pointer string) *codeAction {
+	toks := jsondoc.SplitPointer(pointer)
+	if len(toks) < 2 || toks[0] != "prompts" {
+		return nil
+	}
+	base := "/prompts/" + toks[1]
+	declared := map[string]bool{}
+	for _, v := range itemsOf(w.jd.Lookup(base + "/variables")) {
+		declared[v.Get("name").Text()] = true
+	}
+	text := w.doc.text
+	var names []string
+	for _, m := range promptVar.FindAllStringSubmatch(w.jd.Lookup(base+"/text").Text(), -1) {
+		if !declared[m[1]] {
+			declared[m[1]] = true
+			names = append(names, m[1])
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var err error
+	for _, n := range names {
+		if text, err = jsonedit.Append(text, base+"/variables", map[string]any{"name": n, "type": "string", "required": true}); err != nil {
+			return nil
+		}
+	}
+	return &codeAction{Title: "Declare " + strings.Join(quoted(names), ", ") + " in variables[]", Edit: editOf(w, text)}
+}
+
+// declareParams declares, in the chain at pointer, every {{params.x}} the
+// value at pointer uses that parameters.properties lacks.
+func declareParams(w *view, pointer string) *codeAction {
+	toks := jsondoc.SplitPointer(pointer)
+	if len(toks) < 2 || toks[0] != "chains" {
+		return nil
+	}
+	base := "/chains/" + toks[1]
+	props := w.jd.Lookup(base + "/parameters/properties")
+	v := w.jd.Lookup(pointer)
+	if v == nil {
+		return nil
+	}
+	text := w.doc.text
+	var names []string
+	for _, m := range paramVar.FindAllSubmatch(w.doc.text[v.Start:v.End], -1) {
+		n := string(m[1])
+		if props.Get(n) != nil || contains(names, n) {
+			continue
+		}
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	cur := w.jd
+	for _, n := range names {
+		var err error
+		if cur.Lookup(base+"/parameters") == nil {
+			text, err = jsonedit.Set(text, base+"/parameters", map[string]any{"type": "object", "properties": map[string]any{n: map[string]any{"type": "string"}}})
+		} else {
+			text, err = jsonedit.Set(text, base+"/parameters/properties"+jsondoc.Pointer(n), map[string]any{"type": "string"})
+		}
+		if err != nil {
+			return nil
+		}
+		if cur = parsed(text); cur == nil {
+			return nil
+		}
+	}
+	return &codeAction{Title: "Declare parameter " + strings.Join(quoted(names), ", ") + " in parameters.properties", Edit: editOf(w, text)}
+}
+
+// pinTypeID pins a chain node's typeId to the version of the dependency
+// that provides it: the lowest version the pack's dependencies range
+// admits, or the version of that pack when it is in the workspace.
+func (s *Server) pinTypeID(w *view, pointer string) *codeAction {
+	n := w.jd.Lookup(pointer)
+	if n == nil || n.Kind != jsondoc.String || strings.Contains(n.Str, "@") {
+		return nil
+	}
+	version := ""
+	if deps := w.jd.Lookup("/dependencies"); deps != nil && deps.Kind == jsondoc.Object {
+		for _, m := range deps.Members {
+			if strings.HasPrefix(n.Str, m.Key+".") {
+				version = lowestVersion(m.Value.Text())
+				for _, pj := range s.workspacePacks(w.doc.path) {
+					if pj.Root.Get("name").Text() == m.Key && pj.Root.Get("version").Text() != "" {
+						version = pj.Root.Get("version").Text()
+					}
+				}
+			}
+		}
+	}
+	if version == "" {
+		return nil
+	}
+	b, err := jsonedit.Set(w.doc.text, pointer, n.Str+"@"+version)
+	if err != nil {
+		return nil
+	}
+	return &codeAction{Title: fmt.Sprintf("Pin %s@%s", n.Str, version), Edit: editOf(w, b)}
+}
+
+var firstVersion = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)
+
+// lowestVersion is the first MAJOR.MINOR.PATCH of a range such as "^1.2.0"
+// or ">=1.2.0 <2.0.0" (the lowest version those admit).
+func lowestVersion(r string) string {
+	r = strings.TrimSpace(r)
+	if strings.HasPrefix(r, "<") || strings.Contains(r, "||") {
+		return ""
+	}
+	return firstVersion.FindString(r)
+}
+
+func quoted(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanRef writes a file reference the way packref cleans it (OW016).
+func cleanRef(w *view, pointer string) *codeAction {
+	n := w.jd.Lookup(pointer)
+	if n == nil || n.Kind != jsondoc.String {
+		return nil
+	}
+	_, err := packref.Path(n.Str)
+	var pe *packref.Error
+	if !errors.As(err, &pe) || pe.Code != packref.CodeUnclean || pe.Clean == "" {
+		return nil
+	}
+	b, err := jsonedit.Set(w.doc.text, pointer, pe.Clean)
+	if err != nil {
+		return nil
+	}
+	return &codeAction{Title: fmt.Sprintf("Write %q", pe.Clean), Edit: editOf(w, b)}
+}
+
+// prefixAgentID renames an agent to <pack name>.<its last segment> (OW003).
+func prefixAgentID(w *view, pointer string) *codeAction {
+	n := w.jd.Lookup(pointer)
+	name := w.jd.Root.Get("name").Text()
+	if n == nil || n.Kind != jsondoc.String || name == "" {
+		return nil
+	}
+	suffix := n.Str[strings.LastIndexByte(n.Str, '.')+1:]
+	if suffix == "" {
+		suffix = "default"
+	}
+	b, err := jsonedit.Set(w.doc.text, pointer, name+"."+suffix)
+	if err != nil {
+		return nil
+	}
+	return &codeAction{Title: fmt.Sprintf("Rename the agent to %q", name+"."+suffix), Edit: editOf(w, b)}
+}
