@@ -117,7 +117,7 @@ func PlanArtifactPack(a ArtifactPackAnswers, v *validate.Validator) (*Plan, erro
 		schemas.own(path, "artifactTypes."+itoa(i)+".properties")
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindArtifactType, hint: "use the answers of the other kind",
-		readme: "pack/artifact-README.md.tmpl", doc: doc, view: a.view(), extra: &schemas, errs: a.precheck(), fieldOf: artifactPointers.Field})
+		doc: doc, view: a.view(), extra: &schemas, errs: a.precheck(), fieldOf: artifactPointers.Field})
 }
 
 // precheck refuses what the schema cannot see in the answers.

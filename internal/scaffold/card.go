@@ -101,7 +101,7 @@ func PlanCardPack(a CardPackAnswers, v *validate.Validator) (*Plan, error) {
 		doc.Cards = append(doc.Cards, c.doc(a.Name))
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindCard, hint: "use the answers of the other kind",
-		readme: "pack/card-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
+		doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
 }
 
 // precheck refuses what the schema cannot see in the answers.

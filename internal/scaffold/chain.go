@@ -184,7 +184,7 @@ func PlanChainPack(a ChainPackAnswers, v *validate.Validator) (*Plan, error) {
 		doc.Chains = append(doc.Chains, c.doc(a.Name, a.Spec))
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindWorkflowChain, hint: "use the node pack answers for another kind",
-		readme: "pack/chain-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
+		doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
 }
 
 // precheck refuses what the schemas and lint rules cannot see in the

@@ -197,7 +197,7 @@ func PlanConnectionPack(a ConnectionPackAnswers, v *validate.Validator) (*Plan, 
 	}
 	doc := connectionPackDoc{packHead: a.head(nil), Provider: a.Provider.doc()}
 	p, err := planDeclarative(&a.Identity, v, declarative{kind: KindConnection, hint: "use the answers of the other kind",
-		readme: "pack/connection-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: connectionPointers.Field})
+		doc: doc, view: a.view(), errs: a.precheck(), fieldOf: connectionPointers.Field})
 	if err != nil {
 		return nil, err
 	}

@@ -123,7 +123,6 @@ type declView struct {
 // declarative is what one kind gives planDeclarative.
 type declarative struct {
 	kind, hint string // the kind's constant; the hint for answers of another kind
-	readme     string // the README template
 	doc        any    // pack.json
 	view       any    // what the README template sees (embeds declView)
 	// extra holds further files with their owners (an artifact type's
@@ -144,7 +143,8 @@ func planDeclarative(id *Identity, v *validate.Validator, d declarative) (*Plan,
 	if err := p.addJSON("pack.json", d.doc); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct{ path, tmpl string }{{"README.md", d.readme}, {".openwopignore", "pack/openwopignore.tmpl"}} {
+	k, _ := PackKind(d.kind) // the kind's descriptor names its README template
+	for _, f := range []struct{ path, tmpl string }{{"README.md", k.Readme}, {".openwopignore", "pack/openwopignore.tmpl"}} {
 		b, err := render(f.tmpl, d.view)
 		if err != nil {
 			return nil, err

@@ -100,7 +100,7 @@ func PlanFormPack(a FormPackAnswers, v *validate.Validator) (*Plan, error) {
 		doc.Templates = append(doc.Templates, t.doc(a.Name))
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindFormContent, hint: "use the answers of the other kind",
-		readme: "pack/form-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: formPointers.Field})
+		doc: doc, view: a.view(), errs: a.precheck(), fieldOf: formPointers.Field})
 }
 
 // precheck refuses what the schema cannot see in the answers.

@@ -99,7 +99,8 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 	if err := p.addJSON("pack.json", doc); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
+	k, _ := PackKind(KindNode) // the kind's descriptor names its README template
+	for _, f := range []struct{ path, tmpl string }{{"README.md", k.Readme}, {".openwopignore", "pack/openwopignore.tmpl"}} {
 		b, err := render(f.tmpl, vw)
 		if err != nil {
 			return nil, err

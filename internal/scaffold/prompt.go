@@ -126,7 +126,7 @@ func PlanPromptPack(a PromptPackAnswers, v *validate.Validator) (*Plan, error) {
 		doc.Prompts = append(doc.Prompts, pr.doc())
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindPrompt, hint: "use the answers of the other kind",
-		readme: "pack/prompt-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: promptPointers.Field})
+		doc: doc, view: a.view(), errs: a.precheck(), fieldOf: promptPointers.Field})
 }
 
 // precheck refuses what the schemas cannot see in the answers.
