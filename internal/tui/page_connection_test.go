@@ -107,3 +107,28 @@ func TestConnectionPagesBindMappedAnswers(t *testing.T) {
 		t.Fatalf("only %d fields bound", n)
 	}
 }
+
+// TestConnectionFixIt: a connection problem is named by the page and field
+// that ask it, and "fix it" opens that field with the problem shown.
+func TestConnectionFixIt(t *testing.T) {
+	a := newAnswers()
+	a.Pack.Name = "community.acme.fixconn"
+	a.connectionPack().Provider.Server = "http://mcp.acme.example/mcp"
+	d, w, rev := reviewOf(t, a, scaffold.KindConnection)
+	if !strings.Contains(rev, "How hosts reach it › MCP server address: ") {
+		t.Errorf("the review does not name the field:\n%s", rev)
+	}
+	noJSONWords(t, rev, "provider.server", "/reach/mcp")
+	d.keys("enter")
+	if f := w.form.GetFocusedField(); w.at.pg.id != pageConnReach || f.GetKey() != "provider.server" {
+		t.Fatalf("fix it opened %s at %s\n%s", w.at.pg.id, f.GetKey(), d.view())
+	}
+	if v := strings.Join(strings.Fields(d.view()), " "); !strings.Contains(v, "✗ How hosts reach it › MCP server address") {
+		t.Errorf("the page does not show the problem:\n%s", d.view())
+	}
+	d.keys("ctrl+u", "type:https://mcp.acme.example/mcp", "enter")
+	enterUntil(t, d, w, "review")
+	if w.rev.plan == nil {
+		t.Fatalf("still: %v\n%s", w.rev.problems, d.view())
+	}
+}
