@@ -15,6 +15,7 @@ func init() {
 	k := declKind(KindWorkflowChain, 20, validate.WorkflowChainPack, "A workflow-chain pack (a chain of two steps, no code)",
 		"pack/chain-README.md.tmpl", ChainPackAnswers{}.Defaults, func(a *ChainPackAnswers) *Identity { return &a.Identity }, PlanChainPack)
 	k.Aliases = map[string]string{"chain.": "chains.0."}
+	k.Pointers = chainPointers
 	registerKind(k)
 }
 

@@ -22,6 +22,10 @@ import (
 // ("N").
 type PointerMap struct {
 	entries []pointerEntry
+	// none are the answers the map knows without a place of their own:
+	// no value of the document (doc:"-"), or the parts of a derived one
+	// (the kind places them from the answers: parameters keyed by name).
+	none [][]string
 }
 
 type pointerEntry struct {
@@ -63,6 +67,7 @@ func (m *PointerMap) walk(t reflect.Type, field, pointer []string) {
 		}
 		doc, opt, _ := strings.Cut(f.Tag.Get("doc"), ",")
 		if doc == "-" {
+			m.none = append(m.none, append(append([]string(nil), field...), name))
 			continue
 		}
 		places := strings.Fields(doc)
@@ -84,6 +89,7 @@ func (m *PointerMap) walk(t reflect.Type, field, pointer []string) {
 		}
 		switch {
 		case opt == "derived": // written changed: its parts are not at places of their own
+			m.parts(ft, fd)
 		case ft.Kind() == reflect.Struct:
 			m.walk(ft, fd, at)
 		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
@@ -91,6 +97,26 @@ func (m *PointerMap) walk(t reflect.Type, field, pointer []string) {
 			m.entries = append(m.entries, pointerEntry{field: n, pointer: p})
 			m.walk(ft.Elem(), n, p)
 		}
+	}
+}
+
+// parts records the fields below a derived answer as known without a place.
+func (m *PointerMap) parts(t reflect.Type, field []string) {
+	if t.Kind() == reflect.Slice {
+		t, field = t.Elem(), append(append([]string(nil), field...), "N")
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" || name == "" {
+			continue
+		}
+		fd := append(append([]string(nil), field...), name)
+		m.none = append(m.none, fd)
+		m.parts(f.Type, fd)
 	}
 }
 
@@ -157,6 +183,26 @@ func (m *PointerMap) Field(pointer string) string {
 		}
 	}
 	return best
+}
+
+// Covers reports whether the map knows the answer field: it has a place in
+// the document (checked there as typed or not), or is declared none.
+func (m *PointerMap) Covers(field string) bool {
+	if m == nil {
+		return false
+	}
+	toks := strings.Split(field, ".")
+	for _, e := range m.entries {
+		if _, ok := match(e.field, toks, false); ok {
+			return true
+		}
+	}
+	for _, f := range m.none {
+		if _, ok := match(f, toks, false); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Fields lists the answer fields the map checks where they are typed
