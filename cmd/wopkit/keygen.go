@@ -18,6 +18,7 @@ type keygenOptions struct {
 	Algorithm  string
 	Passphrase bool
 	Force      bool
+	FromAgent  string
 	Output     OutputOptions
 }
 
@@ -35,11 +36,16 @@ func newKeygenCmd() *cobra.Command {
 		Example: "  wopkit keygen --out keys/acme\n" +
 			"  wopkit keygen --out acme --passphrase\n" +
 			"  WOPKIT_KEY_PASSPHRASE=... wopkit keygen --out ci --passphrase --force\n" +
-			"  wopkit keygen --out sigstore --algorithm ecdsa-p256",
-		Args: usageArgs(cobra.NoArgs),
-		PreRunE: func(*cobra.Command, []string) error {
+			"  wopkit keygen --out sigstore --algorithm ecdsa-p256\n" +
+			"  wopkit keygen --from-ssh-agent --out acme                  # acme.pub of the ssh-agent's only Ed25519 key\n" +
+			"  wopkit keygen --from-ssh-agent SHA256:AbC... --out acme    # or by fingerprint (or comment)",
+		Args: usageArgs(cobra.MaximumNArgs(1)),
+		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if o.Out == "" {
 				return usageErr("keygen needs --out PREFIX", "e.g. --out keys/acme writes keys/acme.key and keys/acme.pub")
+			}
+			if o.FromAgent != "" || len(args) > 0 {
+				return o.agentArgs(cmd, args)
 			}
 			switch sign.Algorithm(o.Algorithm) {
 			case sign.Ed25519, sign.ECDSAP256:
@@ -48,6 +54,9 @@ func newKeygenCmd() *cobra.Command {
 			return usageErr("unknown --algorithm "+o.Algorithm, "use ed25519 or ecdsa-p256")
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.FromAgent != "" {
+				return o.fromAgent(cmd)
+			}
 			key, err := sign.GenerateKey(sign.Algorithm(o.Algorithm))
 			if err != nil {
 				return err
@@ -85,6 +94,54 @@ func newKeygenCmd() *cobra.Command {
 	f.StringVar(&o.Algorithm, "algorithm", string(sign.Ed25519), "ed25519 (registry signing) or ecdsa-p256 (Sigstore bundles)")
 	f.BoolVar(&o.Passphrase, "passphrase", false, "encrypt the private key (passphrase from "+sign.PassphraseEnv+", else prompted)")
 	f.BoolVar(&o.Force, "force", false, "replace existing PREFIX.key / PREFIX.pub")
+	f.StringVar(&o.FromAgent, "from-ssh-agent", "", "write only PREFIX.pub, the SPKI PEM of an Ed25519 key in the ssh-agent ("+sign.AgentSocketEnv+"):\n"+
+		"alone its only one, or SELECTOR (SHA256:<fingerprint> or the key's comment) as the next argument or after =")
+	f.Lookup("from-ssh-agent").NoOptDefVal = sign.AgentPrefix
 	o.Output.AddFlags(cmd)
 	return cmd
+}
+
+// agentArgs folds keygen's optional SELECTOR argument into --from-ssh-agent
+// (`--from-ssh-agent SHA256:...` or `--from-ssh-agent=SHA256:...`) and
+// refuses what does not go with it.
+func (o *keygenOptions) agentArgs(cmd *cobra.Command, args []string) error {
+	if o.FromAgent == "" {
+		return usageErr("keygen takes no argument "+args[0], "an argument is the key of --from-ssh-agent SELECTOR; otherwise keygen only takes flags")
+	}
+	if len(args) == 1 {
+		if o.FromAgent != sign.AgentPrefix {
+			return usageErr("--from-ssh-agent got two selectors: "+o.FromAgent+" and "+args[0], "give one")
+		}
+		o.FromAgent = args[0]
+	}
+	if !sign.IsAgentRef(o.FromAgent) {
+		o.FromAgent = sign.AgentPrefix + o.FromAgent
+	}
+	if o.Passphrase || cmd.Flags().Changed("algorithm") {
+		return usageErr("--from-ssh-agent writes only the public key of an Ed25519 key the agent holds", "drop --passphrase and --algorithm")
+	}
+	return nil
+}
+
+// fromAgent writes PREFIX.pub for the agent key --from-ssh-agent selects.
+func (o *keygenOptions) fromAgent(cmd *cobra.Command) error {
+	key, err := sign.OpenAgentKey(o.FromAgent)
+	if err != nil {
+		return err
+	}
+	pubPath := o.Out + ".pub"
+	if err := os.MkdirAll(filepath.Dir(pubPath), 0o755); err != nil {
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot create the directory of %s", pubPath).
+			WithHint("check the --out path and its permissions")
+	}
+	if err := sign.WritePublicKey(pubPath, key.Public(), o.Force); err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if o.Output.JSON {
+		return json.NewEncoder(out).Encode(map[string]any{"pub": pubPath, "algorithm": string(sign.Ed25519),
+			"fingerprint": key.Info.Fingerprint, "comment": key.Info.Comment, "key": key.Info.Ref()})
+	}
+	fmt.Fprintf(out, "wrote %s (public, SPKI PEM) of the ssh-agent key %s\nsign with: --key %s\n", pubPath, key.Info, key.Info.Ref())
+	return nil
 }

@@ -101,7 +101,8 @@ type KeyOptions struct {
 
 // AddFlags registers --key and --key-id.
 func (o *KeyOptions) AddFlags(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&o.Key, "key", "", "private key file (PKCS#8 PEM; encrypted keys read "+sign.PassphraseEnv+" or prompt)")
+	cmd.Flags().StringVar(&o.Key, "key", "", "private key file (PKCS#8 PEM; encrypted keys read "+sign.PassphraseEnv+" or prompt),\n"+
+		"or a key in the ssh-agent ("+sign.AgentSocketEnv+"): ssh-agent: (its only Ed25519 key), ssh-agent:SHA256:<fingerprint> or ssh-agent:<comment>")
 	cmd.Flags().StringVar(&o.KeyID, "key-id", "", "the key id the registry publishes your public key under (goes into the signing block)")
 }
 
@@ -238,6 +239,72 @@ func newSigner(method string, k *KeyOptions, s *SigstoreOptions) (sign.Signer, e
 		return nil, err
 	}
 	return sign.NewEd25519Signer(method, key, k.KeyID)
+}
+
+// DetachedOptions are sign's two steps for a key wopkit cannot reach (an
+// HSM, a KMS, a card): --prepare FILE, then --attach SIG --public-key PUB.
+type DetachedOptions struct {
+	Prepare   string
+	Attach    string
+	PublicKey string
+}
+
+// AddFlags registers --prepare, --attach and --public-key.
+func (o *DetachedOptions) AddFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.Prepare, "prepare", "", "write exactly the bytes the signature will cover to FILE (needs --key-id; writes nothing else)")
+	f.StringVar(&o.Attach, "attach", "", "a signature made outside wopkit over the --prepare bytes (raw 64 bytes or base64): checked with --public-key, then packed")
+	f.StringVar(&o.PublicKey, "public-key", "", "the SPKI PEM public key that checks the --attach signature")
+}
+
+// Validate checks the combinations: one step at a time, each with a key
+// id and an Ed25519 method, --attach with its public key, and no --key.
+func (o *DetachedOptions) Validate(cmd *cobra.Command, method string, k *KeyOptions, output string) error {
+	switch {
+	case o.Prepare == "" && o.Attach == "":
+		if o.PublicKey != "" {
+			return usageErr("--public-key checks an --attach signature", "give --attach SIG as well, or --key to sign with a key")
+		}
+		return nil
+	case o.Prepare != "" && o.Attach != "":
+		return usageErr("--prepare and --attach are two steps", "first --prepare FILE, sign FILE outside wopkit, then --attach SIG --public-key PUB")
+	}
+	step := "--prepare"
+	if o.Attach != "" {
+		step = "--attach"
+	}
+	if k.Key != "" {
+		return usageErr(step+" and --key exclude each other", "--key signs in one step; "+step+" is for a key wopkit cannot reach")
+	}
+	if k.KeyID == "" {
+		return usageErr(step+" needs --key-id", "the key id goes into the signing block, so it is part of the signed bytes: give the same one to --prepare and --attach")
+	}
+	if cmd.Flags().Changed("sign") || cmd.Flags().Changed("method") {
+		if method != sign.MethodV2 && method != sign.MethodManual {
+			return usageErr(step+" signs with --sign v2 or manual, not "+method, "Sigstore bundles are made with --sign sigstore in one step")
+		}
+	}
+	if o.Attach != "" && o.PublicKey == "" {
+		return usageErr("--attach needs --public-key", "give the SPKI PEM public key of the key that signed (what the registry keychain publishes)")
+	}
+	if o.Prepare != "" && (o.PublicKey != "" || output != "") {
+		return usageErr("--prepare writes only FILE", "--public-key and -o belong to the --attach step")
+	}
+	return nil
+}
+
+// attachSigner loads --attach and --public-key into a Signer that signs
+// only the bytes the signature verifies over.
+func (o *DetachedOptions) attachSigner(method, keyID string) (sign.Signer, error) {
+	pub, err := sign.LoadPublicKey(o.PublicKey)
+	if err != nil {
+		return nil, err
+	}
+	sig, err := sign.LoadSignature(o.Attach)
+	if err != nil {
+		return nil, err
+	}
+	return sign.NewAttachSigner(method, keyID, pub, sig, o.Attach, o.PublicKey)
 }
 
 func usageErr(msg, hint string) error {

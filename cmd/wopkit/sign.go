@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/werr"
@@ -18,6 +23,7 @@ type signOptions struct {
 	Method     SignMethodOptions
 	Key        KeyOptions
 	Sigstore   SigstoreOptions
+	Detached   DetachedOptions
 	Output     OutputOptions
 }
 
@@ -33,9 +39,18 @@ func newSignCmd() *cobra.Command {
 			"re-signs and writes the tarball again (over the input unless -o is given), atomically.",
 		Example: "  wopkit sign ./my-pack --key acme.key --key-id acme-1          # v2 for a v2 pack, manual for a v1 pack\n" +
 			"  wopkit sign hello-1.0.0.tgz --sign v2 --key acme.key --key-id acme-1\n" +
-			"  wopkit sign hello-1.0.0.tgz --key acme.key --key-id acme-1 -o signed/hello-1.0.0.tgz --json",
+			"  wopkit sign hello-1.0.0.tgz --key acme.key --key-id acme-1 -o signed/hello-1.0.0.tgz --json\n" +
+			"  wopkit sign ./my-pack --key ssh-agent: --key-id acme-1        # the ssh-agent's only Ed25519 key\n" +
+			"  wopkit sign ./my-pack --key ssh-agent:SHA256:AbC... --key-id acme-1\n" +
+			"  # a key in an HSM, a KMS or a card: prepare the bytes, sign them outside, attach\n" +
+			"  wopkit sign ./my-pack --prepare pack.tbs --key-id acme-1\n" +
+			"  openssl pkeyutl -sign -rawin -inkey acme.pem -in pack.tbs -out pack.tbs.sig\n" +
+			"  wopkit sign ./my-pack --attach pack.tbs.sig --public-key acme.pub --key-id acme-1",
 		Args: usageArgs(cobra.ExactArgs(1)),
-		PreRunE: func(*cobra.Command, []string) error {
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Detached.Prepare != "" || o.Detached.Attach != "" || o.Detached.PublicKey != "" {
+				return o.Detached.Validate(cmd, o.Method.Method, &o.Key, o.OutputFile)
+			}
 			return o.Method.Validate(&o.Key, false)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -47,17 +62,19 @@ func newSignCmd() *cobra.Command {
 			if !cmd.Flags().Changed("sign") && !cmd.Flags().Changed("method") {
 				method = defaultSignMethod(args[0], st)
 			}
-			signer, err := newSigner(method, &o.Key, &o.Sigstore)
+			if o.Detached.Prepare != "" {
+				return prepare(cmd, args[0], st, method, o)
+			}
+			var signer sign.Signer
+			if o.Detached.Attach != "" {
+				signer, err = o.Detached.attachSigner(method, o.Key.KeyID)
+			} else {
+				signer, err = newSigner(method, &o.Key, &o.Sigstore)
+			}
 			if err != nil {
 				return err
 			}
-			opts := pack.Options{Dir: args[0], Output: o.OutputFile, Signer: signer, NoValidate: o.NoValidate, SchemaDir: o.Schemas, ForRegistry: true}
-			var res *pack.Result
-			if st.IsDir() {
-				res, err = pack.Pack(cmd.Context(), opts)
-			} else {
-				res, err = pack.SignTarball(cmd.Context(), args[0], opts)
-			}
+			res, err := signPath(cmd.Context(), args[0], st, o.packOptions(args[0], signer))
 			if err != nil {
 				return err
 			}
@@ -72,6 +89,66 @@ func newSignCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.Method.Method, "method", sign.MethodV2, "same as --sign (e.g. --method sigstore)")
 	o.Key.AddFlags(cmd)
 	o.Sigstore.AddFlags(cmd)
+	o.Detached.AddFlags(cmd)
 	o.Output.AddFlags(cmd)
 	return cmd
+}
+
+// packOptions are the pack options of signing path with signer.
+func (o *signOptions) packOptions(path string, signer sign.Signer) pack.Options {
+	return pack.Options{Dir: path, Output: o.OutputFile, Signer: signer, NoValidate: o.NoValidate, SchemaDir: o.Schemas, ForRegistry: true}
+}
+
+// signPath packs a directory or re-signs a tarball.
+func signPath(ctx context.Context, path string, st os.FileInfo, opts pack.Options) (*pack.Result, error) {
+	if st.IsDir() {
+		return pack.Pack(ctx, opts)
+	}
+	return pack.SignTarball(ctx, path, opts)
+}
+
+// prepare runs the signing as a dry run whose signer records the exact
+// bytes it is asked to sign (the same build a key file goes through), and
+// writes them to --prepare FILE: nothing else is written.
+func prepare(cmd *cobra.Command, path string, st os.FileInfo, method string, o *signOptions) error {
+	signer, rec, err := sign.NewPrepareSigner(method, o.Key.KeyID)
+	if err != nil {
+		return err
+	}
+	opts := o.packOptions(path, signer)
+	opts.DryRun = true
+	res, err := signPath(cmd.Context(), path, st, opts)
+	if err != nil {
+		return err
+	}
+	msg := rec.Message()
+	if msg == nil {
+		return werr.New(werr.Env, "sign_failed", "packing %s asked for no signature", path)
+	}
+	if err := atomicfile.WriteFile(o.Detached.Prepare, msg, 0o644); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(msg)
+	p := preparedResult{Prepared: o.Detached.Prepare, Size: len(msg), SHA256: hex.EncodeToString(sum[:]),
+		Method: signer.Method(), Scheme: signer.Scheme(), KeyID: o.Key.KeyID, Output: res.Output}
+	if o.Output.JSON {
+		return writeJSON(cmd.OutOrStdout(), p)
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "wrote %s (%d bytes, sha256 %s): pack.json with its signing block, as --sign %s (%s) signs it for key id %s\n",
+		p.Prepared, p.Size, p.SHA256, p.Method, p.Scheme, p.KeyID)
+	fmt.Fprintf(w, "sign these exact bytes with plain Ed25519 (not prehashed), e.g.\n  openssl pkeyutl -sign -rawin -inkey KEY.pem -in %s -out %s.sig\n", p.Prepared, p.Prepared)
+	fmt.Fprintf(w, "then attach the signature (raw 64 bytes or base64):\n  wopkit sign %s --attach %s.sig --public-key PUB.pem --key-id %s --sign %s\n", path, p.Prepared, p.KeyID, p.Method)
+	return nil
+}
+
+// preparedResult is what `sign --prepare --json` prints.
+type preparedResult struct {
+	Prepared string `json:"prepared"` // the file written
+	Size     int    `json:"size"`
+	SHA256   string `json:"sha256"` // of the prepared bytes, hex
+	Method   string `json:"method"` // manual or v2: give it to --attach as --sign
+	Scheme   string `json:"scheme"` // what the signing block declares
+	KeyID    string `json:"keyId"`
+	Output   string `json:"output"` // the tarball --attach writes (without -o)
 }

@@ -215,6 +215,9 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 	res.packed, res.Tarball, res.Integrity, res.Method, res.VersionManifest = true, p.Output, p.Integrity, p.Method, p.VersionManifest
 	if r.signed() && r.Sign != Keyless {
 		res.KeyID, res.PublicKey = r.Key.ID, pub
+		if sign.IsAgentRef(r.Key.prefix()) {
+			res.Notes = append([]string{agentNote(r.Key.Path, r.Key.ID)}, res.Notes...)
+		}
 	}
 	if save != nil {
 		if res.NewKey, res.PublicKey, err = save(&tx); err != nil {

@@ -4,6 +4,7 @@ import (
 	"crypto"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
@@ -86,6 +87,9 @@ func signerOf(r *Release) (sign.Signer, string, savePair, error) {
 		return nil, "", nil, err
 	}
 	prefix := r.Key.prefix()
+	if sign.IsAgentRef(prefix) { // the agent keeps it: keygen --from-ssh-agent writes its public half (see agentNote)
+		return s, r.Key.ID + ".pub", nil, nil
+	}
 	if !r.Key.New {
 		return s, prefix + ".pub", nil, nil
 	}
@@ -103,6 +107,27 @@ func signerOf(r *Release) (sign.Signer, string, savePair, error) {
 		return keyPath, pubPath, err
 	}
 	return s, prefix + ".pub", save, nil
+}
+
+// agentNote is what to do about a key in the ssh-agent (ref, "ssh-agent:..."):
+// write its public half, the file the summary's verify command names.
+func agentNote(ref, keyID string) string {
+	cmd := "wopkit keygen --from-ssh-agent"
+	if sel := strings.TrimPrefix(strings.TrimSpace(ref), sign.AgentPrefix); sel != "" {
+		cmd += " " + shellWord(sel)
+	}
+	return "the ssh-agent keeps the signing key; write its public key for the registry: " + cmd + " --out " + shellWord(keyID)
+}
+
+// shellWord quotes s for a POSIX shell when it holds more than letters,
+// digits and @%+=:,./-_.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./-_", r)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }
 
 // keylessIdentity is who signed a keyless bundle and their issuer, read

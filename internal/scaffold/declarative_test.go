@@ -50,6 +50,7 @@ func checkAnswerCases[A interface {
 // fail).
 func TestDeclarativeScaffoldAjv(t *testing.T) {
 	both := []string{SpecV2, SpecV1}
+	checks := map[string]func(schema, file string) (bool, string){SpecV2: ajvSchemas(t, "v2"), SpecV1: ajvSchemas(t, "registry-v1")}
 	for _, k := range []struct {
 		kind, schema string
 		specs        []string
@@ -115,7 +116,7 @@ func TestDeclarativeScaffoldAjv(t *testing.T) {
 	} {
 		for _, spec := range k.specs {
 			t.Run(k.kind+"/"+spec, func(t *testing.T) {
-				check := ajvSchemas(t, map[string]string{SpecV2: "v2", SpecV1: "registry-v1"}[spec])
+				check := checks[spec]
 				p, err := k.plan(spec)
 				if err != nil {
 					t.Fatal(err)

@@ -28,8 +28,13 @@ const (
 // Ed25519Signer signs pack.json with an Ed25519 key for the v1 "manual" or
 // the v2 "ed25519-canonical-json" scheme. Both put the raw 64-byte signature
 // in the tarball at keys/pack.json.sig and beside it as the detached .sig.
+//
+// The key is any crypto.Signer whose public half is Ed25519: a key file, a
+// key in the ssh-agent (AgentKey), or the stand-ins of detached signing
+// (Prepare, Attach), so every way of signing signs the bytes this one path
+// builds.
 type Ed25519Signer struct {
-	key    ed25519.PrivateKey
+	key    crypto.Signer
 	keyID  string
 	method string
 }
@@ -37,20 +42,36 @@ type Ed25519Signer struct {
 // NewEd25519Signer returns a Signer for method MethodManual or MethodV2.
 // keyID is the registry key id recorded in the signing block.
 func NewEd25519Signer(method string, key crypto.Signer, keyID string) (*Ed25519Signer, error) {
+	if _, ok := key.Public().(ed25519.PublicKey); !ok {
+		return nil, werr.New(werr.Usage, "key_algorithm_unsupported", "the %s scheme needs an Ed25519 key, got %s", method, AlgorithmOf(key)).
+			WithHint("make one with `wopkit keygen --algorithm ed25519`; ECDSA keys are for --sign sigstore")
+	}
+	return newEd25519(method, key, keyID)
+}
+
+// newEd25519 checks the method and key id; key's algorithm is the caller's.
+func newEd25519(method string, key crypto.Signer, keyID string) (*Ed25519Signer, error) {
 	if method != MethodManual && method != MethodV2 {
 		return nil, werr.New(werr.Usage, "sign_method_unknown", "signing method %q is not an Ed25519 scheme", method).
 			WithHint("use manual or v2")
-	}
-	priv, ok := key.(ed25519.PrivateKey)
-	if !ok {
-		return nil, werr.New(werr.Usage, "key_algorithm_unsupported", "the %s scheme needs an Ed25519 key, got %s", method, AlgorithmOf(key)).
-			WithHint("make one with `wopkit keygen --algorithm ed25519`; ECDSA keys are for --sign sigstore")
 	}
 	if keyID == "" {
 		return nil, werr.New(werr.Usage, "key_id_missing", "the %s scheme needs a key id", method).
 			WithHint("pass --key-id, the id under which the registry publishes your public key")
 	}
-	return &Ed25519Signer{key: priv, keyID: keyID, method: method}, nil
+	return &Ed25519Signer{key: key, keyID: keyID, method: method}, nil
+}
+
+// KeyID is the key id the signing block records.
+func (s *Ed25519Signer) KeyID() string { return s.keyID }
+
+// Scheme names what the signing block declares: "ed25519-canonical-json"
+// for v2, "manual" for v1.
+func (s *Ed25519Signer) Scheme() string {
+	if s.method == MethodV2 {
+		return SchemeV2
+	}
+	return MethodManual
 }
 
 // Method names the scheme: "manual" or "v2".
@@ -74,7 +95,18 @@ func (s *Ed25519Signer) Sign(_ context.Context, packJSON []byte) (*Signature, er
 	if err := s.signable(packJSON); err != nil {
 		return nil, err
 	}
-	sig := ed25519.Sign(s.key, packJSON)
+	sig, err := s.key.Sign(nil, packJSON, crypto.Hash(0))
+	if err != nil {
+		return nil, err
+	}
+	if pub, ok := s.key.Public().(ed25519.PublicKey); ok {
+		// A key outside the process (an agent, a card) is checked before
+		// its signature is packed: a wrong one would be published.
+		if err := VerifyEd25519(pub, packJSON, sig, "pack.json"); err != nil {
+			return nil, werr.Wrap(werr.Env, "sign_failed", err, "the %s signature just made does not verify", s.method).
+				WithHint("the signing key misbehaved; nothing was written")
+		}
+	}
 	return &Signature{
 		Files:       map[string][]byte{SignatureFile: sig},
 		Detached:    sig,

@@ -50,9 +50,31 @@ func WriteKeyPair(prefix string, key crypto.Signer, passphrase []byte, force boo
 	return keyPath, pubPath, nil
 }
 
-// LoadPrivateKey reads a private key file; pass is asked for the passphrase
-// only when the key is encrypted.
+// WritePublicKey writes pub to path as SPKI PEM (0644), atomically, the
+// form a registry keychain publishes (keys/<keyId>.pub). It refuses to
+// replace an existing file unless force is set.
+func WritePublicKey(path string, pub crypto.PublicKey, force bool) error {
+	if !force {
+		if _, err := os.Lstat(path); err == nil {
+			return werr.New(werr.Invalid, "key_exists", "%s already exists", path).
+				WithHint("choose another --out prefix, or pass --force to replace it")
+		}
+	}
+	pubPEM, err := MarshalPublicKeyPEM(pub)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, pubPEM, 0o644)
+}
+
+// LoadPrivateKey opens the signing key a --key names: a key in the
+// ssh-agent when path starts with "ssh-agent:" (see OpenAgentKey; the
+// private key stays in the agent), else a private key file, whose
+// passphrase pass is asked for only when the key is encrypted.
 func LoadPrivateKey(path string, pass PassphraseFunc) (crypto.Signer, error) {
+	if IsAgentRef(path) {
+		return OpenAgentKey(path)
+	}
 	data, err := readSmall(path)
 	if err != nil {
 		return nil, err
@@ -70,19 +92,27 @@ func LoadPublicKey(path string) (crypto.PublicKey, error) {
 }
 
 func readSmall(path string) ([]byte, error) {
-	// A key file the user named: regular (never blocks on a named pipe),
-	// bounded.
-	data, err := untrusted.ReadNamed(path, maxKeyFile)
+	return readSmallMax(path, maxKeyFile, "key", "key_invalid")
+}
+
+// readSmallMax reads a file the user named (a key or a signature): regular
+// (never blocks on a named pipe), at most max bytes.
+func readSmallMax(path string, max int64, what, tooLargeCode string) ([]byte, error) {
+	data, err := untrusted.ReadNamed(path, max)
 	switch code := werr.CodeOf(err); {
 	case err == nil:
 		return data, nil
 	case code == untrusted.CodeTooLarge:
-		return nil, werr.New(werr.Invalid, "key_invalid", "%s is larger than %d bytes, not a key file", path, maxKeyFile)
+		return nil, werr.New(werr.Invalid, tooLargeCode, "%s is larger than %d bytes, not a %s file", path, max, what)
 	case code != "":
 		return nil, err
 	}
-	return nil, werr.Wrap(werr.Env, "key_unreadable", err, "cannot read key %s", path).
-		WithHint("check the path given to --key")
+	if what == "key" {
+		return nil, werr.Wrap(werr.Env, "key_unreadable", err, "cannot read key %s", path).
+			WithHint("check the path given to --key")
+	}
+	return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s %s", what, path).
+		WithHint("check the path")
 }
 
 // Passphrase returns a PassphraseFunc that reads WOPKIT_KEY_PASSPHRASE, or

@@ -117,7 +117,7 @@ func ParsePrivateKeyPEM(data []byte, where string, pass PassphraseFunc) (crypto.
 		}
 	case pemOpenSSHKey:
 		return nil, werr.New(werr.Invalid, "key_invalid", "%s is an OpenSSH private key", where).
-			WithHint("convert it to PKCS#8: ssh-keygen -p -m PKCS8 -f FILE, or make one with `wopkit keygen`")
+			WithHint("sign with it through the ssh-agent: `ssh-add FILE`, then --key ssh-agent: (an ECDSA key converts to PKCS#8 with ssh-keygen -p -m PKCS8 -f FILE; an Ed25519 one does not)")
 	default:
 		return nil, werr.New(werr.Invalid, "key_invalid", "%s holds a %q PEM block, not a private key", where, block.Type).
 			WithHint("give the .key file of the pair, not the .pub")

@@ -191,7 +191,11 @@ func (a *answers) keyPathFor(choice string) string {
 }
 
 // keyIDFor is the derived key id of a key file: its name's (acme-1 for acme.key).
+// An ssh-agent key has no file name: a new pair's is suggested.
 func (a *answers) keyIDFor(path string) string {
+	if isAgentKey(path) {
+		path = a.keyPathFor("new")
+	}
 	return scaffold.KeyID(strings.TrimSuffix(strings.TrimSpace(path), ".key"))
 }
 

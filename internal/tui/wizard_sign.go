@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"charm.land/huh/v2"
 
@@ -98,19 +99,63 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 			return nil
 		}
 	}
-	// the key file suggested follows the choice, the key id the key file
-	path := follow{p: &a.KeyPath, def: func() string { return a.keyPathFor(a.KeyChoice) }}
+	// the key file suggested follows the choice (an ssh-agent key's is its
+	// ssh-agent: reference), the key id the key file
+	path := follow{p: &a.KeyPath, def: func() string {
+		if sign.IsAgentRef(a.KeyChoice) {
+			return a.KeyChoice
+		}
+		return a.keyPathFor(a.KeyChoice)
+	}}
 	id := follow{p: &a.KeyID, def: func() string { return a.keyIDFor(a.KeyPath) }}
+	agentKeys, agentNote := agentKeyChoices()
 	keys := w.hideWhen(huh.NewGroup(
-		huh.NewSelect[string]().Title("Key").Description(keyWhere(a.KeyAuto.Default)).Options(
+		huh.NewSelect[string]().Title("Key").Description(joinNotes(keyWhere(a.KeyAuto.Default), agentNote)).Options(append([]huh.Option[string]{
 			huh.NewOption("create a new key pair", "new"),
-			huh.NewOption("use an existing private key file", "existing")).Value(&a.KeyChoice).Key("keyChoice"),
-		k.reg(k.following("keyPath", "Key file", path, &a.KeyChoice, "", "").Description("new: the prefix of PREFIX.key and PREFIX.pub (kept outside the pack); existing: the .key file"),
+			huh.NewOption("use an existing private key file", "existing")}, agentKeys...)...).Value(&a.KeyChoice).Key("keyChoice"),
+		k.reg(k.following("keyPath", "Key file", path, &a.KeyChoice, "", "").Description("new: the prefix of PREFIX.key and PREFIX.pub (kept outside the pack); existing: the .key file, or "+sign.AgentPrefix+"SHA256:<fingerprint> for a key in the ssh-agent"),
 			needed("key file", path)),
 		k.reg(k.following("keyId", "Key id", id, &a.KeyPath, "", "").Description("the id the registry knows your public key by, e.g. acme-1"),
 			needed("key id", id)),
 	), func() bool { return !needsKey(a.SignMethod) })
 	return []*huh.Group{huh.NewGroup(method), keys}
+}
+
+// agentListBound bounds asking the agent for its keys while the sign page
+// is built (OpenSSH's agent answers in well under a millisecond).
+const agentListBound = 3 * time.Second
+
+// agentKeyChoices are the sign page's key choices for the Ed25519 keys of
+// the ssh-agent at SSH_AUTH_SOCK (none when it is not set), each chosen by
+// its "ssh-agent:SHA256:..." reference, and a note for the Key field when
+// the agent cannot be asked or holds no key wopkit can sign with.
+func agentKeyChoices() (opts []huh.Option[string], note string) {
+	if os.Getenv(sign.AgentSocketEnv) == "" {
+		return nil, ""
+	}
+	keys, err := sign.ListAgentKeysWithin(agentListBound)
+	if err != nil {
+		return nil, "ssh-agent: " + errText(err)
+	}
+	for _, k := range keys {
+		if k.Usable() {
+			opts = append(opts, huh.NewOption("ssh-agent key "+k.Label(), k.Ref()))
+		}
+	}
+	if len(opts) == 0 {
+		return nil, "the ssh-agent holds no Ed25519 key (ssh-add one to sign with it)"
+	}
+	return opts, ""
+}
+
+// isAgentKey reports whether a key answer names a key in the ssh-agent.
+func isAgentKey(path string) bool { return sign.IsAgentRef(strings.TrimSpace(path)) }
+
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // keylessState says whether keyless signing can start: a token in
