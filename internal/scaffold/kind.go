@@ -3,6 +3,7 @@ package scaffold
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -88,20 +89,10 @@ func (k Kind) SetHelp() string {
 		last = parent
 	}
 	out := strings.Join(groups, ", ")
-	for _, from := range slices.Sorted(mapKeys(k.Aliases)) {
+	for _, from := range slices.Sorted(maps.Keys(k.Aliases)) {
 		out += "; " + from + "<key> for " + k.Aliases[from] + "<key>"
 	}
 	return out
-}
-
-func mapKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // NotScaffolded are the pack kinds the validator knows that `wopkit new`
