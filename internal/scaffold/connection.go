@@ -211,9 +211,9 @@ func PlanConnectionPack(a ConnectionPackAnswers, v *validate.Validator) (*Plan, 
 func (a *ConnectionPackAnswers) notes() []string {
 	pr := a.Provider
 	var out, example []string
-	reach := map[string]string{"mcp": pr.Server, "openapi": pr.OpenAPI}[pr.Reach] // the reach's own address
+	reach := map[string][2]string{"mcp": {"MCP server", pr.Server}, "openapi": {"OpenAPI document", pr.OpenAPI}}[pr.Reach] // the reach's own address
 	for _, f := range []struct{ name, url string }{{"authorization", pr.Auth.Authorize}, {"token", pr.Auth.Token},
-		{"revocation", pr.Auth.Revoke}, {"issuer", pr.Auth.Issuer}, {pr.Reach, reach}, {"documentation", pr.DocsURL}} {
+		{"revocation", pr.Auth.Revoke}, {"issuer", pr.Auth.Issuer}, {reach[0], reach[1]}, {"documentation", pr.DocsURL}} {
 		if strings.Contains(f.url, ".example/") || strings.HasSuffix(f.url, ".example") {
 			example = append(example, f.name)
 		}

@@ -109,3 +109,30 @@ func TestConnectionPackKinds(t *testing.T) {
 		t.Errorf("lists %v %v %v", ConnectionCategories(), ConnectionTransports(), ConnectionAuthFlows())
 	}
 }
+
+// TestConnectionNotes: the plan's next steps name the placeholder
+// addresses left under .example (only the chosen reach's), the credential
+// the operator supplies, and how connectors name the provider.
+func TestConnectionNotes(t *testing.T) {
+	a := ConnectionPackAnswers{}.Defaults()
+	a.Name = "vendor.acme.conn"
+	p, err := PlanConnectionPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(p.Notes, "\n")
+	for _, want := range []string{"(authorization, token, issuer, MCP server)", "register an OAuth client with Acme", `auth.provider "acme"`, `"vendor.acme.conn#acme"`} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("%s missing from the notes:\n%s", want, notes)
+		}
+	}
+	a.Provider.Auth = AuthAnswers{Kind: "api_key"}
+	a.Provider.Reach, a.Provider.OpenAPI, a.Provider.APIHosts = "openapi", "https://api.acme.com/openapi.json", []string{"api.acme.com"}
+	p, err = PlanConnectionPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(p.Notes, "\n"); strings.Contains(notes, ".example") || strings.Contains(notes, "OAuth") || !strings.Contains(notes, "credential (api_key)") {
+		t.Errorf("an API-key provider with real addresses:\n%s", notes)
+	}
+}
