@@ -243,7 +243,8 @@ func (a *ConnectionPackAnswers) precheck() FieldErrors {
 		fe.Hint = "say how hosts reach the provider"
 		errs = append(errs, fe)
 	} else if n[1] == "" {
-		fe := fieldErrorf("provider."+n[0], "a provider reached by %s needs provider.%s", pr.Reach, n[0])
+		what := map[string]string{"mcp": "its MCP server's address", "openapi": "its OpenAPI document", "integration": "its integration node"}[pr.Reach]
+		fe := fieldErrorf("provider."+n[0], "a provider reached by %s needs %s", pr.Reach, what)
 		fe.Hint = map[string]string{"mcp": "give the MCP server's https URL", "openapi": "give the OpenAPI document's URL or in-pack path",
 			"integration": "give the core.openwop.integration.* node typeId"}[pr.Reach]
 		errs = append(errs, fe)

@@ -57,7 +57,7 @@ func TestConnectionPackCheck(t *testing.T) {
 		{"openapi without hosts", "provider.apiHosts", "apiHosts", func(a *ConnectionPackAnswers) {
 			a.Provider.Reach, a.Provider.OpenAPI = "openapi", "https://api.acme.example/openapi.json"
 		}},
-		{"openapi without document", "provider.openapi", "needs provider.openapi", func(a *ConnectionPackAnswers) { a.Provider.Reach = "openapi" }},
+		{"openapi without document", "provider.openapi", "needs its OpenAPI document", func(a *ConnectionPackAnswers) { a.Provider.Reach = "openapi" }},
 		{"unknown reach", "provider.reach", "carrier-pigeon", func(a *ConnectionPackAnswers) { a.Provider.Reach = "carrier-pigeon" }},
 		{"v1", "spec", "only in spec v2", func(a *ConnectionPackAnswers) { a.Spec = "v1" }},
 	})

@@ -141,7 +141,7 @@ func (a *PromptPackAnswers) precheck() FieldErrors {
 			if va.Default != "" && va.Required {
 				errs = append(errs, FieldError{Field: "prompts." + itoa(i) + ".variables." + itoa(j) + ".default",
 					Message: fmt.Sprintf("variable %q is required and has a default, which is never used", va.Name),
-					Hint:    "set required=false to let the default apply, or remove the default"})
+					Hint:    "make the variable not required, so that the default applies, or remove the default"})
 			}
 		}
 	}
