@@ -50,11 +50,12 @@ func (r *review) set(p planMsg) {
 }
 
 // setReview sets the review to the plan p, its problems named as the
-// pages show their answers.
-func (w *wizard) setReview(p planMsg) {
+// pages show their answers (labels, else computed here).
+func (w *wizard) setReview(p planMsg, labels ...string) {
 	w.rev.set(p)
-	for _, fe := range p.problems {
-		w.rev.labels = append(w.rev.labels, w.where(fe))
+	w.rev.labels = labels
+	if len(labels) != len(p.problems) {
+		w.rev.labels = w.labels(w.a, p.problems)
 	}
 }
 

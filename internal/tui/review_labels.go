@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
@@ -18,11 +19,41 @@ import (
 // the document's JSON name (defaultThreshold). The labels are those of
 // the page's own fields, read from the form the page builds.
 
-// where is the label of the answer a problem is about: "page › Field"
-// (the page alone for a list page, or when no field of the page asks the
-// answer); "" when no page asks it.
-func (w *wizard) where(fe scaffold.FieldError) string {
-	a := w.a.clone()
+// labeledMsg is a review's plan with the label of each problem.
+type labeledMsg struct {
+	planMsg
+	labels []string
+}
+
+// reviewCmd plans the files and names each problem as the pages show it,
+// both off the screen's thread: building a page may take time (the sign
+// page asks the ssh-agent for its keys).
+func (w *wizard) reviewCmd() tea.Cmd {
+	plan := planCmd(w.k.v, w.a, w.opts)
+	a := w.a.clone() // the answers as planned (planCmd derived the key)
+	ctx := *w.ctx
+	lw := &wizard{ctx: &ctx, k: w.k, opts: w.opts}
+	lw.k.rows = nil
+	return func() tea.Msg {
+		m, _ := plan().(planMsg)
+		return labeledMsg{planMsg: m, labels: lw.labels(a, m.problems)}
+	}
+}
+
+// labels are the labels of problems about the answers a (see where).
+func (w *wizard) labels(a *answers, problems []scaffold.FieldError) []string {
+	var out []string
+	for _, fe := range problems {
+		out = append(out, w.where(a, fe))
+	}
+	return out
+}
+
+// where is the label of the answer a problem about the answers a is
+// about: "page › Field" (the page alone for a list page, or when no field
+// of the page asks the answer); "" when no page asks it.
+func (w *wizard) where(cur *answers, fe scaffold.FieldError) string {
+	a := cur.clone()
 	at := owner(a, fe)
 	if at.pg.groups == nil || at.pg.owns == nil {
 		return ""

@@ -174,7 +174,7 @@ func (w *wizard) move(to pos) tea.Cmd {
 	if to.pg.groups == nil {
 		w.form = nil
 		w.busy = "checking the files…"
-		return planCmd(w.k.v, w.a, w.opts)
+		return w.reviewCmd()
 	}
 	w.form = w.build(to)
 	return w.startForm()
@@ -273,6 +273,10 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 			w.form = m.(*huh.Form)
 			return w, cmd
 		}
+		return w, nil
+	case labeledMsg:
+		w.busy = ""
+		w.setReview(msg.planMsg, msg.labels...)
 		return w, nil
 	case planMsg:
 		w.busy = ""
