@@ -15,6 +15,8 @@
 #       private key goes to the user's config folder, not into the checkout, as the review and the
 #       summary say; git status lists no key;
 #   (c2) a workflow-chain pack (a chain of two steps), packed and signed;
+#   (c4) `new pack --set kind=connection`: the connection's pages (provider, sign-in, scope groups, reach)
+#       to a signed tarball (E2E_ONLY=connection; in the default run, beside the sizes runs);
 #   (d) a draft kept with esc (exit 0) and resumed on the page it was left on;
 #   (e) `wopkit new tool --accessible` fed from a pipe;
 #   (f) exit status: a write that fails after the review, then quit (exit 3, draft kept, nothing
@@ -33,7 +35,7 @@
 # and checks the process's exit status.
 # Usage: scripts/tui-e2e.sh [WOPKIT_BINARY]   (builds ./cmd/wopkit when no binary is given)
 # Env: FIXTURES (default: ../shared/fixtures beside the repository),
-#      E2E_ONLY=edit|new|chain|tool|git|resume|pipe|exit|sizes|choices, E2E_SIZES (default "60x20 120x40": the sizes
+#      E2E_ONLY=edit|new|chain|connection|tool|git|resume|pipe|exit|sizes|choices|offline, E2E_SIZES (default "60x20 120x40": the sizes
 #      (g) runs at), E2E_KEEP=1 keeps the work dir.
 # Exit: 0 pass, 1 a check failed, 3 a tool or fixture is missing.
 set -euo pipefail
@@ -316,7 +318,7 @@ e2e_twice() {
 	answer '^┃ Key id' e2e-1
 	wait_for '3 problems stop the files from being written' 30
 	keys Down Down # the release
-	wait_text 'e2e-demo-0.1.0.json already exist: packing would replace a release made before' # the .tgz and .sig before it
+	wait_text 'already exist: packing would replace a release made before' # the .tgz, .sig and .json
 	wait_text 'choose another version'
 	keys Up Up
 	keys Enter # the kill switch
@@ -380,6 +382,70 @@ e2e_chain() {
 	"$wopkit" validate --strict "$c/chains" || fail "the chain pack does not validate"
 	grep -q '"kind": "workflow-chain"' "$c/chains/pack.json" || fail "not a workflow-chain pack"
 	echo "tui-e2e: new chain ok"
+}
+
+# e2e_connection: `wopkit new pack --set kind=connection` on a terminal asks what a connection needs (issue 17,
+# item 12): the provider, how connectors sign in (OAuth endpoints, issuer, read and write scope groups) and
+# how hosts reach it; the pack written holds the answers (no .example address left), validates strictly,
+# its tarball verifies, and the summary ends with the next steps (the OAuth client to register).
+e2e_connection() {
+	echo "tui-e2e: new connection pack (${cols}x$rows)"
+	local c=$work/conn-${cols}x$rows
+	mkdir -p "$c"
+	start "cd '$c' && '$wopkit' new pack --set kind=connection"
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' conns
+	enter_until '^┃ Provider id'
+	answer '^┃ Provider id' github
+	answer '^┃ Display name' GitHub
+	wait_for '^┃ Category'
+	keys Enter
+	answer '^┃ Vendor' GitHub
+	answer '^┃ Documentation address' https://docs.github.com
+	wait_for '^┃ How connectors sign in'
+	keys Enter
+	enter_until '^┃ Authorization address'
+	answer '^┃ Authorization address' https://github.com/login/oauth/authorize
+	answer '^┃ Token address' https://github.com/login/oauth/access_token
+	wait_for '^┃ Revocation address'
+	keys Enter
+	answer '^┃ Issuer' https://github.com
+	wait_for '^┃ PKCE'
+	keys Enter
+	answer '^┃ Group key' repo-read
+	answer '^┃ Label' 'Read your repositories'
+	answer '^┃ Provider scopes' 'repo, read:org'
+	wait_for '1 read scope group: repo-read'
+	keys Enter
+	answer '^┃ Group key' repo-write
+	answer '^┃ Label' 'Change your repositories'
+	answer '^┃ Provider scopes' repo
+	wait_for '1 write scope group: repo-write'
+	keys Enter
+	wait_for '^┃ Reached through'
+	keys Enter
+	answer '^┃ MCP server address' https://api.githubcopilot.com/mcp/
+	enter_until '^┃ Pack and sign now'
+	keys Enter
+	wait_for '^┃ Key$'
+	keys Enter
+	answer '^┃ Key file' conn-key
+	answer '^┃ Key id' conn-1
+	wait_for 'will be written' 30
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys Enter
+	wait_for 'signed \(v2' 30
+	wait_text 'register an OAuth client with GitHub'
+	keys q
+	wait_for '^EXIT=0'
+	"$wopkit" verify "$c/community.acme.conns-0.1.0.tgz" --key "$c/conn-key.pub" || fail "wopkit verify refused the connection pack"
+	"$wopkit" validate --strict "$c/conns" || fail "the connection pack does not validate"
+	grep -q '"issuer": "https://github.com"' "$c/conns/pack.json" || fail "the issuer typed is not in pack.json"
+	grep -q '"key": "repo-write"' "$c/conns/pack.json" || fail "the write scope group typed is not in pack.json"
+	! grep -q '\.example' "$c/conns/pack.json" || fail "a placeholder address is left in pack.json"
+	echo "tui-e2e: new connection ok (${cols}x$rows)"
 }
 
 # e2e_tool: a tool manifest with two environment variables (one secret), two scopes and two actions,
@@ -705,9 +771,9 @@ e2e_offline() {
 	wait_text 'signed keyless with Sigstore (no key file)'
 	keys Enter
 	wait_for 'could not finish' 30
-	wait_text 'signMethod: could not finish: could not get a signing certificate from Fulcio at http://127.0.0.1:1'
+	wait_text 'Pack and sign now?: could not finish: could not get a signing certificate from Fulcio at http://127.0.0.1:1'
 	wait_text 'choose the same way to sign again to retry, or choose another way to sign'
-	if screen | grep -q 'name: could not finish'; then fail "the failure is shown under the name"; fi
+	if screen | grep -Eq '(name|Identity.*): could not finish'; then fail "the failure is shown under the name"; fi
 	if screen | grep -Fq "$tok"; then fail "the identity token is shown"; fi
 	[ -f "$o/keyless/.wopkit-new-draft.json" ] || fail "no draft kept after the failure"
 	keys Enter # fix it
@@ -741,6 +807,7 @@ at_size() {
 e2e_sizes() {
 	local size
 	for size in ${E2E_SIZES:-60x20 120x40}; do at_size "$size" e2e_new e2e_twice; done
+	e2e_connection # 80x24, beside the runs at that size
 }
 
 # sizes_start and sizes_wait run e2e_sizes in the background (its own tmux servers and folders) while
@@ -768,6 +835,7 @@ exit) e2e_exit ;;
 tool) e2e_tool ;;
 git) e2e_git ;;
 chain) e2e_chain ;;
+connection) e2e_connection ;;
 resume) e2e_resume ;;
 pipe) e2e_pipe ;;
 offline) e2e_offline ;;

@@ -70,21 +70,24 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 		case !tui.Asks(kind): // no wizard page for this kind yet: the answers given, no questions
 			return runNew(cmd.OutOrStdout(), o)
 		}
-		if a, id, _, ok := scaffold.NewDeclarative(kind); ok { // the wizard starts on that kind, from the answers given
+		if k, _ := scaffold.PackKind(kind); k.Identity != nil { // the wizard starts on that kind, from the answers given
+			a := k.New()
+			id := k.Identity(a)
 			id.Spec = o.specOr(id.Spec)
-			if err := applyAnswers(a, o, declarativeAliases[kind]); err != nil {
+			if err := applyAnswers(a, o, k.Aliases); err != nil {
 				return answersError(o.Kind, err)
 			}
 			opts.Declarative = a
 			break
 		}
 		if given { // the wizard starts from the answers given and asks the rest
-			a := scaffold.PackAnswers{}.Defaults()
+			k, _ := scaffold.PackKind(scaffold.KindNode)
+			a := k.New().(*scaffold.PackAnswers)
 			a.Spec = o.specOr(a.Spec)
-			if err := applyAnswers(&a, o, packAliases); err != nil {
+			if err := applyAnswers(a, o, k.Aliases); err != nil {
 				return answersError(o.Kind, err)
 			}
-			opts.Pack = &a
+			opts.Pack = a
 		}
 	case "tool":
 		opts.What = "tool"
@@ -106,8 +109,8 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 	return tui.New(cmd.Context(), opts)
 }
 
-// newKinds are the things `wopkit new` creates.
-var newKinds = []string{"pack", "agent", "node", "eval", "tool", "chain"}
+// newKinds are the things `wopkit new` creates (the scaffold's kinds' verbs).
+var newKinds = scaffold.Verbs()
 
 // newNewCmd scaffolds packs, agents, nodes, eval suites and tool manifests
 // from templates/.
@@ -125,38 +128,8 @@ func newNewCmd() *cobra.Command {
 			"standalone <name>.agent.json (with its prompt and schemas beside it) or <name>.eval.json into --dir;\n" +
 			"a standalone agent needs a full id (e.g. vendor.acme.writer), a suite a full suiteId. chain adds a\n" +
 			"chain to a workflow-chain pack (--pack DIR, default .).\n\n" +
-			"Keys for --set (an unknown key lists them all):\n" +
-			"  pack   name, version, description, author, license (SPDX, default Apache-2.0), homepage, repository,\n" +
-			"         keywords, engines, runtime.language (javascript, python, go, wasm, remote), runtime.entry,\n" +
-			"         node.<key> and agent.<key> for the first node and agent, nodes.N.<key>, agents.N.<key>\n" +
-			"  pack with kind=workflow-chain (a chain pack, no runtime): name, version, description, license, engines,\n" +
-			"         dependencies (JSON object), chain.<key> for the first chain, chains.N.<key>: id, label, description,\n" +
-			"         capabilities, parameters.N.name|type|description|required, steps.N.id|typeId|name|params|input|output,\n" +
-			"         steps.N.config.KEY, outputs.N.name|type|description\n" +
-			"  pack with kind=prompt (a prompt pack, no runtime): name, version, description, license, engines,\n" +
-			"         prompts.N.id|version|kind|name|description|text|tags|modelClass|temperature,\n" +
-			"         prompts.N.variables.N.name|type|source|required|default|description\n" +
-			"  pack with kind=card (AI chat cards, no runtime): name, version, description, license, engines, card.<key> for\n" +
-			"         the first card, cards.N.<key>: id, schemaVersion, systemPrompt, template ({{inputId}} slots), temperature,\n" +
-			"         outputArtifactType, inputs.N.id|type|label|required|default|options\n" +
-			"  pack with kind=form-content (form templates, no runtime): name, version, description, license, engines,\n" +
-			"         form.<key> for the first template, templates.N.<key>: id, version, label, title, description, category,\n" +
-			"         fields.N.id|type|label|format|description|required|default|options\n" +
-			"  pack with kind=artifact-type (artifact types with their schemas, no runtime): name, version, license, hostBase,\n" +
-			"         type.<key> for the first type, artifactTypes.N.<key>: id, displayName, schemaVersion, validation, syncOn,\n" +
-			"         display, exportFormats, versionable, diffable, properties, required\n" +
-			"  pack with kind=connection (v2 only, no runtime): name, version, description, license, provider.id|displayName|\n" +
-			"         category|vendor|docsUrl|reach (mcp, openapi, integration)|server|transport|openapi|node|apiHosts|\n" +
-			"         consumerNodes, provider.auth.kind|flow|scopeModel|authorize|token|revoke|issuer|pkce,\n" +
-			"         provider.auth.read.N.key|label|scopes, provider.auth.write.N.<key>\n" +
-			"  node   id, label, description, category, role, capabilities, inputs, outputs\n" +
-			"  chain  id, label, description, capabilities, parameters.N.<key>, steps.N.<key>, outputs.N.<key> (as chain.<key> above)\n" +
-			"  agent  id, persona, modelClass, systemPrompt (inline when set), systemPromptFile, toolAllowlist,\n" +
-			"         memory.scratchpad|conversation|longTerm, confidence, handoff, eval (true), eval.<key>\n" +
-			"  eval   targetAgentId, suiteId, modes, allowedModels, passScore, tasks.N.id|input|kind|expected|criteria\n" +
-			"  tool   tool.id, tool.name, tool.summary, tool.homepage, runtime.kind, install.method, install.package,\n" +
-			"         env.N.name|prompt|secret, scopes.N.resource|actions|rationale, actions.N.name|sideEffects|inputs,\n" +
-			"         smoke.kind, killSwitch.kind (default: none when nothing is held, else manual)",
+			"Keys for --set (an unknown key lists them all; N is a list index, a|b are keys beside each other):\n" +
+			scaffold.SetKeysHelp(96),
 		Example: "  wopkit new pack --yes --set name=vendor.acme.hello --dir hello\n" +
 			"  wopkit new pack --yes --set name=vendor.acme.bot --set runtime.language=remote\n" +
 			"  wopkit new pack --yes --values answers.json --dir bot --dry-run\n" +
@@ -275,18 +248,20 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if a, id, plan, ok := scaffold.NewDeclarative(kind); ok {
-		return newDeclarativePack(o, a, id, declarativeAliases[kind], func() (*scaffold.Plan, error) { return plan(nil) })
+	k, _ := scaffold.PackKind(kind)
+	if k.Identity != nil {
+		a := k.New()
+		return newDeclarativePack(o, a, k.Identity(a), k.Aliases, func() (*scaffold.Plan, error) { return k.Plan(a, nil) })
 	}
-	a := scaffold.PackAnswers{}.Defaults()
+	a := k.New().(*scaffold.PackAnswers)
 	if o.Dir != "" {
 		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
 	}
 	a.Spec = o.specOr(a.Spec)
-	if err := applyAnswers(&a, o, packAliases); err != nil {
+	if err := applyAnswers(a, o, k.Aliases); err != nil {
 		return nil, "", err
 	}
-	plan, err := scaffold.PlanPack(a, nil)
+	plan, err := k.Plan(a, nil)
 	if err != nil {
 		return nil, "", err
 	}
@@ -458,19 +433,8 @@ func newInPack(o *newOptions) (*scaffold.Plan, string, error) {
 	return plan, dir, err
 }
 
-// packAliases let `new pack` name the first node and agent without an index.
-var packAliases = map[string]string{"node.": "nodes.0.", "agent.": "agents.0."}
-
-// declarativeAliases let `new pack --set kind=K` name the first chain
-// (card, form template, artifact type) without an index.
-var declarativeAliases = map[string]map[string]string{
-	scaffold.KindWorkflowChain: {"chain.": "chains.0."},
-	scaffold.KindCard:          {"card.": "cards.0."},
-	scaffold.KindFormContent:   {"form.": "templates.0."},
-	scaffold.KindArtifactType:  {"type.": "artifactTypes.0."},
-}
-
-// applyAnswers applies --values then each --set, in order.
+// applyAnswers applies --values then each --set, in order; aliases (the
+// kind's) name the first entry of a list without an index.
 func applyAnswers(a any, o *newOptions, aliases map[string]string) error {
 	if o.Values != "" {
 		b, err := untrusted.ReadNamed(o.Values, untrusted.MaxDocument)

@@ -34,7 +34,7 @@ func TestNewDeclarativePack(t *testing.T) {
 		{kind: "workflow-chain", name: "vendor.acme.chains", specs: both,
 			set: []string{"chain.id=digest", "chain.steps.1.typeId=vendor.acme.tools.digest", `dependencies={"vendor.acme.tools": "^1.0.0"}`}},
 		{kind: "prompt", name: "vendor.acme.prompts", specs: both, set: []string{"prompts.1.text=Summarize {{text}} in a {{tone}} tone."},
-			refused: []refusal{{[]string{"prompts.1.text=For {{audience}}."}, []string{"prompts.1.text: {{audience}} has no variables[] entry"}}}},
+			refused: []refusal{{[]string{"prompts.1.text=For {{audience}}."}, []string{"prompts.1.variables: the text uses {{audience}}", "hint: add a variable named audience"}}}},
 		{kind: "connection", name: "vendor.acme.connections.github", specs: []string{"v2"},
 			set:     []string{"provider.id=github", "provider.displayName=GitHub", "provider.category=dev"},
 			refused: []refusal{{[]string{"--spec", "v1"}, []string{"only in spec v2"}}, {[]string{"provider.auth.issuer="}, []string{"provider.auth: ", "issuer"}}}},

@@ -15,6 +15,11 @@ import (
 	"github.com/openwop/wopkit/internal/werr"
 )
 
+func init() {
+	registerKind(newKind(Kind{Name: "node", Verb: "node", Order: 85, About: "A node added into a pack", Schema: validate.NodePack},
+		NodeAnswers{}.Defaults))
+}
+
 // PackSource is an existing pack that agents, nodes and eval suites are
 // added into.
 type PackSource struct {

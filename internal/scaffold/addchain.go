@@ -10,6 +10,11 @@ import (
 	"github.com/openwop/wopkit/internal/werr"
 )
 
+func init() {
+	registerKind(newKind(Kind{Name: "chain", Verb: "chain", Order: 100, About: "A chain added into a workflow-chain pack",
+		Schema: validate.WorkflowChainPack}, ChainAnswers{}.Defaults))
+}
+
 // ChainIDs lists the pack's chainIds, in order.
 func (s *PackSource) ChainIDs() []string { return s.ids("/chains", "chainId") }
 

@@ -4,9 +4,16 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
+
+func init() {
+	k := declKind(KindArtifactType, 70, validate.ArtifactTypePack, "An artifact-type pack (artifact types with their schemas, no code)",
+		"pack/artifact-README.md.tmpl", ArtifactPackAnswers{}.Defaults, func(a *ArtifactPackAnswers) *Identity { return &a.Identity }, PlanArtifactPack)
+	k.Aliases = map[string]string{"type.": "artifactTypes.0."}
+	k.Pointers = artifactPointers
+	registerKind(k)
+}
 
 // KindArtifactType is the pack.json "kind" of an artifact-type pack.
 const KindArtifactType = "artifact-type"
@@ -23,24 +30,24 @@ type ArtifactPackAnswers struct {
 	Identity
 	// HostBase is the publishing host's origin: each schema's $id is
 	// {HostBase}/schemas/artifacts/{artifactTypeId}.schema.json.
-	HostBase string                `json:"hostBase"`
+	HostBase string                `json:"hostBase" doc:"-"`
 	Types    []ArtifactTypeAnswers `json:"artifactTypes"` // at least one
 }
 
 // ArtifactTypeAnswers describe one artifact type and its schema.
 type ArtifactTypeAnswers struct {
 	// ID is the artifactTypeId, or, without a dot, a suffix appended to the pack name.
-	ID            string   `json:"id"`
-	DisplayName   string   `json:"displayName"`   // default: the id's last part, title-cased
-	SchemaVersion int      `json:"schemaVersion"` // negative omits it
-	Validation    string   `json:"validation"`    // ArtifactValidations(): open (extra fields tolerated) or closed
-	SyncOn        string   `json:"syncOn"`        // ArtifactSyncOn() ("" omits: completion)
-	Display       string   `json:"display"`       // rendering.display, ArtifactDisplays() ("" omits)
+	ID            string   `json:"id" doc:"artifactTypeId schemaRef,derived"`
+	DisplayName   string   `json:"displayName"`                     // default: the id's last part, title-cased
+	SchemaVersion int      `json:"schemaVersion"`                   // negative omits it
+	Validation    string   `json:"validation"`                      // ArtifactValidations(): open (extra fields tolerated) or closed
+	SyncOn        string   `json:"syncOn"`                          // ArtifactSyncOn() ("" omits: completion)
+	Display       string   `json:"display" doc:"rendering/display"` // rendering.display, ArtifactDisplays() ("" omits)
 	ExportFormats []string `json:"exportFormats"`
 	Versionable   bool     `json:"versionable"`
 	Diffable      bool     `json:"diffable"`
-	Properties    []string `json:"properties"` // the artifact's string properties (its schema)
-	Required      []string `json:"required"`   // those of Properties an artifact must have
+	Properties    []string `json:"properties" doc:"-"` // the artifact's string properties (its schema)
+	Required      []string `json:"required" doc:"-"`   // those of Properties an artifact must have
 }
 
 // Defaults returns the answers of a new artifact-type pack: one report type.
@@ -110,7 +117,7 @@ func PlanArtifactPack(a ArtifactPackAnswers, v *validate.Validator) (*Plan, erro
 		schemas.own(path, "artifactTypes."+itoa(i)+".properties")
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindArtifactType, hint: "use the answers of the other kind",
-		readme: "pack/artifact-README.md.tmpl", doc: doc, view: a.view(), extra: &schemas, errs: a.precheck(), fieldOf: artifactFieldOf})
+		doc: doc, view: a.view(), extra: &schemas, errs: a.precheck(), fieldOf: artifactPointers.Field})
 }
 
 // precheck refuses what the schema cannot see in the answers.
@@ -186,25 +193,8 @@ func (t ArtifactTypeAnswers) schema(pack, hostBase string) artifactSchemaDoc {
 	return s
 }
 
-// artifactFieldOf maps a pointer in the generated pack.json to the answer
-// it comes from ("/artifactTypes/0/rendering/display" is "artifactTypes.0.display").
-func artifactFieldOf(pointer string) string {
-	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) == 0 {
-		return ""
-	}
-	if toks[0] != "artifactTypes" || len(toks) < 3 {
-		return identityField(toks)
-	}
-	pre := "artifactTypes." + toks[1]
-	switch toks[2] {
-	case "artifactTypeId", "schemaRef":
-		return pre + ".id"
-	case "rendering":
-		return pre + ".display"
-	}
-	return pre + "." + toks[2]
-}
+// artifactPointers maps the answers to pack.json and back.
+var artifactPointers = pointerMap(ArtifactPackAnswers{})
 
 // artifactView is what templates/pack/artifact-README.md.tmpl sees.
 type artifactView struct {
@@ -263,18 +253,4 @@ type artifactSchemaDoc struct {
 // are not one value of pack.json as typed (an id without a dot is appended
 // to the pack name; properties and required go to the type's schema file;
 // the host base to the schema's $id).
-func ArtifactFieldPointer(field string) string {
-	toks := strings.Split(field, ".")
-	if len(toks) < 3 || toks[0] != "artifactTypes" {
-		return identityPointer(field)
-	}
-	pre := "/artifactTypes/" + toks[1]
-	switch rest := toks[2:]; {
-	case len(rest) == 1 && rest[0] == "display":
-		return pre + "/rendering/display"
-	case len(rest) == 1 && (rest[0] == "displayName" || rest[0] == "schemaVersion" || rest[0] == "validation" || rest[0] == "syncOn" ||
-		rest[0] == "exportFormats" || rest[0] == "versionable" || rest[0] == "diffable"):
-		return pre + "/" + rest[0]
-	}
-	return ""
-}
+func ArtifactFieldPointer(field string) string { return artifactPointers.Pointer(field) }

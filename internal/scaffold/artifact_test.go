@@ -95,7 +95,7 @@ func TestArtifactFieldPointer(t *testing.T) {
 			t.Errorf("%s: pointer %q names nothing in pack.json", field, ptr)
 			continue
 		}
-		if back := artifactFieldOf(ptr); back != field {
+		if back := artifactPointers.Field(ptr); back != field {
 			t.Errorf("%s -> %s -> %s", field, ptr, back)
 		}
 	}

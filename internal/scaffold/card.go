@@ -10,6 +10,14 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	k := declKind(KindCard, 50, validate.CardPack, "A card pack (AI chat cards with typed inputs, no code)",
+		"pack/card-README.md.tmpl", CardPackAnswers{}.Defaults, func(a *CardPackAnswers) *Identity { return &a.Identity }, PlanCardPack)
+	k.Aliases = map[string]string{"card.": "cards.0."}
+	k.Pointers = cardPointers
+	registerKind(k)
+}
+
 // KindCard is the pack.json "kind" of an AI chat card pack.
 const KindCard = "card"
 
@@ -26,11 +34,11 @@ type CardPackAnswers struct {
 // {{id}} in the template and every slot names an input.
 type CardAnswers struct {
 	// ID is the cardTypeId, or, without a dot, a suffix appended to the pack name.
-	ID            string             `json:"id"`
-	SchemaVersion int                `json:"schemaVersion"` // negative omits it
-	SystemPrompt  string             `json:"systemPrompt"`  // "" omits it
-	Template      string             `json:"template"`      // the prompt body, {{inputId}} slots
-	Temperature   float64            `json:"temperature"`   // 0..2; negative omits it
+	ID            string             `json:"id" doc:"cardTypeId,derived"`
+	SchemaVersion int                `json:"schemaVersion"`                          // negative omits it
+	SystemPrompt  string             `json:"systemPrompt" doc:"prompt/systemPrompt"` // "" omits it
+	Template      string             `json:"template" doc:"prompt/template"`         // the prompt body, {{inputId}} slots
+	Temperature   float64            `json:"temperature" doc:"prompt/temperature"`   // 0..2; negative omits it
 	Output        string             `json:"outputArtifactType"`
 	Inputs        []CardInputAnswers `json:"inputs"`
 }
@@ -41,8 +49,8 @@ type CardInputAnswers struct {
 	Type     string   `json:"type"` // CardInputTypes(), or a vendor.<org>.<kind> / x-<kind> extension
 	Label    string   `json:"label"`
 	Required bool     `json:"required"`
-	Default  string   `json:"default"` // "" omits it; read as the input's type (number, boolean, a comma list)
-	Options  []string `json:"options"` // the choices of a select or multiselect
+	Default  string   `json:"default" doc:"default,derived"` // "" omits it; read as the input's type (number, boolean, a comma list)
+	Options  []string `json:"options"`                       // the choices of a select or multiselect
 }
 
 // Defaults returns the answers of a new card pack: one summarize card.
@@ -93,7 +101,7 @@ func PlanCardPack(a CardPackAnswers, v *validate.Validator) (*Plan, error) {
 		doc.Cards = append(doc.Cards, c.doc(a.Name))
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindCard, hint: "use the answers of the other kind",
-		readme: "pack/card-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
+		doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
 }
 
 // precheck refuses what the schema cannot see in the answers.
@@ -210,49 +218,27 @@ func (c CardAnswers) doc(pack string) cardDoc {
 	return d
 }
 
+// cardPointers maps the answers to pack.json and back.
+var cardPointers = pointerMap(CardPackAnswers{})
+
 // fieldOf maps a pointer in the generated pack.json to the answer it
-// comes from ("/cards/0/prompt/placeholderMapping/length" is the input
-// "cards.0.inputs.1"; "/cards/0/prompt/template" is "cards.0.template").
+// comes from: a placeholderMapping member is the input of its id
+// ("/cards/0/prompt/placeholderMapping/length" is "cards.0.inputs.1"),
+// which the answers say; else as cardPointers says.
 func (a *CardPackAnswers) fieldOf(pointer string) string {
 	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) == 0 {
-		return ""
-	}
-	if toks[0] != "cards" || len(toks) < 3 {
-		return identityField(toks)
-	}
-	pre := "cards." + toks[1]
-	var c CardAnswers
-	if i, ok := atoi(toks[1]); ok && i < len(a.Cards) {
-		c = a.Cards[i]
-	}
-	rest := toks[2:]
-	switch rest[0] {
-	case "cardTypeId":
-		return pre + ".id"
-	case "prompt":
-		if len(rest) >= 3 && rest[1] == "placeholderMapping" {
-			for j, in := range c.Inputs {
-				if in.ID == rest[2] {
+	if len(toks) >= 4 && toks[0] == "cards" && toks[2] == "prompt" && toks[3] == "placeholderMapping" {
+		pre := "cards." + toks[1]
+		if i, ok := atoi(toks[1]); ok && i < len(a.Cards) && len(toks) >= 5 {
+			for j, in := range a.Cards[i].Inputs {
+				if in.ID == toks[4] {
 					return pre + ".inputs." + itoa(j)
 				}
 			}
-			return pre + ".inputs"
-		}
-		if len(rest) >= 2 {
-			return pre + "." + rest[1]
-		}
-		return pre + ".template"
-	case "inputs":
-		if len(rest) >= 3 {
-			return pre + ".inputs." + rest[1] + "." + rest[2]
-		}
-		if len(rest) >= 2 {
-			return pre + ".inputs." + rest[1]
 		}
 		return pre + ".inputs"
 	}
-	return pre + "." + rest[0]
+	return cardPointers.Field(pointer)
 }
 
 // cardView is what templates/pack/card-README.md.tmpl sees.
@@ -312,19 +298,4 @@ type cardPromptDoc struct {
 // for answers that are not one value of the document as typed (a card id
 // without a dot is appended to the pack name; a default is read as its
 // input's type).
-func CardFieldPointer(field string) string {
-	toks := strings.Split(field, ".")
-	if len(toks) < 3 || toks[0] != "cards" {
-		return identityPointer(field)
-	}
-	pre := "/cards/" + toks[1]
-	switch rest := toks[2:]; {
-	case len(rest) == 1 && (rest[0] == "systemPrompt" || rest[0] == "template" || rest[0] == "temperature"):
-		return pre + "/prompt/" + rest[0]
-	case len(rest) == 1 && (rest[0] == "outputArtifactType" || rest[0] == "schemaVersion"):
-		return pre + "/" + rest[0]
-	case len(rest) == 3 && rest[0] == "inputs" && (rest[2] == "id" || rest[2] == "type" || rest[2] == "label" || rest[2] == "options"):
-		return pre + "/inputs/" + rest[1] + "/" + rest[2]
-	}
-	return ""
-}
+func CardFieldPointer(field string) string { return cardPointers.Pointer(field) }

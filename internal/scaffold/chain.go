@@ -11,6 +11,14 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	k := declKind(KindWorkflowChain, 20, validate.WorkflowChainPack, "A workflow-chain pack (a chain of two steps, no code)",
+		"pack/chain-README.md.tmpl", ChainPackAnswers{}.Defaults, func(a *ChainPackAnswers) *Identity { return &a.Identity }, PlanChainPack)
+	k.Aliases = map[string]string{"chain.": "chains.0."}
+	k.Pointers = chainPointers
+	registerKind(k)
+}
+
 // Pack kinds `wopkit new pack` scaffolds (the pack.json "kind" values, read
 // from the schemas' const: see PackKinds; the other kinds' constants are
 // in prompt.go, connection.go, card.go, form.go and artifact.go).
@@ -35,14 +43,14 @@ type ChainPackAnswers struct {
 type ChainAnswers struct {
 	// ID is the chainId, or, without a dot, a suffix appended to the pack
 	// name ("summarize-page" in pack vendor.acme.x is vendor.acme.x.summarize-page).
-	ID           string          `json:"id"`
+	ID           string          `json:"id" doc:"chainId"`
 	Version      string          `json:"version"`
 	Label        string          `json:"label"` // default: the id's last part, title-cased
 	Description  string          `json:"description"`
-	Capabilities []string        `json:"capabilities"` // ChainCapabilities()
-	Parameters   []ParamAnswers  `json:"parameters"`   // what the author is asked at drop time
-	Steps        []StepAnswers   `json:"steps"`        // the dag's nodes, in order
-	Outputs      []OutputAnswers `json:"outputs"`
+	Capabilities []string        `json:"capabilities"`                        // ChainCapabilities()
+	Parameters   []ParamAnswers  `json:"parameters" doc:"parameters,derived"` // properties keyed by name: see fieldOf
+	Steps        []StepAnswers   `json:"steps" doc:"dag/nodes"`               // the dag's nodes, in order
+	Outputs      []OutputAnswers `json:"outputs" doc:"outputs,derived"`       // keyed by name: see fieldOf
 }
 
 // ParamAnswers describe one chain parameter (a property of the chain's
@@ -63,17 +71,17 @@ type StepAnswers struct {
 	// the typeId is written <typeId>@<version>. A TypeID that carries its
 	// own pin keeps it; "" pins DefaultNodeVersion. v1 chains are written
 	// unpinned (the v1 schema admits no @).
-	Version string `json:"version"`
-	Name    string `json:"name"` // display name; default: the id title-cased
+	Version string `json:"version" doc:"-"` // written into typeId: its problems are typeId's
+	Name    string `json:"name"`            // display name; default: the id title-cased
 	// Params are the chain parameters the step receives: each is written
 	// into the node's config as "<name>": "{{params.<name>}}".
-	Params []string `json:"params"`
+	Params []string `json:"params" doc:"-"` // config members: see fieldOf
 	// Config holds further config strings (which may use {{params.x}}).
-	Config map[string]string `json:"config"`
+	Config map[string]string `json:"config" doc:"config,derived"`
 	// Input and Output name the ports of the edges into and out of the
 	// step ("" wires the node itself: edge "fetch" -> "summarize").
-	Input  string `json:"input"`
-	Output string `json:"output"`
+	Input  string `json:"input" doc:"-"` // the edges'
+	Output string `json:"output" doc:"-"`
 }
 
 // OutputAnswers describe one output the chain surfaces to the workflow.
@@ -140,8 +148,10 @@ var (
 	chainValueTypes = schemaEnum(validate.WorkflowChainPack, "/chains/0/producedVariables/0/type")
 	packKinds       = schemaList(func(v *validate.Validator) []string {
 		kinds := append([]string(nil), v.FieldFor(validate.V2, validate.NodePack, "/kind").Enum...)
-		for _, k := range declarativeKinds {
-			kinds = append(kinds, v.FieldFor(validate.V2, k.schema, "/kind").Enum...)
+		for _, k := range Kinds() {
+			if k.IsPack() && k.Identity != nil {
+				kinds = append(kinds, v.FieldFor(validate.V2, k.Schema, "/kind").Enum...)
+			}
 		}
 		return kinds
 	})
@@ -175,7 +185,7 @@ func PlanChainPack(a ChainPackAnswers, v *validate.Validator) (*Plan, error) {
 		doc.Chains = append(doc.Chains, c.doc(a.Name, a.Spec))
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindWorkflowChain, hint: "use the node pack answers for another kind",
-		readme: "pack/chain-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
+		doc: doc, view: a.view(), errs: a.precheck(), fieldOf: a.fieldOf})
 }
 
 // precheck refuses what the schemas and lint rules cannot see in the
@@ -343,79 +353,41 @@ func port(id, p string) string {
 // comes from ("/chains/0/dag/nodes/1/typeId" is "chains.0.steps.1.typeId").
 func (a *ChainPackAnswers) fieldOf(pointer string) string {
 	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) == 0 {
-		return ""
+	if len(toks) < 4 || toks[0] != "chains" {
+		return chainPointers.Field(pointer)
 	}
-	switch toks[0] {
-	case "engines":
-		return "engines"
-	case "dependencies":
-		return "dependencies"
-	case "chains":
-	default:
-		return toks[0]
-	}
-	if len(toks) < 3 {
-		return strings.Join(toks, ".")
-	}
-	ci := toks[1]
-	pre := "chains." + ci
+	pre := "chains." + toks[1]
 	var c ChainAnswers
-	if i, ok := atoi(ci); ok && i < len(a.Chains) {
+	if i, ok := atoi(toks[1]); ok && i < len(a.Chains) {
 		c = a.Chains[i]
 	}
-	rest := toks[2:]
-	switch rest[0] {
-	case "chainId":
-		return pre + ".id"
-	case "parameters":
-		if len(rest) >= 3 && rest[1] == "properties" {
-			for j, pa := range c.Parameters {
-				if pa.Name == rest[2] {
-					f := pre + ".parameters." + itoa(j)
-					if len(rest) >= 4 && (rest[3] == "type" || rest[3] == "description") {
-						f += "." + rest[3]
-					}
-					return f
+	switch rest := toks[2:]; {
+	case rest[0] == "parameters" && rest[1] == "properties" && len(rest) >= 3: // keyed by the parameter's name
+		for j, pa := range c.Parameters {
+			if pa.Name == rest[2] {
+				f := pre + ".parameters." + itoa(j)
+				if len(rest) >= 4 && (rest[3] == "type" || rest[3] == "description") {
+					f += "." + rest[3]
 				}
-			}
-		}
-		return pre + ".parameters"
-	case "outputs":
-		if len(rest) >= 2 {
-			for j, o := range c.Outputs {
-				if o.Name == rest[1] {
-					f := pre + ".outputs." + itoa(j)
-					if len(rest) >= 3 {
-						f += "." + rest[2]
-					}
-					return f
-				}
-			}
-		}
-		return pre + ".outputs"
-	case "dag":
-		if len(rest) >= 3 && rest[1] == "nodes" {
-			f := pre + ".steps." + rest[2]
-			if len(rest) < 4 {
 				return f
 			}
-			switch rest[3] {
-			case "id", "typeId", "name":
-				return f + "." + rest[3]
-			case "config":
-				if j, ok := atoi(rest[2]); ok && j < len(c.Steps) && len(rest) >= 5 && index(c.Steps[j].Params, rest[4]) >= 0 {
-					return f + ".params"
-				}
-				return f + ".config"
-			}
-			return f
 		}
-		return pre + ".steps"
-	case "capabilities":
-		return pre + ".capabilities"
+	case rest[0] == "outputs": // keyed by the output's name
+		for j, o := range c.Outputs {
+			if o.Name == rest[1] {
+				f := pre + ".outputs." + itoa(j)
+				if len(rest) >= 3 {
+					f += "." + rest[2]
+				}
+				return f
+			}
+		}
+	case rest[0] == "dag" && rest[1] == "nodes" && len(rest) >= 5 && rest[3] == "config": // a parameter the step receives, or its config
+		if j, ok := atoi(rest[2]); ok && j < len(c.Steps) && index(c.Steps[j].Params, rest[4]) >= 0 {
+			return pre + ".steps." + rest[2] + ".params"
+		}
 	}
-	return pre + "." + rest[0]
+	return chainPointers.Field(pointer)
 }
 
 func atoi(s string) (int, bool) {
@@ -571,30 +543,26 @@ func sortedKeys(m map[string]string) []string {
 // the document (a step's params, a parameter's required flag).
 func ChainFieldPointer(a ChainPackAnswers, field string) string {
 	toks := strings.Split(field, ".")
-	if len(toks) < 3 || toks[0] != "chains" {
-		return identityPointer(field)
-	}
-	pre := "/chains/" + toks[1]
-	ci, _ := atoi(toks[1])
-	var c ChainAnswers
-	if ci < len(a.Chains) {
-		c = a.Chains[ci]
-	}
-	switch rest := toks[2:]; {
-	case len(rest) == 1 && rest[0] == "id":
-		return pre + "/chainId"
-	case len(rest) == 1 && (rest[0] == "version" || rest[0] == "label" || rest[0] == "description" || rest[0] == "capabilities"):
-		return pre + "/" + rest[0]
-	case len(rest) == 3 && rest[0] == "steps" && (rest[2] == "id" || rest[2] == "typeId" || rest[2] == "name"):
-		return pre + "/dag/nodes/" + rest[1] + "/" + rest[2]
-	case len(rest) == 3 && rest[0] == "parameters" && (rest[2] == "type" || rest[2] == "description"):
-		if j, ok := atoi(rest[1]); ok && j < len(c.Parameters) {
-			return jsondoc.Child(pre+"/parameters/properties", c.Parameters[j].Name) + "/" + rest[2]
+	if len(toks) == 5 && toks[0] == "chains" && (toks[4] == "type" || toks[4] == "description") {
+		ci, _ := atoi(toks[1])
+		j, ok := atoi(toks[3])
+		if !ok || ci >= len(a.Chains) {
+			return ""
 		}
-	case len(rest) == 3 && rest[0] == "outputs" && (rest[2] == "type" || rest[2] == "description"):
-		if j, ok := atoi(rest[1]); ok && j < len(c.Outputs) {
-			return jsondoc.Child(pre+"/outputs", c.Outputs[j].Name) + "/" + rest[2]
+		c := a.Chains[ci]
+		pre := "/chains/" + toks[1]
+		switch { // keyed by name
+		case toks[2] == "parameters" && j < len(c.Parameters):
+			return jsondoc.Child(pre+"/parameters/properties", c.Parameters[j].Name) + "/" + toks[4]
+		case toks[2] == "outputs" && j < len(c.Outputs):
+			return jsondoc.Child(pre+"/outputs", c.Outputs[j].Name) + "/" + toks[4]
 		}
+		return ""
 	}
-	return ""
+	return chainPointers.Pointer(field)
 }
+
+// chainPointers maps the answers to pack.json and back, where neither
+// depends on the answers (see fieldOf and ChainFieldPointer for those
+// that do).
+var chainPointers = pointerMap(ChainPackAnswers{})

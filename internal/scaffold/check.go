@@ -20,6 +20,9 @@ type FieldError struct {
 	File    string // the generated file the problem is in (e.g. "pack.json")
 	Message string // what is wrong
 	Hint    string // what to do
+	// Rule is the validator's lint rule that found the problem ("PR002"),
+	// "" for a schema problem or a check of the answers.
+	Rule string
 }
 
 // Error renders the problem as "field: message (hint)".
@@ -159,7 +162,7 @@ func checkPackPlanRenamed(v *validate.Validator, p *Plan, base fs.FS, keep func(
 			if !keep(fr.Path, pr.Pointer) {
 				continue
 			}
-			fe := FieldError{File: fr.Path, Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint}
+			fe := FieldError{File: fr.Path, Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint, Rule: pr.Rule}
 			switch owner, ok := p.owners[fr.Path]; {
 			case fr.Path == "pack.json":
 				fe.Field = fieldOf(pr.Pointer)
@@ -171,7 +174,7 @@ func checkPackPlanRenamed(v *validate.Validator, p *Plan, base fs.FS, keep func(
 			case ok:
 				fe.Field = owner
 			}
-			errs = append(errs, fe)
+			errs = append(errs, answerWords(fe))
 		}
 	}
 	return errs

@@ -12,6 +12,16 @@ import (
 // KindConnection is the pack.json "kind" of a connection pack.
 const KindConnection = "connection"
 
+// connectionPointers maps the answers to pack.json and back.
+var connectionPointers = pointerMap(ConnectionPackAnswers{})
+
+func init() {
+	k := declKind(KindConnection, 40, validate.ConnectionPack, "A connection pack (an OAuth or API-key provider that connectors sign in to, no code)",
+		"pack/connection-README.md.tmpl", ConnectionPackAnswers{}.Defaults, func(a *ConnectionPackAnswers) *Identity { return &a.Identity }, PlanConnectionPack)
+	k.Pointers = connectionPointers
+	registerKind(k)
+}
+
 // ConnectionPackAnswers describe a new connection pack: a declarative pack
 // (no runtime) holding one provider definition (endpoints, scope catalog,
 // reach) that a connector's auth.provider resolves against (spec v2
@@ -32,10 +42,10 @@ type ProviderAnswers struct {
 	// Reach is how the provider is reached, one of ConnectionReaches():
 	// mcp (Server, Transport), openapi (OpenAPI, APIHosts) or integration (Node).
 	Reach     string `json:"reach"`
-	Server    string `json:"server"`    // mcp: the server's https URL
-	Transport string `json:"transport"` // mcp: ConnectionTransports()
-	OpenAPI   string `json:"openapi"`   // openapi: URL or in-pack path of the OpenAPI document
-	Node      string `json:"node"`      // integration: a core.openwop.integration.* typeId
+	Server    string `json:"server" doc:"reach/mcp/server/url"`          // mcp: the server's https URL
+	Transport string `json:"transport" doc:"reach/mcp/server/transport"` // mcp: ConnectionTransports()
+	OpenAPI   string `json:"openapi" doc:"reach/openapi/ref"`            // openapi: URL or in-pack path of the OpenAPI document
+	Node      string `json:"node" doc:"reach/integration/node"`          // integration: a core.openwop.integration.* typeId
 	// APIHosts are the hosts the credential may be sent to (required for openapi).
 	APIHosts []string `json:"apiHosts"`
 	// ConsumerNodes are the core node typeIds that use the credential;
@@ -47,16 +57,16 @@ type ProviderAnswers struct {
 // issuer, flow and pkce apply to oauth2; for another kind the oauth2
 // defaults are dropped (Normalize).
 type AuthAnswers struct {
-	Kind       string              `json:"kind"`       // ConnectionAuthKinds(): oauth2, api_key, bearer, basic
-	Flow       string              `json:"flow"`       // authFlow: pkce, client_credentials, manual, none ("" omits)
-	ScopeModel string              `json:"scopeModel"` // groups, coarse, capabilities ("" omits)
-	Authorize  string              `json:"authorize"`  // https endpoints ("" omits)
-	Token      string              `json:"token"`
-	Revoke     string              `json:"revoke"`
-	Issuer     string              `json:"issuer"` // the authorization server's issuer (RFC 0199; CN001)
-	PKCE       string              `json:"pkce"`   // S256 or unsupported ("" omits: hosts send S256)
-	Read       []ScopeGroupAnswers `json:"read"`   // read scope groups
-	Write      []ScopeGroupAnswers `json:"write"`  // write scope groups (a separate re-consent)
+	Kind       string              `json:"kind"`                                // ConnectionAuthKinds(): oauth2, api_key, bearer, basic
+	Flow       string              `json:"flow" doc:"authFlow"`                 // authFlow: pkce, client_credentials, manual, none ("" omits)
+	ScopeModel string              `json:"scopeModel"`                          // groups, coarse, capabilities ("" omits)
+	Authorize  string              `json:"authorize" doc:"endpoints/authorize"` // https endpoints ("" omits)
+	Token      string              `json:"token" doc:"endpoints/token"`
+	Revoke     string              `json:"revoke" doc:"endpoints/revoke"`
+	Issuer     string              `json:"issuer"`                   // the authorization server's issuer (RFC 0199; CN001)
+	PKCE       string              `json:"pkce"`                     // S256 or unsupported ("" omits: hosts send S256)
+	Read       []ScopeGroupAnswers `json:"read" doc:"scopes/read"`   // read scope groups
+	Write      []ScopeGroupAnswers `json:"write" doc:"scopes/write"` // write scope groups (a separate re-consent)
 }
 
 // ScopeGroupAnswers describe one scope group.
@@ -186,8 +196,37 @@ func PlanConnectionPack(a ConnectionPackAnswers, v *validate.Validator) (*Plan, 
 		return nil, err
 	}
 	doc := connectionPackDoc{packHead: a.head(nil), Provider: a.Provider.doc()}
-	return planDeclarative(&a.Identity, v, declarative{kind: KindConnection, hint: "use the answers of the other kind",
-		readme: "pack/connection-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: connectionFieldOf})
+	p, err := planDeclarative(&a.Identity, v, declarative{kind: KindConnection, hint: "use the answers of the other kind",
+		doc: doc, view: a.view(), errs: a.precheck(), fieldOf: connectionPointers.Field})
+	if err != nil {
+		return nil, err
+	}
+	p.Notes = a.notes()
+	return p, nil
+}
+
+// notes are the next steps of a connection pack: addresses still under
+// .example to replace, the credential the operator supplies, and how
+// connectors name the provider.
+func (a *ConnectionPackAnswers) notes() []string {
+	pr := a.Provider
+	var out, example []string
+	reach := map[string][2]string{"mcp": {"MCP server", pr.Server}, "openapi": {"OpenAPI document", pr.OpenAPI}}[pr.Reach] // the reach's own address
+	for _, f := range []struct{ name, url string }{{"authorization", pr.Auth.Authorize}, {"token", pr.Auth.Token},
+		{"revocation", pr.Auth.Revoke}, {"issuer", pr.Auth.Issuer}, {reach[0], reach[1]}, {"documentation", pr.DocsURL}} {
+		if strings.Contains(f.url, ".example/") || strings.HasSuffix(f.url, ".example") {
+			example = append(example, f.name)
+		}
+	}
+	if len(example) > 0 {
+		out = append(out, "replace the placeholder addresses under .example ("+strings.Join(example, ", ")+") with "+pr.DisplayName+"'s own before publishing")
+	}
+	if pr.Auth.Kind == "oauth2" {
+		out = append(out, "register an OAuth client with "+pr.DisplayName+" for each host that connects: the host's operator gives it the client id and secret (the pack carries no secret)")
+	} else {
+		out = append(out, "the host's operator supplies the "+pr.DisplayName+" credential ("+pr.Auth.Kind+"): the pack carries no secret")
+	}
+	return append(out, "connectors sign in with auth.provider \""+pr.ID+"\" (or \""+a.Name+"#"+pr.ID+"\" for this pack's definition)")
 }
 
 // precheck refuses what the schema cannot see in the answers.
@@ -204,7 +243,8 @@ func (a *ConnectionPackAnswers) precheck() FieldErrors {
 		fe.Hint = "say how hosts reach the provider"
 		errs = append(errs, fe)
 	} else if n[1] == "" {
-		fe := fieldErrorf("provider."+n[0], "a provider reached by %s needs provider.%s", pr.Reach, n[0])
+		what := map[string]string{"mcp": "its MCP server's address", "openapi": "its OpenAPI document", "integration": "its integration node"}[pr.Reach]
+		fe := fieldErrorf("provider."+n[0], "a provider reached by %s needs %s", pr.Reach, what)
 		fe.Hint = map[string]string{"mcp": "give the MCP server's https URL", "openapi": "give the OpenAPI document's URL or in-pack path",
 			"integration": "give the core.openwop.integration.* node typeId"}[pr.Reach]
 		errs = append(errs, fe)
@@ -262,50 +302,6 @@ func (g ScopeGroupAnswers) doc() scopeGroupDoc {
 		d.Scopes = []string{}
 	}
 	return d
-}
-
-// connectionFieldOf maps a pointer in the generated pack.json to the
-// answer it comes from ("/provider/reach/mcp/server/url" is "provider.server").
-func connectionFieldOf(pointer string) string {
-	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) == 0 {
-		return ""
-	}
-	if toks[0] != "provider" || len(toks) < 2 {
-		return identityField(toks)
-	}
-	switch rest := toks[1:]; rest[0] {
-	case "reach":
-		switch {
-		case len(rest) >= 4 && rest[1] == "mcp" && rest[3] == "transport":
-			return "provider.transport"
-		case len(rest) >= 3 && rest[1] == "mcp":
-			return "provider.server"
-		case len(rest) >= 2 && rest[1] == "openapi":
-			return "provider.openapi"
-		case len(rest) >= 2 && rest[1] == "integration":
-			return "provider.node"
-		}
-		return "provider.reach"
-	case "auth":
-		if len(rest) < 2 {
-			return "provider.auth"
-		}
-		switch rest[1] {
-		case "authFlow":
-			return "provider.auth.flow"
-		case "endpoints":
-			if len(rest) >= 3 {
-				return "provider.auth." + rest[2]
-			}
-		case "scopes":
-			return "provider.auth." + strings.Join(rest[2:], ".")
-		}
-		return "provider.auth." + rest[1]
-	case "apiHosts", "consumerNodes":
-		return "provider." + rest[0]
-	}
-	return "provider." + strings.Join(toks[1:], ".")
 }
 
 // connectionView is what templates/pack/connection-README.md.tmpl sees.

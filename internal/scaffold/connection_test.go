@@ -57,7 +57,7 @@ func TestConnectionPackCheck(t *testing.T) {
 		{"openapi without hosts", "provider.apiHosts", "apiHosts", func(a *ConnectionPackAnswers) {
 			a.Provider.Reach, a.Provider.OpenAPI = "openapi", "https://api.acme.example/openapi.json"
 		}},
-		{"openapi without document", "provider.openapi", "needs provider.openapi", func(a *ConnectionPackAnswers) { a.Provider.Reach = "openapi" }},
+		{"openapi without document", "provider.openapi", "needs its OpenAPI document", func(a *ConnectionPackAnswers) { a.Provider.Reach = "openapi" }},
 		{"unknown reach", "provider.reach", "carrier-pigeon", func(a *ConnectionPackAnswers) { a.Provider.Reach = "carrier-pigeon" }},
 		{"v1", "spec", "only in spec v2", func(a *ConnectionPackAnswers) { a.Spec = "v1" }},
 	})
@@ -107,5 +107,32 @@ func TestConnectionPackKinds(t *testing.T) {
 	}
 	if len(ConnectionCategories()) < 10 || len(ConnectionTransports()) != 2 || len(ConnectionAuthFlows()) != 4 {
 		t.Errorf("lists %v %v %v", ConnectionCategories(), ConnectionTransports(), ConnectionAuthFlows())
+	}
+}
+
+// TestConnectionNotes: the plan's next steps name the placeholder
+// addresses left under .example (only the chosen reach's), the credential
+// the operator supplies, and how connectors name the provider.
+func TestConnectionNotes(t *testing.T) {
+	a := ConnectionPackAnswers{}.Defaults()
+	a.Name = "vendor.acme.conn"
+	p, err := PlanConnectionPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(p.Notes, "\n")
+	for _, want := range []string{"(authorization, token, issuer, MCP server)", "register an OAuth client with Acme", `auth.provider "acme"`, `"vendor.acme.conn#acme"`} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("%s missing from the notes:\n%s", want, notes)
+		}
+	}
+	a.Provider.Auth = AuthAnswers{Kind: "api_key"}
+	a.Provider.Reach, a.Provider.OpenAPI, a.Provider.APIHosts = "openapi", "https://api.acme.com/openapi.json", []string{"api.acme.com"}
+	p, err = PlanConnectionPack(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(p.Notes, "\n"); strings.Contains(notes, ".example") || strings.Contains(notes, "OAuth") || !strings.Contains(notes, "credential (api_key)") {
+		t.Errorf("an API-key provider with real addresses:\n%s", notes)
 	}
 }

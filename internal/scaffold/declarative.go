@@ -23,8 +23,8 @@ type Identity struct {
 	Homepage    string   `json:"homepage"`
 	Repository  string   `json:"repository"`
 	Keywords    []string `json:"keywords"`
-	Engines     string   `json:"engines"` // engines.openwop; empty: the spec's default
-	Spec        string   `json:"spec"`    // "v2" (default) or "v1", as for node packs
+	Engines     string   `json:"engines" doc:"engines/openwop"` // engines.openwop; empty: the spec's default
+	Spec        string   `json:"spec" doc:"-"`                  // "v2" (default) or "v1", as for node packs
 }
 
 // newIdentity returns the default identity of a new pack of kind.
@@ -123,7 +123,6 @@ type declView struct {
 // declarative is what one kind gives planDeclarative.
 type declarative struct {
 	kind, hint string // the kind's constant; the hint for answers of another kind
-	readme     string // the README template
 	doc        any    // pack.json
 	view       any    // what the README template sees (embeds declView)
 	// extra holds further files with their owners (an artifact type's
@@ -144,7 +143,8 @@ func planDeclarative(id *Identity, v *validate.Validator, d declarative) (*Plan,
 	if err := p.addJSON("pack.json", d.doc); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct{ path, tmpl string }{{"README.md", d.readme}, {".openwopignore", "pack/openwopignore.tmpl"}} {
+	k, _ := PackKind(d.kind) // the kind's descriptor names its README template
+	for _, f := range []struct{ path, tmpl string }{{"README.md", k.Readme}, {".openwopignore", "pack/openwopignore.tmpl"}} {
 		b, err := render(f.tmpl, d.view)
 		if err != nil {
 			return nil, err
@@ -164,35 +164,13 @@ func planDeclarative(id *Identity, v *validate.Validator, d declarative) (*Plan,
 	for i := range errs {
 		if errs[i].File == "pack.json" && errs[i].Pointer != "" {
 			errs[i].Field = d.fieldOf(missingMember(errs[i]))
+			errs[i] = answerWords(errs[i]) // the kind's answer, then its words
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errs.sorted()
 	}
 	return p, nil
-}
-
-// identityField returns the answer of a pack.json pointer's tokens outside
-// the kind's own members ("engines", "keywords" and "dependencies" are one
-// answer each; else the tokens dotted).
-func identityField(toks []string) string {
-	switch toks[0] {
-	case "engines", "keywords", "dependencies":
-		return toks[0]
-	}
-	return strings.Join(toks, ".")
-}
-
-// identityPointer returns the pack.json pointer of an identity answer
-// (or of dependencies), "" for another field.
-func identityPointer(field string) string {
-	switch field {
-	case "name", "version", "kind", "description", "author", "license", "homepage", "repository", "keywords", "dependencies":
-		return "/" + field
-	case "engines":
-		return "/engines/openwop"
-	}
-	return ""
 }
 
 // schemaList returns a function that reads a list from the embedded
@@ -215,43 +193,15 @@ func schemaPatternWords(kind validate.Kind, ptr string) func() []string {
 	})
 }
 
-// declarativeKind is one declarative kind `wopkit new pack` scaffolds.
-type declarativeKind struct {
-	kind   string        // the pack.json "kind" (its constant)
-	schema validate.Kind // the schema whose const "kind" it is
-	// fresh returns default answers (a pointer, for Set and Values), their
-	// identity, and the plan of the answers as they are when it is called.
-	fresh func() (any, *Identity, func(v *validate.Validator) (*Plan, error))
-}
-
-// declarativeKinds are the declarative kinds, in menu order (after the
-// node pack): adding a kind is its file and a row here.
-var declarativeKinds = []declarativeKind{
-	kindOf(KindWorkflowChain, validate.WorkflowChainPack, ChainPackAnswers{}.Defaults, func(a *ChainPackAnswers) *Identity { return &a.Identity }, PlanChainPack),
-	kindOf(KindPrompt, validate.PromptPack, PromptPackAnswers{}.Defaults, func(a *PromptPackAnswers) *Identity { return &a.Identity }, PlanPromptPack),
-	kindOf(KindConnection, validate.ConnectionPack, ConnectionPackAnswers{}.Defaults, func(a *ConnectionPackAnswers) *Identity { return &a.Identity }, PlanConnectionPack),
-	kindOf(KindCard, validate.CardPack, CardPackAnswers{}.Defaults, func(a *CardPackAnswers) *Identity { return &a.Identity }, PlanCardPack),
-	kindOf(KindFormContent, validate.FormContentPack, FormPackAnswers{}.Defaults, func(a *FormPackAnswers) *Identity { return &a.Identity }, PlanFormPack),
-	kindOf(KindArtifactType, validate.ArtifactTypePack, ArtifactPackAnswers{}.Defaults, func(a *ArtifactPackAnswers) *Identity { return &a.Identity }, PlanArtifactPack),
-}
-
-func kindOf[A any](kind string, schema validate.Kind, defaults func() A, id func(*A) *Identity, plan func(A, *validate.Validator) (*Plan, error)) declarativeKind {
-	return declarativeKind{kind: kind, schema: schema, fresh: func() (any, *Identity, func(v *validate.Validator) (*Plan, error)) {
-		a := defaults()
-		return &a, id(&a), func(v *validate.Validator) (*Plan, error) { return plan(a, v) }
-	}}
-}
-
 // NewDeclarative returns the default answers of a declarative pack kind
 // (a pointer to its answers, for Set and Values), their identity, and the
 // plan of the answers as they are when plan is called; ok is false for a
 // kind that is not declarative (node).
 func NewDeclarative(kind string) (answers any, id *Identity, plan func(v *validate.Validator) (*Plan, error), ok bool) {
-	for _, k := range declarativeKinds {
-		if k.kind == kind {
-			answers, id, plan = k.fresh()
-			return answers, id, plan, true
-		}
+	k, ok := PackKind(kind)
+	if !ok || k.Identity == nil {
+		return nil, nil, nil, false
 	}
-	return nil, nil, nil, false
+	answers = k.New()
+	return answers, k.Identity(answers), func(v *validate.Validator) (*Plan, error) { return k.Plan(answers, v) }, true
 }

@@ -149,26 +149,29 @@ func TestDeclarativeScaffoldAjv(t *testing.T) {
 // (and nothing for node), and PackKinds lists node then these in order.
 func TestDeclarativeKinds(t *testing.T) {
 	want := []string{KindNode}
-	for _, k := range declarativeKinds {
-		if got := orDefault(nil).FieldFor(validate.V2, k.schema, "/kind").Enum; len(got) != 1 || got[0] != k.kind {
-			t.Errorf("%s: the %s schema's kind is %v", k.kind, k.schema, got)
+	for _, k := range Kinds() {
+		if !k.IsPack() || k.Identity == nil {
+			continue
 		}
-		a, id, plan, ok := NewDeclarative(k.kind)
-		if !ok || id.Kind != k.kind {
-			t.Fatalf("NewDeclarative(%s): %v %+v", k.kind, ok, id)
+		if got := orDefault(nil).FieldFor(validate.V2, k.Schema, "/kind").Enum; len(got) != 1 || got[0] != k.Name {
+			t.Errorf("%s: the %s schema's kind is %v", k.Name, k.Schema, got)
+		}
+		a, id, plan, ok := NewDeclarative(k.Name)
+		if !ok || id.Kind != k.Name {
+			t.Fatalf("NewDeclarative(%s): %v %+v", k.Name, ok, id)
 		}
 		if err := Set(a, "name", "vendor.acme.x"); err != nil {
 			t.Fatal(err)
 		}
 		p, err := plan(nil)
 		if err != nil {
-			t.Fatalf("%s: %v", k.kind, err)
+			t.Fatalf("%s: %v", k.Name, err)
 		}
 		if pj := string(p.File("pack.json").Data); id.Name != "vendor.acme.x" || !strings.Contains(pj, `"name": "vendor.acme.x"`) ||
-			!strings.Contains(pj, `"kind": "`+k.kind+`"`) {
-			t.Errorf("%s: the plan does not follow the answers:\n%s", k.kind, pj)
+			!strings.Contains(pj, `"kind": "`+k.Name+`"`) {
+			t.Errorf("%s: the plan does not follow the answers:\n%s", k.Name, pj)
 		}
-		want = append(want, k.kind)
+		want = append(want, k.Name)
 	}
 	if _, _, _, ok := NewDeclarative(KindNode); ok {
 		t.Error("node is not declarative")

@@ -1,11 +1,16 @@
 package scaffold
 
 import (
-	"strings"
-
-	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
+
+func init() {
+	k := declKind(KindFormContent, 60, validate.FormContentPack, "A form-content pack (form templates with typed fields, no code)",
+		"pack/form-README.md.tmpl", FormPackAnswers{}.Defaults, func(a *FormPackAnswers) *Identity { return &a.Identity }, PlanFormPack)
+	k.Aliases = map[string]string{"form.": "templates.0."}
+	k.Pointers = formPointers
+	registerKind(k)
+}
 
 // KindFormContent is the pack.json "kind" of a form-content pack.
 const KindFormContent = "form-content"
@@ -21,7 +26,7 @@ type FormPackAnswers struct {
 // FormTemplateAnswers describe one form template.
 type FormTemplateAnswers struct {
 	// ID is the templateId, or, without a dot, a suffix appended to the pack name.
-	ID          string             `json:"id"`
+	ID          string             `json:"id" doc:"templateId,derived"`
 	Version     string             `json:"version"`
 	Label       string             `json:"label"` // the picker's name; default: the id's last part, title-cased
 	Title       string             `json:"title"` // the form's heading; default: the label
@@ -38,8 +43,8 @@ type FormFieldAnswers struct {
 	Format      string   `json:"format"` // FormFieldFormats() ("" omits it)
 	Description string   `json:"description"`
 	Required    bool     `json:"required"`
-	Default     string   `json:"default"` // "" omits it; read as the field's type
-	Options     []string `json:"options"` // the choices of a select or multiselect
+	Default     string   `json:"default" doc:"default,derived"` // "" omits it; read as the field's type
+	Options     []string `json:"options"`                       // the choices of a select or multiselect
 }
 
 // Defaults returns the answers of a new form-content pack: one contact form.
@@ -95,7 +100,7 @@ func PlanFormPack(a FormPackAnswers, v *validate.Validator) (*Plan, error) {
 		doc.Templates = append(doc.Templates, t.doc(a.Name))
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindFormContent, hint: "use the answers of the other kind",
-		readme: "pack/form-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: formFieldOf})
+		doc: doc, view: a.view(), errs: a.precheck(), fieldOf: formPointers.Field})
 }
 
 // precheck refuses what the schema cannot see in the answers.
@@ -136,28 +141,8 @@ func (t FormTemplateAnswers) doc(pack string) formTemplateDoc {
 	return d
 }
 
-// formFieldOf maps a pointer in the generated pack.json to the answer it
-// comes from ("/templates/0/templateId" is "templates.0.id").
-func formFieldOf(pointer string) string {
-	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) == 0 {
-		return ""
-	}
-	if toks[0] != "templates" || len(toks) < 3 {
-		return identityField(toks)
-	}
-	pre := "templates." + toks[1]
-	rest := toks[2:]
-	switch {
-	case rest[0] == "templateId":
-		return pre + ".id"
-	case rest[0] == "fields" && len(rest) >= 3:
-		return pre + ".fields." + rest[1] + "." + rest[2]
-	case rest[0] == "fields" && len(rest) == 2:
-		return pre + ".fields." + rest[1]
-	}
-	return pre + "." + rest[0]
-}
+// formPointers maps the answers to pack.json and back.
+var formPointers = pointerMap(FormPackAnswers{})
 
 // formView is what templates/pack/form-README.md.tmpl sees.
 type formView struct {
@@ -208,18 +193,4 @@ type formFieldDoc struct {
 // (CheckField with validate.FormContentPack); "" for answers that are not
 // one value of the document as typed (an id without a dot is appended to
 // the pack name; a default is read as its field's type).
-func FormFieldPointer(field string) string {
-	toks := strings.Split(field, ".")
-	if len(toks) < 3 || toks[0] != "templates" {
-		return identityPointer(field)
-	}
-	pre := "/templates/" + toks[1]
-	switch rest := toks[2:]; {
-	case len(rest) == 1 && (rest[0] == "version" || rest[0] == "label" || rest[0] == "title" || rest[0] == "description" || rest[0] == "category"):
-		return pre + "/" + rest[0]
-	case len(rest) == 3 && rest[0] == "fields" && (rest[2] == "id" || rest[2] == "type" || rest[2] == "label" || rest[2] == "format" ||
-		rest[2] == "description" || rest[2] == "options"):
-		return pre + "/fields/" + rest[1] + "/" + rest[2]
-	}
-	return ""
-}
+func FormFieldPointer(field string) string { return formPointers.Pointer(field) }

@@ -78,7 +78,7 @@ func TestFormFieldPointer(t *testing.T) {
 			t.Errorf("%s: pointer %q names nothing in pack.json", field, ptr)
 			continue
 		}
-		if back := formFieldOf(ptr); back != field {
+		if back := formPointers.Field(ptr); back != field {
 			t.Errorf("%s -> %s -> %s", field, ptr, back)
 		}
 	}

@@ -8,6 +8,18 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	k := newKind(Kind{Name: KindNode, Verb: "pack", Order: 10, About: "A node pack (nodes and agents, with code)", Schema: validate.NodePack,
+		Readme: "pack/README.md.tmpl", Aliases: map[string]string{"node.": "nodes.0.", "agent.": "agents.0."}}, PackAnswers{}.Defaults)
+	k.Full = func() any {
+		p := PackAnswers{}.Defaults()
+		p.Agents = []AgentAnswers{fullAgent()}
+		return &p
+	}
+	k.Plan = planned(PlanPack)
+	registerKind(k)
+}
+
 // Normalize fills what follows from other answers: the runtime's format,
 // entry and minimum version from its template, and, for a remote
 // (agent-only) pack, no nodes and at least one agent.
@@ -87,7 +99,8 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 	if err := p.addJSON("pack.json", doc); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct{ path, tmpl string }{{"README.md", "pack/README.md.tmpl"}, {".openwopignore", "pack/openwopignore.tmpl"}} {
+	k, _ := PackKind(KindNode) // the kind's descriptor names its README template
+	for _, f := range []struct{ path, tmpl string }{{"README.md", k.Readme}, {".openwopignore", "pack/openwopignore.tmpl"}} {
 		b, err := render(f.tmpl, vw)
 		if err != nil {
 			return nil, err

@@ -2,11 +2,21 @@ package scaffold
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/validate"
 )
+
+func init() {
+	k := declKind(KindPrompt, 30, validate.PromptPack, "A prompt pack (prompt templates with variables, no code)",
+		"pack/prompt-README.md.tmpl", PromptPackAnswers{}.Defaults, func(a *PromptPackAnswers) *Identity { return &a.Identity }, PlanPromptPack)
+	k.Pointers = promptPointers
+	k.Full = func() any {
+		p := PromptPackAnswers{}.Defaults()
+		p.Prompts = []PromptAnswers{PromptAnswers{}.Defaults()} // the template with variables
+		return &p
+	}
+	registerKind(k)
+}
 
 // KindPrompt is the pack.json "kind" of a prompt pack.
 const KindPrompt = "prompt"
@@ -22,7 +32,7 @@ type PromptPackAnswers struct {
 
 // PromptAnswers describe one prompt template.
 type PromptAnswers struct {
-	ID          string            `json:"id"` // the templateId (written as given: "writer-system")
+	ID          string            `json:"id" doc:"templateId"` // the templateId (written as given: "writer-system")
 	Version     string            `json:"version"`
 	Kind        string            `json:"kind"` // PromptKinds(): system, user, few-shot, schema-hint
 	Name        string            `json:"name"` // display name; default: the id title-cased
@@ -30,9 +40,9 @@ type PromptAnswers struct {
 	Text        string            `json:"text"` // the body; {{varName}} placeholders
 	Variables   []VariableAnswers `json:"variables"`
 	Tags        []string          `json:"tags"`
-	ModelClass  string            `json:"modelClass"` // modelHints.modelClass ("" omits)
+	ModelClass  string            `json:"modelClass" doc:"modelHints/modelClass"` // modelHints.modelClass ("" omits)
 	// Temperature is modelHints.temperature (0..2); negative omits it.
-	Temperature float64 `json:"temperature"`
+	Temperature float64 `json:"temperature" doc:"modelHints/temperature"`
 }
 
 // VariableAnswers describe one {{varName}} slot of a template.
@@ -41,7 +51,7 @@ type VariableAnswers struct {
 	Type        string `json:"type"`   // PromptVariableTypes()
 	Source      string `json:"source"` // PromptVariableSources(), "" omits it
 	Required    bool   `json:"required"`
-	Default     string `json:"default"` // defaultValue of an optional string variable ("" omits it)
+	Default     string `json:"default" doc:"defaultValue"` // defaultValue of an optional string variable ("" omits it)
 	Description string `json:"description"`
 }
 
@@ -116,7 +126,7 @@ func PlanPromptPack(a PromptPackAnswers, v *validate.Validator) (*Plan, error) {
 		doc.Prompts = append(doc.Prompts, pr.doc())
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindPrompt, hint: "use the answers of the other kind",
-		readme: "pack/prompt-README.md.tmpl", doc: doc, view: a.view(), errs: a.precheck(), fieldOf: promptFieldOf})
+		doc: doc, view: a.view(), errs: a.precheck(), fieldOf: promptPointers.Field})
 }
 
 // precheck refuses what the schemas cannot see in the answers.
@@ -131,7 +141,7 @@ func (a *PromptPackAnswers) precheck() FieldErrors {
 			if va.Default != "" && va.Required {
 				errs = append(errs, FieldError{Field: "prompts." + itoa(i) + ".variables." + itoa(j) + ".default",
 					Message: fmt.Sprintf("variable %q is required and has a default, which is never used", va.Name),
-					Hint:    "set required=false to let the default apply, or remove the default"})
+					Hint:    "make the variable not required, so that the default applies, or remove the default"})
 			}
 		}
 	}
@@ -163,42 +173,8 @@ func (pr PromptAnswers) doc() promptDoc {
 	return d
 }
 
-// promptFieldOf maps a pointer in the generated pack.json to the answer
-// it comes from ("/prompts/1/variables/0/name" is "prompts.1.variables.0.name").
-func promptFieldOf(pointer string) string {
-	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) == 0 {
-		return ""
-	}
-	if toks[0] != "prompts" || len(toks) < 3 {
-		return identityField(toks)
-	}
-	pre := "prompts." + toks[1]
-	switch rest := toks[2:]; rest[0] {
-	case "templateId":
-		return pre + ".id"
-	case "modelHints":
-		if len(rest) >= 2 {
-			return pre + "." + rest[1]
-		}
-		return pre + ".temperature"
-	case "variables":
-		if len(rest) >= 3 && rest[2] == "defaultValue" {
-			return pre + ".variables." + rest[1] + ".default"
-		}
-		if len(rest) >= 3 {
-			return pre + ".variables." + rest[1] + "." + rest[2]
-		}
-		if len(rest) >= 2 {
-			return pre + ".variables." + rest[1]
-		}
-		return pre + ".variables"
-	case "tags":
-		return pre + ".tags"
-	default:
-		return pre + "." + rest[0]
-	}
-}
+// promptPointers maps the answers to pack.json and back.
+var promptPointers = pointerMap(PromptPackAnswers{})
 
 // promptView is what templates/pack/prompt-README.md.tmpl sees.
 type promptView struct {
@@ -256,27 +232,8 @@ type modelHintsDoc struct {
 }
 
 // PromptFieldPointer returns the JSON pointer in pack.json of a prompt
-// pack answer field ("prompts.1.variables.0.type" is
-// "/prompts/1/variables/0/type"), for checking a value as it is typed
-// (CheckField with validate.PromptPack); "" for answers that are not one
-// value of the document.
-func PromptFieldPointer(field string) string {
-	toks := strings.Split(field, ".")
-	if len(toks) < 3 || toks[0] != "prompts" {
-		return identityPointer(field)
-	}
-	pre := "/prompts/" + toks[1]
-	switch rest := toks[2:]; {
-	case len(rest) == 1 && rest[0] == "id":
-		return pre + "/templateId"
-	case len(rest) == 1 && (rest[0] == "modelClass" || rest[0] == "temperature"):
-		return pre + "/modelHints/" + rest[0]
-	case len(rest) == 1:
-		return pre + "/" + rest[0]
-	case len(rest) == 3 && rest[0] == "variables" && rest[2] == "default":
-		return pre + "/variables/" + rest[1] + "/defaultValue"
-	case len(rest) == 3 && rest[0] == "variables":
-		return pre + "/variables/" + rest[1] + "/" + rest[2]
-	}
-	return ""
-}
+// pack answer field ("prompts.1.variables.0.default" is
+// "/prompts/1/variables/0/defaultValue"), for checking a value as it is
+// typed (CheckField with validate.PromptPack); "" for answers that are not
+// one value of the document.
+func PromptFieldPointer(field string) string { return promptPointers.Pointer(field) }

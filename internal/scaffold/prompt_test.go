@@ -56,7 +56,7 @@ func TestPromptPackCheck(t *testing.T) {
 		a.Name = "vendor.acme.prompts"
 		return a
 	}, []answerCase[PromptPackAnswers]{
-		{"undeclared variable", "prompts.1.text", "{{audience}} has no variables[] entry", func(a *PromptPackAnswers) { a.Prompts[1].Text += " For {{audience}}." }},
+		{"undeclared variable", "prompts.1.variables", "the text uses {{audience}}, which is not one of the template's variables", func(a *PromptPackAnswers) { a.Prompts[1].Text += " For {{audience}}." }},
 		{"same template ids", "prompts.1.id", "summarizer-system", func(a *PromptPackAnswers) { a.Prompts[1].ID = "summarizer-system" }},
 		{"same variable names", "prompts.1.variables.1.name", "text", func(a *PromptPackAnswers) { a.Prompts[1].Variables[1].Name = "text" }},
 		{"bad kind", "prompts.0.kind", "assistant", func(a *PromptPackAnswers) { a.Prompts[0].Kind = "assistant" }},
@@ -125,7 +125,7 @@ func TestPromptFieldPointer(t *testing.T) {
 			t.Errorf("%s: pointer %q names nothing in pack.json", field, ptr)
 			continue
 		}
-		if back := promptFieldOf(ptr); back != field {
+		if back := promptPointers.Field(ptr); back != field {
 			t.Errorf("%s -> %s -> %s", field, ptr, back)
 		}
 	}

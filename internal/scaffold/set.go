@@ -103,40 +103,8 @@ func Keys(answers any) []string {
 // so that every key can be named.
 func fullTemplate(answers any) map[string]any {
 	var v any
-	switch answers.(type) {
-	case *PackAnswers:
-		p := PackAnswers{}.Defaults()
-		ag := fullAgent()
-		p.Agents = []AgentAnswers{ag}
-		v = p
-	case *AgentAnswers:
-		v = fullAgent()
-	case *NodeAnswers:
-		v = NodeAnswers{}.Defaults()
-	case *EvalAnswers:
-		v = fullEval()
-	case *ChainPackAnswers:
-		v = ChainPackAnswers{}.Defaults()
-	case *ChainAnswers:
-		v = ChainAnswers{}.Defaults()
-	case *ConnectionPackAnswers:
-		v = ConnectionPackAnswers{}.Defaults()
-	case *CardPackAnswers:
-		v = CardPackAnswers{}.Defaults()
-	case *FormPackAnswers:
-		v = FormPackAnswers{}.Defaults()
-	case *ArtifactPackAnswers:
-		v = ArtifactPackAnswers{}.Defaults()
-	case *PromptPackAnswers:
-		p := PromptPackAnswers{}.Defaults()
-		p.Prompts = []PromptAnswers{PromptAnswers{}.Defaults()} // the template with variables
-		v = p
-	case *ToolAnswers:
-		t := ToolAnswers{}.Defaults()
-		t.Runtime.Command = []string{}
-		t.Env = []EnvAnswers{{Required: true}}
-		t.Scopes = []ScopeAnswers{{Actions: []string{}}}
-		v = t
+	if k, ok := kindOfAnswers(answers); ok {
+		v = k.template()
 	}
 	m, _ := toMap(v)
 	return m

@@ -6,6 +6,19 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	ag := newKind(Kind{Name: "agent", Verb: "agent", Order: 80, About: "A standalone agent manifest (or an agent added into a pack)",
+		Schema: validate.Agent}, AgentAnswers{}.StandaloneDefaults)
+	ag.Full = func() any { a := fullAgent(); return &a }
+	ag.Plan = func(a any, _ *validate.Validator) (*Plan, error) { return PlanStandaloneAgent(*a.(*AgentAnswers)) }
+	registerKind(ag)
+	ev := newKind(Kind{Name: "eval", Verb: "eval", Order: 90, About: "A standalone eval suite (or a suite added into a pack)",
+		Schema: validate.EvalSuite}, EvalAnswers{}.StandaloneDefaults)
+	ev.Full = func() any { e := fullEval(); return &e }
+	ev.Plan = func(a any, _ *validate.Validator) (*Plan, error) { return PlanStandaloneEval(*a.(*EvalAnswers)) }
+	registerKind(ev)
+}
+
 // StandaloneAgentID is the agentId a standalone agent gets when none is
 // given: a standalone manifest has no pack name to prefix a suffix with.
 const StandaloneAgentID = "community.example.assistant"
@@ -118,11 +131,11 @@ func checkStandalone(p *Plan, main string, k validate.Kind) FieldErrors {
 			kind = validate.EvalSuite
 		}
 		for _, pr := range v.Bytes(f.Path, f.Data, kind).Problems() {
-			fe := FieldError{File: f.Path, Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint, Field: fieldOf(pr.Pointer)}
+			fe := FieldError{File: f.Path, Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint, Field: fieldOf(pr.Pointer), Rule: pr.Rule}
 			if owner, ok := p.owners[f.Path]; ok {
 				fe.Field = join(owner, fe.Field)
 			}
-			errs = append(errs, fe)
+			errs = append(errs, answerWords(fe))
 		}
 	}
 	return errs.sorted()

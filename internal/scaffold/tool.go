@@ -8,6 +8,20 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+func init() {
+	k := newKind(Kind{Name: "tool", Verb: "tool", Order: 95, About: "A standalone tool install manifest", Schema: validate.ToolManifest},
+		ToolAnswers{}.Defaults)
+	k.Full = func() any {
+		t := ToolAnswers{}.Defaults()
+		t.Runtime.Command = []string{}
+		t.Env = []EnvAnswers{{Required: true}}
+		t.Scopes = []ScopeAnswers{{Actions: []string{}}}
+		return &t
+	}
+	k.Plan = func(a any, v *validate.Validator) (*Plan, error) { return PlanTool(*a.(*ToolAnswers), "", v) }
+	registerKind(k)
+}
+
 // ToolManifestVersion is the install-manifest version scaffold writes.
 const ToolManifestVersion = "0.4"
 

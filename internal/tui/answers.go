@@ -25,15 +25,11 @@ type answers struct {
 	What string               `json:"what"`
 	Pack scaffold.PackAnswers `json:"pack"`
 	Tool scaffold.ToolAnswers `json:"tool"`
-	// Chain is a workflow-chain pack's chains (its identity is Pack's).
-	Chain scaffold.ChainPackAnswers `json:"chain"`
-	// Prompt, Card and Form are a prompt pack's templates, a card pack's
-	// cards and a form-content pack's templates (their identity is Pack's).
-	Prompt scaffold.PromptPackAnswers `json:"prompt"`
-	Card   scaffold.CardPackAnswers   `json:"card"`
-	Form   scaffold.FormPackAnswers   `json:"form"`
-	// Artifact is an artifact-type pack's host base and types.
-	Artifact scaffold.ArtifactPackAnswers `json:"artifact"`
+	// Kinds are the answers of each declarative pack kind the wizard asks
+	// (a prompt pack's templates, a connection pack's provider, …), by the
+	// kind's name: the scaffold's answers of that kind (see declaredOf).
+	// Their identity is Pack's, which the identity page asks.
+	Kinds declared `json:"kinds"`
 
 	SignMethod string `json:"signMethod"` // manual, v2, sigstore, sigstore-keyless, none or skip
 	KeyChoice  string `json:"keyChoice"`  // new or existing
@@ -52,10 +48,10 @@ type answers struct {
 // newAnswers starts from the scaffold's defaults.
 func newAnswers() *answers {
 	a := &answers{What: whatMixed, Pack: scaffold.PackAnswers{}.Defaults(), Tool: scaffold.ToolAnswers{}.Defaults(),
-		Chain:  scaffold.ChainPackAnswers{}.Defaults(),
-		Prompt: scaffold.PromptPackAnswers{}.Defaults(), Card: scaffold.CardPackAnswers{}.Defaults(),
-		Form: scaffold.FormPackAnswers{}.Defaults(), Artifact: scaffold.ArtifactPackAnswers{}.Defaults(),
-		SignMethod: signMethods[0].Value, KeyChoice: "new"}
+		Kinds: declared{}, SignMethod: signMethods[0].Value, KeyChoice: "new"}
+	for name, k := range wizardKinds {
+		a.Kinds[name] = k.New()
+	}
 	a.Pack.Agents = []scaffold.AgentAnswers{scaffold.NewAgent(0)}
 	return a
 }

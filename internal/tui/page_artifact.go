@@ -16,18 +16,13 @@ import (
 // identity answers are the pack's.
 
 func init() {
-	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindArtifactType, About: "An artifact-type pack (artifact types with their schemas, no code)"})
+	askKind(scaffold.KindArtifactType)
 	isArtifact := func(a *answers, _ pos) bool { return a.What == scaffold.KindArtifactType }
 	listLens["artifactTypes"] = func(a *answers) int {
 		if a.What != scaffold.KindArtifactType {
 			return 0
 		}
-		return len(a.Artifact.Types)
-	}
-	adopt(scaffold.KindArtifactType, func(a *answers) *scaffold.ArtifactPackAnswers { return &a.Artifact },
-		func(g *scaffold.ArtifactPackAnswers) *scaffold.Identity { return &g.Identity })
-	planners[scaffold.KindArtifactType] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
-		return scaffold.PlanArtifactPack(a.artifactAnswers(), v)
+		return len(a.artifactPack().Types)
 	}
 	register(&page{id: "hostbase", title: "schema host", order: declOrder, doc: docPack, when: isArtifact,
 		owns: paths("hostBase"), groups: hostBaseGroups})
@@ -36,27 +31,24 @@ func init() {
 	register(&page{id: "artifacts", title: "artifact types", order: declOrder, doc: docPack, owns: paths("artifactTypes"),
 		when: isArtifact, groups: listGroups,
 		list: &listSpec{noun: "artifact type", plural: "artifact types", min: 1,
-			count: func(a *answers, _ pos) int { return len(a.Artifact.Types) },
-			label: func(a *answers, _ pos, k int) string { return a.Artifact.Types[k].ID },
+			count: func(a *answers, _ pos) int { return len(a.artifactPack().Types) },
+			label: func(a *answers, _ pos, k int) string { return a.artifactPack().Types[k].ID },
 			add: func(a *answers, _ pos) {
 				t := scaffold.ArtifactTypeAnswers{}.Defaults()
-				t.ID = fmt.Sprintf("artifact%d", len(a.Artifact.Types)+1)
-				a.Artifact.Types = append(a.Artifact.Types, t)
+				t.ID = fmt.Sprintf("artifact%d", len(a.artifactPack().Types)+1)
+				a.artifactPack().Types = append(a.artifactPack().Types, t)
 			},
-			remove: func(a *answers, _ pos, k int) { a.Artifact.Types = removeAt(a.Artifact.Types, k) },
+			remove: func(a *answers, _ pos, k int) { a.artifactPack().Types = removeAt(a.artifactPack().Types, k) },
 			entry:  entryOf("artifact")}})
 }
 
-// artifactAnswers is the artifact-type pack the scaffold plans: the pack's
-// identity with the types.
-func (a *answers) artifactAnswers() scaffold.ArtifactPackAnswers {
-	t := a.Artifact
-	t.Identity = a.identity(t.Identity)
-	return t
+// artifactPack is the answers of a artifact pack.
+func (a *answers) artifactPack() *scaffold.ArtifactPackAnswers {
+	return declaredOf[scaffold.ArtifactPackAnswers](a, scaffold.KindArtifactType)
 }
 
 func hostBaseGroups(w *wizard, _ pos) []*huh.Group {
-	h := &w.a.Artifact.HostBase
+	h := &w.a.artifactPack().HostBase
 	return []*huh.Group{huh.NewGroup(
 		w.k.text("hostBase", "Schema host", str{p: h, def: *h}, "", "").
 			Description("the publishing host's origin: each type's schema $id is minted under it"),
@@ -64,7 +56,7 @@ func hostBaseGroups(w *wizard, _ pos) []*huh.Group {
 }
 
 func artifactGroups(w *wizard, at pos) []*huh.Group {
-	k, t := w.k, &w.a.Artifact.Types[at.i]
+	k, t := w.k, &w.a.artifactPack().Types[at.i]
 	key := func(f string) string { return fmt.Sprintf("artifactTypes.%d.%s", at.i, f) }
 	text := pointed(k, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer)
 	help := func(f string) string { return k.help(validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key(f))) }

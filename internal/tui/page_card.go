@@ -15,22 +15,18 @@ import (
 // answers are the pack's.
 
 func init() {
-	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindCard, About: "A card pack (AI chat cards with typed inputs, no code)"})
+	askKind(scaffold.KindCard)
 	listLens["cards"] = func(a *answers) int {
 		if a.What != scaffold.KindCard {
 			return 0
 		}
-		return len(a.Card.Cards)
+		return len(a.cardPack().Cards)
 	}
-	adopt(scaffold.KindCard, func(a *answers) *scaffold.CardPackAnswers { return &a.Card }, func(g *scaffold.CardPackAnswers) *scaffold.Identity { return &g.Identity })
-	planners[scaffold.KindCard] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
-		return scaffold.PlanCardPack(a.cardAnswers(), v)
-	}
-	card := func(a *answers, i int) *scaffold.CardAnswers { return &a.Card.Cards[i] }
+	card := func(a *answers, i int) *scaffold.CardAnswers { return &a.cardPack().Cards[i] }
 	register(&page{id: "card", title: "card", order: declOrder, doc: docPack, each: "cards",
 		owns: paths("cards.%d"), groups: cardGroups})
 	register(&page{id: "input", title: "card input", order: declOrder, doc: docPack, each: "cards",
-		sub:  func(a *answers, i int) int { return len(a.Card.Cards[i].Inputs) },
+		sub:  func(a *answers, i int) int { return len(a.cardPack().Cards[i].Inputs) },
 		owns: paths("cards.%d.inputs.%d"), groups: cardInputGroups})
 	register(&page{id: "inputs", title: "card inputs", order: declOrder, doc: docPack, each: "cards",
 		owns: paths("cards.%d.inputs"), groups: listGroups,
@@ -45,27 +41,24 @@ func init() {
 	register(&page{id: "cards", title: "cards", order: declOrder, doc: docPack, owns: paths("cards"),
 		when: func(a *answers, _ pos) bool { return a.What == scaffold.KindCard }, groups: listGroups,
 		list: &listSpec{noun: "card", plural: "cards", min: 1,
-			count: func(a *answers, _ pos) int { return len(a.Card.Cards) },
-			label: func(a *answers, _ pos, k int) string { return a.Card.Cards[k].ID },
+			count: func(a *answers, _ pos) int { return len(a.cardPack().Cards) },
+			label: func(a *answers, _ pos, k int) string { return a.cardPack().Cards[k].ID },
 			add: func(a *answers, _ pos) {
 				c := scaffold.CardAnswers{}.Defaults()
-				c.ID = fmt.Sprintf("card%d", len(a.Card.Cards)+1)
-				a.Card.Cards = append(a.Card.Cards, c)
+				c.ID = fmt.Sprintf("card%d", len(a.cardPack().Cards)+1)
+				a.cardPack().Cards = append(a.cardPack().Cards, c)
 			},
-			remove: func(a *answers, _ pos, k int) { a.Card.Cards = removeAt(a.Card.Cards, k) },
+			remove: func(a *answers, _ pos, k int) { a.cardPack().Cards = removeAt(a.cardPack().Cards, k) },
 			entry:  entryOf("card")}})
 }
 
-// cardAnswers is the card pack the scaffold plans: the pack's identity
-// with the cards.
-func (a *answers) cardAnswers() scaffold.CardPackAnswers {
-	c := a.Card
-	c.Identity = a.identity(c.Identity)
-	return c
+// cardPack is the answers of a card pack.
+func (a *answers) cardPack() *scaffold.CardPackAnswers {
+	return declaredOf[scaffold.CardPackAnswers](a, scaffold.KindCard)
 }
 
 func cardGroups(w *wizard, at pos) []*huh.Group {
-	k, c := w.k, &w.a.Card.Cards[at.i]
+	k, c := w.k, &w.a.cardPack().Cards[at.i]
 	key := func(f string) string { return fmt.Sprintf("cards.%d.%s", at.i, f) }
 	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{
@@ -84,7 +77,7 @@ func cardGroups(w *wizard, at pos) []*huh.Group {
 }
 
 func cardInputGroups(w *wizard, at pos) []*huh.Group {
-	k, in := w.k, &w.a.Card.Cards[at.i].Inputs[at.j]
+	k, in := w.k, &w.a.cardPack().Cards[at.i].Inputs[at.j]
 	key := func(f string) string { return fmt.Sprintf("cards.%d.inputs.%d.%s", at.i, at.j, f) }
 	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{huh.NewGroup(

@@ -17,27 +17,23 @@ import (
 const whatChain = "workflow-chain"
 
 func init() {
-	whatKinds = append(whatKinds, scaffold.Choice{Value: whatChain, About: "A workflow-chain pack (a chain of two steps, no code)"})
+	askKind(whatChain)
 	listLens["chains"] = func(a *answers) int {
 		if a.What != whatChain {
 			return 0
 		}
-		return len(a.Chain.Chains)
-	}
-	adopt(whatChain, func(a *answers) *scaffold.ChainPackAnswers { return &a.Chain }, func(g *scaffold.ChainPackAnswers) *scaffold.Identity { return &g.Identity })
-	planners[whatChain] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
-		return scaffold.PlanChainPack(a.chainAnswers(), v)
+		return len(a.chainPack().Chains)
 	}
 	sub := func(n func(c scaffold.ChainAnswers) int) func(a *answers, i int) int {
-		return func(a *answers, i int) int { return n(a.Chain.Chains[i]) }
+		return func(a *answers, i int) int { return n(a.chainPack().Chains[i]) }
 	}
 	chainList := func(noun, plural, page string, min int, n func(c *scaffold.ChainAnswers) int, label func(c *scaffold.ChainAnswers, k int) string,
 		add func(c *scaffold.ChainAnswers), remove func(c *scaffold.ChainAnswers, k int)) *listSpec {
 		return &listSpec{noun: noun, plural: plural, min: min,
-			count:  func(a *answers, at pos) int { return n(&a.Chain.Chains[at.i]) },
-			label:  func(a *answers, at pos, k int) string { return label(&a.Chain.Chains[at.i], k) },
-			add:    func(a *answers, at pos) { add(&a.Chain.Chains[at.i]) },
-			remove: func(a *answers, at pos, k int) { remove(&a.Chain.Chains[at.i], k) },
+			count:  func(a *answers, at pos) int { return n(&a.chainPack().Chains[at.i]) },
+			label:  func(a *answers, at pos, k int) string { return label(&a.chainPack().Chains[at.i], k) },
+			add:    func(a *answers, at pos) { add(&a.chainPack().Chains[at.i]) },
+			remove: func(a *answers, at pos, k int) { remove(&a.chainPack().Chains[at.i], k) },
 			entry: func(at pos, k int) func(pos) bool {
 				return func(p pos) bool { return p.pg.id == page && p.i == at.i && p.j == k }
 			}}
@@ -77,24 +73,26 @@ func init() {
 	register(&page{id: "chains", title: "chains", order: 77, doc: docPack, owns: paths("chains"),
 		when: func(a *answers, _ pos) bool { return a.What == whatChain }, groups: listGroups,
 		list: &listSpec{noun: "chain", plural: "chains", min: 1,
-			count: func(a *answers, _ pos) int { return len(a.Chain.Chains) },
-			label: func(a *answers, _ pos, k int) string { return a.Chain.Chains[k].ID },
+			count: func(a *answers, _ pos) int { return len(a.chainPack().Chains) },
+			label: func(a *answers, _ pos, k int) string { return a.chainPack().Chains[k].ID },
 			add: func(a *answers, _ pos) {
 				c := scaffold.ChainAnswers{}.Defaults()
-				c.ID = fmt.Sprintf("chain%d", len(a.Chain.Chains)+1)
-				a.Chain.Chains = append(a.Chain.Chains, c)
+				c.ID = fmt.Sprintf("chain%d", len(a.chainPack().Chains)+1)
+				a.chainPack().Chains = append(a.chainPack().Chains, c)
 			},
-			remove: func(a *answers, _ pos, k int) { a.Chain.Chains = removeAt(a.Chain.Chains, k) },
+			remove: func(a *answers, _ pos, k int) { a.chainPack().Chains = removeAt(a.chainPack().Chains, k) },
 			entry:  entryOf("chain")}})
+}
+
+// chainPack is a workflow-chain pack's answers (its chains).
+func (a *answers) chainPack() *scaffold.ChainPackAnswers {
+	return declaredOf[scaffold.ChainPackAnswers](a, whatChain)
 }
 
 // chainAnswers is the chain pack the scaffold plans: the pack's identity
 // with the chains.
 func (a *answers) chainAnswers() scaffold.ChainPackAnswers {
-	c, p := a.Chain, a.Pack
-	c.Name, c.Version, c.Description, c.Author, c.License = p.Name, p.Version, p.Description, p.Author, p.License
-	c.Homepage, c.Repository, c.Keywords, c.Spec = p.Homepage, p.Repository, p.Keywords, p.Spec
-	return c
+	return *declaredPlan(a, whatChain).(*scaffold.ChainPackAnswers)
 }
 
 // chainCheck checks a chain answer where it lands in pack.json.
@@ -103,7 +101,7 @@ func (w *wizard) chainCheck(field string) (validate.Kind, string) {
 }
 
 func chainGroups(w *wizard, at pos) []*huh.Group {
-	k, c := w.k, &w.a.Chain.Chains[at.i]
+	k, c := w.k, &w.a.chainPack().Chains[at.i]
 	def := scaffold.ChainAnswers{}.Defaults()
 	key := func(f string) string { return fmt.Sprintf("chains.%d.%s", at.i, f) }
 	text := func(f, title string, tv textValue) *huh.Input {
@@ -120,7 +118,7 @@ func chainGroups(w *wizard, at pos) []*huh.Group {
 }
 
 func paramGroups(w *wizard, at pos) []*huh.Group {
-	k, pa := w.k, &w.a.Chain.Chains[at.i].Parameters[at.j]
+	k, pa := w.k, &w.a.chainPack().Chains[at.i].Parameters[at.j]
 	key := func(f string) string { return fmt.Sprintf("chains.%d.parameters.%d.%s", at.i, at.j, f) }
 	return []*huh.Group{huh.NewGroup(
 		k.text(key("name"), "Parameter name", str{p: &pa.Name, def: pa.Name}, "", "").Description("a step uses it as {{params.<name>}}"),
@@ -131,7 +129,7 @@ func paramGroups(w *wizard, at pos) []*huh.Group {
 }
 
 func stepGroups(w *wizard, at pos) []*huh.Group {
-	k, c := w.k, &w.a.Chain.Chains[at.i]
+	k, c := w.k, &w.a.chainPack().Chains[at.i]
 	st := &c.Steps[at.j]
 	key := func(f string) string { return fmt.Sprintf("chains.%d.steps.%d.%s", at.i, at.j, f) }
 	text := func(f, title string, tv textValue) *huh.Input {
@@ -156,7 +154,7 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 }
 
 func outputGroups(w *wizard, at pos) []*huh.Group {
-	k, o := w.k, &w.a.Chain.Chains[at.i].Outputs[at.j]
+	k, o := w.k, &w.a.chainPack().Chains[at.i].Outputs[at.j]
 	key := func(f string) string { return fmt.Sprintf("chains.%d.outputs.%d.%s", at.i, at.j, f) }
 	return []*huh.Group{huh.NewGroup(
 		k.text(key("name"), "Output name", str{p: &o.Name, def: o.Name}, "", ""),

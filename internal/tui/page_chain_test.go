@@ -15,7 +15,7 @@ func TestWizardChainPack(t *testing.T) {
 	t.Chdir(dir)
 	a := newAnswers()
 	d, w := wizardOn(t, a, NewOptions{DraftDir: dir})
-	for i := 0; i < len(whatKinds) && a.What != whatChain; i++ {
+	for i := 0; i < len(offered()) && a.What != whatChain; i++ {
 		d.keys("down")
 	}
 	if !strings.Contains(d.view(), "> A workflow-chain pack") {

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 
 	"charm.land/huh/v2"
@@ -74,29 +76,113 @@ func withCurrent(choices []string, cur string) []string {
 	return append(choices, cur)
 }
 
-// adopters take the answers of a declarative kind given on the command
-// line (--set kind=K, --values): each kind's file registers how its
-// answers become the wizard's (see adopt).
-var adopters = map[string]func(a *answers, given any) bool{}
+// wizardKinds are the scaffold's declarative pack kinds the wizard asks,
+// by name: each kind's pages file registers its kind (askKind) beside its
+// pages. The first page offers them, the wizard's answers hold one of each
+// (answers.Kinds), and they are planned and adopted from the command line
+// through the scaffold's descriptor: no other file names a kind.
+var wizardKinds = map[string]scaffold.Kind{}
 
-// adopt registers how the wizard starts from answers of kind: at stores
-// them in the wizard's answers, id is their identity, which the identity
-// page asks as the pack's.
-func adopt[A any](kind string, at func(a *answers) *A, id func(*A) *scaffold.Identity) {
-	adopters[kind] = func(a *answers, given any) bool {
-		g, ok := given.(*A)
+// askKind registers that the wizard asks the declarative pack kind name
+// (from the init of the kind's pages file).
+func askKind(name string) {
+	k, ok := scaffold.PackKind(name)
+	if !ok || k.Identity == nil {
+		panic("tui: the scaffold has no declarative pack kind " + name) // a build defect, not input
+	}
+	wizardKinds[name] = k
+}
+
+// declared holds the answers of each declarative kind, by name; read
+// from a draft, each is made as its kind's answers.
+type declared map[string]any
+
+func (d *declared) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if *d == nil {
+		*d = declared{}
+	}
+	for name, r := range raw {
+		k, ok := wizardKinds[name]
 		if !ok {
-			return false
+			continue // a kind this wizard does not ask
 		}
-		*at(a) = *g
-		a.What = kind
-		i, p := id(g), &a.Pack
+		v := k.New()
+		if err := json.Unmarshal(r, v); err != nil {
+			return err
+		}
+		(*d)[name] = v
+	}
+	return nil
+}
+
+// declaredOf is the answers of the declarative kind name, made when missing.
+func declaredOf[A any](a *answers, name string) *A {
+	if p, ok := a.Kinds[name].(*A); ok {
+		return p
+	}
+	if a.Kinds == nil {
+		a.Kinds = declared{}
+	}
+	k, _ := scaffold.PackKind(name)
+	p, _ := k.New().(*A)
+	if p == nil {
+		p = new(A)
+	}
+	a.Kinds[name] = p
+	return p
+}
+
+// declaredPlan is a copy of the answers of the declarative kind name with
+// the pack's identity, as the scaffold plans them.
+func declaredPlan(a *answers, name string) any {
+	k := wizardKinds[name]
+	cp := k.New()
+	if cur, ok := a.Kinds[name]; ok && reflect.TypeOf(cur) == reflect.TypeOf(cp) {
+		reflect.ValueOf(cp).Elem().Set(reflect.ValueOf(cur).Elem())
+	}
+	id := k.Identity(cp)
+	*id = a.identity(*id)
+	return cp
+}
+
+// planDeclared is the review of the answers of the declarative kind the
+// wizard asks (ok false when a.What is no such kind).
+func planDeclared(v *validate.Validator, a *answers) (out planned, ok bool) {
+	k, ok := wizardKinds[a.What]
+	if !ok {
+		return out, false
+	}
+	return planOne(k.Plan(declaredPlan(a, a.What), v)), true
+}
+
+// adopt starts the wizard from answers of a declarative kind given on the
+// command line (--set kind=K, --values): they become that kind's answers,
+// their identity the pack's, which the identity page asks. It reports
+// whether given is the answers of a kind the wizard asks.
+func adopt(a *answers, given any) bool {
+	for name, k := range wizardKinds {
+		if given == nil || reflect.TypeOf(given) != reflect.TypeOf(k.New()) {
+			continue
+		}
+		cp := k.New()
+		reflect.ValueOf(cp).Elem().Set(reflect.ValueOf(given).Elem())
+		a.Kinds[name] = cp
+		a.What = name
+		i, p := k.Identity(cp), &a.Pack
 		p.Name, p.Version, p.Description, p.Author, p.License = i.Name, i.Version, i.Description, i.Author, i.License
 		p.Homepage, p.Repository, p.Keywords, p.Spec, p.Engines = i.Homepage, i.Repository, i.Keywords, i.Spec, i.Engines
 		return true
 	}
+	return false
 }
 
 // Asks reports whether the wizard asks for a pack of kind (`new pack --set
 // kind=K` on a terminal opens it on that kind); the node pack is asked too.
-func Asks(kind string) bool { return kind == scaffold.KindNode || adopters[kind] != nil }
+func Asks(kind string) bool {
+	_, ok := wizardKinds[kind]
+	return kind == scaffold.KindNode || ok
+}

@@ -15,22 +15,18 @@ import (
 // the templates; the identity answers are the pack's.
 
 func init() {
-	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindFormContent, About: "A form-content pack (form templates with typed fields, no code)"})
+	askKind(scaffold.KindFormContent)
 	listLens["forms"] = func(a *answers) int {
 		if a.What != scaffold.KindFormContent {
 			return 0
 		}
-		return len(a.Form.Templates)
+		return len(a.formPack().Templates)
 	}
-	adopt(scaffold.KindFormContent, func(a *answers) *scaffold.FormPackAnswers { return &a.Form }, func(g *scaffold.FormPackAnswers) *scaffold.Identity { return &g.Identity })
-	planners[scaffold.KindFormContent] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
-		return scaffold.PlanFormPack(a.formAnswers(), v)
-	}
-	form := func(a *answers, i int) *scaffold.FormTemplateAnswers { return &a.Form.Templates[i] }
+	form := func(a *answers, i int) *scaffold.FormTemplateAnswers { return &a.formPack().Templates[i] }
 	register(&page{id: "form", title: "form template", order: declOrder, doc: docPack, each: "forms",
 		owns: paths("templates.%d"), groups: formGroups})
 	register(&page{id: "field", title: "form field", order: declOrder, doc: docPack, each: "forms",
-		sub:  func(a *answers, i int) int { return len(a.Form.Templates[i].Fields) },
+		sub:  func(a *answers, i int) int { return len(a.formPack().Templates[i].Fields) },
 		owns: paths("templates.%d.fields.%d"), groups: formFieldGroups})
 	register(&page{id: "fields", title: "form fields", order: declOrder, doc: docPack, each: "forms",
 		owns: paths("templates.%d.fields"), groups: listGroups,
@@ -47,27 +43,24 @@ func init() {
 	register(&page{id: "forms", title: "form templates", order: declOrder, doc: docPack, owns: paths("templates"),
 		when: func(a *answers, _ pos) bool { return a.What == scaffold.KindFormContent }, groups: listGroups,
 		list: &listSpec{noun: "form", plural: "forms", min: 1,
-			count: func(a *answers, _ pos) int { return len(a.Form.Templates) },
-			label: func(a *answers, _ pos, k int) string { return a.Form.Templates[k].ID },
+			count: func(a *answers, _ pos) int { return len(a.formPack().Templates) },
+			label: func(a *answers, _ pos, k int) string { return a.formPack().Templates[k].ID },
 			add: func(a *answers, _ pos) {
 				t := scaffold.FormTemplateAnswers{}.Defaults()
-				t.ID = fmt.Sprintf("form%d", len(a.Form.Templates)+1)
-				a.Form.Templates = append(a.Form.Templates, t)
+				t.ID = fmt.Sprintf("form%d", len(a.formPack().Templates)+1)
+				a.formPack().Templates = append(a.formPack().Templates, t)
 			},
-			remove: func(a *answers, _ pos, k int) { a.Form.Templates = removeAt(a.Form.Templates, k) },
+			remove: func(a *answers, _ pos, k int) { a.formPack().Templates = removeAt(a.formPack().Templates, k) },
 			entry:  entryOf("form")}})
 }
 
-// formAnswers is the form-content pack the scaffold plans: the pack's
-// identity with the templates.
-func (a *answers) formAnswers() scaffold.FormPackAnswers {
-	f := a.Form
-	f.Identity = a.identity(f.Identity)
-	return f
+// formPack is the answers of a form pack.
+func (a *answers) formPack() *scaffold.FormPackAnswers {
+	return declaredOf[scaffold.FormPackAnswers](a, scaffold.KindFormContent)
 }
 
 func formGroups(w *wizard, at pos) []*huh.Group {
-	k, t := w.k, &w.a.Form.Templates[at.i]
+	k, t := w.k, &w.a.formPack().Templates[at.i]
 	key := func(f string) string { return fmt.Sprintf("templates.%d.%s", at.i, f) }
 	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
 	return []*huh.Group{huh.NewGroup(
@@ -81,7 +74,7 @@ func formGroups(w *wizard, at pos) []*huh.Group {
 }
 
 func formFieldGroups(w *wizard, at pos) []*huh.Group {
-	k, f := w.k, &w.a.Form.Templates[at.i].Fields[at.j]
+	k, f := w.k, &w.a.formPack().Templates[at.i].Fields[at.j]
 	key := func(s string) string { return fmt.Sprintf("templates.%d.fields.%d.%s", at.i, at.j, s) }
 	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
 	return []*huh.Group{huh.NewGroup(

@@ -16,7 +16,7 @@ import (
 // offered as about says.
 func pickKind(t *testing.T, d *driver, a *answers, kind, about string) {
 	t.Helper()
-	for i := 0; i < len(whatKinds) && a.What != kind; i++ {
+	for i := 0; i < len(offered()) && a.What != kind; i++ {
 		d.keys("down")
 	}
 	if a.What != kind || !strings.Contains(d.view(), "> "+about) {
@@ -108,8 +108,8 @@ func TestWizardCardBackAndFix(t *testing.T) {
 	}
 	enterUntil(t, d, w, "inputs")
 	d.keys("down", "enter") // add a new input
-	if w.at.pg.id != "input" || w.at.j != 2 || len(a.Card.Cards[0].Inputs) != 3 {
-		t.Fatalf("add: on %s/%d, %d inputs", w.at.pg.id, w.at.j, len(a.Card.Cards[0].Inputs))
+	if w.at.pg.id != "input" || w.at.j != 2 || len(a.cardPack().Cards[0].Inputs) != 3 {
+		t.Fatalf("add: on %s/%d, %d inputs", w.at.pg.id, w.at.j, len(a.cardPack().Cards[0].Inputs))
 	}
 	d.keys("type:tone", "enter")
 	// The template does not use {{tone}} yet: said as the id is left

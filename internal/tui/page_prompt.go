@@ -15,22 +15,18 @@ import (
 // the templates; the identity answers are the pack's.
 
 func init() {
-	whatKinds = append(whatKinds, scaffold.Choice{Value: scaffold.KindPrompt, About: "A prompt pack (prompt templates with variables, no code)"})
+	askKind(scaffold.KindPrompt)
 	listLens["prompts"] = func(a *answers) int {
 		if a.What != scaffold.KindPrompt {
 			return 0
 		}
-		return len(a.Prompt.Prompts)
+		return len(a.promptPack().Prompts)
 	}
-	adopt(scaffold.KindPrompt, func(a *answers) *scaffold.PromptPackAnswers { return &a.Prompt }, func(g *scaffold.PromptPackAnswers) *scaffold.Identity { return &g.Identity })
-	planners[scaffold.KindPrompt] = func(v *validate.Validator, a *answers) (*scaffold.Plan, error) {
-		return scaffold.PlanPromptPack(a.promptAnswers(), v)
-	}
-	prompt := func(a *answers, i int) *scaffold.PromptAnswers { return &a.Prompt.Prompts[i] }
+	prompt := func(a *answers, i int) *scaffold.PromptAnswers { return &a.promptPack().Prompts[i] }
 	register(&page{id: "prompt", title: "prompt template", order: declOrder, doc: docPack, each: "prompts",
 		owns: paths("prompts.%d"), groups: promptGroups})
 	register(&page{id: "variable", title: "template variable", order: declOrder, doc: docPack, each: "prompts",
-		sub:  func(a *answers, i int) int { return len(a.Prompt.Prompts[i].Variables) },
+		sub:  func(a *answers, i int) int { return len(a.promptPack().Prompts[i].Variables) },
 		owns: paths("prompts.%d.variables.%d"), groups: variableGroups})
 	register(&page{id: "variables", title: "template variables", order: declOrder, doc: docPack, each: "prompts",
 		owns: paths("prompts.%d.variables"), groups: listGroups,
@@ -45,27 +41,24 @@ func init() {
 	register(&page{id: "prompts", title: "prompt templates", order: declOrder, doc: docPack, owns: paths("prompts"),
 		when: func(a *answers, _ pos) bool { return a.What == scaffold.KindPrompt }, groups: listGroups,
 		list: &listSpec{noun: "template", plural: "templates", min: 1,
-			count: func(a *answers, _ pos) int { return len(a.Prompt.Prompts) },
-			label: func(a *answers, _ pos, k int) string { return a.Prompt.Prompts[k].ID },
+			count: func(a *answers, _ pos) int { return len(a.promptPack().Prompts) },
+			label: func(a *answers, _ pos, k int) string { return a.promptPack().Prompts[k].ID },
 			add: func(a *answers, _ pos) {
 				p := scaffold.PromptAnswers{}.Defaults()
-				p.ID = fmt.Sprintf("prompt%d", len(a.Prompt.Prompts)+1)
-				a.Prompt.Prompts = append(a.Prompt.Prompts, p)
+				p.ID = fmt.Sprintf("prompt%d", len(a.promptPack().Prompts)+1)
+				a.promptPack().Prompts = append(a.promptPack().Prompts, p)
 			},
-			remove: func(a *answers, _ pos, k int) { a.Prompt.Prompts = removeAt(a.Prompt.Prompts, k) },
+			remove: func(a *answers, _ pos, k int) { a.promptPack().Prompts = removeAt(a.promptPack().Prompts, k) },
 			entry:  entryOf("prompt")}})
 }
 
-// promptAnswers is the prompt pack the scaffold plans: the pack's identity
-// with the templates.
-func (a *answers) promptAnswers() scaffold.PromptPackAnswers {
-	p := a.Prompt
-	p.Identity = a.identity(p.Identity)
-	return p
+// promptPack is the answers of a prompt pack.
+func (a *answers) promptPack() *scaffold.PromptPackAnswers {
+	return declaredOf[scaffold.PromptPackAnswers](a, scaffold.KindPrompt)
 }
 
 func promptGroups(w *wizard, at pos) []*huh.Group {
-	k, pr := w.k, &w.a.Prompt.Prompts[at.i]
+	k, pr := w.k, &w.a.promptPack().Prompts[at.i]
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.%s", at.i, f) }
 	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{
@@ -89,7 +82,7 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 }
 
 func variableGroups(w *wizard, at pos) []*huh.Group {
-	k, va := w.k, &w.a.Prompt.Prompts[at.i].Variables[at.j]
+	k, va := w.k, &w.a.promptPack().Prompts[at.i].Variables[at.j]
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.variables.%d.%s", at.i, at.j, f) }
 	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{huh.NewGroup(

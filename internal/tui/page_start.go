@@ -18,6 +18,7 @@ func init() {
 	register(&page{id: pageIdentity, title: "identity", order: 20, doc: docPack,
 		when:   func(a *answers, _ pos) bool { return a.isPack() },
 		owns:   paths("name", "version", "description", "author", "license", "homepage", "repository", "keywords", "engines", "spec"),
+		names:  map[string]string{"name": "Pack name"},
 		groups: identityGroups})
 	register(&page{id: "runtime", title: "runtime", order: 30, doc: docPack,
 		when: func(a *answers, _ pos) bool { return a.hasNodes() }, owns: paths("runtime"), groups: runtimeGroups})
@@ -33,20 +34,23 @@ var whatKinds = []scaffold.Choice{
 	{Value: whatSoloEval, About: "A standalone eval suite"},
 }
 
-// offered is whatKinds as the first page lists them: the declarative
-// kinds (which their files add) after the others, in the scaffold's order.
+// offered is what the first page lists: whatKinds, then the declarative
+// kinds the wizard asks (their pages files register them), in the
+// scaffold's order, each described by the scaffold.
 func offered() []scaffold.Choice {
-	kinds := scaffold.PackKinds()
-	rank := func(c scaffold.Choice) int { return max(slices.Index(kinds, c.Value), 0) } // node and the others: 0
 	out := slices.Clone(whatKinds)
-	slices.SortStableFunc(out, func(a, b scaffold.Choice) int { return rank(a) - rank(b) })
+	for _, k := range scaffold.Kinds() {
+		if _, ok := wizardKinds[k.Name]; ok && k.IsPack() {
+			out = append(out, scaffold.Choice{Value: k.Name, About: k.About})
+		}
+	}
 	return out
 }
 
 func whatGroups(w *wizard, _ pos) []*huh.Group {
-	opts := make([]huh.Option[string], len(whatKinds))
-	for i, c := range offered() {
-		opts[i] = huh.NewOption(c.About, c.Value)
+	var opts []huh.Option[string]
+	for _, c := range offered() {
+		opts = append(opts, huh.NewOption(c.About, c.Value))
 	}
 	return []*huh.Group{huh.NewGroup(huh.NewSelect[string]().Title("What do you want to create?").Options(opts...).Value(&w.a.What).Key("what"))}
 }

@@ -37,6 +37,9 @@ type page struct {
 	groups func(w *wizard, at pos) []*huh.Group
 	// list, for a list page, is the list it edits.
 	list *listSpec
+	// names are the labels of answers the page asks through several
+	// fields (the pack name: scope, organisation and name part).
+	names map[string]string
 }
 
 // The documents problems are about.

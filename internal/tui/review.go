@@ -32,6 +32,9 @@ type planned struct {
 // main manifest as JSON, and the problems, each leading back to its page.
 type review struct {
 	planned
+	// labels name the answer of each problem as the pages show it
+	// ("Eval task 1 › Rubric criteria"; see wizard.where).
+	labels []string
 	cursor int
 	scroll int
 	// failDraft: the draft was kept by a failed run shown here; it goes
@@ -42,7 +45,35 @@ type review struct {
 
 func (r *review) set(p planMsg) {
 	r.planned = planned(p)
+	r.labels = nil
 	r.cursor, r.scroll = 0, 0
+}
+
+// setReview sets the review to the plan p, its problems named as the
+// pages show their answers (labels, else computed here).
+func (w *wizard) setReview(p planMsg, labels ...string) {
+	w.rev.set(p)
+	w.rev.labels = labels
+	if len(labels) != len(p.problems) {
+		w.rev.labels = w.labels(w.a, p.problems)
+	}
+}
+
+// problemLine is a problem as the review and the page it opens say it:
+// the answer's label, then what is wrong in those words.
+func (r *review) problemLine(i int) string {
+	p := r.problems[i]
+	label := ""
+	if i < len(r.labels) {
+		label = r.labels[i]
+	}
+	switch {
+	case label != "":
+		return label + ": " + inWords(p.Message, p.Pointer, label)
+	case p.Field == "":
+		return p.Pointer + ": " + p.Message
+	}
+	return p.Field + ": " + p.Message
 }
 
 func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
@@ -104,8 +135,18 @@ func (w *wizard) dropFailDraft() {
 // its field; once that page is answered the review comes back.
 func (w *wizard) fix(fe scaffold.FieldError) tea.Cmd {
 	to := owner(w.a, fe)
+	line := ""
+	if i := w.rev.cursor; i < len(w.rev.problems) && w.rev.problems[i] == fe {
+		line = w.rev.problemLine(i)
+	}
 	cmd := w.move(to)
 	w.fixing = true
+	if line != "" { // the problem is said on the page that fixes it
+		w.fixNote = line
+		if fe.Hint != "" {
+			w.fixNote += " (" + fe.Hint + ")"
+		}
+	}
 	return tea.Batch(cmd, w.startAt(fe))
 }
 
@@ -114,7 +155,7 @@ func (w *wizard) fix(fe scaffold.FieldError) tea.Cmd {
 func (w *wizard) ran(m runMsg) tea.Cmd {
 	w.busy = ""
 	if m.err == nil {
-		w.finished, w.done, w.err = true, m.summary, ""
+		w.finished, w.done, w.err = true, m.summary, "" // the plan's notes end it (a connection's OAuth client)
 		w.out.ok, w.out.err = true, nil
 		removeDraft(w.opts.draftPath())
 		return nil
@@ -127,7 +168,7 @@ func (w *wizard) ran(m runMsg) tea.Cmd {
 	}
 	fe := failedField(w.a, m.err)
 	fe.Message = "could not finish: " + w.err + note
-	w.rev.set(planMsg{problems: []scaffold.FieldError{fe}})
+	w.setReview(planMsg{problems: []scaffold.FieldError{fe}})
 	w.rev.failDraft = saved
 	return nil
 }
@@ -169,10 +210,7 @@ func (r *review) view(ctx *common.Context, width, height int) string {
 		}
 		b.WriteString(st.Error.Render(widgets.Wrap(head, width)) + "\n")
 		for i, p := range r.problems {
-			line := p.Field + ": " + p.Message
-			if p.Field == "" {
-				line = p.Pointer + ": " + p.Message
-			}
+			line := r.problemLine(i)
 			if i != r.cursor {
 				b.WriteString("  " + widgets.Fit(line, width-2, 1) + "\n")
 				continue

@@ -34,8 +34,8 @@ func makePlan(v *validate.Validator, a *answers) planned {
 	if a.standalone() {
 		return makeSoloPlan(a)
 	}
-	if plan := planners[a.What]; plan != nil {
-		return planOne(plan(v, a))
+	if out, ok := planDeclared(v, a); ok {
+		return out
 	}
 	if a.isPack() && a.hasTool() { // the tool manifest ships in the pack, named by its agents
 		return planOne(scaffold.PlanPackWithTool(a.packAnswers(), a.Tool, v))
@@ -95,9 +95,6 @@ func makePlan(v *validate.Validator, a *answers) planned {
 	}
 	return out
 }
-
-// planners plan the kinds of pack other files add (a workflow-chain pack).
-var planners = map[string]func(v *validate.Validator, a *answers) (*scaffold.Plan, error){}
 
 // planOne is the review of one document's plan: pack.json shown, or the
 // problems.

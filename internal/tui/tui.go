@@ -114,10 +114,8 @@ func New(ctx context.Context, opts NewOptions) error {
 	c := common.New(opts.Plain)
 	a := newAnswers()
 	prefill(a, opts.Pack, opts.Tool)
-	for _, take := range adopters {
-		if opts.Declarative != nil && take(a, opts.Declarative) && opts.What == "" {
-			opts.What = a.What // the kind of the answers given
-		}
+	if opts.Declarative != nil && adopt(a, opts.Declarative) && opts.What == "" {
+		opts.What = a.What // the kind of the answers given
 	}
 	if opts.Pack != nil && opts.What == "" {
 		opts.What = a.What // the kind of pack follows from the answers given

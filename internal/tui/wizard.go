@@ -2,13 +2,16 @@ package tui
 
 import (
 	"os"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/widgets"
 )
 
 // wizard is the `wopkit new` screen: the pages (see pages.go) bound to one
@@ -35,6 +38,7 @@ type wizard struct {
 	done     []string // the summary lines
 	err      string   // the last failure
 	notice   string   // a note above the form (a key that cannot work here)
+	fixNote  string   // the review problem the page was opened to fix, until it is left
 	// filtering is set while the license list is being searched (esc then
 	// stops the search, not the wizard).
 	filtering bool
@@ -166,11 +170,11 @@ func (w *wizard) forward() pos {
 func (w *wizard) move(to pos) tea.Cmd {
 	w.at = to
 	w.a.Page, w.a.Entry, w.a.Sub = to.pg.id, to.i, to.j
-	w.live, w.notice, w.filtering = "", "", false
+	w.live, w.notice, w.fixNote, w.filtering = "", "", "", false
 	if to.pg.groups == nil {
 		w.form = nil
 		w.busy = "checking the files…"
-		return planCmd(w.k.v, w.a, w.opts)
+		return w.reviewCmd()
 	}
 	w.form = w.build(to)
 	return w.startForm()
@@ -226,7 +230,28 @@ func (w *wizard) startForm() tea.Cmd {
 }
 
 func (w *wizard) formSize() tea.WindowSizeMsg {
-	return tea.WindowSizeMsg{Width: w.ctx.Width, Height: max(w.ctx.Height-4, 5)}
+	return tea.WindowSizeMsg{Width: w.ctx.Width, Height: max(w.ctx.Height-4-w.fixRows(), 5)}
+}
+
+// fixRows is the height of the problem a page opened by "fix it" shows
+// above its form (at most fixNoteRows lines: the review shows it whole).
+func (w *wizard) fixRows() int {
+	if w.fixNote == "" {
+		return 0
+	}
+	return strings.Count(w.fixView(), "\n") + 1
+}
+
+const fixNoteRows = 2
+
+// fixView is the problem a page opened by "fix it" shows.
+func (w *wizard) fixView() string {
+	lines := strings.Split(widgets.Wrap("✗ "+w.fixNote, w.ctx.Width-2), "\n")
+	if len(lines) > fixNoteRows {
+		lines = lines[:fixNoteRows]
+		lines[fixNoteRows-1] = ansi.Truncate(lines[fixNoteRows-1], w.ctx.Width-4, "") + " …"
+	}
+	return strings.Join(lines, "\n")
 }
 
 // back goes to the page before the current one (its answers kept).
@@ -249,9 +274,13 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return w, cmd
 		}
 		return w, nil
+	case labeledMsg:
+		w.busy = ""
+		w.setReview(msg.planMsg, msg.labels...)
+		return w, nil
 	case planMsg:
 		w.busy = ""
-		w.rev.set(msg)
+		w.setReview(msg)
 		return w, nil
 	case runMsg:
 		return w, w.ran(msg)

@@ -150,8 +150,8 @@ func TestIssue17ChoicesFromAnswers(t *testing.T) {
 	if !strings.Contains(v, "[•] title") || !strings.Contains(v, "[ ] summary") || strings.Contains(v, "] body") {
 		t.Errorf("the choices are not the properties typed:\n%s", v)
 	}
-	if !strings.Contains(v, "unticked body: no longer offered") || !slices.Equal(a.Artifact.Types[0].Required, []string{"title"}) {
-		t.Errorf("body, no longer a property, is still required (%q) or not said:\n%s", a.Artifact.Types[0].Required, v)
+	if !strings.Contains(v, "unticked body: no longer offered") || !slices.Equal(a.artifactPack().Types[0].Required, []string{"title"}) {
+		t.Errorf("body, no longer a property, is still required (%q) or not said:\n%s", a.artifactPack().Types[0].Required, v)
 	}
 	d.keys("shift+tab", "ctrl+u", "type:title, body", "enter")
 	v = d.view()
@@ -160,15 +160,15 @@ func TestIssue17ChoicesFromAnswers(t *testing.T) {
 	}
 	d.keys("down")
 	d.send(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
-	if !slices.Equal(a.Artifact.Types[0].Required, []string{"title"}) {
-		t.Errorf("space ticked an option: %q", a.Artifact.Types[0].Required)
+	if !slices.Equal(a.artifactPack().Types[0].Required, []string{"title"}) {
+		t.Errorf("space ticked an option: %q", a.artifactPack().Types[0].Required)
 	}
 	if v := d.view(); !strings.Contains(v, "x ticks or unticks") {
 		t.Errorf("space does not say which key ticks:\n%s", v)
 	}
 	d.keys("x")
-	if !slices.Equal(a.Artifact.Types[0].Required, []string{"title", "body"}) {
-		t.Errorf("x did not tick body: %q", a.Artifact.Types[0].Required)
+	if !slices.Equal(a.artifactPack().Types[0].Required, []string{"title", "body"}) {
+		t.Errorf("x did not tick body: %q", a.artifactPack().Types[0].Required)
 	}
 	enterUntil(t, d, w, "review")
 	if len(w.rev.problems) > 0 || w.rev.plan == nil {
@@ -216,7 +216,7 @@ func TestIssue17SuggestionsEditable(t *testing.T) {
 	}
 	d.keys("right", "type: Keep it short.")
 	want := "Summarize this text in a {{length}} form.\n\n{{source}} Keep it short."
-	if got := a.Card.Cards[0].Template; got != want {
+	if got := a.cardPack().Cards[0].Template; got != want {
 		t.Errorf("template %q, want %q", got, want)
 	}
 	if v := d.view(); strings.Contains(v, "→ edit suggestion") || !strings.Contains(v, "^u clear") {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"strings"
 	"sync"
 
 	"charm.land/bubbles/v2/key"
@@ -44,14 +45,19 @@ func (w *wizard) View() string {
 				body = st.Error.Render(widgets.Wrap("✗ "+note, w.ctx.Width-2)) + "\n" + body
 			}
 		}
+		if w.fixNote != "" {
+			body = st.Error.Render(w.fixView()) + "\n" + body
+		}
 	}
 	return widgets.Fit(header, w.ctx.Width, 1) + "\n\n" + body
 }
 
 func (w *wizard) summaryView() string {
 	out := ""
-	for _, l := range w.done {
-		out += widgets.Wrap(l, w.ctx.Width-2) + "\n"
+	for _, l := range w.done { // an indented line's wrapped rest keeps its indent
+		body := strings.TrimLeft(l, " ")
+		pre := l[:len(l)-len(body)]
+		out += pre + strings.ReplaceAll(widgets.Wrap(body, w.ctx.Width-2-len(pre)), "\n", "\n"+pre) + "\n"
 	}
 	return out
 }
