@@ -332,10 +332,41 @@ func loadDraft(path string) (*answers, bool) {
 		return nil, false
 	}
 	a := newAnswers()
-	if json.Unmarshal(b, a) != nil {
+	if json.Unmarshal(upgradeDraft(b), a) != nil {
 		return nil, false
 	}
 	return a, true
+}
+
+// draftKinds are where a draft kept before the kinds had one place kept
+// each declarative kind's answers ("chain", "prompt", …): upgradeDraft
+// moves them under "kinds", so that resuming such a draft loses nothing.
+var draftKinds = map[string]string{"chain": scaffold.KindWorkflowChain, "prompt": scaffold.KindPrompt,
+	"card": scaffold.KindCard, "form": scaffold.KindFormContent, "artifact": scaffold.KindArtifactType}
+
+// upgradeDraft is the draft b in today's shape (b itself when it is).
+func upgradeDraft(b []byte) []byte {
+	var raw map[string]json.RawMessage
+	if json.Unmarshal(b, &raw) != nil || raw["kinds"] != nil {
+		return b
+	}
+	kinds := map[string]json.RawMessage{}
+	for old, name := range draftKinds {
+		if v, ok := raw[old]; ok {
+			kinds[name] = v
+			delete(raw, old)
+		}
+	}
+	if len(kinds) == 0 {
+		return b
+	}
+	k, _ := json.Marshal(kinds)
+	raw["kinds"] = k
+	out, err := json.Marshal(raw)
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 func removeDraft(path string) { _ = os.Remove(path) }

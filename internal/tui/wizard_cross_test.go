@@ -150,3 +150,28 @@ func TestIssue17ToolAsksHomepageAndLicence(t *testing.T) {
 		t.Errorf("written: %+v (%v)", doc.Tool, err)
 	}
 }
+
+// A draft kept by the wizard before the kinds had one place ("prompt":
+// {...} at the top) resumes with its answers: nothing the author typed is
+// lost to the new shape ("kinds": {"prompt": {...}}).
+func TestDraftOfTheOldShapeResumes(t *testing.T) {
+	p := scaffold.PromptPackAnswers{}.Defaults()
+	p.Prompts[0].ID = "kept-template"
+	old, err := json.Marshal(map[string]any{"what": scaffold.KindPrompt, "pack": scaffold.PackAnswers{}.Defaults(), "prompt": p,
+		"signMethod": "skip", "page": pageIdentity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, DraftFile)
+	if err := os.WriteFile(path, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, ok := loadDraft(path)
+	if !ok {
+		t.Fatal("the old draft is not read")
+	}
+	if got := declaredOf[scaffold.PromptPackAnswers](a, scaffold.KindPrompt); len(got.Prompts) == 0 || got.Prompts[0].ID != "kept-template" {
+		t.Errorf("the prompt answers of the old draft are lost: %+v", got.Prompts)
+	}
+}
