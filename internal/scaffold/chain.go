@@ -234,7 +234,7 @@ func (a *ChainPackAnswers) precheck() FieldErrors {
 			switch _, pin, pinned := strings.Cut(s.TypeID, "@"); {
 			case s.Version != "" && !exactVersion.MatchString(s.Version):
 				errs = append(errs, FieldError{Field: f + ".version", Message: fmt.Sprintf("version %q is not one exact version", s.Version),
-					Hint: "a chain pins the node it was written against as MAJOR.MINOR.PATCH, such as 1.0.0 (RFC 0177 §E.1: hosts refuse ranges)"})
+					Hint: "a chain pins the node it was written against as MAJOR.MINOR.PATCH, such as 1.0.0: hosts refuse a range such as ^1.0.0"})
 			case s.Version != "" && pinned && pin != s.Version:
 				errs = append(errs, FieldError{Field: f + ".version", Message: fmt.Sprintf("version %q differs from the pin of typeId %q", s.Version, s.TypeID),
 					Hint: "give the version once: in version, or as the typeId's @pin"})

@@ -216,3 +216,14 @@ func (m *PointerMap) Fields() []string {
 	}
 	return out
 }
+
+// AnswerOf is the answer field the value at pointer in the pack.json of a
+// pack of kind kind comes from ("" when none does), so that a message
+// naming another place of the document ("already used at
+// /nodes/0/typeId") can name the answer instead.
+func AnswerOf(kind, pointer string) string {
+	if k, ok := PackKind(kind); ok && k.Pointers != nil {
+		return k.Pointers.Field(pointer)
+	}
+	return fieldOf(pointer)
+}

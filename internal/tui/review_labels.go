@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -36,6 +37,9 @@ func (w *wizard) reviewCmd() tea.Cmd {
 	lw.k.rows = nil
 	return func() tea.Msg {
 		m, _ := plan().(planMsg)
+		for i, fe := range m.problems { // the places a message names, by their labels too
+			m.problems[i].Message = lw.placesInWords(a, fe.Message)
+		}
 		return labeledMsg{planMsg: m, labels: lw.labels(a, m.problems)}
 	}
 }
@@ -183,4 +187,29 @@ func inWords(msg, pointer, label string) string {
 	}
 	field := label[i+len(" › "):]
 	return strings.ReplaceAll(msg, "`"+toks[len(toks)-1]+"`", field)
+}
+
+// placeInMessage is a pointer a message names, with the line the
+// validator adds: "at /nodes/0/typeId (line 16)".
+var placeInMessage = regexp.MustCompile(`(/[A-Za-z_][A-Za-z0-9_~-]*(?:/[A-Za-z0-9_~-]+)*)( \(line \d+\))?`)
+
+// placesInWords names the places of the document a message points at by
+// the labels of the answers they come from ("already used at Node 1 ›
+// Node id"); a place no page asks is left as it is.
+func (w *wizard) placesInWords(a *answers, msg string) string {
+	kind := a.What
+	if _, ok := wizardKinds[kind]; !ok {
+		kind = scaffold.KindNode // the node, agent and mixed packs share pack.json's answers
+	}
+	return placeInMessage.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := placeInMessage.FindStringSubmatch(m)
+		field := scaffold.AnswerOf(kind, sub[1])
+		if field == "" {
+			return m
+		}
+		if label := w.where(a, scaffold.FieldError{Field: field}); label != "" {
+			return label
+		}
+		return m
+	})
 }

@@ -52,6 +52,9 @@ func (w *wizard) crossProblem(key string) string {
 			continue
 		}
 		msg := fe.Message
+		if w.at.pg.id != "sign" { // (labelling builds pages apart; the sign page asks the ssh-agent)
+			msg = w.placesInWords(w.a, inWords(msg, fe.Pointer, w.where(w.a, fe)))
+		}
 		if fe.Hint != "" {
 			msg += " (" + fe.Hint + ")"
 		}

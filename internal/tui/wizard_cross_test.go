@@ -175,3 +175,25 @@ func TestDraftOfTheOldShapeResumes(t *testing.T) {
 		t.Errorf("the prompt answers of the old draft are lost: %+v", got.Prompts)
 	}
 }
+
+// Issue 17, item 13: a message that names another place of the document
+// ("already used at /nodes/0/typeId (line 16)") names it as the pages
+// do, in the review and on the field.
+func TestIssue17PlacesInWords(t *testing.T) {
+	dir := t.TempDir()
+	a := newAnswers()
+	a.Pack.Name = "community.acme.places"
+	a.Pack.Nodes = append(a.Pack.Nodes, scaffold.NewNode(1))
+	a.Pack.Nodes[1].ID = a.Pack.Nodes[0].ID
+	d, w := wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir})
+	got := w.placesInWords(w.a, "node typeId \"x\" is already used at /nodes/0/typeId (line 16)")
+	if strings.Contains(got, "/nodes/0") || strings.Contains(got, "line 16") || !strings.Contains(got, "Node id") {
+		t.Errorf("placesInWords: %q", got)
+	}
+	toPage(d, w, "review")
+	d.keys("down") // the selected problem is shown whole
+	v := flat(d.view())
+	if strings.Contains(v, "/nodes/0/typeId") || !strings.Contains(v, "is already used at Node 1 › Node id") {
+		t.Errorf("the review names a place by its pointer:\n%s", d.view())
+	}
+}
