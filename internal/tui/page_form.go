@@ -1,7 +1,12 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 
 	"charm.land/huh/v2"
 
@@ -77,16 +82,64 @@ func formFieldGroups(w *wizard, at pos) []*huh.Group {
 	k, f := w.k, &w.a.formPack().Templates[at.i].Fields[at.j]
 	key := func(s string) string { return fmt.Sprintf("templates.%d.fields.%d.%s", at.i, at.j, s) }
 	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
-	return []*huh.Group{huh.NewGroup(
-		text(key("id"), "Field id", str{p: &f.ID, def: f.ID}),
-		huh.NewSelect[string]().Title("Type").Description(k.help(validate.FormContentPack, scaffold.FormFieldPointer(key("type")))).
-			Options(huh.NewOptions(withCurrent(scaffold.FormFieldTypes(), f.Type)...)...).Value(&f.Type).Key(key("type")),
-		k.derived(key("label"), "Label", &f.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
-		k.optional(key("format"), "Format", &f.Format, validate.FormContentPack, scaffold.FormFieldPointer(key("format"))).
-			Suggestions(scaffold.FormFieldFormats()).Placeholder("(optional)"),
-		text(key("description"), "Description", str{p: &f.Description, def: f.Description}),
-		huh.NewConfirm().Title("Required?").Value(&f.Required).Key(key("required")),
-		k.optional(key("default"), "Default", &f.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
-		text(key("options"), "Options", list{p: &f.Options, def: f.Options}).Description("a select's choices, comma-separated"),
-	)}
+	format, other := w.formatChoice(key("format"), &f.Format)
+	return []*huh.Group{
+		huh.NewGroup(
+			text(key("id"), "Field id", str{p: &f.ID, def: f.ID}),
+			huh.NewSelect[string]().Title("Type").Description(k.help(validate.FormContentPack, scaffold.FormFieldPointer(key("type")))).
+				Options(huh.NewOptions(withCurrent(scaffold.FormFieldTypes(), f.Type)...)...).Value(&f.Type).Key(key("type")),
+			k.derived(key("label"), "Label", &f.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
+			format,
+		),
+		other,
+		huh.NewGroup(
+			text(key("description"), "Description", str{p: &f.Description, def: f.Description}),
+			huh.NewConfirm().Title("Required?").Value(&f.Required).Key(key("required")),
+			k.optional(key("default"), "Default", &f.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
+			text(key("options"), "Options", list{p: &f.Options, def: f.Options}).Description("a select's choices, comma-separated"),
+		),
+	}
+}
+
+// formatOther is the format list's way to give a host's own format.
+const formatOther = "x-"
+
+// hostFormat is the form of a host's own format (the schema's x-<format>).
+var hostFormat = regexp.MustCompile(`^x-[a-z][a-z0-9-]*$`)
+
+// formatChoice asks a form field's format as a choice: none, one of the
+// formats every host knows, or a host's own x-… format typed on a page of
+// its own (shown only when chosen). The schema's pattern is never shown:
+// a typed format that does not fit is said in words.
+func (w *wizard) formatChoice(key string, v *string) (huh.Field, *huh.Group) {
+	k := w.k
+	choice := *v
+	switch {
+	case choice == "", slices.Contains(scaffold.FormFieldFormats(), choice):
+	default:
+		choice = formatOther
+	}
+	w.onSync(func() {
+		if choice != formatOther {
+			*v = choice
+		} else if !strings.HasPrefix(*v, formatOther) {
+			*v = ""
+		}
+	})
+	opts := []huh.Option[string]{huh.NewOption("none", "")}
+	for _, f := range scaffold.FormFieldFormats() {
+		opts = append(opts, huh.NewOption(f, f))
+	}
+	opts = append(opts, huh.NewOption("a host's own format (x-…)", formatOther))
+	list := huh.NewSelect[string]().Title("Format").Description(k.help(validate.FormContentPack, scaffold.FormFieldPointer(key))).
+		Options(opts...).Value(&choice).Key(key)
+	in := k.reg(k.text(key+".other", "Host format", str{p: v}, "", "").Placeholder("x-phone").
+		Description("a format a host of yours knows: x- then lower-case letters, digits and dashes"),
+		func(s string) error {
+			if !hostFormat.MatchString(s) {
+				return errors.New(strconv.Quote(s) + " is not a host's own format: write x- then lower-case letters, digits and dashes, e.g. x-phone")
+			}
+			return nil
+		})
+	return list, w.hideWhen(huh.NewGroup(in), func() bool { return choice != formatOther })
 }

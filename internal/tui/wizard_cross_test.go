@@ -197,3 +197,41 @@ func TestIssue17PlacesInWords(t *testing.T) {
 		t.Errorf("the review names a place by its pointer:\n%s", d.view())
 	}
 }
+
+// Issue 17, item 13: a form field's Format was typed, and a wrong one was
+// refused with the schema's regular expression. It is now a choice; a
+// host's own format is typed apart and refused in words.
+func TestIssue17FormFormatIsAChoice(t *testing.T) {
+	dir := t.TempDir()
+	a := newAnswers()
+	a.Pack.Name = "community.acme.formats"
+	d, w := wizardOn(t, a, NewOptions{What: scaffold.KindFormContent, DraftDir: dir, Dir: filepath.Join(dir, "out")})
+	toPage(d, w, "field")
+	key := "templates.0.fields.0.format"
+	if found, _ := focusKey(w.form, key); !found {
+		t.Fatalf("no format field:\n%s", d.view())
+	}
+	v := d.view()
+	for _, want := range []string{"none", "email", "date-time", "a host's own format (x-…)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the format choice does not offer %q:\n%s", want, v)
+		}
+	}
+	n := len(scaffold.FormFieldFormats()) + 1
+	for range n {
+		d.keys("down")
+	}
+	d.keys("enter")
+	if f := w.form.GetFocusedField(); f == nil || f.GetKey() != key+".other" {
+		t.Fatalf("choosing a host's own format does not ask it:\n%s", d.view())
+	}
+	d.keys("type:X Phone", "enter")
+	v = flat(d.view())
+	if !strings.Contains(v, "is not a host's own format") || strings.Contains(v, "^(") || strings.Contains(v, "[a-z]") {
+		t.Fatalf("a wrong host format is not refused in words:\n%s", d.view())
+	}
+	d.keys("ctrl+u", "type:x-phone", "enter")
+	if got := w.a.formPack().Templates[0].Fields[0].Format; got != "x-phone" {
+		t.Errorf("format answer: %q", got)
+	}
+}
