@@ -1,6 +1,10 @@
 package scaffold
 
 import (
+	"errors"
+	"regexp"
+	"strconv"
+
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -72,6 +76,32 @@ func FormFieldTypes() []string { return formFieldTypes() }
 // FormFieldFormats lists the field formats (the plain alternatives of the
 // schema's format pattern; x-<format> extensions are accepted too).
 func FormFieldFormats() []string { return formFieldFormats() }
+
+// FormFormatOther is the format choice of a host's own format, typed apart
+// (the schema's x-<format>).
+const FormFormatOther = "x-"
+
+// FormFormatChoices are the choices of a form field's format: none, each
+// format every host knows (FormFieldFormats), or a host's own.
+func FormFormatChoices() []Choice {
+	out := []Choice{{Value: "", About: "none"}}
+	for _, f := range FormFieldFormats() {
+		out = append(out, Choice{Value: f, About: f})
+	}
+	return append(out, Choice{Value: FormFormatOther, About: "a host's own format (x-…)"})
+}
+
+// hostFormat is the schema's form of a host's own format.
+var hostFormat = regexp.MustCompile(`^x-[a-z][a-z0-9-]*$`)
+
+// CheckHostFormat says in words why s is not a host's own format (nil when
+// it is one): the schema's pattern is not for authors to read.
+func CheckHostFormat(s string) error {
+	if hostFormat.MatchString(s) {
+		return nil
+	}
+	return errors.New(strconv.Quote(s) + " is not a host's own format: write x- then lower-case letters, digits and dashes, e.g. x-phone")
+}
 
 var (
 	formFieldTypes   = schemaPatternWords(validate.FormContentPack, "/templates/0/fields/0/type")

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -226,4 +227,23 @@ func AnswerOf(kind, pointer string) string {
 		return k.Pointers.Field(pointer)
 	}
 	return fieldOf(pointer)
+}
+
+// placeInMessage is a pointer a validator's message names, with the line
+// it adds: "at /nodes/0/typeId (line 16)".
+// It starts a word and has two tokens at least, so that a file's path
+// ("evals/assistant.json") is not taken for one.
+var placeInMessage = regexp.MustCompile(`(^|[\s(])(/[A-Za-z_][A-Za-z0-9_~-]*(?:/[A-Za-z0-9_~-]+)+)( \(line \d+\))?`)
+
+// PlacesInMessage replaces each place of the document msg names (a JSON
+// pointer, with its line) by name(pointer); a place name gives "" for is
+// left as it is.
+func PlacesInMessage(msg string, name func(pointer string) string) string {
+	return placeInMessage.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := placeInMessage.FindStringSubmatch(m)
+		if n := name(sub[2]); n != "" {
+			return sub[1] + n
+		}
+		return m
+	})
 }

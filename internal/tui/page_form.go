@@ -1,11 +1,8 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"charm.land/huh/v2"
@@ -101,12 +98,6 @@ func formFieldGroups(w *wizard, at pos) []*huh.Group {
 	}
 }
 
-// formatOther is the format list's way to give a host's own format.
-const formatOther = "x-"
-
-// hostFormat is the form of a host's own format (the schema's x-<format>).
-var hostFormat = regexp.MustCompile(`^x-[a-z][a-z0-9-]*$`)
-
 // formatChoice asks a form field's format as a choice: none, one of the
 // formats every host knows, or a host's own x-… format typed on a page of
 // its own (shown only when chosen). The schema's pattern is never shown:
@@ -117,29 +108,23 @@ func (w *wizard) formatChoice(key string, v *string) (huh.Field, *huh.Group) {
 	switch {
 	case choice == "", slices.Contains(scaffold.FormFieldFormats(), choice):
 	default:
-		choice = formatOther
+		choice = scaffold.FormFormatOther
 	}
 	w.onSync(func() {
-		if choice != formatOther {
+		if choice != scaffold.FormFormatOther {
 			*v = choice
-		} else if !strings.HasPrefix(*v, formatOther) {
+		} else if !strings.HasPrefix(*v, scaffold.FormFormatOther) {
 			*v = ""
 		}
 	})
-	opts := []huh.Option[string]{huh.NewOption("none", "")}
-	for _, f := range scaffold.FormFieldFormats() {
-		opts = append(opts, huh.NewOption(f, f))
+	var opts []huh.Option[string]
+	for _, c := range scaffold.FormFormatChoices() {
+		opts = append(opts, huh.NewOption(c.About, c.Value))
 	}
-	opts = append(opts, huh.NewOption("a host's own format (x-…)", formatOther))
 	list := huh.NewSelect[string]().Title("Format").Description(k.help(validate.FormContentPack, scaffold.FormFieldPointer(key))).
 		Options(opts...).Value(&choice).Key(key)
 	in := k.reg(k.text(key+".other", "Host format", str{p: v}, "", "").Placeholder("x-phone").
 		Description("a format a host of yours knows: x- then lower-case letters, digits and dashes"),
-		func(s string) error {
-			if !hostFormat.MatchString(s) {
-				return errors.New(strconv.Quote(s) + " is not a host's own format: write x- then lower-case letters, digits and dashes, e.g. x-phone")
-			}
-			return nil
-		})
-	return list, w.hideWhen(huh.NewGroup(in), func() bool { return choice != formatOther })
+		scaffold.CheckHostFormat)
+	return list, w.hideWhen(huh.NewGroup(in), func() bool { return choice != scaffold.FormFormatOther })
 }

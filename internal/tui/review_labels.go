@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -189,10 +188,6 @@ func inWords(msg, pointer, label string) string {
 	return strings.ReplaceAll(msg, "`"+toks[len(toks)-1]+"`", field)
 }
 
-// placeInMessage is a pointer a message names, with the line the
-// validator adds: "at /nodes/0/typeId (line 16)".
-var placeInMessage = regexp.MustCompile(`(/[A-Za-z_][A-Za-z0-9_~-]*(?:/[A-Za-z0-9_~-]+)*)( \(line \d+\))?`)
-
 // placesInWords names the places of the document a message points at by
 // the labels of the answers they come from ("already used at Node 1 ›
 // Node id"); a place no page asks is left as it is.
@@ -201,15 +196,10 @@ func (w *wizard) placesInWords(a *answers, msg string) string {
 	if _, ok := wizardKinds[kind]; !ok {
 		kind = scaffold.KindNode // the node, agent and mixed packs share pack.json's answers
 	}
-	return placeInMessage.ReplaceAllStringFunc(msg, func(m string) string {
-		sub := placeInMessage.FindStringSubmatch(m)
-		field := scaffold.AnswerOf(kind, sub[1])
-		if field == "" {
-			return m
+	return scaffold.PlacesInMessage(msg, func(pointer string) string {
+		if field := scaffold.AnswerOf(kind, pointer); field != "" {
+			return w.where(a, scaffold.FieldError{Field: field})
 		}
-		if label := w.where(a, scaffold.FieldError{Field: field}); label != "" {
-			return label
-		}
-		return m
+		return ""
 	})
 }
