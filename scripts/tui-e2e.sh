@@ -826,6 +826,95 @@ sizes_wait() {
 	wait "$pid" || { echo "tui-e2e: FAIL: the runs at other sizes failed (above)" >&2; exit 1; }
 }
 
+# e2e_words: issue 17's items 10 and 13 as an author meets them, under NO_COLOR=1: a licence that is not an
+# SPDX id is refused as the field is left (enter again goes on, fixed in place here); a standalone tool asks
+# its homepage and licence; a removed environment variable is put back with undo; the editor marks a
+# registry version manifest and its first save does not save; help has no trailing spaces. The pack is
+# signed and verified, the tool manifest validates strictly.
+e2e_words() {
+	echo "tui-e2e: words and checks where the author is (NO_COLOR=1)"
+	local wd=words-${cols}x$rows
+	mkdir -p "$work/$wd"
+	start "cd $wd && NO_COLOR=1 '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Enter
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' words
+	enter_until '^┃ License \(SPDX\)'
+	keys /
+	type_text another
+	keys Enter
+	answer '^┃ SPDX identifier' Apache-2
+	wait_text 'is not an SPDX license identifier'
+	wait_text 'enter again to go on'
+	screen | grep -q '^┃ SPDX identifier' || fail "the focus left the licence with its problem"
+	keys C-u
+	type_text Apache-2.0
+	keys Enter
+	enter_until '^┃ Pack and sign now'
+	keys Enter
+	wait_for '^┃ Key$'
+	keys Enter
+	answer '^┃ Key file' words-key
+	answer '^┃ Key id' words-1
+	wait_for 'will be written' 30
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys Enter
+	wait_for 'signed \(v2' 30
+	keys q
+	wait_for '^EXIT=0'
+	local d=$work/$wd tgz=$work/$wd/community.acme.words-0.1.0.tgz
+	"$wopkit" verify "$tgz" --key "$d/words-key.pub" || fail "wopkit verify refused the pack"
+	"$wopkit" validate --strict "$d/words" || fail "the pack does not validate strictly"
+	grep -q '"license": "Apache-2.0"' "$d/words/pack.json" || fail "the licence fixed in place is not written"
+
+	start "cd $wd && NO_COLOR=1 '$wopkit' new tool"
+	wait_for '^┃ Tool id'
+	enter_until '^┃ Homepage'
+	answer '^┃ Homepage' https://acme.example/weather
+	answer '^┃ License \(SPDX\)' MPL-2.0
+	enter_until 'Environment variables: none'
+	keys Down Enter
+	answer '^┃ Environment variable' ACME_TOKEN
+	enter_until '1 environment variable: ACME_TOKEN'
+	keys Down Down Down Enter # continue, add, edit, remove
+	wait_text 'removed ACME_TOKEN (secret)'
+	wait_text 'undo: put ACME_TOKEN (secret) back'
+	keys Down Enter
+	wait_text '1 environment variable: ACME_TOKEN (secret)'
+	enter_until 'will be written'
+	screen | grep -q 'no problems' || fail "the tool's review lists problems"
+	keys Enter
+	wait_for 'wrote 1 file' 30
+	keys q
+	wait_for '^EXIT=0'
+	local f=$work/$wd/my-tool.tool.json
+	"$wopkit" validate --strict "$f" || fail "the tool manifest does not validate strictly"
+	grep -q '"homepage": "https://acme.example/weather"' "$f" || fail "the homepage asked is not written"
+	grep -q '"license": "MPL-2.0"' "$f" || fail "the licence asked is not written"
+	grep -q '"ACME_TOKEN"' "$f" || fail "the variable put back is not written"
+
+	local vm=$d/community.acme.words-0.1.0.json before
+	before=$(sha256sum "$vm")
+	start "cd $wd && NO_COLOR=1 '$wopkit' edit '$vm'"
+	wait_text 'registry version manifest'
+	keys /
+	type_text description
+	keys Enter Enter C-u
+	type_text changed
+	keys Enter C-s
+	wait_text 'ctrl+s again saves anyway'
+	[ "$(sha256sum "$vm")" = "$before" ] || fail "the first save changed the version manifest"
+	keys q
+	wait_for 'before quitting'
+	keys n
+	wait_for '^EXIT=0'
+	if "$wopkit" new --help | grep -q ' $'; then fail "new --help has trailing spaces"; fi
+	echo "tui-e2e: words ok"
+}
+
 case "${E2E_ONLY:-}" in
 edit) e2e_edit ;;
 new) e2e_new; e2e_twice ;;
@@ -839,11 +928,13 @@ connection) e2e_connection ;;
 resume) e2e_resume ;;
 pipe) e2e_pipe ;;
 offline) e2e_offline ;;
+words) for size in 80x24 60x20; do at_size "$size" e2e_words; done ;;
 *)
 	sizes_start
 	e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_git; e2e_resume; e2e_pipe; e2e_exit
 	for size in 80x24 60x20 120x40; do at_size "$size" e2e_choices; done
 	e2e_offline
+	for size in 80x24 60x20; do at_size "$size" e2e_words; done
 	sizes_wait
 	;;
 esac

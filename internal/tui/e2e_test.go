@@ -38,7 +38,7 @@ func TestTerminalEndToEnd(t *testing.T) {
 	// The scenarios wait on the screen far more than they compute: they
 	// run in lanes side by side (each its own tmux server and folder), so
 	// that the whole takes about as long as the longest lane.
-	lanes := [][]string{{"edit", "new", "exit"}, {"sizes"}, {"choices"}, {"tool", "git", "chain"}, {"resume", "pipe", "offline"}}
+	lanes := [][]string{{"edit", "new", "exit"}, {"sizes"}, {"choices", "words"}, {"tool", "git", "chain"}, {"resume", "pipe", "offline"}}
 	type result struct {
 		lane string
 		out  []byte

@@ -15,7 +15,9 @@ import (
 // every screen of a mixed pack in tmux at 60x20 and 120x40.
 func TestHelpFitsAt60Columns(t *testing.T) {
 	t.Setenv("EDITOR", "vi") // the text fields' help names ^e editor too
-	d, w := wizardOn(t, newAnswers(), NewOptions{DraftDir: t.TempDir()})
+	a := newAnswers()
+	a.Pack.License = "EUPL-1.2" // not in the list: typed, with → and ^e complete in its help
+	d, w := wizardOn(t, a, NewOptions{DraftDir: t.TempDir()})
 	toPage(d, w, pageIdentity)
 	if v := d.view(); !strings.Contains(v, "⇧tab back  ^b prev page  esc quit") {
 		t.Errorf("80x24: the long help is not kept:\n%s", v)

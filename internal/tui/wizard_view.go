@@ -104,7 +104,17 @@ func (w *wizard) Help() []key.Binding {
 		return long
 	}
 	// narrow (60 columns): both ways back share one entry, so that every key is still named
-	return append(out, key.NewBinding(key.WithKeys("shift+tab", "ctrl+b"), key.WithHelp("⇧tab/^b", "back")), b("esc", "quit"))
+	back := []key.Binding{key.NewBinding(key.WithKeys("shift+tab", "ctrl+b"), key.WithHelp("⇧tab/^b", "back")), b("esc", "quit")}
+	if narrow := append(append([]key.Binding{}, out...), back...); helpWidth(narrow) <= w.ctx.Width {
+		return narrow
+	}
+	// narrower still: each key with its shortest word
+	for i, k := range out {
+		if h := k.Help(); strings.HasPrefix(h.Desc, "edit ") {
+			out[i] = key.NewBinding(key.WithKeys(k.Keys()...), key.WithHelp(h.Key, "edit"))
+		}
+	}
+	return append(out, back...)
 }
 
 // editKey is the key that edits a text field: → takes the suggestion into
