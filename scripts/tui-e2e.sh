@@ -35,8 +35,9 @@
 # and checks the process's exit status.
 # Usage: scripts/tui-e2e.sh [WOPKIT_BINARY]   (builds ./cmd/wopkit when no binary is given)
 # Env: FIXTURES (default: ../shared/fixtures beside the repository),
-#      E2E_ONLY=edit|new|chain|connection|tool|git|resume|pipe|exit|sizes|choices|offline, E2E_SIZES (default "60x20 120x40": the sizes
-#      (g) runs at), E2E_KEEP=1 keeps the work dir.
+#      E2E_ONLY=edit|new|chain|connection|tool|git|resume|pipe|exit|sizes|choices|offline|words, E2E_SIZES (the sizes
+#      sizes, choices and words run at; by default 60x20 120x40, 80x24 60x20 120x40 and 80x24 60x20), E2E_KEEP=1 keeps
+#      the work dir.
 # Exit: 0 pass, 1 a check failed, 3 a tool or fixture is missing.
 set -euo pipefail
 
@@ -807,7 +808,7 @@ at_size() {
 e2e_sizes() {
 	local size
 	for size in ${E2E_SIZES:-60x20 120x40}; do at_size "$size" e2e_new e2e_twice; done
-	e2e_connection # 80x24, beside the runs at that size
+	[ -n "${E2E_SIZES:-}" ] || e2e_connection # 80x24, beside the runs at that size
 }
 
 # sizes_start and sizes_wait run e2e_sizes in the background (its own tmux servers and folders) while
@@ -919,7 +920,7 @@ case "${E2E_ONLY:-}" in
 edit) e2e_edit ;;
 new) e2e_new; e2e_twice ;;
 sizes) e2e_sizes ;;
-choices) for size in 80x24 60x20 120x40; do at_size "$size" e2e_choices; done ;;
+choices) for size in ${E2E_SIZES:-80x24 60x20 120x40}; do at_size "$size" e2e_choices; done ;;
 exit) e2e_exit ;;
 tool) e2e_tool ;;
 git) e2e_git ;;
@@ -928,7 +929,7 @@ connection) e2e_connection ;;
 resume) e2e_resume ;;
 pipe) e2e_pipe ;;
 offline) e2e_offline ;;
-words) for size in 80x24 60x20; do at_size "$size" e2e_words; done ;;
+words) for size in ${E2E_SIZES:-80x24 60x20}; do at_size "$size" e2e_words; done ;;
 *)
 	sizes_start
 	e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_git; e2e_resume; e2e_pipe; e2e_exit

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
@@ -38,34 +37,45 @@ func TestTerminalEndToEnd(t *testing.T) {
 	// The scenarios wait on the screen far more than they compute: they
 	// run in lanes side by side (each its own tmux server and folder), so
 	// that the whole takes about as long as the longest lane.
-	lanes := [][]string{{"edit", "new", "exit"}, {"sizes"}, {"choices", "words"}, {"tool", "git", "chain"}, {"resume", "pipe", "offline"}}
+	// A run is a scenario (E2E_ONLY) at the sizes given (E2E_SIZES, "" for
+	// the scenario's own); a lane runs its runs one after the other.
+	type run struct{ only, sizes string }
+	lanes := [][]run{
+		{{"sizes", "60x20"}, {"connection", ""}},
+		{{"sizes", "120x40"}, {"edit", ""}},
+		{{"choices", "80x24"}, {"choices", "60x20"}},
+		{{"choices", "120x40"}, {"words", "80x24"}},
+		{{"words", "60x20"}, {"new", ""}},
+		{{"exit", ""}, {"resume", ""}, {"tool", ""}, {"pipe", ""}},
+		{{"git", ""}, {"offline", ""}, {"chain", ""}},
+	}
 	type result struct {
-		lane string
-		out  []byte
-		err  error
+		run run
+		out []byte
+		err error
 	}
 	done := make(chan result, len(lanes))
 	for _, lane := range lanes {
 		go func() {
 			var out []byte
-			for _, only := range lane {
+			for _, r := range lane {
 				cmd := exec.Command("bash", "../../scripts/tui-e2e.sh", bin)
-				cmd.Env = append(os.Environ(), "FIXTURES="+fx, "TMPDIR="+t.TempDir(), "E2E_ONLY="+only)
+				cmd.Env = append(os.Environ(), "FIXTURES="+fx, "TMPDIR="+t.TempDir(), "E2E_ONLY="+r.only, "E2E_SIZES="+r.sizes)
 				o, err := cmd.CombinedOutput()
 				out = append(out, o...)
 				if err != nil {
-					done <- result{only, out, err}
+					done <- result{r, out, err}
 					return
 				}
 			}
-			done <- result{strings.Join(lane, ","), out, nil}
+			done <- result{lane[len(lane)-1], out, nil}
 		}()
 	}
 	for range lanes {
 		r := <-done
 		t.Logf("%s", r.out)
 		if r.err != nil {
-			t.Errorf("tui-e2e.sh E2E_ONLY=%s: %v", r.lane, r.err)
+			t.Errorf("tui-e2e.sh E2E_ONLY=%s E2E_SIZES=%q: %v", r.run.only, r.run.sizes, r.err)
 		}
 	}
 }
