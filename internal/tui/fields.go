@@ -266,7 +266,18 @@ func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr str
 	if ptr == "" {
 		return in.Validate(func(s string) error { return k.crossed(key, s) })
 	}
-	return k.reg(in.Description(k.help(kind, ptr)), k.check(kind, ptr, tv.value))
+	return k.reg(in.Description(k.help(kind, ptr)), titled(title, ptr, k.check(kind, ptr, tv.value)))
+}
+
+// titled is check with its refusals naming the field by its title on
+// screen ("Version"), not by the document's JSON name (`version`).
+func titled(title, ptr string, check func(string) error) func(string) error {
+	return func(s string) error {
+		if err := check(s); err != nil {
+			return errors.New(inWords(err.Error(), ptr, " › "+title))
+		}
+		return nil
+	}
 }
 
 // following is text bound to f whose placeholder follows the answer on

@@ -40,7 +40,7 @@ func nodeGroups(w *wizard, at pos) []*huh.Group {
 	return []*huh.Group{
 		huh.NewGroup(
 			k.reg(k.text(key("id"), "Node id", id, "", "").Description("appended to the pack name to form the typeId"),
-				k.check(nk, ptr("typeId"), func(s string) any { return a.name() + "." + id.value(s).(string) })),
+				titled("Node id", ptr("typeId"), k.check(nk, ptr("typeId"), func(s string) any { return a.name() + "." + id.value(s).(string) }))),
 			k.derived(key("label"), "Label", &n.Label, nk, ptr("label")),
 			k.text(key("description"), "Description", str{p: &n.Description, def: def.Description}, nk, ptr("description")),
 		),

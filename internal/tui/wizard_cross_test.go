@@ -235,3 +235,21 @@ func TestIssue17FormFormatIsAChoice(t *testing.T) {
 		t.Errorf("format answer: %q", got)
 	}
 }
+
+// Issue 17, item 13: a field's own check names it by its title on screen,
+// not by the document's JSON name (`version`, `typeId`).
+func TestIssue17FieldChecksSayTheTitle(t *testing.T) {
+	dir := t.TempDir()
+	a := newAnswers()
+	a.Pack.Name = "community.acme.titles"
+	d, w := wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir})
+	toPage(d, w, pageIdentity)
+	if found, _ := focusKey(w.form, "version"); !found {
+		t.Fatal("no version field")
+	}
+	d.keys("ctrl+u", "type:1.0", "enter")
+	v := flat(d.view())
+	if !strings.Contains(v, "does not have the form Version needs") || strings.Contains(v, "`version`") {
+		t.Errorf("the version's refusal does not say its title:\n%s", d.view())
+	}
+}
