@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"crypto/x509"
 	"encoding/pem"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/sign/agenttest"
 )
 
 // needTools skips the test, naming what is missing, unless every tool is on
@@ -323,24 +323,5 @@ func (skAgent) List() ([]*agent.Key, error) {
 
 // serveSKAgent serves skAgent on a new socket and points SSH_AUTH_SOCK at it.
 func serveSKAgent(t *testing.T) {
-	dir, err := os.MkdirTemp("", "wopkit-agent-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(dir, "sock")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close(); os.RemoveAll(dir) })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); _ = agent.ServeAgent(skAgent{agent.NewKeyring()}, c) }()
-		}
-	}()
-	t.Setenv("SSH_AUTH_SOCK", sock)
+	agenttest.Serve(t, skAgent{agent.NewKeyring()})
 }

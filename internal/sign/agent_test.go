@@ -18,6 +18,7 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
+	"github.com/openwop/wopkit/internal/sign/agenttest"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -47,27 +48,7 @@ func (f *fakeAgent) Sign(k ssh.PublicKey, data []byte) (*ssh.Signature, error) {
 // serveAgent serves a on a new socket and sets SSH_AUTH_SOCK to it.
 func serveAgent(t testing.TB, a agent.Agent) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "wopkit-agent-") // short: a socket path has ~100 bytes
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(dir, "sock")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close(); os.RemoveAll(dir) })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); _ = agent.ServeAgent(a, c) }()
-		}
-	}()
-	t.Setenv(AgentSocketEnv, sock)
-	return sock
+	return agenttest.Serve(t, a)
 }
 
 // skKey is an sk-ssh-ed25519@openssh.com public key as an agent lists it.

@@ -6,8 +6,6 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
-	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +14,7 @@ import (
 	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/sign/agenttest"
 	"github.com/openwop/wopkit/internal/verify"
 )
 
@@ -34,26 +33,7 @@ func serveTestAgent(t *testing.T) (ed25519.PublicKey, string) {
 			t.Fatal(err)
 		}
 	}
-	dir, err := os.MkdirTemp("", "wopkit-agent-") // short: a socket path has ~100 bytes
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(dir, "sock")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close(); os.RemoveAll(dir) })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); _ = agent.ServeAgent(ring, c) }()
-		}
-	}()
-	t.Setenv(sign.AgentSocketEnv, sock)
+	agenttest.Serve(t, ring)
 	sp, _ := ssh.NewPublicKey(pub)
 	return pub, sign.AgentPrefix + ssh.FingerprintSHA256(sp)
 }
