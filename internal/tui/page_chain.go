@@ -141,7 +141,7 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 	}
 	fields := []huh.Field{
 		text("id", "Step id", str{p: &st.ID, def: st.ID}).Description("the node's id in the chain"),
-		text("typeId", "Node type", str{p: &st.TypeID, def: st.TypeID}).Description("the typeId of the node it runs, e.g. core.openwop.http.get"),
+		text("typeId", "Node type", str{p: &st.TypeID, def: st.TypeID}).Description("the typeId of the node it runs, e.g. core.openwop.http.fetch"),
 		k.derived(key("name"), "Name", &st.Name, validate.WorkflowChainPack, ""),
 		text("input", "Input port", str{p: &st.Input}).Description("the port the step before feeds (empty: the node itself)"),
 		text("output", "Output port", str{p: &st.Output}).Description("the port the next step reads (empty: the node itself)"),
