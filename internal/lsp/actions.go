@@ -92,6 +92,9 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			out = append(out, *a)
 		}
 	}
+	if path.Base(w.name) != "pack.json" {
+		out = append(out, s.schemaIDFixes(w, p.Range)...)
+	}
 	if path.Base(w.name) == "pack.json" && w.jd.Root.Kind == jsondoc.Object && w.jd.Root.Get("kind") == nil {
 		if b, err := jsonedit.SetAfter(w.doc.text, "/kind", "version", "node"); err == nil {
 			out = append(out, codeAction{Title: `Add "kind": "node"`, Kind: protocol.QuickFix, Diagnostics: kindDiags,
