@@ -86,6 +86,18 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = cleanRef(w, data.Pointer)
 		case "OW003":
 			a = prefixAgentID(w, data.Pointer)
+		case "PK001":
+			a = admitMajor2(w, data.Pointer)
+		case "PK004":
+			a = entryFromRemote(w)
+		case "OW010":
+			a = fixPeer(w, data.Pointer)
+		case "CN002":
+			a = pkceS256(w, data.Pointer)
+		case "WC006":
+			a = removeParam(w, data.Pointer)
+		case "CD003":
+			a = removeMapping(w, data.Pointer)
 		}
 		if a != nil {
 			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true

@@ -94,6 +94,8 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 	root := t.TempDir()
 	chain := scaffoldKind(t, root, "workflow-chain", "vendor.acme.chains")
 	prompt := scaffoldKind(t, root, "prompt", "vendor.acme.prompts")
+	card := scaffoldKind(t, root, "card", "vendor.acme.cards")
+	conn := scaffoldKind(t, root, "connection", "vendor.acme.conn")
 	node := filepath.Join(scaffoldPack(t), "pack.json")
 	read := func(p string) string {
 		b, err := os.ReadFile(p)
@@ -111,6 +113,22 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 			`"chains": [`, `"dependencies": {"core.openwop.http": "^1.2.0"},`+"\n  "+`"chains": [`, 1), "WC010", "Pin core.openwop.http.fetch@1.2.0"},
 		{"write a clean reference", node, strings.Replace(read(node), `"schemas/hello.input.json"`, `"schemas//hello.input.json"`, 1), "OW016", `Write "schemas/hello.input.json"`},
 		{"prefix an agent id", node, strings.Replace(read(node), `"vendor.acme.hello.writer"`, `"writer"`, 1), "OW003", `Rename the agent to "vendor.acme.hello.writer"`},
+		{"admit protocol major 2", node, strings.Replace(strings.Replace(read(node), `">=1.0.0 <3.0.0"`, `">=1.2.0 <2.0.0"`, 1),
+			`"license": "Apache-2.0",`, `"license": "Apache-2.0", "signing": {"keyId": "acme-2026", "scheme": "ed25519-canonical-json"},`, 1), "PK001", `Write ">=1.2.0 <3.0.0"`},
+		{"entry of an MCP server pack", node, strings.Replace(read(node), `"language": "javascript",
+    "format": "esm",
+    "entry": "index.mjs",
+    "minRuntimeVersion": "node>=20"`, `"language": "remote",
+    "entry": "https://old.acme.example/mcp",
+    "mcpServer": {"name": "example.acme/hello", "description": "Hello", "version": "0.1.0",
+      "remotes": [{"type": "streamable-http", "url": "https://mcp.acme.example/mcp"}]}`, 1), "PK004", `Set runtime.entry to "https://mcp.acme.example/mcp"`},
+		{"an empty peer dependency", node, strings.Replace(read(node), `"aiProviders": "supported"`, `"aiProviders": " "`, 1), "OW010", `Write "supported" for "aiProviders"`},
+		{"peer metadata without its peer", node, strings.Replace(read(node), `"nodes": [`, `"peerDependenciesMeta": {"aiProviders": {"optional": true}, "memory": {"optional": true}},
+  "nodes": [`, 1), "OW010", `Remove the peerDependenciesMeta entry "memory"`},
+		{"pkce on an MCP provider", conn, strings.Replace(read(conn), `"kind": "oauth2",`, `"kind": "oauth2", "pkce": "unsupported",`, 1), "CN002", `Set auth.pkce to "S256"`},
+		{"an unused chain parameter", chain, strings.Replace(strings.Replace(read(chain), `"required": [`, `"required": ["topic",`, 1),
+			`"properties": {`, `"properties": {"topic": {"type": "string"},`, 1), "WC006", `Remove the unused parameter "topic"`},
+		{"an unused card mapping", card, strings.Replace(read(card), `"length": "inputs.length"`, `"length": "inputs.length", "tone": "inputs.length"`, 1), "CD003", `Remove the unused mapping "tone"`},
 		{"add the missing kind", node, strings.Replace(read(node), `"kind": "node",`, "", 1), "", `Add "kind": "node"`},
 	}
 	for _, tc := range cases {
