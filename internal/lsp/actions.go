@@ -88,6 +88,12 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = prefixAgentID(w, data.Pointer)
 		case "PK001":
 			a = admitMajor2(w, data.Pointer)
+		case "PK003":
+			a = signingKeyScheme(w)
+		case "OW004":
+			a = remoteRuntime(w)
+		case "EV003":
+			a = scaleWeights(w, data.Pointer)
 		case "PK004":
 			a = entryFromRemote(w)
 		case "OW010":

@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
@@ -88,6 +89,16 @@ func errorsIn(ps []validate.Problem) []validate.Problem {
 	return out
 }
 
+// removed is text without the member at pointer.
+func removed(t *testing.T, text, pointer string) []byte {
+	t.Helper()
+	b, err := jsonedit.Remove([]byte(text), pointer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // Each quick fix, applied as the client would, leaves a document on which
 // validate no longer reports the rule, and no error.
 func TestQuickFixesSilenceTheirRule(t *testing.T) {
@@ -97,6 +108,15 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 	card := scaffoldKind(t, root, "card", "vendor.acme.cards")
 	conn := scaffoldKind(t, root, "connection", "vendor.acme.conn")
 	node := filepath.Join(scaffoldPack(t), "pack.json")
+	suite := filepath.Join(root, "suite.json")
+	suiteText := `{
+  "suiteId": "vendor.acme.evals.basic",
+  "version": "1.0.0",
+  "modes": ["rubric"],
+  "tasks": [
+    {"taskId": "polite", "input": "hi", "expected": {"kind": "rubric", "rubric": [{"criterion": "polite", "weight": 0.7}, {"criterion": "short", "weight": 0.6}, {"criterion": "clear", "weight": 1}]}}
+  ]
+}`
 	read := func(p string) string {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -129,6 +149,10 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 		{"an unused chain parameter", chain, strings.Replace(strings.Replace(read(chain), `"required": [`, `"required": ["topic",`, 1),
 			`"properties": {`, `"properties": {"topic": {"type": "string"},`, 1), "WC006", `Remove the unused parameter "topic"`},
 		{"an unused card mapping", card, strings.Replace(read(card), `"length": "inputs.length"`, `"length": "inputs.length", "tone": "inputs.length"`, 1), "CD003", `Remove the unused mapping "tone"`},
+		{"a pack of agents only", node, string(removed(t, read(node), "/nodes")), "OW004", `Set "runtime": {"language": "remote", "entry": "pack.json"}`},
+		{"a signing block out of order", node, strings.Replace(read(node), `"license": "Apache-2.0",`, `"license": "Apache-2.0", "signing": {"scheme": "ed25519-canonical-json", "note": "x", "keyId": "acme-2026"},`, 1),
+			"PK003", "Write the signing block as {keyId, scheme}"},
+		{"rubric weights that do not add up", suite, suiteText, "EV003", "Scale the weights to add up to 1.0"},
 		{"add the missing kind", node, strings.Replace(read(node), `"kind": "node",`, "", 1), "", `Add "kind": "node"`},
 	}
 	for _, tc := range cases {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,7 +11,7 @@ import (
 )
 
 // The quick fixes whose rule's hint names one value to set or one member to
-// remove: PK001, PK004, OW010, CN002, WC006, CD003.
+// remove: PK001, PK003, PK004, OW004, OW010, CN002, WC006, CD003, EV003.
 
 // setValue is the action "title" that sets the value at pointer.
 func setValue(w *view, pointer string, value any, title string) *codeAction {
@@ -120,4 +121,57 @@ func removeMapping(w *view, pointer string) *codeAction {
 		return nil
 	}
 	return removeMember(w, pointer, fmt.Sprintf("Remove the unused mapping %q", toks[4]))
+}
+
+// remoteRuntime writes the runtime OW004's hint gives a pack of agents
+// only: {"language": "remote", "entry": "pack.json"}.
+func remoteRuntime(w *view) *codeAction {
+	if w.jd.Lookup("/runtime") == nil {
+		return nil
+	}
+	return setValue(w, "/runtime", map[string]any{"language": "remote", "entry": "pack.json"},
+		`Set "runtime": {"language": "remote", "entry": "pack.json"}`)
+}
+
+// signingKeyScheme rewrites a v2 signing block as exactly {keyId, scheme},
+// in that order, keeping their values (PK003); without both there is no
+// value to keep, and no fix.
+func signingKeyScheme(w *view) *codeAction {
+	sg := w.jd.Lookup("/signing")
+	key, scheme := sg.Get("keyId"), sg.Get("scheme")
+	if key == nil || scheme == nil || key.Kind != jsondoc.String || scheme.Kind != jsondoc.String {
+		return nil
+	}
+	// encoding/json writes a map's keys sorted: keyId, then scheme.
+	return setValue(w, "/signing", map[string]any{"keyId": key.Str, "scheme": scheme.Str}, "Write the signing block as {keyId, scheme}")
+}
+
+// scaleWeights divides each weight of the rubric at pointer by their sum,
+// so that they add up to 1.0 (EV003).
+func scaleWeights(w *view, pointer string) *codeAction {
+	items := itemsOf(w.jd.Lookup(pointer))
+	sum := 0.0
+	ws := make([]float64, len(items))
+	for i, it := range items {
+		n := it.Get("weight")
+		if n == nil || n.Kind != jsondoc.Number {
+			return nil
+		}
+		f, err := strconv.ParseFloat(n.Str, 64)
+		if err != nil || f < 0 {
+			return nil
+		}
+		ws[i], sum = f, sum+f
+	}
+	if len(items) == 0 || sum <= 0 {
+		return nil
+	}
+	text := w.doc.text
+	for i, f := range ws {
+		var err error
+		if text, err = jsonedit.Set(text, pointer+"/"+strconv.Itoa(i)+"/weight", json.Number(strconv.FormatFloat(f/sum, 'g', 12, 64))); err != nil {
+			return nil
+		}
+	}
+	return &codeAction{Title: "Scale the weights to add up to 1.0", Edit: editOf(w, text)}
 }
