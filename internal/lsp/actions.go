@@ -88,6 +88,8 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = prefixAgentID(w, data.Pointer)
 		case "PK001":
 			a = admitMajor2(w, data.Pointer)
+		case "OW011":
+			a = s.fitSuite(w, data.Pointer, d.Message)
 		case "PK003":
 			a = signingKeyScheme(w)
 		case "OW004":
@@ -153,7 +155,13 @@ func overlaps(a, b protocol.Range) bool {
 // editOf is the edit that turns the document's text into after: one
 // TextEdit over the bytes that differ.
 func editOf(w *view, after []byte) *workspaceEdit {
-	before := w.doc.text
+	v := w.doc.version
+	return fileEdit(w.doc.uri, &v, w.doc.text, after)
+}
+
+// fileEdit is the edit that turns before, the text of the file at u (at
+// version, nil for a file that is not open), into after.
+func fileEdit(u protocol.DocumentURI, version *int32, before, after []byte) *workspaceEdit {
 	pre := 0
 	for pre < len(before) && pre < len(after) && before[pre] == after[pre] {
 		pre++
@@ -169,10 +177,9 @@ func editOf(w *view, after []byte) *workspaceEdit {
 	for suf > 0 && len(before)-suf < len(before) && before[len(before)-suf]&0xC0 == 0x80 {
 		suf--
 	}
-	v := w.doc.version
 	return &workspaceEdit{DocumentChanges: []any{protocol.TextDocumentEdit{
-		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: w.doc.uri}, Version: &v},
-		Edits:        []protocol.TextEdit{{Range: w.ls.rangeOf(pre, len(before)-suf), NewText: string(after[pre : len(after)-suf])}},
+		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: version},
+		Edits:        []protocol.TextEdit{{Range: newLines(before).rangeOf(pre, len(before)-suf), NewText: string(after[pre : len(after)-suf])}},
 	}}}
 }
 
