@@ -90,6 +90,12 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = admitMajor2(w, data.Pointer)
 		case "OW011":
 			a = s.fitSuite(w, data.Pointer, d.Message)
+		case "PK002":
+			a = renamePeer(w, data.Pointer)
+		case "OW007":
+			a = removeProvider(w, data.Pointer)
+		case "CD002":
+			a = mapSlot(w, data.Pointer, d.Message)
 		case "PK003":
 			a = signingKeyScheme(w)
 		case "OW004":

@@ -153,6 +153,12 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 		{"a signing block out of order", node, strings.Replace(read(node), `"license": "Apache-2.0",`, `"license": "Apache-2.0", "signing": {"scheme": "ed25519-canonical-json", "note": "x", "keyId": "acme-2026"},`, 1),
 			"PK003", "Write the signing block as {keyId, scheme}"},
 		{"rubric weights that do not add up", suite, suiteText, "EV003", "Scale the weights to add up to 1.0"},
+		{"a v1 peer key", node, strings.Replace(read(node), `"agentRuntime": "supported"`, `"host.agentRuntime": "supported"`, 1), "PK002",
+			`Rename the peer dependency "host.agentRuntime" to the family "agentRuntime"`},
+		{"a v1 peer key with a facet", node, strings.Replace(read(node), `"aiProviders": "supported"`, `"aiProviders.imageGeneration": "supported"`, 1), "PK002",
+			`Rename the peer dependency "aiProviders.imageGeneration" to the family "aiProviders"`},
+		{"a provider on an api key", node, strings.Replace(read(node), `"role": "pure",`, `"role": "pure", "requiresSecrets": [{"id": "k", "kind": "api-key", "provider": "openai"}],`, 1), "OW007", `Remove "provider"`},
+		{"an unmapped card slot", card, string(removed(t, read(card), "/cards/0/prompt/placeholderMapping/length")), "CD002", `Map {{length}} to "inputs.length"`},
 		{"add the missing kind", node, strings.Replace(read(node), `"kind": "node",`, "", 1), "", `Add "kind": "node"`},
 	}
 	for _, tc := range cases {

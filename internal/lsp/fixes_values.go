@@ -3,15 +3,18 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // The quick fixes whose rule's hint names one value to set or one member to
-// remove: PK001, PK003, PK004, OW004, OW010, CN002, WC006, CD003, EV003.
+// remove or rename: PK001, PK002, PK003, PK004, OW004, OW007, OW010, CN002, WC006,
+// CD002, CD003, EV003.
 
 // setValue is the action "title" that sets the value at pointer.
 func setValue(w *view, pointer string, value any, title string) *codeAction {
@@ -174,4 +177,74 @@ func scaleWeights(w *view, pointer string) *codeAction {
 		}
 	}
 	return &codeAction{Title: "Scale the weights to add up to 1.0", Edit: editOf(w, text)}
+}
+
+// renamePeer renames a peerDependencies key to the family validate guesses
+// for it (PK002's hint: validate.GuessPeerFamily), with its
+// peerDependenciesMeta entry, and the alias's facets there when the family
+// has no entry yet.
+func renamePeer(w *view, pointer string) *codeAction {
+	toks := jsondoc.SplitPointer(pointer)
+	if len(toks) != 2 || toks[0] != "peerDependencies" {
+		return nil
+	}
+	key := toks[1]
+	fam := validate.GuessPeerFamily(key)
+	if fam == "" || fam == key || w.jd.Lookup(jsondoc.Child("/peerDependencies", fam)) != nil {
+		return nil
+	}
+	text, err := jsonedit.Rename(w.doc.text, pointer, fam)
+	if err != nil {
+		return nil
+	}
+	meta := w.jd.Lookup("/peerDependenciesMeta")
+	switch {
+	case meta.Get(key) != nil && meta.Get(fam) == nil:
+		text, err = jsonedit.Rename(text, jsondoc.Child("/peerDependenciesMeta", key), fam)
+	case meta.Get(fam) == nil:
+		if row, ok := validate.PeerAlias(key); ok && len(row.Facets) > 0 {
+			if meta == nil {
+				text, err = jsonedit.SetAfter(text, "/peerDependenciesMeta", "peerDependencies", map[string]any{fam: map[string]any{"facets": row.Facets}})
+			} else if meta.Kind == jsondoc.Object {
+				text, err = jsonedit.Set(text, jsondoc.Child("/peerDependenciesMeta", fam), map[string]any{"facets": row.Facets})
+			}
+		}
+	}
+	if err != nil {
+		return nil
+	}
+	return &codeAction{Title: fmt.Sprintf("Rename the peer dependency %q to the family %q", key, fam), Edit: editOf(w, text)}
+}
+
+// removeProvider removes a provider from a secret whose kind is not
+// ai-provider (OW007's second case; the first needs a provider id only the
+// author knows).
+func removeProvider(w *view, pointer string) *codeAction {
+	if !strings.HasSuffix(pointer, "/provider") {
+		return nil
+	}
+	return removeMember(w, pointer, `Remove "provider"`)
+}
+
+// cardSlot is the slot a CD002 message names.
+var cardSlot = regexp.MustCompile(`uses \{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
+
+// mapSlot maps the slot a CD002 diagnostic names to the card's input of the
+// same id, when the card declares one.
+func mapSlot(w *view, pointer, message string) *codeAction {
+	toks := jsondoc.SplitPointer(pointer)
+	m := cardSlot.FindStringSubmatch(message)
+	if len(toks) != 4 || toks[0] != "cards" || m == nil {
+		return nil
+	}
+	card := "/cards/" + toks[1]
+	found := false
+	for _, in := range itemsOf(w.jd.Lookup(card + "/inputs")) {
+		found = found || in.Get("id").Text() == m[1]
+	}
+	mapping := card + "/prompt/placeholderMapping"
+	if !found || w.jd.Lookup(mapping) == nil || w.jd.Lookup(jsondoc.Child(mapping, m[1])) != nil {
+		return nil
+	}
+	return setValue(w, jsondoc.Child(mapping, m[1]), "inputs."+m[1], fmt.Sprintf(`Map {{%s}} to "inputs.%s"`, m[1], m[1]))
 }
