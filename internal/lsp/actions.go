@@ -96,6 +96,8 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = removeProvider(w, data.Pointer)
 		case "CD002":
 			a = mapSlot(w, data.Pointer, d.Message)
+		case "IM005":
+			a = setCaseCount(w, data.Pointer, d.Message)
 		case "PK003":
 			a = signingKeyScheme(w)
 		case "OW004":

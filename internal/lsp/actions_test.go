@@ -117,6 +117,29 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
     {"taskId": "polite", "input": "hi", "expected": {"kind": "rubric", "rubric": [{"criterion": "polite", "weight": 0.7}, {"criterion": "short", "weight": 0.6}, {"criterion": "clear", "weight": 1}]}}
   ]
 }`
+	tool := filepath.Join(root, "tools", "demo.tool.json")
+	if err := os.MkdirAll(filepath.Join(root, "tools", "verify"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "tools", "verify", "cases.jsonl"), []byte("{\"a\":1}\n\n{\"a\":2}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	toolText := `{
+  "manifest_version": "0.4",
+  "tool": {"id": "demo-tool", "version": "1.0.0", "name": "Demo", "summary": "A demo tool.", "homepage": "https://example.com/demo"},
+  "runtime": {"kind": "shell-binary", "install": {"method": "preinstalled", "locator": {"kind": "binary-on-path", "binary": "demo"}},
+    "entrypoint": {"command": ["demo", "--quiet"]}},
+  "scopes": [{"resource": "net.outbound", "actions": ["read"], "rationale": "Calls the demo API."}],
+  "actions": [
+    {"name": "lookup", "summary": "Look a thing up.",
+     "invocation": {"kind": "subcommand", "argv_template": ["lookup", "--q", "${input.q}"]},
+     "input": {"type": "object", "properties": {"q": {"type": "string"}}},
+     "side_effects": "read", "scopes_used": ["net.outbound"]}
+  ],
+  "smoke": {"kind": "action-call", "action": "lookup", "arguments": {"q": "x"}, "success": {"exit_code": 0}},
+  "verify": {"suite": {"ref": "verify/cases.jsonl", "format": "jsonl-cases", "case_count": 3}},
+  "kill_switch": {"kind": "manual", "instructions": "Revoke the token."}
+}`
 	read := func(p string) string {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -159,6 +182,7 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 			`Rename the peer dependency "aiProviders.imageGeneration" to the family "aiProviders"`},
 		{"a provider on an api key", node, strings.Replace(read(node), `"role": "pure",`, `"role": "pure", "requiresSecrets": [{"id": "k", "kind": "api-key", "provider": "openai"}],`, 1), "OW007", `Remove "provider"`},
 		{"an unmapped card slot", card, string(removed(t, read(card), "/cards/0/prompt/placeholderMapping/length")), "CD002", `Map {{length}} to "inputs.length"`},
+		{"a stale case count", tool, toolText, "IM005", "Set case_count to 2"},
 		{"add the missing kind", node, strings.Replace(read(node), `"kind": "node",`, "", 1), "", `Add "kind": "node"`},
 	}
 	for _, tc := range cases {

@@ -14,7 +14,7 @@ import (
 
 // The quick fixes whose rule's hint names one value to set or one member to
 // remove or rename: PK001, PK002, PK003, PK004, OW004, OW007, OW010, CN002, WC006,
-// CD002, CD003, EV003.
+// CD002, CD003, EV003, IM005.
 
 // setValue is the action "title" that sets the value at pointer.
 func setValue(w *view, pointer string, value any, title string) *codeAction {
@@ -247,4 +247,17 @@ func mapSlot(w *view, pointer, message string) *codeAction {
 		return nil
 	}
 	return setValue(w, jsondoc.Child(mapping, m[1]), "inputs."+m[1], fmt.Sprintf(`Map {{%s}} to "inputs.%s"`, m[1], m[1]))
+}
+
+// caseCount is the count an IM005 message gives (validate counted it).
+var caseCount = regexp.MustCompile(`has (\d+) case\(s\) \(non-blank lines\)`)
+
+// setCaseCount sets verify.suite.case_count to the number of cases the
+// IM005 diagnostic found in the suite file.
+func setCaseCount(w *view, pointer, message string) *codeAction {
+	m := caseCount.FindStringSubmatch(message)
+	if pointer != "/verify/suite/case_count" || m == nil {
+		return nil
+	}
+	return setValue(w, pointer, json.Number(m[1]), "Set case_count to "+m[1])
 }
