@@ -27,7 +27,9 @@ const maxPackLevels = 8
 // the URL validate.PackSchemaID gives for w's path in that pack.
 func (s *Server) schemaIDFixes(w *view, rng protocol.Range) []codeAction {
 	var out []codeAction
-	if w.jd == nil || w.jd.Root.Kind != jsondoc.Object {
+	// A schema is no document kind of its own: a manifest, suite or
+	// prompt is not checked against its packs here.
+	if w.jd == nil || w.jd.Root.Kind != jsondoc.Object || w.kind != validate.Unknown {
 		return out
 	}
 	root, ok := s.rootOf(w.doc.path)
