@@ -119,6 +119,12 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
 			out = append(out, *a)
 		}
+		if c := codeOf(d); c == "OW005" || c == "OW006" {
+			if a := useFound(w, data.Pointer, d.Message); a != nil {
+				a.Kind, a.Diagnostics = protocol.QuickFix, []protocol.Diagnostic{d}
+				out = append(out, *a)
+			}
+		}
 	}
 	if path.Base(w.name) != "pack.json" {
 		out = append(out, s.schemaIDFixes(w, p.Range)...)

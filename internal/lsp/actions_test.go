@@ -108,6 +108,7 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 	card := scaffoldKind(t, root, "card", "vendor.acme.cards")
 	conn := scaffoldKind(t, root, "connection", "vendor.acme.conn")
 	node := filepath.Join(scaffoldPack(t), "pack.json")
+	nodeIn := filepath.Join(scaffoldPackIn(t, root), "pack.json") // its files are read
 	suite := filepath.Join(root, "suite.json")
 	suiteText := `{
   "suiteId": "vendor.acme.evals.basic",
@@ -182,6 +183,8 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 			`Rename the peer dependency "aiProviders.imageGeneration" to the family "aiProviders"`},
 		{"a provider on an api key", node, strings.Replace(read(node), `"role": "pure",`, `"role": "pure", "requiresSecrets": [{"id": "k", "kind": "api-key", "provider": "openai"}],`, 1), "OW007", `Remove "provider"`},
 		{"an unmapped card slot", card, string(removed(t, read(card), "/cards/0/prompt/placeholderMapping/length")), "CD002", `Map {{length}} to "inputs.length"`},
+		{"a reference to a file elsewhere", nodeIn, strings.Replace(read(nodeIn), `"inputSchemaRef": "schemas/hello.input.json"`, `"inputSchemaRef": "hello.input.json"`, 1), "OW005", `Point it at "schemas/hello.input.json"`},
+		{"an entry elsewhere", nodeIn, strings.Replace(read(nodeIn), `"entry": "index.mjs"`, `"entry": "dist/index.mjs"`, 1), "OW006", `Point it at "index.mjs"`},
 		{"a stale case count", tool, toolText, "IM005", "Set case_count to 2"},
 		{"add the missing kind", node, strings.Replace(read(node), `"kind": "node",`, "", 1), "", `Add "kind": "node"`},
 	}

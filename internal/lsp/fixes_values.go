@@ -14,7 +14,7 @@ import (
 
 // The quick fixes whose rule's hint names one value to set or one member to
 // remove or rename: PK001, PK002, PK003, PK004, OW004, OW007, OW010, CN002, WC006,
-// CD002, CD003, EV003, IM005.
+// CD002, CD003, EV003, IM005; and OW005/OW006's "did you mean".
 
 // setValue is the action "title" that sets the value at pointer.
 func setValue(w *view, pointer string, value any, title string) *codeAction {
@@ -260,4 +260,22 @@ func setCaseCount(w *view, pointer, message string) *codeAction {
 		return nil
 	}
 	return setValue(w, pointer, json.Number(m[1]), "Set case_count to "+m[1])
+}
+
+// foundFile is the file an OW005/OW006 hint names when the pack has a file
+// of the referenced name elsewhere (validate looked for it).
+var foundFile = regexp.MustCompile(`did you mean ("(?:[^"\\]|\\.)*")\?`)
+
+// useFound points a reference to a missing file at the file of that name
+// the pack has (OW005, OW006).
+func useFound(w *view, pointer, message string) *codeAction {
+	m := foundFile.FindStringSubmatch(message)
+	if m == nil {
+		return nil
+	}
+	alt, err := strconv.Unquote(m[1])
+	if n := w.jd.Lookup(pointer); err != nil || alt == "" || n == nil || n.Kind != jsondoc.String || n.Str == alt {
+		return nil
+	}
+	return setValue(w, pointer, alt, fmt.Sprintf("Point it at %q", alt))
 }
