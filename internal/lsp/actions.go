@@ -86,11 +86,48 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = cleanRef(w, data.Pointer)
 		case "OW003":
 			a = prefixAgentID(w, data.Pointer)
+		case "PK001":
+			a = admitMajor2(w, data.Pointer)
+		case "OW011":
+			a = s.fitSuite(w, data.Pointer, d.Message)
+		case "PK002":
+			a = renamePeer(w, data.Pointer)
+		case "OW007":
+			a = removeProvider(w, data.Pointer)
+		case "CD002":
+			a = mapSlot(w, data.Pointer, d.Message)
+		case "IM005":
+			a = setCaseCount(w, data.Pointer, d.Message)
+		case "PK003":
+			a = signingKeyScheme(w)
+		case "OW004":
+			a = remoteRuntime(w)
+		case "EV003":
+			a = scaleWeights(w, data.Pointer)
+		case "PK004":
+			a = entryFromRemote(w)
+		case "OW010":
+			a = fixPeer(w, data.Pointer)
+		case "CN002":
+			a = pkceS256(w, data.Pointer)
+		case "WC006":
+			a = removeParam(w, data.Pointer)
+		case "CD003":
+			a = removeMapping(w, data.Pointer)
 		}
 		if a != nil {
 			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
 			out = append(out, *a)
 		}
+		if c := codeOf(d); c == "OW005" || c == "OW006" {
+			if a := useFound(w, data.Pointer, d.Message); a != nil {
+				a.Kind, a.Diagnostics = protocol.QuickFix, []protocol.Diagnostic{d}
+				out = append(out, *a)
+			}
+		}
+	}
+	if path.Base(w.name) != "pack.json" {
+		out = append(out, s.schemaIDFixes(w, p.Range)...)
 	}
 	if path.Base(w.name) == "pack.json" && w.jd.Root.Kind == jsondoc.Object && w.jd.Root.Get("kind") == nil {
 		if b, err := jsonedit.SetAfter(w.doc.text, "/kind", "version", "node"); err == nil {
@@ -132,7 +169,13 @@ func overlaps(a, b protocol.Range) bool {
 // editOf is the edit that turns the document's text into after: one
 // TextEdit over the bytes that differ.
 func editOf(w *view, after []byte) *workspaceEdit {
-	before := w.doc.text
+	v := w.doc.version
+	return fileEdit(w.doc.uri, &v, w.doc.text, after)
+}
+
+// fileEdit is the edit that turns before, the text of the file at u (at
+// version, nil for a file that is not open), into after.
+func fileEdit(u protocol.DocumentURI, version *int32, before, after []byte) *workspaceEdit {
 	pre := 0
 	for pre < len(before) && pre < len(after) && before[pre] == after[pre] {
 		pre++
@@ -148,10 +191,9 @@ func editOf(w *view, after []byte) *workspaceEdit {
 	for suf > 0 && len(before)-suf < len(before) && before[len(before)-suf]&0xC0 == 0x80 {
 		suf--
 	}
-	v := w.doc.version
 	return &workspaceEdit{DocumentChanges: []any{protocol.TextDocumentEdit{
-		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: w.doc.uri}, Version: &v},
-		Edits:        []protocol.TextEdit{{Range: w.ls.rangeOf(pre, len(before)-suf), NewText: string(after[pre : len(after)-suf])}},
+		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: version},
+		Edits:        []protocol.TextEdit{{Range: newLines(before).rangeOf(pre, len(before)-suf), NewText: string(after[pre : len(after)-suf])}},
 	}}}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
@@ -88,13 +89,58 @@ func errorsIn(ps []validate.Problem) []validate.Problem {
 	return out
 }
 
+// removed is text without the member at pointer.
+func removed(t *testing.T, text, pointer string) []byte {
+	t.Helper()
+	b, err := jsonedit.Remove([]byte(text), pointer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // Each quick fix, applied as the client would, leaves a document on which
 // validate no longer reports the rule, and no error.
 func TestQuickFixesSilenceTheirRule(t *testing.T) {
 	root := t.TempDir()
 	chain := scaffoldKind(t, root, "workflow-chain", "vendor.acme.chains")
 	prompt := scaffoldKind(t, root, "prompt", "vendor.acme.prompts")
+	card := scaffoldKind(t, root, "card", "vendor.acme.cards")
+	conn := scaffoldKind(t, root, "connection", "vendor.acme.conn")
 	node := filepath.Join(scaffoldPack(t), "pack.json")
+	nodeIn := filepath.Join(scaffoldPackIn(t, root), "pack.json") // its files are read
+	suite := filepath.Join(root, "suite.json")
+	suiteText := `{
+  "suiteId": "vendor.acme.evals.basic",
+  "version": "1.0.0",
+  "modes": ["rubric"],
+  "tasks": [
+    {"taskId": "polite", "input": "hi", "expected": {"kind": "rubric", "rubric": [{"criterion": "polite", "weight": 0.7}, {"criterion": "short", "weight": 0.6}, {"criterion": "clear", "weight": 1}]}}
+  ]
+}`
+	tool := filepath.Join(root, "tools", "demo.tool.json")
+	if err := os.MkdirAll(filepath.Join(root, "tools", "verify"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "tools", "verify", "cases.jsonl"), []byte("{\"a\":1}\n\n{\"a\":2}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	toolText := `{
+  "manifest_version": "0.4",
+  "tool": {"id": "demo-tool", "version": "1.0.0", "name": "Demo", "summary": "A demo tool.", "homepage": "https://example.com/demo"},
+  "runtime": {"kind": "shell-binary", "install": {"method": "preinstalled", "locator": {"kind": "binary-on-path", "binary": "demo"}},
+    "entrypoint": {"command": ["demo", "--quiet"]}},
+  "scopes": [{"resource": "net.outbound", "actions": ["read"], "rationale": "Calls the demo API."}],
+  "actions": [
+    {"name": "lookup", "summary": "Look a thing up.",
+     "invocation": {"kind": "subcommand", "argv_template": ["lookup", "--q", "${input.q}"]},
+     "input": {"type": "object", "properties": {"q": {"type": "string"}}},
+     "side_effects": "read", "scopes_used": ["net.outbound"]}
+  ],
+  "smoke": {"kind": "action-call", "action": "lookup", "arguments": {"q": "x"}, "success": {"exit_code": 0}},
+  "verify": {"suite": {"ref": "verify/cases.jsonl", "format": "jsonl-cases", "case_count": 3}},
+  "kill_switch": {"kind": "manual", "instructions": "Revoke the token."}
+}`
 	read := func(p string) string {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -111,6 +157,35 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 			`"chains": [`, `"dependencies": {"core.openwop.http": "^1.2.0"},`+"\n  "+`"chains": [`, 1), "WC010", "Pin core.openwop.http.fetch@1.2.0"},
 		{"write a clean reference", node, strings.Replace(read(node), `"schemas/hello.input.json"`, `"schemas//hello.input.json"`, 1), "OW016", `Write "schemas/hello.input.json"`},
 		{"prefix an agent id", node, strings.Replace(read(node), `"vendor.acme.hello.writer"`, `"writer"`, 1), "OW003", `Rename the agent to "vendor.acme.hello.writer"`},
+		{"admit protocol major 2", node, strings.Replace(strings.Replace(read(node), `">=1.0.0 <3.0.0"`, `">=1.2.0 <2.0.0"`, 1),
+			`"license": "Apache-2.0",`, `"license": "Apache-2.0", "signing": {"keyId": "acme-2026", "scheme": "ed25519-canonical-json"},`, 1), "PK001", `Write ">=1.2.0 <3.0.0"`},
+		{"entry of an MCP server pack", node, strings.Replace(read(node), `"language": "javascript",
+    "format": "esm",
+    "entry": "index.mjs",
+    "minRuntimeVersion": "node>=20"`, `"language": "remote",
+    "entry": "https://old.acme.example/mcp",
+    "mcpServer": {"name": "example.acme/hello", "description": "Hello", "version": "0.1.0",
+      "remotes": [{"type": "streamable-http", "url": "https://mcp.acme.example/mcp"}]}`, 1), "PK004", `Set runtime.entry to "https://mcp.acme.example/mcp"`},
+		{"an empty peer dependency", node, strings.Replace(read(node), `"aiProviders": "supported"`, `"aiProviders": " "`, 1), "OW010", `Write "supported" for "aiProviders"`},
+		{"peer metadata without its peer", node, strings.Replace(read(node), `"nodes": [`, `"peerDependenciesMeta": {"aiProviders": {"optional": true}, "memory": {"optional": true}},
+  "nodes": [`, 1), "OW010", `Remove the peerDependenciesMeta entry "memory"`},
+		{"pkce on an MCP provider", conn, strings.Replace(read(conn), `"kind": "oauth2",`, `"kind": "oauth2", "pkce": "unsupported",`, 1), "CN002", `Set auth.pkce to "S256"`},
+		{"an unused chain parameter", chain, strings.Replace(strings.Replace(read(chain), `"required": [`, `"required": ["topic",`, 1),
+			`"properties": {`, `"properties": {"topic": {"type": "string"},`, 1), "WC006", `Remove the unused parameter "topic"`},
+		{"an unused card mapping", card, strings.Replace(read(card), `"length": "inputs.length"`, `"length": "inputs.length", "tone": "inputs.length"`, 1), "CD003", `Remove the unused mapping "tone"`},
+		{"a pack of agents only", node, string(removed(t, read(node), "/nodes")), "OW004", `Set "runtime": {"language": "remote", "entry": "pack.json"}`},
+		{"a signing block out of order", node, strings.Replace(read(node), `"license": "Apache-2.0",`, `"license": "Apache-2.0", "signing": {"scheme": "ed25519-canonical-json", "note": "x", "keyId": "acme-2026"},`, 1),
+			"PK003", "Write the signing block as {keyId, scheme}"},
+		{"rubric weights that do not add up", suite, suiteText, "EV003", "Scale the weights to add up to 1.0"},
+		{"a v1 peer key", node, strings.Replace(read(node), `"agentRuntime": "supported"`, `"host.agentRuntime": "supported"`, 1), "PK002",
+			`Rename the peer dependency "host.agentRuntime" to the family "agentRuntime"`},
+		{"a v1 peer key with a facet", node, strings.Replace(read(node), `"aiProviders": "supported"`, `"aiProviders.imageGeneration": "supported"`, 1), "PK002",
+			`Rename the peer dependency "aiProviders.imageGeneration" to the family "aiProviders"`},
+		{"a provider on an api key", node, strings.Replace(read(node), `"role": "pure",`, `"role": "pure", "requiresSecrets": [{"id": "k", "kind": "api-key", "provider": "openai"}],`, 1), "OW007", `Remove "provider"`},
+		{"an unmapped card slot", card, string(removed(t, read(card), "/cards/0/prompt/placeholderMapping/length")), "CD002", `Map {{length}} to "inputs.length"`},
+		{"a reference to a file elsewhere", nodeIn, strings.Replace(read(nodeIn), `"inputSchemaRef": "schemas/hello.input.json"`, `"inputSchemaRef": "hello.input.json"`, 1), "OW005", `Point it at "schemas/hello.input.json"`},
+		{"an entry elsewhere", nodeIn, strings.Replace(read(nodeIn), `"entry": "index.mjs"`, `"entry": "dist/index.mjs"`, 1), "OW006", `Point it at "index.mjs"`},
+		{"a stale case count", tool, toolText, "IM005", "Set case_count to 2"},
 		{"add the missing kind", node, strings.Replace(read(node), `"kind": "node",`, "", 1), "", `Add "kind": "node"`},
 	}
 	for _, tc := range cases {
