@@ -192,7 +192,9 @@ func (w *wizard) build(at pos) *huh.Form {
 	if w.ctx.Styles.Plain {
 		theme = plainThemeOnce
 	}
-	return huh.NewForm(at.pg.groups(w, at)...).WithTheme(theme).WithShowHelp(false) // the help line names every key
+	// The help line names every key; a refusal is shown once, above the
+	// field (View), not again in the form's footer.
+	return huh.NewForm(at.pg.groups(w, at)...).WithTheme(theme).WithShowHelp(false).WithShowErrors(false)
 }
 
 // hideWhen shows a group only while hide is false (accessible mode asks

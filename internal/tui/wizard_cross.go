@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -31,8 +32,8 @@ func (w *wizard) crossHolds(key, text string) bool {
 	return msg != "" && w.passed[key] != text+"\x00"+msg
 }
 
-// crossProblem is the first problem the review would show at the field
-// with the key, with its hint ("" when there is none).
+// crossProblem is what the review would say at the field with the key:
+// each of its problems, with its hint ("" when there is none).
 func (w *wizard) crossProblem(key string) string {
 	// Accessible mode lists every problem under its question before it
 	// writes (a refusal would end a run whose answers come from a pipe).
@@ -45,6 +46,7 @@ func (w *wizard) crossProblem(key string) string {
 	case "name.part", "version", "signMethod", "keyPath", "keyId", mainField(w.a).Field:
 		probs = append(probs, preflight(w.k.v, w.a, w.opts, p.plan)...)
 	}
+	var msgs []string
 	for _, fe := range probs {
 		// A field may ask part of an answer: "license.other" types the
 		// licence the list does not offer.
@@ -58,7 +60,9 @@ func (w *wizard) crossProblem(key string) string {
 		if fe.Hint != "" {
 			msg += " (" + fe.Hint + ")"
 		}
-		return msg
+		if !slices.Contains(msgs, msg) {
+			msgs = append(msgs, msg)
+		}
 	}
-	return ""
+	return strings.Join(msgs, "; ")
 }

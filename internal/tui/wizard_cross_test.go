@@ -21,7 +21,7 @@ func TestIssue17ChecksWhenLeavingTheField(t *testing.T) {
 		name, page, key, want string
 		set                   func(a *answers, dir string)
 	}{
-		{"duplicate node id", "node", "nodes.1.id", "their files would collide", func(a *answers, _ string) {
+		{"duplicate node id", "node", "nodes.1.id", "is already used at Node 1 › Node id", func(a *answers, _ string) {
 			a.Pack.Nodes = append(a.Pack.Nodes, scaffold.NewNode(1))
 			a.Pack.Nodes[1].ID = a.Pack.Nodes[0].ID
 		}},
@@ -32,12 +32,13 @@ func TestIssue17ChecksWhenLeavingTheField(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "acme.key"), []byte("x"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			a.KeyChoice, a.KeyPath = "existing", filepath.Join(dir, "acme")
+			a.KeyChoice, a.KeyPath = "existing", "acme" // short: the whole page fits, footer included
 		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
+			t.Chdir(dir)
 			a := newAnswers()
 			a.Pack.Name = "community.acme.cross"
 			c.set(a, dir)
@@ -57,8 +58,8 @@ func TestIssue17ChecksWhenLeavingTheField(t *testing.T) {
 				t.Fatalf("no field %s on page %s\n%s", c.key, c.page, d.view())
 			}
 			d.keys("enter")
-			if f := w.form.GetFocusedField(); f == nil || f.GetKey() != c.key || !strings.Contains(flat(d.view()), c.want) {
-				t.Fatalf("leaving %s: the problem (%q) is not shown on the field, or the focus moved on:\n%s", c.key, c.want, d.view())
+			if f := w.form.GetFocusedField(); f == nil || f.GetKey() != c.key || strings.Count(flat(d.view()), c.want) != 1 {
+				t.Fatalf("leaving %s: the problem (%q) is not shown once on the field, or the focus moved on:\n%s", c.key, c.want, d.view())
 			}
 			d.keys("enter")
 			if w.form != nil && w.at.pg.id == c.page && w.form.GetFocusedField().GetKey() == c.key {
