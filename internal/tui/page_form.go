@@ -110,11 +110,14 @@ func (w *wizard) formatChoice(key string, v *string) (huh.Field, *huh.Group) {
 	default:
 		choice = scaffold.FormFormatOther
 	}
+	// The answer holds the choice (an "x-" started when a host's own is
+	// chosen), so that a page built again (accessible mode builds it after
+	// each question, going back builds it too) still asks the host format.
 	w.onSync(func() {
 		if choice != scaffold.FormFormatOther {
 			*v = choice
 		} else if !strings.HasPrefix(*v, scaffold.FormFormatOther) {
-			*v = ""
+			*v = scaffold.FormFormatOther
 		}
 	})
 	var opts []huh.Option[string]

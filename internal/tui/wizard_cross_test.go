@@ -254,3 +254,29 @@ func TestIssue17FieldChecksSayTheTitle(t *testing.T) {
 		t.Errorf("the version's refusal does not say its title:\n%s", d.view())
 	}
 }
+
+// The host format in accessible mode from a pipe: the page is built again
+// after each question, and choosing a host's own format still asks it.
+func TestIssue17FormHostFormatAccessible(t *testing.T) {
+	dir := t.TempDir()
+	lines := make([]string, 19) // the identity and form pages' suggestions, then the first field's id, type, label
+	lines = append(lines, "7", "x-phone")
+	for range 60 {
+		lines = append(lines, "")
+	}
+	var out bytes.Buffer
+	in := strings.NewReader(strings.Join(lines, "\n") + "\n")
+	opts := NewOptions{What: scaffold.KindFormContent, Dir: filepath.Join(dir, "forms"), DraftDir: dir, Accessible: true, Input: in, Screen: &out}
+	a := newAnswers()
+	a.SignMethod = "skip"
+	if err := runAccessible(context.Background(), asker{v: testValidator}, a, opts); err != nil {
+		t.Fatalf("accessible run: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "Host format") {
+		t.Fatalf("choosing a host's own format does not ask it:\n%s", out.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "forms", "pack.json"))
+	if err != nil || !strings.Contains(string(b), `"format": "x-phone"`) {
+		t.Errorf("the host format is not written (%v):\n%s", err, b)
+	}
+}
