@@ -201,6 +201,16 @@ answer() {
 	keys Enter
 }
 
+# write_from_review DONE: on a review with no problems, enter writes (and packs and signs); wait until the
+# screen matches DONE, then q ends wopkit with status 0.
+write_from_review() {
+	screen | grep -q 'no problems' || fail "the review lists problems"
+	keys Enter
+	wait_for "$1" 30
+	keys q
+	wait_for '^EXIT=0'
+}
+
 # enter_until REGEX: press enter until the screen matches (after each enter, wait for the screen to
 # change, so that no enter lands on the next page by accident).
 enter_until() {
@@ -336,11 +346,7 @@ e2e_twice() {
 	keys b # back from the review: the sign page, then forward again
 	wait_for '^┃ Pack and sign now'
 	enter_until 'will be written'
-	screen | grep -q 'no problems' || fail "the review lists problems"
-	keys Enter
-	wait_for 'signed \(v2' 30
-	keys q
-	wait_for '^EXIT=0'
+	write_from_review 'signed \(v2'
 	local tgz=$n/community.acme.e2e-two-0.1.0.tgz
 	[ "$(cat "$n/e2e-key.key" "$n/e2e-key.pub" | sha256sum)" = "$key_sum" ] || fail "the existing key was changed"
 	[ "$(cat "$n"/community.acme.e2e-demo-0.1.0.* | sha256sum)" = "$rel_sum" ] || fail "the first release was changed"
@@ -373,11 +379,7 @@ e2e_chain() {
 	answer '^┃ Key file' chain-key
 	answer '^┃ Key id' chain-1
 	wait_for 'will be written' 30
-	screen | grep -q 'no problems' || fail "the review lists problems"
-	keys Enter
-	wait_for 'signed \(v2' 30
-	keys q
-	wait_for '^EXIT=0'
+	write_from_review 'signed \(v2'
 	local c=$work/chain tgz=$work/chain/community.acme.chains-0.1.0.tgz
 	"$wopkit" verify "$tgz" --key "$c/chain-key.pub" || fail "wopkit verify refused the chain pack"
 	"$wopkit" validate --strict "$c/chains" || fail "the chain pack does not validate"
@@ -508,11 +510,7 @@ e2e_tool() {
 	wait_for '> from the answers: manual'
 	keys Enter
 	wait_for 'will be written' 30
-	screen | grep -q 'no problems' || fail "the review lists problems"
-	keys Enter
-	wait_for 'wrote 1 file' 30
-	keys q
-	wait_for '^EXIT=0'
+	write_from_review 'wrote 1 file'
 	local f=$work/tool/my-tool.tool.json
 	"$wopkit" validate --strict "$f" || fail "the tool manifest does not validate"
 	for want in ACME_REGION 'Your Acme API key' gmail.messages list_mail '"manual"' '"action": "hello"'; do
@@ -673,11 +671,7 @@ e2e_choices() {
 	wait_for '^┃ > \[ \] body'
 	keys Enter
 	enter_until 'will be written'
-	screen | grep -q 'no problems' || fail "the review lists problems"
-	keys Enter
-	wait_for 'signed \(v2' 30
-	keys q
-	wait_for '^EXIT=0'
+	write_from_review 'signed \(v2'
 	"$wopkit" validate --strict "$c/art/my-pack" || fail "the artifact-type pack does not validate"
 	grep -rqz '"required": \[[[:space:]]*"title"[[:space:]]*\]' "$c/art/my-pack" || fail "the schema does not require title alone"
 	# a card: the two-line template suggestion, whole, marked, taken with → and edited
@@ -692,11 +686,7 @@ e2e_choices() {
 	wait_text '{{source}} Keep it short.'
 	screen | tail -1 | grep -q '\^u clear' || fail "the help of a field with text does not name ctrl+u"
 	enter_until 'will be written'
-	screen | grep -q 'no problems' || fail "the review lists problems"
-	keys Enter
-	wait_for 'signed \(v2' 30
-	keys q
-	wait_for '^EXIT=0'
+	write_from_review 'signed \(v2'
 	"$wopkit" validate --strict "$c/card/my-pack" || fail "the card pack does not validate"
 	grep -q '{{source}} Keep it short.' "$c/card/my-pack/pack.json" || fail "the edited template is not written"
 	# a tool: the action's scopes are the tool's two scopes, shown; once left, what is ticked
@@ -721,11 +711,7 @@ e2e_choices() {
 	wait_for '^┃ Inputs'
 	wait_text 'ticked: net.outbound'
 	enter_until 'will be written'
-	screen | grep -q 'no problems' || fail "the review lists problems"
-	keys Enter
-	wait_for 'wrote 1 file' 30
-	keys q
-	wait_for '^EXIT=0'
+	write_from_review 'wrote 1 file'
 	"$wopkit" validate --strict "$c/tool/my-tool.tool.json" || fail "the tool manifest does not validate"
 	tr -d '\n' <"$c/tool/my-tool.tool.json" | grep -q '"scopes_used": \[ *"net.outbound" *\]' || fail "the action does not use net.outbound"
 	echo "tui-e2e: choices ok (${cols}x$rows)"
@@ -861,11 +847,7 @@ e2e_words() {
 	answer '^┃ Key file' words-key
 	answer '^┃ Key id' words-1
 	wait_for 'will be written' 30
-	screen | grep -q 'no problems' || fail "the review lists problems"
-	keys Enter
-	wait_for 'signed \(v2' 30
-	keys q
-	wait_for '^EXIT=0'
+	write_from_review 'signed \(v2'
 	local d=$work/$wd tgz=$work/$wd/community.acme.words-0.1.0.tgz
 	"$wopkit" verify "$tgz" --key "$d/words-key.pub" || fail "wopkit verify refused the pack"
 	"$wopkit" validate --strict "$d/words" || fail "the pack does not validate strictly"
@@ -886,11 +868,7 @@ e2e_words() {
 	keys Down Enter
 	wait_text '1 environment variable: ACME_TOKEN (secret)'
 	enter_until 'will be written'
-	screen | grep -q 'no problems' || fail "the tool's review lists problems"
-	keys Enter
-	wait_for 'wrote 1 file' 30
-	keys q
-	wait_for '^EXIT=0'
+	write_from_review 'wrote 1 file'
 	local f=$work/$wd/my-tool.tool.json
 	"$wopkit" validate --strict "$f" || fail "the tool manifest does not validate strictly"
 	grep -q '"homepage": "https://acme.example/weather"' "$f" || fail "the homepage asked is not written"

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -16,15 +17,7 @@ import (
 // returned after 10 s.
 func within(t *testing.T, what string, f func() error) error {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(10 * time.Second):
-		t.Fatalf("%s still blocked after 10 s", what)
-		return nil
-	}
+	return testwait.Within(t, what, 10*time.Second, f)
 }
 
 // A FIFO put where a replaced file was, or where the directory to lock was,

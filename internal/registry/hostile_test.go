@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -206,15 +207,7 @@ func TestRegistryFilesNeverBlock(t *testing.T) {
 // within runs fn and fails the test when it has not returned after d.
 func within(t *testing.T, d time.Duration, fn func() error) error {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- fn() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(d):
-		t.Fatalf("still blocked after %v", d)
-		return nil
-	}
+	return testwait.Within(t, "the read", d, fn)
 }
 
 // A deprecated member is read as a script's truthiness test reads what
