@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openwop/wopkit/internal/proctest"
 	"net"
 	"os"
 	"os/exec"
@@ -245,7 +246,7 @@ func TestNoSignals(t *testing.T) {
 			t.Error("the sleep process was killed")
 		case <-time.After(100 * time.Millisecond):
 		}
-		if st := procState(os.Getpid()); st == "T" {
+		if st := proctest.State(os.Getpid()); st == "T" {
 			syscall.Kill(os.Getpid(), syscall.SIGCONT)
 			t.Error("the test process was stopped")
 		}
@@ -269,7 +270,7 @@ func TestTimeoutKillsGroup(t *testing.T) {
 			t.Fatalf("the child did not start: %s", out)
 		}
 		time.Sleep(100 * time.Millisecond)
-		if pids := findProcs("sleep\x00" + tag); len(pids) > 0 {
+		if pids := proctest.Find("sleep\x00" + tag); len(pids) > 0 {
 			for _, p := range pids {
 				syscall.Kill(p, syscall.SIGKILL)
 			}
@@ -323,34 +324,6 @@ func TestSetupFailureRefuses(t *testing.T) {
 	}
 }
 
-func procState(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return ""
-	}
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i > 0 && i+2 < len(s) {
-		return s[i+2 : i+3]
-	}
-	return ""
-}
-
-// findProcs returns the pids whose command line contains s.
-func findProcs(s string) []int {
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.Contains(b, []byte(s)) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 // TestParentDeathKillsProgram: when the process that called Run dies, the
 // program dies with it (the parent-death signal), whatever the timeout.
 func TestParentDeathKillsProgram(t *testing.T) {
@@ -371,7 +344,7 @@ func TestParentDeathKillsProgram(t *testing.T) {
 		var pids []int
 		for i := 0; i < 250 && len(pids) == 0; i++ {
 			time.Sleep(20 * time.Millisecond)
-			pids = findProcs("sleep\x00" + tag)
+			pids = proctest.Find("sleep\x00" + tag)
 		}
 		if len(pids) == 0 {
 			t.Fatalf("the program did not start: %s", out.String())
@@ -379,7 +352,7 @@ func TestParentDeathKillsProgram(t *testing.T) {
 		r.Process.Kill()
 		r.Wait()
 		for i := 0; i < 100; i++ {
-			if len(findProcs("sleep\x00"+tag)) == 0 {
+			if len(proctest.Find("sleep\x00"+tag)) == 0 {
 				return
 			}
 			time.Sleep(20 * time.Millisecond)

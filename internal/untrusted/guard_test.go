@@ -59,6 +59,8 @@ var trustedReads = map[string]string{
 	"internal/validate/lint_kinds.go:(package)":           "a declaration embedded in wopkit",
 	"internal/validate/lint_events.go:(package)":          "the spec's event names, embedded in wopkit",
 	"internal/validate/help.go:catalogueHelp":             "the wizard's help catalogue, embedded in wopkit",
+	"internal/proctest/proctest.go:State":                 "/proc of the test's own child processes (a test-only package)",
+	"internal/proctest/proctest.go:Find":                  "/proc of the test's own child processes (a test-only package)",
 	"internal/tui/listpage.go:wizard.listNext":            "the wizard's own answers, encoded a moment before to undo a removal",
 	"internal/sign/sigstore/token.go:checkToken":          "the signer's own OIDC identity token (SIGSTORE_ID_TOKEN or the issuer's answer), for a diagnosis",
 	// Pack manifests, after the layer has checked them.

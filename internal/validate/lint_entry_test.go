@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/proctest"
 	"github.com/openwop/wopkit/internal/sandbox"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/validate"
@@ -316,7 +317,7 @@ export const nodes = { "vendor.acme.js.shout": async () => ({}) };
 			child.Process.Kill()
 			t.Fatalf("the validating process did not finish:\n%s", out.String())
 		case <-time.After(20 * time.Millisecond):
-			if procState(child.Process.Pid) == "T" {
+			if proctest.State(child.Process.Pid) == "T" {
 				child.Process.Signal(syscall.SIGCONT)
 				child.Process.Kill()
 				t.Fatal("the entry stopped the validating process (SIGSTOP to its parent)")
@@ -380,7 +381,7 @@ for (;;) {}
 	}
 	time.Sleep(100 * time.Millisecond)
 	for _, s := range []string{tag, dir} {
-		if pids := findProcs(s); len(pids) > 0 {
+		if pids := proctest.Find(s); len(pids) > 0 {
 			for _, p := range pids {
 				syscall.Kill(p, syscall.SIGKILL)
 			}
@@ -401,34 +402,6 @@ func TestOW017OffRunsNothing(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("RunEntry off took %s: node ran", d)
 	}
-}
-
-func procState(pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i > 0 && i+3 <= len(s) {
-		return s[i+2 : i+3]
-	}
-	return ""
-}
-
-// findProcs returns the pids whose command line contains s.
-func findProcs(s string) []int {
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && strings.Contains(string(b), s) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }
 
 // TestOW017RefusedWithoutSandbox: where the sandbox cannot be set up (not
