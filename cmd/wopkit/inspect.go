@@ -12,6 +12,7 @@ import (
 	"github.com/openwop/wopkit/internal/sign/sigstore"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/verify"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // newInspectCmd builds `wopkit inspect TGZ`: entries, sizes, the manifest
@@ -136,7 +137,7 @@ func packGist(m *verify.Summary) string {
 	g := m.Spec + " " + kind
 	var parts []string
 	for _, c := range m.Contents {
-		parts = append(parts, plural(c.N, contentNoun(c.Of)))
+		parts = append(parts, words.Plural(c.N, contentNoun(c.Of)))
 	}
 	if p := m.Provider; p != nil {
 		parts = append(parts, providerGist(p))
@@ -205,14 +206,6 @@ func contentNoun(member string) string {
 		return "form template"
 	}
 	return strings.TrimSuffix(member, "s")
-}
-
-// plural writes n with its noun, pluralised in English.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // specFrom says in words what told a document's spec version

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // TestNewYesGoesThroughCreate: `new --yes` over a pack folder written
@@ -32,7 +32,7 @@ func TestNewYesGoesThroughCreate(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join("hello", "pack.json"))
 	os.WriteFile(filepath.Join("hello", "pack.json"), append(before, ' '), 0o644)
 
-	want := "hello already holds " + create.And(files)
+	want := "hello already holds " + words.And(files)
 	hint := "move the existing files away, or start again with another --dir, or pass --force to replace them"
 	for _, extra := range [][]string{nil, {"--dry-run"}} {
 		out, errOut, code = runCmd(t, append(args, extra...)...)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/pack"
@@ -15,6 +14,7 @@ import (
 	"github.com/openwop/wopkit/internal/sign/sigstore"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // Subject is what a problem is about: the answer the author changes to
@@ -54,7 +54,7 @@ func (ps Problems) Error() string {
 		return "nothing was written: " + ps[0].Error()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "nothing was written: %s:", Count(len(ps), "problem", "problems"))
+	fmt.Fprintf(&b, "nothing was written: %s:", words.Count(len(ps), "problem", "problems"))
 	for _, p := range ps {
 		b.WriteString("\n  " + p.Error())
 	}
@@ -137,7 +137,7 @@ func check(o *Options, plan *scaffold.Plan, trial bool) Problems {
 			}
 		}
 		if len(there) > 0 {
-			out = append(out, Problem{Subject: Folder, Message: filepath.ToSlash(dir) + " already holds " + And(there),
+			out = append(out, Problem{Subject: Folder, Message: filepath.ToSlash(dir) + " already holds " + words.And(there),
 				Hint: "move the existing files away, or " + orReplace(l.OtherFolder, l.Replace)})
 		}
 		if ps := tarballProblems(o.Release, l); ps != nil {
@@ -212,7 +212,7 @@ func tarballProblems(r *Release, l Labels) *Problem {
 	if len(there) == 1 {
 		verb = "exists"
 	}
-	return &Problem{Subject: Tarball, Message: And(there) + " already " + verb + ": packing would replace a release made before",
+	return &Problem{Subject: Tarball, Message: words.And(there) + " already " + verb + ": packing would replace a release made before",
 		Hint: "move the existing files away, or " + orReplace(l.OtherTarball, l.Replace)}
 }
 
@@ -322,20 +322,4 @@ func Text(err error) string {
 		return e.Msg
 	}
 	return err.Error()
-}
-
-// Count is n with the word that agrees with it: "1 file", "2 files".
-func Count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
-// And joins words as a sentence does: "a", "a and b", "a, b and c".
-func And(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

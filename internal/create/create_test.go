@@ -16,6 +16,7 @@ import (
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/verify"
 	"github.com/openwop/wopkit/internal/werr"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // packPlan is the plan of a default pack named name.
@@ -257,7 +258,7 @@ func TestWhereListsWhatRunWrites(t *testing.T) {
 			}
 			w := Where(opts)
 			files := opts.Plan.Paths()
-			if w[0] != Count(len(files), "file", "files")+" will be written in where: "+strings.Join(files, ", ") || w[1] != c.key {
+			if w[0] != words.Count(len(files), "file", "files")+" will be written in where: "+strings.Join(files, ", ") || w[1] != c.key {
 				t.Errorf("Where: %q", w)
 			}
 			res, err := Run(context.Background(), opts)

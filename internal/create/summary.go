@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // Where lists where the files go, before anything is written: the folder
@@ -15,7 +16,7 @@ func Where(opts Options) []string {
 	if err != nil {
 		return nil
 	}
-	out := []string{Count(len(plan.Files), "file", "files") + " will be written in " + filepath.ToSlash(opts.dir()) + ": " + strings.Join(plan.Paths(), ", ")}
+	out := []string{words.Count(len(plan.Files), "file", "files") + " will be written in " + filepath.ToSlash(opts.dir()) + ": " + strings.Join(plan.Paths(), ", ")}
 	r := opts.Release
 	switch {
 	case r == nil && opts.PackLater:
@@ -43,14 +44,14 @@ func Where(opts Options) []string {
 	for _, f := range files[1:] {
 		beside = append(beside, strings.TrimPrefix(f, base))
 	}
-	return append(out, "packed to "+files[0]+", with its "+And(beside)+" beside it")
+	return append(out, "packed to "+files[0]+", with its "+words.And(beside)+" beside it")
 }
 
 // Summary says what Run wrote and what to do next (the commands, then the
 // plan's notes), one line each.
 func (r Result) Summary() []string {
 	dir := filepath.ToSlash(r.Dir)
-	sum := []string{"wrote " + Count(len(r.Files), "file", "files") + " in " + dir + ": " + strings.Join(r.Paths(), ", ")}
+	sum := []string{"wrote " + words.Count(len(r.Files), "file", "files") + " in " + dir + ": " + strings.Join(r.Paths(), ", ")}
 	if r.NewKey != "" {
 		line := "new key pair " + r.NewKey + " (keep it secret) and " + r.PublicKey
 		if r.KeptOut != "" {

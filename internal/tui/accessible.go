@@ -15,6 +15,7 @@ import (
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/werr"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // runAccessible asks the wizard's pages as plain line-by-line prompts
@@ -86,7 +87,7 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 		printProblems(out, a, p.problems)
 		if pipe { // the next line answers the next question, not this one again
 			return keep(opts, a, werr.New(werr.Invalid, "scaffold_invalid", "nothing was written: the answers read from the input have %s (listed above)",
-				plural(len(p.problems), "problem", "problems")).
+				words.Count(len(p.problems), "problem", "problems")).
 				WithHint("answers from a pipe are not asked again: fix the answers and run again"))
 		}
 		if tries++; tries > 5 {
@@ -109,7 +110,7 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 // printProblems lists the problems that stop the files, each under the
 // label of the question that answers it.
 func printProblems(out io.Writer, a *answers, ps []scaffold.FieldError) {
-	head := plural(len(ps), "problem stops", "problems stop") + " the files from being written:"
+	head := words.Count(len(ps), "problem stops", "problems stop") + " the files from being written:"
 	fmt.Fprintf(out, "\n%s\n", head)
 	for _, fe := range ps {
 		fmt.Fprintf(out, "  %s: %s\n", questionOf(a, fe), fe.Message)

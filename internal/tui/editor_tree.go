@@ -6,6 +6,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/termsafe"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // row is one visible line of the editor's tree.
@@ -62,22 +63,14 @@ func preview(n *jsondoc.Node) string {
 	case jsondoc.Null:
 		return "null"
 	case jsondoc.Array:
-		return "[" + count(len(n.Items), "item") + "]"
+		return "[" + words.Plural(len(n.Items), "item") + "]"
 	}
 	for _, k := range []string{"typeId", "agentId", "taskId", "name", "id", "label"} {
 		if v := n.Get(k); v != nil && v.Kind == jsondoc.String {
 			return "{" + strconv.Itoa(len(n.Members)) + "} " + termsafe.String(firstLine(v.Str, 60))
 		}
 	}
-	return "{" + count(len(n.Members), "field") + "}"
-}
-
-// count renders n things: "1 item", "3 items".
-func count(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return strconv.Itoa(n) + " " + thing + "s"
+	return "{" + words.Plural(len(n.Members), "field") + "}"
 }
 
 func firstLine(s string, n int) string {

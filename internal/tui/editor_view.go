@@ -9,6 +9,7 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // problemRows is the height of the problem list.
@@ -120,7 +121,7 @@ func (e *editor) View() string {
 	}
 	errs, warns := e.problems.Counts()
 	b.WriteByte('\n')
-	b.WriteString(widgets.Fit(st.Label.Render("Problems: "+count(errs, "error")+", "+count(warns, "warning")), w, 1))
+	b.WriteString(widgets.Fit(st.Label.Render("Problems: "+words.Plural(errs, "error")+", "+words.Plural(warns, "warning")), w, 1))
 	b.WriteByte('\n')
 	b.WriteString(e.problems.View(st, w, problemRows, e.focus == focusProblems))
 	return b.String()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"charm.land/huh/v2"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // listSpec is a list of answers edited on a list page: add an entry, edit
@@ -50,7 +51,7 @@ func listGroups(w *wizard, at pos) []*huh.Group {
 	}
 	title := fmt.Sprintf("%s: none", capitalize(l.plural))
 	if n > 0 {
-		title = fmt.Sprintf("%s: %s", capitalize(plural(n, l.noun, l.plural)), strings.Join(names, ", "))
+		title = fmt.Sprintf("%s: %s", capitalize(words.Count(n, l.noun, l.plural)), strings.Join(names, ", "))
 	}
 	opts := []huh.Option[string]{huh.NewOption("continue", listDone)}
 	if u := w.undo; u != nil && u.page == at.pg.id {
@@ -121,14 +122,6 @@ func indexOfFunc(ws []pos, f func(pos) bool) int {
 		}
 	}
 	return -1
-}
-
-// plural is "1 problem", "2 problems".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 func capitalize(s string) string {

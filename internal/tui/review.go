@@ -15,6 +15,7 @@ import (
 	"github.com/openwop/wopkit/internal/tui/keymap"
 	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/werr"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // planned is what the review shows: the plan (the tool manifest folded
@@ -204,7 +205,7 @@ func (r *review) view(ctx *common.Context, width, height int) string {
 		b.WriteString(st.Error.Render(widgets.Wrap("cannot plan the files: "+r.err.Error(), width)) + "\n")
 		return b.String()
 	case len(r.problems) > 0:
-		head := fmt.Sprintf("%s stop the files from being written; enter goes to the answer:", plural(len(r.problems), "problem", "problems"))
+		head := fmt.Sprintf("%s stop the files from being written; enter goes to the answer:", words.Count(len(r.problems), "problem", "problems"))
 		if len(r.problems) == 1 {
 			head = "1 problem stops the files from being written; enter goes to the answer:"
 		}

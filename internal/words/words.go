@@ -1,0 +1,28 @@
+// Package words writes counts and lists the way a sentence does, for every
+// message wopkit prints: "1 file", "2 files", "a, b and c".
+package words
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Count is n with its noun: one when n is 1, many otherwise ("1 error",
+// "3 errors"; "1 entry", "2 entries").
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// Plural is Count for a noun whose plural takes an s.
+func Plural(n int, noun string) string { return Count(n, noun, noun+"s") }
+
+// And joins words as a sentence does: "a", "a and b", "a, b and c".
+func And(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
