@@ -2,7 +2,6 @@ package scaffold
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -96,8 +95,9 @@ func regular(path string) bool {
 // KeyCheckout is the git work tree a new private key PREFIX.key would be
 // written into, when that tree does not ignore it; "" when the key is not
 // in a work tree or git ignores it there. The work tree is found by looking
-// for .git from the key's folder up; whether it is ignored is asked of
-// `git check-ignore` (not ignored when git is not on PATH).
+// for .git from the key's folder up; whether it is ignored is decided
+// in-process from the ignore files (gitignore.go): no git is started in
+// what may be a stranger's checkout.
 func KeyCheckout(prefix string) string {
 	key, err := filepath.Abs(strings.TrimSuffix(prefix, ".key") + ".key")
 	if err != nil {
@@ -128,23 +128,6 @@ func GitCheckout(dir string) string {
 		}
 		d = up
 	}
-}
-
-// gitIgnores reports whether git ignores path in the work tree at root.
-func gitIgnores(root, path string) bool {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		return false
-	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return false
-	}
-	cmd := exec.Command(git, "-C", root, "check-ignore", "-q", "--", rel)
-	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { // the checkout found, not one the environment names
-		return strings.HasPrefix(kv, "GIT_DIR=") || strings.HasPrefix(kv, "GIT_WORK_TREE=")
-	})
-	return cmd.Run() == nil
 }
 
 // ReleaseFiles are the files packing a pack writes outside its folder, as

@@ -2,10 +2,11 @@ package tui
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/openwop/wopkit/internal/proc"
 )
 
 // externalDoneMsg carries a value edited in $EDITOR back to the editor.
@@ -46,7 +47,7 @@ func (e *editor) editExternal(ptr, value string) tea.Cmd {
 		e.status = "cannot open an editor"
 		return nil
 	}
-	c := exec.Command(argv[0], append(argv[1:], name)...)
+	c := proc.Editor(argv, name) // started in the temporary folder, not the current one
 	return tea.ExecProcess(c, func(err error) tea.Msg {
 		defer os.Remove(name)
 		if err != nil {

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/proc"
 	"github.com/openwop/wopkit/internal/sandbox"
 	"github.com/openwop/wopkit/internal/untrusted"
 )
@@ -85,7 +85,7 @@ func (d diskFS) Lstat(name string) (fs.FileInfo, error)     { return fs.Lstat(d.
 
 // NodeAvailable reports whether OW017 can run (node is on PATH).
 func NodeAvailable() bool {
-	_, err := exec.LookPath("node")
+	_, err := proc.LookPath("node")
 	return err == nil
 }
 
@@ -148,7 +148,7 @@ func checkEntryExports(c *lintCtx) {
 	if st, err := fs.Stat(dfs.FS, entry); err != nil || !st.Mode().IsRegular() {
 		return // OW006 reports it
 	}
-	nodeBin, err := exec.LookPath("node")
+	nodeBin, err := proc.LookPath("node")
 	if err != nil {
 		return // the CLI says that nothing ran
 	}
@@ -329,8 +329,8 @@ func nodePermissionFlag(nodeBin string) string {
 	}
 	flag := ""
 	for _, f := range []string{"--permission", "--experimental-permission"} {
-		cmd := exec.Command(nodeBin, f, "-e", "process.exit(process.permission && !process.permission.has('fs.read', '/') ? 0 : 3)")
-		cmd.Env = []string{"NODE_OPTIONS="}
+		cmd := proc.Command(nodeBin, []string{f, "-e", "process.exit(process.permission && !process.permission.has('fs.read', '/') ? 0 : 3)"},
+			os.TempDir(), []string{"NODE_OPTIONS="})
 		if cmd.Run() == nil {
 			flag = f
 			break
