@@ -10,6 +10,20 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
+// pipedNodePack answers the accessible wizard up to its last question: a
+// pack of nodes community.acme.piped, every other answer the default.
+func pipedNodePack() []string {
+	return []string{
+		"2",                 // a pack of nodes
+		"", "acme", "piped", // scope, organisation, pack name
+		"", "", "", "", // version, description, author, license
+		"", "", "", // homepage, repository, keywords
+		"",                             // runtime
+		"", "", "", "", "", "", "", "", // the node
+		"", // nodes: continue
+	}
+}
+
 // TestNewAccessibleFromPipe: `new --accessible` reads its answers from
 // stdin when stdin is not a terminal (issue 11, bug 6): the pack gets the
 // name piped in, not the default, and a short input is an error, not the
@@ -17,16 +31,7 @@ import (
 func TestNewAccessibleFromPipe(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	lines := []string{
-		"2",                 // a pack of nodes
-		"", "acme", "piped", // scope, organisation, pack name
-		"", "", "", "", // version, description, author, license
-		"", "", "", // homepage, repository, keywords
-		"",                             // runtime
-		"", "", "", "", "", "", "", "", // the node
-		"",  // nodes: continue
-		"6", // only write the files
-	}
+	lines := append(pipedNodePack(), "6") // only write the files
 	run := func(in string) (string, int) {
 		root := newRootCmd()
 		var out bytes.Buffer

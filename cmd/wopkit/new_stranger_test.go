@@ -22,16 +22,7 @@ func TestNewStartsNothingInAStrangersCheckout(t *testing.T) {
 	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "name=community.acme.yes"); code != 0 {
 		t.Fatalf("new --yes: exit %d\n%s%s", code, out, errOut)
 	}
-	lines := []string{
-		"2",                 // a pack of nodes
-		"", "acme", "piped", // scope, organisation, pack name
-		"", "", "", "", // version, description, author, license
-		"", "", "", // homepage, repository, keywords
-		"",                             // runtime
-		"", "", "", "", "", "", "", "", // the node
-		"",                                     // nodes: continue
-		"", "", "", "", "", "", "", "", "", "", // the release: every default
-	}
+	lines := append(pipedNodePack(), "", "", "", "", "", "", "", "", "", "") // the release: every default
 	root := newRootCmd()
 	var out bytes.Buffer
 	root.SetOut(&out)

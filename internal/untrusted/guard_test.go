@@ -1,15 +1,11 @@
 package untrusted
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
+	"fmt"
 	"path/filepath"
-	"sort"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/guard"
 )
 
 // rawReaders are the calls that open, read or decode input without this
@@ -73,98 +69,8 @@ var trustedReads = map[string]string{
 // TestWizardHoldsNoRules is to the wizard: it fails when code outside
 // internal/untrusted opens, reads or decodes input another way.
 func TestUntrustedInputGoesThroughTheLayer(t *testing.T) {
-	root := filepath.Join("..", "..")
-	fset := token.NewFileSet()
-	found := map[string][]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			for _, l := range layerDirs {
-				if rel == l {
-					return filepath.SkipDir
-				}
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, 0)
-		if err != nil {
-			return err
-		}
-		names := map[string]string{} // local name -> import path
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			local := path[strings.LastIndex(path, "/")+1:]
-			if imp.Name != nil {
-				local = imp.Name.Name
-			}
-			names[local] = path
-		}
-		for _, decl := range f.Decls {
-			fn := "(package)"
-			if fd, ok := decl.(*ast.FuncDecl); ok {
-				fn = fd.Name.Name
-				if fd.Recv != nil && len(fd.Recv.List) == 1 {
-					fn = recvName(fd.Recv.List[0].Type) + "." + fn
-				}
-			}
-			ast.Inspect(decl, func(n ast.Node) bool {
-				sel, ok := n.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				x, ok := sel.X.(*ast.Ident)
-				if !ok {
-					return true
-				}
-				for _, name := range rawReaders[names[x.Name]] {
-					if sel.Sel.Name == name {
-						key := rel + ":" + fn
-						found[key] = append(found[key], fset.Position(sel.Pos()).String()+" "+x.Name+"."+name)
-					}
-				}
-				return true
-			})
-		}
-		return nil
+	found := guard.Find(t, filepath.Join("..", ".."), layerDirs, rawReaders)
+	guard.Check(t, found, trustedReads, func(k, where string) string {
+		return fmt.Sprintf("%s reads input without internal/untrusted (%s): read a stranger's file with untrusted.OpenDir/ReadFile/DirFS and decode with untrusted.DecodeJSON; if the input is the user's own, add %q to trustedReads with the reason", k, where, k)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for k := range found {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if _, ok := trustedReads[k]; !ok {
-			t.Errorf("%s reads input without internal/untrusted (%s): read a stranger's file with untrusted.OpenDir/ReadFile/DirFS and decode with untrusted.DecodeJSON; if the input is the user's own, add %q to trustedReads with the reason", k, strings.Join(found[k], ", "), k)
-		}
-	}
-	for k := range trustedReads {
-		if _, ok := found[k]; !ok {
-			t.Errorf("trustedReads lists %s, which no longer reads raw input: remove it", k)
-		}
-	}
-}
-
-func recvName(e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.StarExpr:
-		return recvName(e.X)
-	case *ast.Ident:
-		return e.Name
-	case *ast.IndexExpr:
-		return recvName(e.X)
-	}
-	return "?"
 }
