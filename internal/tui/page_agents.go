@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/huh/v2"
 
@@ -100,12 +101,13 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Model class").Description(k.help(ak, ptr("modelClass"))).
 				Options(k.enum(ak, ptr("modelClass"))...).Value(&g.ModelClass).Key(key("modelClass")),
-			huh.NewText().Title("System prompt").Description("written to prompts/; alt+enter (or ctrl+j) starts a new line, enter goes on; ctrl+e opens $EDITOR").
-				Value(&g.SystemPrompt).Lines(4).Key(key("systemPrompt")),
+			// The suggestion is a placeholder: typing replaces it (a text
+			// field holding it would keep it and add the typing after it).
+			k.long(key("systemPrompt"), "System prompt", "written to prompts/; ctrl+e opens $EDITOR",
+				str{p: &g.SystemPrompt, def: def.SystemPrompt}, "", ""),
 		),
 		huh.NewGroup(
-			k.text(key("toolAllowlist"), "Tool allowlist", list{p: &g.ToolAllowlist, def: def.ToolAllowlist}, ak, ptr("toolAllowlist")).
-				Description("comma-separated <scope>:<tool-id>, e.g. openwop:core.openwop.http.fetch (optional)"),
+			w.toolAllowlist(key("toolAllowlist"), list{p: &g.ToolAllowlist, def: def.ToolAllowlist}, ptr("toolAllowlist")),
 			k.multi(key("memory"), "Memory", k.help(ak, ptr("memoryShape")), fixed(scaffold.MemoryFlags), &mem, ""),
 			k.text(key("confidence"), "Confidence threshold", newNum(&g.Confidence, def.Confidence), ak, ptr("confidence/defaultThreshold")).
 				Description("0 to 1"),
@@ -161,4 +163,22 @@ func taskGroups(w *wizard, at pos) []*huh.Group {
 			k.text(key("criteria"), "Rubric criteria", list{p: &t.Criteria}, "", "").Description("comma-separated, weighted equally"),
 		), func() bool { return t.Kind != scaffold.TaskKinds[1].Value }),
 	}
+}
+
+// toolAllowlist asks an agent's allowed tools: the schema's check, then
+// the form the review's rule checks, its help from the same words.
+func (w *wizard) toolAllowlist(key string, tv list, ptr string) *huh.Input {
+	k := w.k
+	schema := titled("Tool allowlist", ptr, k.check(validate.NodePack, ptr, tv.value))
+	return k.reg(k.text(key, "Tool allowlist", tv, "", ""), func(s string) error {
+		if err := schema(s); err != nil {
+			return err
+		}
+		for _, x := range tv.value(s).([]any) {
+			if !validate.ToolRef(x.(string)) {
+				return fmt.Errorf("%q is not of the form %s: write, e.g., %s", x, validate.ToolRefForm, strings.Join(validate.ToolRefExamples, " or "))
+			}
+		}
+		return nil
+	}).Description("comma-separated " + validate.ToolRefForm + ", e.g. " + validate.ToolRefExamples[0] + " (optional)")
 }

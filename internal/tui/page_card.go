@@ -86,7 +86,8 @@ func cardInputGroups(w *wizard, at pos) []*huh.Group {
 			Options(huh.NewOptions(withCurrent(scaffold.CardInputTypes(), in.Type)...)...).Value(&in.Type).Key(key("type")),
 		text(key("label"), "Label", str{p: &in.Label, def: in.Label}),
 		huh.NewConfirm().Title("Required?").Value(&in.Required).Key(key("required")),
-		k.optional(key("default"), "Default", &in.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
+		// the options before the default, which a select's must be one of
 		text(key("options"), "Options", list{p: &in.Options, def: in.Options}).Description("a select's choices, comma-separated"),
+		k.optional(key("default"), "Default", &in.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
 	)}
 }

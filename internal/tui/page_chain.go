@@ -143,8 +143,14 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 		text("id", "Step id", str{p: &st.ID, def: st.ID}).Description("the node's id in the chain"),
 		text("typeId", "Node type", str{p: &st.TypeID, def: st.TypeID}).Description("the typeId of the node it runs, e.g. core.openwop.http.fetch"),
 		k.derived(key("name"), "Name", &st.Name, validate.WorkflowChainPack, ""),
-		text("input", "Input port", str{p: &st.Input}).Description("the port the step before feeds (empty: the node itself)"),
-		text("output", "Output port", str{p: &st.Output}).Description("the port the next step reads (empty: the node itself)"),
+	}
+	// The ports name the ends of the edges between steps: the first step
+	// has no edge in, the last none out, so they are not asked there.
+	if at.j > 0 {
+		fields = append(fields, text("input", "Input port", str{p: &st.Input}).Description("the port the step before feeds (empty: the node itself)"))
+	}
+	if at.j < len(c.Steps)-1 {
+		fields = append(fields, text("output", "Output port", str{p: &st.Output}).Description("the port the next step reads (empty: the node itself)"))
 	}
 	if len(c.ParamChoices()) > 0 || len(st.Params) > 0 { // the parameters ticked and then removed are said
 		fields = append(fields, k.multi(key("params"), "Parameters it receives", "written into its config as {{params.<name>}}",

@@ -92,8 +92,10 @@ func variableGroups(w *wizard, at pos) []*huh.Group {
 		huh.NewSelect[string]().Title("Source").Description(k.help(validate.PromptPack, scaffold.PromptFieldPointer(key("source")))).
 			Options(huh.NewOptions(withCurrent(scaffold.PromptVariableSources(), va.Source)...)...).Value(&va.Source).Key(key("source")),
 		huh.NewConfirm().Title("Required?").Value(&va.Required).Key(key("required")),
-		k.optional(key("default"), "Default", &va.Default, validate.PromptPack, scaffold.PromptFieldPointer(key("default"))).
-			Placeholder("(optional, for a variable that is not required)"),
-		text(key("description"), "Description", str{p: &va.Description, def: va.Description}),
-	)}
+	),
+		// a required variable's default is never used: asked only when it is not required
+		w.hideWhen(huh.NewGroup(k.optional(key("default"), "Default", &va.Default, validate.PromptPack, scaffold.PromptFieldPointer(key("default"))).
+			Placeholder("(optional, used when the caller gives none)")), func() bool { return va.Required }),
+		huh.NewGroup(text(key("description"), "Description", str{p: &va.Description, def: va.Description})),
+	}
 }

@@ -22,6 +22,11 @@ func (v *Validator) Help(k Kind, pointer string) string {
 // HelpFor is Help for a document of kind k under spec version spec.
 func (v *Validator) HelpFor(spec Spec, k Kind, pointer string) string {
 	if s := catalogueHelp(k, pointer); s != "" {
+		// {format} is the field's pattern in the words its check's
+		// refusal uses: the help cannot describe another form.
+		if strings.Contains(s, "{format}") {
+			s = strings.ReplaceAll(s, "{format}", strings.TrimSuffix(v.FieldFor(spec, k, pointer).PatternHelp, "."))
+		}
 		return s
 	}
 	return AuthorText(v.FieldFor(spec, k, pointer).Description)

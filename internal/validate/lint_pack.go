@@ -336,7 +336,18 @@ func checkPeerDeps(c *lintCtx) {
 var toolRefPattern = regexp.MustCompile(`^(openwop|mcp|[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+):([A-Za-z0-9_][A-Za-z0-9._/@:+*-]*|\*)$`)
 
 // toolRefHint explains the tool reference form.
-const toolRefHint = `write <scope>:<tool-id>, such as "openwop:core.openwop.http.fetch", "mcp:github/create_issue" or "acme.example:search"`
+var toolRefHint = "write " + ToolRefForm + `, such as "` + strings.Join(ToolRefExamples[:2], `", "`) + `" or "` + ToolRefExamples[2] + `"`
+
+// ToolRefForm is the form of a tool reference in words, with examples that
+// ToolRef accepts (the wizard's help says it; a test holds them to it).
+const ToolRefForm = "<scope>:<tool-id>"
+
+// ToolRefExamples are tool references the check accepts, as its hint names them.
+var ToolRefExamples = []string{"openwop:core.openwop.http.fetch", "mcp:github/create_issue", "acme.example:search"}
+
+// ToolRef says whether s is of the form <scope>:<tool-id>, as the
+// toolAllowlist rule checks it.
+func ToolRef(s string) bool { return toolRefPattern.MatchString(s) }
 
 func checkToolAllowlist(c *lintCtx) {
 	for _, a := range c.agents() {
