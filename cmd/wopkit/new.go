@@ -56,7 +56,7 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 // plain prompts read answers from stdin, a pipe too); with it nil, `new`
 // always takes the non-interactive path.
 var runWizard = func(cmd *cobra.Command, o *newOptions) error {
-	opts := tui.NewOptions{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, Plain: styles.NoColor()}
+	opts := tui.NewOptions{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, DryRun: o.DryRun, Plain: styles.NoColor()}
 	if o.Accessible { // plain prompts read stdin, a terminal or not (scripts, screen readers)
 		opts.Input, opts.Screen = cmd.InOrStdin(), cmd.OutOrStdout()
 	}

@@ -103,3 +103,33 @@ func TestNewAccessibleDeclarativeKind(t *testing.T) {
 		t.Error(pr.String())
 	}
 }
+
+// TestNewAccessibleDryRun (issue 24, item 3): `new --accessible --dry-run`
+// with every default (pack and sign with a new key) writes nothing: no
+// files, no key pair, no tarball, no draft; it says what it would write.
+func TestNewAccessibleDryRun(t *testing.T) {
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, extra := range [][]string{{"", "", "", "", "", "", "", "", "", ""}, {"2"}} { // every default; then a short input (a draft would be kept)
+		root := newRootCmd()
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&out)
+		root.SetIn(strings.NewReader(strings.Join(append(pipedNodePack(), extra...), "\n") + "\n"))
+		root.SetArgs([]string{"new", "--accessible", "--dry-run"})
+		err := root.Execute()
+		if extra[0] == "" && (err != nil || !strings.Contains(out.String(), "nothing was written") || !strings.Contains(out.String(), "9 files will be written in piped")) {
+			t.Errorf("every default: %v\n%s", err, out.String())
+		}
+		for _, d := range []string{dir, config} {
+			filepath.WalkDir(d, func(p string, e os.DirEntry, err error) error {
+				if err == nil && p != d {
+					t.Errorf("--dry-run wrote %s", p)
+				}
+				return nil
+			})
+		}
+	}
+}

@@ -138,8 +138,9 @@ type Result struct {
 	NewKey, PublicKey string
 	// KeptOut is the git checkout a new key was kept out of ("" when not).
 	KeptOut string
-	packed  bool // a release was packed
-	pack    bool // the files are a pack
+	would   []string // a dry run: what Run would have written (Where)
+	packed  bool     // a release was packed
+	pack    bool     // the files are a pack
 }
 
 // Paths are the plan's file paths, relative to Dir.
@@ -166,6 +167,7 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 	dir := opts.dir()
 	res = Result{Dir: dir, Files: plan.Files, Notes: plan.Notes, DryRun: opts.DryRun, pack: opts.Release != nil || opts.PackLater}
 	if opts.DryRun {
+		res.would = Where(opts)
 		return res, nil
 	}
 	var (

@@ -50,6 +50,13 @@ func Where(opts Options) []string {
 // Summary says what Run wrote and what to do next (the commands, then the
 // plan's notes), one line each.
 func (r Result) Summary() []string {
+	if r.DryRun {
+		sum := []string{"--dry-run: nothing was written (no files, no key, no tarball); without it:"}
+		for _, l := range r.would {
+			sum = append(sum, "  "+l)
+		}
+		return sum
+	}
 	dir := filepath.ToSlash(r.Dir)
 	sum := []string{"wrote " + words.Count(len(r.Files), "file", "files") + " in " + dir + ": " + strings.Join(r.Paths(), ", ")}
 	if r.NewKey != "" {

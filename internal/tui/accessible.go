@@ -103,7 +103,7 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 		return keep(opts, a, err)
 	}
 	printLines(out, res.Summary())
-	removeDraft(opts.draftPath())
+	removeDraft(opts.draftOut())
 	return nil
 }
 
@@ -156,7 +156,7 @@ func ended(page string) error {
 
 // keep saves the draft after a failure and returns the failure.
 func keep(opts NewOptions, a *answers, err error) error {
-	_ = saveDraft(opts.draftPath(), a)
+	_ = saveDraft(opts.draftOut(), a)
 	return err
 }
 

@@ -35,7 +35,7 @@ func (d *draftOffer) Update(msg tea.Msg) (screen, tea.Cmd) {
 		a = d.draft
 	case key.Matches(k, d.ctx.Keys.No):
 		a = d.fresh
-		removeDraft(d.opts.draftPath())
+		removeDraft(d.opts.draftOut())
 	default:
 		return d, nil
 	}

@@ -117,7 +117,7 @@ func (w *wizard) confirmQuitReview() screen {
 	}
 	no := c.onNo
 	c.onNo = func() tea.Msg {
-		removeDraft(w.opts.draftPath())
+		removeDraft(w.opts.draftOut())
 		return no()
 	}
 	return c
@@ -127,7 +127,7 @@ func (w *wizard) confirmQuitReview() screen {
 // its review for a page: leaving from there asks about a draft again.
 func (w *wizard) dropFailDraft() {
 	if w.rev.failDraft {
-		removeDraft(w.opts.draftPath())
+		removeDraft(w.opts.draftOut())
 		w.rev.failDraft = false
 	}
 }
@@ -158,12 +158,12 @@ func (w *wizard) ran(m runMsg) tea.Cmd {
 	if m.err == nil {
 		w.finished, w.done, w.err = true, m.summary, "" // the plan's notes end it (a connection's OAuth client)
 		w.out.ok, w.out.err = true, nil
-		removeDraft(w.opts.draftPath())
+		removeDraft(w.opts.draftOut())
 		return nil
 	}
 	w.out.err = m.err
 	w.err = errText(m.err)
-	note, saved := "", saveDraft(w.opts.draftPath(), w.a) == nil
+	note, saved := "", saveDraft(w.opts.draftOut(), w.a) == nil
 	if saved {
 		note = "; nothing was written and your answers are kept as a draft"
 	}

@@ -210,7 +210,7 @@ func mainField(a *answers) scaffold.FieldError {
 // the files go, and how the pack is packed and signed (not at all for
 // "only write the files", a tool manifest or a standalone document).
 func createOptions(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Plan) create.Options {
-	o := create.Options{Plan: plan, Dir: targetDir(a, opts), Force: opts.Force, Validator: v, Labels: labels(a, opts)}
+	o := create.Options{Plan: plan, Dir: targetDir(a, opts), Force: opts.Force, DryRun: opts.DryRun, Validator: v, Labels: labels(a, opts)}
 	switch {
 	case !a.isPack():
 	case a.SignMethod == "skip":
@@ -316,6 +316,10 @@ func runCmd(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.P
 // Drafts: the answers as JSON, written atomically, offered at the next start.
 
 func saveDraft(path string, a *answers) error {
+	if path == "" {
+		return werr.New(werr.Usage, "dry_run", "--dry-run: no draft was kept (a dry run writes nothing)").
+			WithHint("run `wopkit new` without --dry-run to keep a draft")
+	}
 	b, err := json.MarshalIndent(a, "", "  ")
 	if err != nil {
 		return err
@@ -369,4 +373,9 @@ func upgradeDraft(b []byte) []byte {
 	return out
 }
 
-func removeDraft(path string) { _ = os.Remove(path) }
+// removeDraft removes the draft at path ("" in a dry run: nothing).
+func removeDraft(path string) {
+	if path != "" {
+		_ = os.Remove(path)
+	}
+}

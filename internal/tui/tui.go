@@ -74,6 +74,7 @@ type NewOptions struct {
 	Validator  *validate.Validator // nil means validate.New with no options
 	Plain      bool                // no colour
 	Accessible bool                // plain line-by-line prompts instead of the full-screen wizard
+	DryRun     bool                // write nothing (no files, key, tarball or draft): say what would be written
 	DraftDir   string              // where the draft is kept; "" is the current directory
 	// Pack and Tool, when set, are answers given on the command line
 	// (--set, --values): the wizard starts from them and asks the rest.
@@ -99,6 +100,15 @@ func (o NewOptions) draftPath() string {
 		dir = "."
 	}
 	return filepath.Join(dir, DraftFile)
+}
+
+// draftOut is where a draft is written or removed: "" in a dry run, which
+// writes none (a draft there is still offered: reading writes nothing).
+func (o NewOptions) draftOut() string {
+	if o.DryRun {
+		return ""
+	}
+	return o.draftPath()
 }
 
 // DraftFile is the name of the wizard's draft, kept in the directory

@@ -400,10 +400,10 @@ func (w *wizard) enter(focused huh.Field) (tea.Cmd, bool) {
 
 // ConfirmQuit implements quitter: leaving before the end offers a draft.
 func (w *wizard) ConfirmQuit() screen {
-	if w.finished {
+	if w.finished || w.opts.DryRun { // a dry run keeps no draft: nothing to ask
 		return nil
 	}
-	path := w.opts.draftPath()
+	path := w.opts.draftOut()
 	return newConfirm(w.ctx, "Keep a draft of your answers? `wopkit new` offers it next time in this directory.",
 		func() tea.Msg {
 			if err := saveDraft(path, w.a); err != nil {
