@@ -27,7 +27,9 @@ func main() {
 		root.SetOut(termsafe.NewTrimFile(os.Stdout))
 	}
 	err := fang.Execute(context.Background(), root,
-		fang.WithVersion(version),
+		// The build info is read here, not in an init: no command pays for
+		// it while the program starts.
+		fang.WithVersion(readBuildInfo().Version),
 		fang.WithNotifySignal(os.Interrupt),
 		fang.WithErrorHandler(printError),
 	)

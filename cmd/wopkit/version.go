@@ -13,14 +13,6 @@ import (
 // github.com/openwop/wopkit/cmd/wopkit@VERSION` installs it.
 const modulePath = "github.com/openwop/wopkit"
 
-// init resolves the version `--version` and `wopkit version` print when
-// none was set at link time: the module version the build info records.
-func init() {
-	if version == "" {
-		version = readBuildInfo().Version
-	}
-}
-
 // buildInfo is what `wopkit version` reports; `version --json` prints it
 // with every field present (fields may be added, never removed).
 type buildInfo struct {

@@ -3,20 +3,20 @@ package lsp
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/packref"
 )
 
 // The quick fixes that edit the document itself, one per rule.
 
 // promptVar is PR002's notion of a template variable (validate's pattern).
-var promptVar = regexp.MustCompile(`\{\{\{?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}\}`)
+var promptVar = lazyre.New(`\{\{\{?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}\}`)
 
-var paramVar = regexp.MustCompile(`\{\{\s*params\.([A-Za-z_][A-Za-z0-9_]*)`)
+var paramVar = lazyre.New(`\{\{\s*params\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 // declareVars declares, in the prompt template at pointer's prompt, every
 // {{var}} its text uses and its variables[] lacks.
@@ -124,7 +124,7 @@ func (s *Server) pinTypeID(w *view, pointer string) *codeAction {
 	return &codeAction{Title: fmt.Sprintf("Pin %s@%s", n.Str, version), Edit: editOf(w, b)}
 }
 
-var firstVersion = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)
+var firstVersion = lazyre.New(`(\d+)\.(\d+)\.(\d+)`)
 
 // lowestVersion is the first MAJOR.MINOR.PATCH of a range such as "^1.2.0"
 // or ">=1.2.0 <2.0.0" (the lowest version those admit).

@@ -3,12 +3,12 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -227,7 +227,7 @@ func removeProvider(w *view, pointer string) *codeAction {
 }
 
 // cardSlot is the slot a CD002 message names.
-var cardSlot = regexp.MustCompile(`uses \{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
+var cardSlot = lazyre.New(`uses \{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
 
 // mapSlot maps the slot a CD002 diagnostic names to the card's input of the
 // same id, when the card declares one.
@@ -250,7 +250,7 @@ func mapSlot(w *view, pointer, message string) *codeAction {
 }
 
 // caseCount is the count an IM005 message gives (validate counted it).
-var caseCount = regexp.MustCompile(`has (\d+) case\(s\) \(non-blank lines\)`)
+var caseCount = lazyre.New(`has (\d+) case\(s\) \(non-blank lines\)`)
 
 // setCaseCount sets verify.suite.case_count to the number of cases the
 // IM005 diagnostic found in the suite file.
@@ -264,7 +264,7 @@ func setCaseCount(w *view, pointer, message string) *codeAction {
 
 // foundFile is the file an OW005/OW006 hint names when the pack has a file
 // of the referenced name elsewhere (validate looked for it).
-var foundFile = regexp.MustCompile(`did you mean ("(?:[^"\\]|\\.)*")\?`)
+var foundFile = lazyre.New(`did you mean ("(?:[^"\\]|\\.)*")\?`)
 
 // useFound points a reference to a missing file at the file of that name
 // the pack has (OW005, OW006).

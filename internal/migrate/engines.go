@@ -2,8 +2,9 @@ package migrate
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
+
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // CeilingMajor is the ceiling a migrated engines range gets when its own
@@ -16,9 +17,9 @@ const CeilingMajor = 3
 // on a major (`>=1.1`, `>=1.0.0 <2.0.0`, `>= 1.2.3 < 2`), a caret range on a
 // major of 1 or more (`^1.2.0`) and a whole major (`1.x`, `1.*`, `1`).
 var (
-	floorRange = regexp.MustCompile(`^>=\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\s*<\s*v?(\d+)(?:\.0(?:\.0)?)?)?$`)
-	caretRange = regexp.MustCompile(`^\^\s*v?([1-9]\d*)(?:\.(\d+))?(?:\.(\d+))?$`)
-	majorRange = regexp.MustCompile(`^v?([1-9]\d*)(?:\.[x*X](?:\.[x*X])?)?$`)
+	floorRange = lazyre.New(`^>=\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\s*<\s*v?(\d+)(?:\.0(?:\.0)?)?)?$`)
+	caretRange = lazyre.New(`^\^\s*v?([1-9]\d*)(?:\.(\d+))?(?:\.(\d+))?$`)
+	majorRange = lazyre.New(`^v?([1-9]\d*)(?:\.[x*X](?:\.[x*X])?)?$`)
 )
 
 // rewriteEngines returns the v2 form of an engines.openwop range: the same
@@ -82,7 +83,7 @@ func rewriteEngines(r string) (string, string) {
 }
 
 // v2Range is the engines grammar of the v2 node schema (RFC 0177 §A.1).
-var v2Range = regexp.MustCompile(`^>=\d+(\.\d+){0,2} <(\d+)\.0\.0$`)
+var v2Range = lazyre.New(`^>=\d+(\.\d+){0,2} <(\d+)\.0\.0$`)
 
 // admitsV2 is the registry's test (scripts/lib/registry-tree.mjs): the
 // range has the v2 grammar and its ceiling is above 2.

@@ -17,9 +17,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // Role is what a referenced file must be.
@@ -96,7 +97,7 @@ func (e *Error) Rule() string {
 	return RuleResolved
 }
 
-var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var urlScheme = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // IsURL reports whether ref is an https:// URL: allowed, never fetched, and
 // not a file of the pack.

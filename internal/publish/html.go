@@ -2,16 +2,17 @@ package publish
 
 import (
 	_ "embed"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/jcs"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 )
 
@@ -48,7 +49,10 @@ Sitemap: https://packs.openwop.dev/
 //go:embed landing.html.tmpl
 var landingText string
 
-var landingTmpl = template.Must(template.New("landing").Parse(landingText))
+// landingTmpl is parsed on first use: only a publish writes the page.
+var landingTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("landing").Parse(landingText))
+})
 
 type landingTab struct {
 	Count int
@@ -83,7 +87,7 @@ func (t *Tree) planLanding(docs []*jsjson.Obj, now time.Time) error {
 
 // stampRE is the script's --check normalisation: the first
 // `Generated [^<]+` becomes `Generated …`.
-var stampRE = regexp.MustCompile(`Generated [^<]+`)
+var stampRE = lazyre.New(`Generated [^<]+`)
 
 func stripStamp(s string) string {
 	loc := stampRE.FindStringIndex(s)
@@ -122,7 +126,7 @@ func renderLanding(docs []*jsjson.Obj, generatedAt string) []byte {
 	d.Card = tab(byKind("card"), "card", "Cards")
 	d.FormContent = tab(byKind("form-content"), "form-content", "Templates")
 	var b strings.Builder
-	if err := landingTmpl.Execute(&b, d); err != nil {
+	if err := landingTmpl().Execute(&b, d); err != nil {
 		panic(err) // the template is ours and its data plain values
 	}
 	return []byte(b.String())

@@ -3,11 +3,11 @@ package publish
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing/fstest"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
@@ -27,7 +27,7 @@ type manifest struct {
 	method        string // the signing block's v1 method ("" for v2)
 }
 
-var engineRange = regexp.MustCompile(`^>=\d+(\.\d+){0,2} <(\d+)\.0\.0$`)
+var engineRange = lazyre.New(`^>=\d+(\.\d+){0,2} <(\d+)\.0\.0$`)
 
 // checkManifest reads the tarball's pack.json and refuses, before the
 // registry is consulted and anything is planned, a manifest the registry

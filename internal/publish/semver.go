@@ -2,9 +2,10 @@ package publish
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // SemVer 2.0.0 precedence and the range syntax the registry files
@@ -18,14 +19,14 @@ type semver struct {
 
 // semverRE is SemVer 2.0.0's own grammar: numeric identifiers without
 // leading zeros, no empty identifier, build metadata after '+'.
-var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
+var semverRE = lazyre.New(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
 	`(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?` +
 	`(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$`)
 
 // looseSemverRE also reads the versions a registry may already hold that
 // SemVer refuses (leading zeros, empty identifiers), so that a new version
 // is compared with them by the numbers they spell.
-var looseSemverRE = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]*)?$`)
+var looseSemverRE = lazyre.New(`^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]*)?$`)
 
 // parseSemver parses a SemVer 2.0.0 version; ok is false for anything the
 // grammar refuses (01.0.0, 1.00.0, 1.0.0-01, 1.0.0+).
@@ -34,7 +35,7 @@ func parseSemver(v string) (semver, bool) { return parseWith(semverRE, v) }
 // parseLoose parses a version already published, leading zeros allowed.
 func parseLoose(v string) (semver, bool) { return parseWith(looseSemverRE, v) }
 
-func parseWith(re *regexp.Regexp, v string) (semver, bool) {
+func parseWith(re *lazyre.Regexp, v string) (semver, bool) {
 	m := re.FindStringSubmatch(v)
 	if m == nil {
 		return semver{}, false
@@ -137,7 +138,7 @@ func CompareVersions(a, b string) int {
 	return x.compare(y)
 }
 
-var comparatorRE = regexp.MustCompile(`^(>=|<=|>|<|=)?\s*(\S+)$`)
+var comparatorRE = lazyre.New(`^(>=|<=|>|<|=)?\s*(\S+)$`)
 
 // satisfies reports whether version is in range, as check-advisories.mjs
 // matches it.

@@ -3,9 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/termsafe"
 )
 
@@ -88,7 +88,7 @@ func unescapeProperty(s string) string {
 // commandSyntax is a well-formed annotation command as GitHub's docs state
 // it (::error file={name},line={line},col={col},title={title}::{message}),
 // with every property value and the message escaped.
-var commandSyntax = regexp.MustCompile(`^::(error|warning|notice)` +
+var commandSyntax = lazyre.New(`^::(error|warning|notice)` +
 	`(?: (?:file|line|endLine|col|endColumn|title)=(?:[^%,:\r\n]|%25|%0D|%0A|%3A|%2C)+` +
 	`(?:,(?:file|line|endLine|col|endColumn|title)=(?:[^%,:\r\n]|%25|%0D|%0A|%3A|%2C)+)*)?` +
 	`::(?:[^%\r\n]|%25|%0D|%0A)*$`)

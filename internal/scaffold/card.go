@@ -2,11 +2,11 @@ package scaffold
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -187,7 +187,7 @@ func patternWords(p string) []string {
 	return out
 }
 
-var plainWord = regexp.MustCompile(`^[a-z][a-z-]*$`)
+var plainWord = lazyre.New(`^[a-z][a-z-]*$`)
 
 // doc builds a card's pack.json entry.
 func (c CardAnswers) doc(pack string) cardDoc {

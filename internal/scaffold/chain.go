@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -261,7 +261,7 @@ func (a *ChainPackAnswers) precheck() FieldErrors {
 const DefaultNodeVersion = "1.0.0"
 
 // exactVersion is the pin RFC 0177 §E.1 admits: MAJOR.MINOR.PATCH, no range.
-var exactVersion = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+var exactVersion = lazyre.New(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
 
 // typeRef is the reference a v2 chain step writes: its typeId pinned to
 // the version given (or DefaultNodeVersion); a typeId that already
@@ -279,7 +279,7 @@ func (s StepAnswers) typeRef(spec string) string {
 }
 
 // paramName is the {{params.<name>}} grammar (the registry's, as validate's WC005 reads it).
-var paramName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+var paramName = lazyre.New(`^[A-Za-z0-9_]+$`)
 
 // doc builds a chain's pack.json entry.
 func (c ChainAnswers) doc(pack, spec string) chainDoc {

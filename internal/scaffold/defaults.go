@@ -1,10 +1,11 @@
 package scaffold
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // DefaultPackName is the pack name used when none is given.
@@ -100,7 +101,7 @@ func (ToolAnswers) Defaults() ToolAnswers {
 	}
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9-]+`)
+var nonSlug = lazyre.New(`[^a-z0-9-]+`)
 
 // Slug turns free text (a directory name) into a lower-case, hyphenated
 // name part usable in pack names, tool ids and file names.

@@ -2,11 +2,12 @@ package scaffold
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/github/go-spdx/v2/spdxexp"
+
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // buildNode adds a node's config, input and output schemas to p and
@@ -149,7 +150,7 @@ func weights(criteria []string) []criterion {
 	return out
 }
 
-var portName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var portName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // checkPorts refuses port names that would not be identifiers in every
 // runtime's code.

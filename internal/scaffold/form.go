@@ -2,9 +2,9 @@ package scaffold
 
 import (
 	"errors"
-	"regexp"
 	"strconv"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -92,7 +92,7 @@ func FormFormatChoices() []Choice {
 }
 
 // hostFormat is the schema's form of a host's own format.
-var hostFormat = regexp.MustCompile(`^x-[a-z][a-z0-9-]*$`)
+var hostFormat = lazyre.New(`^x-[a-z][a-z0-9-]*$`)
 
 // CheckHostFormat says in words why s is not a host's own format (nil when
 // it is one): the schema's pattern is not for authors to read.

@@ -2,11 +2,12 @@ package scaffold
 
 import (
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // PointerMap maps a kind's answers to the JSON pointers of the document
@@ -22,6 +23,10 @@ import (
 // and its parts have no places of their own. Lists take their items' index on both sides
 // ("N").
 type PointerMap struct {
+	// answers is the struct type the table is derived from, on first use
+	// (reflection over every field: no work while the program starts).
+	answers reflect.Type
+	once    sync.Once
 	entries []pointerEntry
 	// none are the answers the map knows without a place of their own:
 	// no value of the document (doc:"-"), or the parts of a derived one
@@ -40,12 +45,16 @@ type pointerEntry struct {
 // pointerMap derives the map of the answers answers (a struct or a
 // pointer to one).
 func pointerMap(answers any) *PointerMap {
-	m := &PointerMap{}
 	t := reflect.TypeOf(answers)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	m.walk(t, nil, nil)
+	return &PointerMap{answers: t}
+}
+
+// table derives the map on its first use and returns m.
+func (m *PointerMap) table() *PointerMap {
+	m.once.Do(func() { m.walk(m.answers, nil, nil) })
 	return m
 }
 
@@ -162,7 +171,7 @@ func (m *PointerMap) Pointer(field string) string {
 		return ""
 	}
 	toks := strings.Split(field, ".")
-	for _, e := range m.entries {
+	for _, e := range m.table().entries {
 		if idx, ok := match(e.field, toks, false); ok && !e.derived {
 			return "/" + strings.Join(fill(e.pointer, idx), "/")
 		}
@@ -178,7 +187,7 @@ func (m *PointerMap) Field(pointer string) string {
 	}
 	toks := jsondoc.SplitPointer(pointer)
 	best, bestLen := "", -1
-	for _, e := range m.entries {
+	for _, e := range m.table().entries {
 		if idx, ok := match(e.pointer, toks, true); ok && len(e.pointer) > bestLen {
 			best, bestLen = strings.Join(fill(e.field, idx), "."), len(e.pointer)
 		}
@@ -193,12 +202,12 @@ func (m *PointerMap) Covers(field string) bool {
 		return false
 	}
 	toks := strings.Split(field, ".")
-	for _, e := range m.entries {
+	for _, e := range m.table().entries {
 		if _, ok := match(e.field, toks, false); ok {
 			return true
 		}
 	}
-	for _, f := range m.none {
+	for _, f := range m.table().none {
 		if _, ok := match(f, toks, false); ok {
 			return true
 		}
@@ -210,7 +219,7 @@ func (m *PointerMap) Covers(field string) bool {
 // ("N" for list indices): those the document holds as typed.
 func (m *PointerMap) Fields() []string {
 	var out []string
-	for _, e := range m.entries {
+	for _, e := range m.table().entries {
 		if !e.derived {
 			out = append(out, strings.Join(e.field, "."))
 		}
@@ -233,7 +242,7 @@ func AnswerOf(kind, pointer string) string {
 // it adds: "at /nodes/0/typeId (line 16)".
 // It starts a word and has two tokens at least, so that a file's path
 // ("evals/assistant.json") is not taken for one.
-var placeInMessage = regexp.MustCompile(`(^|[\s(])(/[A-Za-z_][A-Za-z0-9_~-]*(?:/[A-Za-z0-9_~-]+)+)( \(line \d+\))?`)
+var placeInMessage = lazyre.New(`(^|[\s(])(/[A-Za-z_][A-Za-z0-9_~-]*(?:/[A-Za-z0-9_~-]+)+)( \(line \d+\))?`)
 
 // PlacesInMessage replaces each place of the document msg names (a JSON
 // pointer, with its line) by name(pointer); a place name gives "" for is

@@ -1,10 +1,10 @@
 package scaffold
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -27,7 +27,7 @@ const ToolManifestVersion = "0.4"
 
 // privateData is the install-manifest schema's private-data prefix list:
 // scopes on these resources need a data_boundary.
-var privateData = regexp.MustCompile(`^(gmail|calendar|drive|contacts|messages|sms|files|photos|location|health|finance|payments|stripe|plaid)\.`)
+var privateData = lazyre.New(`^(gmail|calendar|drive|contacts|messages|sms|files|photos|location|health|finance|payments|stripe|plaid)\.`)
 
 // IsPrivateData reports whether a scope resource is private data in the
 // sense of the install-manifest schema (a data_boundary is then required).

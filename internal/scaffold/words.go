@@ -2,8 +2,9 @@ package scaffold
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // The validator words a problem for the document it reads ("declare it:
@@ -16,8 +17,8 @@ import (
 // it does not name what these words need.
 
 var (
-	slotName = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}`)
-	quoted   = regexp.MustCompile(`"([^"]*)"`)
+	slotName = lazyre.New(`\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}`)
+	quoted   = lazyre.New(`"([^"]*)"`)
 )
 
 // answerWords returns fe in the answers' words (see above).

@@ -3,11 +3,11 @@ package validate
 import (
 	_ "embed"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // Help is the author-facing help for the value at pointer in a document of
@@ -76,7 +76,7 @@ func helpPattern(pointer string) string {
 // rather than for a pack author: requirement keywords, references to RFCs,
 // sections, schema machinery, and the reasons behind a bound. Code marks
 // (backquotes) are dropped and the words kept.
-var specWords = regexp.MustCompile(`\b(MUST|SHOULD|SHALL|REQUIRED|RECOMMENDED|MAY|NOT|NEVER)\b|RFC|§|` +
+var specWords = lazyre.New(`\b(MUST|SHOULD|SHALL|REQUIRED|RECOMMENDED|MAY|NOT|NEVER)\b|RFC|§|` +
 	`\$ref|\$id|\bv\d+\.\d+|\bspec\b|[Bb]ounded at|rather than|\bbecause\b|[Aa]dding a kind|single edit|` +
 	`[Bb]ackward[- ]compat|\bregistry'?s? (validator|scripts?)\b|\bajv\b|\bcodemap\b|\bTODO\b|\bgrammar\b|` +
 	`\bper the\b|\binvariant\b`)

@@ -2,12 +2,12 @@ package validate
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // Kind is the kind of a document, as named in `validate --json`. The names
@@ -219,7 +219,7 @@ func Detect(name string, root *jsondoc.Node) Kind {
 
 // ceilingAdmits2 is the registry's test for an engines range that admits
 // protocol major 2 (REG scripts/lib/registry-tree.mjs admitsV2).
-var ceilingAdmits2 = regexp.MustCompile(`<\s*v?([3-9]|\d{2,})\.0\.0`)
+var ceilingAdmits2 = lazyre.New(`<\s*v?([3-9]|\d{2,})\.0\.0`)
 
 // DetectSpec tells which spec version a document follows, and why. In
 // order: a `$schema` naming a /spec/v1/ or /spec/v2/ schema; the signing

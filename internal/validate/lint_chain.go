@@ -2,11 +2,11 @@ package validate
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // Lint rules for workflow-chain packs (spec v2 core/workflow-chain-packs.md,
@@ -150,7 +150,7 @@ func findCycle(next map[string][]string) []string {
 }
 
 // paramRef is the registry's placeholder grammar (check-pack-chain-params-declared.mjs).
-var paramRef = regexp.MustCompile(`\{\{params\.([A-Za-z0-9_]+)\}\}`)
+var paramRef = lazyre.New(`\{\{params\.([A-Za-z0-9_]+)\}\}`)
 
 // paramUse is one {{params.x}} in a chain: the name and where it is.
 type paramUse struct{ name, ptr string }
@@ -238,8 +238,8 @@ func checkChainParamsUsed(c *lintCtx) {
 // chainTypeID is the <pack>.<node> form of a chain step's typeId, with an
 // optional exact pin @MAJOR.MINOR.PATCH (RFC 0177 §E.1).
 var (
-	chainTypeID = regexp.MustCompile(`^[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
-	exactPin    = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`)
+	chainTypeID = lazyre.New(`^[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`)
+	exactPin    = lazyre.New(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`)
 )
 
 func checkChainTypeIDs(c *lintCtx) {

@@ -4,12 +4,12 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // The registry's check-pack-event-names gate: a pack's trigger binds an
@@ -61,10 +61,10 @@ func registeredOrg(org string) bool { return eventNames().orgs[org] }
 // vendorEventName is the vendor branch of events.md §Types: two or three
 // kebab segments. The gate's regular expression also refuses an `openwop.`
 // prefix with a lookahead, which RE2 lacks: eventNameRefusal checks it apart.
-var vendorEventName = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:\.[a-z][a-z0-9]*(?:-[a-z0-9]+)*)?$`)
+var vendorEventName = lazyre.New(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:\.[a-z][a-z0-9]*(?:-[a-z0-9]+)*)?$`)
 
 // templatedEventName is a binding the installing host resolves.
-var templatedEventName = regexp.MustCompile(`\{\{.*\}\}`)
+var templatedEventName = lazyre.New(`\{\{.*\}\}`)
 
 // eventNameRefusal says why the gate refuses name, in its words, or "" when
 // it admits it (templated, a protocol type, or a vendor type under a

@@ -4,12 +4,12 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // Lint rules for the declarative pack kinds (uniqueness the schemas state
@@ -195,7 +195,7 @@ func checkMcpRegistry(c *lintCtx) {
 }
 
 // cardPlaceholder is a {{name}} slot of a card's prompt template.
-var cardPlaceholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+var cardPlaceholder = lazyre.New(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
 
 // CD002/CD003/CD004: a card's template slots, placeholderMapping and inputs agree.
 func checkCardPlaceholders(c *lintCtx) {
@@ -252,7 +252,7 @@ func checkCardInputIDsUnique(c *lintCtx) {
 
 // promptVar is a Mustache {{varName}} of a prompt template's text (sections,
 // inverted sections and comments start with #, ^, / or ! and are not variables).
-var promptVar = regexp.MustCompile(`\{\{\{?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}\}`)
+var promptVar = lazyre.New(`\{\{\{?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}\}`)
 
 // PR002: a {{varName}} with no variables[] entry ("hosts SHOULD warn at
 // install time", prompt-template.schema.json variables).

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // at is one value of the document being linted. Its JSON pointer is
@@ -243,7 +243,7 @@ func checkNameScope(c *lintCtx) {
 
 // semverPattern is the node pack schema's pattern for version: the schema
 // reports versions that miss it, this rule the finer SemVer violations.
-var semverPattern = regexp.MustCompile(`^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$`)
+var semverPattern = lazyre.New(`^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$`)
 
 // rangeCache remembers the verdict on the first semver ranges seen: the
 // editor re-lints the same few ranges on every keystroke.
@@ -333,7 +333,7 @@ func checkPeerDeps(c *lintCtx) {
 // toolRefPattern is the <scope>:<tool-id> form of tool references: scope
 // openwop, mcp, or a dotted <vendor>.<host>; the tool id may use "*"
 // wildcards ("mcp:github/*").
-var toolRefPattern = regexp.MustCompile(`^(openwop|mcp|[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+):([A-Za-z0-9_][A-Za-z0-9._/@:+*-]*|\*)$`)
+var toolRefPattern = lazyre.New(`^(openwop|mcp|[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+):([A-Za-z0-9_][A-Za-z0-9._/@:+*-]*|\*)$`)
 
 // toolRefHint explains the tool reference form.
 var toolRefHint = "write " + ToolRefForm + `, such as "` + strings.Join(ToolRefExamples[:2], `", "`) + `" or "` + ToolRefExamples[2] + `"`

@@ -6,12 +6,12 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/packref"
 )
 
@@ -239,7 +239,7 @@ func (c *lintCtx) fileProblem(p string, k Kind, pr Problem) {
 	c.files = append(c.files, fr)
 }
 
-var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var urlScheme = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // resolve checks that ref names a regular file of the pack and returns its
 // clean path. It reports at ptr and returns false when it does not. An

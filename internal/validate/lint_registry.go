@@ -3,10 +3,10 @@ package validate
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // The rules of this file run only with Options.ForRegistry (`validate
@@ -29,7 +29,7 @@ func PackSchemaID(name, version, file string) string {
 
 // promptRefPattern is where the registry's tarball builder takes prompts
 // from (check-pack-prompt-refs mirrors build-pack-tarball.mjs).
-var promptRefPattern = regexp.MustCompile(`^prompts/[^/]+\.(md|txt)$`)
+var promptRefPattern = lazyre.New(`^prompts/[^/]+\.(md|txt)$`)
 
 // OW019: an agent's systemPromptRef is prompts/<name>.md or .txt.
 func checkPromptRefsBundled(c *lintCtx) {

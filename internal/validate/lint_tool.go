@@ -4,16 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // placeholder matches ${...} template placeholders.
-var placeholder = regexp.MustCompile(`\$\{([^}]*)\}`)
+var placeholder = lazyre.New(`\$\{([^}]*)\}`)
 
 // splitPlaceholder splits "env.NAME" into namespace and name; for input
 // paths ("input.a.b", "input.a[0]") name is the top-level property.

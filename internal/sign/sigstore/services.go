@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"regexp"
 	"strconv"
 	"strings"
 
 	protobundle "github.com/sigstore/protobuf-specs/gen/pb-go/bundle/v1"
 	sgsign "github.com/sigstore/sigstore-go/pkg/sign"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -21,8 +21,8 @@ import (
 // and a panic inside a client on a malformed answer becomes an error.
 
 var (
-	statusRE      = regexp.MustCompile(`returned (\d{3})`)
-	rekorStatusRE = regexp.MustCompile(`\]\[(4\d\d)\]`)
+	statusRE      = lazyre.New(`returned (\d{3})`)
+	rekorStatusRE = lazyre.New(`\]\[(4\d\d)\]`)
 )
 
 // httpStatus finds the HTTP status in an error of sigstore-go's HTTP clients,

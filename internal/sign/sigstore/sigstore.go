@@ -12,9 +12,9 @@
 package sigstore
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -67,7 +67,7 @@ func scrub(s, secret string) string {
 // nilWrap is what fmt.Errorf writes for a %w given a nil error, as
 // sigstore-go does when it joins no verification errors ("...: 0 < 1;
 // error: %!w(<nil>)"), with the words that introduce it.
-var nilWrap = regexp.MustCompile(`[;:,]?\s*(error:\s*)?%!w\(<nil>\)`)
+var nilWrap = lazyre.New(`[;:,]?\s*(error:\s*)?%!w\(<nil>\)`)
 
 // errText is err's message without any copy of the token and without
 // fmt's trace of a nil wrapped error, cut to a length that fits on one

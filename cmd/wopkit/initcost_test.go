@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// initCost is one package's line of GODEBUG=inittrace=1.
+type initCost struct {
+	pkg           string
+	bytes, allocs int
+}
+
+// initCosts runs this test binary with no test selected and
+// GODEBUG=inittrace=1 and returns what each package's initialisation cost:
+// the test binary links every package wopkit's binary does (package main's
+// own line also counts its test files, so it is not bounded here).
+func initCosts(t *testing.T) []initCost {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("running the test binary with inittrace: %v\n%s", err, stderr.Bytes())
+	}
+	var out []initCost
+	sc := bufio.NewScanner(&stderr)
+	for sc.Scan() {
+		// init PKG @T ms, C ms clock, B bytes, A allocs
+		f := strings.Fields(sc.Text())
+		if len(f) != 11 || f[0] != "init" || f[8] != "bytes," || f[10] != "allocs" {
+			continue
+		}
+		b, err1 := strconv.Atoi(f[7])
+		a, err2 := strconv.Atoi(f[9])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("cannot read the inittrace line %q", sc.Text())
+		}
+		out = append(out, initCost{pkg: f[1], bytes: b, allocs: a})
+	}
+	if len(out) == 0 {
+		t.Fatalf("GODEBUG=inittrace=1 printed no init lines:\n%s", stderr.Bytes())
+	}
+	return out
+}
+
+// TestInitAllocatesLittle: wopkit's own packages do no work while the
+// program starts beyond constants and small tables (issue 27): a regular
+// expression is compiled on first use (internal/lazyre), a template or an
+// embedded document parsed on first use (sync.OnceValue), so `wopkit
+// version` does not pay for `validate`. One compiled regexp costs 2-10 KB
+// and 30-100 allocations, so either bound catches it.
+func TestInitAllocatesLittle(t *testing.T) {
+	t.Parallel()
+	const maxBytes, maxAllocs = 20 << 10, 300
+	seen := 0
+	for _, c := range initCosts(t) {
+		if !strings.HasPrefix(c.pkg, modulePath+"/") || c.pkg == modulePath+"/cmd/wopkit" {
+			continue // package main's line counts its test files too
+		}
+		seen++
+		if c.bytes > maxBytes || c.allocs > maxAllocs {
+			t.Errorf("%s allocates %d bytes in %d allocations while the program starts (bound: %d bytes, %d allocations): compile regexps with lazyre.New, build tables and parse embedded data on first use (sync.OnceValue)",
+				c.pkg, c.bytes, c.allocs, maxBytes, maxAllocs)
+		}
+	}
+	if seen < 10 {
+		t.Errorf("inittrace named only %d of wopkit's packages: the test no longer sees them", seen)
+	}
+}
