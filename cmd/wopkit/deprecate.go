@@ -30,7 +30,7 @@ func newDeprecateCmd() *cobra.Command {
 			}
 			defer unlock()
 			plan, err := publish.Deprecate(publish.LifecycleOptions{Registry: o.Tree.Registry, Spec: o.Tree.Spec,
-				Name: name, Version: version, Reason: o.Reason, SupersededBy: o.SupersededBy})
+				Name: name, Version: version, Reason: o.Reason, DryRun: o.DryRun, SupersededBy: o.SupersededBy})
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/openwop/wopkit/internal/userstate"
+
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -348,7 +350,12 @@ var (
 
 func TestMain(m *testing.M) {
 	ajvHome, _ = os.MkdirTemp("", "wopkit-cmd-ajv-")
+	// wopkit's own state (the transaction journals) goes to a folder of
+	// the tests'.
+	state, _ := os.MkdirTemp("", "wopkit-cmd-state-")
+	os.Setenv(userstate.Env, state)
 	code := m.Run()
 	os.RemoveAll(ajvHome)
+	os.RemoveAll(state)
 	os.Exit(code)
 }

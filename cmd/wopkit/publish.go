@@ -28,7 +28,9 @@ func newPublishCmd() *cobra.Command {
 			"the schema mirror. Every file is read and written inside the registry root (a link leading out of it\n" +
 			"is refused), and the files are written as one transaction: a run killed at any moment leaves the\n" +
 			"tree as it was or as the publication makes it, once the next publish, yank or deprecate has opened\n" +
-			"it (it completes or undoes what the journal in .wopkit-transaction records, --dry-run included).\n" +
+			"it (it completes or undoes what its journal in your state folder records; --dry-run changes nothing).\n" +
+			"A .wopkit-transaction folder your wopkit did not write (a clone of someone else's checkout) is never\n" +
+			"run: it is refused (transaction_not_ours) and left as it is.\n" +
 			"A release already published with the same bytes writes only what its publication still lacks\n" +
 			"(nothing: a no-op); with other bytes it is refused (version_conflict).\n" +
 			"A checkout whose registry index lists packs whose folders are missing (a sparse or partial checkout)\n" +
@@ -74,7 +76,7 @@ func newPublishCmd() *cobra.Command {
 			}
 			defer unlock()
 			plan, err := publish.Stage(cmd.Context(), publish.Options{Tarball: args[0], SigPath: o.Sig,
-				Registry: o.Tree.Registry, Spec: o.Tree.Spec, AllowOlder: o.AllowOlder, RebuildIndex: rebuildIndex})
+				Registry: o.Tree.Registry, Spec: o.Tree.Spec, AllowOlder: o.AllowOlder, RebuildIndex: rebuildIndex, DryRun: o.DryRun})
 			if err != nil {
 				return err
 			}
@@ -88,7 +90,7 @@ func newPublishCmd() *cobra.Command {
 	f.StringVar(&o.Sig, "sig", "", "detached signature (default: <tgz without .tgz>.sig when present, else the one inside the tarball)")
 	f.BoolVar(&o.AllowOlder, "allow-older", false, "publish a version that is not greater than the latest (a maintenance release)")
 	f.BoolVar(&rebuildIndex, "rebuild-index", false, "rebuild the registry index from the packs this checkout holds even when it lists packs whose folders are missing (their entries are removed)")
-	f.BoolVar(&o.DryRun, "dry-run", false, "list every file that would be written or changed, and the index entries' diff; write nothing (a run interrupted earlier is still completed or undone)")
+	f.BoolVar(&o.DryRun, "dry-run", false, "list every file that would be written or changed, and the index entries' diff; write nothing (a run of yours interrupted earlier is neither completed nor undone: it is refused, transaction_pending)")
 	o.Output.AddFlags(cmd)
 	return cmd
 }

@@ -32,7 +32,7 @@ func newYankCmd() *cobra.Command {
 			}
 			defer unlock()
 			plan, err := publish.Yank(publish.LifecycleOptions{Registry: o.Tree.Registry, Spec: o.Tree.Spec,
-				Name: name, Version: version, Reason: o.Reason})
+				Name: name, Version: version, Reason: o.Reason, DryRun: o.DryRun})
 			if err != nil {
 				return err
 			}

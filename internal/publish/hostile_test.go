@@ -174,30 +174,15 @@ func TestCaseDuplicateMembersRefused(t *testing.T) {
 	}
 }
 
-// The transaction directory is wopkit's: one left without a journal (a run
-// killed before its commit point) is removed, with a note; one that is not
-// a directory, or whose journal names a path outside the tree, is refused
-// and nothing is done.
+// The transaction directory is wopkit's, and only this user's journal in
+// the state folder describes it: one the tree holds without such a journal
+// (a file, or a directory with or without a journal.json of its own) is
+// refused, and nothing is done.
 func TestLeftoverTransactions(t *testing.T) {
-	dir, k := testTree(t)
+	dir, _ := testTree(t)
 	root := filepath.Join(dir, "registry")
-	before := treeHashes(t, root)
-	writeFile(t, filepath.Join(root, txnDir, "0.new"), "staged")
-	p := stage(t, Options{Tarball: k.release(t, testPack, "1.1.0"), Registry: dir})
-	if len(p.Notes) == 0 || !strings.Contains(p.Notes[0], "interrupted before it changed the tree") {
-		t.Errorf("notes: %q", p.Notes)
-	}
-	sameTree(t, before, treeHashes(t, root))
-	writeFile(t, filepath.Join(root, txnDir, "0.new"), "staged")
-	if note, err := Recover(dir); err != nil || note == "" {
-		t.Errorf("Recover: %q, %v", note, err)
-	}
-	if note, err := Recover(dir); err != nil || note != "" {
-		t.Errorf("Recover of a clean tree: %q, %v", note, err)
-	}
-	sameTree(t, before, treeHashes(t, root))
-
 	for name, setup := range map[string]func(){
+		"staged files":       func() { writeFile(t, filepath.Join(root, txnDir, "0.new"), "staged") },
 		"a file":             func() { writeFile(t, filepath.Join(root, txnDir), "x") },
 		"a journal with ..":  func() { writeJournalT(t, root, `{"path":"../outside","new":"0.new"}`) },
 		"an absolute path":   func() { writeJournalT(t, root, `{"path":"/etc/passwd","new":"0.new"}`) },
@@ -207,8 +192,8 @@ func TestLeftoverTransactions(t *testing.T) {
 			setup()
 			defer os.RemoveAll(filepath.Join(root, txnDir))
 			before := treeHashes(t, root)
-			if _, err := OpenTree(dir, SpecV2); werr.CodeOf(err) != "registry_invalid" {
-				t.Fatalf("err %v, want registry_invalid", err)
+			if _, err := OpenTree(dir, SpecV2); werr.CodeOf(err) != CodeNotOurs {
+				t.Fatalf("err %v, want %s", err, CodeNotOurs)
 			}
 			sameTree(t, before, treeHashes(t, root))
 		})
@@ -218,5 +203,5 @@ func TestLeftoverTransactions(t *testing.T) {
 func writeJournalT(t *testing.T, root, file string) {
 	t.Helper()
 	writeFile(t, filepath.Join(root, txnDir, "0.new"), "x")
-	writeFile(t, filepath.Join(root, journalPath), `{"format":"`+journalFormat+`","state":"forward","what":"x","dirs":[],"files":[`+file+`]}`)
+	writeFile(t, filepath.Join(root, txnDir, "journal.json"), `{"format":"wopkit-registry-transaction/1","state":"forward","what":"x","dirs":[],"files":[`+file+`]}`)
 }

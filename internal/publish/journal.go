@@ -1,6 +1,8 @@
 package publish
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +13,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/untrusted"
+	"github.com/openwop/wopkit/internal/userstate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -19,44 +23,69 @@ import (
 // moment (kill -9, a crash, a full disk) leaves the tree as it was or as the
 // plan makes it, never a mix (a version's files without its index entries):
 //
-//  1. every new content, and a copy of every file it replaces, is written
+//  1. the journal, in state "staging", is written into this user's state
+//     folder (internal/userstate), under a name derived from the registry
+//     root's real path, with the root's identity (device and inode);
+//  2. every new content, and a copy of every file it replaces, is written
 //     into the transaction directory .wopkit-transaction at the registry
 //     root, and synced;
-//  2. the journal (journal.json there) listing the directories to create and
-//     the renames, in phase order, is written, synced and renamed into
-//     place: this is the commit point;
-//  3. the directories are created and the new files renamed over their
+//  3. the journal, now in state "forward" and listing the directories to
+//     create and the renames in phase order, replaces the first (written,
+//     synced and renamed into place): this is the commit point;
+//  4. the directories are created and the new files renamed over their
 //     targets, the directories synced;
-//  4. the journal, then the transaction directory, are removed.
+//  5. the transaction directory, then the journal, are removed.
 //
-// A transaction directory left behind by a kill is resolved the next time a
-// publish, yank or deprecate opens the tree (OpenTree, under the registry
-// lock), before anything is read: without a journal nothing in the tree was
-// touched, and the directory is removed (rolled back); with a journal in
-// state "forward" the renames are completed (rolled forward: every new file
-// is already in the directory); with state "back" (a failure after the
-// commit point, whose undoing was cut short) the copies of the replaced
-// files are put back and the created files and directories removed. Each
-// step can be repeated, so a kill during the recovery is recovered the same
-// way.
+// A transaction a kill left behind is resolved the next time a publish,
+// yank or deprecate opens the tree (OpenTree, under the registry lock),
+// before anything is read, and only from this user's journal for this
+// checkout: in state "staging" nothing in the tree was touched and the
+// transaction directory is removed (rolled back); in state "forward" the
+// renames are completed (every new file is already in the directory); in
+// state "back" (a failure after the commit point, whose undoing was cut
+// short) the copies of the replaced files are put back and the created files
+// and directories removed. Each step can be repeated, so a kill during the
+// recovery is recovered the same way.
+//
+// The journal is wopkit's own state, so it is never read from the tree: a
+// .wopkit-transaction directory (or a journal.json in it) that a clone of
+// someone else's checkout brings is refused (transaction_not_ours) and left
+// as it is, as is one this user's journal does not describe (another
+// directory put in its place). No journal names a path inside .git, and
+// every path stays inside the registry root (os.Root).
 
 // txnDir is the transaction directory, relative to the registry root.
 const txnDir = ".wopkit-transaction"
 
 const (
-	journalPath   = txnDir + "/journal.json"
-	journalFormat = "wopkit-registry-transaction/1"
+	journalFormat = "wopkit-registry-transaction/2"
+	stateStaging  = "staging"
 	stateForward  = "forward"
 	stateBack     = "back"
+	// journalFolder is the folder of the journals in the state folder.
+	journalFolder = "transactions"
+)
+
+// Codes of the transaction refusals.
+const (
+	// CodeNotOurs: the tree holds a transaction this user's wopkit did not
+	// write on this machine for this checkout.
+	CodeNotOurs = "transaction_not_ours"
+	// CodePending: --dry-run found an interrupted transaction of this
+	// user's, which only a run that writes may complete or undo.
+	CodePending = "transaction_pending"
 )
 
 // journal is the record of one transaction.
 type journal struct {
 	Format string         `json:"format"`
-	State  string         `json:"state"` // stateForward or stateBack
-	What   string         `json:"what"`  // name@version, for messages
-	Dirs   []string       `json:"dirs"`  // directories the transaction creates, outermost first
-	Files  []journalEntry `json:"files"` // in rename order
+	State  string         `json:"state"`  // stateStaging, stateForward or stateBack
+	What   string         `json:"what"`   // name@version, for messages
+	Root   string         `json:"root"`   // the registry root's real path
+	RootID string         `json:"rootId"` // its identity (userstate.ID)
+	TxnID  string         `json:"txnId"`  // the transaction directory's identity, once made
+	Dirs   []string       `json:"dirs"`   // directories the transaction creates, outermost first
+	Files  []journalEntry `json:"files"`  // in rename order
 }
 
 // journalEntry is one file of a transaction.
@@ -64,6 +93,16 @@ type journalEntry struct {
 	Path string `json:"path"`          // the target, relative to the registry root
 	New  string `json:"new"`           // the new content's name in txnDir
 	Old  string `json:"old,omitempty"` // the replaced content's name in txnDir; "" for a new file
+}
+
+// txn is a registry root and its journal in the state folder.
+type txn struct {
+	d      *untrusted.Dir
+	real   string   // the root's real path
+	rootID string   // its identity
+	state  *os.Root // the journals' folder; nil when it does not exist (no journal)
+	where  string   // its path, for messages
+	name   string   // the journal's file name in it
 }
 
 // crashPoint is called after every step of a transaction that a kill could
@@ -75,6 +114,83 @@ var crashPoint = func() {}
 // (tests of the rollback of a failure after the commit point).
 var failBeforeRename = -1
 
+// openTxn finds the journal of the registry root d (creating the journals'
+// folder when create is set). A root inside a .git directory is refused.
+func openTxn(d *untrusted.Dir, create bool) (*txn, error) {
+	real, err := filepath.EvalSymlinks(d.Path())
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "registry_unreadable", err, "cannot resolve the registry root %s", d.Path())
+	}
+	for _, part := range strings.Split(filepath.ToSlash(real), "/") {
+		if gitName(part) {
+			return nil, werr.New(werr.Invalid, "registry_invalid", "the registry root %s is inside a .git folder (%s); wopkit never writes there", d.Path(), real).
+				WithHint("give the checkout's work tree (the folder holding .well-known/ or registry/)")
+		}
+	}
+	fi, err := d.Root().Stat(".")
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "registry_unreadable", err, "cannot open the registry root %s", d.Path())
+	}
+	state, where, err := userstate.Open(journalFolder, create)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256([]byte(real))
+	return &txn{d: d, real: real, rootID: userstate.ID(fi), state: state, where: where, name: hex.EncodeToString(sum[:16]) + ".json"}, nil
+}
+
+func (t *txn) close() {
+	if t.state != nil {
+		t.state.Close()
+	}
+}
+
+func (t *txn) journalPath() string { return filepath.Join(t.where, t.name) }
+
+// load reads this root's journal; nil when there is none.
+func (t *txn) load() (*journal, error) {
+	if t.state == nil {
+		return nil, nil
+	}
+	data, err := untrusted.ReadFileIn(t.state, t.name, untrusted.MaxDocument)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "registry_invalid", err, "cannot read wopkit's journal of an interrupted transaction, %s", t.journalPath())
+	}
+	var j journal
+	if err := untrusted.DecodeJSON(data, &j); err != nil {
+		return nil, werr.Wrap(werr.Invalid, "registry_invalid", err, "cannot read wopkit's journal of an interrupted transaction, %s", t.journalPath()).
+			WithHint("inspect the tree (git status); remove %s and %s once it is as it should be", t.journalPath(), t.d.Join(txnDir))
+	}
+	return &j, nil
+}
+
+// save writes j as this root's journal, replacing the one there atomically
+// (synced).
+func (t *txn) save(j *journal) error {
+	b, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteIn(t.state, t.name, append(b, '\n'), 0o600)
+}
+
+// drop removes this root's journal (the transaction is resolved).
+func (t *txn) drop() error {
+	if t.state == nil {
+		return nil
+	}
+	if err := t.state.Remove(t.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot remove wopkit's journal %s", t.journalPath())
+	}
+	return atomicfile.SyncDirIn(t.state, ".")
+}
+
 // Apply writes the plan's changes as one transaction (see txnDir): all
 // together or not at all, under a failure or a kill. A failure before the
 // commit point leaves the tree untouched; one after it puts back the old
@@ -84,65 +200,92 @@ func (p *Plan) Apply() (err error) {
 		return nil
 	}
 	d := p.dir
-	if note, err := recoverTree(d); err != nil || note != "" {
+	if note, err := recoverTree(d, false); err != nil || note != "" {
 		if err != nil {
 			return err
 		}
 		return werr.New(werr.Env, "registry_changed", "%s changed since the plan was made (%s); nothing was written", p.Registry, note).
 			WithHint("run the command again: it plans from the tree as it is now")
 	}
-	j := &journal{Format: journalFormat, State: stateForward, What: p.Name + "@" + p.Version, Dirs: []string{}}
+	t, err := openTxn(d, true)
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	j := &journal{Format: journalFormat, State: stateStaging, What: p.Name + "@" + p.Version, Root: t.real, RootID: t.rootID, Dirs: []string{}}
 	if j.Dirs, err = missingDirs(d, p.Changes); err != nil {
 		return err
 	}
-	if err := d.Root().Mkdir(txnDir, 0o700); err != nil {
-		return writeErr(p.Registry, txnDir, err).WithHint("if no other wopkit is running, remove %s", filepath.Join(p.Registry, txnDir))
+	for i, c := range p.Changes {
+		j.Files = append(j.Files, journalEntry{Path: c.Path, New: fmt.Sprintf("%d.new", i)})
+		if c.existed {
+			j.Files[i].Old = fmt.Sprintf("%d.old", i)
+		}
 	}
+	if err := j.check(); err != nil {
+		return werr.Wrap(werr.Invalid, "registry_invalid", err, "wopkit planned a write it never makes into %s; nothing was written", p.Registry)
+	}
+	if err := t.save(j); err != nil {
+		return err
+	}
+	crashPoint()
 	committed := false
 	defer func() {
 		if err != nil && !committed {
 			d.Root().RemoveAll(txnDir)
+			t.drop()
 		}
 	}()
+	if err := d.Root().Mkdir(txnDir, 0o700); err != nil {
+		return writeErr(p.Registry, txnDir, err).WithHint("if no other wopkit is running, remove %s", filepath.Join(p.Registry, txnDir))
+	}
+	fi, err := d.Lstat(txnDir)
+	if err != nil {
+		return writeErr(p.Registry, txnDir, err)
+	}
+	j.TxnID = userstate.ID(fi)
 	for i, c := range p.Changes {
 		mode := fs.FileMode(0o644)
 		if c.existed {
 			mode = c.oldMode
 		}
-		f := journalEntry{Path: c.Path, New: fmt.Sprintf("%d.new", i)}
+		f := j.Files[i]
 		if err := writeSynced(d, txnDir+"/"+f.New, c.data, mode); err != nil {
 			return err
 		}
-		if c.existed {
-			f.Old = fmt.Sprintf("%d.old", i)
+		if f.Old != "" {
 			if err := writeSynced(d, txnDir+"/"+f.Old, c.old, c.oldMode); err != nil {
 				return err
 			}
 		}
-		j.Files = append(j.Files, f)
 		crashPoint()
 	}
-	if err := writeJournal(d, j); err != nil {
+	if err := syncDir(d, txnDir); err != nil {
+		return err
+	}
+	j.State = stateForward
+	if err := t.save(j); err != nil {
 		return err
 	}
 	committed = true
 	crashPoint()
-	if err := forward(d, j, failBeforeRename); err != nil {
+	if err := forward(t, j, failBeforeRename); err != nil {
 		j.State = stateBack
-		if jerr := writeJournal(d, j); jerr != nil {
+		if jerr := t.save(j); jerr != nil {
 			return errors.Join(err, jerr) // the journal still says forward: the next run completes it
 		}
 		crashPoint()
-		return errors.Join(err, backward(d, j))
+		return errors.Join(err, backward(t, j))
 	}
 	return nil
 }
 
-// Recover resolves a transaction a killed publish, yank or deprecate left
-// in the registry at dir (see txnDir) and says what it did ("" when there
-// was none). OpenTree does it first; a command that reads a registry
-// checkout without staging into it can call it (under LockRegistry) to see
-// the tree as it was or as the interrupted run makes it.
+// Recover resolves a transaction a killed publish, yank or deprecate of
+// this user's left in the registry at dir (see txnDir) and says what it did
+// ("" when there was none). OpenTree does it first; a command that reads a
+// registry checkout without staging into it can call it (under
+// LockRegistry) to see the tree as it was or as the interrupted run makes
+// it.
 func Recover(dir string) (string, error) {
 	root, err := FindRoot(dir)
 	if err != nil {
@@ -153,59 +296,106 @@ func Recover(dir string) (string, error) {
 		return "", werr.Wrap(werr.Env, "registry_unreadable", err, "cannot open the registry root %s", root)
 	}
 	defer d.Close()
-	return recoverTree(d)
+	return recoverTree(d, false)
 }
 
-// recoverTree resolves a transaction a killed run left in the registry root
-// (see txnDir) and says what it did ("" when there was none).
-func recoverTree(d *untrusted.Dir) (string, error) {
-	fi, err := d.Lstat(txnDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
+// recoverTree resolves a transaction a killed run of this user's left in
+// the registry root (see txnDir) and says what it did ("" when there was
+// none). With dryRun it changes nothing: a pending transaction is refused
+// (CodePending), as one that is not this user's always is (CodeNotOurs).
+func recoverTree(d *untrusted.Dir, dryRun bool) (string, error) {
+	t, err := openTxn(d, false)
 	if err != nil {
 		return "", err
 	}
-	if !fi.IsDir() {
-		return "", werr.New(werr.Invalid, "registry_invalid", "%s is not wopkit's transaction directory (it is not a directory)", d.Join(txnDir)).
-			WithHint("remove it: wopkit writes its transactions there")
-	}
-	var j journal
-	err = d.ReadJSON(journalPath, untrusted.MaxDocument, &j)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := d.Root().RemoveAll(txnDir); err != nil {
-			return "", writeErr(d.Path(), txnDir, err)
-		}
-		return "an earlier run was interrupted before it changed the tree: its staged files were removed", nil
-	}
+	defer t.close()
+	j, err := t.load()
 	if err != nil {
-		return "", werr.Wrap(werr.Invalid, "registry_invalid", err, "cannot read the journal of an interrupted transaction, %s", d.Join(journalPath)).
-			WithHint("inspect the tree (git status); remove %s once it is as it should be", d.Join(txnDir))
+		return "", err
+	}
+	var notes []string
+	if j != nil && (j.Root != t.real || j.RootID != t.rootID || j.Format != journalFormat) {
+		// This user's journal of a checkout that was at this path before
+		// (removed, cloned again): that tree is gone, so is its transaction.
+		j = nil
+		if !dryRun {
+			if err := t.drop(); err != nil {
+				return "", err
+			}
+			notes = append(notes, "wopkit's journal of an earlier checkout at this path was discarded")
+		}
+	}
+	fi, err := d.Lstat(txnDir)
+	has := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	notOurs := func(why string) error {
+		return werr.New(werr.Invalid, CodeNotOurs, "%s holds a transaction this user's wopkit did not write on this machine for this checkout (%s); nothing was done", d.Join(txnDir), why).
+			WithHint("wopkit never runs a transaction it finds in a tree (a clone of someone else's checkout may hold one): inspect the tree (git status) and remove %s yourself", d.Join(txnDir))
+	}
+	if j == nil {
+		if has {
+			return "", notOurs("there is no journal of it in " + t.where)
+		}
+		return strings.Join(notes, "; "), nil
+	}
+	if dryRun {
+		return "", werr.New(werr.Env, CodePending, "a %s of %s into %s was interrupted and is not yet completed or undone; --dry-run changes nothing, so it cannot plan from this tree", "run", j.What, t.real).
+			WithHint("run the command once without --dry-run: it completes or undoes the interrupted run first")
 	}
 	if err := j.check(); err != nil {
-		return "", werr.Wrap(werr.Invalid, "registry_invalid", err, "%s is not a journal wopkit wrote", d.Join(journalPath)).
-			WithHint("inspect the tree (git status); remove %s once it is as it should be", d.Join(txnDir))
+		return "", werr.Wrap(werr.Invalid, "registry_invalid", err, "%s is not a journal wopkit writes", t.journalPath()).
+			WithHint("inspect the tree (git status); remove %s and %s once it is as it should be", t.journalPath(), d.Join(txnDir))
 	}
-	if j.State == stateBack {
-		if err := backward(d, &j); err != nil {
+	if has && (!fi.IsDir() || (j.TxnID != "" && userstate.ID(fi) != j.TxnID) || (j.TxnID == "" && j.State != stateStaging)) {
+		return "", notOurs("it is not the directory wopkit's journal " + t.journalPath() + " describes")
+	}
+	switch j.State {
+	case stateStaging:
+		if has {
+			if err := d.Root().RemoveAll(txnDir); err != nil {
+				return "", writeErr(d.Path(), txnDir, err)
+			}
+			crashPoint()
+		}
+		if err := t.drop(); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("an earlier run writing %s failed while it was undone: the undoing was completed (the tree is as it was before it)", j.What), nil
+		notes = append(notes, "an earlier run was interrupted before it changed the tree: its staged files were removed")
+	case stateBack:
+		if err := backward(t, j); err != nil {
+			return "", err
+		}
+		notes = append(notes, fmt.Sprintf("an earlier run writing %s failed while it was undone: the undoing was completed (the tree is as it was before it)", j.What))
+	default:
+		if err := forward(t, j, -1); err != nil {
+			return "", err
+		}
+		notes = append(notes, fmt.Sprintf("an earlier run writing %s was interrupted after its commit point: it was completed", j.What))
 	}
-	if err := forward(d, &j, -1); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("an earlier run writing %s was interrupted after its commit point: it was completed", j.What), nil
+	return strings.Join(notes, "; "), nil
 }
+
+// gitName reports a path segment that names git's folder (in any letter
+// case: one name on case-insensitive file systems).
+func gitName(s string) bool { return strings.EqualFold(s, ".git") }
 
 // check refuses a journal that names anything but plain files of the tree.
 func (j *journal) check() error {
-	if j.Format != journalFormat || (j.State != stateForward && j.State != stateBack) {
+	if j.Format != journalFormat || (j.State != stateStaging && j.State != stateForward && j.State != stateBack) {
 		return fmt.Errorf("unknown format %q or state %q", j.Format, j.State)
 	}
 	inTree := func(p string) bool {
-		return p != "" && path.Clean(p) == p && !path.IsAbs(p) && p != ".." && !strings.HasPrefix(p, "../") &&
-			!strings.Contains(p, "\\") && p != txnDir && !strings.HasPrefix(p, txnDir+"/")
+		if p == "" || path.Clean(p) != p || path.IsAbs(p) || strings.Contains(p, "\\") {
+			return false
+		}
+		for _, part := range strings.Split(p, "/") {
+			if part == ".." || gitName(part) {
+				return false
+			}
+		}
+		return p != txnDir && !strings.HasPrefix(p, txnDir+"/")
 	}
 	staged := func(n string) bool { return n != "" && safeName(n) && n != "journal.json" }
 	for _, dir := range j.Dirs {
@@ -226,7 +416,8 @@ func (j *journal) check() error {
 // directories, then removes the journal and txnDir. A staged file no longer
 // there was renamed by an earlier, interrupted forward. failAt >= 0 fails
 // before that rename (tests).
-func forward(d *untrusted.Dir, j *journal, failAt int) error {
+func forward(t *txn, j *journal, failAt int) error {
+	d := t.d
 	r := d.Root()
 	for _, dir := range j.Dirs {
 		if err := r.Mkdir(filepath.FromSlash(dir), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -254,14 +445,15 @@ func forward(d *untrusted.Dir, j *journal, failAt int) error {
 			return err
 		}
 	}
-	return finish(d)
+	return finish(t)
 }
 
 // backward undoes a transaction whose forward failed: every replaced file
 // gets its copy back, every created file whose new content was renamed into
 // place is removed, then the directories created (when empty), the journal
 // and txnDir.
-func backward(d *untrusted.Dir, j *journal) error {
+func backward(t *txn, j *journal) error {
+	d := t.d
 	r := d.Root()
 	var errs []error
 	for i := len(j.Files) - 1; i >= 0; i-- {
@@ -286,19 +478,20 @@ func backward(d *untrusted.Dir, j *journal) error {
 	if len(errs) > 0 {
 		return errors.Join(errs...) // the journal stays: the next run undoes the rest
 	}
-	return finish(d)
+	return finish(t)
 }
 
-// finish removes the journal (the transaction is resolved), then txnDir.
-func finish(d *untrusted.Dir) error {
-	if err := d.Root().Remove(filepath.FromSlash(journalPath)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return writeErr(d.Path(), journalPath, err)
-	}
-	crashPoint()
+// finish removes txnDir, then the journal (the transaction is resolved).
+func finish(t *txn) error {
+	d := t.d
 	if err := d.Root().RemoveAll(txnDir); err != nil {
 		return writeErr(d.Path(), txnDir, err)
 	}
-	return syncDir(d, ".")
+	if err := syncDir(d, "."); err != nil {
+		return err
+	}
+	crashPoint()
+	return t.drop()
 }
 
 // missingDirs returns the directories the changes need that do not exist,
@@ -351,24 +544,6 @@ func writeSynced(d *untrusted.Dir, rel string, data []byte, mode fs.FileMode) er
 		return writeErr(d.Path(), rel, err)
 	}
 	return nil
-}
-
-// writeJournal writes j as txnDir's journal, replacing the one there
-// atomically, and syncs it and txnDir.
-func writeJournal(d *untrusted.Dir, j *journal) error {
-	b, err := json.MarshalIndent(j, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := txnDir + "/journal.tmp"
-	d.Root().Remove(filepath.FromSlash(tmp))
-	if err := writeSynced(d, tmp, append(b, '\n'), 0o600); err != nil {
-		return err
-	}
-	if err := d.Root().Rename(filepath.FromSlash(tmp), filepath.FromSlash(journalPath)); err != nil {
-		return writeErr(d.Path(), journalPath, err)
-	}
-	return syncDir(d, txnDir)
 }
 
 // syncDir syncs directory rel, so that the renames in it are durable.

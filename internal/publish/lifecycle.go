@@ -17,6 +17,7 @@ type LifecycleOptions struct {
 	Reason       string
 	SupersededBy string // deprecate only: the version (or name@version) that replaces this one
 	RebuildIndex bool   // as Options.RebuildIndex
+	DryRun       bool   // as Options.DryRun
 	Now          time.Time
 }
 
@@ -112,7 +113,7 @@ func lifecycle(o LifecycleOptions, edit func(*Tree, *jsjson.Obj) error) (*Plan, 
 	if utf8.RuneCountInString(o.Reason) > maxReason {
 		return nil, werr.New(werr.Usage, "usage", "--reason is longer than the registry's %d characters", maxReason)
 	}
-	t, err := OpenTree(o.Registry, o.Spec)
+	t, err := openTree(o.Registry, o.Spec, o.DryRun)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package publish
 
 import (
+	"github.com/openwop/wopkit/internal/userstate"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,7 +127,12 @@ var (
 
 func TestMain(m *testing.M) {
 	ajvHome, _ = os.MkdirTemp("", "wopkit-publish-ajv-")
+	// wopkit's own state (the transaction journals) goes to a folder of
+	// the tests', inherited by the wopkit binaries the kill tests run.
+	state, _ := os.MkdirTemp("", "wopkit-publish-state-")
+	os.Setenv(userstate.Env, state)
 	code := m.Run()
 	os.RemoveAll(ajvHome)
+	os.RemoveAll(state)
 	os.Exit(code)
 }

@@ -44,7 +44,10 @@ type Options struct {
 	// checkout): their entries are removed. Without it such a tree is
 	// refused (registry_partial).
 	RebuildIndex bool
-	Now          time.Time
+	// DryRun plans without changing anything: an interrupted transaction
+	// is neither completed nor undone (the plan is refused instead).
+	DryRun bool
+	Now    time.Time
 }
 
 // Release is a verified tarball ready to stage.
@@ -67,7 +70,7 @@ type Release struct {
 // missing or stale, so that a run of an older wopkit cut short is repaired
 // by running it again; when nothing is, the plan is a no-op.
 func Stage(ctx context.Context, o Options) (*Plan, error) {
-	t, err := OpenTree(o.Registry, o.Spec)
+	t, err := openTree(o.Registry, o.Spec, o.DryRun)
 	if err != nil {
 		return nil, err
 	}

@@ -49,8 +49,14 @@ type Tree struct {
 // registry repository.
 func FindRoot(dir string) (string, error) { return registry.FindRoot(dir) }
 
-// OpenTree opens the spec tree of the registry at dir.
-func OpenTree(dir, spec string) (*Tree, error) {
+// OpenTree opens the spec tree of the registry at dir, first completing or
+// undoing a transaction an interrupted run of this user's left in it (see
+// txnDir).
+func OpenTree(dir, spec string) (*Tree, error) { return openTree(dir, spec, false) }
+
+// openTree is OpenTree; with dryRun it changes nothing, and refuses a tree
+// an interrupted run left half-written (CodePending).
+func openTree(dir, spec string, dryRun bool) (*Tree, error) {
 	if spec == "" {
 		spec = SpecV2
 	}
@@ -66,7 +72,7 @@ func OpenTree(dir, spec string) (*Tree, error) {
 		return nil, werr.Wrap(werr.Env, "registry_unreadable", err, "cannot open the registry root %s", root)
 	}
 	t := &Tree{Root: root, Spec: spec, dir: d, overlay: map[string][]byte{}}
-	note, err := recoverTree(d)
+	note, err := recoverTree(d, dryRun)
 	if err != nil {
 		return nil, err
 	}

@@ -112,7 +112,7 @@ func Upload(ctx context.Context, o UploadOptions) (*UploadResult, error) {
 			return nil, err
 		}
 	}
-	t, err := OpenTree(s.dir, o.Spec)
+	t, err := openTree(s.dir, o.Spec, true) // wopkit's own scratch copy: nothing to recover
 	if err != nil {
 		return nil, err
 	}
