@@ -60,12 +60,15 @@ func TestPlantedJournalNeverRuns(t *testing.T) {
 		return LifecycleOptions{Registry: dir, Name: testPack, Version: "1.0.0", Reason: "planted", DryRun: dry}
 	}
 	commands := map[string]func() error{
-		"publish":           func() error { _, err := Stage(t.Context(), Options{Tarball: tgz, Registry: dir}); return err },
-		"publish --dry-run": func() error { _, err := Stage(t.Context(), Options{Tarball: tgz, Registry: dir, DryRun: true}); return err },
-		"yank":              func() error { _, err := Yank(life(false)); return err },
-		"yank --dry-run":    func() error { _, err := Yank(life(true)); return err },
-		"deprecate":         func() error { _, err := Deprecate(life(false)); return err },
-		"Recover":           func() error { _, err := Recover(dir); return err },
+		"publish": func() error { _, err := Stage(t.Context(), Options{Tarball: tgz, Registry: dir}); return err },
+		"publish --dry-run": func() error {
+			_, err := Stage(t.Context(), Options{Tarball: tgz, Registry: dir, DryRun: true})
+			return err
+		},
+		"yank":           func() error { _, err := Yank(life(false)); return err },
+		"yank --dry-run": func() error { _, err := Yank(life(true)); return err },
+		"deprecate":      func() error { _, err := Deprecate(life(false)); return err },
+		"Recover":        func() error { _, err := Recover(dir); return err },
 	}
 	for plant, setup := range plants {
 		for cmd, run := range commands {
@@ -118,6 +121,19 @@ func stopApply(t *testing.T, p *Plan, n int) bool {
 	return stopped
 }
 
+// pendingTransaction is a checkout (dir, its registry root) where the
+// publication of testPack@1.1.0 stopped just after its commit point.
+func pendingTransaction(t *testing.T) (dir, root, tgz string, p *Plan) {
+	t.Helper()
+	dir, k := testTree(t)
+	tgz = k.release(t, testPack, "1.1.0")
+	p = stage(t, Options{Tarball: tgz, Registry: dir})
+	if !stopApply(t, p, len(p.Changes)+2) {
+		t.Fatal("Apply did not reach its commit point")
+	}
+	return dir, filepath.Join(dir, "registry"), tgz, p
+}
+
 // stateHashes is what wopkit's state folder holds.
 func stateHashes(t *testing.T) map[string]string {
 	t.Helper()
@@ -136,18 +152,15 @@ func stateHashes(t *testing.T) map[string]string {
 // neither the tree nor the state folder changes; the next run that writes
 // completes it.
 func TestDryRunReplaysNothing(t *testing.T) {
-	dir, k := testTree(t)
-	root := filepath.Join(dir, "registry")
-	tgz := k.release(t, testPack, "1.1.0")
-	p := stage(t, Options{Tarball: tgz, Registry: dir})
-	if !stopApply(t, p, len(p.Changes)+2) { // just after the commit point
-		t.Fatal("Apply did not reach its commit point")
-	}
+	dir, root, tgz, _ := pendingTransaction(t)
 	tree, state := treeHashes(t, root), stateHashes(t)
 	life := LifecycleOptions{Registry: dir, Name: testPack, Version: "1.0.0", Reason: "r", DryRun: true}
 	for name, run := range map[string]func() error{
-		"publish --dry-run": func() error { _, err := Stage(t.Context(), Options{Tarball: tgz, Registry: dir, DryRun: true}); return err },
-		"yank --dry-run":    func() error { _, err := Yank(life); return err },
+		"publish --dry-run": func() error {
+			_, err := Stage(t.Context(), Options{Tarball: tgz, Registry: dir, DryRun: true})
+			return err
+		},
+		"yank --dry-run": func() error { _, err := Yank(life); return err },
 	} {
 		if err := run(); werr.CodeOf(err) != CodePending {
 			t.Fatalf("%s: %v, want %s", name, err, CodePending)
@@ -172,12 +185,7 @@ func TestDryRunReplaysNothing(t *testing.T) {
 // discarded, and the transaction directory the new checkout holds is not
 // this user's.
 func TestJournalOfAnotherCheckoutAtThePath(t *testing.T) {
-	dir, k := testTree(t)
-	root := filepath.Join(dir, "registry")
-	p := stage(t, Options{Tarball: k.release(t, testPack, "1.1.0"), Registry: dir})
-	if !stopApply(t, p, len(p.Changes)+2) {
-		t.Fatal("Apply did not reach its commit point")
-	}
+	dir, root, _, _ := pendingTransaction(t)
 	// The checkout goes; another, holding a transaction directory of the
 	// same shape, is put at its path.
 	moved := filepath.Join(t.TempDir(), "moved")
@@ -195,12 +203,7 @@ func TestJournalOfAnotherCheckoutAtThePath(t *testing.T) {
 // wopkit's own journal never names a path inside .git (defence in depth:
 // one edited in the state folder is refused before anything is done).
 func TestOwnJournalNamingGitRefused(t *testing.T) {
-	dir, k := testTree(t)
-	root := filepath.Join(dir, "registry")
-	p := stage(t, Options{Tarball: k.release(t, testPack, "1.1.0"), Registry: dir})
-	if !stopApply(t, p, len(p.Changes)+2) {
-		t.Fatal("Apply did not reach its commit point")
-	}
+	dir, root, _, p := pendingTransaction(t)
 	d := p.dir
 	tx, err := openTxn(d, false)
 	if err != nil {
