@@ -42,6 +42,7 @@ func newRootCmd() *cobra.Command {
 		newSignCmd(),
 		newVerifyCmd(),
 		newInspectCmd(),
+		newDiffCmd(),
 		newPublishCmd(),
 		newYankCmd(),
 		newDeprecateCmd(),

@@ -3,6 +3,7 @@ package report
 import (
 	"strings"
 
+	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/verify"
 )
@@ -62,6 +63,29 @@ func FromVerify(results []*verify.Result) []Finding {
 			}
 			out = append(out, Finding{Rule: RuleNote, Level: LevelNote, File: r.Path, Message: n})
 		}
+	}
+	return out
+}
+
+// FromDiff returns the changes `wopkit diff` found as findings on the new
+// side's files: breaking changes as errors, features as warnings, fixes as
+// notes; the verdict on the version as one more finding when it falls short.
+func FromDiff(r *semdiff.Result, display func(rel string) string) []Finding {
+	var out []Finding
+	for _, c := range r.Changes {
+		level := LevelNote
+		switch c.Level {
+		case semdiff.Breaking:
+			level = LevelError
+		case semdiff.Feature:
+			level = LevelWarning
+		}
+		out = append(out, Finding{Rule: c.Rule, Level: level, File: display(c.File), Pointer: c.Pointer,
+			Message: string(c.Level) + ": " + c.Message})
+	}
+	if !r.VersionOK {
+		out = append(out, Finding{Rule: semdiff.RuleVersionTooLow, Level: LevelError, File: display("pack.json"), Pointer: "/version",
+			Message: r.Verdict, Hint: "raise version in pack.json to at least the bump the changes need, or undo the breaking changes"})
 	}
 	return out
 }

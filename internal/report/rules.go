@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -37,6 +38,9 @@ var sections = map[string]string{
 	"EV": "Agent eval suites",
 	"IM": "Tool install manifests",
 }
+
+// DiffSection is the docs/RULES.md heading of the changes wopkit diff counts.
+const DiffSection = "What `wopkit diff` counts"
 
 // jsonSection is the docs/RULES.md heading of the json/... problems.
 const jsonSection = "JSON syntax and bounds (every file wopkit reads as JSON)"
@@ -101,7 +105,22 @@ func RuleFor(id string) Rule {
 		}
 	}
 	family, rest, _ := strings.Cut(id, "/")
+	for _, r := range semdiff.Rules() {
+		if r.ID == id {
+			level := map[semdiff.Level]Level{semdiff.Breaking: LevelError, semdiff.Feature: LevelWarning}[r.Level]
+			if level == "" {
+				level = LevelNote
+			}
+			return Rule{ID: id, Level: level, Short: string(r.Level) + ": " + r.Meaning,
+				Full: "wopkit diff counts this change as " + string(r.Level) + ": " + r.Meaning + ".",
+				Help: "A breaking change needs a major version (a minor one before 1.0.0); a feature a minor one; a fix a patch.", HelpURI: DocsBase + "docs/RULES.md" + anchor(DiffSection)}
+		}
+	}
 	switch {
+	case id == semdiff.RuleVersionTooLow:
+		return Rule{ID: id, Level: LevelError, Short: "the new version's bump is smaller than its changes require",
+			Full: "wopkit diff found changes that need a larger version bump than the new version makes (breaking: major; feature: minor; fix: patch).",
+			Help: "Raise the version in pack.json, or undo the breaking changes.", HelpURI: DocsBase + "docs/RULES.md" + anchor(DiffSection)}
 	case id == RuleNote:
 		return Rule{ID: id, Level: LevelNote, Short: "a note: a file wopkit could not check fully, or a remark on a verified tarball",
 			Full: "Notes fail nothing: they say what was not checked (a pack kind no schema covers, files a signature does not cover) or what the registry records about a version (a rotated key, a deprecation, a newer version).",
