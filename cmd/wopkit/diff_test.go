@@ -123,7 +123,9 @@ func TestDiffFormats(t *testing.T) {
 	var s struct {
 		Version string
 		Runs    []struct {
-			Tool    struct{ Driver struct{ Rules []struct{ ID string } } }
+			Tool struct {
+				Driver struct{ Rules []struct{ ID string } }
+			}
 			Results []struct{ RuleID string }
 		}
 	}

@@ -578,29 +578,25 @@ func listWords(kw string) string {
 // listDiff is which schemas of nl are not in ol (their indexes in nl) and
 // which of ol are not in nl.
 func listDiff(ol, nl []any) (added, removed []int) {
+	return notIn(nl, ol), notIn(ol, nl)
+}
+
+// notIn is the indexes of the schemas of a that b does not hold (counting
+// repeats).
+func notIn(a, b []any) []int {
 	count := map[string]int{}
-	for _, v := range ol {
+	for _, v := range b {
 		count[canon(v)]++
 	}
-	for i, v := range nl {
+	var out []int
+	for i, v := range a {
 		if count[canon(v)] > 0 {
 			count[canon(v)]--
 			continue
 		}
-		added = append(added, i)
+		out = append(out, i)
 	}
-	count = map[string]int{}
-	for _, v := range nl {
-		count[canon(v)]++
-	}
-	for i, v := range ol {
-		if count[canon(v)] > 0 {
-			count[canon(v)]--
-			continue
-		}
-		removed = append(removed, i)
-	}
-	return added, removed
+	return out
 }
 
 // conditional compares if/then/else: with the same "if", then and else
