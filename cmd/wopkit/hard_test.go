@@ -245,3 +245,52 @@ func TestFieldErrorsCarryTheirClass(t *testing.T) {
 		t.Errorf("code %q", c)
 	}
 }
+
+// TestWroteLinesAndJSONInert (issue 24, item 7): a pack whose name holds
+// ESC, OSC, RLO and C1 controls: the "wrote …" lines of `pack
+// --no-validate` and `sign DIR --no-validate` print it escaped, and the
+// --json of inspect, verify and validate carries C1 controls, DEL and the
+// bidi controls as \u escapes (valid JSON, the same value).
+func TestWroteLinesAndJSONInert(t *testing.T) {
+	dir := writePack(t)
+	pj := filepath.Join(dir, "pack.json")
+	data, _ := os.ReadFile(pj)
+	const hostileName = "vendor.acme.x\x1b[2K\x1b]0;pwned\x07\u202egnp\u009b31m\u009d0;t\x7f"
+	name, _ := json.Marshal(hostileName)
+	data = []byte(strings.Replace(string(data), `"vendor.acme.hello"`, string(name), 1))
+	os.WriteFile(pj, data, 0o644)
+	t.Chdir(t.TempDir())
+	key := filepath.Join(t.TempDir(), "k")
+	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: %s", errOut)
+	}
+	out, errOut, code := runCmd(t, "pack", dir, "--no-validate")
+	if code != 0 || !strings.Contains(out, "wrote ") {
+		t.Fatalf("pack: exit %d\n%s%s", code, out, errOut)
+	}
+	assertInert(t, "pack --no-validate", out+errOut)
+	packed, _ := filepath.Glob("vendor.*")
+	for _, f := range packed {
+		os.Remove(f)
+	}
+	out, errOut, code = runCmd(t, "sign", dir, "--no-validate", "--key", key+".key", "--key-id", "k-1")
+	if code != 0 || !strings.Contains(out, "wrote ") {
+		t.Fatalf("sign: exit %d\n%s%s", code, out, errOut)
+	}
+	assertInert(t, "sign DIR --no-validate", out+errOut)
+	tgzs, _ := filepath.Glob("*.tgz")
+	if len(tgzs) != 1 {
+		t.Fatalf("tarballs: %q", tgzs)
+	}
+	for _, args := range [][]string{{"inspect", tgzs[0], "--json"}, {"verify", tgzs[0], "--key", key + ".pub", "--json"}, {"validate", dir, "--json"}} {
+		out, errOut, _ := runCmd(t, args...)
+		for _, r := range out {
+			if r == '\u009b' || r == '\u009d' || r == '\x7f' || r == '\u202e' || r == '\x1b' || r == '\x07' {
+				t.Errorf("%s prints %U raw", args[0], r)
+			}
+		}
+		if !json.Valid([]byte(out)) || !strings.Contains(out, `\u009b`) || !strings.Contains(out, `\u202e`) {
+			t.Errorf("%s --json:\n%s%s", args[0], out, errOut)
+		}
+	}
+}

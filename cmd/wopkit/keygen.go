@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -82,10 +80,10 @@ func newKeygenCmd() *cobra.Command {
 			}
 			out := cmd.OutOrStdout()
 			if o.Output.JSON {
-				return json.NewEncoder(out).Encode(map[string]any{"key": keyPath, "pub": pubPath,
+				return writeJSON(out, map[string]any{"key": keyPath, "pub": pubPath,
 					"algorithm": o.Algorithm, "encrypted": len(pass) > 0})
 			}
-			fmt.Fprintf(out, "wrote %s (private, mode 0600%s) and %s (public)\n", keyPath, map[bool]string{true: ", encrypted"}[len(pass) > 0], pubPath)
+			safeLine(out, "wrote %s (private, mode 0600%s) and %s (public)", keyPath, map[bool]string{true: ", encrypted"}[len(pass) > 0], pubPath)
 			return nil
 		},
 	}
@@ -139,9 +137,10 @@ func (o *keygenOptions) fromAgent(cmd *cobra.Command) error {
 	}
 	out := cmd.OutOrStdout()
 	if o.Output.JSON {
-		return json.NewEncoder(out).Encode(map[string]any{"pub": pubPath, "algorithm": string(sign.Ed25519),
+		return writeJSON(out, map[string]any{"pub": pubPath, "algorithm": string(sign.Ed25519),
 			"fingerprint": key.Info.Fingerprint, "comment": key.Info.Comment, "key": key.Info.Ref()})
 	}
-	fmt.Fprintf(out, "wrote %s (public, SPKI PEM) of the ssh-agent key %s\nsign with: --key %s\n", pubPath, key.Info, key.Info.Ref())
+	safeLine(out, "wrote %s (public, SPKI PEM) of the ssh-agent key %s", pubPath, key.Info)
+	safeLine(out, "sign with: --key %s", key.Info.Ref())
 	return nil
 }

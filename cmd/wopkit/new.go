@@ -222,13 +222,13 @@ func runNew(out io.Writer, o *newOptions) error {
 		if o.DryRun {
 			verb = "would " + strings.TrimSuffix(verb, "d") // would create, would update
 		}
-		fmt.Fprintf(out, "%s %s\n", verb, filepath.Join(dir, filepath.FromSlash(f.Path)))
+		safeLine(out, "%s %s", verb, filepath.Join(dir, filepath.FromSlash(f.Path)))
 	}
 	if o.DryRun {
 		return nil
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintln(out, "next: "+n)
+		safeLine(out, "next: %s", n)
 	}
 	return nil
 }

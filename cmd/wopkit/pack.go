@@ -92,22 +92,23 @@ func printPackResult(w io.Writer, res *pack.Result, asJSON bool) error {
 	}
 	var total int64
 	for _, f := range res.Files {
-		fmt.Fprintf(w, "%10d  %s\n", f.Size, f.Path)
+		safeLine(w, "%10d  %s", f.Size, f.Path)
 		total += f.Size
 	}
 	verb := "wrote"
 	if res.DryRun {
 		verb = "would write"
 	}
-	fmt.Fprintf(w, "%d files, %d bytes unpacked\n%s %s (%d bytes, %s)\n", len(res.Files), total, verb, res.Output, res.Size, res.Integrity)
+	safeLine(w, "%d files, %d bytes unpacked", len(res.Files), total)
+	safeLine(w, "%s %s (%d bytes, %s)", verb, res.Output, res.Size, res.Integrity)
 	if res.Signature != nil {
-		fmt.Fprintf(w, "%s %s (%s signature)\n", verb, *res.Signature, res.Method)
+		safeLine(w, "%s %s (%s signature)", verb, *res.Signature, res.Method)
 	} else {
-		fmt.Fprintln(w, "not signed")
+		safeLine(w, "not signed")
 	}
-	fmt.Fprintf(w, "%s %s (version manifest)\n", verb, res.VersionManifest)
+	safeLine(w, "%s %s (version manifest)", verb, res.VersionManifest)
 	for _, m := range res.Missing {
-		fmt.Fprintf(w, "warning: pack.json references %s, which does not exist\n", m)
+		safeLine(w, "warning: pack.json references %s, which does not exist", m)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -64,9 +63,9 @@ func newPublishCmd() *cobra.Command {
 					return writeJSON(out, res)
 				}
 				if res.Created {
-					fmt.Fprintf(out, "published %s@%s to %s (%s)\n", res.Name, res.Version, res.URL, res.Integrity)
+					safeLine(out, "published %s@%s to %s (%s)", res.Name, res.Version, res.URL, res.Integrity)
 				} else {
-					fmt.Fprintf(out, "%s@%s is already published at %s with the same bytes\n", res.Name, res.Version, res.URL)
+					safeLine(out, "%s@%s is already published at %s with the same bytes", res.Name, res.Version, res.URL)
 				}
 				return nil
 			}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -83,7 +82,5 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 // writeJSON prints one value as one line of JSON, without HTML escaping (so
 // "<", ">" and "&" in messages stay as they are): every --json output.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return termsafe.WriteJSON(w, v, "")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -135,10 +134,12 @@ func prepare(cmd *cobra.Command, path string, st os.FileInfo, method string, o *
 		return writeJSON(cmd.OutOrStdout(), p)
 	}
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "wrote %s (%d bytes, sha256 %s): pack.json with its signing block, as --sign %s (%s) signs it for key id %s\n",
+	safeLine(w, "wrote %s (%d bytes, sha256 %s): pack.json with its signing block, as --sign %s (%s) signs it for key id %s",
 		p.Prepared, p.Size, p.SHA256, p.Method, p.Scheme, p.KeyID)
-	fmt.Fprintf(w, "sign these exact bytes with plain Ed25519 (not prehashed), e.g.\n  openssl pkeyutl -sign -rawin -inkey KEY.pem -in %s -out %s.sig\n", p.Prepared, p.Prepared)
-	fmt.Fprintf(w, "then attach the signature (raw 64 bytes or base64):\n  wopkit sign %s --attach %s.sig --public-key PUB.pem --key-id %s --sign %s\n", path, p.Prepared, p.KeyID, p.Method)
+	safeLine(w, "sign these exact bytes with plain Ed25519 (not prehashed), e.g.")
+	safeLine(w, "  openssl pkeyutl -sign -rawin -inkey KEY.pem -in %s -out %s.sig", p.Prepared, p.Prepared)
+	safeLine(w, "then attach the signature (raw 64 bytes or base64):")
+	safeLine(w, "  wopkit sign %s --attach %s.sig --public-key PUB.pem --key-id %s --sign %s", path, p.Prepared, p.KeyID, p.Method)
 	return nil
 }
 

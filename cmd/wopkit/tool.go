@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/atomicfile"
@@ -84,12 +82,12 @@ func runToolUpgrade(cmd *cobra.Command, file string, o *toolUpgradeOptions) erro
 			WithHint("fix the problems above in %s, then upgrade again", file)
 	}
 	if already && target == file {
-		fmt.Fprintf(cmd.OutOrStdout(), "%s is already a %s manifest\n", file, scaffold.ToolManifestVersion)
+		safeLine(cmd.OutOrStdout(), "%s is already a %s manifest", file, scaffold.ToolManifestVersion)
 		return nil
 	}
 	if err := atomicfile.Replace(target, out, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "upgraded %s to manifest_version %s: %s\n", file, scaffold.ToolManifestVersion, target)
+	safeLine(cmd.OutOrStdout(), "upgraded %s to manifest_version %s: %s", file, scaffold.ToolManifestVersion, target)
 	return nil
 }

@@ -3,11 +3,12 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"github.com/openwop/wopkit/internal/termsafe"
 )
 
 // SARIFSchema and SARIFVersion identify the SARIF format written: OASIS
@@ -70,10 +71,7 @@ func WriteSARIF(w io.Writer, findings []Finding, o SARIFOptions) error {
 		}
 		run.Results = append(run.Results, sarifResultOf(f, i, o.Dir))
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{Schema: SARIFSchema, Version: SARIFVersion, Runs: []sarifRun{run}})
+	return termsafe.WriteJSON(w, sarifLog{Schema: SARIFSchema, Version: SARIFVersion, Runs: []sarifRun{run}}, "  ")
 }
 
 func sarifRuleOf(r Rule) sarifRule {
