@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -127,10 +128,10 @@ func packGist(m *verify.Summary) string {
 	case m.Kind == "":
 		kind = "node pack"
 	}
-	agentOnly := (m.Kind == "" || m.Kind == "node") && m.Nodes == 0 && m.Agents > 0
+	agentOnly := (m.Kind == "" || m.Kind == kinds.NodeName) && m.Nodes == 0 && m.Agents > 0
 	if agentOnly { // an agent-only pack is not called a node pack (issue 11)
 		kind = "agent-only pack"
-		if m.Kind == "node" {
+		if m.Kind == kinds.NodeName {
 			kind += " (kind node)"
 		}
 	}
@@ -199,11 +200,8 @@ func signatureGist(s *verify.Signature) string {
 
 // contentNoun is the singular noun of a pack.json content array.
 func contentNoun(member string) string {
-	switch member {
-	case "artifactTypes":
-		return "artifact type"
-	case "templates":
-		return "form template"
+	if c, ok := kinds.ContentOf(member); ok {
+		return c.Noun
 	}
 	return strings.TrimSuffix(member, "s")
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/migrate"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -130,8 +131,8 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 		out = append(out, s.schemaIDFixes(w, p.Range)...)
 	}
 	if path.Base(w.name) == "pack.json" && w.jd.Root.Kind == jsondoc.Object && w.jd.Root.Get("kind") == nil {
-		if b, err := jsonedit.SetAfter(w.doc.text, "/kind", "version", "node"); err == nil {
-			out = append(out, codeAction{Title: `Add "kind": "node"`, Kind: protocol.QuickFix, Diagnostics: kindDiags,
+		if b, err := jsonedit.SetAfter(w.doc.text, "/kind", "version", kinds.NodeName); err == nil {
+			out = append(out, codeAction{Title: `Add "kind": "` + kinds.NodeName + `"`, Kind: protocol.QuickFix, Diagnostics: kindDiags,
 				Edit: editOf(w, b)})
 		}
 	}

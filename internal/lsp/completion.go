@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -57,7 +59,7 @@ func (s *Server) Completion(_ context.Context, p *protocol.CompletionParams) (*p
 	switch {
 	case c.inObject && c.container == "" && key == "kind" && validate.IsPackKind(w.kind) && len(vals) <= 1:
 		vals = nil
-		for _, k := range validate.PackKindNames() {
+		for _, k := range slices.Sorted(slices.Values(kinds.PackNames())) {
 			vals = append(vals, valueItem{text: k, detail: "pack kind"})
 		}
 	case key == "license":

@@ -2,20 +2,41 @@ package lsp
 
 import (
 	"context"
+	"slices"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
-// idKeys name an item of a document's lists, in the order looked for.
-var idKeys = []string{"typeId", "agentId", "chainId", "templateId", "cardTypeId", "artifactTypeId", "taskId", "suiteId", "id", "name", "resource"}
+// idKeys name an item of a document's lists, in the order looked for: the
+// pack kinds' id keys (the kind table), then an eval task's, a suite's, a
+// tool action's and the generic ones.
+func idKeys() []string {
+	var out []string
+	for _, c := range kinds.Contents() {
+		if !c.Object && !slices.Contains(out, c.IDKey) {
+			out = append(out, c.IDKey)
+		}
+	}
+	return append(out, "taskId", "suiteId", "id", "name", "resource")
+}
 
-// symbolKinds give the lists an author looks for their own symbol kind.
-var symbolKinds = map[string]protocol.SymbolKind{
-	"nodes": protocol.SymbolKindFunction, "agents": protocol.SymbolKindClass, "chains": protocol.SymbolKindModule,
-	"prompts": protocol.SymbolKindString, "templates": protocol.SymbolKindStruct, "cards": protocol.SymbolKindStruct,
-	"artifactTypes": protocol.SymbolKindStruct, "tasks": protocol.SymbolKindEvent, "actions": protocol.SymbolKindMethod,
+// symbolKind is the symbol kind of the items of a list an author looks
+// for: the kind table's for a pack's entries, an eval suite's tasks and a
+// tool manifest's actions their own.
+func symbolKind(member string) (protocol.SymbolKind, bool) {
+	switch member {
+	case "tasks":
+		return protocol.SymbolKindEvent, true
+	case "actions":
+		return protocol.SymbolKindMethod, true
+	}
+	if c, ok := kinds.ContentOf(member); ok && !c.Object {
+		return protocol.SymbolKind(c.Symbol), true
+	}
+	return 0, false
 }
 
 // DocumentSymbol outlines the document: each top-level list of objects
@@ -33,7 +54,7 @@ func (s *Server) DocumentSymbol(_ context.Context, p *protocol.DocumentSymbolPar
 		if m.Value.Kind != jsondoc.Array || len(m.Value.Items) == 0 || m.Value.Items[0].Kind != jsondoc.Object {
 			continue
 		}
-		kind, ok := symbolKinds[m.Key]
+		kind, ok := symbolKind(m.Key)
 		if !ok {
 			kind = protocol.SymbolKindObject
 		}
@@ -57,7 +78,7 @@ func (s *Server) DocumentSymbol(_ context.Context, p *protocol.DocumentSymbolPar
 
 func itemSymbol(w *view, it *jsondoc.Node, i int, kind protocol.SymbolKind) protocol.DocumentSymbol {
 	name, sel := "", w.ls.rangeOf(it.Start, it.Start+1)
-	for _, k := range idKeys {
+	for _, k := range idKeys() {
 		if v := it.Get(k); v != nil && v.Kind == jsondoc.String && v.Str != "" {
 			name, sel = v.Str, w.ls.rangeOf(v.Start, v.End)
 			break

@@ -8,6 +8,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -121,12 +122,12 @@ func (r *rewriter) refuse(pointer, code, hint, format string, args ...any) {
 func (r *rewriter) kind() []edit {
 	k := r.doc.Root.Get("kind")
 	if k == nil {
-		return []edit{{Change{"/kind", `kind: absent → "node"`}, func(b []byte) ([]byte, error) {
-			return jsonedit.SetAfter(b, "/kind", after(r.doc.Root, "version", "name"), "node")
+		return []edit{{Change{"/kind", `kind: absent → "` + kinds.NodeName + `"`}, func(b []byte) ([]byte, error) {
+			return jsonedit.SetAfter(b, "/kind", after(r.doc.Root, "version", "name"), kinds.NodeName)
 		}}}
 	}
-	if validate.Detect("pack.json", r.doc.Root) == validate.OtherPack {
-		r.refuse("/kind", "kind_unknown", "migrate knows the kinds the v2 schemas define: node, workflow-chain, connection, prompt, card, form-content, artifact-type, frontend-plugin",
+	if kinds.Detect("pack.json", r.doc.Root) == kinds.OtherPack {
+		r.refuse("/kind", "kind_unknown", "migrate knows the kinds the v2 schemas define: "+strings.Join(kinds.PackNames(), ", "),
 			"pack kind %q has no v2 schema: migrate cannot tell what v2 asks of it", k.Text())
 	}
 	return nil

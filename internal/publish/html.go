@@ -13,6 +13,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jcs"
 	"github.com/openwop/wopkit/internal/lazyre"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 )
 
@@ -63,9 +64,9 @@ type landingData struct {
 	Total         int
 	TotalVersions int
 	GeneratedAt   string
-	// One tab per kind of pack, in the page's order.
-	Node, Agent, ArtifactType, Connection    landingTab
-	WorkflowChain, Prompt, Card, FormContent landingTab
+	// Tabs are the page's tabs by pack kind (and "agent", the node packs
+	// that hold agents).
+	Tabs map[string]landingTab
 }
 
 // planLanding plans index.html and robots.txt for the per-pack index docs
@@ -99,7 +100,7 @@ func stripStamp(s string) string {
 
 // renderLanding is emitLandingPage's html for docs, stamped generatedAt.
 func renderLanding(docs []*jsjson.Obj, generatedAt string) []byte {
-	d := landingData{Total: len(docs), GeneratedAt: htmlEscape(generatedAt)}
+	d := landingData{Total: len(docs), GeneratedAt: htmlEscape(generatedAt), Tabs: map[string]landingTab{}}
 	byKind := func(kind string) []*jsjson.Obj {
 		return slices.DeleteFunc(slices.Clone(docs), func(p *jsjson.Obj) bool { return jsjson.Field(p, "kind") != kind })
 	}
@@ -115,16 +116,24 @@ func renderLanding(docs []*jsjson.Obj, generatedAt string) []byte {
 		}
 		return landingTab{Count: len(packs), Table: tableFor(buildRows(packs, hint), header)}
 	}
-	d.Node = tab(positive("nodeCount"), "node", "Nodes")
-	d.Agent = tab(positive("agentCount"), "agent", "Agents")
-	d.ArtifactType = tab(byKind("artifact-type"), "artifact-type", "Types")
-	if conn := byKind("connection"); len(conn) > 0 {
-		d.Connection = landingTab{Count: len(conn), Table: tableFor(buildConnectionRows(conn), "Provider")}
+	// A node pack's tab lists the packs with nodes, the agent tab those
+	// with agents; every other kind's tab the packs of that kind, a
+	// connection's grouped by vendor.
+	for _, k := range kinds.Packs() {
+		switch {
+		case k.Tab == "":
+		case k.Name == kinds.NodeName:
+			for _, c := range k.Contents {
+				d.Tabs[c.Noun] = tab(positive(c.CountKey), c.Noun, strings.ToUpper(c.Noun[:1])+c.Noun[1:]+"s")
+			}
+		case k.Doc == kinds.ConnectionPack:
+			if conn := byKind(k.Name); len(conn) > 0 {
+				d.Tabs[k.Name] = landingTab{Count: len(conn), Table: tableFor(buildConnectionRows(conn, k.Name), k.Tab)}
+			}
+		default:
+			d.Tabs[k.Name] = tab(byKind(k.Name), k.Name, k.Tab)
+		}
 	}
-	d.WorkflowChain = tab(byKind("workflow-chain"), "workflow-chain", "Chains")
-	d.Prompt = tab(byKind("prompt"), "prompt", "Templates")
-	d.Card = tab(byKind("card"), "card", "Cards")
-	d.FormContent = tab(byKind("form-content"), "form-content", "Templates")
 	var b strings.Builder
 	if err := landingTmpl().Execute(&b, d); err != nil {
 		panic(err) // the template is ours and its data plain values
@@ -187,7 +196,7 @@ func vendorOf(p *jsjson.Obj) string {
 	return string(unicode.ToUpper(r)) + id[n:]
 }
 
-func buildConnectionRows(packs []*jsjson.Obj) string {
+func buildConnectionRows(packs []*jsjson.Obj, hint string) string {
 	var vendors []string
 	groups := map[string][]*jsjson.Obj{}
 	for _, p := range packs {
@@ -201,21 +210,47 @@ func buildConnectionRows(packs []*jsjson.Obj) string {
 	out := make([]string, 0, len(vendors))
 	for _, v := range vendors {
 		header := `        <tr class="vendor-row"><th class="vendor-group" colspan="6" scope="colgroup">` + htmlEscape(v) + `</th></tr>`
-		out = append(out, header+"\n"+buildRows(groups[v], "connection"))
+		out = append(out, header+"\n"+buildRows(groups[v], hint))
 	}
 	return strings.Join(out, "\n")
 }
 
-// countCells are rowFor's count cells by kind hint: the title and the
-// per-pack index member; any other hint (connection, form-content) gets the
-// provider cell, as in the script.
-var countCells = map[string][2]string{
-	"node":           {"nodes in latest manifest", "nodeCount"},
-	"agent":          {"agents in latest manifest", "agentCount"},
-	"artifact-type":  {"artifact types in latest manifest", "artifactTypeCount"},
-	"workflow-chain": {"chains in latest manifest", "chainCount"},
-	"prompt":         {"prompt templates in latest manifest", "promptCount"},
-	"card":           {"cards in latest manifest", "cardCount"},
+// countCell is rowFor's count cell for a tab (a pack kind, or "agent"):
+// its title and the per-pack index member, the kind table's LandingCount
+// (build-index.mjs gives kinds without a count of their own the provider
+// cell).
+func countCell(hint string) [2]string {
+	key := "providerCount"
+	if k, ok := kinds.PackNamed(hint); ok && k.LandingCount != "" {
+		key = k.LandingCount
+	} else if c, ok := landingContent(hint); ok {
+		key = c.CountKey
+	}
+	c, _ := countedBy(key)
+	if !c.Object {
+		c.Noun += "s" // a list's count; a connection has one provider
+	}
+	return [2]string{c.Noun + " in latest manifest", key}
+}
+
+// landingContent is the content whose noun names a tab ("agent").
+func landingContent(noun string) (kinds.Content, bool) {
+	for _, c := range kinds.Contents() {
+		if c.Noun == noun {
+			return c, true
+		}
+	}
+	return kinds.Content{}, false
+}
+
+// countedBy is the content an index count member counts.
+func countedBy(key string) (kinds.Content, bool) {
+	for _, c := range kinds.Contents() {
+		if c.CountKey == key {
+			return c, true
+		}
+	}
+	return kinds.Content{}, false
 }
 
 func rowFor(p *jsjson.Obj, hint string) string {
@@ -230,16 +265,13 @@ func rowFor(p *jsjson.Obj, hint string) string {
 	if jsjson.Truthy(jsjson.Field(v, "yanked")) {
 		flags = append(flags, `<span class="flag flag-yanked">yanked</span>`)
 	}
-	if hint == "node" && num(jsjson.Field(p, "agentCount")) > 0 {
+	if hint == kinds.NodeName && num(jsjson.Field(p, "agentCount")) > 0 {
 		flags = append(flags, `<span class="flag flag-mixed">+ agent</span>`)
 	}
 	if hint == "agent" && num(jsjson.Field(p, "nodeCount")) > 0 {
 		flags = append(flags, `<span class="flag flag-mixed">+ nodes</span>`)
 	}
-	cell, ok := countCells[hint]
-	if !ok {
-		cell = [2]string{"provider in latest manifest", "providerCount"}
-	}
+	cell := countCell(hint)
 	or := func(x any, def string) string {
 		if jsjson.Truthy(x) {
 			return jsString(x)

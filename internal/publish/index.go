@@ -3,11 +3,13 @@ package publish
 import (
 	"bytes"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 )
 
@@ -127,41 +129,8 @@ func (t *Tree) packDoc(name string) (*jsjson.Obj, error) {
 		latest = latestUnyanked
 	}
 
-	kind := jsjson.Or(jsjson.Field(pack, "kind"), "node")
-	var typeIDs []any
-	switch kind {
-	case "workflow-chain":
-		typeIDs = idsOf(jsjson.Field(pack, "chains"), "chainId")
-	case "prompt":
-		typeIDs = idsOf(jsjson.Field(pack, "prompts"), "templateId")
-	case "card":
-		typeIDs = idsOf(jsjson.Field(pack, "cards"), "cardTypeId")
-	case "artifact-type":
-		typeIDs = idsOf(jsjson.Field(pack, "artifactTypes"), "artifactTypeId")
-	case "connection":
-		typeIDs = []any{}
-		if id := jsjson.Field(jsjson.Field(pack, "provider"), "id"); jsjson.Truthy(id) {
-			typeIDs = append(typeIDs, id)
-		}
-	case "form-content":
-		typeIDs = idsOf(jsjson.Field(pack, "templates"), "templateId")
-	default:
-		typeIDs = []any{}
-		for _, n := range jsjson.Array(jsjson.Field(pack, "nodes")) {
-			if id := jsjson.Field(n, "typeId"); jsjson.Truthy(id) {
-				typeIDs = append(typeIDs, id)
-			}
-		}
-		for _, a := range jsjson.Array(jsjson.Field(pack, "agents")) {
-			if id := jsjson.Field(a, "agentId"); jsjson.Truthy(id) {
-				typeIDs = append(typeIDs, id)
-			}
-		}
-	}
-	providerCount := 0.0
-	if jsjson.Truthy(jsjson.Field(jsjson.Field(pack, "provider"), "id")) {
-		providerCount = 1
-	}
+	kind := jsjson.Or(jsjson.Field(pack, "kind"), kinds.NodeName)
+	typeIDs := typeIDsOf(pack, kind)
 	deprecatedKey := "deprecated"
 	if t.Spec == SpecV2 {
 		deprecatedKey = "versionDeprecated"
@@ -182,22 +151,21 @@ func (t *Tree) packDoc(name string) (*jsjson.Obj, error) {
 		doc.Set("repository", repo)
 	}
 	doc.Set("tags", jsjson.Or(jsjson.Field(pack, "tags"), []any{})).
-		Set("typeIds", typeIDs).
-		Set("nodeCount", count(jsjson.Field(pack, "nodes"))).
-		Set("agentCount", count(jsjson.Field(pack, "agents")))
-	for _, c := range []struct {
-		key string
-		n   float64
-	}{
-		{"artifactTypeCount", count(jsjson.Field(pack, "artifactTypes"))},
-		{"providerCount", providerCount},
-		{"chainCount", count(jsjson.Field(pack, "chains"))},
-		{"promptCount", count(jsjson.Field(pack, "prompts"))},
-		{"templateCount", count(jsjson.Field(pack, "templates"))},
-		{"cardCount", count(jsjson.Field(pack, "cards"))},
-	} {
-		if c.n != 0 {
-			doc.Set(c.key, c.n)
+		Set("typeIds", typeIDs)
+	// The count members, in the order build-index.mjs writes them: the
+	// node pack's always, the others when not 0.
+	counts := kinds.Contents()
+	slices.SortStableFunc(counts, func(a, b kinds.Content) int { return a.IndexOrder - b.IndexOrder })
+	for _, c := range counts {
+		n := count(jsjson.Field(pack, c.Member))
+		if c.Object {
+			n = 0
+			if jsjson.Truthy(jsjson.Field(jsjson.Field(pack, c.Member), c.IDKey)) {
+				n = 1
+			}
+		}
+		if n != 0 || c.Always {
+			doc.Set(c.CountKey, n)
 		}
 	}
 	doc.Set("versions", rows).Set("latest", latest).Set("deprecated", allDeprecated)
@@ -263,4 +231,25 @@ func (t *Tree) planIndexes(names []string, now time.Time) error {
 	}
 	t.put(t.RegistryIndex(), reg(isoString(now)))
 	return nil
+}
+
+// typeIDsOf is the per-pack index's typeIds: the ids of the entries of the
+// pack's kind (build-index.mjs typeIdsFor); a kind the table does not know
+// or one without entries of its own is read as a node pack.
+func typeIDsOf(pack any, kind any) []any {
+	p, ok := kinds.PackNamed(jsString(kind))
+	if !ok || len(p.Contents) == 0 {
+		p, _ = kinds.PackNamed(kinds.NodeName)
+	}
+	out := []any{}
+	for _, c := range p.Contents {
+		if c.Object {
+			if id := jsjson.Field(jsjson.Field(pack, c.Member), c.IDKey); jsjson.Truthy(id) {
+				out = append(out, id)
+			}
+			continue
+		}
+		out = append(out, idsOf(jsjson.Field(pack, c.Member), c.IDKey)...)
+	}
+	return out
 }

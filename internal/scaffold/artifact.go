@@ -4,11 +4,12 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
 func init() {
-	k := declKind(KindArtifactType, 70, validate.ArtifactTypePack, "An artifact-type pack (artifact types with their schemas, no code)",
+	k := declKind(KindArtifactType, 70, "An artifact-type pack (artifact types with their schemas, no code)",
 		"pack/artifact-README.md.tmpl", ArtifactPackAnswers{}.Defaults, func(a *ArtifactPackAnswers) *Identity { return &a.Identity }, PlanArtifactPack)
 	k.Aliases = map[string]string{"type.": "artifactTypes.0."}
 	k.Pointers = artifactPointers
@@ -16,7 +17,7 @@ func init() {
 }
 
 // KindArtifactType is the pack.json "kind" of an artifact-type pack.
-const KindArtifactType = "artifact-type"
+const KindArtifactType = kinds.ArtifactTypeName
 
 // DefaultHostBase is the origin under which an artifact type's schema $id
 // is minted when the pack is published through the public registry (its

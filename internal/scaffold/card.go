@@ -7,11 +7,12 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/lazyre"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
 func init() {
-	k := declKind(KindCard, 50, validate.CardPack, "A card pack (AI chat cards with typed inputs, no code)",
+	k := declKind(KindCard, 50, "A card pack (AI chat cards with typed inputs, no code)",
 		"pack/card-README.md.tmpl", CardPackAnswers{}.Defaults, func(a *CardPackAnswers) *Identity { return &a.Identity }, PlanCardPack)
 	k.Aliases = map[string]string{"card.": "cards.0."}
 	k.Pointers = cardPointers
@@ -19,7 +20,7 @@ func init() {
 }
 
 // KindCard is the pack.json "kind" of an AI chat card pack.
-const KindCard = "card"
+const KindCard = kinds.CardName
 
 // CardPackAnswers describe a new card pack: a declarative pack (no
 // runtime) of AI chat cards, each a prompt template with typed inputs the

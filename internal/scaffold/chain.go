@@ -8,11 +8,12 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/lazyre"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
 func init() {
-	k := declKind(KindWorkflowChain, 20, validate.WorkflowChainPack, "A workflow-chain pack (a chain of two steps, no code)",
+	k := declKind(KindWorkflowChain, 20, "A workflow-chain pack (a chain of two steps, no code)",
 		"pack/chain-README.md.tmpl", ChainPackAnswers{}.Defaults, func(a *ChainPackAnswers) *Identity { return &a.Identity }, PlanChainPack)
 	k.Aliases = map[string]string{"chain.": "chains.0."}
 	k.Pointers = chainPointers
@@ -23,8 +24,8 @@ func init() {
 // from the schemas' const: see PackKinds; the other kinds' constants are
 // in prompt.go, connection.go, card.go, form.go and artifact.go).
 const (
-	KindNode          = "node"
-	KindWorkflowChain = "workflow-chain"
+	KindNode          = kinds.NodeName
+	KindWorkflowChain = kinds.WorkflowChainName
 )
 
 // ChainPackAnswers describe a new workflow-chain pack: a declarative pack
@@ -147,13 +148,13 @@ var (
 	// produced variable's type.
 	chainValueTypes = schemaEnum(validate.WorkflowChainPack, "/chains/0/producedVariables/0/type")
 	packKinds       = schemaList(func(v *validate.Validator) []string {
-		kinds := append([]string(nil), v.FieldFor(validate.V2, validate.NodePack, "/kind").Enum...)
+		names := append([]string(nil), v.FieldFor(validate.V2, validate.NodePack, "/kind").Enum...)
 		for _, k := range Kinds() {
 			if k.IsPack() && k.Identity != nil {
-				kinds = append(kinds, v.FieldFor(validate.V2, k.Schema, "/kind").Enum...)
+				names = append(names, v.FieldFor(validate.V2, k.Schema, "/kind").Enum...)
 			}
 		}
-		return kinds
+		return names
 	})
 )
 

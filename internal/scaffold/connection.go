@@ -6,17 +6,18 @@ import (
 	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
 // KindConnection is the pack.json "kind" of a connection pack.
-const KindConnection = "connection"
+const KindConnection = kinds.ConnectionName
 
 // connectionPointers maps the answers to pack.json and back.
 var connectionPointers = pointerMap(ConnectionPackAnswers{})
 
 func init() {
-	k := declKind(KindConnection, 40, validate.ConnectionPack, "A connection pack (an OAuth or API-key provider that connectors sign in to, no code)",
+	k := declKind(KindConnection, 40, "A connection pack (an OAuth or API-key provider that connectors sign in to, no code)",
 		"pack/connection-README.md.tmpl", ConnectionPackAnswers{}.Defaults, func(a *ConnectionPackAnswers) *Identity { return &a.Identity }, PlanConnectionPack)
 	k.Pointers = connectionPointers
 	registerKind(k)

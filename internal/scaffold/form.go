@@ -5,11 +5,12 @@ import (
 	"strconv"
 
 	"github.com/openwop/wopkit/internal/lazyre"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
 func init() {
-	k := declKind(KindFormContent, 60, validate.FormContentPack, "A form-content pack (form templates with typed fields, no code)",
+	k := declKind(KindFormContent, 60, "A form-content pack (form templates with typed fields, no code)",
 		"pack/form-README.md.tmpl", FormPackAnswers{}.Defaults, func(a *FormPackAnswers) *Identity { return &a.Identity }, PlanFormPack)
 	k.Aliases = map[string]string{"form.": "templates.0."}
 	k.Pointers = formPointers
@@ -17,7 +18,7 @@ func init() {
 }
 
 // KindFormContent is the pack.json "kind" of a form-content pack.
-const KindFormContent = "form-content"
+const KindFormContent = kinds.FormContentName
 
 // FormPackAnswers describe a new form-content pack: a declarative pack (no
 // runtime) of form templates a host instantiates through its normal create

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -34,6 +35,9 @@ type Kind struct {
 	About string
 	// Schema is the validator's kind of the document written.
 	Schema validate.Kind
+	// Pack is the kind table's row of a pack kind (zero for the others):
+	// a Kind is that row plus its authoring hooks.
+	Pack kinds.Pack
 	// Readme is the README template (under templates/), "" for none.
 	Readme string
 	// New returns the default answers, a pointer (for Set and Values).
@@ -97,26 +101,26 @@ func (k Kind) SetHelp() string {
 
 // NotScaffolded are the pack kinds the validator knows that `wopkit new`
 // does not write, with the reason (every other pack kind has a Kind).
-var NotScaffolded = map[validate.Kind]string{
+var NotScaffolded = map[kinds.Kind]string{
 	validate.FrontendPlugin: "a frontend plugin is a UI bundle built with its own web tooling: wopkit validates, packs and signs one, but does not scaffold it",
 	validate.OtherPack:      "a pack kind no schema covers",
 }
 
-// kinds is the registry, in Order.
-var kinds []Kind
+// registered are the kinds `wopkit new` writes, in Order.
+var registered []Kind
 
 // registerKind adds a kind (from its file's init).
 func registerKind(k Kind) {
-	kinds = append(kinds, k)
-	slices.SortStableFunc(kinds, func(a, b Kind) int { return a.Order - b.Order })
+	registered = append(registered, k)
+	slices.SortStableFunc(registered, func(a, b Kind) int { return a.Order - b.Order })
 }
 
 // Kinds returns every kind `wopkit new` writes, in order.
-func Kinds() []Kind { return slices.Clone(kinds) }
+func Kinds() []Kind { return slices.Clone(registered) }
 
 // PackKind returns the pack kind of a pack.json "kind" value.
 func PackKind(name string) (Kind, bool) {
-	for _, k := range kinds {
+	for _, k := range registered {
 		if k.IsPack() && k.Name == name {
 			return k, true
 		}
@@ -127,7 +131,7 @@ func PackKind(name string) (Kind, bool) {
 // VerbKind returns the kind `wopkit new VERB` writes, for a verb other
 // than pack.
 func VerbKind(verb string) (Kind, bool) {
-	for _, k := range kinds {
+	for _, k := range registered {
 		if k.Verb == verb && !k.IsPack() {
 			return k, true
 		}
@@ -138,7 +142,7 @@ func VerbKind(verb string) (Kind, bool) {
 // Verbs lists the arguments of `wopkit new`, in order.
 func Verbs() []string {
 	var out []string
-	for _, k := range kinds {
+	for _, k := range registered {
 		if !slices.Contains(out, k.Verb) {
 			out = append(out, k.Verb)
 		}
@@ -149,7 +153,7 @@ func Verbs() []string {
 // kindOfAnswers returns the kind whose answers answers is (a pointer).
 func kindOfAnswers(answers any) (Kind, bool) {
 	t := reflect.TypeOf(answers)
-	for _, k := range kinds {
+	for _, k := range registered {
 		if reflect.TypeOf(k.New()) == t {
 			return k, true
 		}
@@ -168,10 +172,12 @@ func planned[A any](plan func(A, *validate.Validator) (*Plan, error)) func(any, 
 	return func(a any, v *validate.Validator) (*Plan, error) { return plan(*a.(*A), v) }
 }
 
-// declKind is a declarative pack kind (no runtime) whose answers are A.
-func declKind[A any](name string, order int, schema validate.Kind, about, readme string, defaults func() A,
+// declKind is a declarative pack kind (no runtime) whose answers are A;
+// name is its row in the kind table.
+func declKind[A any](name string, order int, about, readme string, defaults func() A,
 	id func(*A) *Identity, plan func(A, *validate.Validator) (*Plan, error)) Kind {
-	k := newKind(Kind{Name: name, Verb: "pack", Order: order, About: about, Schema: schema, Readme: readme}, defaults)
+	row, _ := kinds.PackNamed(name)
+	k := newKind(Kind{Name: name, Verb: "pack", Order: order, About: about, Schema: row.Doc, Pack: row, Readme: readme}, defaults)
 	k.Identity = func(a any) *Identity { return id(a.(*A)) }
 	k.Plan = planned(plan)
 	return k
@@ -258,7 +264,7 @@ func orderedKeysOf(raw json.RawMessage, prefix string) []string {
 // keys wrapped to width under it.
 func SetKeysHelp(width int) string {
 	var b strings.Builder
-	for _, k := range kinds {
+	for _, k := range registered {
 		head := k.Verb
 		if k.IsPack() && k.Name != KindNode {
 			head = "pack kind=" + k.Name

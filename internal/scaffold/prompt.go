@@ -3,11 +3,12 @@ package scaffold
 import (
 	"fmt"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
 func init() {
-	k := declKind(KindPrompt, 30, validate.PromptPack, "A prompt pack (prompt templates with variables, no code)",
+	k := declKind(KindPrompt, 30, "A prompt pack (prompt templates with variables, no code)",
 		"pack/prompt-README.md.tmpl", PromptPackAnswers{}.Defaults, func(a *PromptPackAnswers) *Identity { return &a.Identity }, PlanPromptPack)
 	k.Pointers = promptPointers
 	k.Full = func() any {
@@ -19,7 +20,7 @@ func init() {
 }
 
 // KindPrompt is the pack.json "kind" of a prompt pack.
-const KindPrompt = "prompt"
+const KindPrompt = kinds.PromptName
 
 // PromptPackAnswers describe a new prompt pack: a declarative pack (no
 // runtime) of versioned prompt templates that hosts install into their

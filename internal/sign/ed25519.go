@@ -7,7 +7,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jcs"
 	"github.com/openwop/wopkit/internal/jsondoc"
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -134,7 +134,7 @@ func (s *Ed25519Signer) signable(packJSON []byte) error {
 			bare.Members = append(bare.Members, m)
 		}
 	}
-	if spec, why := validate.DetectSpec(&bare); spec == validate.V2 {
+	if spec, why := kinds.DetectSpec(&bare); spec == kinds.V2 {
 		return werr.New(werr.Invalid, "sign_spec_mismatch", "pack.json is a v2 pack (by its %s), and --sign manual writes the v1 signing block: the signed pack.json would be a v1 document", why).
 			WithHint("sign it v2 with --sign v2 (the default for a v2 pack); to sign it manual, make it a v1 pack first (engines.openwop \">=1.0.0 <2.0.0\", no v2 signing block)")
 	}

@@ -8,10 +8,10 @@ import (
 
 // What the wizard creates.
 const (
-	whatMixed = "mixed" // a pack with nodes, agents and a tool manifest
-	whatNodes = "node"  // a pack of nodes
-	whatAgent = "agent" // an agent-only pack (remote runtime)
-	whatTool  = "tool"  // a standalone tool install manifest
+	whatMixed = "mixed"           // a pack with nodes, agents and a tool manifest
+	whatNodes = scaffold.KindNode // a pack of nodes
+	whatAgent = "agent"           // an agent-only pack (remote runtime)
+	whatTool  = "tool"            // a standalone tool install manifest
 
 	whatSoloAgent = "solo-agent" // a standalone agent manifest (no pack)
 	whatSoloEval  = "solo-eval"  // a standalone eval suite (no pack)

@@ -14,7 +14,7 @@ import (
 // and a list page each), then the list of chains. The scaffold's
 // ChainPackAnswers hold the chains; the identity answers are the pack's.
 
-const whatChain = "workflow-chain"
+const whatChain = scaffold.KindWorkflowChain
 
 func init() {
 	askKind(whatChain)

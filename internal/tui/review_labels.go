@@ -10,6 +10,7 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
 )
 
@@ -96,7 +97,7 @@ func pageLabel(a *answers, at pos) string {
 		t = fmt.Sprintf("%s %d", t, at.j+1)
 	}
 	if at.pg.each != "" && listLen(a, at.pg.each) > 1 {
-		switch noun := entryNouns[at.pg.each]; {
+		switch noun := entryNoun(at.pg.each); {
 		case at.pg.sub == nil && at.pg.list == nil && (noun == "" || noun == at.pg.title):
 			t = fmt.Sprintf("%s %d", t, at.i+1) // the entry's own page
 		case noun != "":
@@ -106,10 +107,18 @@ func pageLabel(a *answers, at pos) string {
 	return capitalize(t)
 }
 
-// entryNouns name an entry of the lists pages repeat over, where a page
-// about a part of it says which entry.
-var entryNouns = map[string]string{"agents": "agent", "nodes": "node", "prompts": "prompt template", "cards": "card",
-	"forms": "form template", "chains": "chain", "artifactTypes": "artifact type"}
+// entryNoun names an entry of the lists pages repeat over, where a page
+// about a part of it says which entry: the kind table's noun (the wizard
+// keeps form templates as "forms").
+func entryNoun(each string) string {
+	if each == "forms" {
+		each = "templates"
+	}
+	if c, ok := kinds.ContentOf(each); ok && !c.Object {
+		return c.Noun
+	}
+	return ""
+}
 
 // clone is a deep copy of the answers (what a page built only to read its
 // labels may change stays in the copy).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/lazyre"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // Lint rules for the declarative pack kinds (uniqueness the schemas state
@@ -45,7 +46,7 @@ func checkArtifactTypeIDsUnique(c *lintCtx) {
 // PK001: the engines range admits protocol major 2.
 func checkEnginesAdmit2(c *lintCtx) {
 	r := c.doc.Lookup("/engines/openwop")
-	if r == nil || r.Kind != jsondoc.String || admitsMajor2(r.Str) {
+	if r == nil || r.Kind != jsondoc.String || kinds.AdmitsMajor2(r.Str) {
 		return
 	}
 	c.report("/engines/openwop", false, fmt.Sprintf("engines.openwop %q does not admit protocol major 2: hosts read a missing ceiling as <2.0.0 and the v2 registry refuses the pack", r.Str),

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // chainWith builds a small valid v2 workflow-chain pack, with replacements.
@@ -350,8 +351,8 @@ func TestOW008EveryKind(t *testing.T) {
 		FormContentPack:  `{"name": "NAME", "version": "1.0.0", "kind": "form-content", ` + engines + `, "templates": [{"templateId": "t1", "fields": []}]}`,
 		ArtifactTypePack: `{"name": "NAME", "version": "1.0.0", "kind": "artifact-type", ` + engines + `, "artifactTypes": [{"artifactTypeId": "x.a", "schemaRef": "https://x.example/a.json"}]}`,
 	}
-	if len(docs) != len(packKinds)-1 { // every kind but frontend-plugin, which the registry does not publish
-		t.Fatalf("a pack kind has no OW008 case: %d cases for %d kinds", len(docs), len(packKinds))
+	if len(docs) != len(kinds.PackNames())-1 { // every kind but frontend-plugin, which the registry does not publish
+		t.Fatalf("a pack kind has no OW008 case: %d cases for %d kinds", len(docs), len(kinds.PackNames()))
 	}
 	for kind, doc := range docs {
 		named := func(n string) string { return strings.Replace(doc, `"NAME"`, `"`+n+`"`, 1) }

@@ -111,16 +111,6 @@ func (v *Validator) Members(spec Spec, k Kind, pointer string) []MemberInfo {
 	return out
 }
 
-// PackKindNames returns the pack.json "kind" values wopkit knows, sorted.
-func PackKindNames() []string {
-	out := make([]string, 0, len(packKinds))
-	for k := range packKinds {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // SchemaSource returns the schema with $id id as the validator uses it
 // (embedded, or from Options.SchemaDir) re-encoded as JSON, for a peer tool
 // that must check a document against the same schema.

@@ -1,5 +1,7 @@
 package validate
 
+import "github.com/openwop/wopkit/internal/kinds"
+
 // rules is the table of lint rules. Each rule's check lives in lint_*.go;
 // docs/RULES.md explains every id, its severity and how to fix it. Ids are
 // stable: a rule that is dropped leaves its id unused. The table is filled
@@ -155,12 +157,12 @@ var (
 	evalOnly     = []Kind{EvalSuite}
 	toolOnly     = []Kind{ToolManifest}
 	chainOnly    = []Kind{WorkflowChainPack}
-	refKinds     = []Kind{NodePack, Agent, WorkflowChainPack, ConnectionPack, PromptPack, CardPack, FormContentPack, ArtifactTypePack, FrontendPlugin}
-	v2Packs      = []Kind{NodePack, WorkflowChainPack, ConnectionPack, PromptPack, CardPack, FormContentPack, ArtifactTypePack, VersionManifest}
+	refKinds     = append([]Kind{Agent}, kinds.PackDocs()...)
+	v2Packs      = append(kinds.PublishedDocs(), VersionManifest)
 	onlyV2       = []Spec{V2}
 
 	// everyPack is every pack kind the registry publishes: the reserved
 	// scopes of a pack name are the same for all (the v2 kind schemas'
 	// name patterns mirror node-packs.md §Naming).
-	everyPack = []Kind{NodePack, WorkflowChainPack, ConnectionPack, PromptPack, CardPack, FormContentPack, ArtifactTypePack}
+	everyPack = kinds.PublishedDocs()
 )

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
@@ -346,7 +347,7 @@ func versionManifestKind(root *jsondoc.Node) string {
 	if k := root.Get("kind"); k != nil && k.Kind == jsondoc.String {
 		return k.Str
 	}
-	return "node"
+	return kinds.NodeName
 }
 
 func syntaxProblem(err error) Problem {

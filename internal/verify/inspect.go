@@ -4,13 +4,15 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/openwop/wopkit/internal/jcs"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
-	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -68,11 +70,6 @@ type Count struct {
 	N  int    `json:"n"`
 }
 
-// contentMembers are the pack.json arrays a pack's contents are counted
-// in, in display order: node packs' nodes and agents, then the declarative
-// kinds' entries (the v2 schemas' required arrays).
-var contentMembers = []string{"nodes", "agents", "chains", "prompts", "cards", "templates", "artifactTypes"}
-
 // Inspect reads the tarball at path with the reader's safety limits and
 // describes it. Nothing is verified: see File for that.
 func Inspect(path string, lim *tarball.Limits) (*Info, error) {
@@ -106,21 +103,14 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 		return nil, werr.New(werr.Invalid, "tarball_manifest_missing", "%s has no pack.json", path)
 	}
 	var doc struct {
-		Name          string            `json:"name"`
-		Version       string            `json:"version"`
-		Kind          string            `json:"kind"`
-		Description   string            `json:"description"`
-		License       string            `json:"license"`
-		Nodes         []json.RawMessage `json:"nodes"`
-		Agents        []json.RawMessage `json:"agents"`
-		Chains        []json.RawMessage `json:"chains"`
-		Prompts       []json.RawMessage `json:"prompts"`
-		Cards         []json.RawMessage `json:"cards"`
-		Templates     []json.RawMessage `json:"templates"`
-		ArtifactTypes []json.RawMessage `json:"artifactTypes"`
-		Signing       json.RawMessage   `json:"signing"`
-		Provider      json.RawMessage   `json:"provider"`
-		Runtime       struct {
+		Name        string          `json:"name"`
+		Version     string          `json:"version"`
+		Kind        string          `json:"kind"`
+		Description string          `json:"description"`
+		License     string          `json:"license"`
+		Signing     json.RawMessage `json:"signing"`
+		Provider    json.RawMessage `json:"provider"`
+		Runtime     struct {
 			Language string `json:"language"`
 			Entry    string `json:"entry"`
 		} `json:"runtime"`
@@ -128,22 +118,36 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 	if err := registry.DecodeTop(pf.Data, &doc); err != nil {
 		return nil, manifestUnreadable(err, path)
 	}
-	info.Manifest = &Summary{Name: doc.Name, Version: doc.Version, Kind: doc.Kind, Description: doc.Description,
-		License: doc.License, Runtime: doc.Runtime.Language, Entry: doc.Runtime.Entry, Nodes: len(doc.Nodes), Agents: len(doc.Agents)}
-	n := map[string]int{"nodes": len(doc.Nodes), "agents": len(doc.Agents), "chains": len(doc.Chains), "prompts": len(doc.Prompts),
-		"cards": len(doc.Cards), "templates": len(doc.Templates), "artifactTypes": len(doc.ArtifactTypes)}
-	info.Manifest.Contents = []Count{}
-	for _, m := range contentMembers {
-		if n[m] > 0 {
-			info.Manifest.Contents = append(info.Manifest.Contents, Count{Of: m, N: n[m]})
-		}
+	// The entries: every array member the kind table names (a connection's
+	// provider is one object, described below).
+	var members map[string]json.RawMessage
+	if err := registry.DecodeTop(pf.Data, &members); err != nil {
+		return nil, manifestUnreadable(err, path)
 	}
+	n := map[string]int{}
+	info.Manifest = &Summary{Name: doc.Name, Version: doc.Version, Kind: doc.Kind, Description: doc.Description,
+		License: doc.License, Runtime: doc.Runtime.Language, Entry: doc.Runtime.Entry, Contents: []Count{}}
+	for _, c := range kinds.Contents() {
+		var items []json.RawMessage
+		if c.Object {
+			continue
+		}
+		if err := json.Unmarshal(memberFold(members, c.Member), &items); err != nil {
+			return nil, manifestUnreadable(fmt.Errorf("%s: %w", c.Member, err), path)
+		}
+		if len(items) == 0 {
+			continue
+		}
+		n[c.Member] = len(items)
+		info.Manifest.Contents = append(info.Manifest.Contents, Count{Of: c.Member, N: len(items)})
+	}
+	info.Manifest.Nodes, info.Manifest.Agents = n["nodes"], n["agents"]
 	info.Manifest.Spec, info.Manifest.SpecFrom = "v1", "default"
 	if d, err := jsondoc.Parse(pf.Data); err == nil {
-		sp, from := validate.DetectSpec(d.Root)
+		sp, from := kinds.DetectSpec(d.Root)
 		info.Manifest.Spec, info.Manifest.SpecFrom = string(sp), from
 	}
-	if doc.Kind == "connection" {
+	if p, _ := kinds.PackNamed(doc.Kind); p.Doc == kinds.ConnectionPack {
 		info.Manifest.Provider = providerOf(doc.Provider)
 	}
 	info.Signing = doc.Signing
@@ -157,4 +161,15 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 	}
 	info.Canonical = jcs.IsCanonical(pf.Data)
 	return info, nil
+}
+
+// memberFold is the member of m named name in any letter case, as
+// encoding/json matches a struct field (null when absent).
+func memberFold(m map[string]json.RawMessage, name string) json.RawMessage {
+	for k, v := range m {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return json.RawMessage("null")
 }
