@@ -23,32 +23,8 @@ import (
 // used.
 func Find(t testing.TB, root string, skip []string, forbidden map[string][]string) map[string][]string {
 	t.Helper()
-	fset := token.NewFileSet()
 	found := map[string][]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			for _, l := range skip {
-				if rel == l {
-					return filepath.SkipDir
-				}
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, 0)
-		if err != nil {
-			return err
-		}
+	Files(t, root, skip, func(rel string, fset *token.FileSet, f *ast.File) {
 		names := map[string]string{} // local name -> import path
 		for _, imp := range f.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
@@ -84,12 +60,46 @@ func Find(t testing.TB, root string, skip []string, forbidden map[string][]strin
 				return true
 			})
 		}
+	})
+	return found
+}
+
+// Files parses each non-test Go file of the module at root (testdata and
+// dot folders left out, and the folders skip, relative with slashes) and
+// hands it to visit with its path relative to root.
+func Files(t testing.TB, root string, skip []string, visit func(rel string, fset *token.FileSet, f *ast.File)) {
+	t.Helper()
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			for _, l := range skip {
+				if rel == l {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			return err
+		}
+		visit(rel, fset, f)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return found
 }
 
 // Check fails t for each use found that listed does not name (unlisted

@@ -1,16 +1,17 @@
 package kinds
 
 import (
+	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/guard"
 )
 
 // spelledElsewhere are the places outside this package allowed to spell a
@@ -47,54 +48,24 @@ func TestKindNamesLiveInTheTable(t *testing.T) {
 		t.Fatalf("module root not found from the package directory: %v", err)
 	}
 	names := PackNames()
-	seen := map[string]bool{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel == "internal/kinds" || rel != "." && strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	found := map[string][]string{}
+	guard.Files(t, root, []string{"internal/kinds", "node_modules"}, func(rel string, fset *token.FileSet, f *ast.File) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.BasicLit)
 			if !ok || lit.Kind != token.STRING {
 				return true
 			}
-			s, err := strconv.Unquote(lit.Value)
-			if err != nil || !slices.Contains(names, s) {
-				return true
-			}
-			key := rel + " " + s
-			seen[key] = true
-			if _, ok := spelledElsewhere[key]; !ok {
-				t.Errorf("%s: spells the pack kind %q: name it as kinds.%s or read its row in internal/kinds (or allow it in spelledElsewhere, saying what else the word means there)",
-					fset.Position(lit.Pos()), s, constName(s))
+			if s, err := strconv.Unquote(lit.Value); err == nil && slices.Contains(names, s) {
+				found[rel+" "+s] = append(found[rel+" "+s], fset.Position(lit.Pos()).String())
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for key := range spelledElsewhere {
-		if !seen[key] {
-			t.Errorf("spelledElsewhere allows %q, which no longer occurs: remove it", key)
-		}
-	}
+	guard.Check(t, found, spelledElsewhere, func(key, where string) string {
+		name := key[strings.LastIndexByte(key, ' ')+1:]
+		return fmt.Sprintf("%s: spells the pack kind %q: name it as kinds.%s or read its row in internal/kinds (or allow it in spelledElsewhere, saying what else the word means there)",
+			where, name, constName(name))
+	})
 }
 
 // constName is the constant naming a pack kind, for the message.

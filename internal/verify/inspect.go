@@ -13,6 +13,7 @@ import (
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -132,7 +133,7 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 		if c.Object {
 			continue
 		}
-		if err := json.Unmarshal(memberFold(members, c.Member), &items); err != nil {
+		if err := untrusted.DecodeJSON(memberFold(members, c.Member), &items); err != nil {
 			return nil, manifestUnreadable(fmt.Errorf("%s: %w", c.Member, err), path)
 		}
 		if len(items) == 0 {
