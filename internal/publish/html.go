@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/jcs"
-	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/kinds"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 )
 

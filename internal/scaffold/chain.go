@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
-	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/kinds"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/validate"
 )
 

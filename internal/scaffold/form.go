@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/kinds"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/validate"
 )
 

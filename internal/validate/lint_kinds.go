@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
-	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/kinds"
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // Lint rules for the declarative pack kinds (uniqueness the schemas state
