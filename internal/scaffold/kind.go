@@ -35,9 +35,6 @@ type Kind struct {
 	About string
 	// Schema is the validator's kind of the document written.
 	Schema validate.Kind
-	// Pack is the kind table's row of a pack kind (zero for the others):
-	// a Kind is that row plus its authoring hooks.
-	Pack kinds.Pack
 	// Readme is the README template (under templates/), "" for none.
 	Readme string
 	// New returns the default answers, a pointer (for Set and Values).
@@ -58,6 +55,15 @@ type Kind struct {
 	// once from the answers' structure (see pointerMap); nil for the kinds
 	// whose problems are mapped by their own documents.
 	Pointers *PointerMap
+}
+
+// Row is the kind table's row of a pack kind: a Kind is that row plus its
+// authoring hooks (false for the kinds that are not packs).
+func (k Kind) Row() (kinds.Pack, bool) {
+	if !k.IsPack() {
+		return kinds.Pack{}, false
+	}
+	return kinds.PackNamed(k.Name)
 }
 
 // IsPack reports whether the kind is a pack kind (`new pack`).
@@ -177,7 +183,7 @@ func planned[A any](plan func(A, *validate.Validator) (*Plan, error)) func(any, 
 func declKind[A any](name string, order int, about, readme string, defaults func() A,
 	id func(*A) *Identity, plan func(A, *validate.Validator) (*Plan, error)) Kind {
 	row, _ := kinds.PackNamed(name)
-	k := newKind(Kind{Name: name, Verb: "pack", Order: order, About: about, Schema: row.Doc, Pack: row, Readme: readme}, defaults)
+	k := newKind(Kind{Name: name, Verb: "pack", Order: order, About: about, Schema: row.Doc, Readme: readme}, defaults)
 	k.Identity = func(a any) *Identity { return id(a.(*A)) }
 	k.Plan = planned(plan)
 	return k

@@ -186,3 +186,15 @@ func TestPointerMapRoundTrip(t *testing.T) {
 		t.Errorf("a scope string is %q", got)
 	}
 }
+
+// TestPackKindsAreTableRows: every pack kind `wopkit new` writes is a row of
+// the kind table, with the row's validator kind.
+func TestPackKindsAreTableRows(t *testing.T) {
+	t.Parallel()
+	for _, k := range Kinds() {
+		row, ok := k.Row()
+		if ok != k.IsPack() || ok && row.Doc != k.Schema {
+			t.Errorf("%s: row %+v (found %v) does not match the kind's schema %s", k.Name, row, ok, k.Schema)
+		}
+	}
+}

@@ -11,7 +11,7 @@ import (
 
 func init() {
 	row, _ := kinds.PackNamed(KindNode)
-	k := newKind(Kind{Name: KindNode, Pack: row, Verb: "pack", Order: 10, About: "A node pack (nodes and agents, with code)", Schema: row.Doc,
+	k := newKind(Kind{Name: KindNode, Verb: "pack", Order: 10, About: "A node pack (nodes and agents, with code)", Schema: row.Doc,
 		Readme: "pack/README.md.tmpl", Aliases: map[string]string{"node.": "nodes.0.", "agent.": "agents.0."}}, PackAnswers{}.Defaults)
 	k.Full = func() any {
 		p := PackAnswers{}.Defaults()
