@@ -46,13 +46,10 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	}
 	var total, length int64 = 0, -1
 	for {
-		line, err := s.in.ReadString('\n')
+		line, err := s.headerLine()
 		total += int64(len(line))
 		if err != nil {
-			return nil, total, fmt.Errorf("reading a header: %w", err)
-		}
-		if len(line) > 4096 {
-			return nil, total, fmt.Errorf("header line of %d bytes", len(line))
+			return nil, total, err
 		}
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -96,6 +93,27 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		return n, total, nil
 	}
 	return msg, total, nil
+}
+
+// maxHeaderLine bounds one header line, its end included.
+const maxHeaderLine = 4096
+
+// headerLine reads one header line, up to and with its '\n': it stops at
+// maxHeaderLine bytes, so a line without an end costs at most that much
+// memory (and reading), not all the client sends.
+func (s *stream) headerLine() (string, error) {
+	var b strings.Builder
+	for b.Len() < maxHeaderLine {
+		c, err := s.in.ReadByte()
+		if err != nil {
+			return b.String(), fmt.Errorf("reading a header: %w", err)
+		}
+		b.WriteByte(c)
+		if c == '\n' {
+			return b.String(), nil
+		}
+	}
+	return b.String(), fmt.Errorf("header line longer than %d bytes", maxHeaderLine)
 }
 
 // Write writes one message with its header.
