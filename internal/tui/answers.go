@@ -171,18 +171,24 @@ type keyAuto struct {
 func (a *answers) keyDefaults() {
 	d := scaffold.DefaultKey(a.name())
 	prev := a.KeyAuto
+	// KeyAuto keeps what was derived, never the author's own choice: a
+	// choice recorded as derived would be derived again the next time (an
+	// ssh-agent key became "a new key pair" after "fix it").
+	auto := keyAuto{Default: d, Choice: prev.Choice, Path: prev.Path}
 	if a.KeyPath == "" || a.KeyPath == prev.Path && a.KeyChoice == prev.Choice {
 		a.KeyChoice = "new"
 		if d.Existing != "" {
 			a.KeyChoice = "existing"
 		}
 		a.KeyPath = d.Path(a.KeyChoice == "existing")
+		auto.Choice, auto.Path = a.KeyChoice, a.KeyPath
 	}
 	id := a.keyIDFor(a.KeyPath)
 	if a.KeyID == "" || a.KeyID == prev.ID {
 		a.KeyID = id
 	}
-	a.KeyAuto = keyAuto{Default: d, Choice: a.KeyChoice, Path: a.KeyPath, ID: id}
+	auto.ID = id
+	a.KeyAuto = auto
 }
 
 // keyPathFor is the derived key file of a key choice.

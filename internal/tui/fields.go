@@ -299,7 +299,7 @@ func (k asker) long(key, title, desc string, tv textValue, kind validate.Kind, p
 		return k.text(key, title, tv, kind, ptr).Description(desc)
 	}
 	s, sh := tv.suggestion(), newShown(tv)
-	desc = strings.TrimSpace(desc + "; alt+enter (or ctrl+j) starts a new line, enter goes on")
+	desc = strings.TrimSuffix("alt+enter (or ctrl+j) starts a new line, enter goes on; "+desc, "; ")
 	f := huh.NewText().Title(title).Description(desc).Accessor(sh).Key(key).
 		Lines(max(3, strings.Count(s, "\n")+2)).Placeholder(k.mark(s))
 	k.offer(f, sh)
