@@ -172,7 +172,7 @@ type ScopeAnswers struct {
 	Actions   []string `json:"actions"`  // read, write, delete, send, execute, admin
 	Rationale string   `json:"rationale"`
 	// Sensitivity is the data_boundary.reads sensitivity (low, medium, high)
-	// used when the resource is private data.
+	// ("" : medium for private data, left out for other resources).
 	Sensitivity string `json:"sensitivity"`
 }
 

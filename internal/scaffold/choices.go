@@ -181,7 +181,7 @@ func NewScope(n int) ScopeAnswers {
 	if n > 0 {
 		res = fmt.Sprintf("resource%d.data", n+1)
 	}
-	return ScopeAnswers{Resource: res, Actions: []string{"read"}, Rationale: "the tool's actions read it", Sensitivity: "medium"}
+	return ScopeAnswers{Resource: res, Actions: []string{"read"}, Rationale: "the tool's actions read it"}
 }
 
 // NewAction is the n-th action of a tool (0-based).

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,7 @@ var toolOptions = []struct {
 		a.Tool.Namespace = "acme"
 		a.Scopes = []ScopeAnswers{{Resource: "net.outbound", Actions: []string{"execute"}, Rationale: "Calls the search API."}}
 	}, "none"},
-	{"kill-url", func(a *ToolAnswers) { a.KillSwitch.Kind = "url" }, "url"},
+	{"kill-url", func(a *ToolAnswers) { a.KillSwitch.Kind, a.KillSwitch.URL = "url", "https://acme.dev/tools/revoke" }, "url"},
 	{"kill-shell", func(a *ToolAnswers) { a.KillSwitch = KillSwitch{Kind: "shell", Command: "my-tool revoke"} }, "shell"},
 	{"kill-manual", func(a *ToolAnswers) { a.KillSwitch.Kind = "manual" }, "manual"},
 	{"smoke-shell", func(a *ToolAnswers) { a.Smoke.Kind = "shell" }, "none"},
@@ -233,5 +234,44 @@ func TestSmokeCallsNoSideEffects(t *testing.T) {
 	if len(cs) != 2 || cs[0].Value != Derived || cs[0].About != "from the answers: call the MCP tool list_mail (no side effects)" ||
 		cs[1].About != "call the action list_mail (no side effects)" {
 		t.Errorf("SmokeChoices: %+v", cs)
+	}
+}
+
+// Issue 25, item 3: a kill switch that points nowhere is refused, on the
+// field that gives it: url without its address (it took the placeholder
+// homepage https://example.com/tools/<id>) or with a placeholder, shell
+// without its command. Item 6: a scope's sensitivity given is written to
+// data_boundary.reads even when the resource does not look private.
+func TestKillSwitchPointsSomewhere(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, field string
+		set         func(a *ToolAnswers)
+	}{
+		{"url without address", "killSwitch.url", func(a *ToolAnswers) { a.KillSwitch.Kind = "url" }},
+		{"url placeholder", "killSwitch.url", func(a *ToolAnswers) { a.KillSwitch.Kind, a.KillSwitch.URL = "url", "https://example.com/x" }},
+		{"url .example", "killSwitch.url", func(a *ToolAnswers) { a.KillSwitch.Kind, a.KillSwitch.URL = "url", "https://revoke.acme.example/" }},
+		{"shell without command", "killSwitch.command", func(a *ToolAnswers) { a.KillSwitch.Kind = "shell" }},
+	} {
+		a := ToolAnswers{}.Defaults()
+		tt.set(&a)
+		_, err := PlanTool(a, "", nil)
+		var fes FieldErrors
+		if !errors.As(err, &fes) || len(fes) == 0 || fes[0].Field != tt.field {
+			t.Errorf("%s: %v, want a problem on %s", tt.name, err, tt.field)
+		}
+	}
+	a := ToolAnswers{}.Defaults()
+	a.KillSwitch.Kind, a.KillSwitch.Command = "shell", "acme-tool revoke --all"
+	p, err := PlanTool(a, "", nil)
+	if err != nil || !strings.Contains(string(p.Files[0].Data), `"acme-tool"`) {
+		t.Fatalf("a shell kill switch with its command: %v", err)
+	}
+	a = ToolAnswers{}.Defaults()
+	a.Scopes = []ScopeAnswers{NewScope(0)}
+	a.Scopes[0].Sensitivity = "high"
+	p, err = PlanTool(a, "", nil)
+	if err != nil || !strings.Contains(string(p.Files[0].Data), `"sensitivity": "high"`) {
+		t.Errorf("the sensitivity given is not written (%v)", err)
 	}
 }

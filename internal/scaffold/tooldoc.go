@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"net/url"
 	"strings"
 )
 
@@ -158,7 +159,7 @@ func (a *ToolAnswers) manifest() (toolDoc, FieldErrors) {
 	var reads []readDoc
 	for _, s := range a.Scopes {
 		d.Scopes = append(d.Scopes, scopeDoc{Resource: s.Resource, Actions: s.Actions, Rationale: s.Rationale})
-		if IsPrivateData(s.Resource) {
+		if IsPrivateData(s.Resource) || s.Sensitivity != "" { // a sensitivity given is written, never dropped
 			sens := s.Sensitivity
 			if sens == "" {
 				sens = "medium"
@@ -174,6 +175,7 @@ func (a *ToolAnswers) manifest() (toolDoc, FieldErrors) {
 	}
 	d.Smoke, errs = a.smoke(errs)
 	d.KillSwitch = a.killSwitch()
+	errs = append(errs, d.KillSwitch.problems()...)
 	return d, errs
 }
 
@@ -320,15 +322,49 @@ func (a *ToolAnswers) killSwitch() killSwitchDoc {
 		}
 		return killSwitchDoc{Kind: "manual", Instructions: instructions}
 	case "url":
-		u := k.URL
-		if u == "" {
-			u = a.Tool.Homepage
-		}
-		return killSwitchDoc{Kind: "url", URL: u}
+		return killSwitchDoc{Kind: "url", URL: strings.TrimSpace(k.URL)}
 	case "shell":
 		return killSwitchDoc{Kind: "shell", Command: strings.Fields(k.Command)}
 	case "manual":
 		return killSwitchDoc{Kind: "manual", Instructions: instructions}
 	}
 	return killSwitchDoc{Kind: k.Kind}
+}
+
+// problems are what makes a kill switch point nowhere: a url one without
+// its address (or with a placeholder's), a shell one without its command.
+// Such a manifest would look safe and stop nothing, so it is refused.
+func (k killSwitchDoc) problems() FieldErrors {
+	switch {
+	case k.Kind == "url" && k.URL == "":
+		return FieldErrors{{Field: "killSwitch.url", Pointer: "/kill_switch/url",
+			Message: "a url kill switch needs the address that stops the tool",
+			Hint:    "set killSwitch.url to where the owner revokes it (https://…), or choose another kind of kill switch"}}
+	case k.Kind == "url" && IsPlaceholderURL(k.URL):
+		return FieldErrors{{Field: "killSwitch.url", Pointer: "/kill_switch/url",
+			Message: "the kill switch's address " + k.URL + " is a placeholder, which stops nothing",
+			Hint:    "set killSwitch.url to where the owner revokes the tool, or choose another kind of kill switch"}}
+	case k.Kind == "shell" && len(k.Command) == 0:
+		return FieldErrors{{Field: "killSwitch.command", Pointer: "/kill_switch/command",
+			Message: "a shell kill switch needs the command that stops the tool",
+			Hint:    "set killSwitch.command to the command, words separated by spaces (e.g. acme-tool revoke), or choose another kind of kill switch"}}
+	}
+	return nil
+}
+
+// IsPlaceholderURL reports whether u points at a host kept for examples
+// (example.com, example.org, example.net, or a name under .example): a
+// value to replace, never a real place.
+func IsPlaceholderURL(u string) bool {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(p.Hostname())
+	for _, d := range []string{"example.com", "example.org", "example.net", "example"} {
+		if h == d || strings.HasSuffix(h, "."+d) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -142,9 +143,12 @@ func scopeGroups(w *wizard, at pos) []*huh.Group {
 			Description("what the tool touches, e.g. net.outbound, gmail.messages"),
 		k.multi(key("actions"), "Actions on it", "what the tool does with it", fixed(k.v.Field(tk, ptr("actions/0")).Enum), &s.Actions, ""),
 		k.text(key("rationale"), "Rationale", str{p: &s.Rationale, def: def.Rationale}, tk, ptr("rationale")),
-		huh.NewSelect[string]().Title("Sensitivity of the data").Description("for private data (gmail.*, files.*, …)").
-			Options(k.enum(tk, "/data_boundary/reads/0/sensitivity")...).Value(&s.Sensitivity).Key(key("sensitivity")),
-	)}
+	),
+		// written to data_boundary.reads: asked for private data, which has one
+		w.hideWhen(huh.NewGroup(huh.NewSelect[string]().Title("Sensitivity of the data").Description("written to data_boundary.reads for private data (gmail.*, files.*, …)").
+			Options(k.enum(tk, "/data_boundary/reads/0/sensitivity")...).Accessor(sensitivity{s}).Key(key("sensitivity"))),
+			func() bool { return !scaffold.IsPrivateData(s.Resource) }),
+	}
 }
 
 // actionGroups ask one action of the tool's catalog.
@@ -184,7 +188,29 @@ func safetyGroups(w *wizard, _ pos) []*huh.Group {
 			Options(choices(t.SmokeChoices())...).Value(&t.Smoke.Kind).Key("smoke.kind"),
 		huh.NewSelect[string]().Title("Kill switch").Description("how the owner stops the tool").
 			Options(opts...).Value(&t.KillSwitch.Kind).Key("killSwitch.kind"),
-	)}
+	),
+		// what the kind chosen needs, asked only for it
+		w.hideWhen(huh.NewGroup(w.k.reg(w.k.text("killSwitch.url", "Kill switch address", str{p: &t.KillSwitch.URL}, "", ""), func(s string) error {
+			switch {
+			case strings.TrimSpace(s) == "":
+				return errors.New("the address is needed: where the owner revokes the tool (https://…)")
+			case scaffold.IsPlaceholderURL(s):
+				return errors.New(s + " is a placeholder, which stops nothing: give the real address")
+			}
+			return w.k.check(validate.ToolManifest, "/kill_switch/url", func(s string) any { return s })(s)
+		}).Description("where the owner revokes the tool, e.g. https://acme.dev/tools/revoke")),
+			func() bool { return t.KillSwitch.Kind != "url" }),
+		w.hideWhen(huh.NewGroup(w.k.reg(w.k.text("killSwitch.command", "Kill switch command", str{p: &t.KillSwitch.Command}, "", ""), func(s string) error {
+			if strings.TrimSpace(s) == "" {
+				return errors.New("the command is needed: what the owner runs to stop the tool")
+			}
+			return nil
+		}).Description("the command that stops the tool, words separated by spaces, e.g. acme-tool revoke")),
+			func() bool { return t.KillSwitch.Kind != "shell" }),
+		w.hideWhen(huh.NewGroup(w.k.text("killSwitch.instructions", "Kill switch instructions", str{p: &t.KillSwitch.Instructions}, "", "").
+			Placeholder("(from the answers: remove the tool, then revoke its credentials)").Description("what the owner does to stop the tool (optional)")),
+			func() bool { return t.KillSwitch.Kind != "manual" }),
+	}
 }
 
 func why(t scaffold.ToolAnswers) string {
@@ -197,3 +223,15 @@ func why(t scaffold.ToolAnswers) string {
 	}
 	return " (it is given " + strings.Join(names, ", ") + ")"
 }
+
+// sensitivity binds a scope's sensitivity: none given reads as medium,
+// what the document says for private data.
+type sensitivity struct{ s *scaffold.ScopeAnswers }
+
+func (v sensitivity) Get() string {
+	if v.s.Sensitivity == "" {
+		return "medium"
+	}
+	return v.s.Sensitivity
+}
+func (v sensitivity) Set(x string) { v.s.Sensitivity = x }

@@ -126,7 +126,7 @@ func TestBug1AccessibleToolFromStdin(t *testing.T) {
 		"2", "ACME_API_KEY", "Your Acme API key", "y", "", // add a variable
 		"2", "ACME_REGION", "The region", "n", "", // and another
 		"1",
-		"2", "net.outbound", "", "", "", // a scope
+		"2", "net.outbound", "", "", // a scope (no sensitivity: asked for private data only)
 		"2", "gmail.messages", "read", "reads the inbox", "3", // a private-data scope, high sensitivity
 		"1",
 		"", "", "", "", "net.outbound", // the first action

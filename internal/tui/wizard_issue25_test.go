@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
 )
 
 // One test per "what was seen" item of issue 25, each failing on the
@@ -70,5 +74,70 @@ func TestIssue25AgentKeySurvivesFixIt(t *testing.T) {
 	toPage(d, w, "sign")
 	if v := d.view(); strings.Contains(v, "example.key") || strings.Contains(v, "a new key pair") {
 		t.Errorf("the sign page offers a new key pair again:\n%s", v)
+	}
+}
+
+// Item 3: a tool's kill switch can be finished in the wizard: shell asks
+// its command, url its address (a placeholder refused), and what is typed
+// is the manifest's kill switch. Item 6: a scope's sensitivity is asked
+// only for private data, and then written.
+func TestIssue25KillSwitchAsked(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		kind, downs, typed, want string
+	}{
+		{"shell", "4", "acme-tool revoke", `"command": [` + "\n" + `      "acme-tool",` + "\n" + `      "revoke"`},
+		{"url", "3", "https://acme.dev/tools/revoke", `"url": "https://acme.dev/tools/revoke"`},
+	} {
+		t.Run(tt.kind, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			a := newAnswers()
+			a.Tool.Scopes = []scaffold.ScopeAnswers{scaffold.NewScope(0)}
+			a.Tool.Scopes[0].Resource = "gmail.messages"
+			d, w := wizardOn(t, a, NewOptions{What: whatTool, Dir: dir, DraftDir: dir})
+			pageOf(t, d, w, "scope", 0)
+			focusKeyOf(t, d, w, "scopes.0.sensitivity")
+			for _, k := range []string{"up", "up", "down", "down", "down", "down"} {
+				if a.Tool.Scopes[0].Sensitivity == "high" {
+					break
+				}
+				d.keys(k)
+			}
+			d.keys("enter")
+			toPage(d, w, "safety")
+			focusKeyOf(t, d, w, "killSwitch.kind")
+			for range tt.downs[0] - '0' {
+				d.keys("down")
+			}
+			d.keys("enter")
+			if a.Tool.KillSwitch.Kind != tt.kind || w.at.pg.id != "safety" {
+				t.Fatalf("kill switch %q on %s, want %s asked next:\n%s", a.Tool.KillSwitch.Kind, w.at.pg.id, tt.kind, d.view())
+			}
+			if tt.kind == "url" {
+				d.keys("type:https://example.com/revoke", "enter")
+				if w.at.pg.id != "safety" || !strings.Contains(d.view(), "placeholder") {
+					t.Fatalf("a placeholder address is taken:\n%s", d.view())
+				}
+				clearField(d, w.form.GetFocusedField())
+			}
+			d.keys("type:"+tt.typed, "enter")
+			if w.form != nil || w.rev.plan == nil {
+				t.Fatalf("not on a review that writes: %v\n%s", w.rev.problems, d.view())
+			}
+			d.keys("enter")
+			if !w.finished {
+				t.Fatalf("not written: %q", w.err)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, a.Tool.Tool.ID+".tool.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{`"kind": "` + tt.kind + `"`, tt.want, `"sensitivity": "high"`} {
+				if !strings.Contains(string(b), want) {
+					t.Errorf("the manifest lacks %s:\n%s", want, b)
+				}
+			}
+		})
 	}
 }
