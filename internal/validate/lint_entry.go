@@ -253,7 +253,31 @@ func entryPreflight(c *lintCtx, nodeBin, packDir, entry string) (dir, flag strin
 		c.report(ptr, false, fmt.Sprintf("runtime.entry %q was not loaded: %v", entry, err), "")
 		return "", "", false
 	}
+	if strings.ContainsAny(dir, nodePatternChars) {
+		c.report(ptr, false, fmt.Sprintf("runtime.entry %q was not loaded: the pack's folder %q has %s in its path, which node's --allow-fs-read would read as a pattern (a wider set of folders than the pack's)",
+			entry, dir, describePatternChars(dir)),
+			"copy or move the pack to a folder whose path has no * and no comma, then validate it there; or validate without --run-entry")
+		return "", "", false
+	}
 	return dir, flag, true
+}
+
+// nodePatternChars are the characters node's permission flags do not take
+// literally in a path: * is a wildcard, and some node 20 releases split
+// --allow-fs-read on commas. A pack folder whose path has one is refused:
+// node has no way to escape them.
+const nodePatternChars = "*,"
+
+// describePatternChars names the pattern characters path has.
+func describePatternChars(path string) string {
+	var names []string
+	if strings.Contains(path, "*") {
+		names = append(names, "a *")
+	}
+	if strings.Contains(path, ",") {
+		names = append(names, "a comma")
+	}
+	return strings.Join(names, " and ")
 }
 
 // loadError is a failure of loading the entry with its own advice.

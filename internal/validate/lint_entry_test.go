@@ -419,3 +419,35 @@ func TestOW017RefusedWithoutSandbox(t *testing.T) {
 		t.Fatalf("want one problem saying the sandbox cannot be set up, got:\n%s", all)
 	}
 }
+
+// TestOW017RefusesPatternPaths (issue 24, item 4): node reads
+// --allow-fs-read=<dir>/* as a pattern, so a pack folder named `*pack`
+// opened its whole parent folder, and one ending in `,` (split by node 20)
+// opened the whole file system. Such a folder is refused before node
+// starts; a secret beside it never reaches the report.
+func TestOW017RefusesPatternPaths(t *testing.T) {
+	for _, name := range []string{"*pack", "p,", "a,b", "x*"} {
+		t.Run(name, func(t *testing.T) {
+			src := scaffoldJS(t)
+			parent := t.TempDir()
+			secret := "TOPSECRET-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+			if err := os.WriteFile(filepath.Join(parent, "shadow"), []byte(secret), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(parent, name)
+			if err := os.Rename(src, dir); err != nil {
+				t.Skipf("cannot name a folder %q here: %v", name, err)
+			}
+			leak := "import fs from \"node:fs\";\nthrow new Error(fs.readFileSync(" + strconv.Quote(filepath.Join(parent, "shadow")) + ", \"utf8\"));\n"
+			os.WriteFile(filepath.Join(dir, "index.mjs"), []byte(leak), 0o644)
+			ps := ow017(t, dir, true)
+			all := messages(ps)
+			if strings.Contains(all, secret) {
+				t.Fatalf("the secret beside the pack reached the report:\n%s", all)
+			}
+			if !strings.Contains(all, "was not loaded") || !strings.Contains(all, "pattern") {
+				t.Fatalf("want the folder refused before node starts, got:\n%s", all)
+			}
+		})
+	}
+}
