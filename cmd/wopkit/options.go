@@ -339,8 +339,10 @@ type publishOptions struct {
 	TokenEnv   string
 	Sig        string
 	AllowOlder bool
-	DryRun     bool
-	Output     OutputOptions
+	// AllowBreaking publishes a bump smaller than the changes need.
+	AllowBreaking bool
+	DryRun        bool
+	Output        OutputOptions
 }
 
 // lifecycleOptions are the flags of `wopkit yank` and `wopkit deprecate`.

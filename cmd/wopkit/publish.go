@@ -46,8 +46,8 @@ func newPublishCmd() *cobra.Command {
 			if (o.Tree.Registry == "") == (o.URL == "") {
 				return usageErr("publish needs exactly one of --registry DIR and --url URL", "stage into a registry checkout with --registry, or upload with --url")
 			}
-			if o.URL != "" && (o.DryRun || o.AllowOlder || rebuildIndex) {
-				return usageErr("--dry-run, --allow-older and --rebuild-index apply to --registry", "the registry behind --url decides for itself")
+			if o.URL != "" && (o.DryRun || o.AllowOlder || o.AllowBreaking || rebuildIndex) {
+				return usageErr("--dry-run, --allow-older, --allow-breaking and --rebuild-index apply to --registry", "the registry behind --url decides for itself")
 			}
 			return o.Tree.Validate()
 		},
@@ -75,7 +75,7 @@ func newPublishCmd() *cobra.Command {
 			}
 			defer unlock()
 			plan, err := publish.Stage(cmd.Context(), publish.Options{Tarball: args[0], SigPath: o.Sig,
-				Registry: o.Tree.Registry, Spec: o.Tree.Spec, AllowOlder: o.AllowOlder, RebuildIndex: rebuildIndex, DryRun: o.DryRun})
+				Registry: o.Tree.Registry, Spec: o.Tree.Spec, AllowOlder: o.AllowOlder, AllowBreaking: o.AllowBreaking, RebuildIndex: rebuildIndex, DryRun: o.DryRun})
 			if err != nil {
 				return err
 			}
@@ -88,6 +88,7 @@ func newPublishCmd() *cobra.Command {
 	f.StringVar(&o.TokenEnv, "token-env", publish.DefaultTokenEnv, "environment variable holding the registry API key (for --url)")
 	f.StringVar(&o.Sig, "sig", "", "detached signature (default: <tgz without .tgz>.sig when present, else the one inside the tarball)")
 	f.BoolVar(&o.AllowOlder, "allow-older", false, "publish a version that is not greater than the latest (a maintenance release)")
+	f.BoolVar(&o.AllowBreaking, "allow-breaking", false, "publish a version whose bump is smaller than its changes since the version it follows need (refused by default: version_bump_too_small; `wopkit diff` lists them)")
 	f.BoolVar(&rebuildIndex, "rebuild-index", false, "rebuild the registry index from the packs this checkout holds even when it lists packs whose folders are missing (their entries are removed)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "list every file that would be written or changed, and the index entries' diff; write nothing (a run of yours interrupted earlier is neither completed nor undone: it is refused, transaction_pending)")
 	o.Output.AddFlags(cmd)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/termsafe"
+	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -38,6 +39,9 @@ type Plan struct {
 	IndexDiff []string `json:"indexDiff,omitempty"` // the index entries, before (-) and after (+)
 	Removed   []string `json:"removed,omitempty"`   // packs whose registry index entries the plan removes (--rebuild-index)
 	Notes     []string `json:"notes,omitempty"`
+	// Compat compares the release with the published version it follows
+	// (wopkit diff's result); nil when it is the first.
+	Compat *semdiff.Result `json:"compatibility,omitempty"`
 
 	dir *untrusted.Dir // the registry root, where Apply writes
 }
@@ -271,6 +275,14 @@ func (p *Plan) WriteText(w io.Writer, dryRun bool) {
 		line("index entries:")
 		for _, l := range p.IndexDiff {
 			line("  %s", l)
+		}
+	}
+	if c := p.Compat; c != nil {
+		line("compared with %s: %s", c.From, c.Verdict)
+		for _, ch := range c.Changes {
+			if ch.Level != semdiff.Fix {
+				line("  %-8s %s %s: %s [%s]", ch.Level, ch.File, ch.Pointer, ch.Message, ch.Rule)
+			}
 		}
 	}
 	for _, n := range p.Notes {

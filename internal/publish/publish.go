@@ -39,6 +39,10 @@ type Options struct {
 	Registry   string // registry checkout or root
 	Spec       string // SpecV1 or SpecV2 (default)
 	AllowOlder bool   // accept a version not greater than the latest published
+	// AllowBreaking accepts a version bump smaller than the changes since
+	// the version it follows need (refused by default:
+	// version_bump_too_small).
+	AllowBreaking bool
 	// RebuildIndex rebuilds the registry index from the packs the checkout
 	// holds even when it lists packs whose folders are missing (a partial
 	// checkout): their entries are removed. Without it such a tree is
@@ -121,6 +125,14 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 		if latest := highest(versions); latest != "" && CompareVersions(rel.Version, latest) <= 0 && !o.AllowOlder {
 			return nil, werr.New(werr.Invalid, "version_not_greater", "%s@%s is not greater than the latest published version %s", rel.Name, rel.Version, latest).
 				WithHint("bump the version, or pass --allow-older to publish a maintenance release of an older line")
+		}
+		compat, note, err := checkBump(t, rel, versions, o.AllowBreaking)
+		if err != nil {
+			return nil, err
+		}
+		plan.Compat = compat
+		if note != "" {
+			plan.Notes = append(plan.Notes, note)
 		}
 	}
 
