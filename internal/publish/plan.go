@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/publish/jsjson"
-	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/semdiff"
+	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/packref"
 )
@@ -70,7 +71,7 @@ func (d *differ) manifest() {
 		if canon(ov) == canon(nv) && k != "runtime" && !hasFileRef(k, ov) {
 			continue
 		}
-		if c, ok := contentOf(k); ok {
+		if c, ok := kinds.ContentOf(k); ok {
 			d.entries(c, pj, ptr, ov, nv, "")
 			continue
 		}
@@ -144,14 +145,14 @@ func (d *differ) runtime(ptr string, ov, nv any) {
 }
 
 // entries compares an array of entries (or one entry) by id.
-func (d *differ) entries(c Content, file, ptr string, ov, nv any, owner string) {
+func (d *differ) entries(c kinds.Content, file, ptr string, ov, nv any, owner string) {
 	type entry struct {
 		ptr string
 		v   map[string]any
 	}
 	index := func(v any) (map[string]entry, []string) {
 		out, order := map[string]entry{}, []string{}
-		if c.Single {
+		if c.Object {
 			if m, ok := v.(map[string]any); ok {
 				id, _ := m[c.IDKey].(string)
 				out[id], order = entry{ptr, m}, append(order, id)

@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/untrusted"
-	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -214,7 +214,7 @@ func (p *Pack) kind() string {
 	if err != nil {
 		return "unreadable"
 	}
-	return string(validate.Detect(pack.ManifestFile, doc.Root))
+	return string(kinds.Detect(pack.ManifestFile, doc.Root))
 }
 
 // JSON is the file rel decoded (nil when absent or not JSON).

@@ -2,11 +2,12 @@ package semdiff
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+
+	"github.com/openwop/wopkit/internal/lazyre"
 )
 
 // ranges compares a map of version ranges: engines (name → range) or
@@ -49,7 +50,7 @@ func (d *differ) ranges(file, ptr string, ov, nv any, noun string, peers bool) {
 	}
 }
 
-var versionToken = regexp.MustCompile(`\d+(?:\.\d+){0,2}`)
+var versionToken = lazyre.New(`\d+(?:\.\d+){0,2}`)
 
 // rangeCmp compares two npm-style ranges on the versions where either can
 // change its mind (every version either names, the next and previous
@@ -82,7 +83,7 @@ func rangeCmp(o, n string) (lessV, moreV string, ok bool) {
 func probes(s string) []string {
 	const big = 999999
 	out := []string{"0.0.0", "0.0.1", "0.1.0", "1.0.0", fmt.Sprintf("%d.0.0", big)}
-	for _, tok := range versionToken.FindAllString(s, -1) {
+	for _, tok := range versionToken.Compiled().FindAllString(s, -1) {
 		var p [3]int
 		for i, part := range strings.Split(tok, ".") {
 			p[i], _ = strconv.Atoi(part)
