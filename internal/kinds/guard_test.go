@@ -30,7 +30,6 @@ var spelledElsewhere = map[string]string{
 	"internal/validate/lint_kinds.go prompt":     "a card's prompt member",
 	"internal/semdiff/diff.go prompt":            "a card's prompt member, compared as text",
 	"internal/tui/page_tool.go prompt":           "a tool action's prompt member",
-	"internal/semdiff/diff.go prompt":            "a card's prompt member (its wording: a fix when it changes)",
 	"internal/tui/run.go prompt":                 "the member a draft before the kinds table kept prompt answers in",
 	"internal/tui/run.go card":                   "the member a draft before the kinds table kept card answers in",
 	"internal/tui/page_prompt.go prompt":         "the wizard's page id",
