@@ -136,3 +136,7 @@ require (
 	google.golang.org/protobuf v1.36.11 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 )
+
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
+
+replace github.com/asaskevich/govalidator => ./third_party/govalidator

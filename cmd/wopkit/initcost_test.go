@@ -3,11 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // initCost is one package's line of GODEBUG=inittrace=1.
@@ -72,5 +76,58 @@ func TestInitAllocatesLittle(t *testing.T) {
 	}
 	if seen < 10 {
 		t.Errorf("inittrace named only %d of wopkit's packages: the test no longer sees them", seen)
+	}
+}
+
+// TestThirdPartyInitIsLazy: the libraries whose init used to dominate
+// start-up do their work on first use (third_party/*/PATCH.md):
+// jsonschema/v6 compiled every draft's metaschemas (1.7 MB, 21,000
+// allocations), govalidator (linked through sigstore-go) about 50 regular
+// expressions (950 KB).
+func TestThirdPartyInitIsLazy(t *testing.T) {
+	t.Parallel()
+	bound := map[string]int{"github.com/santhosh-tekuri/jsonschema/v6": 20 << 10, "github.com/asaskevich/govalidator": 128 << 10}
+	bounded := map[string]bool{}
+	for _, c := range initCosts(t) {
+		max, ok := bound[c.pkg]
+		if !ok {
+			continue
+		}
+		bounded[c.pkg] = true
+		if c.bytes > max {
+			t.Errorf("%s allocates %d bytes in %d allocations while the program starts: its lazy patch is lost (see third_party/)", c.pkg, c.bytes, c.allocs)
+		}
+	}
+	for pkg := range bound {
+		if !bounded[pkg] {
+			t.Errorf("inittrace has no line for %s: is it still linked?", pkg)
+		}
+	}
+}
+
+// TestLazyMetaschemasStillCheckSchemas: with the metaschemas compiled on
+// first use, a schema is still checked against its draft's metaschema,
+// by compilers running at once.
+func TestLazyMetaschemasStillCheckSchemas(t *testing.T) {
+	t.Parallel()
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			c := jsonschema.NewCompiler()
+			draft := []string{"https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#"}[i%2]
+			if err := c.AddResource("urn:x.json", map[string]any{"$schema": draft, "type": 5.0}); err != nil {
+				errs[i] = err
+				return
+			}
+			_, errs[i] = c.Compile("urn:x.json")
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		var sve *jsonschema.SchemaValidationError
+		if !errors.As(err, &sve) {
+			t.Errorf("compiler %d: a schema with \"type\": 5 compiled (%v); its metaschema should refuse it", i, err)
+		}
 	}
 }
