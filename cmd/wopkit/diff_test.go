@@ -141,3 +141,56 @@ func TestDiffFormats(t *testing.T) {
 		t.Errorf("sarif rules: %v", ids)
 	}
 }
+
+// validate --for-registry --registry compares a pack with the version it
+// follows in the checkout: flow 1.1.0 after a published 1.0.1 gets
+// diff/version-too-low on /version and the break as a warning on the
+// schema; with nothing published before, neither.
+func TestValidateComparesWithRegistry(t *testing.T) {
+	t.Parallel()
+	old := fixtures.Path(t, "history", "core.openwop.flow", "1.0.1.tgz")
+	if _, err := os.Stat(old); err != nil {
+		t.Skipf("../shared/fixtures/history is absent: %v", err)
+	}
+	reg := t.TempDir()
+	os.MkdirAll(filepath.Join(reg, ".well-known"), 0o755)
+	wk, _ := os.ReadFile(filepath.Join(fixtures.Registry(t), ".well-known", "openwop-registry.json"))
+	os.WriteFile(filepath.Join(reg, ".well-known", "openwop-registry.json"), wk, 0o644)
+	nw := fixtures.Path(t, "history", "core.openwop.flow", "1.1.0.tgz")
+	problems := func() map[string]string {
+		out, errOut, code := runCmd(t, "validate", nw, "--for-registry", "--registry", reg, "--json")
+		if code != 1 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var rep struct {
+			Files []struct {
+				Path             string
+				Errors, Warnings []struct{ Pointer, Rule, Message string }
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, f := range rep.Files {
+			for _, p := range append(f.Errors, f.Warnings...) {
+				if strings.HasPrefix(p.Rule, "diff/") {
+					got[filepath.Base(f.Path)+" "+p.Pointer+" "+p.Rule] = p.Message
+				}
+			}
+		}
+		return got
+	}
+	if got := problems(); len(got) != 0 {
+		t.Errorf("nothing published before, yet: %v", got)
+	}
+	dst := filepath.Join(reg, "v1", "packs", "core.openwop.flow", "-")
+	os.MkdirAll(dst, 0o755)
+	data, _ := os.ReadFile(old)
+	os.WriteFile(filepath.Join(dst, "1.0.1.tgz"), data, 0o644)
+	got := problems()
+	if !strings.Contains(got["pack.json /version diff/version-too-low"], "version_bump_too_small") ||
+		!strings.Contains(got["merge.config.json /allOf/0 diff/input-narrowed"], "breaking since core.openwop.flow@1.0.1") || len(got) != 2 {
+		t.Errorf("problems: %v", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/report"
+	"github.com/openwop/wopkit/internal/semdiff"
+	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -23,6 +26,7 @@ type validateOptions struct {
 	Kind        string
 	Spec        string
 	ForRegistry bool
+	Registry    string
 	ListRules   bool
 	RunEntry    bool
 	Size        SizeOptions
@@ -39,6 +43,7 @@ func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Kind, "kind", "", "treat standalone documents as this kind: "+kindList())
 	f.StringVar(&o.Spec, "spec", "", "check every document against this OpenWOP spec version (v1 or v2) instead of detecting it")
 	f.BoolVar(&o.ForRegistry, "for-registry", false, "apply the rules for publishing to a registry (size limits, reserved scopes), as pack --for-registry does")
+	f.StringVar(&o.Registry, "registry", "", "with --for-registry: a registry checkout to compare each pack with the version it follows (the bump its changes need: publish's version_bump_too_small)")
 	f.BoolVar(&o.ListRules, "rules", false, "list the lint rules and exit")
 	f.BoolVar(&o.RunEntry, "run-entry", false, "run OW017: load a javascript pack directory's runtime.entry with node (this runs the pack's code) in a sandbox: "+
 		"Linux amd64/arm64 only; reads limited to the pack (node's permission model; a link or hard link out refused before node starts); "+
@@ -88,6 +93,9 @@ func newValidateCmd() *cobra.Command {
 						WithHint("use one of %s", kindList())
 				}
 			}
+			if o.Registry != "" && !o.ForRegistry {
+				return usageErr("--registry compares with a registry's published versions for --for-registry", "add --for-registry")
+			}
 			if _, ok := validate.ParseSpec(o.Spec); !ok {
 				return werr.New(werr.Usage, "usage", "unknown --spec %q", o.Spec).WithHint("use v1 or v2")
 			}
@@ -110,6 +118,11 @@ func newValidateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if o.Registry != "" {
+				if err := compareWithRegistry(rep, args, o.Registry, o.Size.Limits()); err != nil {
+					return err
+				}
+			}
 			switch {
 			case o.RunEntry && !validate.NodeAvailable():
 				fmt.Fprintln(cmd.ErrOrStderr(), "validate: node is not installed: the javascript entry check (OW017) was skipped, nothing was run")
@@ -127,6 +140,75 @@ func newValidateCmd() *cobra.Command {
 	}
 	o.AddFlags(cmd)
 	return cmd
+}
+
+// compareWithRegistry compares each pack folder or tarball among paths
+// with the version it follows in the registry checkout (wopkit diff's
+// comparison): a bump smaller than the changes need is an error on
+// pack.json's version (publish would refuse it), each change that needs
+// the bump a warning where it is; a bump that is enough is a note.
+func compareWithRegistry(rep *validate.Report, paths []string, reg string, lim *tarball.Limits) error {
+	for _, path := range paths {
+		if st, err := os.Stat(path); err != nil || !st.IsDir() && !strings.HasSuffix(path, ".tgz") {
+			continue // a standalone document has no published versions
+		}
+		p, err := semdiff.Load(path, semdiff.LoadOptions{Limits: lim})
+		if err != nil {
+			continue // validate reported why it cannot be read
+		}
+		r, err := semdiff.AgainstRegistry(p, reg, lim)
+		if err != nil {
+			return err
+		}
+		if r != nil {
+			addComparison(rep, p, r)
+		}
+	}
+	return nil
+}
+
+// addComparison puts a comparison into the report (see compareWithRegistry).
+func addComparison(rep *validate.Report, p *semdiff.Pack, r *semdiff.Result) {
+	manifest := fileReport(rep, p.Display("pack.json"))
+	if r.VersionOK {
+		manifest.Note = strings.TrimPrefix(manifest.Note+"; compared with "+r.From+": "+r.Verdict, "; ")
+		return
+	}
+	line, col := p.Position("pack.json", "/version")
+	manifest.Errors = append(manifest.Errors, validate.Problem{File: manifest.Path, Pointer: "/version", Line: line, Column: col,
+		Rule: semdiff.RuleVersionTooLow, Severity: validate.Error,
+		Message: "the version is too low for the changes since " + r.From + ", so publish refuses it (version_bump_too_small): " + r.Verdict,
+		Hint:    "raise the version; `wopkit diff " + r.From + " " + p.Source + " --registry DIR` lists every change"})
+	manifest.Valid, rep.Valid = false, false
+	need := semdiff.Breaking
+	if len(r.Breaking()) == 0 {
+		need = semdiff.Feature
+	}
+	for _, c := range r.Changes {
+		if c.Level != need {
+			continue
+		}
+		fr := fileReport(rep, p.Display(c.File))
+		line, col := p.Position(c.File, c.Pointer)
+		fr.Warnings = append(fr.Warnings, validate.Problem{File: fr.Path, Pointer: c.Pointer, Line: line, Column: col,
+			Rule: c.Rule, Severity: validate.Warning, Message: string(c.Level) + " since " + r.From + ": " + c.Message})
+	}
+}
+
+// fileReport is the report's entry for the file named name (as validate
+// names files: relative to the working directory when inside it), added
+// when validate had none.
+func fileReport(rep *validate.Report, name string) *validate.FileReport {
+	if rel, err := filepath.Rel(".", name); err == nil && !strings.HasPrefix(rel, "..") {
+		name = filepath.ToSlash(rel)
+	}
+	for i := range rep.Files {
+		if rep.Files[i].Path == name {
+			return &rep.Files[i]
+		}
+	}
+	rep.Files = append(rep.Files, validate.FileReport{Path: name, Kind: "json-schema", Valid: true, Errors: []validate.Problem{}, Warnings: []validate.Problem{}})
+	return &rep.Files[len(rep.Files)-1]
 }
 
 // printValidate prints the report in the format asked for.
