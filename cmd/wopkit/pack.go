@@ -8,6 +8,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // packOptions are the flags of `wopkit pack`.
@@ -62,7 +63,7 @@ func newPackCmd() *cobra.Command {
 			}
 			res, err := pack.Pack(cmd.Context(), pack.Options{Dir: dir, Output: o.OutputFile, Signer: signer,
 				NoValidate: o.NoValidate, SchemaDir: o.Schemas, DryRun: o.DryRun, ForRegistry: o.ForRegistry || signer != nil, Level: o.Level,
-				Limits: o.Size.Limits()})
+				Limits: o.Size.Limits(), Validate: validate.BeforePack})
 			if err != nil {
 				return err
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -95,7 +96,7 @@ func newSignCmd() *cobra.Command {
 
 // packOptions are the pack options of signing path with signer.
 func (o *signOptions) packOptions(path string, signer sign.Signer) pack.Options {
-	return pack.Options{Dir: path, Output: o.OutputFile, Signer: signer, NoValidate: o.NoValidate, SchemaDir: o.Schemas, ForRegistry: true}
+	return pack.Options{Dir: path, Output: o.OutputFile, Signer: signer, NoValidate: o.NoValidate, SchemaDir: o.Schemas, ForRegistry: true, Validate: validate.BeforePack}
 }
 
 // signPath packs a directory or re-signs a tarball.

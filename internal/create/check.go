@@ -307,7 +307,7 @@ func trialPack(plan *scaffold.Plan, r *Release) error {
 	if err := plan.Write(tmp, false); err != nil {
 		return err
 	}
-	_, err = pack.Pack(context.Background(), pack.Options{Dir: tmp, DryRun: true, ForRegistry: r.signed()})
+	_, err = pack.Pack(context.Background(), pack.Options{Dir: tmp, DryRun: true, ForRegistry: r.signed(), Validate: validate.BeforePack})
 	return err
 }
 

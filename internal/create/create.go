@@ -202,7 +202,7 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 			}
 		}
 	}
-	p, err := pack.Pack(ctx, pack.Options{Dir: dir, Output: r.Output, Signer: signer, ForRegistry: signer != nil})
+	p, err := pack.Pack(ctx, pack.Options{Dir: dir, Output: r.Output, Signer: signer, ForRegistry: signer != nil, Validate: validate.BeforePack})
 	if err != nil {
 		return Result{}, err
 	}

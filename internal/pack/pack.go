@@ -46,7 +46,9 @@ type Options struct {
 	// SchemaDir holds JSON Schemas that replace the embedded ones by $id
 	// (validate's --schemas).
 	SchemaDir string
-	// Validate checks the pack before packing; nil uses DefaultValidate.
+	// Validate checks the pack before packing (validate.BeforePack, which
+	// this package cannot import: validate runs Check); without it, and
+	// without NoValidate, Pack refuses (pack_not_validated).
 	Validate func(dir string, opts Options) error
 }
 
@@ -80,11 +82,11 @@ func Pack(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if !opts.NoValidate {
-		v := opts.Validate
-		if v == nil {
-			v = DefaultValidate
+		if opts.Validate == nil {
+			return nil, werr.New(werr.Invalid, "pack_not_validated", "%s: nothing was given to validate the pack before packing it", dir).
+				WithHint("a program that packs passes validate.BeforePack as pack.Options.Validate (or NoValidate to pack without validating)")
 		}
-		if err := v(dir, opts); err != nil {
+		if err := opts.Validate(dir, opts); err != nil {
 			return nil, err
 		}
 	}

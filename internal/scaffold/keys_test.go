@@ -10,6 +10,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // TestDefaultKey (issue 17, bugs 5 and 6): the key already in the folder
@@ -93,7 +94,7 @@ func TestReleaseFilesAsPackNamesThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, out := range []string{"", filepath.Join(dir, "out", "x.tgz")} {
-		res, err := pack.Pack(context.Background(), pack.Options{Dir: filepath.Join(dir, "pack"), Output: out, Signer: s, DryRun: true})
+		res, err := pack.Pack(context.Background(), pack.Options{Dir: filepath.Join(dir, "pack"), Output: out, Signer: s, DryRun: true, Validate: validate.BeforePack})
 		if err != nil {
 			t.Fatal(err)
 		}

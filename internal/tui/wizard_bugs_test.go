@@ -447,7 +447,7 @@ func TestBug5ToolShipsInThePack(t *testing.T) {
 	if !strings.Contains(strings.Join(paths, " "), "tools/my-tool.tool.json") || !rep.Valid {
 		t.Errorf("validate of the pack: valid %v, files %v", rep.Valid, paths)
 	}
-	res, err := pack.Pack(context.Background(), pack.Options{Dir: pdir, DryRun: true})
+	res, err := pack.Pack(context.Background(), pack.Options{Dir: pdir, DryRun: true, Validate: validate.BeforePack})
 	if err != nil {
 		t.Fatal(err)
 	}

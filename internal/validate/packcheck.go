@@ -1,9 +1,13 @@
 package validate
 
 import (
+	"fmt"
 	"path"
+	"strings"
 
-	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/pack"
+	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/werr"
 )
 
 // PackFile is the kind of a file of a pack directory that is not a document
@@ -11,50 +15,35 @@ import (
 // named pipe, a secret, a name the tarball refuses).
 const PackFile Kind = "pack-file"
 
-// PackRefusal is one thing `wopkit pack` would refuse in a pack directory.
-type PackRefusal struct {
-	File    string // pack-relative, slash-separated ("pack.json" or "" for the pack as a whole)
-	Code    string // pack's error code, the problem's rule (pack_secret, pack_unsafe_entry...)
-	Message string
-	Hint    string
-}
-
-// PackCheck lists everything `wopkit pack` would refuse in the pack
-// directory dir under the size limits lim (the registry's rules with
-// forRegistry). It fails only when dir cannot be read at all.
-type PackCheck func(dir string, lim tarball.Limits, forRegistry bool) ([]PackRefusal, error)
-
-// packCheck is the registered PackCheck (nil: none).
-var packCheck PackCheck
-
-// RegisterPackCheck installs the check Path runs on a pack directory, so
-// that `validate DIR` is the preflight of `pack DIR`. internal/pack
-// registers its dry collection (pack.Check) from an init function: this
-// package cannot import it, since pack validates a directory before packing
-// it. Call it from an init function only.
-func RegisterPackCheck(f PackCheck) { packCheck = f }
-
 // lintReported are pack's refusals the lint rules already report on
 // pack.json, with their own rule ids (OW005, OW006, OW016).
 var lintReported = map[string]bool{"pack_file_missing": true, "pack_ref_invalid": true}
 
 // packRefusals adds to frs (pack.json's report first) what `wopkit pack`
-// would refuse in dir, each as an error named by pack's code, on the report
-// of the file it is about (created when validation did not read that file).
+// would refuse in dir (pack.Check, its dry collection), each as an error
+// named by pack's code, on the report of the file it is about (created when
+// validation did not read that file). `validate DIR` is thus the preflight
+// of `pack DIR`, in every program that validates.
 func (v *Validator) packRefusals(dir string, frs []FileReport) ([]FileReport, error) {
-	if packCheck == nil || v.opts.SkipPackCheck {
+	if v.opts.SkipPackCheck {
 		return frs, nil
 	}
-	list, err := packCheck(dir, v.opts.limits(), v.opts.ForRegistry)
+	lim := v.opts.limits()
+	list, err := pack.Check(pack.Options{Dir: dir, Limits: &lim, ForRegistry: v.opts.ForRegistry})
 	if err != nil {
 		return nil, err
 	}
 	base := path.Dir(frs[0].Path)
 	for _, r := range list {
-		if lintReported[r.Code] || r.Code == "pack_manifest_invalid" && len(frs[0].Errors) > 0 {
+		code := r.Err.Code
+		if lintReported[code] || code == "pack_manifest_invalid" && len(frs[0].Errors) > 0 {
 			continue
 		}
-		p := Problem{Line: 1, Column: 1, Rule: r.Code, Message: r.Message, Hint: r.Hint, Severity: Error}
+		msg := r.Err.Msg
+		if r.Err.Err != nil {
+			msg += ": " + r.Err.Err.Error()
+		}
+		p := Problem{Line: 1, Column: 1, Rule: code, Message: msg, Hint: r.Err.Hint, Severity: Error}
 		if r.File == "" || r.File == "pack.json" {
 			frs[0].add(p)
 			continue
@@ -70,4 +59,52 @@ func (v *Validator) packRefusals(dir string, frs []FileReport) ([]FileReport, er
 		frs[i].add(p)
 	}
 	return frs, nil
+}
+
+// maxListed bounds the problems BeforePack quotes in its refusal.
+const maxListed = 8
+
+// BeforePack is the validation `wopkit pack` runs before it packs
+// (pack.Options.Validate): the verdict of `wopkit validate DIR`, refusing
+// the pack when it has errors.
+func BeforePack(dir string, opts pack.Options) error {
+	// A v2 signing block makes the manifest a v2 document whatever the
+	// source says (kind required, an engines ceiling admitting major 2, v2
+	// peer-dependency families): it is checked as such before it is signed.
+	// Other methods keep the source's own spec version.
+	spec := SpecAuto
+	if opts.Signer != nil && opts.Signer.Method() == sign.MethodV2 {
+		spec = V2
+	}
+	v, err := New(Options{ForRegistry: opts.ForRegistry, SchemaDir: opts.SchemaDir, Spec: spec,
+		SkipPackCheck: true}) // Pack collects the files itself next
+	if err != nil {
+		return err
+	}
+	rep, err := v.Path(dir)
+	if err != nil {
+		return err
+	}
+	if rep.Valid {
+		return nil
+	}
+	var lines []string
+	n := 0
+	for _, f := range rep.Files {
+		for _, p := range f.Errors {
+			n++
+			if len(lines) < maxListed {
+				lines = append(lines, "  "+p.String())
+			}
+		}
+	}
+	if n > len(lines) {
+		lines = append(lines, fmt.Sprintf("  ... and %d more", n-len(lines)))
+	}
+	if spec == V2 {
+		return werr.New(werr.Invalid, "pack_invalid", "%s does not validate as the v2 pack a v2 signature makes it (%d errors):\n%s", dir, n, strings.Join(lines, "\n")).
+			WithHint("a v1 pack becomes v2 with `wopkit migrate %s`; check with `wopkit validate --spec v2 %s`, or sign it v1 with --sign manual", dir, dir)
+	}
+	return werr.New(werr.Invalid, "pack_invalid", "%s does not validate (%d errors):\n%s", dir, n, strings.Join(lines, "\n")).
+		WithHint("fix the errors (see `wopkit validate %s`), or pass --no-validate to pack anyway", dir)
 }

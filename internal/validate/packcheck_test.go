@@ -103,14 +103,14 @@ func TestValidateReportsWhatPackRefuses(t *testing.T) {
 	if rep, err := v.Path(clean); err != nil || !rep.Valid {
 		t.Fatalf("the clean pack does not validate: %v %+v", err, rep)
 	}
-	if _, err := pack.Pack(context.Background(), pack.Options{Dir: clean, Output: filepath.Join(t.TempDir(), "o.tgz"), Limits: &limits}); err != nil {
+	if _, err := pack.Pack(context.Background(), pack.Options{Dir: clean, Output: filepath.Join(t.TempDir(), "o.tgz"), Limits: &limits, Validate: validate.BeforePack}); err != nil {
 		t.Fatalf("the clean pack does not pack: %v", err)
 	}
 	for _, tc := range refusedThings {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := cleanPack(t)
 			tc.make(t, dir)
-			_, perr := pack.Pack(context.Background(), pack.Options{Dir: dir, Output: filepath.Join(t.TempDir(), "o.tgz"), Limits: &limits})
+			_, perr := pack.Pack(context.Background(), pack.Options{Dir: dir, Output: filepath.Join(t.TempDir(), "o.tgz"), Limits: &limits, Validate: validate.BeforePack})
 			if werr.CodeOf(perr) != tc.code {
 				t.Errorf("pack: code %q, want %q (%v)", werr.CodeOf(perr), tc.code, perr)
 			}
@@ -165,7 +165,7 @@ func TestValidateListsEveryPackRefusal(t *testing.T) {
 func TestPackSkipsTheCheckWhenValidating(t *testing.T) {
 	dir := cleanPack(t)
 	write("keys/dev.key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn==\n-----END OPENSSH PRIVATE KEY-----\n")(t, dir)
-	if err := pack.DefaultValidate(dir, pack.Options{Dir: dir}); err != nil {
+	if err := validate.BeforePack(dir, pack.Options{Dir: dir}); err != nil {
 		t.Errorf("pack's validation reports what its collection refuses: %v", err)
 	}
 }

@@ -47,7 +47,7 @@ type Options struct {
 	// (which runs the author's code) for packs read from a directory.
 	RunEntry bool
 	// SkipPackCheck leaves out of a pack directory's verdict what only
-	// `wopkit pack` refuses (see RegisterPackCheck): pack sets it, since it
+	// `wopkit pack` refuses (pack.Check): BeforePack sets it, since pack
 	// collects the files itself right after validating.
 	SkipPackCheck bool
 	// Catalog, when set, is the registry's node typeIds: with ForRegistry,
