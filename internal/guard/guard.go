@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -65,7 +66,7 @@ func Find(t testing.TB, root string, skip []string, forbidden map[string][]strin
 }
 
 // Files parses each non-test Go file of the module at root (testdata and
-// dot folders left out, and the folders skip, relative with slashes) and
+// dot folders left out, nested modules too, and the folders skip, relative with slashes) and
 // hands it to visit with its path relative to root.
 func Files(t testing.TB, root string, skip []string, visit func(rel string, fset *token.FileSet, f *ast.File)) {
 	t.Helper()
@@ -79,6 +80,9 @@ func Files(t testing.TB, root string, skip []string, visit func(rel string, fset
 		if d.IsDir() {
 			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" {
 				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && rel != "." {
+				return filepath.SkipDir // another module (third_party/*: patched copies of libraries)
 			}
 			for _, l := range skip {
 				if rel == l {

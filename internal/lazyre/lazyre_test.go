@@ -2,15 +2,14 @@ package lazyre
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/guard"
 )
 
 // TestEveryPatternCompiles compiles every lazyre.New("...") of the
@@ -18,23 +17,8 @@ import (
 // fail here rather than panic in a user's command.
 func TestEveryPatternCompiles(t *testing.T) {
 	t.Parallel()
-	root := filepath.Join("..", "..")
-	fset := token.NewFileSet()
 	n := 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "third_party" || strings.HasPrefix(d.Name(), ".")) && p != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, 0)
-		if err != nil {
-			return err
-		}
+	guard.Files(t, filepath.Join("..", ".."), nil, func(rel string, fset *token.FileSet, f *ast.File) {
 		ast.Inspect(f, func(node ast.Node) bool {
 			call, ok := node.(*ast.CallExpr)
 			if !ok {
@@ -58,11 +42,7 @@ func TestEveryPatternCompiles(t *testing.T) {
 			n++
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if n < 20 {
 		t.Errorf("found only %d lazyre.New patterns in the repository: the walk no longer sees them", n)
 	}
