@@ -56,7 +56,8 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 // plain prompts read answers from stdin, a pipe too); with it nil, `new`
 // always takes the non-interactive path.
 var runWizard = func(cmd *cobra.Command, o *newOptions) error {
-	opts := tui.NewOptions{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, DryRun: o.DryRun, Plain: styles.NoColor()}
+	opts := tui.NewOptions{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, DryRun: o.DryRun, Plain: styles.NoColor(),
+		Registry: os.Getenv(registryEnv)}
 	if o.Accessible { // plain prompts read stdin, a terminal or not (scripts, screen readers)
 		opts.Input, opts.Screen = cmd.InOrStdin(), cmd.OutOrStdout()
 	}
@@ -113,6 +114,11 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 var newKinds = scaffold.Verbs()
 
 // newNewCmd scaffolds packs, agents, nodes, eval suites and tool manifests
+// registryEnv names a registry checkout the wizard's review compares a
+// pack with: the version of the same pack it follows, and the bump its
+// changes need (see `wopkit diff`).
+const registryEnv = "WOPKIT_REGISTRY"
+
 // from templates/.
 func newNewCmd() *cobra.Command {
 	o := &newOptions{}

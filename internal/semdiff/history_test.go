@@ -156,3 +156,39 @@ func TestRegistryHistory(t *testing.T) {
 		}
 	}
 }
+
+// The wizard's review note: a folder about to be written as flow 1.1.0,
+// with 1.0.1 published in the checkout, says the version is too low and
+// names the break; without a checkout, or with nothing published before,
+// it says nothing.
+func TestReviewNote(t *testing.T) {
+	t.Parallel()
+	fx := sharedFixtures(t)
+	reg := t.TempDir()
+	wk, err := os.ReadFile(filepath.Join(fx, "registry", ".well-known", "openwop-registry.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(reg, ".well-known"), 0o755)
+	os.WriteFile(filepath.Join(reg, ".well-known", "openwop-registry.json"), wk, 0o644)
+	dir := fixtures.Untar(t, filepath.Join(fx, "history", "core.openwop.flow", "1.1.0.tgz"), t.TempDir())
+	if got := ReviewNote(dir, nil, ""); got != "" {
+		t.Errorf("no checkout: %q", got)
+	}
+	if got := ReviewNote(dir, nil, reg); got != "" {
+		t.Errorf("nothing published: %q", got)
+	}
+	published := filepath.Join(reg, "v2", "packs", "core.openwop.flow", "-")
+	os.MkdirAll(published, 0o755)
+	data, _ := os.ReadFile(filepath.Join(fx, "history", "core.openwop.flow", "1.0.1.tgz"))
+	os.WriteFile(filepath.Join(published, "1.0.1.tgz"), data, 0o644)
+	got := ReviewNote(dir, nil, reg)
+	if !strings.Contains(got, "version too low for its changes since core.openwop.flow@1.0.1") || !strings.Contains(got, "1 breaking, first: node core.flow.merge config accepts less") {
+		t.Errorf("note: %q", got)
+	}
+	// The planned files are laid over the folder: a pack.json at 2.0.0 is enough.
+	pj := strings.Replace(string(fixtures.File(t, filepath.Join(fx, "history", "core.openwop.flow", "1.1.0.tgz"), "pack.json")), `"version":"1.1.0"`, `"version":"2.0.0"`, 1)
+	if got := ReviewNote(dir, map[string][]byte{"pack.json": []byte(pj)}, reg); !strings.HasPrefix(got, "compared with core.openwop.flow@1.0.1: 1.0.1 → 2.0.0 is a major bump") {
+		t.Errorf("2.0.0: %q", got)
+	}
+}

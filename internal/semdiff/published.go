@@ -1,6 +1,8 @@
 package semdiff
 
 import (
+	"fmt"
+
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
@@ -73,4 +75,51 @@ func (p *Pack) Position(rel, ptr string) (line, col int) {
 		return 1, 1
 	}
 	return doc.Position(doc.Locate(ptr, false))
+}
+
+// Planned is the pack a folder will hold once files are written into it:
+// the folder's files as they are (none when it does not exist yet) with
+// files (slash path → content) laid over them. The wizard's review reads
+// the pack it is about to write this way.
+func Planned(dir string, files map[string][]byte) (*Pack, error) {
+	p, err := loadDir(dir)
+	if err != nil {
+		p = &Pack{Source: dir, Where: dir, Files: map[string][]byte{}}
+	}
+	for rel, data := range files {
+		p.Files[rel] = data
+	}
+	if _, ok := p.Files["pack.json"]; !ok {
+		return nil, fmt.Errorf("%s will hold no pack.json", dir)
+	}
+	return p, p.init()
+}
+
+// ReviewNote says in one line how the pack about to be written into dir
+// (see Planned) compares with the version it follows in the registry
+// checkout reg, or "" when there is nothing to say (no checkout, no
+// earlier version, or a bump that is enough and no change a consumer can
+// notice). It never fails: a checkout it cannot read is said in the note.
+func ReviewNote(dir string, files map[string][]byte, reg string) string {
+	if reg == "" {
+		return ""
+	}
+	p, err := Planned(dir, files)
+	if err != nil {
+		return ""
+	}
+	r, err := AgainstRegistry(p, reg, nil)
+	switch {
+	case err != nil:
+		return "not compared with the registry checkout " + reg + ": " + err.Error()
+	case r == nil:
+		return ""
+	case r.VersionOK:
+		return "compared with " + r.From + ": " + r.Verdict
+	}
+	note := "version too low for its changes since " + r.From + " (publish would refuse it): " + r.Verdict
+	if br := r.Breaking(); len(br) > 0 {
+		note += fmt.Sprintf("; %d breaking, first: %s", len(br), br[0].Message)
+	}
+	return note
 }

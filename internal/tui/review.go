@@ -27,6 +27,10 @@ type planned struct {
 	where    []string // where the files go (see where)
 	problems []scaffold.FieldError
 	err      error
+	// compat compares the pack with the version it follows in the
+	// registry checkout NewOptions.Registry (semdiff.ReviewNote); "" when
+	// there is nothing to say.
+	compat string
 }
 
 // review is the wizard's review page: the files that will be written, the
@@ -235,6 +239,9 @@ func (r *review) view(ctx *common.Context, width, height int) string {
 	}
 	b.WriteString(r.whereView(width, height))
 	b.WriteString(st.OK.Render("no problems") + " · " + st.Dim.Render("enter to write, b to go back") + "\n")
+	if r.compat != "" {
+		b.WriteString(st.Dim.Render(widgets.Wrap(r.compat, width)) + "\n")
+	}
 	lines := strings.Split(strings.TrimRight(r.manifest, "\n"), "\n")
 	room := max(height-lipglossHeight(b.String())-1, 3)
 	r.scroll = min(r.scroll, max(len(lines)-room, 0))

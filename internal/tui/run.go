@@ -12,6 +12,7 @@ import (
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -176,6 +177,13 @@ func checked(v *validate.Validator, a *answers, opts NewOptions) planned {
 		p.plan = nil
 	}
 	p.where = where(v, a, opts, p.plan)
+	if p.plan != nil && a.isPack() && opts.Registry != "" {
+		files := map[string][]byte{}
+		for _, f := range p.plan.Files {
+			files[f.Path] = f.Data
+		}
+		p.compat = semdiff.ReviewNote(targetDir(a, opts), files, opts.Registry)
+	}
 	return p
 }
 

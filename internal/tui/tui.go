@@ -76,6 +76,9 @@ type NewOptions struct {
 	Accessible bool                // plain line-by-line prompts instead of the full-screen wizard
 	DryRun     bool                // write nothing (no files, key, tarball or draft): say what would be written
 	DraftDir   string              // where the draft is kept; "" is the current directory
+	// Registry is a registry checkout the review compares a pack with
+	// (the version of the same pack it follows; WOPKIT_REGISTRY).
+	Registry string
 	// Pack and Tool, when set, are answers given on the command line
 	// (--set, --values): the wizard starts from them and asks the rest.
 	Pack *scaffold.PackAnswers
