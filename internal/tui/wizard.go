@@ -354,6 +354,13 @@ func (w *wizard) pageKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			w.notice = "ctrl+e opens your editor, but $EDITOR is not set: set it (e.g. EDITOR=nano) and start again, or type here"
 			return nil, true
 		}
+	case s == "left" || s == "right":
+		// ← is the left option (Yes), → the right one (No): huh's confirm
+		// flips on either, so the key that names the side already chosen
+		// is kept from it.
+		if c, ok := focused.(*huh.Confirm); ok && c.GetValue() == (s == "left") {
+			return nil, true
+		}
 	case s == "enter":
 		return w.enter(focused)
 	case s == "right" && w.suggestion(focused) != "":

@@ -141,3 +141,28 @@ func TestIssue25KillSwitchAsked(t *testing.T) {
 		})
 	}
 }
+
+// Item 5: on a yes/no, ← chooses the left option (Yes) and → the right one
+// (No), whatever was chosen before: ← on [Yes] used to flip it to No.
+func TestIssue25ArrowsChooseSide(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := newAnswers()
+	d, w := wizardOn(t, a, NewOptions{What: whatAgent, Dir: dir, DraftDir: dir})
+	pageOf(t, d, w, "agent", 0)
+	focusKeyOf(t, d, w, "agents.0.handoff")
+	g := &a.Pack.Agents[0]
+	for _, step := range []struct {
+		key  string
+		want bool
+	}{{"left", true}, {"left", true}, {"right", false}, {"right", false}, {"left", true}} {
+		d.keys(step.key)
+		if got := w.form.GetFocusedField().GetValue(); got != step.want {
+			t.Fatalf("%s: the yes/no is %v, want %v:\n%s", step.key, got, step.want, d.view())
+		}
+	}
+	d.keys("enter")
+	if !g.Handoff {
+		t.Error("the handoff schemas chosen with ← were left out")
+	}
+}
