@@ -66,7 +66,10 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.ctx.Resize(msg.Width, msg.Height)
 	case tea.KeyPressMsg:
 		if key.Matches(msg, a.ctx.Keys.ForceQuit) {
-			if _, isDialog := a.top().(*confirm); isDialog {
+			if c, isDialog := a.top().(*confirm); isDialog {
+				if c.onForce != nil { // a second ctrl+c: what the dialog keeps, then quit
+					return a, popThen(c.onForce)
+				}
 				return a, tea.Quit
 			}
 			if q, ok := a.top().(quitter); ok {

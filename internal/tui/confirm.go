@@ -17,6 +17,10 @@ type confirm struct {
 	question        string
 	onYes, onNo     tea.Cmd
 	yesText, noText string
+	// onForce is what a second ctrl+c does (nil: quit as it is); the
+	// wizard's keeps the draft, so that two ctrl+c never lose the answers.
+	onForce   tea.Cmd
+	forceText string
 }
 
 func newConfirm(ctx *common.Context, question string, onYes, onNo tea.Cmd) *confirm {
@@ -54,9 +58,13 @@ func (c *confirm) View() string {
 // Help is the dialog's keys; its footer lists the same words.
 func (c *confirm) Help() []key.Binding {
 	k := c.ctx.Keys
-	return []key.Binding{
+	out := []key.Binding{
 		key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, c.yesText)),
 		key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp(k.No.Help().Key, c.noText)),
 		key.NewBinding(key.WithKeys(k.Cancel.Keys()...), key.WithHelp(k.Cancel.Help().Key, "go back")),
 	}
+	if c.onForce != nil {
+		out = append(out, key.NewBinding(key.WithKeys(k.ForceQuit.Keys()...), key.WithHelp(k.ForceQuit.Help().Key, c.forceText)))
+	}
+	return out
 }

@@ -106,7 +106,10 @@ func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
 			return runCmd(w.k.v, w.a, w.opts, r.plan)
 		}
 	case key.Matches(k, keys.Quit):
-		return push(w.confirmQuitReview())
+		if d := w.confirmQuitReview(); d != nil {
+			return push(d)
+		}
+		return tea.Quit
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 
@@ -39,6 +40,7 @@ type wizard struct {
 	err      string   // the last failure
 	notice   string   // a note above the form (a key that cannot work here)
 	fixNote  string   // the review problem the page was opened to fix, until it is left
+	start    string   // a fresh start's answers (fingerprint; "" for a draft or given answers): leaving them so keeps no draft
 	// filtering is set while the license list is being searched (esc then
 	// stops the search, not the wizard).
 	filtering bool
@@ -98,6 +100,13 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizar
 	if out == nil {
 		out = &outcome{}
 	}
+	// a fresh start (no draft, nothing given on the command line): leaving
+	// it before answering anything keeps no draft and asks nothing
+	fresh := newAnswers()
+	if opts.What != "" {
+		fresh.What = opts.What
+	}
+	pristine := a.fingerprint() == fresh.fingerprint()
 	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, out: out, hidden: map[*huh.Group]func() bool{}, passed: map[string]string{}}
 	w.k.cross = w.crossCheck
 	ws := walk(a)
@@ -114,6 +123,9 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizar
 	}
 	if w.at.pg.groups != nil {
 		w.form = w.build(w.at)
+	}
+	if pristine {
+		w.start = a.fingerprint()
 	}
 	return w
 }
@@ -346,7 +358,10 @@ func (w *wizard) pageKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		w.filtering = true
 		return nil, false
 	case key.Matches(k, w.ctx.Keys.Cancel):
-		return push(w.ConfirmQuit()), true
+		if d := w.ConfirmQuit(); d != nil {
+			return push(d), true
+		}
+		return tea.Quit, true
 	case s == "ctrl+b", s == "shift+tab" && focused == w.first:
 		return w.back(), true
 	case s == "ctrl+e":
@@ -410,16 +425,30 @@ func (w *wizard) ConfirmQuit() screen {
 	if w.finished || w.opts.DryRun { // a dry run keeps no draft: nothing to ask
 		return nil
 	}
+	if w.start != "" && w.a.fingerprint() == w.start { // nothing answered yet: nothing to keep
+		return nil
+	}
 	path := w.opts.draftOut()
-	return newConfirm(w.ctx, "Keep a draft of your answers? `wopkit new` offers it next time in this directory.",
-		func() tea.Msg {
-			if err := saveDraft(path, w.a); err != nil {
-				return runMsg{err: err}
-			}
-			w.out.notes = append(w.out.notes, "kept a draft of your answers in "+path+": run `wopkit new` here to resume")
-			return quitMsg{}
-		},
+	keep := func() tea.Msg {
+		if err := saveDraft(path, w.a); err != nil {
+			return runMsg{err: err}
+		}
+		w.out.notes = append(w.out.notes, "kept a draft of your answers in "+path+": run `wopkit new` here to resume")
+		return quitMsg{}
+	}
+	c := newConfirm(w.ctx, "Keep a draft of your answers? `wopkit new` offers it next time in this directory.", keep,
 		// n: no draft, not even one kept earlier (a resumed draft, or the
 		// one a failed write kept).
 		func() tea.Msg { removeDraft(path); return quitMsg{} })
+	c.onForce, c.forceText = keep, "keep it and quit"
+	return c
+}
+
+// fingerprint is the answers without the page they are on: two are equal
+// when nothing was answered between them.
+func (a *answers) fingerprint() string {
+	c := *a
+	c.Page, c.Entry, c.Sub = "", 0, 0
+	b, _ := json.Marshal(&c)
+	return string(b)
 }

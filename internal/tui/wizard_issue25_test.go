@@ -166,3 +166,37 @@ func TestIssue25ArrowsChooseSide(t *testing.T) {
 		t.Error("the handoff schemas chosen with ← were left out")
 	}
 }
+
+// Item 10: a second ctrl+c on "Keep a draft?" keeps the draft and says
+// where (it quit with the answers thrown away, nothing said); ctrl+c with
+// nothing answered yet quits without asking.
+func TestIssue25CtrlCTwiceKeepsDraft(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := newAnswers()
+	out := &outcome{}
+	d, w := wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir, out: out})
+	d.keys("ctrl+c")
+	if !d.quit {
+		t.Fatalf("ctrl+c with nothing answered asks:\n%s", d.view())
+	}
+	a = newAnswers()
+	d, w = wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir, out: out})
+	d.keys("enter", "enter", "type:acme")
+	d.keys("ctrl+c")
+	if !strings.Contains(d.view(), "Keep a draft") || !strings.Contains(d.view(), "ctrl+c keep it and quit") {
+		t.Fatalf("the first ctrl+c does not offer a draft:\n%s", d.view())
+	}
+	d.keys("ctrl+c")
+	if !d.quit {
+		t.Fatal("the second ctrl+c does not quit")
+	}
+	b, ok := loadDraft(filepath.Join(dir, DraftFile))
+	if !ok || !strings.Contains(b.Pack.Name, "acme") {
+		t.Fatalf("no draft with the answers kept (%v)", ok)
+	}
+	if len(out.notes) == 0 || !strings.Contains(out.notes[len(out.notes)-1], filepath.Join(dir, DraftFile)) {
+		t.Errorf("where the draft is kept is not said: %q", out.notes)
+	}
+	_ = w
+}
