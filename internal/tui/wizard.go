@@ -48,9 +48,9 @@ type wizard struct {
 	// liveSeq numbers the checks so that a late answer is dropped.
 	live    string
 	liveSeq int
-	// passed holds, per field, the text and problem the cross check last
-	// showed: leaving the field again with the same text goes on.
-	passed map[string]string
+	// warn is the problem the whole answers have at the field with
+	// warnKey, said as that field was left (see crossCheck).
+	warn, warnKey string
 	// undo is the entry a list page removed last, offered back once.
 	undo *removed
 	// hidden are the conditions of the groups shown only sometimes (see hideWhen).
@@ -107,7 +107,7 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizar
 		fresh.What = opts.What
 	}
 	pristine := a.fingerprint() == fresh.fingerprint()
-	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, out: out, hidden: map[*huh.Group]func() bool{}, passed: map[string]string{}}
+	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, out: out, hidden: map[*huh.Group]func() bool{}}
 	w.k.cross = w.crossCheck
 	ws := walk(a)
 	w.at = ws[0]
@@ -182,7 +182,7 @@ func (w *wizard) forward() pos {
 func (w *wizard) move(to pos) tea.Cmd {
 	w.at = to
 	w.a.Page, w.a.Entry, w.a.Sub = to.pg.id, to.i, to.j
-	w.live, w.notice, w.fixNote, w.filtering = "", "", "", false
+	w.live, w.notice, w.fixNote, w.filtering, w.warn, w.warnKey = "", "", "", false, "", ""
 	if to.pg.groups == nil {
 		w.form = nil
 		w.busy = "checking the files…"
@@ -369,14 +369,15 @@ func (w *wizard) pageKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			w.notice = "ctrl+e opens your editor, but $EDITOR is not set: set it (e.g. EDITOR=nano) and start again, or type here"
 			return nil, true
 		}
-	case s == "left" || s == "right":
+	case (s == "left" || s == "right") && onSide(focused, s):
 		// ← is the left option (Yes), → the right one (No): huh's confirm
 		// flips on either, so the key that names the side already chosen
 		// is kept from it.
-		if c, ok := focused.(*huh.Confirm); ok && c.GetValue() == (s == "left") {
-			return nil, true
-		}
+		return nil, true
 	case s == "enter":
+		if w.warn != "" {
+			w.recheckWarn()
+		}
 		return w.enter(focused)
 	case s == "right" && w.suggestion(focused) != "":
 		return w.takeSuggestion(focused), true
@@ -410,7 +411,7 @@ func (w *wizard) enter(focused huh.Field) (tea.Cmd, bool) {
 		return nil, false
 	}
 	text := in.GetValue().(string)
-	if check := w.k.live[in]; check != nil && check(text) != nil || w.crossHolds(in.GetKey(), text) {
+	if check := w.k.live[in]; check != nil && check(text) != nil {
 		return nil, false // the form shows the problem
 	}
 	cmd := w.form.NextField()
@@ -451,4 +452,11 @@ func (a *answers) fingerprint() string {
 	c.Page, c.Entry, c.Sub = "", 0, 0
 	b, _ := json.Marshal(&c)
 	return string(b)
+}
+
+// onSide reports whether the focused field is a yes/no already on the side
+// the arrow key names (← Yes, → No).
+func onSide(f huh.Field, arrow string) bool {
+	c, ok := f.(*huh.Confirm)
+	return ok && c.GetValue() == (arrow == "left")
 }

@@ -295,7 +295,7 @@ func TestBug6PlainButtons(t *testing.T) {
 	if !strings.Contains(d.view(), "[Yes]") || strings.Contains(d.view(), "[No]") {
 		t.Errorf("the chosen button is not marked:\n%s", d.view())
 	}
-	d.keys("left")
+	d.keys("right") // → is the right option, No (issue 25, item 5)
 	if !strings.Contains(d.view(), "[No]") {
 		t.Errorf("the chosen button is not marked:\n%s", d.view())
 	}
@@ -337,7 +337,9 @@ func TestBug8EscAndEditor(t *testing.T) {
 	if _, ok := d.a.top().(*wizard); !ok || w.filtering {
 		t.Fatalf("esc in the license search left the page:\n%s", d.view())
 	}
-	d, w = wizardOn(t, newAnswers(), NewOptions{DraftDir: t.TempDir()})
+	answered := newAnswers()
+	answered.Pack.Author = "Acme" // an answer to keep: esc asks about a draft
+	d, w = wizardOn(t, answered, NewOptions{DraftDir: t.TempDir()})
 	toPage(d, w, "agent")
 	for i := 0; i < 8 && !strings.Contains(d.view(), "┃ System prompt"); i++ {
 		d.keys("enter")

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"errors"
 	"slices"
 	"strings"
 )
@@ -9,27 +8,28 @@ import (
 // crossCheck is the check of the whole answers as the author leaves the
 // field with the key: a problem the review would show at this field (an id
 // another node has, a licence that is not an SPDX id, a key file that is
-// not there) is shown on the field, where it is fixed, not pages later.
-// The author may go on anyway: leaving the field again with the same text
-// passes, and the review lists the problem again.
+// not there) is said as the field is left, not pages later. It never holds
+// the focus (one rule for every field: only a field's own check refuses):
+// a problem kept the focus until a second enter, so the next answer typed
+// went on the end of the same field. The warning stays above the fields
+// until its cause is gone or the page is left, and the review lists it.
 func (w *wizard) crossCheck(key, text string) error {
 	msg := w.crossProblem(key)
-	if msg == "" {
-		delete(w.passed, key)
-		return nil
+	switch {
+	case msg != "":
+		w.warn, w.warnKey = msg, key
+	case w.warnKey == key:
+		w.warn, w.warnKey = "", ""
 	}
-	if w.passed[key] == text+"\x00"+msg {
-		return nil
-	}
-	w.passed[key] = text + "\x00" + msg
-	return errors.New(msg + "; enter again to go on, the review will list it")
+	return nil
 }
 
-// crossHolds reports whether leaving the field with the key and text now
-// would be stopped by crossCheck (without recording that it was shown).
-func (w *wizard) crossHolds(key, text string) bool {
-	msg := w.crossProblem(key)
-	return msg != "" && w.passed[key] != text+"\x00"+msg
+// recheckWarn drops the warning once its cause is gone (an answer on
+// another field fixed it).
+func (w *wizard) recheckWarn() {
+	if w.warnKey != "" && w.crossProblem(w.warnKey) == "" {
+		w.warn, w.warnKey = "", ""
+	}
 }
 
 // crossProblem is what the review would say at the field with the key:

@@ -200,3 +200,32 @@ func TestIssue25CtrlCTwiceKeepsDraft(t *testing.T) {
 	}
 	_ = w
 }
+
+// Item 9: a problem the review lists is said as the field is left and the
+// focus goes on, so the next answer typed lands in the next field (it was
+// appended to the licence); the warning goes as soon as its cause does.
+func TestIssue25WarningDoesNotHoldTheField(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := newAnswers()
+	a.Pack.License = "Apache-2" // not an SPDX id: the list offers "another"
+	d, w := wizardOn(t, a, NewOptions{What: whatNodes, Dir: filepath.Join(dir, "out"), DraftDir: dir})
+	focusKeyOf(t, d, w, "license.other")
+	d.keys("enter")
+	if !strings.Contains(flat(d.view()), "not an SPDX license identifier") {
+		t.Fatalf("leaving the licence does not say its problem:\n%s", d.view())
+	}
+	d.keys("type:https://acme.dev/weather", "enter")
+	if a.Pack.License != "Apache-2" || a.Pack.Homepage != "https://acme.dev/weather" {
+		t.Fatalf("the next answer did not land in the next field: licence %q, homepage %q", a.Pack.License, a.Pack.Homepage)
+	}
+	focusKeyOf(t, d, w, "keywords")
+	for i := 0; i < 5 && w.form.GetFocusedField().GetKey() != "license.other"; i++ {
+		d.send(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	}
+	clearField(d, w.form.GetFocusedField())
+	d.keys("type:Apache-2.0", "enter")
+	if strings.Contains(flat(d.view()), "SPDX license identifier") || w.warn != "" {
+		t.Errorf("the warning outlives its fix:\n%s", d.view())
+	}
+}

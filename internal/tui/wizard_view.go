@@ -45,6 +45,9 @@ func (w *wizard) View() string {
 				body = st.Error.Render(widgets.Wrap("✗ "+note, w.ctx.Width-2)) + "\n" + body
 			}
 		}
+		if w.warn != "" {
+			body = st.Warning.Render(widgets.Wrap("⚠ "+w.warn+"; the review lists it (shift+tab goes back to it)", w.ctx.Width-2)) + "\n" + body
+		}
 		if w.fixNote != "" {
 			body = st.Error.Render(w.fixView()) + "\n" + body
 		}
