@@ -1,11 +1,11 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -70,7 +70,7 @@ func newKeygenCmd() *cobra.Command {
 				}
 			}
 			// The prefix's directory is created (0700: it holds a private key).
-			if err := os.MkdirAll(filepath.Dir(o.Out), 0o700); err != nil {
+			if err := atomicfile.MkdirAll(filepath.Dir(o.Out), 0o700); err != nil {
 				return werr.Wrap(werr.Env, "write_failed", err, "cannot create the directory of %s", o.Out).
 					WithHint("check the --out path and its permissions")
 			}
@@ -128,7 +128,7 @@ func (o *keygenOptions) fromAgent(cmd *cobra.Command) error {
 		return err
 	}
 	pubPath := o.Out + ".pub"
-	if err := os.MkdirAll(filepath.Dir(pubPath), 0o755); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Dir(pubPath), 0o755); err != nil {
 		return werr.Wrap(werr.Env, "write_failed", err, "cannot create the directory of %s", pubPath).
 			WithHint("check the --out path and its permissions")
 	}

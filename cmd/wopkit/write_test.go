@@ -59,20 +59,36 @@ func TestConcurrentNewAgentLosesNothing(t *testing.T) {
 }
 
 // TestPackJSONSymlinkAndModeKept: adding an agent writes through a pack.json
-// that is a symbolic link (the link stays) and keeps a 0600 mode.
+// that is a symbolic link to a file inside the pack (the link stays) and
+// keeps a 0600 mode; a pack.json that links out of the pack is refused
+// (path_outside_root, issue 24 item 5) and its target keeps its content.
 func TestPackJSONSymlinkAndModeKept(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "p")
 	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", dir, "--set", "name=vendor.acme.hello"); code != 0 {
 		t.Fatalf("new pack: %s", errOut)
 	}
-	real := filepath.Join(t.TempDir(), "real-pack.json")
 	data, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
-	os.WriteFile(real, data, 0o600)
-	os.Chmod(real, 0o600)
-	os.Remove(filepath.Join(dir, "pack.json"))
-	if err := os.Symlink(real, filepath.Join(dir, "pack.json")); err != nil {
-		t.Fatal(err)
+	link := func(real string) {
+		t.Helper()
+		os.MkdirAll(filepath.Dir(real), 0o755)
+		os.WriteFile(real, data, 0o600)
+		os.Chmod(real, 0o600)
+		os.Remove(filepath.Join(dir, "pack.json"))
+		if err := os.Symlink(real, filepath.Join(dir, "pack.json")); err != nil {
+			t.Fatal(err)
+		}
 	}
+	outside := filepath.Join(t.TempDir(), "real-pack.json")
+	link(outside)
+	_, errOut, code := runCmd(t, "new", "agent", "--pack", dir, "--set", "id=writer", "--set", "modelClass=writing")
+	if code == 0 || !strings.Contains(errOut, "path_outside_root") && !strings.Contains(errOut, "leads out of the folder") {
+		t.Fatalf("new agent through a pack.json linking out: exit %d: %s", code, errOut)
+	}
+	if got, _ := os.ReadFile(outside); string(got) != string(data) {
+		t.Fatalf("the pack.json outside the pack was rewritten:\n%s", got)
+	}
+	real := filepath.Join(dir, "manifest", "pack.json")
+	link(real)
 	if _, errOut, code := runCmd(t, "new", "agent", "--pack", dir, "--set", "id=writer", "--set", "modelClass=writing"); code != 0 {
 		t.Fatalf("new agent: exit %d: %s", code, errOut)
 	}

@@ -20,7 +20,11 @@ import (
 // File is a file being written under a temporary name beside its final path.
 type File struct {
 	*os.File
-	final  string
+	root   *os.Root // the place it is written in
+	owned  bool     // root was opened for this file alone: closed with it
+	tmp    string   // the temporary name, relative to root
+	rel    string   // the final name, relative to root
+	final  string   // the final path, for messages
 	closed bool
 	base   []byte // for a replacement: the content it was planned from
 	check  bool   // base is set: refuse to rename over other content
@@ -41,19 +45,39 @@ func IsTemp(name string) bool {
 // an error stops the commit there, as a kill would (temporary files stay).
 var beforeRename func(final string) error
 
-// Create starts writing final. The file gets mode perm whatever the umask
-// (key files must be 0600).
+// Create starts writing final, in final's own folder (the place: nothing is
+// written through a link that leaves it). The file gets mode perm whatever
+// the umask (key files must be 0600).
 func Create(final string, perm fs.FileMode) (*File, error) {
-	f, err := os.CreateTemp(filepath.Dir(final), "."+filepath.Base(final)+tempInfix+"*")
+	pl, err := OpenPlace(filepath.Dir(final))
 	if err != nil {
-		return nil, failed(err, final).WithHint("check that the directory exists and is writable")
+		return nil, err
 	}
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		os.Remove(f.Name())
+	f, err := pl.create(final, perm)
+	if err != nil {
+		pl.Close()
+		return nil, err
+	}
+	f.owned = true
+	return f, nil
+}
+
+// create starts writing final (inside the place).
+func (p *Place) create(final string, perm fs.FileMode) (*File, error) {
+	rel, err := p.rel(final)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := tempIn(p.root, rel, perm)
+	if err != nil {
+		return nil, err
+	}
+	f, err := p.root.OpenFile(tmp, os.O_WRONLY, 0)
+	if err != nil {
+		p.root.Remove(tmp)
 		return nil, failed(err, final)
 	}
-	return &File{File: f, final: final}, nil
+	return &File{File: f, root: p.root, tmp: tmp, rel: rel, final: final}, nil
 }
 
 // Final returns the path the file will have once committed.
@@ -72,15 +96,33 @@ func (f *File) finish() error {
 	return errors.Join(err, f.File.Close())
 }
 
+// rename moves the temporary file over its final name.
+func (f *File) rename() error {
+	if err := f.root.Rename(f.tmp, f.rel); err != nil {
+		return placeErr(err, f.final)
+	}
+	f.tmp = ""
+	f.release()
+	return nil
+}
+
+// release closes the place when it was opened for this file alone.
+func (f *File) release() {
+	if f.owned {
+		f.owned = false
+		f.root.Close()
+	}
+}
+
 // Commit syncs the file and renames it over its final path.
 func (f *File) Commit() error {
 	if err := f.finish(); err != nil {
 		f.Abort()
 		return failed(err, f.final)
 	}
-	if err := os.Rename(f.Name(), f.final); err != nil {
+	if err := f.rename(); err != nil {
 		f.Abort()
-		return failed(err, f.final)
+		return err
 	}
 	return nil
 }
@@ -91,7 +133,11 @@ func (f *File) Abort() {
 		f.closed = true
 		f.File.Close()
 	}
-	os.Remove(f.Name())
+	if f.tmp != "" {
+		f.root.Remove(f.tmp)
+		f.tmp = ""
+	}
+	f.release()
 }
 
 // WriteFile replaces path with data, giving it mode perm.
@@ -108,36 +154,93 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 }
 
 // Replace is WriteFile that keeps an existing file's permissions and, when
-// path is a symbolic link, writes through it (the link stays a link and its
-// target gets the content); a new file gets perm.
+// path is a symbolic link to a file in the same folder or below, writes
+// through it (the link stays a link and its target gets the content); a
+// link that leaves the folder is refused (path_outside_root). A new file
+// gets perm.
 func Replace(path string, data []byte, perm fs.FileMode) error {
-	path, perm = target(path, perm)
-	return WriteFile(path, data, perm)
+	var b Batch
+	if err := b.replace(path, data, nil, perm, false); err != nil {
+		b.Abort()
+		return err
+	}
+	return b.Commit()
 }
 
-// target resolves the file a replacement writes: the target of a symbolic
-// link (so the link survives), with the existing file's permissions.
-func target(path string, perm fs.FileMode) (string, fs.FileMode) {
-	if lst, err := os.Lstat(path); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
-		if t, err := filepath.EvalSymlinks(path); err == nil {
-			path = t
+// target resolves the file a replacement of rel writes inside the place: the
+// target of a symbolic link (so the link survives), as long as it stays
+// inside root, with the existing file's permissions.
+func (p *Place) target(rel string, perm fs.FileMode) (string, fs.FileMode, error) {
+	root := p.root
+	for range 40 {
+		fi, err := root.Lstat(rel)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			break
 		}
+		link, err := root.Readlink(rel)
+		if err != nil {
+			return "", 0, err
+		}
+		next := filepath.Join(filepath.Dir(rel), link)
+		if filepath.IsAbs(link) {
+			if next, err = p.rel(link); err != nil {
+				return "", 0, outside(rel, link)
+			}
+		}
+		if next == ".." || strings.HasPrefix(next, ".."+string(filepath.Separator)) {
+			return "", 0, outside(rel, link)
+		}
+		rel = next
 	}
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := root.Stat(rel); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	return path, perm
+	return rel, perm, nil
+}
+
+// outside is the error of a link that leads out of the place.
+func outside(rel, link string) error {
+	return &fs.PathError{Op: "write", Path: rel, Err: errors.New("path escapes from parent (a link to " + link + ")")}
 }
 
 // Batch writes several files that appear together or not at all: each is
-// written under a temporary name, and Commit renames them all.
+// written under a temporary name, and Commit renames them all. Place, when
+// set, is the folder every file of the batch must be in (a pack folder):
+// nothing is written through a link that leaves it; without it each file's
+// own folder is its place.
 type Batch struct {
-	files []*File
+	Place  string
+	files  []*File
+	places map[string]*Place
+}
+
+// place opens (once) the place final is written in.
+func (b *Batch) place(final string) (*Place, error) {
+	dir := b.Place
+	if dir == "" {
+		dir = filepath.Dir(final)
+	}
+	if p, ok := b.places[dir]; ok {
+		return p, nil
+	}
+	p, err := OpenPlace(dir)
+	if err != nil {
+		return nil, err
+	}
+	if b.places == nil {
+		b.places = map[string]*Place{}
+	}
+	b.places[dir] = p
+	return p, nil
 }
 
 // Create starts writing one file of the batch.
 func (b *Batch) Create(final string, perm fs.FileMode) (*File, error) {
-	f, err := Create(final, perm)
+	p, err := b.place(final)
+	if err != nil {
+		return nil, err
+	}
+	f, err := p.create(final, perm)
 	if err != nil {
 		return nil, err
 	}
@@ -159,19 +262,39 @@ func (b *Batch) Add(final string, data []byte, perm fs.FileMode) error {
 
 // Replace adds the new content of an existing file that was planned from
 // base (its content when it was read): the file keeps its permissions, a
-// symbolic link is written through, and Commit refuses (code
-// file_changed_since_read) when the file no longer holds base. Files added
-// with Replace are renamed after every file added with Add or Create, in
-// the order they were added: a file that references new files (pack.json)
-// only changes once those files are in place, so a kill between renames
-// never leaves it pointing at missing files.
+// symbolic link is written through when its target is inside the place
+// (one that leaves it is refused, path_outside_root), and Commit refuses
+// (code file_changed_since_read) when the file no longer holds base. Files
+// added with Replace are renamed after every file added with Add or Create,
+// in the order they were added: a file that references new files
+// (pack.json) only changes once those files are in place, so a kill between
+// renames never leaves it pointing at missing files.
 func (b *Batch) Replace(final string, data, base []byte, perm fs.FileMode) error {
-	final, perm = target(final, perm)
-	if err := b.Add(final, data, perm); err != nil {
+	return b.replace(final, data, base, perm, true)
+}
+
+func (b *Batch) replace(final string, data, base []byte, perm fs.FileMode, check bool) error {
+	p, err := b.place(final)
+	if err != nil {
 		return err
 	}
-	f := b.files[len(b.files)-1]
-	f.base, f.check = base, true
+	rel, err := p.rel(final)
+	if err != nil {
+		return err
+	}
+	rel, perm, err = p.target(rel, perm)
+	if err != nil {
+		return placeErr(err, final)
+	}
+	f, err := p.create(filepath.Join(p.dir, rel), perm)
+	if err != nil {
+		return err
+	}
+	b.files = append(b.files, f)
+	if _, err := f.Write(data); err != nil {
+		return failed(err, final)
+	}
+	f.base, f.check = base, check
 	return nil
 }
 
@@ -186,7 +309,7 @@ func (f *File) unchanged() error {
 	// Read through the untrusted layer: a regular file of at most the
 	// base's size (one that grew has changed), never blocking on a FIFO put
 	// in its place.
-	cur, err := untrusted.ReadFile(f.final, int64(len(f.base)))
+	cur, err := untrusted.ReadFileIn(f.root, f.rel, int64(len(f.base)))
 	changed := werr.CodeOf(err) == untrusted.CodeTooLarge
 	if err != nil && !changed && !errors.Is(err, fs.ErrNotExist) {
 		if werr.CodeOf(err) != "" {
@@ -238,10 +361,10 @@ func (b *Batch) Commit() error {
 			b.Abort()
 			return err
 		}
-		if err := os.Rename(f.Name(), f.final); err != nil {
+		if err := f.rename(); err != nil {
 			b.files = b.files[i:]
 			b.Abort()
-			e := failed(err, f.final)
+			e := placeErr(err, f.final)
 			if i > 0 {
 				e.Msg += " (after " + itoa(i) + " of the other files were written)"
 			}
@@ -249,6 +372,7 @@ func (b *Batch) Commit() error {
 		}
 	}
 	b.files = nil
+	b.close()
 	return nil
 }
 
@@ -258,6 +382,14 @@ func (b *Batch) Abort() {
 		f.Abort()
 	}
 	b.files = nil
+	b.close()
+}
+
+func (b *Batch) close() {
+	for _, p := range b.places {
+		p.Close()
+	}
+	b.places = nil
 }
 
 func failed(err error, path string) *werr.Error {

@@ -32,7 +32,7 @@ func WriteIn(r *os.Root, name string, data []byte, perm fs.FileMode) error {
 	}
 	if err != nil {
 		r.Remove(tmp)
-		return failed(err, filepath.Join(r.Name(), name))
+		return placeErr(err, filepath.Join(r.Name(), name))
 	}
 	return SyncDirIn(r, filepath.Dir(name))
 }
@@ -49,6 +49,9 @@ func tempIn(r *os.Root, name string, perm fs.FileMode) (string, error) {
 			continue
 		}
 		if err != nil {
+			if e := placeErr(err, filepath.Join(r.Name(), name)); e.Code != "write_failed" {
+				return "", e
+			}
 			return "", failed(err, filepath.Join(r.Name(), name)).WithHint("check that the directory exists and is writable")
 		}
 		err = f.Chmod(perm)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
@@ -299,11 +300,11 @@ func existingAncestor(dir string) string {
 // trialPack writes the plan to a temporary folder and packs it without
 // writing a tarball, with the registry's limits when it is to be signed.
 func trialPack(plan *scaffold.Plan, r *Release) error {
-	tmp, err := os.MkdirTemp("", "wopkit-new-*")
+	tmp, cleanup, err := atomicfile.TempDir("wopkit-new-*")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer cleanup()
 	if err := plan.Write(tmp, false); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -95,7 +96,7 @@ func signerOf(r *Release) (sign.Signer, string, savePair, error) {
 	}
 	save := func(u *undo) (string, string, error) {
 		u.mkdirs([]string{prefix + ".key"})
-		if err := os.MkdirAll(filepath.Dir(prefix), 0o700); err != nil {
+		if err := atomicfile.MkdirAll(filepath.Dir(prefix), 0o700); err != nil {
 			return "", "", werr.Wrap(werr.Env, "key_write_failed", err, "cannot make the folder of %s", prefix+".key")
 		}
 		keyPath, pubPath, err := sign.WriteKeyPair(prefix, key, nil, false)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -53,7 +54,7 @@ func (u *undo) keep(path, base string) error {
 	}
 	dir, ok := u.aside[base]
 	if !ok {
-		if dir, err = os.MkdirTemp(base, ".wopkit-undo-*"); err != nil {
+		if dir, err = atomicfile.TempDirIn(base, ".wopkit-undo-*"); err != nil {
 			return werr.Wrap(werr.Env, "write_failed", err, "cannot make a folder in %s to keep the files replaced until the end", base).
 				WithHint("check the folder's permissions")
 		}
@@ -63,7 +64,7 @@ func (u *undo) keep(path, base string) error {
 		u.aside[base] = dir
 	}
 	c := filepath.Join(dir, strconv.Itoa(len(u.kept)))
-	if err := os.Link(real, c); err != nil {
+	if err := atomicfile.Link(real, c); err != nil {
 		return werr.Wrap(werr.Env, "write_failed", err, "cannot keep %s to put it back on a failure", path).
 			WithHint("move %s away and try again", path)
 	}
@@ -74,13 +75,13 @@ func (u *undo) keep(path, base string) error {
 // rollback removes what was written and puts back what was replaced.
 func (u *undo) rollback() {
 	for i := len(u.files) - 1; i >= 0; i-- {
-		os.Remove(u.files[i])
+		atomicfile.Remove(u.files[i])
 	}
 	for i := len(u.kept) - 1; i >= 0; i-- {
-		os.Rename(u.kept[i].copy, u.kept[i].path)
+		atomicfile.Rename(u.kept[i].copy, u.kept[i].path)
 	}
 	for _, d := range u.dirs {
-		os.Remove(d)
+		atomicfile.Remove(d)
 	}
 	u.clean()
 }
@@ -90,7 +91,7 @@ func (u *undo) commit() { u.clean() }
 
 func (u *undo) clean() {
 	for _, d := range u.aside {
-		os.RemoveAll(d)
+		atomicfile.RemoveAll(d)
 	}
 }
 

@@ -24,6 +24,14 @@ import (
 // used.
 func Find(t testing.TB, root string, skip []string, forbidden map[string][]string) map[string][]string {
 	t.Helper()
+	return FindCalls(t, root, skip, forbidden, nil)
+}
+
+// FindCalls is Find where keep, when not nil, decides for each use that is
+// the function of a call (the call given; nil for a use that is not
+// called) whether it counts: os.OpenFile only with write flags, say.
+func FindCalls(t testing.TB, root string, skip []string, forbidden map[string][]string, keep func(call *ast.CallExpr) bool) map[string][]string {
+	t.Helper()
 	found := map[string][]string{}
 	Files(t, root, skip, func(rel string, fset *token.FileSet, f *ast.File) {
 		names := map[string]string{} // local name -> import path
@@ -43,7 +51,11 @@ func Find(t testing.TB, root string, skip []string, forbidden map[string][]strin
 					fn = recvName(fd.Recv.List[0].Type) + "." + fn
 				}
 			}
+			calls := map[ast.Expr]*ast.CallExpr{}
 			ast.Inspect(decl, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					calls[c.Fun] = c
+				}
 				sel, ok := n.(*ast.SelectorExpr)
 				if !ok {
 					return true
@@ -53,7 +65,7 @@ func Find(t testing.TB, root string, skip []string, forbidden map[string][]strin
 					return true
 				}
 				for _, name := range forbidden[names[x.Name]] {
-					if sel.Sel.Name == name {
+					if sel.Sel.Name == name && (keep == nil || keep(calls[sel])) {
 						key := rel + ":" + fn
 						found[key] = append(found[key], fset.Position(sel.Pos()).String()+" "+x.Name+"."+name)
 					}

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/openwop/wopkit/internal/tarball"
@@ -102,7 +101,7 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 		return err
 	}
 	// -o DIR/x.tgz: DIR is created when missing.
-	if err := os.MkdirAll(filepath.Dir(res.Output), 0o755); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Dir(res.Output), 0o755); err != nil {
 		return werr.Wrap(werr.Env, "write_failed", err, "cannot create the directory of %s", res.Output).
 			WithHint("check the -o path and its permissions")
 	}

@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -98,11 +96,12 @@ type journalEntry struct {
 // txn is a registry root and its journal in the state folder.
 type txn struct {
 	d      *untrusted.Dir
-	real   string   // the root's real path
-	rootID string   // its identity
-	state  *os.Root // the journals' folder; nil when it does not exist (no journal)
-	where  string   // its path, for messages
-	name   string   // the journal's file name in it
+	pl     *atomicfile.Place // the tree, for writes
+	real   string            // the root's real path
+	rootID string            // its identity
+	state  *atomicfile.Place // the journals' folder; nil when it does not exist (no journal)
+	where  string            // its path, for messages
+	name   string            // the journal's file name in it
 }
 
 // crashPoint is called after every step of a transaction that a kill could
@@ -130,7 +129,7 @@ func openTxn(d *untrusted.Dir, create bool) (*txn, error) {
 				WithHint("give the checkout's work tree (the folder holding .well-known/ or registry/)")
 		}
 	}
-	fi, err := d.Root().Stat(".")
+	fi, err := d.Stat(".")
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "registry_unreadable", err, "cannot open the registry root %s", d.Path())
 	}
@@ -139,7 +138,7 @@ func openTxn(d *untrusted.Dir, create bool) (*txn, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256([]byte(real))
-	return &txn{d: d, real: real, rootID: userstate.ID(fi), state: state, where: where, name: hex.EncodeToString(sum[:16]) + ".json"}, nil
+	return &txn{d: d, pl: atomicfile.InDir(d), real: real, rootID: userstate.ID(fi), state: state, where: where, name: hex.EncodeToString(sum[:16]) + ".json"}, nil
 }
 
 func (t *txn) close() {
@@ -155,7 +154,7 @@ func (t *txn) load() (*journal, error) {
 	if t.state == nil {
 		return nil, nil
 	}
-	data, err := untrusted.ReadFileIn(t.state, t.name, untrusted.MaxDocument)
+	data, err := t.state.ReadFile(t.state.In(t.name), untrusted.MaxDocument)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -177,7 +176,7 @@ func (t *txn) save(j *journal) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteIn(t.state, t.name, append(b, '\n'), 0o600)
+	return t.state.WriteFile(t.state.In(t.name), append(b, '\n'), 0o600)
 }
 
 // drop removes this root's journal (the transaction is resolved).
@@ -185,10 +184,10 @@ func (t *txn) drop() error {
 	if t.state == nil {
 		return nil
 	}
-	if err := t.state.Remove(t.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := t.state.Remove(t.state.In(t.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return werr.Wrap(werr.Env, "write_failed", err, "cannot remove wopkit's journal %s", t.journalPath())
 	}
-	return atomicfile.SyncDirIn(t.state, ".")
+	return t.state.Sync(t.state.Dir())
 }
 
 // Apply writes the plan's changes as one transaction (see txnDir): all
@@ -232,11 +231,11 @@ func (p *Plan) Apply() (err error) {
 	committed := false
 	defer func() {
 		if err != nil && !committed {
-			d.Root().RemoveAll(txnDir)
+			t.pl.RemoveAll(t.pl.In(txnDir))
 			t.drop()
 		}
 	}()
-	if err := d.Root().Mkdir(txnDir, 0o700); err != nil {
+	if err := t.pl.Mkdir(t.pl.In(txnDir), 0o700); err != nil {
 		return writeErr(p.Registry, txnDir, err).WithHint("if no other wopkit is running, remove %s", filepath.Join(p.Registry, txnDir))
 	}
 	fi, err := d.Lstat(txnDir)
@@ -250,17 +249,17 @@ func (p *Plan) Apply() (err error) {
 			mode = c.oldMode
 		}
 		f := j.Files[i]
-		if err := writeSynced(d, txnDir+"/"+f.New, c.data, mode); err != nil {
+		if err := writeSynced(t, txnDir+"/"+f.New, c.data, mode); err != nil {
 			return err
 		}
 		if f.Old != "" {
-			if err := writeSynced(d, txnDir+"/"+f.Old, c.old, c.oldMode); err != nil {
+			if err := writeSynced(t, txnDir+"/"+f.Old, c.old, c.oldMode); err != nil {
 				return err
 			}
 		}
 		crashPoint()
 	}
-	if err := syncDir(d, txnDir); err != nil {
+	if err := syncDir(t, txnDir); err != nil {
 		return err
 	}
 	j.State = stateForward
@@ -354,7 +353,7 @@ func recoverTree(d *untrusted.Dir, dryRun bool) (string, error) {
 	switch j.State {
 	case stateStaging:
 		if has {
-			if err := d.Root().RemoveAll(txnDir); err != nil {
+			if err := t.pl.RemoveAll(t.pl.In(txnDir)); err != nil {
 				return "", writeErr(d.Path(), txnDir, err)
 			}
 			crashPoint()
@@ -417,10 +416,9 @@ func (j *journal) check() error {
 // there was renamed by an earlier, interrupted forward. failAt >= 0 fails
 // before that rename (tests).
 func forward(t *txn, j *journal, failAt int) error {
-	d := t.d
-	r := d.Root()
+	d, pl := t.d, t.pl
 	for _, dir := range j.Dirs {
-		if err := r.Mkdir(filepath.FromSlash(dir), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := pl.Mkdir(pl.In(dir), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return writeErr(d.Path(), dir, err)
 		}
 		crashPoint()
@@ -434,14 +432,14 @@ func forward(t *txn, j *journal, failAt int) error {
 		if _, err := d.Lstat(src); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if err := r.Rename(filepath.FromSlash(src), filepath.FromSlash(f.Path)); err != nil {
+		if err := pl.Rename(pl.In(src), pl.In(f.Path)); err != nil {
 			return writeErr(d.Path(), f.Path, err)
 		}
 		synced[path.Dir(f.Path)] = false
 		crashPoint()
 	}
 	for dir := range synced {
-		if err := syncDir(d, dir); err != nil {
+		if err := syncDir(t, dir); err != nil {
 			return err
 		}
 	}
@@ -453,27 +451,26 @@ func forward(t *txn, j *journal, failAt int) error {
 // place is removed, then the directories created (when empty), the journal
 // and txnDir.
 func backward(t *txn, j *journal) error {
-	d := t.d
-	r := d.Root()
+	d, pl := t.d, t.pl
 	var errs []error
 	for i := len(j.Files) - 1; i >= 0; i-- {
 		f := j.Files[i]
 		if f.Old != "" {
 			src := txnDir + "/" + f.Old
 			if _, err := d.Lstat(src); err == nil {
-				if err := r.Rename(filepath.FromSlash(src), filepath.FromSlash(f.Path)); err != nil {
+				if err := pl.Rename(pl.In(src), pl.In(f.Path)); err != nil {
 					errs = append(errs, writeErr(d.Path(), f.Path, err))
 				}
 			}
 		} else if _, err := d.Lstat(txnDir + "/" + f.New); errors.Is(err, fs.ErrNotExist) {
-			if err := r.Remove(filepath.FromSlash(f.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := pl.Remove(pl.In(f.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, writeErr(d.Path(), f.Path, err))
 			}
 		}
 		crashPoint()
 	}
 	for i := len(j.Dirs) - 1; i >= 0; i-- {
-		r.Remove(filepath.FromSlash(j.Dirs[i])) // only when empty
+		pl.Remove(pl.In(j.Dirs[i])) // only when empty
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...) // the journal stays: the next run undoes the rest
@@ -484,10 +481,10 @@ func backward(t *txn, j *journal) error {
 // finish removes txnDir, then the journal (the transaction is resolved).
 func finish(t *txn) error {
 	d := t.d
-	if err := d.Root().RemoveAll(txnDir); err != nil {
+	if err := t.pl.RemoveAll(t.pl.In(txnDir)); err != nil {
 		return writeErr(d.Path(), txnDir, err)
 	}
-	if err := syncDir(d, "."); err != nil {
+	if err := syncDir(t, "."); err != nil {
 		return err
 	}
 	crashPoint()
@@ -525,36 +522,17 @@ func missingDirs(d *untrusted.Dir, changes []Change) ([]string, error) {
 
 // writeSynced creates rel (which must not exist) with data and mode, and
 // syncs it.
-func writeSynced(d *untrusted.Dir, rel string, data []byte, mode fs.FileMode) error {
-	f, err := d.Root().OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return writeErr(d.Path(), rel, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode) // whatever the umask
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return writeErr(d.Path(), rel, err)
+func writeSynced(t *txn, rel string, data []byte, mode fs.FileMode) error {
+	if err := t.pl.CreateExcl(t.pl.In(rel), data, mode); err != nil {
+		return writeErr(t.d.Path(), rel, err)
 	}
 	return nil
 }
 
 // syncDir syncs directory rel, so that the renames in it are durable.
-func syncDir(d *untrusted.Dir, rel string) error {
-	f, err := d.Root().OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return writeErr(d.Path(), rel, err)
-	}
-	defer f.Close()
-	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) && !errors.Is(err, syscall.EINVAL) {
-		return writeErr(d.Path(), rel, err)
+func syncDir(t *txn, rel string) error {
+	if err := t.pl.Sync(t.pl.In(rel)); err != nil {
+		return writeErr(t.d.Path(), rel, err)
 	}
 	return nil
 }

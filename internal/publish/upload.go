@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
@@ -308,22 +308,22 @@ func originPath(p string) bool {
 // (0700) that only this run writes, through an os.Root so that no name and
 // no link can reach outside it.
 type scratch struct {
-	dir  string
-	root *os.Root
+	dir     string
+	place   *atomicfile.Place
+	cleanup func()
 }
 
 func newScratch() (*scratch, error) {
-	dir, err := os.MkdirTemp("", "wopkit-registry-*")
+	dir, cleanup, err := atomicfile.TempDir("wopkit-registry-*")
 	if err != nil {
-		return nil, werr.Wrap(werr.Env, "write_failed", err, "cannot create a temporary directory").
-			WithHint("check that %s is writable, or set TMPDIR", os.TempDir())
+		return nil, err
 	}
-	root, err := os.OpenRoot(dir)
+	place, err := atomicfile.OpenPlace(dir)
 	if err != nil {
-		os.RemoveAll(dir)
-		return nil, werr.Wrap(werr.Env, "write_failed", err, "cannot open %s", dir)
+		cleanup()
+		return nil, err
 	}
-	return &scratch{dir: dir, root: root}, nil
+	return &scratch{dir: dir, place: place, cleanup: cleanup}, nil
 }
 
 // write creates the new file rel (a slash path) with data, mode 0600.
@@ -334,27 +334,16 @@ func (s *scratch) write(rel string, data []byte) error {
 		return werr.New(werr.Invalid, "path_outside_root", "refusing to write %s outside %s", where, s.dir)
 	}
 	if d := filepath.Dir(name); d != "." {
-		if err := s.root.MkdirAll(d, 0o700); err != nil {
-			return werr.Wrap(werr.Env, "write_failed", err, "cannot create %s", filepath.Join(s.dir, d))
+		if err := s.place.MkdirAll(filepath.Join(s.dir, d), 0o700); err != nil {
+			return err
 		}
 	}
-	f, err := s.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", where)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", where)
-	}
-	return nil
+	return s.place.CreateExcl(where, data, 0o600)
 }
 
 func (s *scratch) remove() {
-	s.root.Close()
-	os.RemoveAll(s.dir)
+	s.place.Close()
+	s.cleanup()
 }
 
 // signingKeyID reads the key id the tarball's signing block names, without

@@ -5,6 +5,7 @@ import (
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -168,7 +169,7 @@ func (p *Plan) Write(dir string, force bool) error {
 	if err != nil {
 		return err
 	}
-	var batch atomicfile.Batch
+	batch := atomicfile.Batch{Place: dir} // nothing is written through a link that leaves it
 	// New files first, pack.json last: atomicfile renames replacements after
 	// new files, in the order added, so pack.json never names a missing file.
 	files := make([]File, 0, len(p.Files))
@@ -219,32 +220,52 @@ func (p *Plan) checkPaths() error {
 	return nil
 }
 
-// mkdirs creates the directories the plan needs, returning those it made.
+// mkdirs creates the directories the plan needs, returning those it made:
+// the target folder and the missing folders above it (the folder the user
+// named), then the plan's folders inside it, through the target folder's
+// place (a folder of the plan that is a link leading out of it is never
+// written through: the batch refuses it).
 func (p *Plan) mkdirs(dir string) ([]string, error) {
-	need := map[string]bool{dir: true}
+	var created []string
+	var chain []string
+	for c := dir; ; c = filepath.Dir(c) {
+		if _, err := os.Stat(c); err == nil || c == filepath.Dir(c) {
+			break
+		}
+		chain = append([]string{c}, chain...)
+	}
+	for _, c := range chain {
+		if err := atomicfile.Mkdir(c, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return created, werr.Wrap(werr.Env, "write_failed", err, "cannot create directory %s", c)
+		}
+		created = append(created, c)
+	}
+	place, err := atomicfile.OpenPlace(dir)
+	if err != nil {
+		return created, err
+	}
+	defer place.Close()
+	need := map[string]bool{}
 	for _, f := range p.Files {
-		need[filepath.Dir(filepath.Join(dir, filepath.FromSlash(f.Path)))] = true
+		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
+			need[d] = true
+		}
 	}
 	dirs := make([]string, 0, len(need))
 	for d := range need {
 		dirs = append(dirs, d)
 	}
-	sort.Strings(dirs)
-	var created []string
+	sort.Strings(dirs) // a parent before what it holds
 	for _, d := range dirs {
-		var chain []string
-		for c := d; ; c = filepath.Dir(c) {
-			if _, err := os.Stat(c); err == nil || c == filepath.Dir(c) {
-				break
-			}
-			chain = append([]string{c}, chain...)
+		c := place.In(d)
+		err := place.Mkdir(c, 0o755)
+		if errors.Is(err, fs.ErrExist) {
+			continue
 		}
-		for _, c := range chain {
-			if err := os.Mkdir(c, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return created, werr.Wrap(werr.Env, "write_failed", err, "cannot create directory %s", c)
-			}
-			created = append(created, c)
+		if err != nil {
+			return created, err
 		}
+		created = append(created, c)
 	}
 	return created, nil
 }
@@ -253,6 +274,6 @@ func (p *Plan) mkdirs(dir string) ([]string, error) {
 // a directory that is not empty stays.
 func removeEmpty(dirs []string) {
 	for i := len(dirs) - 1; i >= 0; i-- {
-		os.Remove(dirs[i])
+		atomicfile.Remove(dirs[i])
 	}
 }

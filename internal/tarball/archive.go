@@ -2,13 +2,11 @@ package tarball
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -63,14 +61,14 @@ func (a *Archive) Get(name string) *File {
 // and renamed into place; files get mode 0644, or 0755 when the archive
 // marks them executable. Existing files of the same name are replaced.
 func Extract(a *Archive, dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := atomicfile.MkdirAll(dir, 0o755); err != nil {
 		return ioErr(err, "cannot create %s", dir)
 	}
-	root, err := os.OpenRoot(dir)
+	place, err := atomicfile.OpenPlace(dir)
 	if err != nil {
 		return ioErr(err, "cannot open %s", dir)
 	}
-	defer root.Close()
+	defer place.Close()
 	seen := map[string]bool{}
 	for _, f := range a.Files {
 		if err := checkName(f.Name); err != nil {
@@ -81,16 +79,16 @@ func Extract(a *Archive, dir string) error {
 				WithHint("the archive is ambiguous: rebuild it with wopkit pack")
 		}
 		seen[f.Name] = true
-		if err := extractFile(root, f); err != nil {
+		if err := extractFile(place, f); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func extractFile(root *os.Root, f File) error {
+func extractFile(place *atomicfile.Place, f File) error {
 	if d := path.Dir(f.Name); d != "." {
-		if err := root.MkdirAll(d, 0o755); err != nil {
+		if err := place.MkdirAll(place.In(d), 0o755); err != nil {
 			return ioErr(err, "cannot create directory %s for %s", d, f.Name)
 		}
 	}
@@ -98,20 +96,8 @@ func extractFile(root *os.Root, f File) error {
 	if f.Mode&0o111 != 0 {
 		perm = 0o755
 	}
-	tmp := fmt.Sprintf("%s.wopkit-tmp-%d", f.Name, os.Getpid())
-	out, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return ioErr(err, "cannot create %s", f.Name)
-	}
-	_, werr1 := out.Write(f.Data)
-	cerr := out.Close()
-	if err := errors.Join(werr1, cerr); err != nil {
-		root.Remove(tmp)
+	if err := place.WriteFile(place.In(f.Name), f.Data, perm); err != nil {
 		return ioErr(err, "cannot write %s", f.Name)
-	}
-	if err := root.Rename(tmp, f.Name); err != nil {
-		root.Remove(tmp)
-		return ioErr(err, "cannot move %s into place", f.Name)
 	}
 	return nil
 }

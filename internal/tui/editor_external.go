@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/proc"
 )
 
@@ -35,7 +36,7 @@ func (e *editor) editExternal(ptr, value string) tea.Cmd {
 		e.status = "set $EDITOR to edit a multi-line value"
 		return nil
 	}
-	f, err := os.CreateTemp("", "wopkit-value-*.txt")
+	f, cleanup, err := atomicfile.TempFile("wopkit-value-*.txt")
 	if err != nil {
 		e.status = "cannot open an editor: " + err.Error()
 		return nil
@@ -43,13 +44,13 @@ func (e *editor) editExternal(ptr, value string) tea.Cmd {
 	name := f.Name()
 	_, werr := f.WriteString(value)
 	if cerr := f.Close(); werr != nil || cerr != nil {
-		os.Remove(name)
+		cleanup()
 		e.status = "cannot open an editor"
 		return nil
 	}
 	c := proc.Editor(argv, name) // started in the temporary folder, not the current one
 	return tea.ExecProcess(c, func(err error) tea.Msg {
-		defer os.Remove(name)
+		defer cleanup()
 		if err != nil {
 			return externalDoneMsg{ptr: ptr, err: err}
 		}

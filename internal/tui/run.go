@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -384,6 +383,6 @@ func upgradeDraft(b []byte) []byte {
 // removeDraft removes the draft at path ("" in a dry run: nothing).
 func removeDraft(path string) {
 	if path != "" {
-		_ = os.Remove(path)
+		_ = atomicfile.Remove(path)
 	}
 }

@@ -44,9 +44,9 @@ func (d *Dir) Close() error { return d.root.Close() }
 // Path is the directory as it was named.
 func (d *Dir) Path() string { return d.path }
 
-// Root is the os.Root, for callers that walk the tree (fs.WalkDir over
-// Root().FS()) or write into it (the registry tree writer).
-func (d *Dir) Root() *os.Root { return d.root }
+// OSRoot is the os.Root, for the write door (atomicfile.InDir), whose
+// guard allows no other caller: writes into the tree go through the door.
+func (d *Dir) OSRoot() *os.Root { return d.root }
 
 // Join names rel (a slash path) inside the directory, for messages.
 func (d *Dir) Join(rel string) string { return filepath.Join(d.path, filepath.FromSlash(rel)) }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -46,7 +47,7 @@ func Dir() (string, error) {
 // nil root and no error (there is no state). The folder must be this
 // user's and writable by no one else: a journal another account could
 // plant there would not be this user's.
-func Open(sub string, create bool) (*os.Root, string, error) {
+func Open(sub string, create bool) (*atomicfile.Place, string, error) {
 	base, err := Dir()
 	if err != nil {
 		return nil, "", err
@@ -56,7 +57,7 @@ func Open(sub string, create bool) (*os.Root, string, error) {
 		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 			return nil, dir, nil
 		}
-	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+	} else if err := atomicfile.MkdirAll(dir, 0o700); err != nil {
 		return nil, dir, werr.Wrap(werr.Env, "state_unwritable", err, "cannot make wopkit's state folder %s", dir).
 			WithHint("check that %s is yours and writable, or set %s to another folder", base, Env)
 	}
@@ -68,11 +69,11 @@ func Open(sub string, create bool) (*os.Root, string, error) {
 		return nil, dir, werr.Wrap(werr.Env, "state_not_private", err, "wopkit's state folder %s is not private to you", dir).
 			WithHint("make it yours and 0700 (chmod 700 %s), or set %s to a folder of yours", dir, Env)
 	}
-	r, err := os.OpenRoot(dir)
+	p, err := atomicfile.OpenPlace(dir)
 	if err != nil {
 		return nil, dir, werr.Wrap(werr.Env, "state_unwritable", err, "cannot open wopkit's state folder %s", dir)
 	}
-	return r, dir, nil
+	return p, dir, nil
 }
 
 // notDir is private's answer for a state folder that is not a directory.
