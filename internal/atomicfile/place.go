@@ -158,17 +158,7 @@ func (p *Place) Lstat(path string) (fs.FileInfo, error) {
 // MkdirAll makes the folder dir (a folder the user named: an output's)
 // and the missing folders above it, from the nearest one that exists.
 func MkdirAll(dir string, perm fs.FileMode) error {
-	base := dir
-	for {
-		if fi, err := os.Stat(base); err == nil && fi.IsDir() {
-			break
-		}
-		up := filepath.Dir(base)
-		if up == base {
-			break
-		}
-		base = up
-	}
+	base := ancestor(dir, func(d string) bool { fi, err := os.Stat(d); return err == nil && fi.IsDir() })
 	p, err := OpenPlace(base)
 	if err != nil {
 		return err
@@ -182,12 +172,17 @@ func MkdirAll(dir string, perm fs.FileMode) error {
 
 // Remove removes the file or empty folder path, in its own folder.
 func Remove(path string) error {
+	return inParent(path, func(p *Place) error { return p.Remove(path) })
+}
+
+// inParent runs op in the place of path's folder.
+func inParent(path string, op func(*Place) error) error {
 	p, err := OpenPlace(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-	return p.Remove(path)
+	return op(p)
 }
 
 // TempDir makes a new private folder (0700) in the system's temporary
@@ -267,12 +262,7 @@ func TempDirIn(dir, pattern string) (string, error) {
 // RemoveAll removes path and what it holds, in its own folder (never
 // following a link).
 func RemoveAll(path string) error {
-	p, err := OpenPlace(filepath.Dir(path))
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	return p.RemoveAll(path)
+	return inParent(path, func(p *Place) error { return p.RemoveAll(path) })
 }
 
 // Rename moves from to to, in the nearest folder that holds both (the
@@ -292,16 +282,10 @@ func inCommon(from, to string, op func(*Place, string, string) error) error {
 	if err := errors.Join(err1, err2); err != nil {
 		return failed(err, to)
 	}
-	for {
-		if rel, err := filepath.Rel(a, b); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			break
-		}
-		up := filepath.Dir(a)
-		if up == a {
-			break
-		}
-		a = up
-	}
+	a = ancestor(a, func(d string) bool {
+		rel, err := filepath.Rel(d, b)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	})
 	p, err := OpenPlace(a)
 	if err != nil {
 		return err
@@ -317,10 +301,18 @@ func inCommon(from, to string, op func(*Place, string, string) error) error {
 
 // Mkdir makes the folder path, in its parent folder.
 func Mkdir(path string, perm fs.FileMode) error {
-	p, err := OpenPlace(filepath.Dir(path))
-	if err != nil {
-		return err
+	return inParent(path, func(p *Place) error { return p.Mkdir(path, perm) })
+}
+
+// ancestor is dir, or the nearest folder above it for which ok holds (the
+// file system's root at the latest).
+func ancestor(dir string, ok func(string) bool) string {
+	for !ok(dir) {
+		up := filepath.Dir(dir)
+		if up == dir {
+			break
+		}
+		dir = up
 	}
-	defer p.Close()
-	return p.Mkdir(path, perm)
+	return dir
 }
