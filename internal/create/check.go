@@ -145,6 +145,10 @@ func check(o *Options, plan *scaffold.Plan, trial bool) Problems {
 			out = append(out, *ps)
 		}
 	}
+	if err := writable(dir); err != nil {
+		out = append(out, Problem{Subject: Folder, Message: "cannot write the files: " + err.Error(),
+			Hint: "write them elsewhere: " + l.OtherFolder + ", or run where you may write (or make the folder writable)"})
+	}
 	r := o.Release
 	switch {
 	case r == nil || !r.signed() || r.Signer != nil:
@@ -169,6 +173,10 @@ func check(o *Options, plan *scaffold.Plan, trial bool) Problems {
 	}
 	return out
 }
+
+// writable says why files cannot be made in a folder (a test replaces it:
+// a superuser may write anywhere).
+var writable = atomicfile.Writable
 
 func orReplace(other, replace string) string {
 	if replace == "" {
