@@ -226,7 +226,11 @@ func (k *collector) run(m *Manifest) error {
 	}
 	slices.Sort(names) // the first refusal is the same every run
 	for _, rel := range names {
-		if err := checkSecrets(root, dir, rel); err != nil {
+		err := checkSecrets(root, dir, rel)
+		if err == nil {
+			err = checkJSON(root, dir, rel)
+		}
+		if err != nil {
 			if err := k.refuse(rel, err); err != nil {
 				return err
 			}
@@ -234,6 +238,29 @@ func (k *collector) run(m *Manifest) error {
 		}
 	}
 	return nil
+}
+
+// checkJSON refuses a .json file JSON.parse refuses: the registry parses
+// every JSON file of a pack, referenced or not (pack_json_invalid).
+func checkJSON(root *os.Root, dir, rel string) error {
+	if !strings.HasSuffix(strings.ToLower(rel), ".json") {
+		return nil
+	}
+	data, err := untrusted.ReadFileIn(root, rel, untrusted.MaxPackFile)
+	if err != nil {
+		return nil // too large or unreadable: the size limits and the tarball say so
+	}
+	if err := untrusted.ParseError(data); err != nil {
+		return JSONRefusal(dir+"/"+rel, err)
+	}
+	return nil
+}
+
+// JSONRefusal is the refusal of a pack file named where that JSON.parse
+// refuses (see untrusted.ParseError).
+func JSONRefusal(where string, err error) *werr.Error {
+	return werr.Wrap(werr.Invalid, "pack_json_invalid", err, "%s is not JSON, and the registry refuses a pack with a .json file that does not parse, referenced or not", where).
+		WithHint("fix the file, or rename or remove it (or list it in %s)", IgnoreFile)
 }
 
 // checkName refuses a file name the tarball reader would refuse, with the

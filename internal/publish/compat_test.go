@@ -8,6 +8,7 @@ import (
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -49,5 +50,21 @@ func TestPublishRefusesTooSmallBump(t *testing.T) {
 	patch := stage(t, Options{Tarball: release(t, key, sign.MethodV2, name, "1.0.1", func(m *jsjson.Obj) { m.Set("description", "Reworded.") }), Registry: dir})
 	if patch.Compat == nil || !patch.Compat.VersionOK || patch.Compat.Required != semdiff.BumpPatch {
 		t.Errorf("1.0.1: %+v", patch.Compat)
+	}
+}
+
+// publish refuses a release holding a .json file JSON.parse refuses, even
+// one no manifest references (it would otherwise copy it into the schema
+// mirror).
+func TestPublishRefusesUnparsedJSON(t *testing.T) {
+	t.Parallel()
+	pj := []byte(`{"name":"community.wopkit-test.j","version":"1.0.0"}`)
+	a := &tarball.Archive{Files: []tarball.File{
+		{Header: tarball.Header{Name: "pack.json"}, Data: pj},
+		{Header: tarball.Header{Name: "schemas/loose.json"}, Data: []byte(`{"type":`)},
+	}}
+	err := validateManifest(a, pj, "j-1.0.0.tgz", nil)
+	if werr.CodeOf(err) != "pack_invalid" || !strings.Contains(err.Error(), "j-1.0.0.tgz!/schemas/loose.json") || !strings.Contains(err.Error(), "[pack_json_invalid]") {
+		t.Errorf("got %v", err)
 	}
 }

@@ -131,11 +131,14 @@ func validateManifest(a *tarball.Archive, data []byte, tgz string, cat validate.
 		return err
 	}
 	fsys := fstest.MapFS{}
+	files := map[string][]byte{}
 	for _, f := range a.Files {
 		fsys[f.Name] = &fstest.MapFile{Data: f.Data, Mode: 0o644}
+		files[f.Name] = f.Data
 	}
 	var problems []string
-	for _, fr := range v.PackFiles(filepath.Base(tgz)+"!/pack.json", fsys, data) {
+	frs := v.PackFiles(filepath.Base(tgz)+"!/pack.json", fsys, data)
+	for _, fr := range validate.UnparsedJSON(filepath.Base(tgz)+"!/", files, frs) {
 		for _, p := range fr.Errors {
 			problems = append(problems, termsafe.String(p.File+": "+p.Message+" (at "+orRoot(p.Pointer)+") ["+p.Rule+"]"))
 		}

@@ -61,6 +61,7 @@ const packSection = "What `pack` refuses (pack directories)"
 
 // packRefusals are those codes, as docs/RULES.md's table words them.
 var packRefusals = map[string][2]string{ // meaning, fix
+	"pack_json_invalid":     {"a .json file that JSON.parse refuses, referenced or not (the registry parses every JSON file of a pack)", "fix the file, or remove it (or list it in .openwopignore)"},
 	"pack_unsafe_entry":     {"a named pipe, device, socket or directory where a file is expected, or a symbolic link that leads outside the pack or nowhere", "packs hold regular files only: copy the file in"},
 	"pack_file_forbidden":   {"version-control data, node_modules, a lock file, an environment or credentials file", "remove it, or list it in .openwopignore"},
 	"pack_private_key":      {"a file whose content holds a private key", "move the key out (keep only the .pub), or list it in .openwopignore"},

@@ -112,6 +112,18 @@ func CheckJSON(data []byte, lim JSONLimits) error {
 	return nil
 }
 
+// ParseError is why JSON.parse refuses data (nil when it does not), as the
+// registry reads every .json file of a pack, referenced or not: a syntax
+// error or a byte-order mark. A member named twice, which JSON.parse
+// accepts (and DecodeJSON refuses), is no error here, nor is size.
+func ParseError(data []byte) error {
+	err := CheckJSON(data, JSONLimits{MaxBytes: len(data) + 1, MaxDepth: 1 << 16, MaxValues: len(data) + 1})
+	if werr.CodeOf(err) == CodeJSONInvalid {
+		return err
+	}
+	return nil
+}
+
 func checkSize(data []byte, lim JSONLimits) *JSONError {
 	if lim.MaxBytes > 0 && len(data) > lim.MaxBytes {
 		return &JSONError{Code: CodeJSONTooLarge, Msg: fmt.Sprintf("the document is %d bytes, over the limit of %d", len(data), lim.MaxBytes), Line: 1, Column: 1}

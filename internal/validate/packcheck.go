@@ -3,10 +3,12 @@ package validate
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -56,9 +58,50 @@ func (v *Validator) packRefusals(dir string, frs []FileReport) ([]FileReport, er
 		if i == len(frs) {
 			frs = append(frs, FileReport{Path: name, Kind: PackFile})
 		}
+		if code == "pack_json_invalid" && hasJSONProblem(frs[i]) {
+			continue // validate read it, and said where it does not parse
+		}
 		frs[i].add(p)
 	}
 	return frs, nil
+}
+
+// hasJSONProblem reports whether validate read fr itself and found it
+// wanting: a file it reads that does not parse is reported there (json/...,
+// or OW005 for a referenced schema), so pack_json_invalid would say it
+// twice.
+func hasJSONProblem(fr FileReport) bool { return len(fr.Errors) > 0 }
+
+// UnparsedJSON reports the .json files of a pack held in memory (a
+// tarball's) that JSON.parse refuses, as the registry does for every JSON
+// file of a pack, referenced or not: the rule pack_json_invalid, on the
+// file named prefix+path (its report in frs, or a new one). A file
+// validate read itself and found wanting is not reported twice.
+func UnparsedJSON(prefix string, files map[string][]byte, frs []FileReport) []FileReport {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		if strings.HasSuffix(strings.ToLower(n), ".json") {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		err := untrusted.ParseError(files[n])
+		if err == nil {
+			continue
+		}
+		i := slices.IndexFunc(frs, func(fr FileReport) bool { return fr.Path == prefix+n })
+		if i < 0 {
+			frs = append(frs, FileReport{Path: prefix + n, Kind: PackFile})
+			i = len(frs) - 1
+		}
+		if hasJSONProblem(frs[i]) {
+			continue
+		}
+		we := pack.JSONRefusal(n, err)
+		frs[i].add(Problem{Line: 1, Column: 1, Rule: we.Code, Message: we.Msg + ": " + err.Error(), Hint: we.Hint, Severity: Error})
+	}
+	return frs
 }
 
 // maxListed bounds the problems BeforePack quotes in its refusal.

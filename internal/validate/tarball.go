@@ -38,6 +38,13 @@ func (v *Validator) tarballFile(path string) (*Report, error) {
 	// Files the pack references are named beside "x.tgz!/pack.json", so
 	// they already read "x.tgz!/schemas/a.json".
 	frs := v.PackFiles(name+"!/pack.json", fsys, pj.Data)
+	files := make(map[string][]byte, len(fsys))
+	for n, f := range fsys {
+		if f.Data != nil { // nil: too large to be a document (readTarball)
+			files[n] = f.Data
+		}
+	}
+	frs = UnparsedJSON(name+"!/", files, frs)
 	return v.report(append([]FileReport{tr}, frs...)...), nil
 }
 
