@@ -45,6 +45,9 @@ type collector struct {
 	c        *collected
 	dry      bool
 	refusals []Refusal
+	// lenient: pack --no-validate, which packs a .json file that does not
+	// parse (validation's concern; publish still refuses it)
+	lenient bool
 }
 
 // refuse records that the file rel (pack-relative, "" for the pack as a
@@ -69,8 +72,8 @@ func (k *collector) refuse(rel string, err error) error {
 // minus what .openwopignore excludes. It refuses forbidden files, names the
 // tarball reader refuses (checkName) and files holding private keys or
 // credentials, naming them.
-func collect(root *os.Root, dir string, m *Manifest) (*collected, error) {
-	k := &collector{root: root, dir: dir}
+func collect(root *os.Root, dir string, m *Manifest, lenient bool) (*collected, error) {
+	k := &collector{root: root, dir: dir, lenient: lenient}
 	if err := k.run(m); err != nil {
 		return nil, err
 	}
@@ -227,7 +230,7 @@ func (k *collector) run(m *Manifest) error {
 	slices.Sort(names) // the first refusal is the same every run
 	for _, rel := range names {
 		err := checkSecrets(root, dir, rel)
-		if err == nil {
+		if err == nil && !k.lenient {
 			err = checkJSON(root, dir, rel)
 		}
 		if err != nil {

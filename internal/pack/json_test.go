@@ -44,4 +44,8 @@ func TestPackRefusesUnparsedJSON(t *testing.T) {
 	if werr.CodeOf(perr) != "pack_json_invalid" {
 		t.Errorf("pack: %v", perr)
 	}
+	// --no-validate packs it (publish still refuses it).
+	if _, err := Pack(context.Background(), Options{Dir: dir, Output: filepath.Join(t.TempDir(), "o.tgz"), NoValidate: true}); err != nil {
+		t.Errorf("pack --no-validate: %v", err)
+	}
 }

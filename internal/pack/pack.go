@@ -90,7 +90,7 @@ func Pack(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	c, err := collect(root, dir, m)
+	c, err := collect(root, dir, m, opts.NoValidate)
 	if err != nil {
 		return nil, err
 	}
