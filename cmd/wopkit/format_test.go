@@ -320,11 +320,11 @@ func checkSARIF(t *testing.T, out string) {
 }
 
 // ajvSARIF validates a SARIF log with ajv, installed once for the test
-// binary (into ajvHome, removed by TestMain); it skips as fixtures.Ajv does.
+// binary (kept in the user cache folder); it skips as fixtures.Ajv does.
 func ajvSARIF(t *testing.T, doc string) (bool, string) {
 	t.Helper()
 	ajvOnce.Do(func() {
-		t.Run("install ajv", func(t *testing.T) { ajvInstalled = fixtures.AjvIn(t, ajvHome) })
+		t.Run("install ajv", func(t *testing.T) { ajvInstalled = fixtures.Ajv(t) })
 	})
 	if ajvInstalled == "" {
 		t.Skip("ajv could not be installed: the SARIF schema check is skipped")
@@ -344,18 +344,15 @@ func ajvSARIF(t *testing.T, doc string) (bool, string) {
 
 var (
 	ajvOnce      sync.Once
-	ajvHome      string
 	ajvInstalled string
 )
 
 func TestMain(m *testing.M) {
-	ajvHome, _ = os.MkdirTemp("", "wopkit-cmd-ajv-")
 	// wopkit's own state (the transaction journals) goes to a folder of
 	// the tests'.
 	state, _ := os.MkdirTemp("", "wopkit-cmd-state-")
 	os.Setenv(userstate.Env, state)
 	code := m.Run()
-	os.RemoveAll(ajvHome)
 	os.RemoveAll(state)
 	os.Exit(code)
 }

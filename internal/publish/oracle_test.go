@@ -109,30 +109,27 @@ console.log(n + ' version manifests, ' + bad + ' invalid');
 process.exit(bad ? 1 : 0);
 `
 
-// ajvDir installs ajv once for the test binary (into ajvHome, removed by
-// TestMain) through fixtures.AjvIn; "" when it cannot be installed: the
+// ajvDir installs ajv once for the test binary (kept in the user cache
+// folder) through fixtures.Ajv; "" when it cannot be installed: the
 // scripts that need it are then left out, the others still run.
 func ajvDir(t *testing.T) string {
 	ajvOnce.Do(func() {
-		t.Run("install ajv", func(t *testing.T) { ajvInstalled = fixtures.AjvIn(t, ajvHome) })
+		t.Run("install ajv", func(t *testing.T) { ajvInstalled = fixtures.Ajv(t) })
 	})
 	return ajvInstalled
 }
 
 var (
 	ajvOnce      sync.Once
-	ajvHome      string
 	ajvInstalled string
 )
 
 func TestMain(m *testing.M) {
-	ajvHome, _ = os.MkdirTemp("", "wopkit-publish-ajv-")
 	// wopkit's own state (the transaction journals) goes to a folder of
 	// the tests', inherited by the wopkit binaries the kill tests run.
 	state, _ := os.MkdirTemp("", "wopkit-publish-state-")
 	os.Setenv(userstate.Env, state)
 	code := m.Run()
-	os.RemoveAll(ajvHome)
 	os.RemoveAll(state)
 	os.Exit(code)
 }
