@@ -15,6 +15,7 @@ import (
 // is taken, a typeId no pack declares is refused (OW020), before anything
 // is written.
 func TestPublishResolvesToolAllowlistAgainstTheTree(t *testing.T) {
+	t.Parallel()
 	dir := minimalRegistry(t)
 	root := filepath.Join(dir, "registry")
 	key := addTestKey(t, root, "active")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestLocaleCompareIsICURootOrder(t *testing.T) {
+	t.Parallel()
 	// Pairs in the order Node's "a".localeCompare(b) gives (checked with
 	// Node 20's ICU); byte order disagrees on the starred ones.
 	ordered := []string{
@@ -47,6 +48,7 @@ func TestLocaleCompareIsICURootOrder(t *testing.T) {
 // TestLocaleCompareMatchesNode compares localeCompare with Node's on random
 // strings over printable ASCII weighted toward the pack-name alphabet.
 func TestLocaleCompareMatchesNode(t *testing.T) {
+	t.Parallel()
 	needNode(t)
 	r := rand.New(rand.NewSource(18))
 	alpha := "ab-._AB09zZ -_.a"

@@ -43,6 +43,7 @@ func withoutEmbeddedSignature(t *testing.T, tgz string) string {
 // publish re-runs the registry's gates on the tarball and on the version
 // manifest it writes, whatever the tarball went through before.
 func TestRegistryGatesOnTheTarball(t *testing.T) {
+	t.Parallel()
 	dir := minimalRegistry(t)
 	root := filepath.Join(dir, "registry")
 	key := addTestKey(t, root, "active")

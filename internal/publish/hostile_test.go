@@ -59,6 +59,7 @@ func assertInertError(t *testing.T, err error, raw string) {
 // registry (pack_invalid, as `wopkit validate --for-registry` reports it),
 // the error shows it escaped, and the tree is unchanged.
 func TestHostileNamesRefused(t *testing.T) {
+	t.Parallel()
 	dir, k := testTree(t)
 	for _, name := range []string{
 		"community.wopkit-test.hel\nlo",           // a newline: a forged second line
@@ -85,6 +86,7 @@ func TestHostileNamesRefused(t *testing.T) {
 // version (build metadata ignored) as version_conflict, --allow-older or
 // not.
 func TestVersionsEqualInPrecedenceRefused(t *testing.T) {
+	t.Parallel()
 	dir, k := testTree(t)
 	for _, c := range []struct{ version, code string }{
 		{"1.0.0+rebuild", "version_conflict"},
@@ -120,6 +122,7 @@ func TestVersionsEqualInPrecedenceRefused(t *testing.T) {
 // re-run now writes what is missing, and the tree equals a clean
 // publication's.
 func TestRerunRepairsAHalfPublishedVersion(t *testing.T) {
+	t.Parallel()
 	dir, k := testTree(t)
 	tgz := k.release(t, testPack, "1.1.0")
 	whole := t.TempDir()
@@ -151,6 +154,7 @@ func TestRerunRepairsAHalfPublishedVersion(t *testing.T) {
 // (json_duplicate_member) instead of wopkit reading one value and the
 // registry's scripts another.
 func TestCaseDuplicateMembersRefused(t *testing.T) {
+	t.Parallel()
 	dir, k := testTree(t)
 	tgz := k.release(t, testPack, "1.1.0")
 	for _, rel := range []string{"v2/index.json", "v2/packs/" + testPack + "/-/1.0.0.json", "security/advisories.json"} {
@@ -179,6 +183,7 @@ func TestCaseDuplicateMembersRefused(t *testing.T) {
 // (a file, or a directory with or without a journal.json of its own) is
 // refused, and nothing is done.
 func TestLeftoverTransactions(t *testing.T) {
+	t.Parallel()
 	dir, _ := testTree(t)
 	root := filepath.Join(dir, "registry")
 	for name, setup := range map[string]func(){

@@ -47,6 +47,7 @@ func refuseWithin(t *testing.T, o Options, code string) {
 // links leading out of it. The registry root is an os.Root now: each such
 // link is refused (path_outside_root) and nothing is written outside.
 func TestLinksLeavingTheCheckoutRefused(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		link string // the link, relative to the registry root
@@ -95,6 +96,7 @@ func TestLinksLeavingTheCheckoutRefused(t *testing.T) {
 // never blocks), a link leaving the registry root or the tarball's folder as
 // path_outside_root, a file over the registry's bounds as file_too_large.
 func TestSpecialFilesRefusedPromptly(t *testing.T) {
+	t.Parallel()
 	base, k := testTree(t)
 	release := filepath.Dir(k.release(t, testPack, "1.1.0"))
 	for _, c := range []struct {

@@ -182,10 +182,29 @@ func buildWopkit(t *testing.T) string {
 // spread of delays over a whole run) at least 100 times, with the same
 // checks.
 func TestKillAtEveryPoint(t *testing.T) {
+	t.Parallel()
 	bin := buildWopkit(t)
 	s := newKillScenario(t, bin)
-	dir := filepath.Join(t.TempDir(), "checkout")
+	// The deterministic kills and the random ones run side by side, each
+	// in its own checkout (a run is mostly waiting for the disk).
+	t.Run("every point", func(t *testing.T) {
+		t.Parallel()
+		killEveryPoint(t, s, filepath.Join(t.TempDir(), "checkout"))
+	})
+	// 100 random kills, by two workers.
+	for w := range 2 {
+		t.Run(fmt.Sprintf("at random %d", w+1), func(t *testing.T) {
+			t.Parallel()
+			if testing.Short() {
+				t.Skip("-short: the random kills are skipped")
+			}
+			killAtRandom(t, s, filepath.Join(t.TempDir(), "checkout"), 50)
+		})
+	}
+}
 
+// killEveryPoint kills the run at each point of its transaction in turn.
+func killEveryPoint(t *testing.T, s *killScenario, dir string) {
 	points, seen := 0, map[string]int{}
 	for n := 1; ; n++ {
 		s.fresh(t, dir)
@@ -214,10 +233,10 @@ func TestKillAtEveryPoint(t *testing.T) {
 	}
 	t.Logf("deterministic: %d kill points; after a second kill and the recovery the tree was old %d times, new %d times",
 		points, seen["old"], seen["new"])
+}
 
-	if testing.Short() {
-		t.Skip("-short: the random kills are skipped")
-	}
+// killAtRandom kills runs at random moments, spread over a whole run.
+func killAtRandom(t *testing.T, s *killScenario, dir string, kills int) {
 	// A whole run's duration, to spread the kills over it.
 	s.fresh(t, dir)
 	start := time.Now()
@@ -228,7 +247,6 @@ func TestKillAtEveryPoint(t *testing.T) {
 	seed := time.Now().UnixNano()
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	counts := map[string]int{}
-	const kills = 100
 	// The delays follow the run's duration as the machine's load changes
 	// it: shorter after a run that ended before its kill, longer after one
 	// that did not.

@@ -48,6 +48,7 @@ func checkWithScripts(t *testing.T, dir string) {
 }
 
 func TestFixtureReleasesPassTheRegistryScripts(t *testing.T) {
+	t.Parallel()
 	stageInvalidFixtures(t)
 	needNode(t)
 	dir := emptyRegistry(t)
@@ -128,8 +129,10 @@ func TestMain(m *testing.M) {
 	// wopkit's own state (the transaction journals) goes to a folder of
 	// the tests', inherited by the wopkit binaries the kill tests run.
 	state, _ := os.MkdirTemp("", "wopkit-publish-state-")
+	oracleHome, _ = os.MkdirTemp("", "wopkit-publish-oracle-")
 	os.Setenv(userstate.Env, state)
 	code := m.Run()
 	os.RemoveAll(state)
+	os.RemoveAll(oracleHome)
 	os.Exit(code)
 }

@@ -29,6 +29,7 @@ func partialV2Checkout(t *testing.T) (string, func(name, version string) string)
 // the 10 packs it holds and drop the other 146: it is refused, naming the
 // first missing packs and their count, and nothing changes.
 func TestPartialCheckoutRefused(t *testing.T) {
+	t.Parallel()
 	root, rel := partialV2Checkout(t)
 	tgz := rel("community.wopkit-test.hello", "1.0.0")
 	before := treeHashes(t, root)
@@ -66,6 +67,7 @@ func TestPartialCheckoutRefused(t *testing.T) {
 // rewritten, and the plan says which other entries change; an entry whose
 // folder is gone is refused, then removed with RebuildIndex and said so.
 func TestStaleRegistryIndexNoted(t *testing.T) {
+	t.Parallel()
 	dir := minimalRegistry(t)
 	root := filepath.Join(dir, "registry")
 	key := addTestKey(t, root, "active")

@@ -14,6 +14,7 @@ import (
 // here and registered in the copy's .well-known) passes the registry's own
 // checks once staged beside the fixture releases.
 func TestScaffoldedReleasePassesTheRegistryScripts(t *testing.T) {
+	t.Parallel()
 	oracle := oracleRegistry(t)
 	root := filepath.Join(oracle, "registry")
 	key := addTestKey(t, root, "active")
@@ -51,6 +52,7 @@ func refuse(t *testing.T, o Options, code string) {
 }
 
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	dir := minimalRegistry(t)
 	root := filepath.Join(dir, "registry")
 	key := addTestKey(t, root, "active")

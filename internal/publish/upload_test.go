@@ -153,6 +153,7 @@ func (f *fakeRegistry) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestUpload(t *testing.T) {
+	t.Parallel()
 	dir := minimalRegistry(t)
 	root := filepath.Join(dir, "registry")
 	key := addTestKey(t, root, "active")
@@ -347,6 +348,7 @@ func (s *seenBy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // redirected within the origin is followed, and the result names the URL
 // that answered.
 func TestUploadRedirects(t *testing.T) {
+	t.Parallel()
 	const token = "s3cret-token-value"
 	redirect := func(method string, to func(*http.Request) string, next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -429,6 +431,7 @@ func TestUploadRedirects(t *testing.T) {
 // What the registry sends back is bounded: a discovery document over the
 // bound is refused, one that trickles in forever is cut off at the timeout.
 func TestUploadBounds(t *testing.T) {
+	t.Parallel()
 	const token = "s3cret-token-value"
 	fr, tgz := uploadSetup(t, token)
 	huge := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -523,6 +526,7 @@ func TestUploadKeyURLFetched(t *testing.T) {
 }
 
 func TestUploadKeyPaths(t *testing.T) {
+	t.Parallel()
 	for _, id := range []string{"", ".", "..", "../x", "a/b", `a\b`, "a\x00b", "a\nb", "a\x1b[2Jb", "%2e%2e", strings.Repeat("k", 201)} {
 		if keyIDOK(id) {
 			t.Errorf("key id %q accepted", id)
@@ -549,6 +553,7 @@ func TestUploadKeyPaths(t *testing.T) {
 // member named twice in two letter cases is not believed, escape sequences
 // are escaped, a long message is cut.
 func TestUploadAPIError(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ body, code, msg string }{
 		{`{"error":{"code":"version_conflict","message":"taken"}}`, "version_conflict", "taken"},
 		{`{"code":"bad","message":"flat"}`, "bad", "flat"},

@@ -17,6 +17,7 @@ import (
 // wrote for v2 packs (../shared/spec-v2/registry) are reproduced from their
 // version manifests.
 func TestV2IndexesMatchTheRegistry(t *testing.T) {
+	t.Parallel()
 	sv := fixtures.SpecV2(t)
 	src := filepath.Join(sv, "registry")
 	root := t.TempDir()
