@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/openwop/wopkit/third_party/jsonschema"
 )
 
 // initCost is one package's line of GODEBUG=inittrace=1.
@@ -79,14 +79,13 @@ func TestInitAllocatesLittle(t *testing.T) {
 	}
 }
 
-// TestThirdPartyInitIsLazy: the libraries whose init used to dominate
-// start-up do their work on first use (third_party/*/PATCH.md):
+// TestThirdPartyInitIsLazy: the library whose init dominated start-up
+// does its work on first use (third_party/jsonschema/PATCH.md):
 // jsonschema/v6 compiled every draft's metaschemas (1.7 MB, 21,000
-// allocations), govalidator (linked through sigstore-go) about 50 regular
-// expressions (950 KB).
+// allocations).
 func TestThirdPartyInitIsLazy(t *testing.T) {
 	t.Parallel()
-	bound := map[string]int{"github.com/santhosh-tekuri/jsonschema/v6": 20 << 10, "github.com/asaskevich/govalidator": 128 << 10}
+	bound := map[string]int{"github.com/openwop/wopkit/third_party/jsonschema": 20 << 10}
 	bounded := map[string]bool{}
 	for _, c := range initCosts(t) {
 		max, ok := bound[c.pkg]

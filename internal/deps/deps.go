@@ -15,7 +15,6 @@ import (
 	_ "github.com/charmbracelet/x/exp/teatest/v2"
 	_ "github.com/github/go-spdx/v2/spdxexp"
 	_ "github.com/mattn/go-runewidth"
-	_ "github.com/santhosh-tekuri/jsonschema/v6"
 	_ "github.com/sigstore/sigstore-go/pkg/bundle"
 	_ "github.com/sigstore/sigstore-go/pkg/root"
 	_ "github.com/sigstore/sigstore-go/pkg/sign"

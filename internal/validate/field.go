@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/openwop/wopkit/third_party/jsonschema"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 )

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/openwop/wopkit/third_party/jsonschema"
+	"github.com/openwop/wopkit/third_party/jsonschema/kind"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/openwop/wopkit/third_party/jsonschema"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 )

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/openwop/wopkit/third_party/jsonschema"
 )
 
 // JSON Schema patterns are ECMA-262 regular expressions; Go's regexp (RE2)

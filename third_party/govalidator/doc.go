@@ -1,3 +1,0 @@
-package govalidator
-
-// A package of validators and sanitizers for strings, structures and collections.
