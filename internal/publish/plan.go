@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 
@@ -69,6 +70,7 @@ func (t *Tree) phase(rel string) int {
 func (p *Plan) collect(t *Tree) error {
 	p.Changes = p.Changes[:0]
 	p.dir = t.dir
+	listed := map[string][]string{} // a folder of the tree -> the names it holds
 	for _, rel := range t.order {
 		data := t.overlay[rel]
 		c := Change{Path: rel, Action: "create", Bytes: len(data), data: data}
@@ -90,12 +92,50 @@ func (p *Plan) collect(t *Tree) error {
 			c.Action, c.old, c.oldMode, c.existed = "update", old, fi.Mode().Perm(), true
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return t.ioErr(rel, "read", err)
+		} else if err := t.caseClash(rel, listed); err != nil {
+			return err
 		}
 		p.Changes = append(p.Changes, c)
 	}
 	sort.SliceStable(p.Changes, func(i, j int) bool { return t.phase(p.Changes[i].Path) < t.phase(p.Changes[j].Path) })
 	if len(p.Changes) == 0 {
 		p.NoOp = true
+	}
+	return nil
+}
+
+// CodeCaseConflict refuses a new file whose path differs from one the tree
+// holds only in letter case (1.0.0-Rc.1 beside a published 1.0.0-RC.1): on
+// macOS and Windows checkouts the two are one file.
+const CodeCaseConflict = "version_case_conflict"
+
+// caseClash refuses the new file rel when a folder on its way, or the file
+// itself, differs from a name the tree holds there only in letter case.
+func (t *Tree) caseClash(rel string, listed map[string][]string) error {
+	parent := ""
+	for _, part := range strings.Split(rel, "/") {
+		names, ok := listed[parent]
+		if !ok {
+			dir := parent
+			if dir == "" {
+				dir = "."
+			}
+			ents, err := t.dir.ReadDir(dir)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return t.ioErr(dir, "list", err)
+			}
+			for _, e := range ents {
+				names = append(names, e.Name())
+			}
+			listed[parent] = names
+		}
+		for _, n := range names {
+			if n != part && strings.EqualFold(n, part) {
+				return werr.New(werr.Invalid, CodeCaseConflict, "%s differs only in letter case from %s, which the tree holds: on macOS and Windows checkouts they are one file; nothing was written", t.abs(path.Join(parent, part)), t.abs(path.Join(parent, n))).
+					WithHint("publish a version whose name differs from every published one by more than letter case")
+			}
+		}
+		parent = path.Join(parent, part)
 	}
 	return nil
 }

@@ -97,6 +97,12 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, v := range versions {
+		if v != rel.Version && strings.EqualFold(v, rel.Version) {
+			return nil, werr.New(werr.Invalid, CodeCaseConflict, "%s@%s differs only in letter case from the published version %s: on macOS and Windows checkouts their files are one; nothing was written", rel.Name, rel.Version, v).
+				WithHint("publish a version whose name differs from every published one by more than letter case")
+		}
+	}
 	tgzRel := t.VersionFile(rel.Name, rel.Version, ".tgz")
 	sigRel := t.VersionFile(rel.Name, rel.Version, ".sig")
 	jsonRel := t.VersionFile(rel.Name, rel.Version, ".json")
