@@ -328,7 +328,7 @@ func checkSecrets(root *os.Root, dir, rel string) error {
 		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
 	}
 	defer f.Close()
-	what, err := scanPrivateKey(io.Reader(f))
+	what, err := scanSecrets(io.Reader(f), rel)
 	if err != nil {
 		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
 	}

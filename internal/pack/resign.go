@@ -62,7 +62,7 @@ func SignTarball(ctx context.Context, path string, opts Options) (*Result, error
 			return nil, werr.New(werr.Invalid, "pack_file_forbidden", "%s is %s and is never packed", where, why).
 				WithHint("repack from the source directory without it")
 		}
-		if what, _ := scanPrivateKey(bytes.NewReader(file.Data)); what != "" {
+		if what, _ := scanSecrets(bytes.NewReader(file.Data), file.Name); what != "" {
 			return nil, werr.New(werr.Invalid, "pack_private_key", "%s holds %s; a private key is never packed", where, what).
 				WithHint("repack from the source directory without it")
 		}

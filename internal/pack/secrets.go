@@ -15,6 +15,8 @@ import (
 	"io"
 	"path"
 	"strings"
+
+	"github.com/openwop/wopkit/internal/leaks"
 )
 
 // forbiddenReason says why a pack-relative path may never be packed, or "".
@@ -60,9 +62,23 @@ const (
 // 16 KiB, trailing bytes such as a newline allowed) or a PKCS#12 key store
 // that is not clearly password-protected (pfxSecret, up to 1 MiB); a JSON
 // file (up to 1 MiB) holding a private JSON Web Key (a "d" member).
-func scanPrivateKey(r io.Reader) (string, error) {
+func scanPrivateKey(r io.Reader) (string, error) { return scanSecrets(r, "") }
+
+// scanSecrets is scanPrivateKey for the file at rel (pack-relative, with
+// slashes; "" when unknown), which also runs gitleaks' rules (internal/leaks)
+// on each window and on its decoded readings (UTF-16, JSON escapes), and
+// scanRules on those readings too.
+func scanSecrets(r io.Reader, rel string) (string, error) {
 	const chunk = 256 << 10
 	const keep = 1024 // longer than any marker and what its check reads after it
+	rules, err := leaks.Default()
+	if err != nil {
+		return "", err
+	}
+	var (
+		sc   leaks.Scratch
+		dbuf [2][]byte
+	)
 	buf := make([]byte, 0, chunk+keep)
 	var head []byte // the first maxJWKSniff+1 bytes
 	s := &scanBuf{}
@@ -76,6 +92,17 @@ func scanPrivateKey(r io.Reader) (string, error) {
 		s.b, s.eof = buf, err != nil
 		if what := s.find(); what != "" {
 			return what, nil
+		}
+		if what := findLeak(rules, &sc, buf, rel); what != "" {
+			return what, nil
+		}
+		for _, d := range leaks.Decoded(buf, &dbuf) {
+			if what := (&scanBuf{b: d, eof: s.eof}).find(); what != "" {
+				return what + " (" + decodedAs(d, &dbuf) + ")", nil
+			}
+			if what := findLeak(rules, &sc, d, rel); what != "" {
+				return what + " (" + decodedAs(d, &dbuf) + ")", nil
+			}
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
@@ -109,6 +136,27 @@ func scanPrivateKey(r io.Reader) (string, error) {
 		return `a private JSON Web Key (a "d" member)`, nil
 	}
 	return "", nil
+}
+
+// findLeak names what a gitleaks rule (or one of leaks' own) finds in
+// text, or "".
+func findLeak(rules *leaks.Set, sc *leaks.Scratch, text []byte, rel string) string {
+	r := rules.Find(text, rel, sc)
+	switch {
+	case r == nil:
+		return ""
+	case strings.HasPrefix(r.ID, "wopkit-"):
+		return r.Description
+	}
+	return "a credential (gitleaks rule " + r.ID + ")"
+}
+
+// decodedAs says which reading of a window d is.
+func decodedAs(d []byte, dbuf *[2][]byte) string {
+	if len(dbuf[0]) > 0 && &d[0] == &dbuf[0][0] {
+		return "in UTF-16 text"
+	}
+	return "behind JSON escapes"
 }
 
 // scanBuf is one window of the stream: b, the byte before it (0 at the

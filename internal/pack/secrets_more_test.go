@@ -25,6 +25,7 @@ func newSecrets(t *testing.T) map[string]string {
 	b64 := base64.StdEncoding.EncodeToString
 	sec40 := fake("", 40, alnums+"/+")
 	return map[string]string{
+		"Stripe test key":               "STRIPE_KEY=" + fake("sk"+"_test_", 99, alnums), // gitleaks' stripe-access-token: a test-mode key reads the account's test data
 		"Stripe secret key":             "STRIPE_KEY=" + fake("sk"+"_live_", 99, alnums) + "\n",
 		"Stripe legacy secret key":      `stripe.api_key = "` + fake("sk"+"_live_", 24, alnums) + `"`,
 		"Stripe restricted key":         fake("rk"+"_live_", 99, alnums),
@@ -48,7 +49,6 @@ func newSecrets(t *testing.T) map[string]string {
 func newNearMisses() map[string]string {
 	b64 := base64.StdEncoding.EncodeToString
 	return map[string]string{
-		"Stripe test key":              "STRIPE_KEY=" + fake("sk"+"_test_", 99, alnums),
 		"Stripe publishable key":       fake("pk"+"_live_", 99, alnums),
 		"Anthropic docs placeholder":   "ANTHROPIC_API_KEY=sk-" + "ant-api03-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
 		"Anthropic short":              "use sk-" + "ant-... from the console",
