@@ -1,8 +1,7 @@
 package pack
 
 import (
-	"archive/tar"
-	"compress/gzip"
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -10,8 +9,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
-	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -113,33 +113,33 @@ func TestScanNoFalseAlarmOnTheRegistry(t *testing.T) {
 	t.Parallel()
 	n := 0
 	for _, tgz := range fixtures.Tarballs(t, "") {
-		f, err := os.Open(tgz)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := tar.NewReader(zr)
-		for {
-			h, err := tr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", tgz, err)
-			}
-			if h.Typeflag != tar.TypeReg {
-				continue
-			}
-			rel := strings.TrimPrefix(h.Name, "package/")
-			if what, err := scanSecrets(tr, rel); what != "" || err != nil {
-				t.Errorf("%s!%s reported as %s (%v)", tgz, h.Name, what, err)
+		fixtures.Each(t, tgz, func(name string, data []byte) {
+			rel := strings.TrimPrefix(name, "package/")
+			if what, err := scanSecrets(bytes.NewReader(data), rel); what != "" || err != nil {
+				t.Errorf("%s!%s reported as %s (%v)", tgz, name, what, err)
 			}
 			n++
+		})
+	}
+	src := fixtures.Path(t, "source-packs")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
-		f.Close()
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		rel, _ := filepath.Rel(src, p)
+		if what, err := scanSecrets(f, filepath.ToSlash(rel)); what != "" || err != nil {
+			t.Errorf("source pack file %s reported as %s (%v)", rel, what, err)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Logf("%d files scanned clean", n)
 }
