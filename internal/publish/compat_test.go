@@ -63,7 +63,7 @@ func TestPublishRefusesUnparsedJSON(t *testing.T) {
 		{Header: tarball.Header{Name: "pack.json"}, Data: pj},
 		{Header: tarball.Header{Name: "schemas/loose.json"}, Data: []byte(`{"type":`)},
 	}}
-	err := validateManifest(a, pj, "j-1.0.0.tgz", nil)
+	err := validateManifest(a, pj, "j-1.0.0.tgz", SpecV2, nil)
 	if werr.CodeOf(err) != "pack_invalid" || !strings.Contains(err.Error(), "j-1.0.0.tgz!/schemas/loose.json") || !strings.Contains(err.Error(), "[pack_json_invalid]") {
 		t.Errorf("got %v", err)
 	}

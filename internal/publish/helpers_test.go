@@ -161,7 +161,7 @@ func fixtureReleases(t testing.TB) []string {
 // validate (see fixtureReleases), to check what publish computes for them
 // against the registry's scripts.
 func stageInvalidFixtures(t testing.TB) {
-	validatePack = func(*tarball.Archive, []byte, string, validate.TypeCatalog) error { return nil }
+	validatePack = func(*tarball.Archive, []byte, string, string, validate.TypeCatalog) error { return nil }
 	t.Cleanup(func() { validatePack = validateManifest })
 }
 

@@ -100,7 +100,7 @@ func checkManifest(a *tarball.Archive, tgz, spec string, cat validate.TypeCatalo
 	if m.keyID == "" {
 		return nil, werr.New(werr.Invalid, "key_unknown", "the signing block in %s names no key", tgz)
 	}
-	if err := validatePack(a, pj.Data, tgz, cat); err != nil {
+	if err := validatePack(a, pj.Data, tgz, spec, cat); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -123,10 +123,12 @@ var validatePack = validateManifest
 // validate --for-registry` does (an agent's `openwop:<typeId>` tool resolved
 // against cat, the typeIds of the registry tree it is published into) (its pack.json against the schema of its
 // kind and spec version, then the lint rules, with the pack's files), and
-// refuses it with code pack_invalid when there is any error. Warnings do not
+// refuses it with code pack_invalid when there is any error. Into the
+// frozen v1 tree (spec SpecV1) a v1 pack's engines range may stop at major
+// 1, as every release there does (validate.Options.FrozenV1). Warnings do not
 // refuse. The problems are listed with every unsafe character escaped.
-func validateManifest(a *tarball.Archive, data []byte, tgz string, cat validate.TypeCatalog) error {
-	v, err := validate.New(validate.Options{ForRegistry: true, Limits: &tarball.RegistryLimits, Catalog: cat})
+func validateManifest(a *tarball.Archive, data []byte, tgz, spec string, cat validate.TypeCatalog) error {
+	v, err := validate.New(validate.Options{ForRegistry: true, FrozenV1: spec == SpecV1, Limits: &tarball.RegistryLimits, Catalog: cat})
 	if err != nil {
 		return err
 	}

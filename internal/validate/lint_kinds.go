@@ -43,10 +43,21 @@ func checkArtifactTypeIDsUnique(c *lintCtx) {
 		"give each artifact type its own artifactTypeId")
 }
 
-// PK001: the engines range admits protocol major 2.
+// PK001: the engines range admits protocol major 2: always for a v2
+// document; for a v1 pack only with --for-registry, where the registry's
+// check-pack-engines-admit-major refuses a source whose range stops at
+// major 1 (a v1 version manifest is already published: never).
 func checkEnginesAdmit2(c *lintCtx) {
+	if c.spec != V2 && (!c.opts.ForRegistry || c.opts.FrozenV1 || c.kind == VersionManifest) {
+		return
+	}
 	r := c.doc.Lookup("/engines/openwop")
 	if r == nil || r.Kind != jsondoc.String || kinds.AdmitsMajor2(r.Str) {
+		return
+	}
+	if c.spec != V2 {
+		c.report("/engines/openwop", false, fmt.Sprintf("engines.openwop %q does not admit protocol major 2: the registry's check-pack-engines-admit-major refuses a pack whose range stops at major 1", r.Str),
+			`write an explicit ceiling that admits 2, such as ">=1.0.0 <3.0.0" (the pack then reads as v2: see `+"`wopkit migrate`"+`)`)
 		return
 	}
 	c.report("/engines/openwop", false, fmt.Sprintf("engines.openwop %q does not admit protocol major 2: hosts read a missing ceiling as <2.0.0 and the v2 registry refuses the pack", r.Str),

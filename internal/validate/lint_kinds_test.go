@@ -149,6 +149,10 @@ func TestV2PackRules(t *testing.T) {
 		{name: "v1 ceiling", kind: NodePack, doc: strings.Replace(v2Node, "<3.0.0", "<2.0.0", 1),
 			want: []hit{{ptr: "/engines/openwop", at: `">=1.0.0 <2.0.0"`, hint: "<3.0.0"}}},
 		{name: "v1 document: not checked", kind: NodePack, doc: strings.NewReplacer("<3.0.0", "<2.0.0", `"keyId": "acme-1", "scheme": "ed25519-canonical-json"`, `"method": "manual"`).Replace(v2Node)},
+		// check-pack-engines-admit-major refuses a v1 source whose range
+		// stops at major 1: an error with --for-registry.
+		{name: "v1 document, --for-registry", kind: NodePack, reg: true, doc: strings.NewReplacer("<3.0.0", "<2.0.0", `"keyId": "acme-1", "scheme": "ed25519-canonical-json"`, `"method": "manual"`).Replace(v2Node),
+			want: []hit{{ptr: "/engines/openwop", at: `">=1.0.0 <2.0.0"`, hint: "<3.0.0"}}},
 	})
 	runLint(t, "PK002", []lintCase{
 		{name: "family", kind: NodePack, doc: v2Node},

@@ -119,7 +119,10 @@ func BeforePack(dir string, opts pack.Options) error {
 	if opts.Signer != nil && opts.Signer.Method() == sign.MethodV2 {
 		spec = V2
 	}
-	v, err := New(Options{ForRegistry: opts.ForRegistry, SchemaDir: opts.SchemaDir, Spec: spec,
+	// A v1 signature (manual, or the legacy ed25519) is for the frozen v1
+	// tree, whose releases' engines ranges stop at major 1 (FrozenV1).
+	v1Signed := opts.Signer != nil && (opts.Signer.Method() == sign.MethodManual || opts.Signer.Method() == sign.MethodLegacy)
+	v, err := New(Options{ForRegistry: opts.ForRegistry, FrozenV1: v1Signed, SchemaDir: opts.SchemaDir, Spec: spec,
 		SkipPackCheck: true}) // Pack collects the files itself next
 	if err != nil {
 		return err

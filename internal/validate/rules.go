@@ -59,8 +59,8 @@ func ruleTable() []Rule {
 			Summary: "--for-registry: every eventName is templated, a protocol event type or <org>.<kebab>[.<kebab>] under a registered org (check-pack-event-names)"},
 
 		// Every v2 pack manifest (the registry's v2 checks; spec-v2 NOTES §6).
-		{ID: "PK001", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkEnginesAdmit2,
-			Summary: "v2: engines.openwop has an explicit ceiling that admits protocol major 2 (such as <3.0.0)"},
+		{ID: "PK001", Severity: Error, Kinds: v2Packs, check: checkEnginesAdmit2,
+			Summary: "v2, and every pack with --for-registry: engines.openwop has an explicit ceiling that admits protocol major 2 (such as <3.0.0; check-pack-engines-admit-major)"},
 		{ID: "PK002", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkPeerFamilies,
 			Summary: "v2: peerDependencies keys are capability families of spec/v2/declaration.json (v1 aliases are refused)"},
 		{ID: "PK003", Severity: Error, Kinds: v2Packs, Specs: onlyV2, check: checkSigningBlock,

@@ -33,6 +33,10 @@ type Options struct {
 	// ForRegistry applies the rules for packs about to be published (the
 	// registry's size limits; private.* and local.* names are refused).
 	ForRegistry bool
+	// FrozenV1: with ForRegistry, the pack goes into the registry's frozen
+	// v1 tree (publish --spec v1), whose releases' engines ranges stop at
+	// major 1: PK001 does not refuse a v1 pack's range there.
+	FrozenV1 bool
 	// Limits bound the tarballs read (nil: tarball.DefaultLimits, the
 	// registry's; RegistryLimits with ForRegistry).
 	Limits *tarball.Limits
