@@ -207,12 +207,42 @@ func (r *Root) rel(tree, key, name, version string) string {
 	if !safeSegment(name) || (version != "" && !safeSegment(version)) {
 		return ""
 	}
-	rel := strings.NewReplacer("{name}", name, "{version}", version).Replace(r.Endpoint(tree, key))
+	rel := expand(r.Endpoint(tree, key), name, version)
 	rel = strings.TrimPrefix(rel, "/")
 	if rel == "" || strings.Contains(rel, "://") || strings.ContainsAny(rel, "{}") || !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return ""
 	}
 	return rel
+}
+
+// expand replaces {name} and {version} in the template tmpl, as
+// strings.NewReplacer("{name}", name, "{version}", version).Replace does
+// (the text put in is not searched again), without building a replacer
+// for each path (verify of a whole registry asks for hundreds).
+func expand(tmpl, name, version string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(tmpl, '{')
+		if i < 0 {
+			if b.Len() == 0 {
+				return tmpl
+			}
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		b.WriteString(tmpl[:i])
+		switch rest := tmpl[i:]; {
+		case strings.HasPrefix(rest, "{name}"):
+			b.WriteString(name)
+			tmpl = rest[len("{name}"):]
+		case strings.HasPrefix(rest, "{version}"):
+			b.WriteString(version)
+			tmpl = rest[len("{version}"):]
+		default:
+			b.WriteByte('{')
+			tmpl = rest[1:]
+		}
+	}
 }
 
 // readDoc reads the registry document rel through the untrusted layer: a

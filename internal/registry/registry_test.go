@@ -158,3 +158,17 @@ func TestLocalStaysInsideRoot(t *testing.T) {
 		t.Errorf("default v1 layout: %s", p)
 	}
 }
+
+// expand gives what strings.Replacer gives, on templates with every
+// placeholder, stray braces and values that hold placeholders themselves.
+func TestExpandIsTheReplacer(t *testing.T) {
+	t.Parallel()
+	for _, tmpl := range []string{"", "/v1/index.json", "/v1/packs/{name}/-/{version}.tgz", "{name}{version}{name}", "{", "}{", "{nam{name}e}", "/{version", "{{name}}", "x/{version}/{unknown}/{name"} {
+		for _, nv := range [][2]string{{"a.b", "1.0.0"}, {"{version}", "{name}"}, {"", ""}, {"{", "}"}} {
+			want := strings.NewReplacer("{name}", nv[0], "{version}", nv[1]).Replace(tmpl)
+			if got := expand(tmpl, nv[0], nv[1]); got != want {
+				t.Errorf("expand(%q, %q, %q) = %q, want %q", tmpl, nv[0], nv[1], got, want)
+			}
+		}
+	}
+}

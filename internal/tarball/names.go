@@ -128,7 +128,14 @@ func shortNameAlias(seg string) bool {
 // HFS+, NTFS, exFAT) stores for name: Unicode case folding of the canonical
 // decomposition, recomposed (NFC). Two names with one key are one file there.
 func foldKey(name string) string {
-	return norm.NFC.String(cases.Fold().String(norm.NFD.String(name)))
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return norm.NFC.String(cases.Fold().String(norm.NFD.String(name)))
+		}
+	}
+	// ASCII (every name of a published pack): decomposition and
+	// recomposition change nothing, and case folding maps A-Z to a-z only.
+	return strings.ToLower(name)
 }
 
 // collisions tracks names and their parent directories by foldKey.

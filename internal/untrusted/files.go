@@ -1,6 +1,7 @@
 package untrusted
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -157,15 +158,28 @@ func readBounded(r io.Reader, name string, max int64) ([]byte, error) {
 	if max < 0 {
 		return io.ReadAll(r)
 	}
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
+	// A file's buffer is sized from its length (io.ReadAll grows from 512
+	// bytes, copying as it goes); the limit, not the length, bounds it.
+	size := int64(0)
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = min(fi.Size(), max) + 1
+		}
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(r, max+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > max {
 		return nil, tooLarge(name, -1, max)
 	}
 	return data, nil
 }
+
+// TooLarge is the error for a file name of size bytes (-1: it grew past
+// max while it was read) over the limit max.
+func TooLarge(name string, size, max int64) *werr.Error { return tooLarge(name, size, max) }
 
 func tooLarge(name string, size, max int64) *werr.Error {
 	if size < 0 {

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -92,7 +93,7 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 	// bundle are held: the others are streamed past (a 400 MiB entry costs
 	// no memory).
 	keep := func(name string) bool { return name == tarball.ManifestName || name == sign.SigstoreFile }
-	a, err := readArchive(data, l, keep, func(h tarball.Header) {
+	a, err := readArchive(bytes.NewReader(data), l, keep, func(h tarball.Header) {
 		info.Entries = append(info.Entries, Entry{Name: h.Name, Size: h.Size, Mode: h.Mode})
 		info.Unpacked += h.Size
 	})

@@ -6,11 +6,8 @@
 package verify
 
 import (
-	"bytes"
 	"context"
 	"crypto"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -94,12 +91,15 @@ type ErrorInfo struct {
 const NoteUncovered = "only pack.json is covered by the signature: the other files are not checked (give --registry to check the tarball's integrity)"
 
 // File verifies the tarball at path. Failures are reported in the Result
-// (Verified false, Error set), never returned.
+// (Verified false, Error set), never returned. The file is streamed once
+// (read, hashed, inflated and checked in one pass): only pack.json and the
+// signature entries are held in memory.
 func File(ctx context.Context, path string, p Policy) *Result {
 	r := &Result{Path: path}
-	data, err := readTarball(path, p.limits())
+	src, err := openSource(path, p.limits())
 	if err == nil {
-		err = notATarball(path, data)
+		defer src.close()
+		err = notATarball(path, src.head)
 	}
 	if err == nil {
 		sig, sigPath, sigErr := readDetached(path, p.SigPath)
@@ -107,7 +107,7 @@ func File(ctx context.Context, path string, p Policy) *Result {
 			err = sigErr
 		} else {
 			r.Signature = sigPath
-			err = Bytes(ctx, data, sig, p, r)
+			err = check(ctx, src, sig, p, r)
 		}
 	}
 	if err != nil {
@@ -204,20 +204,25 @@ func (p Policy) limits() tarball.Limits {
 // Bytes verifies a tarball held in memory with its detached signature (nil
 // when there is none), filling r. It returns the first failure.
 func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error {
+	return check(ctx, &source{data: tgz, lim: p.limits()}, detached, p, r)
+}
+
+// check verifies the tarball of src with its detached signature (nil when
+// there is none), filling r; it returns the first failure.
+func check(ctx context.Context, src *source, detached []byte, p Policy, r *Result) error {
 	if p.Key == nil && p.Registry == nil && p.Bundles == nil {
 		return werr.New(werr.Usage, "verify_no_trust", "nothing to verify %s against", r.Path).
 			WithHint("give --key PUB or --registry DIR")
 	}
-	sum := sha256.Sum256(tgz)
-	r.Integrity = "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 	sigs := map[string]bool{} // names of the signature entries, not held
-	a, err := readArchive(tgz, p.limits(), func(name string) bool {
+	a, err := src.walk(func(name string) bool {
 		return name == tarball.ManifestName || name == sign.SignatureFile || name == sign.SigstoreFile
 	}, func(h tarball.Header) {
 		if strings.HasSuffix(h.Name, ".sig") && h.Size <= 1<<20 {
 			sigs[h.Name] = true
 		}
 	})
+	r.Integrity = src.integrity
 	if err != nil {
 		return err
 	}
@@ -253,8 +258,8 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 	}
 	if sch.sigRef != "" && a.Get(sch.sigRef) == nil && sigs[sch.sigRef] {
 		// pack.json names another in-tarball signature: fetch that one alone
-		// (a second pass over the compressed bytes already in memory).
-		extra, err := readArchive(tgz, p.limits(), func(name string) bool { return name == sch.sigRef }, nil)
+		// (a second pass, rare).
+		extra, err := src.walk(func(name string) bool { return name == sch.sigRef }, nil)
 		if err != nil {
 			return err
 		}
@@ -283,7 +288,12 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 			return werr.New(werr.Invalid, "signature_missing", "%s is signed with the legacy ed25519 method and has no detached .sig", r.Path).
 				WithHint("the legacy signature covers the whole .tgz and lives only beside it: pass --sig FILE")
 		}
-		err = sign.VerifyEd25519(key, tgz, detached, r.Path)
+		// The legacy signature covers the whole .tgz: a streamed file is read
+		// again, whole.
+		var tgz []byte
+		if tgz, err = src.bytes(); err == nil {
+			err = sign.VerifyEd25519(key, tgz, detached, r.Path)
+		}
 	default:
 		err = verifyPackJSON(sch, key, a, pf.Data, detached, r)
 	}
@@ -312,27 +322,6 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 	}
 	r.Verified = true
 	return nil
-}
-
-// readTarball reads the tarball the user named through the untrusted
-// layer: a link is followed (the user chose the path), but it must end at
-// a regular file (never blocking on a named pipe) no larger than the
-// compressed limit.
-func readTarball(path string, lim tarball.Limits) ([]byte, error) {
-	max := lim.MaxCompressed
-	if max <= 0 {
-		max = 1 << 40
-	}
-	data, err := untrusted.ReadNamed(path, max)
-	switch code := werr.CodeOf(err); {
-	case err == nil:
-		return data, nil
-	case code == untrusted.CodeTooLarge:
-		return nil, werr.Wrap(werr.Invalid, "tarball_too_large", err, "%s is larger than %d bytes compressed", path, max)
-	case code != "":
-		return nil, err
-	}
-	return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).WithHint("check the path")
 }
 
 // maxSignature bounds a detached signature read (an Ed25519 one is 64
@@ -369,9 +358,9 @@ func readDetached(tgzPath, sigPath string) ([]byte, string, error) {
 // hostile entry is refused) but keeps in memory only the entries keep
 // selects (pack.json, the signature files verification reads; other entries
 // up to 1 MiB never), telling seen (when not nil) about every entry.
-func readArchive(tgz []byte, lim tarball.Limits, keep func(name string) bool, seen func(tarball.Header)) (*tarball.Archive, error) {
+func readArchive(tgz io.Reader, lim tarball.Limits, keep func(name string) bool, seen func(tarball.Header)) (*tarball.Archive, error) {
 	a := &tarball.Archive{}
-	err := tarball.Walk(bytes.NewReader(tgz), lim, func(h tarball.Header, body io.Reader) error {
+	err := tarball.Walk(tgz, lim, func(h tarball.Header, body io.Reader) error {
 		if seen != nil {
 			seen(h)
 		}
