@@ -3,8 +3,10 @@
 # manifests and schemas, one process call each, and prints the ratio. The corpus is the real published
 # manifests of ../shared/fixtures (pack.json of each registry tarball, the v0.4 tool manifests), copied
 # round-robin to 100 files. Needs node, npm and hyperfine (apt-get install hyperfine) or falls back to bash time.
-#   usage: internal/validate/testdata/ajv/compare-speed.sh
+#   usage: internal/validate/testdata/ajv/compare-speed.sh [PACKS [TOOLS]]   (default 70 30; issue 27 measures 130 0)
 set -euo pipefail
+packs=${1:-70}
+ntools=${2:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../../.." && pwd)
 fixtures=$(cd "$repo/../shared/fixtures" && pwd)
@@ -23,12 +25,17 @@ for t in "$fixtures"/registry/v1/packs/*/-/*.tgz; do
   srcs+=("$work/$n.json")
 done
 tools=("$fixtures"/tool-manifests/*.v0.4.json)
-for i in $(seq 1 70); do cp "${srcs[$((i % ${#srcs[@]}))]}" "$work/packs/m$i.json"; done
-for i in $(seq 1 30); do cp "${tools[$((i % ${#tools[@]}))]}" "$work/tools/t$i.json"; done
+for i in $(seq 1 "$packs"); do cp "${srcs[$((i % ${#srcs[@]}))]}" "$work/packs/m$i.json"; done
+for i in $(seq 1 "$ntools"); do cp "${tools[$((i % ${#tools[@]}))]}" "$work/tools/t$i.json"; done
 s="$repo/schemas"
 ajv="$ajvdir/node_modules/.bin/ajv"
-ajv_cmd="cd $ajvdir && { $ajv validate --spec=draft2020 --strict=false -c ajv-formats -s $s/node-pack-manifest.schema.json -r $s/agent-manifest.schema.json -r $s/prompt-ref.schema.json -d '$work/packs/*.json' >/dev/null 2>&1; $ajv validate --spec=draft2020 --strict=false -c ajv-formats -s $s/install-manifest-v0.4.json -d '$work/tools/*.json' >/dev/null 2>&1; true; }"
-wop_cmd="$work/wopkit validate $work/packs/*.json $work/tools/*.json >/dev/null || true"
+ajv_tools="" wop_tools=""
+if [ "$ntools" -gt 0 ]; then
+  ajv_tools="$ajv validate --spec=draft2020 --strict=false -c ajv-formats -s $s/install-manifest-v0.4.json -d '$work/tools/*.json' >/dev/null 2>&1;"
+  wop_tools="$work/tools/*.json"
+fi
+ajv_cmd="cd $ajvdir && { $ajv validate --spec=draft2020 --strict=false -c ajv-formats -s $s/node-pack-manifest.schema.json -r $s/agent-manifest.schema.json -r $s/prompt-ref.schema.json -d '$work/packs/*.json' >/dev/null 2>&1; $ajv_tools true; }"
+wop_cmd="$work/wopkit validate $work/packs/*.json $wop_tools >/dev/null || true"
 if command -v hyperfine >/dev/null; then
   hyperfine -N --warmup 3 --runs 20 --export-json "$work/h.json" "bash -c \"$ajv_cmd\"" "bash -c \"$wop_cmd\"" >/dev/null
   python3 - "$work/h.json" <<'PY'
