@@ -11,7 +11,6 @@ import (
 	_ "charm.land/fang/v2"
 	_ "charm.land/huh/v2"
 	_ "charm.land/lipgloss/v2"
-	_ "github.com/Masterminds/semver/v3"
 	_ "github.com/charmbracelet/x/exp/teatest/v2"
 	_ "github.com/github/go-spdx/v2/spdxexp"
 	_ "github.com/mattn/go-runewidth"

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/openwop/wopkit/third_party/semver"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/lazyre"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/openwop/wopkit/third_party/semver"
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/tarball"

@@ -3,7 +3,7 @@ package semdiff
 import (
 	"fmt"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/openwop/wopkit/third_party/semver"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/registry"

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/openwop/wopkit/third_party/semver"
 
 	"github.com/openwop/wopkit/internal/lazyre"
 )
