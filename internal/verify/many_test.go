@@ -50,20 +50,7 @@ func manyCopies(t testing.TB, n int) []string {
 //
 //	go test ./internal/verify -run '^$' -bench VerifyMany -benchmem -count 5
 func BenchmarkVerifyMany(b *testing.B) {
-	root := openRegistry(b, fixtures.Registry(b))
-	tgzs := manyCopies(b, 281)
-	start := cpuTime()
-	for b.Loop() {
-		for _, r := range Files(context.Background(), tgzs, Policy{Registry: root, AllowYanked: true}) {
-			if !r.Verified {
-				b.Fatal(r.Error)
-			}
-		}
-	}
-	n := float64(b.N * len(tgzs))
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "wall-ns/tarball")
-	// CPU time: on a machine shared with other jobs wall time says little.
-	b.ReportMetric(float64(cpuTime()-start)/n, "cpu-ns/tarball")
+	benchFiles(b, manyCopies(b, 281))
 }
 
 // A streamed file gives the verdict, the integrity and the notes that the
