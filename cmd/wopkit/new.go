@@ -180,6 +180,9 @@ func newNewCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := leaveSourceTree(cmd.ErrOrStderr(), o); err != nil {
+				return err
+			}
 			if !o.Yes && runWizard != nil && (o.Accessible || isTerminal(os.Stdin) && isTerminal(os.Stdout)) {
 				return runWizard(cmd, o)
 			}

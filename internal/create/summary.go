@@ -90,8 +90,36 @@ func (r Result) Summary() []string {
 	return sum
 }
 
+// Command is how the next steps name wopkit: "go run ./cmd/wopkit" when
+// it runs from `go run` in its own source tree (not on the PATH then).
+var Command = "wopkit"
+
+// Base is the folder the files were written under when it is not the one
+// the author is in (wopkit's own source tree writes elsewhere): the next
+// steps then name files by their whole paths.
+var Base = ""
+
+// at is a path of the result as the next steps name it.
+func at(p string) string {
+	if Base == "" || p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(Base, p)
+}
+
 // Next are the commands to run next.
 func (r Result) Next() []string {
+	next := r.next()
+	for i, n := range next {
+		if rest, ok := strings.CutPrefix(n, "wopkit "); ok {
+			next[i] = Command + " " + rest
+		}
+	}
+	return next
+}
+
+func (r Result) next() []string {
+	r.Dir, r.Tarball, r.PublicKey = at(r.Dir), at(r.Tarball), at(r.PublicKey)
 	if !r.pack {
 		f := r.Dir
 		if len(r.Files) > 0 {

@@ -29,3 +29,23 @@ func TestPreflightUnwritableFolder(t *testing.T) {
 		t.Fatalf("Preflight: %+v", ps)
 	}
 }
+
+// Issue 25, item 12: the next steps name wopkit as it can be run (`go run
+// ./cmd/wopkit` from its source tree, where `wopkit` is not on the PATH)
+// and the files by their whole paths when they were written elsewhere.
+func TestNextNamesCommandsThatWork(t *testing.T) {
+	oldC, oldB := Command, Base
+	t.Cleanup(func() { Command, Base = oldC, oldB })
+	Command, Base = "go run ./cmd/wopkit", "/home/a/openwop-packs"
+	r := Result{pack: true, packed: true, Dir: "first", Tarball: "community.acme.first-0.1.0.tgz", Signature: "x.sig", PublicKey: "/home/a/.config/wopkit/keys/acme.pub"}
+	next := strings.Join(r.Next(), "\n")
+	for _, want := range []string{"go run ./cmd/wopkit verify /home/a/openwop-packs/community.acme.first-0.1.0.tgz --key /home/a/.config/wopkit/keys/acme.pub",
+		"go run ./cmd/wopkit validate /home/a/openwop-packs/first"} {
+		if !strings.Contains(next, want) {
+			t.Errorf("next steps lack %q:\n%s", want, next)
+		}
+	}
+	if strings.Contains("\n"+next, "\nwopkit ") {
+		t.Errorf("a next step names wopkit, not on the PATH:\n%s", next)
+	}
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Issue 25, item 12: the README's first command, `go run ./cmd/wopkit new`
+// in a fresh clone, leaves the clone clean (the files, the release and the
+// key go to ~/openwop-packs, as it says). The clone is a copy of this module's go.mod in a git work tree; `git status`
+// is the independent check that nothing was left in it.
+func TestNewInOwnSourceTreeLeavesItClean(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: the clone's status cannot be checked")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on the PATH: `go run` cannot be tried")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	// the clone: the files of this working tree (changes not committed
+	// too), committed in a fresh git repository
+	clone := filepath.Join(t.TempDir(), "wopkit")
+	copyTree := "git -C " + root + " ls-files -z -co --exclude-standard | tar -C " + root + " --null -T - -cf - | tar -xf - -C " + clone
+	for _, c := range [][]string{{"mkdir", "-p", clone}, {"bash", "-c", copyTree}, {"git", "-C", clone, "init", "-q"}, {"git", "-C", clone, "add", "-A"},
+		{"git", "-C", clone, "-c", "user.email=t@example.org", "-c", "user.name=t", "commit", "-qm", "clone"}} {
+		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+			t.Skipf("cannot make the clone for the test (%v): %s", err, out)
+		}
+	}
+	cmd := exec.Command("go", "run", "./cmd/wopkit", "new", "--yes", "--set", "name=community.acme.first")
+	cmd.Dir = clone
+	env, _ := exec.Command("go", "env", "GOMODCACHE", "GOCACHE", "GOPATH").Output() // the caches stay the user's: no download
+	vals := strings.Fields(string(env))
+	if len(vals) != 3 {
+		t.Skipf("go env: %q", env)
+	}
+	cmd.Env = append(os.Environ(), "GOMODCACHE="+vals[0], "GOCACHE="+vals[1], "GOPATH="+vals[2], "GOPROXY=off", "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GOFLAGS=-buildvcs=false")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run ./cmd/wopkit new: %v\n%s", err, out)
+	}
+	st, _ := exec.Command("git", "-C", clone, "status", "--porcelain", "--untracked-files=all").CombinedOutput()
+	if s := strings.TrimSpace(string(st)); s != "" {
+		t.Errorf("the clone is not clean after the first command:\n%s", s)
+	}
+	base := filepath.Join(home, packsFolder)
+	if _, err := os.Stat(filepath.Join(base, "first", "pack.json")); err != nil {
+		t.Errorf("the pack is not in %s: %v\n%s", base, err, out)
+	}
+	if !strings.Contains(string(out), "the new files go to "+base) {
+		t.Errorf("where the files went is not said:\n%s", out)
+	}
+}
