@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -66,4 +68,53 @@ func compareTrees(t *testing.T, a, b string) string {
 		}
 	}
 	return ""
+}
+
+// TestNewSpecV1ForRegistry: the v1 scaffold's schemas have no $id (the
+// byte-for-byte promise above; docs/RULES.md says why), and validate
+// --for-registry says what the registry would refuse before anything is
+// published: PK001 on the v1 pack's engines range, then, once `wopkit
+// migrate` made it v2, OW013 on each schemas/*.json without $id.
+func TestNewSpecV1ForRegistry(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "one")
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "name=vendor.acme.one", "--spec", "v1", "--dir", dir); code != 0 {
+		t.Fatalf("new --spec v1: exit %d %s", code, errOut)
+	}
+	schemas, _ := filepath.Glob(filepath.Join(dir, "schemas", "*.json"))
+	for _, s := range schemas {
+		if data, _ := os.ReadFile(s); strings.Contains(string(data), `"$id"`) {
+			t.Errorf("%s has a $id", s)
+		}
+	}
+	errors := func() map[string]int {
+		out, _, code := runCmd(t, "validate", dir, "--for-registry", "--json")
+		var rep struct {
+			Files []struct {
+				Path   string
+				Errors []struct{ Rule, Message string }
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 {
+			t.Fatalf("exit %d: %v %s", code, err, out)
+		}
+		n := map[string]int{}
+		for _, f := range rep.Files {
+			for _, e := range f.Errors {
+				if e.Rule != "OW013" || strings.Contains(e.Message, "no $id") {
+					n[e.Rule]++
+				}
+			}
+		}
+		return n
+	}
+	if got := errors(); got["PK001"] != 1 {
+		t.Errorf("v1: errors %v, want PK001", got)
+	}
+	if _, errOut, code := runCmd(t, "migrate", dir); code != 0 {
+		t.Fatalf("migrate: exit %d %s", code, errOut)
+	}
+	if got := errors(); got["OW013"] != len(schemas) || len(schemas) == 0 || got["PK001"] != 0 {
+		t.Errorf("migrated: errors %v, want OW013 (no $id) on each of the %d schemas", got, len(schemas))
+	}
 }
