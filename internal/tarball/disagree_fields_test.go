@@ -71,6 +71,7 @@ func fieldDisagreements() []disagreement {
 // entries. tarfile lists two and stops without an error, so a scanner in
 // Python never sees index.mjs; wopkit refuses the archive at that header.
 func TestDevmajorNotOctalRefused(t *testing.T) {
+	t.Parallel()
 	var parts [][]byte
 	names := []string{"pack.json", "a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "f.txt", "index.mjs"}
 	for i, n := range names {
@@ -128,6 +129,7 @@ console.log(JSON.stringify(out))`
 // no PAX record (odd lengths, duplicate keys), GNU long name or link, or
 // sparse map is ever interpreted.
 func TestExtensionHeadersRefused(t *testing.T) {
+	t.Parallel()
 	for _, typ := range []byte{'x', 'g', 'X', 'L', 'K', 'S', 'D', 'M', 'N', 'V', 'A', '8'} {
 		body := "30 path=" + strings.Repeat("a", 21) + "\n" + "11 size=9\n" // a PAX-looking record
 		var seen []string

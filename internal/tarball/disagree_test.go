@@ -81,6 +81,7 @@ func concat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 // Every header that readers could read differently is refused with
 // tarball_ambiguous_header, before the callback sees that entry.
 func TestAmbiguousHeadersRefused(t *testing.T) {
+	t.Parallel()
 	for _, d := range disagreements() {
 		t.Run(d.name, func(t *testing.T) {
 			var seen []string
@@ -110,6 +111,7 @@ func codeOf(err error) string {
 // two common readers: Python's tarfile and Go's archive/tar (the latter
 // reads as GNU tar does for these fields).
 func TestAmbiguousHeadersReadersDisagree(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not installed: cannot compare with Python's tarfile")
@@ -127,6 +129,7 @@ print(json.dumps(out))`
 	dir := t.TempDir()
 	for i, d := range disagreements() {
 		t.Run(d.name, func(t *testing.T) {
+			t.Parallel() // each case waits on three other programs
 			p := filepath.Join(dir, fmt.Sprintf("%d.tar", i))
 			if err := os.WriteFile(p, d.tar, 0o644); err != nil {
 				t.Fatal(err)
@@ -202,6 +205,7 @@ func goTarRead(b []byte) []string {
 // Names that are one file on macOS or Windows, and names that display as
 // other names, are refused by the reader and by the writer.
 func TestNameCollisionsAndUnsafeNames(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		names []string
 		code  string
@@ -245,6 +249,7 @@ func TestNameCollisionsAndUnsafeNames(t *testing.T) {
 // reader and its value is ignored: such an archive made with `tar -czf` is
 // accepted.
 func TestBase256UIDAccepted(t *testing.T) {
+	t.Parallel()
 	big := mutated("b.txt", "x", func(h []byte) { copy(h[offUID:], "\x80\x00\x00\x00\x49\x96\x02\xd2") })
 	if err := Walk(bytes.NewReader(gz(file("pack.json", "{}"), big, end())), DefaultLimits, func(Header, io.Reader) error { return nil }); err != nil {
 		t.Errorf("base-256 uid refused: %v", err)
@@ -262,6 +267,7 @@ func TestBase256UIDAccepted(t *testing.T) {
 // The same with the archive GNU tar makes for a file owned by uid
 // 1234567890 (tar -czf, its default format).
 func TestGNUTarLargeUID(t *testing.T) {
+	t.Parallel()
 	bin, err := exec.LookPath("tar")
 	if err != nil {
 		t.Skip("GNU tar not installed")

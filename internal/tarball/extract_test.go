@@ -8,6 +8,7 @@ import (
 )
 
 func TestExtract(t *testing.T) {
+	t.Parallel()
 	a := &Archive{Files: []File{
 		{Header: Header{Name: "pack.json", Size: 2, Mode: 0o644}, Data: []byte("{}")},
 		{Header: Header{Name: "dist/run.sh", Size: 3, Mode: 0o755}, Data: []byte("#!/")},
@@ -38,6 +39,7 @@ func TestExtract(t *testing.T) {
 // TestExtractStaysInside: a hostile name or a symlink already in the target
 // directory cannot make Extract write outside it.
 func TestExtractStaysInside(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	outside := filepath.Join(base, "outside")
 	dir := filepath.Join(base, "dir")

@@ -13,6 +13,7 @@ import (
 // (tar -czf x.tgz -C dir .) are read with "./" stripped and directories
 // skipped; GNU tar's long-name and PAX formats are refused.
 func TestReadGNUTarArchives(t *testing.T) {
+	t.Parallel()
 	tarBin, err := exec.LookPath("tar")
 	if err != nil {
 		t.Skip("GNU tar not installed: skipping the check against archives it makes")

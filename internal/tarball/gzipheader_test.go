@@ -12,6 +12,7 @@ import (
 // (node's zlib.gzipSync, mtime and OS byte stomped to 0 and 255 as in
 // build-pack-tarball.mjs): node is the oracle.
 func TestGzipHeaderMatchesNodeZlib(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node not installed: cannot compare with zlib's gzip header")

@@ -75,6 +75,7 @@ func stdTar(t *testing.T, format tar.Format, name string, pax map[string]string)
 }
 
 func TestHostile(t *testing.T) {
+	t.Parallel()
 	pack := file("pack.json", "{}")
 	validTGZ := gz(pack, end())
 	corruptSum := file("pack.json", "{}")
@@ -152,6 +153,7 @@ func asErr(err error, target **werr.Error) bool {
 // TestWalkRefusesBeforeCallback: fn never sees an offending entry, only
 // the good ones before it.
 func TestWalkRefusesBeforeCallback(t *testing.T) {
+	t.Parallel()
 	tgz := gz(file("a.txt", "a"), file("../evil", "x"), file("z.txt", "z"), end())
 	var seen []string
 	err := Walk(bytes.NewReader(tgz), RegistryLimits, func(h Header, body io.Reader) error {
@@ -167,6 +169,7 @@ func TestWalkRefusesBeforeCallback(t *testing.T) {
 }
 
 func TestTooManyEntries(t *testing.T) {
+	t.Parallel()
 	var parts [][]byte
 	for i := range 12 {
 		parts = append(parts, file(fmt.Sprintf("f%02d", i), "x"))
@@ -219,6 +222,7 @@ func zeroBomb(t testing.TB, prefix []byte, total int64) []byte {
 // TestGzipBomb: about 1 MB inflating to over 1 GiB of zeros after a valid
 // archive is refused after a few MB of output, in bounded memory.
 func TestGzipBomb(t *testing.T) {
+	t.Parallel()
 	bomb := zeroBomb(t, append(file("pack.json", "{}"), end()...), 1<<30+1<<20)
 	if len(bomb) > 2<<20 {
 		t.Fatalf("bomb is %d bytes, expected about 1 MB", len(bomb))

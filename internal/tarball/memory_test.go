@@ -89,6 +89,7 @@ func (c *countW) Write(p []byte) (int, error) { c.n += int64(len(p)); return len
 // TestWriteDeterministic: the output bytes do not depend on the number of
 // workers or on the order of the entries.
 func TestWriteDeterministic(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(11, 12))
 	es := []Entry{memEntry("pack.json", []byte(`{"a":1}`)), memEntry("b.bin", mixedData(r, 3<<20+5)), memEntry("a.txt", []byte("hello"))}
 	var first []byte

@@ -24,6 +24,7 @@ func entriesOf(a *Archive) []Entry {
 // written again, gives the registry's tar stream byte for byte; through
 // Write, the gunzipped stream is the same too.
 func TestRegistryRoundTrip(t *testing.T) {
+	t.Parallel()
 	tgzs := fixtures.Tarballs(t, "manual")
 	if len(tgzs) < 6 {
 		t.Fatalf("expected at least 6 manual-signed tarballs, found %d", len(tgzs))
@@ -73,6 +74,7 @@ func TestRegistryRoundTrip(t *testing.T) {
 // TestRegistryLegacyTarball: the legacy tar -czf tarball (./ names,
 // directory entries, real owners) is accepted, with names cleaned.
 func TestRegistryLegacyTarball(t *testing.T) {
+	t.Parallel()
 	tgzs := fixtures.Tarballs(t, "ed25519")
 	f, err := os.Open(tgzs[0])
 	if err != nil {

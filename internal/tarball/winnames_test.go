@@ -12,6 +12,7 @@ import (
 // replace the manifest, "pack.json:x" write into it, "aux.json" open a
 // device.
 func TestWindowsNamesRefused(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{
 		"pack.json.", "pack.json ", "pack.json...", "schemas./a.json", "docs /a.md",
 		"pack.json:evil", "notes:stream", "a<b", "a>b", `a"b`, "a|b", "a?b", "a*b",
@@ -44,6 +45,7 @@ func TestWindowsNamesRefused(t *testing.T) {
 
 // "a:stream" is a path relative to drive A: on Windows: refused as absolute.
 func TestDriveRelativeNameRefused(t *testing.T) {
+	t.Parallel()
 	err := Walk(bytes.NewReader(gz(file("pack.json", "{}"), file("a:stream", "x"), end())), DefaultLimits, func(Header, io.Reader) error { return nil })
 	if codeOf(err) != CodePathTraversal {
 		t.Errorf("got %v, want %s", err, CodePathTraversal)
@@ -52,6 +54,7 @@ func TestDriveRelativeNameRefused(t *testing.T) {
 
 // Near misses stay accepted.
 func TestWindowsNamesNearMisses(t *testing.T) {
+	t.Parallel()
 	parts := [][]byte{file("pack.json", "{}")}
 	for _, name := range []string{
 		"console.json", "auxiliary.md", "com10.txt", "lpt.txt", "nul_.txt", "con-fig.json", "a.b.c", ".hidden",

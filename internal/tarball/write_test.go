@@ -46,6 +46,7 @@ func mixedData(r *rand.Rand, n int) []byte {
 
 // TestWriteGNUTar: GNU tar lists and extracts our output as the registry's.
 func TestWriteGNUTar(t *testing.T) {
+	t.Parallel()
 	tarBin, err := exec.LookPath("tar")
 	if err != nil {
 		t.Skip("GNU tar not installed: skipping the independent listing check")
@@ -108,6 +109,7 @@ func TestWriteGNUTar(t *testing.T) {
 }
 
 func TestWriteErrors(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a", 101)
 	ok := memEntry("pack.json", []byte("{}"))
 	shrink := Entry{Name: "s", Size: 10, Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("short")), nil }}
@@ -151,6 +153,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestCRC32Combine(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	data := make([]byte, 100000)
 	for i := range data {
@@ -169,6 +172,7 @@ func TestCRC32Combine(t *testing.T) {
 // around the block boundaries, all levels and worker counts; random input
 // costs almost nothing over its own size.
 func TestParallelGzip(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 8))
 	mixed := mixedData(r, 2*pgzBlock+77)
 	random := make([]byte, 3<<20)
@@ -225,6 +229,7 @@ func TestParallelGzip(t *testing.T) {
 // TestWriteReadBack: what Write produces, ReadAll reads back unchanged
 // under the registry limits.
 func TestWriteReadBack(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(13, 14))
 	want := map[string][]byte{"pack.json": []byte(`{"name":"x"}`), "prompts/a.md": []byte("# a\n"), "dist/x.wasm": mixedData(r, 1<<20+3)}
 	var es []Entry

@@ -16,6 +16,7 @@ import (
 // header is), and npm's node-tar as `npm pack` runs it (portable: uid and
 // gid left NUL). The field rules of checkAmbiguous refuse none of them.
 func TestCommonWritersAccepted(t *testing.T) {
+	t.Parallel()
 	want := "pack.json,dist/run.js"
 	check := func(t *testing.T, tgz []byte) {
 		t.Helper()
