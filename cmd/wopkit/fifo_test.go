@@ -44,6 +44,7 @@ func mkfifo(t *testing.T, p string) {
 // Issue 10 item 6: a named pipe where a file is expected hung validate and
 // pack forever. Each is now refused, naming the file.
 func TestFIFOsNeverBlock(t *testing.T) {
+	t.Parallel()
 	const deadline = 10 * time.Second
 	t.Run("validate, a referenced schema is a FIFO", func(t *testing.T) {
 		dir := writePack(t)

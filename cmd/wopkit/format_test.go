@@ -257,6 +257,7 @@ func TestFormatVerify(t *testing.T) {
 }
 
 func TestFormatUsage(t *testing.T) {
+	t.Parallel()
 	reg := fixtures.Registry(t)
 	a2a := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
 	for _, args := range [][]string{

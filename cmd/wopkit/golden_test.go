@@ -34,6 +34,7 @@ func golden(t *testing.T, name, got string) {
 // TestPackVerbsGolden pins the text output of inspect, verify, pack
 // --dry-run and a refusal message.
 func TestPackVerbsGolden(t *testing.T) {
+	t.Parallel()
 	reg := fixtures.Registry(t)
 	packs := filepath.Join(reg, "v1", "packs")
 	norm := func(s string) string { return strings.ReplaceAll(s, reg, "REGISTRY") }

@@ -44,6 +44,7 @@ func writeCapPack(t *testing.T, extra int) string {
 // maxTextProblems problem lines and a summary line with the right count;
 // --json still has them all.
 func TestValidateCapsProblemsPerFile(t *testing.T) {
+	t.Parallel()
 	dir := writeCapPack(t, 500)
 	out, _, code := runCmd(t, "validate", dir)
 	if code != 1 {
@@ -76,6 +77,7 @@ func TestValidateCapsProblemsPerFile(t *testing.T) {
 // reported under "x.tgz!/schemas/a.json" in --json output, not with the
 // tarball path twice (issue 10 item 12).
 func TestValidateJSONTarballPaths(t *testing.T) {
+	t.Parallel()
 	dir := writePack(t)
 	pj := filepath.Join(dir, "pack.json")
 	data, _ := os.ReadFile(pj)
@@ -122,6 +124,7 @@ func TestValidateJSONTarballPaths(t *testing.T) {
 // outside is refused input (exit 1), and an unreadable pack.json is an
 // environment failure (exit 3) as validate says (issue 10 item 11).
 func TestPackExitCodesAgree(t *testing.T) {
+	t.Parallel()
 	t.Run("keys symlink outside", func(t *testing.T) {
 		dir := writePack(t)
 		if err := os.Symlink(t.TempDir(), filepath.Join(dir, "keys")); err != nil {
@@ -170,6 +173,7 @@ func assertInert(t *testing.T, what, out string) {
 // entries reach inspect, verify and validate text output escaped (issue 10
 // item 7); --json stays valid JSON carrying the original string.
 func TestTerminalEscapesInert(t *testing.T) {
+	t.Parallel()
 	dir := writePack(t)
 	pj := filepath.Join(dir, "pack.json")
 	data, _ := os.ReadFile(pj)
@@ -205,6 +209,7 @@ func TestTerminalEscapesInert(t *testing.T) {
 // wording, and an unclassified error from a command's code exits 3 even
 // when its text reads like a cobra message (issue 10 item 15).
 func TestUsageErrorsByOrigin(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--no-such-flag"},
 		{"no-such-verb"},
@@ -237,6 +242,7 @@ func TestUsageErrorsByOrigin(t *testing.T) {
 // TestFieldErrorsCarryTheirClass: scaffold.FieldErrors reaches exit 1 and a
 // stable code through werr without any conversion.
 func TestFieldErrorsCarryTheirClass(t *testing.T) {
+	t.Parallel()
 	err := fmt.Errorf("wrapped: %w", scaffold.FieldErrors{{Field: "name", Message: "bad"}})
 	if code := exitCode(err); code != 1 {
 		t.Errorf("exit %d, want 1", code)

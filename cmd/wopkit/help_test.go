@@ -15,6 +15,7 @@ import (
 // TestHelpHasNoTrailingSpaces: fang pads help to the terminal's width; the
 // writer main puts under a help request drops the padding (issue 17).
 func TestHelpHasNoTrailingSpaces(t *testing.T) {
+	t.Parallel()
 	trailing := regexp.MustCompile(`(?m) +$`)
 	render := func(args []string, wrap func(io.Writer) io.Writer) string {
 		var b bytes.Buffer

@@ -16,6 +16,7 @@ import (
 // the registry (without its integrity) packed as pack.json, the same
 // without kind, and an agent-only node pack.
 func TestInspectKindsAndCounts(t *testing.T) {
+	t.Parallel()
 	vm, err := os.ReadFile(filepath.Join(fixtures.SpecV2(t), "registry", "v2", "packs", "vendor.openwop.workflow-chain-sample", "-", "1.0.1.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +69,7 @@ func TestInspectKindsAndCounts(t *testing.T) {
 // signing block holding characters that JSON lets through raw (U+202E,
 // U+009B) or escaped (\u001b); an error quoting them is escaped on stderr.
 func TestInspectStringsInert(t *testing.T) {
+	t.Parallel()
 	pj := "{\"name\":\"acme.x\u202egnp\u009b31m\",\"version\":\"1.0.0\",\"description\":\"x\\u001b[2K\\r\u202e\"," +
 		"\"signing\":{\"method\":\"manual\",\"publicKeyRef\":\"k\\u001b[2K\u202e\u009b-1\"}}"
 	tgz := filepath.Join(t.TempDir(), "x.tgz")
@@ -90,6 +92,7 @@ func TestInspectStringsInert(t *testing.T) {
 // kind=connection` and packed, is summarised by its provider (id, name,
 // how it is reached, its auth), not as "empty"; --json carries the same.
 func TestInspectConnectionPack(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "conn")
 	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=connection", "--dir", dir); code != 0 {
 		t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
@@ -136,6 +139,7 @@ func TestInspectConnectionPack(t *testing.T) {
 // inspect is said to be a JSON document, not a tarball, with `wopkit
 // validate` named, not "not a gzip stream ... damaged".
 func TestInspectJSONIsNotATarball(t *testing.T) {
+	t.Parallel()
 	for name, data := range map[string]string{
 		"pack.json":  "{\"name\": \"vendor.acme.x\", \"version\": \"1.0.0\"}\n",
 		"1.0.0.json": "\n  {\"name\": \"vendor.acme.x\"}",
@@ -166,6 +170,7 @@ func TestInspectJSONIsNotATarball(t *testing.T) {
 // holds no signature says so (text and --json); one that holds it says
 // where; a legacy block says its signature is the detached .sig.
 func TestInspectSignatureEntry(t *testing.T) {
+	t.Parallel()
 	v2 := `{"name":"vendor.acme.x","version":"1.0.0","signing":{"keyId":"acme-1","scheme":"ed25519-canonical-json"}}`
 	manual := `{"name":"vendor.acme.x","version":"1.0.0","signing":{"method":"manual","publicKeyRef":"acme-1","signatureRef":"sigs/pack.sig"}}`
 	legacy := `{"name":"vendor.acme.x","version":"1.0.0","signing":{"method":"ed25519","keyId":"acme-1"}}`

@@ -19,6 +19,7 @@ func frame(msgs ...string) string {
 // `wopkit lsp` answers initialize and shutdown on stdio and exits 0 after
 // exit; an unknown --spec is a usage error.
 func TestLspCommand(t *testing.T) {
+	t.Parallel()
 	root := newRootCmd()
 	var out, errOut bytes.Buffer
 	root.SetIn(strings.NewReader(frame(

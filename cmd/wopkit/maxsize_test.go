@@ -12,6 +12,7 @@ import (
 // registry's limits (a 6 MB entry is over its 5 MB per-entry limit); the
 // flag raises them for a private pack.
 func TestMaxSize(t *testing.T) {
+	t.Parallel()
 	dir := writePack(t)
 	big := bytes.Repeat([]byte("{\"input\":{},\"expected\":{}}\n"), 6<<20/27+1)
 	os.MkdirAll(filepath.Join(dir, "evals"), 0o755)

@@ -22,6 +22,7 @@ func v1PackDir(t *testing.T) string {
 }
 
 func TestMigrateCommand(t *testing.T) {
+	t.Parallel()
 	t.Run("dry run prints the diff alone on stdout and writes nothing", func(t *testing.T) {
 		dir := v1PackDir(t)
 		before, _ := os.ReadFile(filepath.Join(dir, "pack.json"))

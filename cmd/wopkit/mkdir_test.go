@@ -9,6 +9,7 @@ import (
 // Issue 10 item 16: pack -o DIR/x.tgz and keygen --out DIR/prefix create
 // DIR when it is missing.
 func TestOutputDirectoriesCreated(t *testing.T) {
+	t.Parallel()
 	dir := writePack(t)
 	out := filepath.Join(t.TempDir(), "dist", "nested", "x.tgz")
 	if _, errOut, code := runCmd(t, "pack", dir, "-o", out, "--no-validate"); code != 0 {

@@ -18,6 +18,7 @@ import (
 // over the in-tarball pack.json (a changed byte is refused); answers the
 // validator refuses exit 1 naming the answer, writing nothing.
 func TestNewDeclarativePack(t *testing.T) {
+	t.Parallel()
 	key := filepath.Join(t.TempDir(), "me")
 	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
 		t.Fatalf("keygen: exit %d %s", code, errOut)
@@ -176,6 +177,7 @@ func opensslVerify(t *testing.T, pub string, pj, sig []byte, word string) {
 // the validator refuses exit 1 naming the answer, writing nothing; a kind
 // wopkit cannot scaffold is a usage error.
 func TestNewChainPackAnswers(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	values := filepath.Join(tmp, "answers.json")
 	if err := os.WriteFile(values, []byte(`{"kind": "workflow-chain", "name": "vendor.acme.v", "chains": [{"id": "one", "version": "1.0.0",
@@ -218,6 +220,7 @@ func TestNewChainPackAnswers(t *testing.T) {
 // registry root (the live registry's discovery document, with the test's
 // key active for vendor.acme.*), and verify against that registry.
 func TestNewDeclarativePacksPublish(t *testing.T) {
+	t.Parallel()
 	disc, err := os.ReadFile(filepath.Join(fixtures.SpecV2(t), "registry", ".well-known", "openwop-registry.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -270,6 +273,7 @@ func TestNewDeclarativePacksPublish(t *testing.T) {
 // workflow-chain pack, keeping the rest of pack.json byte for byte; the pack
 // stays strictly valid; a repeat, a node pack and --dir are refused.
 func TestNewChainIntoPack(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "chains")
 	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "kind=workflow-chain", "--set", "name=vendor.acme.chains", "--dir", dir); code != 0 {

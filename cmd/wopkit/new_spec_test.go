@@ -13,6 +13,7 @@ import (
 // wrote before v2 became the default (testdata/new-v1, recorded with the
 // wopkit of commit af62fe6), and the default to differ from it (v2).
 func TestNewSpecV1(t *testing.T) {
+	t.Parallel()
 	want := filepath.Join("testdata", "new-v1", "python-agent")
 	args := []string{"new", "pack", "--yes", "--set", "name=vendor.acme.one", "--set", "runtime.language=python", "--set", "agents.0.id=writer"}
 	v1 := filepath.Join(t.TempDir(), "python-agent")

@@ -63,6 +63,7 @@ func checkTarList(t *testing.T, tgz, dir string) {
 // through the command line, then validates it strictly, packs it signed
 // with a key generated here, and verifies the tarball.
 func TestNewPackValidatePackSign(t *testing.T) {
+	t.Parallel()
 	keys := t.TempDir()
 	key := filepath.Join(keys, "me")
 	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
@@ -113,6 +114,7 @@ func TestNewPackValidatePackSign(t *testing.T) {
 // TestNewIntoPack adds an agent, a node and an eval suite through the
 // command line, then packs and signs the result.
 func TestNewIntoPack(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "hello")
 	steps := [][]string{
 		{"new", "pack", "--yes", "--dir", dir, "--set", "name=vendor.acme.hello"},
@@ -145,6 +147,7 @@ func TestNewIntoPack(t *testing.T) {
 
 // TestNewDryRun lists the plan and writes nothing.
 func TestNewDryRun(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "d")
 	out, errOut, code := runCmd(t, "new", "pack", "--yes", "--dry-run", "--dir", dir, "--set", "runtime.language=python")
 	if code != 0 || !strings.Contains(out, "would create "+filepath.Join(dir, "main.py")) {
@@ -157,6 +160,7 @@ func TestNewDryRun(t *testing.T) {
 
 // TestNewRefusals checks exit codes and messages of refused answers.
 func TestNewRefusals(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "p")
 	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", dir); code != 0 {
 		t.Fatal(errOut)
@@ -190,6 +194,7 @@ func TestNewRefusals(t *testing.T) {
 // TestNewTool writes a manifest for every runtime kind and install method
 // through the command line and validates it strictly.
 func TestNewTool(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, kind := range []string{"mcp-stdio", "mcp-http", "python-module", "node-module", "shell-binary", "container"} {
 		for _, method := range []string{"pip", "npm", "git", "container", "url", "preinstalled"} {
@@ -207,6 +212,7 @@ func TestNewTool(t *testing.T) {
 // TestToolUpgrade upgrades a copy of the real v0.3 gmail manifest in place
 // and to -o; only the version line changes.
 func TestToolUpgrade(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(fixtures.Path(t, "tool-manifests", "gmail.v0.3.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -253,6 +259,7 @@ func TestToolUpgrade(t *testing.T) {
 // into --dir, validates each with `wopkit validate --strict`, and checks
 // that existing files are kept unless --force is given.
 func TestNewStandalone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tests := []struct {
 		args  []string

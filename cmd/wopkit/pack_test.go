@@ -153,6 +153,7 @@ func TestPackDryRunJSON(t *testing.T) {
 }
 
 func TestPackUsage(t *testing.T) {
+	t.Parallel()
 	dir := writePack(t)
 	for _, tc := range []struct {
 		name string
@@ -182,6 +183,7 @@ func TestPackUsage(t *testing.T) {
 // A keyed Sigstore bundle (ECDSA P-256, offline: no Fulcio, no Rekor) made
 // by pack verifies with the public key.
 func TestSigstoreKeyed(t *testing.T) {
+	t.Parallel()
 	dir := writePack(t)
 	out := t.TempDir()
 	prefix := filepath.Join(out, "ec")

@@ -68,6 +68,7 @@ func acmePack(t *testing.T, key, name, version, out string) string {
 // anything is planned, and what is printed holds no control or
 // bidirectional character raw.
 func TestPublishRefusesHostileNamesInert(t *testing.T) {
+	t.Parallel()
 	root, key := acmeRegistry(t)
 	before := listFiles(t, root)
 	for _, name := range []string{
@@ -97,6 +98,7 @@ func TestPublishRefusesHostileNamesInert(t *testing.T) {
 // What publish prints of the tarball's path and the notes (here: a sidecar
 // version manifest that says other than the tarball) is escaped too.
 func TestPublishDryRunTextInert(t *testing.T) {
+	t.Parallel()
 	root, key := acmeRegistry(t)
 	dir := t.TempDir()
 	tgz := acmePack(t, key, "vendor.acme.hello", "1.0.0", filepath.Join(dir, hostileText+"-1.0.0.tgz"))
@@ -113,6 +115,7 @@ func TestPublishDryRunTextInert(t *testing.T) {
 // Issue item 7: a FIFO at the registry index hung publish and yank. Both
 // refuse it promptly, naming it.
 func TestPublishAndYankFIFOsNeverBlock(t *testing.T) {
+	t.Parallel()
 	root, key := acmeRegistry(t)
 	tgz := acmePack(t, key, "vendor.acme.hello", "1.0.0", filepath.Join(t.TempDir(), "hello-1.0.0.tgz"))
 	if _, errOut, code := runCmd(t, "publish", tgz, "--registry", root); code != 0 {

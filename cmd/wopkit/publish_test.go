@@ -43,6 +43,7 @@ func listFiles(t *testing.T, dir string) []string {
 }
 
 func TestPublishYankDeprecateCommands(t *testing.T) {
+	t.Parallel()
 	reg := fixtures.Registry(t)
 	a2a := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
 	root := emptyRegistryRoot(t)
@@ -142,6 +143,7 @@ func TestPublishYankDeprecateCommands(t *testing.T) {
 // rebuilds the index from the packs it holds and says which entries it
 // removes.
 func TestPublishPartialCheckout(t *testing.T) {
+	t.Parallel()
 	reg := fixtures.Registry(t)
 	a2a := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
 	root := t.TempDir()

@@ -44,6 +44,7 @@ func opensslSign(t *testing.T, key, in string) string {
 // other bytes (another key id, a pack changed since), a wrong public key and
 // a truncated signature are refused (exit 1) with nothing written.
 func TestSignPrepareAttach(t *testing.T) {
+	t.Parallel()
 	needTools(t, "openssl")
 	keys := t.TempDir()
 	key, pub := opensslKey(t, keys, "hsm")
@@ -166,6 +167,7 @@ func TestSignPrepareAttach(t *testing.T) {
 
 // TestSignPrepareAttachUsage: the flag combinations sign refuses (exit 2).
 func TestSignPrepareAttachUsage(t *testing.T) {
+	t.Parallel()
 	dir, tmp := newSpecPack(t, "v2"), t.TempDir()
 	x, y := filepath.Join(tmp, "x"), filepath.Join(tmp, "y.tgz")
 	for _, args := range [][]string{

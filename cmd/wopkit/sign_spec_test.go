@@ -14,6 +14,7 @@ import (
 // with the v2 block {keyId, scheme} and a v1 pack with the v1 manual block;
 // the v2 signature is checked with openssl over the in-tarball pack.json.
 func TestSignDefaultFollowsSpec(t *testing.T) {
+	t.Parallel()
 	keys := t.TempDir()
 	key := filepath.Join(keys, "me")
 	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
@@ -76,6 +77,7 @@ func TestSignDefaultFollowsSpec(t *testing.T) {
 // be signed, refuse it with the v2 problems, point at migrate, and write
 // nothing; signing it v1 (manual) still works.
 func TestSignV2RefusesAV1Pack(t *testing.T) {
+	t.Parallel()
 	keys := t.TempDir()
 	key := filepath.Join(keys, "me")
 	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
@@ -110,6 +112,7 @@ func TestSignV2RefusesAV1Pack(t *testing.T) {
 // nothing. A v1 pack holding an integer beyond ±(2^53-1) is refused too,
 // naming its pointer, rather than signed as the nearest double.
 func TestSignManualRefusesAV2Pack(t *testing.T) {
+	t.Parallel()
 	keys := t.TempDir()
 	key := filepath.Join(keys, "me")
 	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {

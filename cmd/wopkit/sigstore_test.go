@@ -38,6 +38,7 @@ func errCode(m map[string]any) string {
 }
 
 func TestSigstoreKeyedRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := writePack(t)
 	out := t.TempDir()
 	k, other := filepath.Join(out, "k"), filepath.Join(out, "other")

@@ -11,6 +11,7 @@ import (
 // validate --spec forces the schema set; --json reports kind and spec; an
 // unknown --spec is a usage error.
 func TestValidateSpecFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A v1 workflow-chain pack.json (ceiling <2.0.0) without a label: both
 	// schema sets require it, and the report names the set used.

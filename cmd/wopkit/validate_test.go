@@ -31,6 +31,7 @@ const agentOK = `{
 `
 
 func TestValidateExitCodesAndText(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := writeFile(t, dir, "good.agent.json", agentOK)
 	bad := writeFile(t, dir, "bad.agent.json", strings.Replace(agentOK, `"persona"`, "\"role\": \"skill\",\n  \"persona\"", 1))
@@ -62,6 +63,7 @@ func TestValidateExitCodesAndText(t *testing.T) {
 }
 
 func TestValidateJSONShape(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := writeFile(t, dir, "bad.agent.json", strings.Replace(agentOK, `"writing"`, `"poetry"`, 1))
 	out, _, code := runCmd(t, "validate", "--json", bad)
@@ -96,6 +98,7 @@ func TestValidateJSONShape(t *testing.T) {
 }
 
 func TestValidateStrictAndRules(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// core.* is reserved: a warning, which --strict turns into a failure.
 	writeFile(t, dir, "pack.json", `{"name":"core.acme.hello","version":"1.0.0","engines":{"openwop":">=1.0.0 <2.0.0"},
@@ -114,6 +117,7 @@ func TestValidateStrictAndRules(t *testing.T) {
 }
 
 func TestValidateFixtureTarballs(t *testing.T) {
+	t.Parallel()
 	reg := fixtures.Registry(t)
 	// The registry's own verdicts: these published versions pass the seed schemas...
 	for _, p := range []string{"core.openwop.agents.react/-/1.0.3.tgz", "core.openwop.a2a/-/1.1.0.tgz", "vendor.myndhyve.ads-copy-generate/-/1.0.0.tgz"} {
@@ -136,6 +140,7 @@ func TestValidateFixtureTarballs(t *testing.T) {
 // --for-registry applies the publishing rules: a private.* pack is fine
 // locally and warned about when it is meant for a registry.
 func TestValidateForRegistry(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, dir, "pack.json", `{"name":"private.acme.tools","version":"1.0.0","engines":{"openwop":">=1.0.0 <2.0.0"},
  "runtime":{"language":"remote","entry":"pack.json"},

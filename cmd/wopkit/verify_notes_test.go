@@ -13,6 +13,7 @@ import (
 // checkout lacks is said to be missing from the checkout, without the
 // advice about --key (none was given), in text and in --json.
 func TestVerifyRegistryKeyFileMissing(t *testing.T) {
+	t.Parallel()
 	for name, remove := range map[string]string{"key file": "keys/openwop-team-1.pub", "keys folder": "keys"} {
 		t.Run(name, func(t *testing.T) {
 			h := newHostileRegistry(t, "openwop-team-1", acmeKey+"}")
@@ -46,6 +47,7 @@ func TestVerifyRegistryKeyFileMissing(t *testing.T) {
 // note, as one whose index does not list the version does; the OK line
 // names the tree the version was found in, v1 as v2.
 func TestVerifyRegistryIndexNotes(t *testing.T) {
+	t.Parallel()
 	h := newHostileRegistry(t, "openwop-team-1", acmeKey+"}")
 	tgz := h.publish(t, h.team, "openwop-team-1", "", "")
 	index := filepath.Join(h.root, "v1", "packs", "acme.x", "index.json")

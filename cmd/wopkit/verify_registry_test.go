@@ -104,6 +104,7 @@ const acmeKey = `{"keyId":"openwop-team-1","algorithm":"ed25519","permittedNames
 // tarball the stranger signed. The key is keys/<keyId>.pub, as the
 // registry's verify-signatures.mjs loads it.
 func TestVerifyRegistryKeyFromKeysDir(t *testing.T) {
+	t.Parallel()
 	for name, member := range map[string]string{
 		"publicKeyUrl": `"publicKeyUrl":"/evil/evil.pub"`,
 		"PublicKeyUrl": `"PublicKeyUrl":"/evil/evil.pub"`,
@@ -132,6 +133,7 @@ func TestVerifyRegistryKeyFromKeysDir(t *testing.T) {
 // `verify --registry` reads ends promptly with the file named and a stable
 // code, in text and in --json.
 func TestVerifyRegistryFIFOsAndDevZero(t *testing.T) {
+	t.Parallel()
 	files := []string{".well-known/openwop-registry.json", "keys/openwop-team-1.pub", "v1/packs/acme.x/-/1.0.0.json",
 		"v1/packs/acme.x/index.json", "v1/packs/acme.x/-/1.0.0.sig"}
 	for _, rel := range files {
@@ -184,6 +186,7 @@ func TestVerifyRegistryFIFOsAndDevZero(t *testing.T) {
 // superseding version, an advisory, the latest version and a pack-level
 // deprecation, on the OK line and its notes; and in an error on stderr.
 func TestVerifyRegistryStringsInert(t *testing.T) {
+	t.Parallel()
 	keyID := "team\x1b[2K\u202e-1"
 	id, _ := json.Marshal(keyID)
 	hostile, _ := json.Marshal(hostileText)

@@ -28,6 +28,7 @@ func runCmd(t *testing.T, args ...string) (string, string, int) {
 }
 
 func TestVerifyCommand(t *testing.T) {
+	t.Parallel()
 	reg := fixtures.Registry(t)
 	a2a := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
 	legacy := filepath.Join(reg, "v1", "packs", "vendor.openwop.rust-hello", "-", "1.0.0.tgz")
@@ -117,6 +118,7 @@ func TestVerifyCommand(t *testing.T) {
 }
 
 func TestInspectCommand(t *testing.T) {
+	t.Parallel()
 	reg := fixtures.Registry(t)
 	tgz := filepath.Join(reg, "v1", "packs", "core.openwop.agents.react", "-", "1.0.3.tgz")
 	out, _, code := runCmd(t, "inspect", tgz, "--json")
@@ -149,6 +151,7 @@ func TestInspectCommand(t *testing.T) {
 // Sigstore options given beside packs that are not Sigstore-signed do not
 // fail them: the Sigstore verifier is built only for a Sigstore bundle.
 func TestVerifyTrustedRootBesideManualPack(t *testing.T) {
+	t.Parallel()
 	reg := fixtures.Registry(t)
 	a2a := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
 	root := filepath.Join(t.TempDir(), "trusted_root.json")

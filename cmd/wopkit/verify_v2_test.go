@@ -89,6 +89,7 @@ func editJSON(t *testing.T, p string, edit func(m map[string]any)) {
 // record reported; the identities the registry and the tarball state must
 // agree, and the key that verifies is the key whose namespaces are checked.
 func TestVerifyV2Registry(t *testing.T) {
+	t.Parallel()
 	keys := t.TempDir()
 	acme, rel, stray := filepath.Join(keys, "acme"), filepath.Join(keys, "rel"), filepath.Join(keys, "stray")
 	for _, k := range []string{acme, rel, stray} {

@@ -19,6 +19,7 @@ import (
 // state; a link-time version wins; a binary without build info or without
 // VCS stamps still reports a version and empty VCS fields.
 func TestVersionBuildInfo(t *testing.T) {
+	t.Parallel()
 	vcs := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
 		{Key: "vcs.time", Value: "2026-11-25T16:35:57Z"}, {Key: "vcs.modified", Value: "true"}}
 	for _, tc := range []struct {
@@ -58,6 +59,7 @@ func TestVersionBuildInfo(t *testing.T) {
 
 // `wopkit version --json` has a stable shape: every field, always.
 func TestVersionCommand(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCmd(t, "version", "--json")
 	var m map[string]any
 	if err := json.Unmarshal([]byte(out), &m); err != nil || code != 0 {
@@ -91,6 +93,7 @@ func TestVersionCommand(t *testing.T) {
 // (go install pkg@version refuses one). Dependencies come from the module
 // cache: without them the test skips.
 func TestVersionGoInstall(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("go install from a local module proxy skipped in -short mode")
 	}

@@ -14,6 +14,7 @@ import (
 // concurrent `wopkit new agent --pack SAME` all end up in pack.json (issue
 // 10 item 9: one was lost in 10 of 10 runs). 10 runs of 4 writers.
 func TestConcurrentNewAgentLosesNothing(t *testing.T) {
+	t.Parallel()
 	for run := 0; run < 10; run++ {
 		dir := filepath.Join(t.TempDir(), "p")
 		if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", dir, "--set", "name=vendor.acme.hello"); code != 0 {
@@ -63,6 +64,7 @@ func TestConcurrentNewAgentLosesNothing(t *testing.T) {
 // keeps a 0600 mode; a pack.json that links out of the pack is refused
 // (path_outside_root, issue 24 item 5) and its target keeps its content.
 func TestPackJSONSymlinkAndModeKept(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "p")
 	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", dir, "--set", "name=vendor.acme.hello"); code != 0 {
 		t.Fatalf("new pack: %s", errOut)
@@ -109,6 +111,7 @@ func TestPackJSONSymlinkAndModeKept(t *testing.T) {
 // TestTempFilesNeverPacked: a write's temporary file left in schemas/ by a
 // killed process is not packed.
 func TestTempFilesNeverPacked(t *testing.T) {
+	t.Parallel()
 	dir := writePack(t)
 	os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
 	os.WriteFile(filepath.Join(dir, "schemas", ".a.json.tmp-123456"), []byte("{}"), 0o644)
