@@ -38,6 +38,7 @@ func decoded(t *testing.T, b []byte) map[string]any {
 // TestRewrites checks each rewrite where it fires and where it must not:
 // the output, byte for byte, and the change pointers.
 func TestRewrites(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, want string
 		changes         []string // pointers, in order
@@ -139,6 +140,7 @@ func sameSet(a, b []string) bool {
 // TestRefusals checks each refusal: the rule, the pointer, a hint, and
 // that nothing is rewritten.
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, rule, pointer string
 	}{
@@ -188,6 +190,7 @@ func TestRefusals(t *testing.T) {
 
 // TestRefusalsAllAtOnce: every finding is reported, not just the first.
 func TestRefusalsAllAtOnce(t *testing.T) {
+	t.Parallel()
 	rw := rewrite(t, manifest(`"engines": {"openwop": "~1.0.0"}`, `"peerDependencies": {"nope": "x", "grpc": "y"}`, `"signing": {"method": "ed25519", "keyId": "k"}`))
 	var rules []string
 	for _, f := range rw.Findings {
@@ -205,6 +208,7 @@ func TestRefusalsAllAtOnce(t *testing.T) {
 }
 
 func TestRewriteEngines(t *testing.T) {
+	t.Parallel()
 	ok := map[string]string{
 		">=1.0.0 <2.0.0":  ">=1.0.0 <3.0.0",
 		">=1.1.0 <2.0.0":  ">=1.1.0 <3.0.0",
@@ -246,6 +250,7 @@ func TestRewriteEngines(t *testing.T) {
 // TestRoleNotInferred: agents without role get none, and a note says so;
 // agents with one are not mentioned.
 func TestRoleNotInferred(t *testing.T) {
+	t.Parallel()
 	src := manifest(v1Engines, `"agents": [{"agentId": "vendor.acme.x.a", "persona": "p", "modelClass": "general", "handoff": {}}, {"agentId": "vendor.acme.x.b", "role": "assistant"}]`)
 	rw := rewrite(t, src)
 	if strings.Contains(string(rw.Out), `"role": "skill"`) || strings.Count(string(rw.Out), `"role"`) != 1 {
@@ -266,6 +271,7 @@ func TestRoleNotInferred(t *testing.T) {
 }
 
 func TestManifestNotJSON(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{"{", "[]", ""} {
 		if _, err := Manifest([]byte(src), "pack.json"); err == nil {
 			t.Errorf("%q: want an error", src)

@@ -47,6 +47,7 @@ func unchanged(t *testing.T, dir string, want []byte) {
 }
 
 func TestPackDryRunAndWrite(t *testing.T) {
+	t.Parallel()
 	dir, src := v1Pack(t)
 	res, err := Pack(dir, Options{DryRun: true})
 	if err != nil || res.Written || res.Already || res.Diff == "" || len(res.Changes) == 0 {
@@ -68,6 +69,7 @@ func TestPackDryRunAndWrite(t *testing.T) {
 }
 
 func TestPackRefused(t *testing.T) {
+	t.Parallel()
 	dir, src := v1Pack(t)
 	src = edited(t, dir, src, "/peerDependencies", map[string]any{"host.teleport": "supported"})
 	res, err := Pack(dir, Options{})
@@ -88,6 +90,7 @@ func TestPackRefused(t *testing.T) {
 // TestPackResultInvalid: a migration the v2 check refuses is not written
 // (here v2's closed engines object refuses engines.node), unless NoValidate.
 func TestPackResultInvalid(t *testing.T) {
+	t.Parallel()
 	dir, src := v1Pack(t)
 	src = edited(t, dir, src, "/engines/node", ">=20")
 	res, err := Pack(dir, Options{})
@@ -116,6 +119,7 @@ func TestPackResultInvalid(t *testing.T) {
 // TestPackInheritedProblems: a problem the v1 pack already had is marked as
 // such in the refusal.
 func TestPackInheritedProblems(t *testing.T) {
+	t.Parallel()
 	dir, src := v1Pack(t)
 	edited(t, dir, src, "/agents/0/systemPromptRef", "prompts/missing.md")
 	res, err := Pack(dir, Options{})
@@ -139,6 +143,7 @@ func TestPackInheritedProblems(t *testing.T) {
 // TestPackSignatureNotes: a signed v1 pack is relabelled and told that its
 // signature does not carry over; an unsigned one hears nothing of it.
 func TestPackSignatureNotes(t *testing.T) {
+	t.Parallel()
 	dir, src := v1Pack(t)
 	res, err := Pack(dir, Options{DryRun: true})
 	if err != nil {
@@ -169,6 +174,7 @@ func TestPackSignatureNotes(t *testing.T) {
 }
 
 func TestPackPaths(t *testing.T) {
+	t.Parallel()
 	if _, err := Pack(filepath.Join(t.TempDir(), "nope"), Options{}); werr.ExitCode(err) != 3 {
 		t.Errorf("missing path: %v (exit %d)", err, werr.ExitCode(err))
 	}
@@ -185,6 +191,7 @@ func TestPackPaths(t *testing.T) {
 // TestPackLocks: a migration waits for another wopkit holding the pack
 // directory (new --pack, another migrate); a dry run does not.
 func TestPackLocks(t *testing.T) {
+	t.Parallel()
 	dir, _ := v1Pack(t)
 	unlock, err := atomicfile.LockDir(dir)
 	if err != nil {
@@ -217,6 +224,7 @@ func TestPackLocks(t *testing.T) {
 // A read-only pack.json, and a pack.json that links to a file outside the
 // pack, are refused: nothing is written (the old migrate replaced both).
 func TestPackRefusesReadOnlyAndOutsideLink(t *testing.T) {
+	t.Parallel()
 	dir, src := v1Pack(t)
 	file := filepath.Join(dir, "pack.json")
 	if err := os.Chmod(file, 0o444); err != nil {

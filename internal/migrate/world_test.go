@@ -170,6 +170,7 @@ func copyDir(t *testing.T, from string) string {
 // gets a placeholder, and checks the result as the issue says; the diff of
 // a dry run, applied by GNU patch to the original, gives the same bytes.
 func TestSourcePacks(t *testing.T) {
+	t.Parallel()
 	root := fixtures.Path(t, "source-packs")
 	ajv := ajvV2(t)
 	dirs, _ := filepath.Glob(filepath.Join(root, "*"))
@@ -252,6 +253,7 @@ func applyPatch(t *testing.T, before []byte, diff string, want []byte) {
 // TestScaffoldedV1 migrates the v1 packs wopkit itself scaffolds (every
 // runtime, with an agent and its eval suite) and checks them the same way.
 func TestScaffoldedV1(t *testing.T) {
+	t.Parallel()
 	ajv := ajvV2(t)
 	for _, lang := range []string{"javascript", "python", "go", "wasm", "remote"} {
 		t.Run(lang, func(t *testing.T) {
@@ -270,6 +272,7 @@ func TestScaffoldedV1(t *testing.T) {
 // TestScaffoldedV1Chain migrates the v1 workflow-chain pack wopkit
 // scaffolds: its kind is there already, its engines range is not v2.
 func TestScaffoldedV1Chain(t *testing.T) {
+	t.Parallel()
 	ajv := ajvV2(t)
 	a := scaffold.ChainPackAnswers{}.Defaults()
 	a.Name, a.Spec = "vendor.acme.chain", scaffold.SpecV1

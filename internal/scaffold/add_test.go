@@ -53,6 +53,7 @@ var fixturePackNames = []string{"core.openwop.agents.react", "community.openwop-
 // removed must equal the original byte for byte, and the new entry and
 // files must validate strictly.
 func TestAddIntoFixturePacks(t *testing.T) {
+	t.Parallel()
 	v, _ := validate.New(validate.Options{Strict: true})
 	for _, name := range fixturePackNames {
 		for _, kind := range []string{"agent", "node", "eval"} {
@@ -146,6 +147,7 @@ func checkNewParts(t *testing.T, v *validate.Validator, dir, added string, p *Pl
 // TestAddRefusesExistingIDs refuses an agent or node id already in the pack,
 // saying why, and writes nothing.
 func TestAddRefusesExistingIDs(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "p")
 	a := PackAnswers{}.Defaults()
 	a.Name = "vendor.acme.p"
@@ -213,6 +215,7 @@ func TestAddRefusesExistingIDs(t *testing.T) {
 // TestAddNodeAppendsCode adds a node to a scaffolded JavaScript pack and
 // checks that the appended implementation is registered in the nodes map.
 func TestAddNodeAppendsCode(t *testing.T) {
+	t.Parallel()
 	dir := scaffoldPack(t, packCases()[indexCase("javascript/nodes-only")])
 	src, err := OpenPack(dir)
 	if err != nil {
@@ -238,6 +241,7 @@ func TestAddNodeAppendsCode(t *testing.T) {
 // escapes: everything but the new entry stays byte for byte, and the new
 // entry uses the file's own indentation.
 func TestAddKeepsLayout(t *testing.T) {
+	t.Parallel()
 	base := `{"zz-unknown": {"keep": "me \u2014 \/ <>"}, "name": "vendor.acme.lay", "version": "1.0.0", "engines": {"openwop": ">=1.0.0 <2.0.0"},` +
 		` "agents": [{"agentId": "vendor.acme.lay.first", "persona": "First", "modelClass": "general", "systemPrompt": "Hi."}],` +
 		` "runtime": {"language": "remote", "entry": "pack.json"}}`

@@ -27,6 +27,7 @@ func writeChainPack(t *testing.T) *PackSource {
 // a repeated id, a node pack and answers the WC rules refuse are refused
 // naming the answer relative to the chain.
 func TestPlanChain(t *testing.T) {
+	t.Parallel()
 	src := writeChainPack(t)
 	c := ChainAnswers{}.Defaults()
 	c.ID, c.Label = "digest", "Digest"

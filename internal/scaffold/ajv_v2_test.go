@@ -30,6 +30,7 @@ func ajvSchemas(t *testing.T, set string) func(schema, file string) (bool, strin
 // suite, for each runtime and checks pack.json and the eval suite with ajv
 // under the v2 schemas, and the v2 facts the registry checks beyond them.
 func TestV2ScaffoldAjv(t *testing.T) {
+	t.Parallel()
 	check := ajvV2(t)
 	engines := `^>=\d+(\.\d+){0,2} <\d+\.0\.0$`
 	for _, lang := range []string{"javascript", "python", "go", "wasm", "remote"} {
@@ -88,6 +89,7 @@ func TestV2ScaffoldAjv(t *testing.T) {
 // TestAddAgentRole: an agent added to a v2 pack gets the role a new v2 pack
 // gives its agents; one added to a v1 pack does not (the v1 schema has none).
 func TestAddAgentRole(t *testing.T) {
+	t.Parallel()
 	for spec, want := range map[string]bool{SpecV2: true, SpecV1: false} {
 		a := PackAnswers{}.Defaults()
 		a.Name, a.Spec = "vendor.acme.roles", spec

@@ -13,6 +13,7 @@ import (
 // type whose schema is written in schemas/ with its $id under the host
 // base; the pack (with the schema file) is strictly valid.
 func TestArtifactPackDefaults(t *testing.T) {
+	t.Parallel()
 	a := ArtifactPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.artifacts"
 	p, err := PlanArtifactPack(a, nil)
@@ -56,6 +57,7 @@ func TestArtifactPackDefaults(t *testing.T) {
 
 // TestArtifactPackCheck: refused answers name the answer.
 func TestArtifactPackCheck(t *testing.T) {
+	t.Parallel()
 	checkAnswerCases(t, func() ArtifactPackAnswers {
 		a := ArtifactPackAnswers{}.Defaults()
 		a.Name = "vendor.acme.artifacts"
@@ -76,6 +78,7 @@ func TestArtifactPackCheck(t *testing.T) {
 // TestArtifactFieldPointer: answer field -> pointer -> the same field, and
 // the pointer names a value of the generated pack.json.
 func TestArtifactFieldPointer(t *testing.T) {
+	t.Parallel()
 	a := ArtifactPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.artifacts"
 	a.Types[0].DisplayName, a.Types[0].SyncOn, a.Types[0].Diffable = "Report", ArtifactSyncOn()[0], true

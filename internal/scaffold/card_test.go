@@ -12,6 +12,7 @@ import (
 // TestCardPackDefaults: the default card pack is a v2 card pack without
 // runtime whose template slots, mapping and inputs agree (strictly valid).
 func TestCardPackDefaults(t *testing.T) {
+	t.Parallel()
 	a := CardPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.cards"
 	p, err := PlanCardPack(a, nil)
@@ -49,6 +50,7 @@ func TestCardPackDefaults(t *testing.T) {
 // TestCardPackCheck: refused answers name the answer, in the validator's
 // words (CD002, CD003, CD005 and the schema).
 func TestCardPackCheck(t *testing.T) {
+	t.Parallel()
 	checkAnswerCases(t, func() CardPackAnswers {
 		a := CardPackAnswers{}.Defaults()
 		a.Name = "vendor.acme.cards"
@@ -73,6 +75,7 @@ func TestCardPackCheck(t *testing.T) {
 // TestCardFieldPointer: answer field -> pointer -> the same field, and the
 // pointer names a value of the generated pack.json.
 func TestCardFieldPointer(t *testing.T) {
+	t.Parallel()
 	a := CardPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.cards"
 	a.Cards[0].Output = "vendor.acme.summary"

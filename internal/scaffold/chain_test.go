@@ -23,6 +23,7 @@ func planChain(t *testing.T, a ChainPackAnswers) *Plan {
 // without runtime, with a two-node dag wired by one edge, each declared
 // parameter used, and it validates in strict mode with no problem at all.
 func TestChainPackDefaults(t *testing.T) {
+	t.Parallel()
 	a := ChainPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.chains"
 	p := planChain(t, a)
@@ -75,6 +76,7 @@ func TestChainPackDefaults(t *testing.T) {
 // errors naming the answer, in the validator's words, before anything is
 // written.
 func TestChainPackCheck(t *testing.T) {
+	t.Parallel()
 	checkAnswerCases(t, func() ChainPackAnswers {
 		a := ChainPackAnswers{}.Defaults()
 		a.Name = "vendor.acme.chains"
@@ -105,6 +107,7 @@ func TestChainPackCheck(t *testing.T) {
 // TestChainPackSet: every answer can be set by --set; the open config
 // takes any key.
 func TestChainPackSet(t *testing.T) {
+	t.Parallel()
 	a := ChainPackAnswers{}.Defaults()
 	for _, kv := range [][2]string{
 		{"name", "vendor.acme.chains"}, {"chains.0.id", "digest"}, {"chains.0.label", "Digest"},
@@ -135,6 +138,7 @@ func TestChainPackSet(t *testing.T) {
 
 // TestChainLists: the lists the wizard offers come from the schema.
 func TestChainLists(t *testing.T) {
+	t.Parallel()
 	if got := strings.Join(ChainCapabilities(), ","); got != "streamable,cacheable,side-effectful,mcp-exportable" {
 		t.Errorf("capabilities %s", got)
 	}
@@ -150,6 +154,7 @@ func TestChainLists(t *testing.T) {
 // in the generated pack.json, and maps back to the same field; the
 // validator checks a value at it (what the wizard does as the author types).
 func TestChainFieldPointer(t *testing.T) {
+	t.Parallel()
 	a := ChainPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.chains"
 	p := planChain(t, a)
@@ -181,6 +186,7 @@ func TestChainFieldPointer(t *testing.T) {
 // TestPackReadmeSignMethod: every pack's README tells the signing method
 // of its spec (a v2 pack signed manual would carry the v1 block).
 func TestPackReadmeSignMethod(t *testing.T) {
+	t.Parallel()
 	for spec, want := range map[string]string{SpecV2: "--sign v2 ", SpecV1: "--sign manual "} {
 		n := PackAnswers{}.Defaults()
 		n.Spec = spec

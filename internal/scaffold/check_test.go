@@ -14,6 +14,7 @@ import (
 // written, on the right answer field, in the validator's words (patterns
 // explained, never a raw regular expression).
 func TestPackRefusals(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, field, want string
 		mod               func(a *PackAnswers)
@@ -111,6 +112,7 @@ func TestPackRefusals(t *testing.T) {
 // TestCheckField checks one value against its schema, as the wizard does on
 // every keystroke.
 func TestCheckField(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		kind  validate.Kind
 		ptr   string

@@ -8,6 +8,7 @@ import (
 // Issue 17: a multi-select's choices that depend on other answers come
 // from the current answers, not the suggestions the page started with.
 func TestChoicesFollowAnswers(t *testing.T) {
+	t.Parallel()
 	a := ArtifactTypeAnswers{}.Defaults()
 	a.Properties = []string{"title", " body", "", "title"}
 	if got := a.RequiredChoices(); !slices.Equal(got, []string{"title", "body"}) {

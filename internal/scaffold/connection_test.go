@@ -12,6 +12,7 @@ import (
 // without runtime, one oauth2 provider reached over MCP with its issuer,
 // strictly valid (CN001 and CN002 quiet), consumer nodes derived.
 func TestConnectionPackDefaults(t *testing.T) {
+	t.Parallel()
 	a := ConnectionPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.connections.acme"
 	p, err := PlanConnectionPack(a, nil)
@@ -41,6 +42,7 @@ func TestConnectionPackDefaults(t *testing.T) {
 // TestConnectionPackCheck: refused answers name the answer, in the
 // validator's words (CN001, CN002 and the schema), and v1 is refused.
 func TestConnectionPackCheck(t *testing.T) {
+	t.Parallel()
 	checkAnswerCases(t, func() ConnectionPackAnswers {
 		a := ConnectionPackAnswers{}.Defaults()
 		a.Name = "vendor.acme.connections.acme"
@@ -66,6 +68,7 @@ func TestConnectionPackCheck(t *testing.T) {
 // TestConnectionPackKinds: an api_key provider drops the oauth2 defaults;
 // openapi and integration reaches write their member and consumer nodes.
 func TestConnectionPackKinds(t *testing.T) {
+	t.Parallel()
 	a := ConnectionPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.connections.acme"
 	for _, kv := range [][2]string{{"provider.auth.kind", "api_key"}, {"provider.reach", "openapi"},
@@ -114,6 +117,7 @@ func TestConnectionPackKinds(t *testing.T) {
 // addresses left under .example (only the chosen reach's), the credential
 // the operator supplies, and how connectors name the provider.
 func TestConnectionNotes(t *testing.T) {
+	t.Parallel()
 	a := ConnectionPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.conn"
 	p, err := PlanConnectionPack(a, nil)

@@ -49,6 +49,7 @@ func checkAnswerCases[A interface {
 // schemas; and that ajv, like wopkit, refuses a broken one (the test can
 // fail).
 func TestDeclarativeScaffoldAjv(t *testing.T) {
+	t.Parallel()
 	both := []string{SpecV2, SpecV1}
 	checks := map[string]func(schema, file string) (bool, string){SpecV2: ajvSchemas(t, "v2"), SpecV1: ajvSchemas(t, "registry-v1")}
 	for _, k := range []struct {
@@ -148,6 +149,7 @@ func TestDeclarativeScaffoldAjv(t *testing.T) {
 // const "kind", NewDeclarative gives its default answers planned as set
 // (and nothing for node), and PackKinds lists node then these in order.
 func TestDeclarativeKinds(t *testing.T) {
+	t.Parallel()
 	want := []string{KindNode}
 	for _, k := range Kinds() {
 		if !k.IsPack() || k.Identity == nil {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestSecretName(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		"API_KEY": true, "WEATHER_API_KEY": true, "GITHUB_TOKEN": true, "CLIENT_SECRET": true, "DB_PASSWORD": true,
 		"SMTP_PASSWD": true, "acme_api_key": true, "AWS_SECRET_ACCESS_KEY": true, "OPENAI_APIKEY": true, "API_KEY_2": true,
@@ -35,6 +36,7 @@ func plannedEnv(t *testing.T, a ToolAnswers) []envDoc {
 // flag follow its current name, not its place in the list, until they are
 // given; from the wizard's answers, --set and --values alike.
 func TestEnvFollowsName(t *testing.T) {
+	t.Parallel()
 	a := ToolAnswers{}.Defaults()
 	a.Env = []EnvAnswers{NewEnv(0), NewEnv(1)}
 	a.Env[0].Name, a.Env[1].Name = "WEATHER_UNITS", "WEATHER_API_KEY"

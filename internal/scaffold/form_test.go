@@ -11,6 +11,7 @@ import (
 // TestFormPackDefaults: the default form-content pack is strictly valid,
 // with its templateId under the pack name and the lists from the schema.
 func TestFormPackDefaults(t *testing.T) {
+	t.Parallel()
 	a := FormPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.forms"
 	p, err := PlanFormPack(a, nil)
@@ -38,6 +39,7 @@ func TestFormPackDefaults(t *testing.T) {
 // TestFormPackCheck: refused answers name the answer, in the validator's
 // words (FC001, FC002 and the schema).
 func TestFormPackCheck(t *testing.T) {
+	t.Parallel()
 	checkAnswerCases(t, func() FormPackAnswers {
 		a := FormPackAnswers{}.Defaults()
 		a.Name = "vendor.acme.forms"
@@ -60,6 +62,7 @@ func TestFormPackCheck(t *testing.T) {
 // TestFormFieldPointer: answer field -> pointer -> the same field, and the
 // pointer names a value of the generated pack.json.
 func TestFormFieldPointer(t *testing.T) {
+	t.Parallel()
 	a := FormPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.forms"
 	p, err := PlanFormPack(a, nil)

@@ -75,6 +75,7 @@ func TestDefaultKey(t *testing.T) {
 // TestReleaseFilesAsPackNamesThem: the files the review checks are the
 // ones `wopkit pack` writes.
 func TestReleaseFilesAsPackNamesThem(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a := PackAnswers{}.Defaults()
 	a.Name = "community.acme.release"

@@ -14,6 +14,7 @@ import (
 // one Kind (or is listed as not scaffolded, with its reason), and every
 // pack Kind's schema is a pack kind whose const "kind" is its name.
 func TestKindsCoverPackKinds(t *testing.T) {
+	t.Parallel()
 	for _, vk := range validate.Kinds() {
 		if !validate.IsPackKind(vk) {
 			continue
@@ -80,6 +81,7 @@ func sample(tmpl map[string]any, key string) (string, any) {
 // TestKindSetKeysRoundTrip: every --set key of every kind is accepted by
 // Set, lands where it says in the answers, and is listed by `new --help`.
 func TestKindSetKeysRoundTrip(t *testing.T) {
+	t.Parallel()
 	help := strings.Join(strings.Fields(SetKeysHelp(96)), "")
 	for _, line := range strings.Split(SetKeysHelp(96), "\n") {
 		if strings.HasSuffix(line, " ") || len(line) > 96 {
@@ -157,6 +159,7 @@ func expandHelp(h string) []string {
 // covers to a pointer and back, and a pointer below an answer's place to
 // that answer.
 func TestPointerMapRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, k := range Kinds() {
 		if k.Pointers == nil {
 			continue

@@ -78,6 +78,7 @@ func packCases() []packCase {
 // validates it from disk, strict and for the registry: no errors and no
 // warnings (every schema carries the $id check-pack-schema-ids expects).
 func TestPackCombinations(t *testing.T) {
+	t.Parallel()
 	v, err := validate.New(validate.Options{Strict: true, ForRegistry: true})
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +118,7 @@ func scaffoldPack(t *testing.T, c packCase) string {
 // TestEntriesRun loads each scaffolded runtime entry with the real runtime
 // (node, python3, go) and checks the result shape a host expects.
 func TestEntriesRun(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		lang, tool string
 		run        []string
@@ -174,6 +176,7 @@ func indexCase(name string) int {
 // TestWasmModuleIsValid checks the hand-assembled node.wasm with node's
 // WebAssembly implementation (an independent decoder).
 func TestWasmModuleIsValid(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed: cannot check node.wasm")
 	}
@@ -190,6 +193,7 @@ func TestWasmModuleIsValid(t *testing.T) {
 // TestLicenseTexts checks the LICENSE of each license choice; the Apache
 // text is compared with Debian's copy of the license when it is installed.
 func TestLicenseTexts(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ license, author, want string }{
 		{"MIT", "Acme Inc", "Copyright (c) Acme Inc\n\nPermission is hereby granted"},
 		{"MIT", "", "Copyright (c) the authors of vendor.acme.hello"},
@@ -219,6 +223,7 @@ func TestLicenseTexts(t *testing.T) {
 // with code templates and runs the runtime's own test command: the
 // appended implementation must load and be registered.
 func TestAppendedNodesRun(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ lang, tool, check string }{
 		{"javascript", "node", `import m from './index.mjs'; const r = await m['vendor.acme.hello.hello-again']({inputs: {text: 'x'}}); if (r.status !== 'success' || r.outputs.text !== 'X') throw new Error(JSON.stringify(r));`},
 		{"python", "python3", `import asyncio, main; r = asyncio.run(main.NODES["vendor.acme.hello.hello-again"]({"inputs": {"text": "x"}})); assert r == {"status": "success", "outputs": {"text": "X"}}, r`},
@@ -272,6 +277,7 @@ func TestAppendedNodesRun(t *testing.T) {
 // answer and checks that each runtime's sources still parse (node --check,
 // python3 -m py_compile; Go is parsed by the scaffold itself).
 func TestHostileText(t *testing.T) {
+	t.Parallel()
 	nasty := "ends */ here \"\"\" and\nnew line \\ back ` tick ${x} '"
 	for _, lang := range []string{"javascript", "python", "go", "wasm"} {
 		t.Run(lang, func(t *testing.T) {

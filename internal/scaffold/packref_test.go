@@ -11,6 +11,7 @@ import (
 // definition, reads them) is a clean path to a file the plan writes, so
 // validate, pack and verify agree on what the scaffolded pack ships.
 func TestScaffoldRefsArePlannedFiles(t *testing.T) {
+	t.Parallel()
 	for _, c := range packCases() {
 		a := PackAnswers{}.Defaults()
 		a.Name = "vendor.acme.hello"
@@ -37,6 +38,7 @@ func TestScaffoldRefsArePlannedFiles(t *testing.T) {
 }
 
 func TestPlanRefusesUncleanPaths(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{"schemas/../schemas/a.json", "schemas//a.json", "./a.json", "../a.json"} {
 		p := &Plan{Files: []File{{Path: bad}}}
 		if err := p.checkPaths(); err == nil {

@@ -13,6 +13,7 @@ import (
 // without runtime whose templates validate strictly with no problem, and
 // whose variables are declared.
 func TestPromptPackDefaults(t *testing.T) {
+	t.Parallel()
 	a := PromptPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.prompts"
 	p, err := PlanPromptPack(a, nil)
@@ -51,6 +52,7 @@ func TestPromptPackDefaults(t *testing.T) {
 // TestPromptPackCheck: refused answers come back naming the answer, in the
 // validator's words.
 func TestPromptPackCheck(t *testing.T) {
+	t.Parallel()
 	checkAnswerCases(t, func() PromptPackAnswers {
 		a := PromptPackAnswers{}.Defaults()
 		a.Name = "vendor.acme.prompts"
@@ -73,6 +75,7 @@ func TestPromptPackCheck(t *testing.T) {
 
 // TestPromptPackSet: answers by --set, lists from the schema.
 func TestPromptPackSet(t *testing.T) {
+	t.Parallel()
 	a := PromptPackAnswers{}.Defaults()
 	for _, kv := range [][2]string{{"name", "vendor.acme.prompts"}, {"prompts.1.id", "brief-user"}, {"prompts.1.variables.2.name", "audience"},
 		{"prompts.1.text", "Brief {{audience}} on {{text}} ({{tone}})."}, {"prompts.0.temperature", "-1"}, {"prompts.0.modelClass", ""}} {
@@ -107,6 +110,7 @@ func TestPromptPackSet(t *testing.T) {
 // TestPromptFieldPointer: answer field -> pointer -> the same field, and
 // the pointer names a value of the generated pack.json.
 func TestPromptFieldPointer(t *testing.T) {
+	t.Parallel()
 	a := PromptPackAnswers{}.Defaults()
 	a.Name = "vendor.acme.prompts"
 	p, err := PlanPromptPack(a, nil)

@@ -12,6 +12,7 @@ import (
 // by its text: an unknown key gets it; a bad value that merely quotes the
 // words "unknown key" does not (issue 10 item 15).
 func TestSetHintByCode(t *testing.T) {
+	t.Parallel()
 	var we *werr.Error
 	err := Set(&PackAnswers{}, "no.such", "x")
 	if !errors.As(err, &we) || !strings.Contains(we.Hint, "known keys") || werr.ExitCode(err) != 2 {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSet(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		key, value string
 		check      func(a *PackAnswers) bool
@@ -55,6 +56,7 @@ func TestSet(t *testing.T) {
 }
 
 func TestValuesAndKeys(t *testing.T) {
+	t.Parallel()
 	a := ToolAnswers{}.Defaults()
 	if err := Values(&a, []byte(`{"tool": {"id": "acme-search"}, "runtime": {"kind": "container"}, "env": [{"name": "K", "prompt": "Key.", "secret": true, "required": true}]}`)); err != nil {
 		t.Fatal(err)

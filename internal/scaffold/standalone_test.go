@@ -36,6 +36,7 @@ func validateWritten(t *testing.T, p *Plan, file string) string {
 // TestPlanStandaloneAgent writes a standalone agent for each option and
 // validates it from disk.
 func TestPlanStandaloneAgent(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		mod   func(a *AgentAnswers)
@@ -88,6 +89,7 @@ func TestPlanStandaloneAgent(t *testing.T) {
 // TestPlanStandaloneEval writes a standalone eval suite for each option and
 // validates it from disk.
 func TestPlanStandaloneEval(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, suite string
 		mod               func(e *EvalAnswers)

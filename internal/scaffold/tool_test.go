@@ -41,6 +41,7 @@ var toolOptions = []struct {
 // TestToolCombinations writes a manifest for every runtime kind x install
 // method x option and validates each from disk, strict.
 func TestToolCombinations(t *testing.T) {
+	t.Parallel()
 	v, _ := validate.New(validate.Options{Strict: true})
 	dir := t.TempDir()
 	for _, kind := range ToolKinds {
@@ -90,6 +91,7 @@ func TestToolCombinations(t *testing.T) {
 // TestToolRefusals checks that bad answers are refused with the validator's
 // words, mapped to the answer to change.
 func TestToolRefusals(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, field, want string
 		mod               func(a *ToolAnswers)
@@ -137,6 +139,7 @@ func TestToolRefusals(t *testing.T) {
 // TestUpgradeGmail upgrades the real v0.3 fixture: the result is a valid
 // v0.4 manifest and differs from the original only in the version line.
 func TestUpgradeGmail(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(fixtures.Path(t, "tool-manifests", "gmail.v0.3.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +190,7 @@ func lines(b []byte) []string {
 // action-call chosen without a target calls it; with none, the derived
 // test runs the entrypoint instead of an action that changes something.
 func TestSmokeCallsNoSideEffects(t *testing.T) {
+	t.Parallel()
 	v, _ := validate.New(validate.Options{Strict: true})
 	send := ActionAnswer{Name: "send_mail", Summary: "Sends a message.", SideEffects: "write", Inputs: []string{"to"}}
 	list := ActionAnswer{Name: "list_mail", Summary: "Lists the inbox.", SideEffects: "read", Inputs: []string{"folder"}}

@@ -81,6 +81,7 @@ func hasProblem(rep *Report, rule, says string) bool {
 // whose directory listing then nests empty names forever; the schema $id
 // walk overflowed the stack. Invalid paths are skipped and the walk bounded.
 func TestSchemaWalkInvalidPaths(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{"schemas//\x00x.json": {Data: []byte("{}")}, "schemas/a.json": {Data: []byte(`{"$id":"x"}`)}}
 	v, err := New(Options{})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestFieldInfoFollowsRefs(t *testing.T) {
+	t.Parallel()
 	v, _ := New(Options{})
 	cases := []struct {
 		kind          Kind
@@ -44,6 +45,7 @@ func TestFieldInfoFollowsRefs(t *testing.T) {
 }
 
 func TestCheckValueExplainsInWords(t *testing.T) {
+	t.Parallel()
 	v, _ := New(Options{})
 	ps := v.CheckValue(NodePack, "/name", "Acme")
 	if len(ps) != 1 || ps[0].Rule != "schema/pattern" || !strings.Contains(ps[0].Hint, "reverse-DNS") || ps[0].Pointer != "/name" {

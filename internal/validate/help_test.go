@@ -47,6 +47,7 @@ var helpKinds = []Kind{NodePack, Agent, EvalSuite, ToolManifest, WorkflowChainPa
 // carries what the issue found in the wizard: requirement keywords, RFC
 // numbers, code marks, or the reasons a schema author gives for a bound.
 func TestHelpIsForAuthors(t *testing.T) {
+	t.Parallel()
 	v, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +80,7 @@ func TestHelpIsForAuthors(t *testing.T) {
 // one the kind's v2 schema (or, failing that, v1 schema) declares, so a
 // renamed member cannot leave its help behind unnoticed.
 func TestHelpCatalogueNamesRealFields(t *testing.T) {
+	t.Parallel()
 	v, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -103,6 +105,7 @@ func TestHelpCatalogueNamesRealFields(t *testing.T) {
 // TestAuthorText: the schema sentences the issue quoted are left out, the
 // author's sentences kept, code marks dropped, a long sentence cut at a word.
 func TestAuthorText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"Prompt roles. Adding a kind here is the single edit needed to extend the family.", "Prompt roles."},
 		{"Field labels. Bounded at 1000 rather than 200 because forms carry long help.", "Field labels."},

@@ -54,6 +54,7 @@ func typeIDProblems(ps []Problem) []Problem {
 // chainTypeRef grammar), an unpinned one warns (WC010), a ranged one is an
 // error (the schema and WC007); a v1 chain is not asked to pin.
 func TestChainPins(t *testing.T) {
+	t.Parallel()
 	v := newV(t)
 	fr := v.File("doc.json", []byte(pinnedChain), "")
 	if fr.Kind != WorkflowChainPack || fr.Spec != V2 || len(fr.Errors)+len(fr.Warnings) != 0 {
@@ -100,6 +101,7 @@ func TestChainPins(t *testing.T) {
 // TestChainPinsAjv: ajv, the registry's validator, agrees with wopkit over
 // the amended schemas: a pinned chain passes, a ranged pin fails.
 func TestChainPinsAjv(t *testing.T) {
+	t.Parallel()
 	check := fixtures.AjvSchemas(t, "v2")
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -122,6 +124,7 @@ func TestChainPinsAjv(t *testing.T) {
 // typeId (each used to be a schema/pattern error), and ajv over the amended
 // schema accepts the signed pack.json of each.
 func TestPublishedPinnedChains(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join(fixtures.SpecV2(t), "registry", "v2", "packs", "core.openwop.workflows*", "-", "*.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -82,6 +82,7 @@ func ow017(t *testing.T, dir string, run bool) []validate.Problem {
 // TestOW017ScaffoldedPackPasses: a javascript pack made by the scaffold,
 // with a node added, exports what its manifest declares.
 func TestOW017ScaffoldedPackPasses(t *testing.T) {
+	t.Parallel()
 	dir := scaffoldJS(t)
 	if ps := ow017(t, dir, true); len(ps) != 0 {
 		t.Fatalf("scaffolded pack fails OW017: %v", ps)
@@ -92,6 +93,7 @@ func TestOW017ScaffoldedPackPasses(t *testing.T) {
 // as the default export), a typeId missing from nodes, a module that does
 // not load; and nothing runs without RunEntry.
 func TestOW017FindsMissingExports(t *testing.T) {
+	t.Parallel()
 	dir := scaffoldJS(t)
 	entry := filepath.Join(dir, "index.mjs")
 	orig, _ := os.ReadFile(entry)
@@ -247,6 +249,7 @@ func listen(t *testing.T) (tcpAddr, sock string, got <-chan string) {
 // TestOW017NoNetwork: the entry connects to a loopback TCP listener and a
 // Unix socket the test opened; neither receives anything.
 func TestOW017NoNetwork(t *testing.T) {
+	t.Parallel()
 	addr, sock, got := listen(t)
 	host, port, _ := net.SplitHostPort(addr)
 	src := `import net from "node:net";
@@ -275,6 +278,7 @@ export default nodes;
 // The validation runs in a child test process, so that a stop shows as a
 // failure instead of a hang.
 func TestOW017NoSignals(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("OW017_SIGNALS_PACK") != "" {
 		return // the child's part is TestOW017SignalsChild
 	}
@@ -407,6 +411,7 @@ func TestOW017OffRunsNothing(t *testing.T) {
 // TestOW017RefusedWithoutSandbox: where the sandbox cannot be set up (not
 // Linux amd64/arm64, no seccomp), OW017 does not start node and says why.
 func TestOW017RefusedWithoutSandbox(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed: OW017 loads the entry with node")
 	}
@@ -426,6 +431,7 @@ func TestOW017RefusedWithoutSandbox(t *testing.T) {
 // opened the whole file system. Such a folder is refused before node
 // starts; a secret beside it never reaches the report.
 func TestOW017RefusesPatternPaths(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"*pack", "p,", "a,b", "x*"} {
 		t.Run(name, func(t *testing.T) {
 			src := scaffoldJS(t)

@@ -24,6 +24,7 @@ const baseSuite = `{
 }`
 
 func TestOW011EvalSuiteRef(t *testing.T) {
+	t.Parallel()
 	pack := packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", `, "evalSuiteRef": "evals/one.json"`)+`],
   "runtime"`)
 	runLint(t, "OW011", []lintCase{
@@ -46,6 +47,7 @@ func TestOW011EvalSuiteRef(t *testing.T) {
 // TestOW011ReportsTheSuiteItself checks that the suite's own problems are
 // reported on the suite file, with the suite's positions and rules.
 func TestOW011ReportsTheSuiteItself(t *testing.T) {
+	t.Parallel()
 	pack := packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", `, "evalSuiteRef": "evals/one.json"`)+`],
   "runtime"`)
 	suite := suiteWith(`"taskId": "polite"`, `"taskId": "greets"`)
@@ -60,6 +62,7 @@ func TestOW011ReportsTheSuiteItself(t *testing.T) {
 }
 
 func TestEV001TaskIDsUnique(t *testing.T) {
+	t.Parallel()
 	runLint(t, "EV001", []lintCase{
 		{name: "distinct", kind: EvalSuite, doc: baseSuite},
 		{name: "repeated", kind: EvalSuite, doc: suiteWith(`"taskId": "polite"`, `"taskId": "greets"`),
@@ -68,6 +71,7 @@ func TestEV001TaskIDsUnique(t *testing.T) {
 }
 
 func TestEV002ExpectedShape(t *testing.T) {
+	t.Parallel()
 	runLint(t, "EV002", []lintCase{
 		{name: "complete", kind: EvalSuite, doc: baseSuite},
 		{name: "golden without match, rubric without rubric", kind: EvalSuite,
@@ -81,6 +85,7 @@ func TestEV002ExpectedShape(t *testing.T) {
 }
 
 func TestEV003RubricWeights(t *testing.T) {
+	t.Parallel()
 	tenths := strings.Repeat(`{"criterion": "c", "weight": 0.1}, `, 9) + `{"criterion": "c", "weight": 0.1}`
 	runLint(t, "EV003", []lintCase{
 		{name: "sums to one", kind: EvalSuite, doc: baseSuite},
@@ -92,6 +97,7 @@ func TestEV003RubricWeights(t *testing.T) {
 }
 
 func TestEV004ToolResponses(t *testing.T) {
+	t.Parallel()
 	runLint(t, "EV004", []lintCase{
 		{name: "scoped", kind: EvalSuite, doc: baseSuite},
 		{name: "bare tool name", kind: EvalSuite, doc: suiteWith(`"openwop:core.openwop.http.fetch"`, `"http.fetch"`),

@@ -11,6 +11,7 @@ import (
 // 117 rows (counts.rows of spec/v2/event-codemap.json), distinct, each
 // matching the codemap's own grammar; and the registered orgs.
 func TestEventNamesData(t *testing.T) {
+	t.Parallel()
 	var raw struct {
 		EventTypes struct {
 			Repo, Path, Commit, Grammar string
@@ -63,6 +64,7 @@ func TestEventNamesData(t *testing.T) {
 }
 
 func TestEventNameRefusal(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"{{params.triggerEventName}}":          "",
 		"prefix.{{params.x}}":                  "",

@@ -39,6 +39,7 @@ const baseChain = `{
 }`
 
 func TestBaseChainValid(t *testing.T) {
+	t.Parallel()
 	v := newV(t)
 	// pinned, as a v2 chain's references are (WC010 warns otherwise)
 	fr := v.File("doc.json", []byte(chainWith(`"core.ai.callPrompt"`, `"core.ai.callPrompt@1.0.0"`, `"vendor.acme.tools.echo"`, `"vendor.acme.tools.echo@1.0.0"`)), "")
@@ -48,6 +49,7 @@ func TestBaseChainValid(t *testing.T) {
 }
 
 func TestWorkflowChainRules(t *testing.T) {
+	t.Parallel()
 	wc := WorkflowChainPack
 	runLint(t, "WC001", []lintCase{
 		{name: "unique", kind: wc, doc: baseChain},
@@ -97,6 +99,7 @@ func TestWorkflowChainRules(t *testing.T) {
 }
 
 func TestDeclarativeKindRules(t *testing.T) {
+	t.Parallel()
 	card := `{"name": "vendor.acme.cards", "version": "1.0.0", "kind": "card", "engines": {"openwop": ">=1.0.0 <3.0.0"},
   "cards": [{"cardTypeId": "vendor.acme.cards.a", "prompt": {}}, {"cardTypeId": "vendor.acme.cards.b", "prompt": {}}]}`
 	runLint(t, "CD001", []lintCase{
@@ -144,6 +147,7 @@ const v2Node = `{
 }`
 
 func TestV2PackRules(t *testing.T) {
+	t.Parallel()
 	runLint(t, "PK001", []lintCase{
 		{name: "admits 2", kind: NodePack, doc: v2Node},
 		{name: "v1 ceiling", kind: NodePack, doc: strings.Replace(v2Node, "<3.0.0", "<2.0.0", 1),
@@ -179,6 +183,7 @@ func TestV2PackRules(t *testing.T) {
 }
 
 func TestDetectSpec(t *testing.T) {
+	t.Parallel()
 	cases := map[string]Spec{
 		`{"$schema": "https://openwop.dev/spec/v2/node-pack-manifest.schema.json"}`:                                           V2,
 		`{"$schema": "https://openwop.dev/spec/v1/node-pack-manifest.schema.json", "engines": {"openwop": ">=1.0.0 <3.0.0"}}`: V1,
@@ -210,6 +215,7 @@ func TestDetectSpec(t *testing.T) {
 // CLI does (detection, both schemas, every lint rule): the registry
 // published them, so wopkit must find no error in any.
 func TestV2RegistryManifests(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join(fixtures.SpecV2(t), "registry", "v2", "packs", "*", "-", "*.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -240,6 +246,7 @@ func TestV2RegistryManifests(t *testing.T) {
 // requires a member the base chain does not have, while the v1 chain schema
 // (another $id) is untouched.
 func TestSchemasOverrideByID(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	override := `{"$id": "` + SchemaIDFor(V2, WorkflowChainPack) + `", "type": "object", "required": ["x-reviewed"]}`
 	if err := os.WriteFile(filepath.Join(dir, "chain.json"), []byte(override), 0o644); err != nil {
@@ -265,6 +272,7 @@ const baseCard = `{"name": "vendor.acme.cards", "version": "1.0.0", "kind": "car
     "prompt": {"template": "Summarize at {{length}}: {{source}}", "placeholderMapping": {"source": "inputs.source", "length": "inputs.length"}}}]}`
 
 func TestCardRules(t *testing.T) {
+	t.Parallel()
 	v := newV(t)
 	if fr := v.File("doc.json", []byte(baseCard), ""); len(fr.Errors)+len(fr.Warnings) != 0 {
 		t.Fatalf("base card:\n%s", render(append(fr.Errors, fr.Warnings...)))
@@ -302,6 +310,7 @@ func TestCardRules(t *testing.T) {
 }
 
 func TestPromptRules(t *testing.T) {
+	t.Parallel()
 	doc := `{"name": "vendor.acme.prompts", "version": "1.0.0", "kind": "prompt", "engines": {"openwop": ">=1.0.0 <3.0.0"},
   "prompts": [{"templateId": "vendor.acme.prompts.w", "version": "1.0.0", "kind": "system",
     "text": "Write about {{topic}} in a {{{tone}}} voice.{{#extra}} More.{{/extra}}{{! note }}",
@@ -319,6 +328,7 @@ func TestPromptRules(t *testing.T) {
 }
 
 func TestConnectionRules(t *testing.T) {
+	t.Parallel()
 	conn := `{"name": "vendor.acme.conn", "version": "1.0.0", "kind": "connection", "engines": {"openwop": ">=1.0.0 <3.0.0"},
   "provider": {"id": "acme", "displayName": "Acme",
     "auth": {"kind": "oauth2", "issuer": "https://auth.acme.example", "pkce": "S256"},

@@ -137,6 +137,7 @@ func agentJSON(id, extra string) string {
 }
 
 func TestOW001TypeIDsUnique(t *testing.T) {
+	t.Parallel()
 	runLint(t, "OW001", []lintCase{
 		{name: "distinct", kind: NodePack, doc: basePack},
 		{name: "repeated", kind: NodePack, doc: packWith(`"vendor.acme.tools.b"`, `"vendor.acme.tools.a"`),
@@ -267,6 +268,7 @@ func TestOW010PeerDeps(t *testing.T) {
 }
 
 func TestOW012ToolAllowlist(t *testing.T) {
+	t.Parallel()
 	list := `, "toolAllowlist": ["fetch", "openwop:core.openwop.http.fetch", "mcp:github/create_issue", "acme.example:search", "Acme:x"]`
 	runLint(t, "OW012", []lintCase{
 		{name: "well formed", kind: Agent, doc: agentJSON("vendor.acme.tools.one", `, "toolAllowlist": ["openwop:core.openwop.http.fetch", "mcp:github/create_issue", "mcp:github/*", "acme.example:*"]`)},
@@ -285,6 +287,7 @@ func TestOW012ToolAllowlist(t *testing.T) {
 }
 
 func TestOW014AgentIDsUnique(t *testing.T) {
+	t.Parallel()
 	runLint(t, "OW014", []lintCase{
 		{name: "distinct", kind: NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", "")+`, `+agentJSON("vendor.acme.tools.two", "")+`],
   "runtime"`)},
@@ -322,6 +325,7 @@ func lintCounts(rep *Report) map[string]int {
 // as the registry serves it. Each problem below is a real one of the
 // published bytes (see docs/RULES.md, "The real registry").
 func TestLintRegistryPacks(t *testing.T) {
+	t.Parallel()
 	want := map[string]map[string]int{
 		"community.openwop-team.demo": {},
 		// 36 of its 51 schemas carry the $id of version 1.0.0; the source has 1.1.0.
@@ -360,6 +364,7 @@ func TestLintRegistryPacks(t *testing.T) {
 // removed from the fixtures, replaced by a placeholder): no lint errors, and
 // unlike their published tarballs, their schema $ids are right.
 func TestLintSourcePacks(t *testing.T) {
+	t.Parallel()
 	dirs, _ := filepath.Glob(fixtures.Path(t, "source-packs", "*"))
 	if len(dirs) == 0 {
 		t.Fatal("no source packs in the fixtures")
@@ -426,6 +431,7 @@ func BenchmarkLintDocA2A(b *testing.B) {
 // rule has a unique id, a summary, kinds and a check, and a row in the docs
 // with its severity; the docs name no rule that does not exist.
 func TestRulesDocumented(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "RULES.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -73,6 +73,7 @@ func TestOW006RuntimeEntry(t *testing.T) {
 }
 
 func TestOW013SchemaIDs(t *testing.T) {
+	t.Parallel()
 	doc := packWith(`tools.a", "version": "1.0.0", "category": "data", "role": "pure"`,
 		`tools.a", "version": "1.0.0", "category": "data", "role": "pure", "inputSchemaRef": "schemas/a.input.json", "outputSchemaRef": "io/a.output.json"`)
 	good := `{

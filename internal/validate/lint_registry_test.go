@@ -22,6 +22,7 @@ func registryProblems(t *testing.T, tc lintCase, rule string) []Problem {
 }
 
 func TestOW013ForRegistry(t *testing.T) {
+	t.Parallel()
 	v1 := packWith(`tools.a", "version": "1.0.0", "category": "data", "role": "pure"`,
 		`tools.a", "version": "1.0.0", "category": "data", "role": "pure", "inputSchemaRef": "schemas/a.input.json"`)
 	// A v2 pack: new versions land in the v2 tree, where the gate refuses.
@@ -80,6 +81,7 @@ type catalog map[string]bool
 func (c catalog) HasTypeID(id string) bool { return c[id] }
 
 func TestOW020AllowlistResolves(t *testing.T) {
+	t.Parallel()
 	doc := packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one",
 		`, "toolAllowlist": ["openwop:vendor.acme.tools.a", "openwop:vendor.acme.tools.gone", "openwop:core.openwop.http.fetch", "openwop:core.*", "mcp:github/*"]`)+`], "runtime"`)
 	runLint(t, "OW020", []lintCase{
@@ -107,6 +109,7 @@ func TestOW020AllowlistResolves(t *testing.T) {
 }
 
 func TestOW021SchemaTreeComplete(t *testing.T) {
+	t.Parallel()
 	doc := packWith(`tools.a", "version": "1.0.0", "category": "data", "role": "pure"`,
 		`tools.a", "version": "1.0.0", "category": "data", "role": "pure", "inputSchemaRef": "schemas/a.input.json", "outputSchemaRef": "schemas/nested/a.output.json"`)
 	files := packFiles("schemas/a.input.json", schemaA, "schemas/nested/a.output.json", schemaA)
@@ -118,6 +121,7 @@ func TestOW021SchemaTreeComplete(t *testing.T) {
 }
 
 func TestPK005ForRegistry(t *testing.T) {
+	t.Parallel()
 	mcp := strings.Replace(v2Node, `"entry": "https://mcp.acme.example/mcp"`, `"entry": "https://mcp.acme.example/mcp", "mcpServer": {"name": "x", "description": "d", "version": "1.0.0", "remotes": [{"type": "streamable-http", "url": "https://mcp.acme.example/mcp"}]}`, 1)
 	for _, reg := range []bool{false, true} {
 		ps := registryProblems(t, lintCase{kind: NodePack, doc: mcp, reg: reg}, "PK005")
@@ -135,6 +139,7 @@ func TestPK005ForRegistry(t *testing.T) {
 }
 
 func TestPatternMessageNotHTMLEscaped(t *testing.T) {
+	t.Parallel()
 	if got := gotText(&jsondocString); got != `">=2.0.0 <x"` {
 		t.Errorf("gotText = %s, want \">=2.0.0 <x\"", got)
 	}

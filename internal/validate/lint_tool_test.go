@@ -40,6 +40,7 @@ const baseTool = `{
 }`
 
 func TestIM001ScopesUsed(t *testing.T) {
+	t.Parallel()
 	runLint(t, "IM001", []lintCase{
 		{name: "declared", kind: ToolManifest, doc: baseTool},
 		{name: "undeclared", kind: ToolManifest, doc: toolWith(`"side_effects": "write", "scopes_used": ["net.outbound"]`, `"side_effects": "write", "scopes_used": ["net.outbound", "fs.write"]`),
@@ -48,6 +49,7 @@ func TestIM001ScopesUsed(t *testing.T) {
 }
 
 func TestIM002SmokeAction(t *testing.T) {
+	t.Parallel()
 	runLint(t, "IM002", []lintCase{
 		{name: "read action", kind: ToolManifest, doc: baseTool},
 		{name: "undeclared action", kind: ToolManifest, doc: toolWith(`"action": "lookup"`, `"action": "ping"`),
@@ -58,6 +60,7 @@ func TestIM002SmokeAction(t *testing.T) {
 }
 
 func TestIM003SecretArgv(t *testing.T) {
+	t.Parallel()
 	runLint(t, "IM003", []lintCase{
 		{name: "non-secret in argv", kind: ToolManifest, doc: baseTool},
 		{name: "secret in argv_template and entrypoint", kind: ToolManifest,
@@ -70,6 +73,7 @@ func TestIM003SecretArgv(t *testing.T) {
 }
 
 func TestIM004Placeholders(t *testing.T) {
+	t.Parallel()
 	runLint(t, "IM004", []lintCase{
 		{name: "all resolve", kind: ToolManifest, doc: baseTool},
 		{name: "unknown env, unknown input, input outside an action", kind: ToolManifest,
@@ -83,6 +87,7 @@ func TestIM004Placeholders(t *testing.T) {
 }
 
 func TestIM005CaseCount(t *testing.T) {
+	t.Parallel()
 	cases := fstest.MapFS{"verify/cases.jsonl": {Data: []byte("{\"a\":1}\n{\"a\":2}\n\n{\"a\":3}\n")}}
 	two := fstest.MapFS{"verify/cases.jsonl": {Data: []byte("{\"a\":1}\n{\"a\":2}")}}
 	runLint(t, "IM005", []lintCase{
@@ -95,6 +100,7 @@ func TestIM005CaseCount(t *testing.T) {
 }
 
 func TestIM006ToolNamesUnique(t *testing.T) {
+	t.Parallel()
 	runLint(t, "IM006", []lintCase{
 		{name: "unique", kind: ToolManifest, doc: baseTool},
 		{name: "repeats", kind: ToolManifest, doc: toolWith(`"name": "REGION"`, `"name": "API_TOKEN"`, `"name": "store"`, `"name": "lookup"`,
@@ -109,6 +115,7 @@ func TestIM006ToolNamesUnique(t *testing.T) {
 }
 
 func TestIM007PlaceholderNamespaces(t *testing.T) {
+	t.Parallel()
 	runLint(t, "IM007", []lintCase{
 		{name: "env, input and bare declared env", kind: ToolManifest, doc: baseTool},
 		{name: "shell variable and typo", kind: ToolManifest, doc: toolWith(`"${REGION}"`, `"${HOME}"`, `"${input.q}"`, `"${inputs.q}"`),
@@ -120,6 +127,7 @@ func TestIM007PlaceholderNamespaces(t *testing.T) {
 }
 
 func TestIM008SmokeArguments(t *testing.T) {
+	t.Parallel()
 	closed := `"input": {"type": "object", "required": ["q"], "additionalProperties": false, "properties": {"q": {"type": "string"}}}`
 	runLint(t, "IM008", []lintCase{
 		{name: "required passed", kind: ToolManifest, doc: toolWith(`"input": {"type": "object", "properties": {"q": {"type": "string"}}}`, closed)},
@@ -139,6 +147,7 @@ func TestIM008SmokeArguments(t *testing.T) {
 // TestLintStandaloneFromDisk runs `validate FILE` on testdata: the tool
 // manifest's verify suite and the agent's prompt are read beside them.
 func TestLintStandaloneFromDisk(t *testing.T) {
+	t.Parallel()
 	v := newV(t)
 	for _, tc := range []struct {
 		file  string
@@ -166,6 +175,7 @@ func TestLintStandaloneFromDisk(t *testing.T) {
 // TestLintRealToolManifests: the real tool manifests pass every IM rule
 // (the invalid one fails the schema only; the v0.3 one fails its const).
 func TestLintRealToolManifests(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(fixtures.Path(t, "tool-manifests", "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no tool manifests in the fixtures")

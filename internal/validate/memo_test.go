@@ -14,6 +14,7 @@ import (
 // (shell + memoized items) reports exactly what validating the whole
 // document at once reports, on fresh and on memoized runs.
 func TestMemoMatchesWholeDocument(t *testing.T) {
+	t.Parallel()
 	docs := map[string]string{
 		"errors everywhere": `{"name":"Bad Name","version":"1.0","engines":{},"runtime":{"language":"cobol","entry":"x"},
   "nodes":[{"typeId":"ok.node","version":"1","category":"data","role":"pure"},
@@ -51,6 +52,7 @@ func TestMemoMatchesWholeDocument(t *testing.T) {
 }
 
 func TestMemoSeesEdits(t *testing.T) {
+	t.Parallel()
 	v := newV(t)
 	src := `{"name":"vendor.a.b","version":"1.0.0","engines":{"openwop":"^1"},"runtime":{"language":"remote","entry":"pack.json"},
 "nodes":[{"typeId":"vendor.a.b.x","version":"1","category":"data","role":"pure"}]}`

@@ -8,6 +8,7 @@ import (
 // Schema problems come out in one order, run after run (the schema library
 // collects sibling errors from maps): in document order of their pointers.
 func TestSchemaProblemOrderIsStable(t *testing.T) {
+	t.Parallel()
 	doc := packWith(`"category": "data"`, `"category": "nope"`,
 		`"runtime"`, `"agents": [{"agentId": "vendor.acme.tools.one", "persona": 7, "modelClass": "general"}], "license": 5, "keywords": "x", "runtime"`)
 	v, err := New(Options{})

@@ -95,6 +95,7 @@ var refusedThings = []refused{
 // validate reports as an error named by pack's code, on the file it is
 // about; and pack refuses the same.
 func TestValidateReportsWhatPackRefuses(t *testing.T) {
+	t.Parallel()
 	v, err := validate.New(validate.Options{Limits: &limits})
 	if err != nil {
 		t.Fatal(err)
@@ -138,6 +139,7 @@ func TestValidateReportsWhatPackRefuses(t *testing.T) {
 // Every refusal at once: validate lists them all, where pack stops at the
 // first.
 func TestValidateListsEveryPackRefusal(t *testing.T) {
+	t.Parallel()
 	dir := cleanPack(t)
 	for _, tc := range refusedThings {
 		tc.make(t, dir)
@@ -163,6 +165,7 @@ func TestValidateListsEveryPackRefusal(t *testing.T) {
 // Pack validates with the check skipped (it collects the files itself):
 // its refusal keeps pack's own code, not pack_invalid.
 func TestPackSkipsTheCheckWhenValidating(t *testing.T) {
+	t.Parallel()
 	dir := cleanPack(t)
 	write("keys/dev.key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn==\n-----END OPENSSH PRIVATE KEY-----\n")(t, dir)
 	if err := validate.BeforePack(dir, pack.Options{Dir: dir}); err != nil {

@@ -23,6 +23,7 @@ func uncleanPack(ref string) (string, fstest.MapFS) {
 }
 
 func TestOW016(t *testing.T) {
+	t.Parallel()
 	clean, cleanFS := uncleanPack("types/in.json")
 	dirty, dirtyFS := uncleanPack("types/../types/in.json")
 	runLint(t, "OW016", []lintCase{
@@ -42,6 +43,7 @@ func TestOW016(t *testing.T) {
 // The same pack, validated as a directory and as a tarball, gets the same
 // rule at the same place.
 func TestOW016DirAndTarball(t *testing.T) {
+	t.Parallel()
 	_, files := uncleanPack("types/../types/in.json")
 	dir := t.TempDir()
 	var buf bytes.Buffer

@@ -3,6 +3,7 @@ package validate
 import "testing"
 
 func TestECMALookahead(t *testing.T) {
+	t.Parallel()
 	re, err := ecmaRegexp(`^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*\.[a-z][a-z0-9-]*$`)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // FIFO in its place never blocks; and a pack.json that is itself such a
 // link is refused before anything is read.
 func TestPackDirReadsInsideThePackOnly(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "id_ed25519")
 	// Not JSON, so that a reader that followed the link would quote it in a

@@ -57,6 +57,7 @@ func render(ps []Problem) string {
 }
 
 func TestSchemaMessages(t *testing.T) {
+	t.Parallel()
 	v := newV(t)
 	cases := []struct {
 		name, src string
@@ -96,6 +97,7 @@ func TestSchemaMessages(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
+	t.Parallel()
 	v := newV(t)
 	cases := map[string]Kind{
 		goodAgent:                    Agent,
@@ -126,6 +128,7 @@ func TestDetect(t *testing.T) {
 }
 
 func TestBadInputIsAProblemNotAPanic(t *testing.T) {
+	t.Parallel()
 	v := newV(t)
 	cases := []struct {
 		name string
@@ -148,6 +151,7 @@ func TestBadInputIsAProblemNotAPanic(t *testing.T) {
 }
 
 func TestPathErrors(t *testing.T) {
+	t.Parallel()
 	v := newV(t)
 	dir := t.TempDir()
 	if _, err := v.Path(dir); werr.CodeOf(err) != "pack_manifest_missing" || werr.ExitCode(err) != 1 {
@@ -168,6 +172,7 @@ func TestPathErrors(t *testing.T) {
 }
 
 func TestSchemaOverrideByID(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	b, err := os.ReadFile("../../schemas/agent-manifest.schema.json")
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 // validator the registry uses) on every real published manifest and on the
 // hand-written cases; testdata/ajv/verdicts.sh regenerates the expectations.
 func TestVerdictsMatchAjv(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("testdata/ajv/verdicts.json")
 	if err != nil {
 		t.Fatal(err)

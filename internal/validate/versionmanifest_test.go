@@ -54,6 +54,7 @@ func problemAt(ps []Problem, rule string) *Problem {
 // A version manifest gets the lint rules of the pack.json it carries, at
 // the pointers and positions of the version manifest file.
 func TestVersionManifestCarriesPackRules(t *testing.T) {
+	t.Parallel()
 	v := newV(t)
 	pj := v.Bytes("pack.json", []byte(crmOps), "")
 	want := problemAt(pj.Files[0].Errors, "WC005")
@@ -84,6 +85,7 @@ func TestVersionManifestCarriesPackRules(t *testing.T) {
 
 // CN001 and CN002 speak on a connection pack's version manifest too.
 func TestVersionManifestConnectionRules(t *testing.T) {
+	t.Parallel()
 	conn := `{
   "name": "vendor.acme.connections.crm",
   "version": "1.0.0",
@@ -110,6 +112,7 @@ func TestVersionManifestConnectionRules(t *testing.T) {
 // The rules that read the pack's files do not run on a version manifest,
 // which has none beside it: the report says so.
 func TestVersionManifestSkipsFileRules(t *testing.T) {
+	t.Parallel()
 	node := `{
   "name": "vendor.acme.tools",
   "version": "1.0.0",
