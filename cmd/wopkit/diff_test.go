@@ -194,3 +194,19 @@ func TestValidateComparesWithRegistry(t *testing.T) {
 		t.Errorf("problems: %v", got)
 	}
 }
+
+// validate --for-registry --registry runs publish's gates that need no
+// signed release: a folder of core.openwop.flow at the published 1.1.0
+// is refused as publish would (version_conflict on /version).
+func TestValidateRunsPublishGates(t *testing.T) {
+	t.Parallel()
+	reg := fixtures.Registry(t)
+	dir := fixtures.Untar(t, fixtures.Tarball(t, "core.openwop.flow", "1.1.0"), t.TempDir())
+	out, errOut, code := runCmd(t, "validate", dir, "--for-registry", "--registry", reg, "--json")
+	if code != 1 || !strings.Contains(out, `"pointer":"/version"`) || !strings.Contains(out, `"rule":"version_conflict"`) || !strings.Contains(out, "publish would refuse it") {
+		t.Errorf("exit %d: %s%s", code, out, errOut)
+	}
+	if _, errOut, code := runCmd(t, "validate", dir, "--registry", reg); code != 2 || !strings.Contains(errOut, "--for-registry") {
+		t.Errorf("--registry alone: exit %d %s", code, errOut)
+	}
+}

@@ -11,9 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/publish"
 	"github.com/openwop/wopkit/internal/report"
 	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -110,7 +112,14 @@ func newValidateCmd() *cobra.Command {
 			}
 			k, _ := validate.ParseKind(o.Kind)
 			sp, _ := validate.ParseSpec(o.Spec)
-			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits(), RunEntry: o.RunEntry})
+			var err error
+			var cat validate.TypeCatalog
+			if o.Registry != "" { // OW020 resolves openwop:<typeId> against the tree new versions land in
+				if cat, err = publish.TreeCatalog(o.Registry, publish.SpecV2); err != nil {
+					return err
+				}
+			}
+			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits(), RunEntry: o.RunEntry, Catalog: cat})
 			if err != nil {
 				return err
 			}
@@ -119,7 +128,7 @@ func newValidateCmd() *cobra.Command {
 				return err
 			}
 			if o.Registry != "" {
-				if err := compareWithRegistry(rep, args, o.Registry, o.Size.Limits()); err != nil {
+				if err := checkAgainstRegistry(rep, args, o.Registry, o.Size.Limits()); err != nil {
 					return err
 				}
 			}
@@ -142,12 +151,14 @@ func newValidateCmd() *cobra.Command {
 	return cmd
 }
 
-// compareWithRegistry compares each pack folder or tarball among paths
-// with the version it follows in the registry checkout (wopkit diff's
-// comparison): a bump smaller than the changes need is an error on
-// pack.json's version (publish would refuse it), each change that needs
-// the bump a warning where it is; a bump that is enough is a note.
-func compareWithRegistry(rep *validate.Report, paths []string, reg string, lim *tarball.Limits) error {
+// checkAgainstRegistry runs, on each pack folder or tarball among paths,
+// what publish would check against the registry checkout: the gates that
+// do not need the signed release (publish.Preflight: each an error on
+// pack.json named by publish's code), and the comparison with the version
+// it follows (wopkit diff's): a bump smaller than the changes need is an
+// error on pack.json's version, each change that needs the bump a warning
+// where it is; a bump that is enough is a note.
+func checkAgainstRegistry(rep *validate.Report, paths []string, reg string, lim *tarball.Limits) error {
 	for _, path := range paths {
 		if st, err := os.Stat(path); err != nil || !st.IsDir() && !strings.HasSuffix(path, ".tgz") {
 			continue // a standalone document has no published versions
@@ -156,6 +167,9 @@ func compareWithRegistry(rep *validate.Report, paths []string, reg string, lim *
 		if err != nil {
 			continue // validate reported why it cannot be read
 		}
+		if err := addGates(rep, p, path, reg, lim); err != nil {
+			return err
+		}
 		r, err := semdiff.AgainstRegistry(p, reg, lim)
 		if err != nil {
 			return err
@@ -163,6 +177,32 @@ func compareWithRegistry(rep *validate.Report, paths []string, reg string, lim *
 		if r != nil {
 			addComparison(rep, p, r)
 		}
+	}
+	return nil
+}
+
+// addGates puts what publish.Preflight finds into the report.
+func addGates(rep *validate.Report, p *semdiff.Pack, path, reg string, lim *tarball.Limits) error {
+	po := publish.PreflightOptions{Registry: reg, PackJSON: p.Files["pack.json"], Where: path}
+	if strings.HasSuffix(path, ".tgz") {
+		po.Archive = &tarball.Archive{}
+		for name, data := range p.Files {
+			po.Archive.Files = append(po.Archive.Files, tarball.File{Header: tarball.Header{Name: name, Size: int64(len(data))}, Data: data})
+		}
+		if data, err := untrusted.ReadNamed(path, lim.MaxCompressed); err == nil {
+			po.Tgz = data
+		}
+	}
+	gates, err := publish.Preflight(po)
+	if err != nil {
+		return err
+	}
+	manifest := fileReport(rep, p.Display("pack.json"))
+	for _, g := range gates {
+		line, col := p.Position("pack.json", g.Pointer)
+		manifest.Errors = append(manifest.Errors, validate.Problem{File: manifest.Path, Pointer: g.Pointer, Line: line, Column: col,
+			Rule: g.Code, Severity: validate.Error, Message: g.Message + " (publish would refuse it)", Hint: g.Hint})
+		manifest.Valid, rep.Valid = false, false
 	}
 	return nil
 }
