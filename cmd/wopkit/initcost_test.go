@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -11,6 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"charm.land/fang/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/third_party/jsonschema"
 )
 
@@ -130,6 +135,35 @@ func TestLazyMetaschemasStillCheckSchemas(t *testing.T) {
 		var sve *jsonschema.SchemaValidationError
 		if !errors.As(err, &sve) {
 			t.Errorf("compiler %d: a schema with \"type\": 5 compiled (%v); its metaschema should refuse it", i, err)
+		}
+	}
+}
+
+// The --set keys of `new` (3 ms of reflection and JSON, most of building
+// the command tree) are listed when its help is shown, not by every
+// command; the help still lists them, by -h and by `help new`.
+func TestNewHelpKeysBuiltOnDemand(t *testing.T) {
+	t.Parallel()
+	keys := scaffold.SetKeysHelp(96)
+	for _, args := range [][]string{{"new", "--help"}, {"help", "new"}} {
+		root := newRootCmd()
+		newCmd, _, err := root.Find([]string{"new"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(newCmd.Long, newKeysIntro) {
+			t.Fatalf("building the command tree listed the --set keys already")
+		}
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(io.Discard)
+		root.SetArgs(args)
+		if err := fang.Execute(context.Background(), root); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		first := strings.Fields(strings.SplitN(keys, "\n", 3)[1])[0]
+		if !strings.Contains(out.String(), first) || !strings.HasSuffix(newCmd.Long, keys) {
+			t.Errorf("%v: the help does not list the --set keys (%q):\n%s", args, first, out.String())
 		}
 	}
 }

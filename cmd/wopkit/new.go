@@ -113,6 +113,21 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 // newKinds are the things `wopkit new` creates (the scaffold's kinds' verbs).
 var newKinds = scaffold.Verbs()
 
+// newKeysIntro ends the Long text of `new`; the --set keys of every kind
+// follow it in help and in the manual page.
+const newKeysIntro = "Keys for --set (an unknown key lists them all; N is a list index, a|b are keys beside each other):\n"
+
+// withSetKeys completes the Long text of `new` with the --set keys of
+// every kind. Listing them (reflection and JSON over each kind's answers)
+// cost 3 ms, most of building the command tree, paid by every command:
+// it is done only where the text is shown, by new's help function (fang's
+// manual page shows no Long text).
+func withSetKeys(c *cobra.Command) {
+	if strings.HasSuffix(c.Long, newKeysIntro) {
+		c.Long += scaffold.SetKeysHelp(96)
+	}
+}
+
 // newNewCmd scaffolds packs, agents, nodes, eval suites and tool manifests
 // registryEnv names a registry checkout the wizard's review compares a
 // pack with: the version of the same pack it follows, and the bump its
@@ -134,8 +149,7 @@ func newNewCmd() *cobra.Command {
 			"standalone <name>.agent.json (with its prompt and schemas beside it) or <name>.eval.json into --dir;\n" +
 			"a standalone agent needs a full id (e.g. vendor.acme.writer), a suite a full suiteId. chain adds a\n" +
 			"chain to a workflow-chain pack (--pack DIR, default .).\n\n" +
-			"Keys for --set (an unknown key lists them all; N is a list index, a|b are keys beside each other):\n" +
-			scaffold.SetKeysHelp(96),
+			newKeysIntro, // the keys follow when help is shown: see withSetKeys
 		Example: "  wopkit new pack --yes --set name=vendor.acme.hello --dir hello\n" +
 			"  wopkit new pack --yes --set name=vendor.acme.bot --set runtime.language=remote\n" +
 			"  wopkit new pack --yes --values answers.json --dir bot --dry-run\n" +
@@ -190,6 +204,10 @@ func newNewCmd() *cobra.Command {
 		},
 	}
 	o.AddFlags(cmd)
+	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
+		withSetKeys(c)
+		c.Parent().HelpFunc()(c, args) // the root's (fang's) help
+	})
 	return cmd
 }
 
