@@ -22,6 +22,7 @@ type File struct {
 	*os.File
 	root   *os.Root // the place it is written in
 	owned  bool     // root was opened for this file alone: closed with it
+	dir    string   // the place's folder
 	tmp    string   // the temporary name, relative to root
 	rel    string   // the final name, relative to root
 	final  string   // the final path, for messages
@@ -77,7 +78,7 @@ func (p *Place) create(final string, perm fs.FileMode) (*File, error) {
 		p.root.Remove(tmp)
 		return nil, failed(err, final)
 	}
-	return &File{File: f, root: p.root, tmp: tmp, rel: rel, final: final}, nil
+	return &File{File: f, root: p.root, dir: p.dir, tmp: tmp, rel: rel, final: final}, nil
 }
 
 // Final returns the path the file will have once committed.
@@ -209,10 +210,37 @@ func outside(rel, link string) error {
 // nothing is written through a link that leaves it; without it each file's
 // own folder is its place.
 type Batch struct {
-	Place  string
-	files  []*File
-	places map[string]*Place
+	Place string
+	// Journal, when set, records the renames while they run (a release's
+	// .tgz, .sig and .json): see Journal.
+	Journal Journal
+	files   []*File
+	places  map[string]*Place
 }
+
+// Staged is a file of a batch written and synced under its temporary name,
+// ready to be renamed over its final path.
+type Staged struct {
+	Temp  string `json:"temp"`
+	Final string `json:"final"`
+}
+
+// Journal records a batch's renames, so that a run killed between them is
+// completed by the next one: Begin is called once every file is written and
+// synced, before the first rename (the commit point), and Done after the
+// last.
+type Journal interface {
+	Begin(files []Staged) error
+	Done() error
+}
+
+// crashPoint is called after each step of a journalled commit; the
+// wopkit_crashtest build makes it kill the process at the n-th call
+// (WOPKIT_TEST_WRITE_CRASH_AFTER=n), for the kill tests.
+var crashPoint = func() {}
+
+// CrashPoint marks a step a kill could follow, for a journal's recovery.
+func CrashPoint() { crashPoint() }
 
 // place opens (once) the place final is written in.
 func (b *Batch) place(final string) (*Place, error) {
@@ -350,6 +378,17 @@ func (b *Batch) Commit() error {
 			return err
 		}
 	}
+	if b.Journal != nil {
+		staged := make([]Staged, len(b.files))
+		for i, f := range b.files {
+			staged[i] = Staged{Temp: filepath.Join(f.dir, f.tmp), Final: filepath.Join(f.dir, f.rel)}
+		}
+		if err := b.Journal.Begin(staged); err != nil {
+			b.Abort()
+			return err
+		}
+		crashPoint()
+	}
 	for i, f := range b.files {
 		if beforeRename != nil {
 			if err := beforeRename(f.final); err != nil {
@@ -370,9 +409,18 @@ func (b *Batch) Commit() error {
 			}
 			return e
 		}
+		if b.Journal != nil {
+			crashPoint()
+		}
 	}
 	b.files = nil
 	b.close()
+	if b.Journal != nil {
+		if err := b.Journal.Done(); err != nil {
+			return err
+		}
+		crashPoint()
+	}
 	return nil
 }
 

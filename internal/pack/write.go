@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
-	"github.com/openwop/wopkit/internal/atomicfile"
 	"io"
 	"path/filepath"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -105,7 +105,26 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 		return werr.Wrap(werr.Env, "write_failed", err, "cannot create the directory of %s", res.Output).
 			WithHint("check the -o path and its permissions")
 	}
-	var batch atomicfile.Batch
+	// One release at a time into a folder; the renames a killed one left
+	// are completed, and its temporaries removed, before this one writes.
+	outDir := filepath.Dir(res.Output)
+	unlock, err := atomicfile.LockDir(outDir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	finals := []string{res.Output, res.VersionManifest}
+	if res.Signature != nil {
+		finals = append(finals, *res.Signature)
+	}
+	if err := recoverRelease(outDir, finals); err != nil {
+		return err
+	}
+	journal, err := openReleaseJournal(outDir)
+	if err != nil {
+		return err
+	}
+	batch := atomicfile.Batch{Journal: journal}
 	defer batch.Abort() // a no-op once committed
 	tf, err := batch.Create(res.Output, 0o644)
 	if err != nil {
