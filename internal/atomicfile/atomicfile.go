@@ -236,7 +236,7 @@ type Journal interface {
 
 // crashPoint is called after each step of a journalled commit; the
 // wopkit_crashtest build makes it kill the process at the n-th call
-// (WOPKIT_TEST_WRITE_CRASH_AFTER=n), for the kill tests.
+// (WOPKIT_TEST_CRASH_AFTER=n), for the kill tests.
 var crashPoint = func() {}
 
 // CrashPoint marks a step a kill could follow, for a journal's recovery.

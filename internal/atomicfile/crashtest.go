@@ -9,11 +9,12 @@ import (
 )
 
 // In the wopkit_crashtest build (the kill tests build wopkit with it),
-// WOPKIT_TEST_WRITE_CRASH_AFTER=n kills the process with SIGKILL at the
-// n-th crash point of a journalled commit or of its recovery. Release
+// WOPKIT_TEST_CRASH_AFTER=n kills the process with SIGKILL at the n-th
+// crash point (CrashPoint): of a journalled commit or of its recovery, of
+// a registry transaction (internal/publish) or of its recovery. Release
 // builds do not hold this file.
 func init() {
-	n, err := strconv.Atoi(os.Getenv("WOPKIT_TEST_WRITE_CRASH_AFTER"))
+	n, err := strconv.Atoi(os.Getenv("WOPKIT_TEST_CRASH_AFTER"))
 	if err != nil || n <= 0 {
 		return
 	}

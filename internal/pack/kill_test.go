@@ -7,16 +7,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/proctest"
 )
 
 // killRelease is a signed release of one pack written into a folder, and
@@ -46,11 +45,7 @@ func folder(t *testing.T, dir string) map[string]string {
 	}
 	out := map[string]string{}
 	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := sha256.Sum256(b)
+		s := sha256.Sum256(readT(t, filepath.Join(dir, e.Name())))
 		out[e.Name()] = hex.EncodeToString(s[:8])
 	}
 	return out
@@ -77,39 +72,18 @@ func show(m map[string]string) string {
 	return strings.Join(s, " ")
 }
 
-func killedBySignal(err error) bool {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return false
-	}
-	ws, ok := ee.Sys().(syscall.WaitStatus)
-	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
-}
-
 // Issue 24 item 6: kill -9 during `pack --sign` left a half release (the
 // new .tgz beside the old .json and .sig) and temporaries. The wopkit
 // binary (wopkit_crashtest build) re-packing a changed pack over its
 // earlier release is killed at each step of the write in turn
-// (WOPKIT_TEST_WRITE_CRASH_AFTER=n). After each kill the folder holds the
+// (WOPKIT_TEST_CRASH_AFTER=n). After each kill the folder holds the
 // old release or the new one, or the journal of a run past its commit
 // point, which the next run completes before it writes; the next run (also
 // killed once, in its recovery) then leaves the new release and no
 // temporary file.
 func TestPackSignKillAtEveryStep(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	if _, err := os.Stat(goTool); err != nil {
-		t.Skip("the go tool is not available: skipping the kill test, which runs a wopkit binary")
-	}
 	base := t.TempDir()
-	k := &killRelease{bin: filepath.Join(base, "wopkit"), pack: filepath.Join(base, "p"), state: filepath.Join(base, "state")}
-	build := exec.Command(goTool, "build", "-tags", "wopkit_crashtest", "-o", k.bin, "github.com/openwop/wopkit/cmd/wopkit")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	k := &killRelease{bin: proctest.BuildCrashtest(t, filepath.Join("..", "..")), pack: filepath.Join(base, "p"), state: filepath.Join(base, "state")}
 	for _, args := range [][]string{
 		{"new", "pack", "--yes", "--dir", k.pack, "--set", "name=vendor.acme.hello"},
 		{"keygen", "--out", filepath.Join(base, "acme")},
@@ -130,12 +104,12 @@ func TestPackSignKillAtEveryStep(t *testing.T) {
 	k.old = folder(t, out)
 	oldBytes := map[string][]byte{}
 	for name := range k.old {
-		oldBytes[name] = mustRead(t, filepath.Join(out, name))
+		oldBytes[name] = readT(t, filepath.Join(out, name))
 	}
 	// The pack changes: the next release has the same names, other bytes.
 	mf := filepath.Join(k.pack, "pack.json")
 	var m map[string]any
-	if err := json.Unmarshal(mustRead(t, mf), &m); err != nil {
+	if err := json.Unmarshal(readT(t, mf), &m); err != nil {
 		t.Fatal(err)
 	}
 	m["description"] = "A changed description, so that every file of the release changes."
@@ -166,14 +140,14 @@ func TestPackSignKillAtEveryStep(t *testing.T) {
 			os.WriteFile(filepath.Join(out, name), data, 0o644)
 		}
 		what := fmt.Sprintf("killed at step %d", n)
-		o, err := k.run(t, out, fmt.Sprintf("WOPKIT_TEST_WRITE_CRASH_AFTER=%d", n))
+		o, err := k.run(t, out, fmt.Sprintf("WOPKIT_TEST_CRASH_AFTER=%d", n))
 		if err == nil {
 			if got := folder(t, out); !same(got, k.new) {
 				t.Fatalf("a run past every step left %s", show(got))
 			}
 			break
 		}
-		if !killedBySignal(err) {
+		if !proctest.KilledBySignal(err) {
 			t.Fatalf("%s: %v\n%s", what, err, o)
 		}
 		points++
@@ -199,7 +173,7 @@ func TestPackSignKillAtEveryStep(t *testing.T) {
 		}
 		// The next run is killed too, at its first step (in the recovery
 		// when there is one), then one runs to its end.
-		if o, err := k.run(t, out, "WOPKIT_TEST_WRITE_CRASH_AFTER=1"); err != nil && !killedBySignal(err) {
+		if o, err := k.run(t, out, "WOPKIT_TEST_CRASH_AFTER=1"); err != nil && !proctest.KilledBySignal(err) {
 			t.Fatalf("%s, then the next run: %v\n%s", what, err, o)
 		}
 		if o, err := k.run(t, out); err != nil {
@@ -218,7 +192,7 @@ func TestPackSignKillAtEveryStep(t *testing.T) {
 	t.Logf("%d kill steps; right after the kill the folder was %v", points, seen)
 }
 
-func mustRead(t *testing.T, p string) []byte {
+func readT(t *testing.T, p string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(p)
 	if err != nil {

@@ -107,7 +107,7 @@ type txn struct {
 // crashPoint is called after every step of a transaction that a kill could
 // follow; the wopkit_crashtest build makes it kill the process at the n-th
 // call (WOPKIT_TEST_CRASH_AFTER=n), for the tests of the recovery.
-var crashPoint = func() {}
+var crashPoint = atomicfile.CrashPoint
 
 // failBeforeRename, when >= 0, makes Apply fail before its n-th rename
 // (tests of the rollback of a failure after the commit point).

@@ -4,19 +4,18 @@ package publish
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/proctest"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/untrusted"
 )
@@ -126,15 +125,6 @@ func (s *killScenario) rerunAndCheck(t *testing.T, dir, what string) {
 	}
 }
 
-func killedBySignal(err error) bool {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return false
-	}
-	ws, ok := ee.Sys().(syscall.WaitStatus)
-	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
-}
-
 func treeDiff(want, got map[string]string) []string {
 	var diff []string
 	for k, v := range want {
@@ -153,26 +143,6 @@ func treeDiff(want, got map[string]string) []string {
 	return diff
 }
 
-// buildWopkit builds the wopkit command with the wopkit_crashtest tag into a
-// temporary directory.
-func buildWopkit(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	if _, err := os.Stat(goTool); err != nil {
-		t.Skip("the go tool is not available: skipping the kill tests, which run a wopkit binary")
-	}
-	bin := filepath.Join(t.TempDir(), "wopkit")
-	cmd := exec.Command(goTool, "build", "-tags", "wopkit_crashtest", "-o", bin, "github.com/openwop/wopkit/cmd/wopkit")
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // TestKillAtEveryPoint: issue item 4. The wopkit binary publishing 1.1.0 is
 // killed with SIGKILL at each point of its transaction in turn
 // (WOPKIT_TEST_CRASH_AFTER=n), and the run after it is killed once more in
@@ -183,7 +153,7 @@ func buildWopkit(t *testing.T) string {
 // checks.
 func TestKillAtEveryPoint(t *testing.T) {
 	t.Parallel()
-	bin := buildWopkit(t)
+	bin := proctest.BuildCrashtest(t, filepath.Join("..", ".."))
 	s := newKillScenario(t, bin)
 	// The deterministic kills and the random ones run side by side, each
 	// in its own checkout (a run is mostly waiting for the disk).
@@ -216,13 +186,13 @@ func killEveryPoint(t *testing.T, s *killScenario, dir string) {
 			}
 			break
 		}
-		if !killedBySignal(err) {
+		if !proctest.KilledBySignal(err) {
 			t.Fatalf("%s: %v\n%s", what, err, out)
 		}
 		points++
 		// The next run is killed too, at the first point it reaches (in
 		// the recovery, or in its own transaction).
-		if _, err := s.run(dir, "WOPKIT_TEST_CRASH_AFTER=1"); err != nil && !killedBySignal(err) {
+		if _, err := s.run(dir, "WOPKIT_TEST_CRASH_AFTER=1"); err != nil && !proctest.KilledBySignal(err) {
 			t.Fatalf("%s, then the next run: %v", what, err)
 		}
 		seen[s.recoverAndCheck(t, dir, what+", then once more")]++
@@ -270,7 +240,7 @@ func killAtRandom(t *testing.T, s *killScenario, dir string, kills int) {
 		if err == nil {
 			counts["finished first"]++
 			scale = max(scale*85/100, time.Millisecond)
-		} else if !killedBySignal(err) {
+		} else if !proctest.KilledBySignal(err) {
 			t.Fatalf("%s: %v\n%s", what, err, out)
 		} else {
 			counts["killed"]++
