@@ -155,9 +155,12 @@ func planCmd(v *validate.Validator, a *answers, opts NewOptions) tea.Cmd {
 	if a.isPack() && needsKey(a.SignMethod) {
 		a.keyDefaults()
 	}
-	snap := *a
+	// a deep copy: planning runs beside the screen, which goes on changing
+	// the answers (a shallow copy shared their lists, and makeSoloPlan
+	// wrote through them)
+	snap := a.clone()
 	return func() tea.Msg {
-		return planMsg(checked(v, &snap, opts))
+		return planMsg(checked(v, snap, opts))
 	}
 }
 
