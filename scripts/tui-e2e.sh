@@ -35,7 +35,7 @@
 # and checks the process's exit status.
 # Usage: scripts/tui-e2e.sh [WOPKIT_BINARY]   (builds ./cmd/wopkit when no binary is given)
 # Env: FIXTURES (default: ../shared/fixtures beside the repository),
-#      E2E_ONLY=edit|new|chain|connection|tool|git|resume|pipe|exit|sizes|choices|offline|words, E2E_SIZES (the sizes
+#      E2E_ONLY=edit|new|chain|connection|tool|git|resume|pipe|exit|sizes|choices|offline|words|contract, E2E_SIZES (the sizes
 #      sizes, choices and words run at; by default 60x20 120x40, 80x24 60x20 120x40 and 80x24 60x20), E2E_KEEP=1 keeps
 #      the work dir.
 # Exit: 0 pass, 1 a check failed, 3 a tool or fixture is missing.
@@ -896,6 +896,79 @@ e2e_words() {
 	echo "tui-e2e: words ok"
 }
 
+# e2e_contract: issue 25's items as an author meets them, under NO_COLOR=1: typing the agent's system prompt
+# replaces the suggestion (item 1); on a yes/no, → is No and ← is Yes whatever was chosen (item 5); the tool's
+# shell kill switch asks its command (item 3); a licence the review would refuse is said as it is left and the
+# next answer lands in the next field (item 9). The pack is signed; it ends with validate --strict, verify and
+# the written files compared with the answers typed.
+e2e_contract() {
+	echo "tui-e2e: the wizard's contract (NO_COLOR=1, ${cols}x$rows)"
+	local cd=contract-${cols}x$rows d before i
+	mkdir -p "$work/$cd"
+	d=$work/$cd/answers
+	start "cd $cd && NO_COLOR=1 '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Enter
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' answers
+	enter_until '^┃ License \(SPDX\)'
+	keys /
+	type_text another
+	keys Enter
+	answer '^┃ SPDX identifier' Apache-2
+	wait_text 'is not an SPDX license identifier'
+	wait_for '^┃ Homepage'
+	type_text https://acme.dev/answers # lands in the homepage, not after the licence
+	keys Enter
+	wait_for '^┃ Repository'
+	keys BTab BTab
+	wait_for '^┃ SPDX identifier'
+	keys C-u
+	type_text MIT
+	keys Enter
+	enter_until '^┃ Model class'
+	keys Enter # the system prompt, after the model class
+	wait_text '(suggested) You are a helpful assistant'
+	type_text 'You write short briefs.'
+	wait_text 'You write short briefs.'
+	keys Enter
+	enter_until '^┃ Add an eval suite'
+	wait_text '[Yes]'
+	keys Left # the left option, Yes: kept (it flipped to No)
+	wait_text '[Yes]'
+	keys Right
+	wait_text '[No]'
+	keys Left
+	wait_text '[Yes]'
+	keys Enter
+	enter_until '^┃ Smoke test'
+	before=$(screen)
+	keys Enter # the kill switch, after the smoke test
+	for ((i = 0; i < 200; i++)); do [ "$(screen)" != "$before" ] && break; sleep 0.05; done
+	keys Down Down Down Down Enter # shell
+	answer '^┃ Kill switch command' 'acme-tool revoke'
+	wait_for '^┃ Pack and sign now' # the page after (enter_until could send an enter before the screen moved)
+	keys Enter
+	wait_for '^┃ Key$'
+	keys Enter
+	answer '^┃ Key file' contract-key
+	answer '^┃ Key id' contract-1
+	wait_for 'will be written' 30
+	write_from_review 'signed \(v2'
+	"$wopkit" validate --strict "$d" "$d/tools/my-tool.tool.json" || fail "the pack does not validate strictly"
+	"$wopkit" verify "$work/$cd/community.acme.answers-0.1.0.tgz" --key "$work/$cd/contract-key.pub" || fail "verify refused the tarball"
+	# the written files against the answers typed
+	[ "$(cat "$d"/prompts/*.md 2>/dev/null || cat "$d"/prompts/*)" = 'You write short briefs.' ] || fail "the system prompt is not what was typed: $(cat "$d"/prompts/*)"
+	grep -q '"license": "MIT"' "$d/pack.json" || fail "the licence typed is not written"
+	grep -q '"homepage": "https://acme.dev/answers"' "$d/pack.json" || fail "the homepage typed is not written"
+	ls "$d"/evals/*.json >/dev/null 2>&1 || fail "the eval suite chosen with ← is left out: $(ls "$d")"
+	grep -q '"kind": "shell"' "$d/tools/my-tool.tool.json" || fail "the kill switch is not shell"
+	tr -d ' \n' <"$d/tools/my-tool.tool.json" | grep -q '"command":\["acme-tool","revoke"\]' || fail "the kill switch command typed is not written"
+	echo "tui-e2e: contract ok (${cols}x$rows)"
+}
+
 case "${E2E_ONLY:-}" in
 edit) e2e_edit ;;
 new) e2e_new; e2e_twice ;;
@@ -910,12 +983,13 @@ resume) e2e_resume ;;
 pipe) e2e_pipe ;;
 offline) e2e_offline ;;
 words) for size in ${E2E_SIZES:-80x24 60x20}; do at_size "$size" e2e_words; done ;;
+contract) for size in ${E2E_SIZES:-80x24 60x20}; do at_size "$size" e2e_contract; done ;;
 *)
 	sizes_start
 	e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_git; e2e_resume; e2e_pipe; e2e_exit
 	for size in 80x24 60x20 120x40; do at_size "$size" e2e_choices; done
 	e2e_offline
-	for size in 80x24 60x20; do at_size "$size" e2e_words; done
+	for size in 80x24 60x20; do at_size "$size" e2e_words e2e_contract; done
 	sizes_wait
 	;;
 esac

@@ -48,6 +48,7 @@ func TestTerminalEndToEnd(t *testing.T) {
 		{{"words", "60x20"}, {"new", ""}},
 		{{"exit", ""}, {"resume", ""}, {"tool", ""}, {"pipe", ""}},
 		{{"git", ""}, {"offline", ""}, {"chain", ""}},
+		{{"contract", "80x24"}, {"contract", "60x20"}},
 	}
 	type result struct {
 		run run
