@@ -77,8 +77,6 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 		switch codeOf(d) {
 		case "OW005":
 			a = s.createMissing(w, data.Pointer)
-		case "PR002":
-			a = declareVars(w, data.Pointer)
 		case "WC005":
 			a = declareParams(w, data.Pointer)
 		case "WC010":
@@ -95,10 +93,6 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = renamePeer(w, data.Pointer)
 		case "OW007":
 			a = removeProvider(w, data.Pointer)
-		case "CD002":
-			a = mapSlot(w, data.Pointer, d.Message)
-		case "IM005":
-			a = setCaseCount(w, data.Pointer, d.Message)
 		case "PK003":
 			a = signingKeyScheme(w)
 		case "OW004":
@@ -120,11 +114,11 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
 			out = append(out, *a)
 		}
-		if c := codeOf(d); c == "OW005" || c == "OW006" {
-			if a := useFound(w, data.Pointer, d.Message); a != nil {
-				a.Kind, a.Diagnostics = protocol.QuickFix, []protocol.Diagnostic{d}
-				out = append(out, *a)
-			}
+		// The fix the problem carries (the rule made it; nothing here
+		// knows the rule), preferred when no other fix is offered.
+		if f := applyFix(w, data.Fix); f != nil {
+			f.Kind, f.Diagnostics, f.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, a == nil
+			out = append(out, *f)
 		}
 	}
 	if path.Base(w.name) != "pack.json" {
@@ -233,4 +227,28 @@ func (s *Server) createMissing(w *view, pointer string) *codeAction {
 			Edits:        []protocol.TextEdit{{NewText: string(data)}},
 		},
 	}}}
+}
+
+// applyFix is the code action that makes a problem's own fix (nil when it
+// has none, or its edits no longer apply to the document).
+func applyFix(w *view, fix *validate.Fix) *codeAction {
+	if fix == nil || len(fix.Edits) == 0 {
+		return nil
+	}
+	text := w.doc.text
+	for _, e := range fix.Edits {
+		var err error
+		switch {
+		case e.Remove:
+			text, err = jsonedit.Remove(text, e.Pointer)
+		case e.Append:
+			text, err = jsonedit.Append(text, e.Pointer, e.Value)
+		default:
+			text, err = jsonedit.Set(text, e.Pointer, e.Value)
+		}
+		if err != nil {
+			return nil
+		}
+	}
+	return &codeAction{Title: fix.Title, Edit: editOf(w, text)}
 }

@@ -236,6 +236,9 @@ func toDiagnostics(fr validate.FileReport, text []byte) []protocol.Diagnostic {
 // problemData travels with a diagnostic (and back in codeAction requests).
 type problemData struct {
 	Pointer string `json:"pointer"`
+	// Fix is the problem's own mechanical fix (validate.Problem.Fix), kept
+	// on the server's side.
+	Fix *validate.Fix `json:"-"`
 }
 
 // toDiagnostic places a problem on the key or value it names (validate's
@@ -255,7 +258,7 @@ func toDiagnostic(p validate.Problem, ls *lines, doc *jsondoc.Doc) protocol.Diag
 		msg += "\nhint: " + p.Hint
 	}
 	dg := protocol.Diagnostic{Range: ls.rangeOf(start, end), Severity: sev, Code: p.Rule, Source: Source, Message: msg,
-		Data: problemData{Pointer: p.Pointer}}
+		Data: problemData{Pointer: p.Pointer, Fix: p.Fix}}
 	if href := report.RuleFor(p.Rule).HelpURI; href != "" {
 		dg.CodeDescription = &protocol.CodeDescription{Href: protocol.URI(href)}
 	}

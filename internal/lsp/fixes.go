@@ -13,42 +13,7 @@ import (
 
 // The quick fixes that edit the document itself, one per rule.
 
-// promptVar is PR002's notion of a template variable (validate's pattern).
-var promptVar = lazyre.New(`\{\{\{?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}\}`)
-
 var paramVar = lazyre.New(`\{\{\s*params\.([A-Za-z_][A-Za-z0-9_]*)`)
-
-// declareVars declares, in the prompt template at pointer's prompt, every
-// {{var}} its text uses and its variables[] lacks.
-func declareVars(w *view, pointer string) *codeAction {
-	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) < 2 || toks[0] != "prompts" {
-		return nil
-	}
-	base := "/prompts/" + toks[1]
-	declared := map[string]bool{}
-	for _, v := range itemsOf(w.jd.Lookup(base + "/variables")) {
-		declared[v.Get("name").Text()] = true
-	}
-	text := w.doc.text
-	var names []string
-	for _, m := range promptVar.FindAllStringSubmatch(w.jd.Lookup(base+"/text").Text(), -1) {
-		if !declared[m[1]] {
-			declared[m[1]] = true
-			names = append(names, m[1])
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	var err error
-	for _, n := range names {
-		if text, err = jsonedit.Append(text, base+"/variables", map[string]any{"name": n, "type": "string", "required": true}); err != nil {
-			return nil
-		}
-	}
-	return &codeAction{Title: "Declare " + strings.Join(quoted(names), ", ") + " in variables[]", Edit: editOf(w, text)}
-}
 
 // declareParams declares, in the chain at pointer, every {{params.x}} the
 // value at pointer uses that parameters.properties lacks.

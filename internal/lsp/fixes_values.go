@@ -8,13 +8,13 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
-	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
 // The quick fixes whose rule's hint names one value to set or one member to
 // remove or rename: PK001, PK002, PK003, PK004, OW004, OW007, OW010, CN002, WC006,
-// CD002, CD003, EV003, IM005; and OW005/OW006's "did you mean".
+// CD003, EV003 (the rules whose fix the problem carries, validate.Problem.Fix,
+// need nothing here: see applyFix).
 
 // setValue is the action "title" that sets the value at pointer.
 func setValue(w *view, pointer string, value any, title string) *codeAction {
@@ -224,58 +224,4 @@ func removeProvider(w *view, pointer string) *codeAction {
 		return nil
 	}
 	return removeMember(w, pointer, `Remove "provider"`)
-}
-
-// cardSlot is the slot a CD002 message names.
-var cardSlot = lazyre.New(`uses \{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
-
-// mapSlot maps the slot a CD002 diagnostic names to the card's input of the
-// same id, when the card declares one.
-func mapSlot(w *view, pointer, message string) *codeAction {
-	toks := jsondoc.SplitPointer(pointer)
-	m := cardSlot.FindStringSubmatch(message)
-	if len(toks) != 4 || toks[0] != "cards" || m == nil {
-		return nil
-	}
-	card := "/cards/" + toks[1]
-	found := false
-	for _, in := range itemsOf(w.jd.Lookup(card + "/inputs")) {
-		found = found || in.Get("id").Text() == m[1]
-	}
-	mapping := card + "/prompt/placeholderMapping"
-	if !found || w.jd.Lookup(mapping) == nil || w.jd.Lookup(jsondoc.Child(mapping, m[1])) != nil {
-		return nil
-	}
-	return setValue(w, jsondoc.Child(mapping, m[1]), "inputs."+m[1], fmt.Sprintf(`Map {{%s}} to "inputs.%s"`, m[1], m[1]))
-}
-
-// caseCount is the count an IM005 message gives (validate counted it).
-var caseCount = lazyre.New(`has (\d+) case\(s\) \(non-blank lines\)`)
-
-// setCaseCount sets verify.suite.case_count to the number of cases the
-// IM005 diagnostic found in the suite file.
-func setCaseCount(w *view, pointer, message string) *codeAction {
-	m := caseCount.FindStringSubmatch(message)
-	if pointer != "/verify/suite/case_count" || m == nil {
-		return nil
-	}
-	return setValue(w, pointer, json.Number(m[1]), "Set case_count to "+m[1])
-}
-
-// foundFile is the file an OW005/OW006 hint names when the pack has a file
-// of the referenced name elsewhere (validate looked for it).
-var foundFile = lazyre.New(`did you mean ("(?:[^"\\]|\\.)*")\?`)
-
-// useFound points a reference to a missing file at the file of that name
-// the pack has (OW005, OW006).
-func useFound(w *view, pointer, message string) *codeAction {
-	m := foundFile.FindStringSubmatch(message)
-	if m == nil {
-		return nil
-	}
-	alt, err := strconv.Unquote(m[1])
-	if n := w.jd.Lookup(pointer); err != nil || alt == "" || n == nil || n.Kind != jsondoc.String || n.Str == alt {
-		return nil
-	}
-	return setValue(w, pointer, alt, fmt.Sprintf("Point it at %q", alt))
 }

@@ -76,8 +76,13 @@ func (c *lintCtx) refusal(gate string) string {
 // report adds a problem at pointer (at its key when key is set) under the
 // running rule's id and severity.
 func (c *lintCtx) report(ptr string, key bool, msg, hint string) {
+	c.reportFix(ptr, key, msg, hint, nil)
+}
+
+// reportFix is report with the problem's mechanical fix (nil: none).
+func (c *lintCtx) reportFix(ptr string, key bool, msg, hint string, fix *Fix) {
 	line, col := c.doc.Position(c.doc.Locate(ptr, key))
-	c.out = append(c.out, Problem{Pointer: ptr, Line: line, Column: col, Rule: c.rule.ID, Message: msg, Hint: hint, Severity: c.severity()})
+	c.out = append(c.out, Problem{Pointer: ptr, Line: line, Column: col, Rule: c.rule.ID, Message: msg, Hint: hint, Severity: c.severity(), Fix: fix})
 }
 
 // lint runs every rule that applies to kind. fsys may be nil.

@@ -225,8 +225,16 @@ func checkCardPlaceholders(c *lintCtx) {
 			}
 			used[m[1]] = true
 			if mapping.Get(m[1]) == nil && c.rule.ID == "CD002" {
-				c.report(card.ptr()+"/prompt/template", false, fmt.Sprintf("the template uses {{%s}} but placeholderMapping has no %q: the slot stays empty", m[1], m[1]),
-					fmt.Sprintf(`add "%s": "inputs.<id>" to prompt.placeholderMapping`, m[1]))
+				// The fix maps the slot to the card's input of the same id,
+				// when it declares one.
+				var fix *Fix
+				for _, in := range childItems(card, "inputs") {
+					if in.n.Get("id").Text() == m[1] {
+						fix = setFix(fmt.Sprintf(`Map {{%s}} to "inputs.%s"`, m[1], m[1]), jsondoc.Child(card.ptr()+"/prompt/placeholderMapping", m[1]), "inputs."+m[1])
+					}
+				}
+				c.reportFix(card.ptr()+"/prompt/template", false, fmt.Sprintf("the template uses {{%s}} but placeholderMapping has no %q: the slot stays empty", m[1], m[1]),
+					fmt.Sprintf(`add "%s": "inputs.<id>" to prompt.placeholderMapping`, m[1]), fix)
 			}
 		}
 		inputs := map[string]bool{}
@@ -284,8 +292,10 @@ func checkPromptVarsDeclared(c *lintCtx) {
 				continue
 			}
 			seen[m[1]] = true
-			c.report(p.ptr()+"/text", false, fmt.Sprintf("{{%s}} has no variables[] entry: hosts treat it as an optional input without a default and warn at install", m[1]),
-				fmt.Sprintf(`declare it: "variables": [{"name": %q, "type": "string", "required": true}]`, m[1]))
+			decl := map[string]any{"name": m[1], "type": "string", "required": true}
+			c.reportFix(p.ptr()+"/text", false, fmt.Sprintf("{{%s}} has no variables[] entry: hosts treat it as an optional input without a default and warn at install", m[1]),
+				fmt.Sprintf(`declare it: "variables": [{"name": %q, "type": "string", "required": true}]`, m[1]),
+				&Fix{Title: fmt.Sprintf("Declare %q in variables[]", m[1]), Edits: []Edit{{Pointer: p.ptr() + "/variables", Value: decl, Append: true}}})
 		}
 	}
 }

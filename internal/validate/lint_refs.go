@@ -274,14 +274,18 @@ func (c *lintCtx) resolve(ptr, what, ref string, read bool) (string, bool) {
 	switch st {
 	case fileMissing:
 		hint := "create the file, or fix the path: it is relative to " + c.root()
+		var fix *Fix
 		if alt := findByBase(c.fsys, path.Base(p)); alt != "" {
 			hint = fmt.Sprintf("the pack has %s: did you mean %q?", alt, alt)
+			if alt != ref {
+				fix = setFix(fmt.Sprintf("Point it at %q", alt), ptr, alt)
+			}
 		}
 		where := "in the pack"
 		if c.kind != NodePack {
 			where = "beside " + path.Base(c.name)
 		}
-		c.report(ptr, false, fmt.Sprintf("%s %q names a file that is not %s", what, ref, where), hint)
+		c.reportFix(ptr, false, fmt.Sprintf("%s %q names a file that is not %s", what, ref, where), hint, fix)
 	case fileNotRegular:
 		c.report(ptr, false, fmt.Sprintf("%s %q names a directory or special file, not a file", what, ref), "point it at a file inside the pack")
 	case fileTooLarge:

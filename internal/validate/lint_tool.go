@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -221,8 +222,9 @@ func checkCaseCount(c *lintCtx) {
 		}
 	}
 	if want, err := strconv.ParseFloat(count.Str, 64); err == nil && want != float64(n) {
-		c.report("/verify/suite/case_count", false, fmt.Sprintf("case_count is %s but %s has %d case(s) (non-blank lines)", count.Str, ref, n),
-			fmt.Sprintf("set case_count to %d, or add the missing cases to %s", n, ref))
+		c.reportFix("/verify/suite/case_count", false, fmt.Sprintf("case_count is %s but %s has %d case(s) (non-blank lines)", count.Str, ref, n),
+			fmt.Sprintf("set case_count to %d, or add the missing cases to %s", n, ref),
+			setFix(fmt.Sprintf("Set case_count to %d", n), "/verify/suite/case_count", json.Number(strconv.Itoa(n))))
 	}
 }
 

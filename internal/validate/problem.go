@@ -30,7 +30,33 @@ type Problem struct {
 	Message  string   `json:"message"`
 	Hint     string   `json:"hint,omitempty"`
 	Severity Severity `json:"severity"`
-	off      int      // byte offset in the document, for re-basing memoized problems
+	// Fix is the edit that fixes the problem, when it is mechanical (nil
+	// otherwise): the language server offers it as it is, knowing nothing
+	// of the rule. Not part of `validate --json`.
+	Fix *Fix `json:"-"`
+	off int  // byte offset in the document, for re-basing memoized problems
+}
+
+// Fix is a problem's mechanical fix: the edits, in order, and what they do
+// in words (a quick fix's title, "Set case_count to 2").
+type Fix struct {
+	Title string
+	Edits []Edit
+}
+
+// Edit is one change to the document a problem is about: Value written at
+// Pointer (the member added or replaced), or appended to the array at
+// Pointer (Append), or the member at Pointer removed (Remove).
+type Edit struct {
+	Pointer string
+	Value   any
+	Append  bool
+	Remove  bool
+}
+
+// setFix is the fix that writes value at pointer.
+func setFix(title, pointer string, value any) *Fix {
+	return &Fix{Title: title, Edits: []Edit{{Pointer: pointer, Value: value}}}
 }
 
 // String renders the problem as `file:line:column: message (at /pointer) [rule]`,
