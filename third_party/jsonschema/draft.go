@@ -16,7 +16,8 @@ type Draft struct {
 	subschemas    []SchemaPath       // locations of subschemas
 	vocabPrefix   string             // prefix used for vocabulary
 	allVocabs     map[string]*Schema // names of supported vocabs (their schemas are in vocabSchemas)
-	vocabSchemas  map[string]*Schema // schemas of allVocabs, compiled on first use (see compileMetaschemas)
+	vocabSchemas  map[string]*Schema // schemas of allVocabs, compiled on first use (see compile)
+	once          sync.Once          // compiles sch and vocabSchemas
 	defaultVocabs []string           // names of default vocabs
 }
 
@@ -126,26 +127,23 @@ var (
 	draftLatest = Draft2020
 )
 
-// metaschemas compiles every draft's metaschema and vocabulary schemas,
-// once, on first use: the first schema compiled or validated against a
-// metaschema pays for it, not every program that links the package (an
-// init compiling them cost about 8 ms and 1.7 MB at every start-up).
-var metaschemas sync.Once
-
-func compileMetaschemas() {
-	metaschemas.Do(func() {
+// compile compiles the draft's metaschema and vocabulary schemas, once,
+// on first use: the first schema compiled or validated against this
+// draft's metaschema pays for it, not every program that links the package
+// (an init compiling every draft's cost about 8 ms and 1.7 MB at every
+// start-up), and a program using one draft compiles that draft only.
+func (d *Draft) compile() {
+	d.once.Do(func() {
 		c := NewCompiler()
 		c.AssertFormat()
-		for _, d := range []*Draft{Draft4, Draft6, Draft7, Draft2019, Draft2020} {
-			d.sch = c.MustCompile(d.url)
-			// A new map, not allVocabs: compilations running meanwhile read
-			// allVocabs' names (getVocabs) and must not see it written.
-			vocabs := make(map[string]*Schema, len(d.allVocabs))
-			for name := range d.allVocabs {
-				vocabs[name] = c.MustCompile(strings.TrimSuffix(d.url, "schema") + "meta/" + name)
-			}
-			d.vocabSchemas = vocabs
+		d.sch = c.MustCompile(d.url)
+		// A new map, not allVocabs: compilations running meanwhile read
+		// allVocabs' names (getVocabs) and must not see it written.
+		vocabs := make(map[string]*Schema, len(d.allVocabs))
+		for name := range d.allVocabs {
+			vocabs[name] = c.MustCompile(strings.TrimSuffix(d.url, "schema") + "meta/" + name)
 		}
+		d.vocabSchemas = vocabs
 	})
 }
 
@@ -278,7 +276,7 @@ func (d *dialect) activeVocabs(assertVocabs bool, vocabularies map[string]*Vocab
 }
 
 func (d *dialect) getSchema(assertVocabs bool, vocabularies map[string]*Vocabulary) *Schema {
-	compileMetaschemas()
+	d.draft.compile()
 	vocabs := d.activeVocabs(assertVocabs, vocabularies)
 	if vocabs == nil {
 		return d.draft.sch
