@@ -106,3 +106,19 @@ func TestGitIgnoresBoundsHostilePatterns(t *testing.T) {
 		t.Errorf("*.key: %v %v", m, ok)
 	}
 }
+
+// FuzzWildmatch: any pattern and name end (within the step bound) without a
+// panic, and a pattern without special characters matches only itself.
+func FuzzWildmatch(f *testing.F) {
+	f.Add("**/a*[!b-d]?\\*", "x/y/az9*")
+	f.Add("[", "[")
+	f.Add("a/**", "a/b/c")
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		wildmatch(pattern, name)
+		if !strings.ContainsAny(pattern, `*?[\`) {
+			if m, ok := wildmatch(pattern, name); ok && m != (pattern == name) {
+				t.Fatalf("%q against %q: %v", pattern, name, m)
+			}
+		}
+	})
+}
