@@ -43,7 +43,8 @@ func sourceRoot(dir string) string {
 }
 
 // leaveSourceTree moves a new pack, tool manifest or document out of
-// wopkit's own source tree when `new` runs there without --dir or --pack:
+// wopkit's own source tree when `new` runs there from `go run` without
+// --dir or --pack:
 // the files, the release and a draft go to ~/openwop-packs, and the next
 // steps name them by their whole paths. It says so on out. When wopkit
 // runs from `go run`, the next steps name `go run ./cmd/wopkit` (which
@@ -57,15 +58,23 @@ func leaveSourceTree(out io.Writer, o *newOptions) error {
 	if root == "" {
 		return nil
 	}
-	if exe, err := os.Executable(); err == nil && strings.Contains(exe, "go-build") {
-		rel, err := filepath.Rel(cwd, filepath.Join(root, "cmd", "wopkit"))
-		if err == nil && !strings.HasPrefix(rel, "..") {
-			rel = "./" + rel
-		}
-		create.Command = "go run " + filepath.ToSlash(rel)
+	// Only `go run` (a wopkit built into Go's temporary folder) moves: an
+	// installed wopkit run here is the author's choice, and a test binary
+	// (wopkit.test) keeps its folder.
+	exe, err := os.Executable()
+	if err != nil || !strings.Contains(exe, "go-build") || strings.HasSuffix(filepath.Base(exe), ".test") {
+		return nil
 	}
+	rel, err := filepath.Rel(cwd, filepath.Join(root, "cmd", "wopkit"))
+	if err == nil && !strings.HasPrefix(rel, "..") {
+		rel = "./" + rel
+	}
+	create.Command = "go run " + filepath.ToSlash(rel)
 	if o.Dir != "" || o.Pack != "" || o.DryRun {
 		return nil
+	}
+	if o.Values != "" && !filepath.IsAbs(o.Values) { // read from where it was named
+		o.Values = filepath.Join(cwd, o.Values)
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// IgnoreFile is the name of the per-pack ignore file (npm-ignore syntax,
-// which is gitignore syntax).
+// IgnoreFile is the name of the per-pack ignore file (gitignore syntax,
+// which npm-ignore shares).
 const IgnoreFile = ".openwopignore"
 
 // ignoreRule is one line of an ignore file.

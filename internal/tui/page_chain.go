@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"charm.land/huh/v2"
 
@@ -141,8 +143,18 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 	}
 	fields := []huh.Field{
 		text("id", "Step id", str{p: &st.ID, def: st.ID}).Description("the node's id in the chain"),
-		text("typeId", "Node type", str{p: &st.TypeID, def: st.TypeID}).Description("the typeId of the node it runs, e.g. core.openwop.http.fetch"),
+		w.stepType(key("typeId"), str{p: &st.TypeID, def: st.TypeID}),
 		k.derived(key("name"), "Name", &st.Name, validate.WorkflowChainPack, ""),
+	}
+	if w.a.Pack.Spec != scaffold.SpecV1 { // a v2 chain pins each node's version (v1's schema admits no @)
+		// a typeId typed with its own pin gives the version: the suggested
+		// one is then left out (they would differ)
+		w.onSync(func() {
+			if strings.Contains(st.TypeID, "@") && st.Version == scaffold.DefaultNodeVersion {
+				st.Version = ""
+			}
+		})
+		fields = append(fields, k.text(key("version"), "Node version", str{p: &st.Version, def: scaffold.DefaultNodeVersion}, "", "").Description("the exact version of the node it runs (MAJOR.MINOR.PATCH): the typeId is written <typeId>@<version>; a typeId typed with its own @pin keeps it"))
 	}
 	// The ports name the ends of the edges between steps: the first step
 	// has no edge in, the last none out, so they are not asked there.
@@ -168,3 +180,26 @@ func outputGroups(w *wizard, at pos) []*huh.Group {
 		k.text(key("description"), "Description", str{p: &o.Description}, "", ""),
 	)}
 }
+
+// stepType asks a step's node type: the typeId, checked where the schema
+// checks it, with an optional @MAJOR.MINOR.PATCH pin kept as typed (the
+// node version field asks it otherwise).
+func (w *wizard) stepType(key string, tv str) *huh.Input {
+	kind, ptr := w.chainCheck(key)
+	bare := func(string) error { return nil }
+	if ptr != "" {
+		bare = titled("Node type", ptr, w.k.check(kind, ptr, func(s string) any { id, _, _ := strings.Cut(tv.value(s).(string), "@"); return id }))
+	}
+	return w.k.reg(w.k.text(key, "Node type", tv, "", ""), func(s string) error {
+		if err := bare(s); err != nil {
+			return err
+		}
+		if _, pin, ok := strings.Cut(tv.value(s).(string), "@"); ok && !exactPin.MatchString(pin) {
+			return fmt.Errorf("the pin @%s is not one exact version: write MAJOR.MINOR.PATCH, e.g. @1.0.0 (hosts refuse a range)", pin)
+		}
+		return nil
+	}).Description("the typeId of the node it runs, e.g. core.openwop.http.fetch (a pin such as @1.0.0 may follow)")
+}
+
+// exactPin is the pin a chain step's typeId may carry: MAJOR.MINOR.PATCH.
+var exactPin = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)

@@ -229,3 +229,29 @@ func TestIssue25WarningDoesNotHoldTheField(t *testing.T) {
 		t.Errorf("the warning outlives its fix:\n%s", d.view())
 	}
 }
+
+// Item 14: a chain step's node version is asked (the typeId was pinned
+// @1.0.0 without asking), and a typeId typed with its own pin is accepted
+// and written as typed.
+func TestIssue25ChainStepPins(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ key, typed, want string }{
+		{"typeId", "core.openwop.http.fetch@2.1.0", `"typeId": "core.openwop.http.fetch@2.1.0"`},
+		{"version", "1.2.3", `@1.2.3"`},
+	} {
+		dir := t.TempDir()
+		a := newAnswers()
+		d, w := wizardOn(t, a, NewOptions{What: scaffold.KindWorkflowChain, Dir: filepath.Join(dir, "out"), DraftDir: dir})
+		pageOf(t, d, w, "step", 0)
+		focusKeyOf(t, d, w, "chains.0.steps.0."+tt.key)
+		clearField(d, w.form.GetFocusedField())
+		d.keys("type:"+tt.typed, "enter")
+		if w.form != nil && w.form.GetFocusedField().GetKey() == "chains.0.steps.0."+tt.key {
+			t.Fatalf("%s %q is refused:\n%s", tt.key, tt.typed, d.view())
+		}
+		enterUntil(t, d, w, "review")
+		if w.rev.plan == nil || !strings.Contains(w.rev.manifest, tt.want) {
+			t.Errorf("%s %q: pack.json lacks %s (%v):\n%s", tt.key, tt.typed, tt.want, w.rev.problems, w.rev.manifest)
+		}
+	}
+}
