@@ -196,12 +196,18 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 			s.roots = append(s.roots, dir)
 		}
 	}
+	// Clients older than workspace folders name the root by rootUri, or
+	// rootPath before that: both are deprecated, and still sent.
+	//lint:ignore SA1019 read only when the client sends no workspace folder
 	if len(s.roots) == 0 && p.RootURI != "" {
+		//lint:ignore SA1019 as above
 		if dir, ok := pathOf(p.RootURI); ok {
 			s.roots = append(s.roots, dir)
 		}
 	}
+	//lint:ignore SA1019 as above
 	if len(s.roots) == 0 && p.RootPath != "" && filepath.IsAbs(p.RootPath) {
+		//lint:ignore SA1019 as above
 		s.roots = append(s.roots, filepath.Clean(p.RootPath))
 	}
 	if ws := p.Capabilities.Workspace; ws != nil && ws.DidChangeWatchedFiles != nil {

@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -23,16 +22,6 @@ func rewrite(t *testing.T, src string) *Rewrite {
 		t.Fatalf("%v\n%s", err, src)
 	}
 	return rw
-}
-
-// decoded returns the JSON value of b (for structural comparisons).
-func decoded(t *testing.T, b []byte) map[string]any {
-	t.Helper()
-	var v map[string]any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatalf("%v\n%s", err, b)
-	}
-	return v
 }
 
 // TestRewrites checks each rewrite where it fires and where it must not:

@@ -7,17 +7,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/openwop/wopkit/internal/proctest"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/openwop/wopkit/internal/proctest"
 )
 
 // probeEnv makes the test binary, started inside the sandbox, run one probe
@@ -110,7 +112,7 @@ func probe(what string, args []string) {
 		c := exec.Command("sleep", args[0])
 		c.Start()
 		fmt.Println("started", c.Process.Pid)
-		for {
+		for spins := 0; ; spins++ { // busy
 		}
 	case "memory":
 		var keep [][]byte
@@ -122,6 +124,7 @@ func probe(what string, args []string) {
 			keep = append(keep, b)
 			fmt.Println("MiB", (i+1)*32)
 		}
+		runtime.KeepAlive(keep)
 	}
 }
 

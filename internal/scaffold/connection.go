@@ -298,7 +298,7 @@ func missingMember(fe FieldError) string {
 }
 
 func (g ScopeGroupAnswers) doc() scopeGroupDoc {
-	d := scopeGroupDoc{Key: g.Key, Label: g.Label, Scopes: g.Scopes}
+	d := scopeGroupDoc(g)
 	if d.Scopes == nil {
 		d.Scopes = []string{}
 	}

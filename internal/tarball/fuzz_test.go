@@ -27,7 +27,7 @@ func stdRegular(tgz []byte) []string {
 		if err != nil {
 			return append(out, "error")
 		}
-		if h.Typeflag == tar.TypeReg || h.Typeflag == tar.TypeRegA {
+		if h.Typeflag == tar.TypeReg || h.Typeflag == '\x00' /* the old regular-file flag (TypeRegA) */ {
 			out = append(out, fmt.Sprintf("%s:%d", strings.TrimPrefix(h.Name, "./"), h.Size))
 		}
 	}

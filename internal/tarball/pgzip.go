@@ -55,8 +55,8 @@ func newParallelGzip(w io.Writer, level, conc int) *parallelGzip {
 		sem:   make(chan struct{}, conc),
 		done:  make(chan struct{}),
 	}
-	z.pool.New = func() any { return make([]byte, 0, pgzBlock) }
-	z.cur = z.pool.Get().([]byte)
+	z.pool.New = func() any { b := make([]byte, 0, pgzBlock); return &b }
+	z.cur = *z.pool.Get().(*[]byte)
 	go z.writeLoop(w)
 	return z
 }
@@ -123,7 +123,7 @@ func (z *parallelGzip) dispatch(last bool) {
 		tail = append(tail, z.cur[len(z.cur)-nt:]...)
 	}
 	z.tail = tail
-	z.cur = z.pool.Get().([]byte)[:0]
+	z.cur = (*z.pool.Get().(*[]byte))[:0]
 	z.sem <- struct{}{}
 	go func() {
 		defer func() { <-z.sem }()
@@ -161,7 +161,8 @@ func (z *parallelGzip) writeLoop(w io.Writer) {
 		write(j.out.Bytes())
 		crc = crc32Combine(crc, j.crc, int64(len(j.in)))
 		size += uint32(len(j.in)) // ISIZE is the length modulo 2^32
-		z.pool.Put(j.in[:0])
+		in := j.in[:0]
+		z.pool.Put(&in)
 	}
 	var trailer [8]byte
 	binary.LittleEndian.PutUint32(trailer[:4], crc)
@@ -199,18 +200,6 @@ func compressBlock(out *bytes.Buffer, in, dict []byte, level int, last bool) {
 		}
 		start = end
 	}
-}
-
-// flatePools keeps compressors per level: each holds about 1 MB of tables,
-// too much to allocate per block.
-var flatePools [10]sync.Pool
-
-func getFlate(level int) *flate.Writer {
-	if fw, ok := flatePools[level].Get().(*flate.Writer); ok {
-		return fw
-	}
-	fw, _ := flate.NewWriter(nil, level) // level is checked by Write
-	return fw
 }
 
 // nextRun returns the end of the run of chunks starting at start that share

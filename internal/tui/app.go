@@ -47,7 +47,6 @@ func popThen(cmd tea.Cmd) tea.Cmd { return func() tea.Msg { return popMsg{cmd} }
 type app struct {
 	ctx   *common.Context
 	stack []screen
-	err   error // the outcome Run reports
 }
 
 func newApp(ctx *common.Context, first screen) *app {

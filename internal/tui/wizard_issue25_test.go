@@ -175,13 +175,13 @@ func TestIssue25CtrlCTwiceKeepsDraft(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	out := &outcome{}
-	d, w := wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir, out: out})
+	d, _ := wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir, out: out})
 	d.keys("ctrl+c")
 	if !d.quit {
 		t.Fatalf("ctrl+c with nothing answered asks:\n%s", d.view())
 	}
 	a = newAnswers()
-	d, w = wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir, out: out})
+	d, w := wizardOn(t, a, NewOptions{Dir: filepath.Join(dir, "out"), DraftDir: dir, out: out})
 	d.keys("enter", "enter", "type:acme")
 	d.keys("ctrl+c")
 	if !strings.Contains(d.view(), "Keep a draft") || !strings.Contains(d.view(), "ctrl+c keep it and quit") {

@@ -11,13 +11,12 @@ func TestSchemaProblemOrderIsStable(t *testing.T) {
 	t.Parallel()
 	doc := packWith(`"category": "data"`, `"category": "nope"`,
 		`"runtime"`, `"agents": [{"agentId": "vendor.acme.tools.one", "persona": 7, "modelClass": "general"}], "license": 5, "keywords": "x", "runtime"`)
-	v, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var first string
 	for i := range 30 {
-		v, _ = New(Options{}) // a fresh compile each time, as a new process does
+		v, err := New(Options{})
+		if err != nil {
+			t.Fatal(err)
+		} // a fresh compile each time, as a new process does
 		rep := v.Bytes("pack.json", []byte(doc), NodePack)
 		got := fmt.Sprint(ptrs(rep.Problems()))
 		if i == 0 {
