@@ -160,7 +160,10 @@ func TestNewDryRun(t *testing.T) {
 
 // TestNewRefusals checks exit codes and messages of refused answers.
 func TestNewRefusals(t *testing.T) {
-	t.Parallel()
+	// Serial, outside wopkit's source tree: a `new` without --dir run from
+	// the source tree moves the process into ~/openwop-packs (new_source.go),
+	// which broke the parallel tests reading testdata/ by relative path.
+	t.Chdir(t.TempDir())
 	dir := filepath.Join(t.TempDir(), "p")
 	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", dir); code != 0 {
 		t.Fatal(errOut)

@@ -48,7 +48,7 @@ func checkWithScripts(t *testing.T, dir string) {
 }
 
 func TestFixtureReleasesPassTheRegistryScripts(t *testing.T) {
-	t.Parallel()
+	// Serial: stageInvalidFixtures swaps a package variable.
 	stageInvalidFixtures(t)
 	needNode(t)
 	dir := emptyRegistry(t)

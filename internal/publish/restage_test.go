@@ -70,7 +70,7 @@ func readFile(t *testing.T, p string) []byte {
 // Re-staging every fixture release into an empty tree reproduces the index
 // entries the registry's scripts compute for the fixture registry.
 func TestRestageReproducesFixtureIndexEntries(t *testing.T) {
-	t.Parallel()
+	// Serial: stageInvalidFixtures swaps a package variable.
 	stageInvalidFixtures(t)
 	oracle := oracleRegistry(t)
 	dir := emptyRegistry(t)
@@ -146,7 +146,7 @@ func TestRestageReproducesFixtureIndexEntries(t *testing.T) {
 
 // Publishing a release the tree already holds, byte for byte, is a no-op.
 func TestRepublishIdenticalIsNoOp(t *testing.T) {
-	t.Parallel()
+	// Serial: stageInvalidFixtures swaps a package variable.
 	stageInvalidFixtures(t)
 	oracle := oracleRegistry(t)
 	before := treeHashes(t, oracle)
