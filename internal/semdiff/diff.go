@@ -85,7 +85,9 @@ func (d *differ) manifest() {
 		case "name":
 			d.add(Breaking, RulePackRenamed, pj, ptr, "the pack was renamed from %q to %q: consumers install and pin it by name", ov, nv)
 		case "signing":
-			if ok, nk := signer(ov), signer(nv); ok != nk {
+			if ok, nk := signer(ov), signer(nv); nv == nil {
+				d.res.Notes = append(d.res.Notes, "the new version is not signed yet (the old one names "+ok+"): signing is not a code change")
+			} else if ok != nk {
 				d.res.Notes = append(d.res.Notes, "the signing key changed ("+ok+" → "+nk+"): not a code change, but check the registry grants the new key this namespace")
 			} else {
 				d.res.Notes = append(d.res.Notes, "the signing block changed, with the same key ("+nk+"): not a code change")
