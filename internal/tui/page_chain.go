@@ -2,11 +2,11 @@ package tui
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"charm.land/huh/v2"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -202,4 +202,4 @@ func (w *wizard) stepType(key string, tv str) *huh.Input {
 }
 
 // exactPin is the pin a chain step's typeId may carry: MAJOR.MINOR.PATCH.
-var exactPin = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+var exactPin = lazyre.New(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
