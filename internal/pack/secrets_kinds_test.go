@@ -107,6 +107,24 @@ func TestScanLeakKinds(t *testing.T) {
 	}
 }
 
+// TestScanLeakLookAlikes: documentation's stand-ins for the new kinds are
+// not credentials.
+func TestScanLeakLookAlikes(t *testing.T) {
+	t.Parallel()
+	for name, src := range map[string]string{
+		"compose example URL":        "DATABASE_URL=postgres://postgres:postgres@localhost:5432/app",
+		"URL password from the env":  "url: https://deploy:${DEPLOY_PASSWORD}@registry.example.com/",
+		"URL password placeholder":   "https://user:password@example.com/",
+		"URL with a port":            "see http://localhost:8080/docs and https://example.com:443/x",
+		"auth that is no credential": `{"auth": {"type": "oauth2"}, "x": {"auth": "b2F1dGgy"}}`,
+		"Vault docs token":           "VAULT_TOKEN=hvs.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+	} {
+		if what, err := scanSecrets(strings.NewReader(src), "README.md"); what != "" || err != nil {
+			t.Errorf("%s reported as %s (%v)", name, what, err)
+		}
+	}
+}
+
 // TestScanNoFalseAlarmOnTheRegistry: every file of every published pack in
 // the fixture registry, and of the source packs, scans clean (real work).
 func TestScanNoFalseAlarmOnTheRegistry(t *testing.T) {

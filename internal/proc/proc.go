@@ -41,7 +41,7 @@ func Command(path string, args []string, dir string, env []string) *exec.Cmd {
 // (argv: $VISUAL or $EDITOR split into words). The editor is the author's
 // program and gets the author's environment, less the variables that would
 // point a git it runs at another repository; it starts in file's folder
-// (a private temporary folder), not in the current folder, so that an
+// (the system's temporary folder), not in the current folder, so that an
 // editor that reads project settings from its working folder (.exrc,
 // .editorconfig, .vscode) reads none from a stranger's tree.
 func Editor(argv []string, file string) *exec.Cmd {
