@@ -2,6 +2,7 @@ package create
 
 import (
 	"crypto"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,19 @@ func LoadKey(k Key, method string) (crypto.Signer, error) {
 		}
 	}
 	return sign.LoadPrivateKey(k.Path, pass)
+}
+
+// KeySuits reports whether the private key file path can sign with the
+// keyed method (an ECDSA key left by a Sigstore run cannot make an Ed25519
+// signature). A key that cannot be read here (encrypted, missing) is not
+// judged: true, and the review says what is wrong with it.
+func KeySuits(path, method string) bool {
+	key, err := sign.LoadPrivateKey(path, func() ([]byte, error) { return nil, errors.New("not asked") })
+	if err != nil {
+		return true
+	}
+	_, err = keySigner(method, key, "suits")
+	return err == nil
 }
 
 // wrongKind is a key that cannot sign with the method chosen.

@@ -131,7 +131,8 @@ func (r Result) next() []string {
 	switch {
 	case !r.packed:
 		next = append(next, "wopkit pack "+r.Dir+" --key KEY --key-id ID")
-	case r.Signature == "":
+	case r.Signature == "": // packed without signing: how to sign it later
+		next = append([]string{"wopkit sign " + r.Tarball + " --key KEY --key-id ID"}, next...)
 	case r.PublicKey != "":
 		next = append([]string{"wopkit verify " + r.Tarball + " --key " + r.PublicKey}, next...)
 	case r.Method == sign.MethodSigstore && r.Signer != "":

@@ -49,3 +49,12 @@ func TestNextNamesCommandsThatWork(t *testing.T) {
 		t.Errorf("a next step names wopkit, not on the PATH:\n%s", next)
 	}
 }
+
+// Issue 25, item 13: a pack packed without signing is told how to sign
+// it later.
+func TestNextSignLater(t *testing.T) {
+	r := Result{pack: true, packed: true, Dir: "first", Tarball: "community.acme.first-0.1.0.tgz"}
+	if next := strings.Join(r.Next(), "\n"); !strings.Contains(next, "sign community.acme.first-0.1.0.tgz --key KEY --key-id ID") {
+		t.Errorf("no step to sign it later:\n%s", next)
+	}
+}

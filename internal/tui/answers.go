@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
 )
 
@@ -170,6 +171,9 @@ type keyAuto struct {
 // changed is kept; one still as derived follows the answers.
 func (a *answers) keyDefaults() {
 	d := scaffold.DefaultKey(a.name())
+	if d.Existing != "" && needsKey(a.SignMethod) && !create.KeySuits(d.Existing, a.SignMethod) {
+		d.Existing = "" // a key of the folder that cannot make this signature is not the default
+	}
 	prev := a.KeyAuto
 	// KeyAuto keeps what was derived, never the author's own choice: a
 	// choice recorded as derived would be derived again the next time (an

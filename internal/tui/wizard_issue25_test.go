@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/sign"
 )
 
 // One test per "what was seen" item of issue 25, each failing on the
@@ -252,6 +253,29 @@ func TestIssue25ChainStepPins(t *testing.T) {
 		enterUntil(t, d, w, "review")
 		if w.rev.plan == nil || !strings.Contains(w.rev.manifest, tt.want) {
 			t.Errorf("%s %q: pack.json lacks %s (%v):\n%s", tt.key, tt.typed, tt.want, w.rev.problems, w.rev.manifest)
+		}
+	}
+}
+
+// Item 7: a key of the folder that cannot make the chosen signature (an
+// ECDSA acme.key left by a Sigstore run) is not the default for v2
+// Ed25519: a new pair is (the review refused the key offered); for a
+// Sigstore bundle the same key is the default.
+func TestIssue25UnfitFolderKeyNotDefault(t *testing.T) {
+	t.Chdir(t.TempDir())
+	key, err := sign.GenerateKey(sign.ECDSAP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := sign.WriteKeyPair("acme", key, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ method, choice string }{{sign.MethodV2, "new"}, {sign.MethodSigstore, "existing"}} {
+		a := newAnswers()
+		a.Pack.Name, a.SignMethod = "community.acme.weather", tt.method
+		a.keyDefaults()
+		if a.KeyChoice != tt.choice || tt.choice == "new" && a.KeyPath == "acme.key" {
+			t.Errorf("%s: the default key is %s %q, want %s", tt.method, a.KeyChoice, a.KeyPath, tt.choice)
 		}
 	}
 }

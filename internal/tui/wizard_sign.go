@@ -86,7 +86,7 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 				return why
 			}
 			if misfit(m) {
-				return fmt.Errorf("%s signs a %s pack and this pack is %s: choose %s, or make it a %s pack on the first page", m, specOf(m), specOf(fits), fits, specOf(m))
+				return fmt.Errorf("%s signs a %s pack and this pack is %s: choose %s, or start again with `wopkit new --spec %s` (a draft keeps your answers)", m, specOf(m), specOf(fits), fits, specOf(m))
 			}
 			return nil
 		})
