@@ -30,7 +30,12 @@ func Set(answers any, key, value string) error {
 	if err := setPath(cur, full, toks, value); err != nil {
 		e := werr.Wrap(werr.Usage, "usage", err, "cannot set %s", key)
 		if werr.CodeOf(err) == codeUnknownKey {
-			e = e.WithHint("known keys: %s (N: a list index)", strings.Join(Keys(answers), ", "))
+			known := Keys(answers)
+			if near := nearKey(key, known); near != "" {
+				e = e.WithHint("did you mean %s? known keys: %s (N: a list index)", near, strings.Join(known, ", "))
+			} else {
+				e = e.WithHint("known keys: %s (N: a list index)", strings.Join(known, ", "))
+			}
 		}
 		return e
 	}
@@ -266,4 +271,45 @@ func typed(tmpl any, s string) (any, error) {
 		return v, nil
 	}
 	return s, nil
+}
+
+// nearKey is the known key closest to key (a list index in key read as
+// N), when it is a near miss: at most a quarter of its letters, and at
+// least two, differ. "" when none is that near.
+func nearKey(key string, known []string) string {
+	toks := strings.Split(key, ".")
+	for i, t := range toks {
+		if t != "" && strings.Trim(t, "0123456789") == "" {
+			toks[i] = "N"
+		}
+	}
+	k := strings.ToLower(strings.Join(toks, "."))
+	best, bestD := "", max(2, len(k)/4)+1
+	for _, c := range known {
+		if d := editDistance(k, strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b (in bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

@@ -26,3 +26,20 @@ func TestSetHintByCode(t *testing.T) {
 		t.Fatalf("a bad value got the unknown-key hint: %v", err)
 	}
 }
+
+// Issue 25, item 13: an unknown --set key suggests its near miss (the hint
+// listed every key and left the author to find it).
+func TestSetSuggestsNearMiss(t *testing.T) {
+	t.Parallel()
+	a := ToolAnswers{}.Defaults()
+	for key, want := range map[string]string{"killswitch.kind": "killSwitch.kind", "tool.idd": "tool.id", "scopes.0.resorce": "scopes.N.resource"} {
+		var we *werr.Error
+		if err := Set(&a, key, "x"); !errors.As(err, &we) || !strings.Contains(we.Hint, "did you mean "+want+"?") {
+			t.Errorf("--set %s: %v, want a near miss %s", key, err, want)
+		}
+	}
+	var we *werr.Error
+	if err := Set(&a, "zzzz.qqqq", "x"); !errors.As(err, &we) || strings.Contains(we.Hint, "did you mean") {
+		t.Errorf("a key near nothing suggests one: %v", err)
+	}
+}
