@@ -261,6 +261,10 @@ func (a *ChainPackAnswers) precheck() FieldErrors {
 // one nearly every node of the registry's packs still carries.
 const DefaultNodeVersion = "1.0.0"
 
+// ExactVersion reports whether v is a pin a chain step may carry (RFC
+// 0177 §E.1): MAJOR.MINOR.PATCH, no range.
+func ExactVersion(v string) bool { return exactVersion.MatchString(v) }
+
 // exactVersion is the pin RFC 0177 §E.1 admits: MAJOR.MINOR.PATCH, no range.
 var exactVersion = lazyre.New(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
 

@@ -6,7 +6,6 @@ import (
 
 	"charm.land/huh/v2"
 
-	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -194,12 +193,9 @@ func (w *wizard) stepType(key string, tv str) *huh.Input {
 		if err := bare(s); err != nil {
 			return err
 		}
-		if _, pin, ok := strings.Cut(tv.value(s).(string), "@"); ok && !exactPin.MatchString(pin) {
+		if _, pin, ok := strings.Cut(tv.value(s).(string), "@"); ok && !scaffold.ExactVersion(pin) {
 			return fmt.Errorf("the pin @%s is not one exact version: write MAJOR.MINOR.PATCH, e.g. @1.0.0 (hosts refuse a range)", pin)
 		}
 		return nil
 	}).Description("the typeId of the node it runs, e.g. core.openwop.http.fetch (a pin such as @1.0.0 may follow)")
 }
-
-// exactPin is the pin a chain step's typeId may carry: MAJOR.MINOR.PATCH.
-var exactPin = lazyre.New(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
