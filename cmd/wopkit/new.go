@@ -170,7 +170,7 @@ func newNewCmd() *cobra.Command {
 			if len(args) == 1 {
 				o.Kind = args[0]
 			}
-			if index(newKinds, o.Kind) < 0 {
+			if slices.Index(newKinds, o.Kind) < 0 {
 				return werr.New(werr.Usage, "usage", "cannot create %q", o.Kind).WithHint("use one of: %s", strings.Join(newKinds, ", "))
 			}
 			adds := o.Kind == "agent" || o.Kind == "node" || o.Kind == "eval" || o.Kind == "chain"
@@ -546,13 +546,4 @@ func answersError(kind string, err error) error {
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-func index(xs []string, x string) int {
-	for i, v := range xs {
-		if v == x {
-			return i
-		}
-	}
-	return -1
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -405,7 +406,7 @@ func (b *Batch) Commit() error {
 			b.Abort()
 			e := placeErr(err, f.final)
 			if i > 0 {
-				e.Msg += " (after " + itoa(i) + " of the other files were written)"
+				e.Msg += " (after " + strconv.Itoa(i) + " of the other files were written)"
 			}
 			return e
 		}
@@ -442,19 +443,6 @@ func (b *Batch) close() {
 
 func failed(err error, path string) *werr.Error {
 	return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", path)
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b [20]byte
-	n := len(b)
-	for ; i > 0; i /= 10 {
-		n--
-		b[n] = byte('0' + i%10)
-	}
-	return string(b[n:])
 }
 
 // ReplaceIf is Replace for a file edited from base (its content when it was

@@ -3,6 +3,7 @@ package lsp
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
@@ -32,7 +33,7 @@ func declareParams(w *view, pointer string) *codeAction {
 	var names []string
 	for _, m := range paramVar.FindAllSubmatch(w.doc.text[v.Start:v.End], -1) {
 		n := string(m[1])
-		if props.Get(n) != nil || contains(names, n) {
+		if props.Get(n) != nil || slices.Contains(names, n) {
 			continue
 		}
 		names = append(names, n)
@@ -107,15 +108,6 @@ func quoted(ss []string) []string {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return out
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // cleanRef writes a file reference the way packref cleans it (OW016).

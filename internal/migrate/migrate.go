@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -263,7 +264,7 @@ func signatureNotes(src []byte, dir, name string, changes []Change) []string {
 			sigs = append(sigs, ref)
 		}
 	}
-	if _, err := os.Lstat(filepath.Join(dir, "keys", "pack.json.sig")); err == nil && !contains(sigs, "keys/pack.json.sig") {
+	if _, err := os.Lstat(filepath.Join(dir, "keys", "pack.json.sig")); err == nil && !slices.Contains(sigs, "keys/pack.json.sig") {
 		sigs = append(sigs, "keys/pack.json.sig")
 	}
 	var notes []string
@@ -280,15 +281,6 @@ func signatureNotes(src []byte, dir, name string, changes []Change) []string {
 		notes = append(notes, fmt.Sprintf("%s signed the v1 manifest and does not match the migrated one: re-sign with `wopkit pack --sign v2 --key KEY --key-id ID` (or `wopkit sign`), which replaces it", strings.Join(sigs, ", ")))
 	}
 	return notes
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // display is a path as the user should read it: relative to the working

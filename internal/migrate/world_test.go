@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -86,7 +87,7 @@ func skeleton(t *testing.T, src []byte, cut []string) string {
 	type span struct{ from, to int }
 	var spans []span
 	for i, m := range ms {
-		if !contains(cut, m.Key) {
+		if !slices.Contains(cut, m.Key) {
 			continue
 		}
 		switch {
@@ -134,7 +135,7 @@ func checkMigration(t *testing.T, ajv func(schema, file string) (bool, string), 
 			t.Errorf("migration changed %s, which is not a migrated member", p)
 		}
 	}
-	if !contains(diffs, "/kind") && b.(map[string]any)["kind"] == nil {
+	if !slices.Contains(diffs, "/kind") && b.(map[string]any)["kind"] == nil {
 		t.Error("no kind")
 	}
 	if sa, sb := skeleton(t, before, migrated), skeleton(t, after, migrated); sa != sb {

@@ -91,12 +91,6 @@ func (d *Deprecation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ManifestPath is where the v1 version manifest of name@version lives, or
-// "" when name or version could escape the root.
-func (r *Root) ManifestPath(name, version string) string {
-	return r.Local(TreeV1, "versionManifest", name, version)
-}
-
 // Version reads the version manifest of name@version from the first tree
 // of trees (default: v2, then v1) that holds it. A version no tree holds
 // fails with code version_unknown; a manifest the untrusted layer refuses

@@ -15,11 +15,9 @@
 package registry
 
 import (
-	"bytes"
 	"crypto"
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -264,16 +262,4 @@ func readDoc(d *untrusted.Dir, rel string, max int64, v any) error {
 
 func safeSegment(s string) bool {
 	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, `/\`+"\x00") && path.Clean(s) == s
-}
-
-// ReadSized reads at most max bytes of f into a buffer sized from f's length,
-// in as few read calls as the file allows.
-func ReadSized(f *os.File, max int64) ([]byte, error) {
-	size := int64(0)
-	if st, err := f.Stat(); err == nil {
-		size = min(st.Size(), max)
-	}
-	b := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	_, err := b.ReadFrom(io.LimitReader(f, max))
-	return b.Bytes(), err
 }

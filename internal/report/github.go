@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/lazyre"
@@ -42,9 +43,9 @@ func githubLine(f Finding, dir string) string {
 	file, _ := relPath(dir, disk)
 	props := []string{"file=" + EscapeProperty(termsafe.String(file))}
 	if line, col := f.position(); line > 0 {
-		props = append(props, "line="+itoa(line))
+		props = append(props, "line="+strconv.Itoa(line))
 		if col > 0 {
-			props = append(props, "col="+itoa(col))
+			props = append(props, "col="+strconv.Itoa(col))
 		}
 	}
 	if f.Rule != "" {

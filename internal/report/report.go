@@ -67,7 +67,7 @@ func (f Finding) text() string {
 	if _, member := f.Split(); member != "" {
 		b.WriteString(member)
 		if f.Line > 0 {
-			b.WriteString(":" + itoa(f.Line) + ":" + itoa(max(f.Column, 1)))
+			b.WriteString(":" + strconv.Itoa(f.Line) + ":" + strconv.Itoa(max(f.Column, 1)))
 		}
 		b.WriteString(": ")
 	}
@@ -111,5 +111,3 @@ func relPath(dir, path string) (rel string, ok bool) {
 	}
 	return filepath.ToSlash(rel), true
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -102,15 +103,6 @@ func (s *PackSource) AgentIDs() []string { return s.ids("/agents", "agentId") }
 // NodeIDs lists the pack's node typeIds, in order.
 func (s *PackSource) NodeIDs() []string { return s.ids("/nodes", "typeId") }
 
-func index(xs []string, x string) int {
-	for i, v := range xs {
-		if v == x {
-			return i
-		}
-	}
-	return -1
-}
-
 // PlanAgent computes the files that add an agent to the pack: its entry at
 // the end of agents[] (the rest of pack.json byte for byte as it was), its
 // prompt, handoff schemas and eval suite. An agent id already in the pack
@@ -166,12 +158,12 @@ func addPeers(man []byte, have *jsondoc.Node) ([]byte, error) {
 // taken refuses an id already in the pack's array arr (as its member idKey),
 // pointing at the entry that holds it; nil when the id is free.
 func (s *PackSource) taken(what, arr, idKey, id string, ids []string, hint string) FieldErrors {
-	i := index(ids, id)
+	i := slices.Index(ids, id)
 	if i < 0 {
 		return nil
 	}
 	return FieldErrors{{Field: "id", Pointer: jsondoc.Index("/"+arr, i) + "/" + idKey, File: "pack.json",
-		Message: what + " " + id + " already exists in " + filepath.Join(s.Dir, "pack.json") + " (" + arr + "[" + itoa(i) + "])",
+		Message: what + " " + id + " already exists in " + filepath.Join(s.Dir, "pack.json") + " (" + arr + "[" + strconv.Itoa(i) + "])",
 		Hint:    hint}}
 }
 
@@ -218,7 +210,7 @@ func (s *PackSource) appendCode(p *Plan, n NodeAnswers) error {
 	text := string(entry)
 	for i := 2; strings.Contains(text, "function "+nv.Func+"(") || strings.Contains(text, "def "+nv.PyFunc+"(") || strings.Contains(text, "func "+nv.GoFunc+"("); i++ {
 		base := nodeViewOf(s.Name, n)
-		nv.Func, nv.PyFunc, nv.GoFunc = base.Func+itoa(i), base.PyFunc+"_"+itoa(i), base.GoFunc+itoa(i)
+		nv.Func, nv.PyFunc, nv.GoFunc = base.Func+strconv.Itoa(i), base.PyFunc+"_"+strconv.Itoa(i), base.GoFunc+strconv.Itoa(i)
 	}
 	code, err := render(path.Join("runtimes", rs.Language, rs.Append), view{Node: nv})
 	if err != nil {

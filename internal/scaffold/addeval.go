@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
@@ -30,7 +31,7 @@ func PlanEval(src *PackSource, e EvalAnswers, v *validate.Validator) (*Plan, err
 				Hint: "pass --set targetAgentId=ID with one of: " + strings.Join(ids, ", ")}}
 		}
 	}
-	i := index(ids, target)
+	i := slices.Index(ids, target)
 	if i < 0 {
 		hint := "the pack has no agents yet"
 		if len(ids) > 0 {

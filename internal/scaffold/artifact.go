@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/kinds"
@@ -115,7 +116,7 @@ func PlanArtifactPack(a ArtifactPackAnswers, v *validate.Validator) (*Plan, erro
 		if err := schemas.addJSON(path, t.schema(a.Name, a.HostBase)); err != nil {
 			return nil, err
 		}
-		schemas.own(path, "artifactTypes."+itoa(i)+".properties")
+		schemas.own(path, "artifactTypes."+strconv.Itoa(i)+".properties")
 	}
 	return planDeclarative(&a.Identity, v, declarative{kind: KindArtifactType, hint: "use the answers of the other kind",
 		doc: doc, view: a.view(), extra: &schemas, errs: a.precheck(), fieldOf: artifactPointers.Field})
@@ -130,7 +131,7 @@ func (a *ArtifactPackAnswers) precheck() FieldErrors {
 		errs = append(errs, fe)
 	}
 	for i, t := range a.Types {
-		f := "artifactTypes." + itoa(i)
+		f := "artifactTypes." + strconv.Itoa(i)
 		seen := map[string]bool{}
 		for _, p := range t.Properties {
 			switch {

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -110,11 +111,11 @@ func (a *CardPackAnswers) precheck() FieldErrors {
 	var errs FieldErrors
 	for i, c := range a.Cards {
 		if c.Temperature > 2 {
-			errs = append(errs, FieldError{Field: "cards." + itoa(i) + ".temperature", Message: fmt.Sprintf("temperature %g is above 2", c.Temperature),
+			errs = append(errs, FieldError{Field: "cards." + strconv.Itoa(i) + ".temperature", Message: fmt.Sprintf("temperature %g is above 2", c.Temperature),
 				Hint: "give a sampling temperature from 0 to 2, or a negative number to leave it out"})
 		}
 		for j, in := range c.Inputs {
-			errs = append(errs, checkChoices("cards."+itoa(i)+".inputs."+itoa(j), in.Type, in.Default, in.Options)...)
+			errs = append(errs, checkChoices("cards."+strconv.Itoa(i)+".inputs."+strconv.Itoa(j), in.Type, in.Default, in.Options)...)
 		}
 	}
 	return errs
@@ -165,7 +166,7 @@ func checkChoices(field, typ, def string, options []string) FieldErrors {
 		errs = append(errs, FieldError{Field: field + ".default", Message: err.Error(), Hint: "give a default of the type, or none"})
 	} else if choice && def != "" && len(options) > 0 {
 		for _, d := range strings.Split(def, ",") {
-			if index(options, strings.TrimSpace(d)) < 0 {
+			if slices.Index(options, strings.TrimSpace(d)) < 0 {
 				errs = append(errs, FieldError{Field: field + ".default", Message: fmt.Sprintf("default %q is not one of the options", d),
 					Hint: "use one of: " + strings.Join(options, ", ")})
 			}
@@ -233,7 +234,7 @@ func (a *CardPackAnswers) fieldOf(pointer string) string {
 		if i, ok := atoi(toks[1]); ok && i < len(a.Cards) && len(toks) >= 5 {
 			for j, in := range a.Cards[i].Inputs {
 				if in.ID == toks[4] {
-					return pre + ".inputs." + itoa(j)
+					return pre + ".inputs." + strconv.Itoa(j)
 				}
 			}
 		}

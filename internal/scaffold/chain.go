@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
@@ -196,10 +198,10 @@ func (a *ChainPackAnswers) precheck() FieldErrors {
 	var errs FieldErrors
 	types := ChainValueTypes()
 	for i, c := range a.Chains {
-		pre := "chains." + itoa(i)
+		pre := "chains." + strconv.Itoa(i)
 		seen := map[string]bool{}
 		for j, pa := range c.Parameters {
-			f := pre + ".parameters." + itoa(j)
+			f := pre + ".parameters." + strconv.Itoa(j)
 			switch {
 			case !paramName.MatchString(pa.Name):
 				errs = append(errs, FieldError{Field: f + ".name", Message: fmt.Sprintf("parameter name %q cannot be used as {{params.%s}}", pa.Name, pa.Name),
@@ -208,7 +210,7 @@ func (a *ChainPackAnswers) precheck() FieldErrors {
 				errs = append(errs, fieldErrorf(f+".name", "parameter %q is declared twice", pa.Name))
 			}
 			seen[pa.Name] = true
-			if index(types, pa.Type) < 0 {
+			if slices.Index(types, pa.Type) < 0 {
 				fe := fieldErrorf(f+".type", "parameter type %q is not a JSON Schema type", pa.Type)
 				fe.Hint = "use one of: " + strings.Join(types, ", ")
 				errs = append(errs, fe)
@@ -216,7 +218,7 @@ func (a *ChainPackAnswers) precheck() FieldErrors {
 		}
 		outs := map[string]bool{}
 		for j, o := range c.Outputs {
-			f := pre + ".outputs." + itoa(j)
+			f := pre + ".outputs." + strconv.Itoa(j)
 			switch {
 			case o.Name == "":
 				errs = append(errs, fieldErrorf(f+".name", "output name is empty"))
@@ -224,14 +226,14 @@ func (a *ChainPackAnswers) precheck() FieldErrors {
 				errs = append(errs, fieldErrorf(f+".name", "output %q is declared twice", o.Name))
 			}
 			outs[o.Name] = true
-			if index(types, o.Type) < 0 {
+			if slices.Index(types, o.Type) < 0 {
 				fe := fieldErrorf(f+".type", "output type %q is not a JSON Schema type", o.Type)
 				fe.Hint = "use one of: " + strings.Join(types, ", ")
 				errs = append(errs, fe)
 			}
 		}
 		for j, s := range c.Steps {
-			f := pre + ".steps." + itoa(j)
+			f := pre + ".steps." + strconv.Itoa(j)
 			switch _, pin, pinned := strings.Cut(s.TypeID, "@"); {
 			case s.Version != "" && !exactVersion.MatchString(s.Version):
 				errs = append(errs, FieldError{Field: f + ".version", Message: fmt.Sprintf("version %q is not one exact version", s.Version),
@@ -326,7 +328,7 @@ func (c ChainAnswers) doc(pack, spec string) chainDoc {
 			}
 		}
 		for _, k := range sortedKeys(s.Config) {
-			if index(s.Params, k) >= 0 {
+			if slices.Index(s.Params, k) >= 0 {
 				continue // refused by precheck
 			}
 			cfg = append(cfg, member{k, s.Config[k]})
@@ -370,7 +372,7 @@ func (a *ChainPackAnswers) fieldOf(pointer string) string {
 	case rest[0] == "parameters" && rest[1] == "properties" && len(rest) >= 3: // keyed by the parameter's name
 		for j, pa := range c.Parameters {
 			if pa.Name == rest[2] {
-				f := pre + ".parameters." + itoa(j)
+				f := pre + ".parameters." + strconv.Itoa(j)
 				if len(rest) >= 4 && (rest[3] == "type" || rest[3] == "description") {
 					f += "." + rest[3]
 				}
@@ -380,7 +382,7 @@ func (a *ChainPackAnswers) fieldOf(pointer string) string {
 	case rest[0] == "outputs": // keyed by the output's name
 		for j, o := range c.Outputs {
 			if o.Name == rest[1] {
-				f := pre + ".outputs." + itoa(j)
+				f := pre + ".outputs." + strconv.Itoa(j)
 				if len(rest) >= 3 {
 					f += "." + rest[2]
 				}
@@ -388,7 +390,7 @@ func (a *ChainPackAnswers) fieldOf(pointer string) string {
 			}
 		}
 	case rest[0] == "dag" && rest[1] == "nodes" && len(rest) >= 5 && rest[3] == "config": // a parameter the step receives, or its config
-		if j, ok := atoi(rest[2]); ok && j < len(c.Steps) && index(c.Steps[j].Params, rest[4]) >= 0 {
+		if j, ok := atoi(rest[2]); ok && j < len(c.Steps) && slices.Index(c.Steps[j].Params, rest[4]) >= 0 {
 			return pre + ".steps." + rest[2] + ".params"
 		}
 	}

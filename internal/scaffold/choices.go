@@ -194,17 +194,6 @@ func NewAction(n int) ActionAnswer {
 	return d
 }
 
-// KeyPrefix is the suggested prefix of a new key pair for a pack, and a
-// free one: prefix, prefix-2, ... (the first whose .key and .pub do not
-// exist in dir).
-func KeyPrefix(dir, packName string) string {
-	_, org, _ := SplitName(packName)
-	if org == "" {
-		org = PackDir(packName)
-	}
-	return FreeKeyPrefix(dir, org)
-}
-
 // FreeKeyPrefix is prefix, or prefix-2, prefix-3, ... the first whose key
 // files do not exist in dir.
 func FreeKeyPrefix(dir, prefix string) string {

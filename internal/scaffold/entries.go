@@ -188,5 +188,3 @@ func checkLicense(id string) string {
 	}
 	return ""
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }

@@ -139,7 +139,7 @@ func (a *FormPackAnswers) precheck() FieldErrors {
 	var errs FieldErrors
 	for i, t := range a.Templates {
 		for j, f := range t.Fields {
-			errs = append(errs, checkChoices("templates."+itoa(i)+".fields."+itoa(j), f.Type, f.Default, f.Options)...)
+			errs = append(errs, checkChoices("templates."+strconv.Itoa(i)+".fields."+strconv.Itoa(j), f.Type, f.Default, f.Options)...)
 		}
 	}
 	return errs

@@ -134,17 +134,6 @@ func PackKind(name string) (Kind, bool) {
 	return Kind{}, false
 }
 
-// VerbKind returns the kind `wopkit new VERB` writes, for a verb other
-// than pack.
-func VerbKind(verb string) (Kind, bool) {
-	for _, k := range registered {
-		if k.Verb == verb && !k.IsPack() {
-			return k, true
-		}
-	}
-	return Kind{}, false
-}
-
 // Verbs lists the arguments of `wopkit new`, in order.
 func Verbs() []string {
 	var out []string

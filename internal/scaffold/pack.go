@@ -3,6 +3,7 @@ package scaffold
 import (
 	"path"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/kinds"
@@ -79,14 +80,14 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 		extra.pack, extra.version = a.Name, a.Version
 	}
 	for i, n := range a.Nodes {
-		nd, err := buildNode(&extra, "nodes."+itoa(i), a.Name, n)
+		nd, err := buildNode(&extra, "nodes."+strconv.Itoa(i), a.Name, n)
 		if err != nil {
 			return nil, err
 		}
 		doc.Nodes = append(doc.Nodes, nd)
 	}
 	for i, ag := range a.Agents {
-		ad, err := buildAgent(&extra, "agents."+itoa(i), a.Name, ag)
+		ad, err := buildAgent(&extra, "agents."+strconv.Itoa(i), a.Name, ag)
 		if err != nil {
 			return nil, err
 		}
@@ -237,10 +238,10 @@ func (a *PackAnswers) precheck() FieldErrors {
 	}
 	seen := map[string]string{}
 	for i, n := range a.Nodes {
-		errs = append(errs, checkPorts("nodes."+itoa(i), n)...)
+		errs = append(errs, checkPorts("nodes."+strconv.Itoa(i), n)...)
 		id := qualify(a.Name, n.ID)
 		if prev, ok := seen[suffix(id)]; ok {
-			errs = append(errs, fieldErrorf("nodes."+itoa(i)+".id", "%s ends like %s: their files would collide", id, prev))
+			errs = append(errs, fieldErrorf("nodes."+strconv.Itoa(i)+".id", "%s ends like %s: their files would collide", id, prev))
 		}
 		seen[suffix(id)] = id
 	}

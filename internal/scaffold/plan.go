@@ -2,7 +2,6 @@ package scaffold
 
 import (
 	"errors"
-	"github.com/openwop/wopkit/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path"
@@ -10,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing/fstest"
+
+	"github.com/openwop/wopkit/internal/atomicfile"
 
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/packref"

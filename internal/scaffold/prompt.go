@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
@@ -135,12 +136,12 @@ func (a *PromptPackAnswers) precheck() FieldErrors {
 	var errs FieldErrors
 	for i, pr := range a.Prompts {
 		if pr.Temperature > 2 {
-			errs = append(errs, FieldError{Field: "prompts." + itoa(i) + ".temperature", Message: fmt.Sprintf("temperature %g is above 2", pr.Temperature),
+			errs = append(errs, FieldError{Field: "prompts." + strconv.Itoa(i) + ".temperature", Message: fmt.Sprintf("temperature %g is above 2", pr.Temperature),
 				Hint: "give a sampling temperature from 0 to 2, or a negative number to leave it out"})
 		}
 		for j, va := range pr.Variables {
 			if va.Default != "" && va.Required {
-				errs = append(errs, FieldError{Field: "prompts." + itoa(i) + ".variables." + itoa(j) + ".default",
+				errs = append(errs, FieldError{Field: "prompts." + strconv.Itoa(i) + ".variables." + strconv.Itoa(j) + ".default",
 					Message: fmt.Sprintf("variable %q is required and has a default, which is never used", va.Name),
 					Hint:    "make the variable not required, so that the default applies, or remove the default"})
 			}

@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"text/template"
 	"unicode"
@@ -30,7 +31,7 @@ type RuntimeSpec struct {
 // Runtime returns the description of a runtime the templates offer.
 func Runtime(language string) (*RuntimeSpec, error) {
 	b, err := fs.ReadFile(templates.FS, "runtimes/"+language+"/runtime.json")
-	if err != nil || index(Runtimes, language) < 0 {
+	if err != nil || slices.Index(Runtimes, language) < 0 {
 		return nil, werr.New(werr.Invalid, "scaffold_runtime_unknown", "runtime %q has no template", language).
 			WithHint("choose one of: %s", strings.Join(Runtimes, ", "))
 	}

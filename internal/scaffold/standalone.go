@@ -140,17 +140,3 @@ func checkStandalone(p *Plan, main string, k validate.Kind) FieldErrors {
 	}
 	return errs.sorted()
 }
-
-// CheckStandaloneAgent returns every problem of a standalone agent's
-// answers, as PlanStandaloneAgent would refuse them.
-func CheckStandaloneAgent(a AgentAnswers) FieldErrors {
-	_, err := PlanStandaloneAgent(a)
-	return asFieldErrors(err)
-}
-
-// CheckStandaloneEval returns every problem of a standalone eval suite's
-// answers, as PlanStandaloneEval would refuse them.
-func CheckStandaloneEval(e EvalAnswers) FieldErrors {
-	_, err := PlanStandaloneEval(e)
-	return asFieldErrors(err)
-}

@@ -1,6 +1,8 @@
 package scaffold
 
 import (
+	"slices"
+
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/werr"
@@ -28,7 +30,7 @@ func UpgradeTool(src []byte, where string) (out []byte, already bool, err error)
 	if mv.Str == ToolManifestVersion {
 		return src, true, nil
 	}
-	if index(UpgradableToolVersions, mv.Str) < 0 {
+	if slices.Index(UpgradableToolVersions, mv.Str) < 0 {
 		l, c := doc.Position(mv.Start)
 		return nil, false, werr.New(werr.Invalid, "tool_version_unsupported", "%s:%d:%d: manifest_version %q cannot be upgraded", where, l, c, mv.Str).
 			WithHint("wopkit upgrades 0.3 and 0.3.1 manifests to %s", ToolManifestVersion)

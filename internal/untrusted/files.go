@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -120,7 +121,7 @@ func NameJSON(path string, err error) error {
 	var je *JSONError
 	if errors.As(err, &we) && errors.As(err, &je) {
 		out := *we
-		out.Msg = path + ":" + itoa(je.Line) + ":" + itoa(je.Column)
+		out.Msg = path + ":" + strconv.Itoa(je.Line) + ":" + strconv.Itoa(je.Column)
 		out.Err = je
 		return &out
 	}
@@ -206,20 +207,6 @@ func (d *Dir) pathErr(rel string, err error) error {
 			WithHint("wopkit reads only files inside the directory it was given; replace the link with the file itself")
 	}
 	return err
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
 }
 
 // OpenNamed opens a file the user named on the command line (a tarball, a

@@ -331,10 +331,6 @@ var registryFields = map[string]bool{
 	"versionDeprecated": true, "supersededBy": true, "advisoryUrl": true,
 }
 
-// RegistryField reports whether member name is one the registry adds to a
-// pack manifest in its version manifest.
-func RegistryField(name string) bool { return registryFields[name] }
-
 func stripRegistryFields(root *jsondoc.Node) any {
 	out := make(map[string]any, len(root.Members))
 	for _, m := range root.Members {
