@@ -145,7 +145,9 @@ func check(o *Options, plan *scaffold.Plan, trial bool) Problems {
 			out = append(out, *ps)
 		}
 	}
-	if err := writable(dir); err != nil {
+	// asked before the review lets the author write (Run itself meets a
+	// folder taken since as the write failure it is: exit 3)
+	if err := writable(dir); trial && err != nil {
 		out = append(out, Problem{Subject: Folder, Message: "cannot write the files: " + err.Error(),
 			Hint: "write them elsewhere: " + l.OtherFolder + ", or run where you may write (or make the folder writable)"})
 	}
