@@ -124,3 +124,32 @@ func TestTempFilesNeverPacked(t *testing.T) {
 		t.Errorf("a temporary file would be packed:\n%s", out)
 	}
 }
+
+// Issue 24 item 5: `new agent --pack` created the agent's prompt through a
+// prompts/ that links out of the pack. It is refused and nothing is written
+// outside the pack (nor its pack.json changed).
+func TestNewAgentNeverWritesThroughALinkedFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "p")
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", dir, "--set", "name=vendor.acme.hello"); code != 0 {
+		t.Fatalf("new pack: %s", errOut)
+	}
+	outside := t.TempDir()
+	os.RemoveAll(filepath.Join(dir, "prompts"))
+	if err := os.Symlink(outside, filepath.Join(dir, "prompts")); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	_, errOut, code := runCmd(t, "new", "agent", "--pack", dir, "--set", "id=writer", "--set", "modelClass=writing")
+	if code == 0 {
+		t.Fatalf("new agent wrote through prompts/ linking out")
+	}
+	if !strings.Contains(errOut, "leads out of the folder") {
+		t.Errorf("the error does not say the link leads out: %s", errOut)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) > 0 {
+		t.Errorf("written outside the pack: %v", ents)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "pack.json")); string(after) != string(before) {
+		t.Error("pack.json changed")
+	}
+}
