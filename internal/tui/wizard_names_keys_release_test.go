@@ -262,9 +262,17 @@ func TestIssue17ReleaseNotReplaced(t *testing.T) {
 		t.Errorf("the second release does not verify with acme.pub: %+v", res.Error)
 	}
 
-	// the key in the folder cannot make a Sigstore bundle: a problem on the review, not a failed write
+	// the key in the folder cannot make a Sigstore bundle: it is not the
+	// default then (issue 25, item 7), and chosen anyway it is a problem on
+	// the review, not a failed write
 	a = first()
 	a.Pack.Version, a.SignMethod = "0.3.0", sign.MethodSigstore
+	a.keyDefaults()
+	if a.KeyChoice != "new" {
+		t.Errorf("the folder's Ed25519 key is the default for a Sigstore bundle: %s %s", a.KeyChoice, a.KeyPath)
+	}
+	a = first()
+	a.Pack.Version, a.SignMethod, a.KeyChoice, a.KeyPath = "0.3.0", sign.MethodSigstore, "existing", "acme.key"
 	d, w = wizardOn(t, a, NewOptions{Dir: "three", DraftDir: dir})
 	toPage(d, w, "review")
 	if len(w.rev.problems) != 1 || w.rev.problems[0].Field != "keyPath" || !strings.Contains(w.rev.problems[0].Hint, "create a new key pair") {
