@@ -47,6 +47,9 @@ command -v tmux >/dev/null || { echo "tui-e2e: tmux is not installed" >&2; exit 
 [ -d "$fixtures/source-packs" ] || { echo "tui-e2e: fixtures not found at $fixtures" >&2; exit 3; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wopkit-e2e.XXXXXX")
+export XDG_STATE_HOME=$work/state # wopkit's own state (drafts), out of the folders the runs write
+# draft_of DIR: the file wopkit keeps DIR's wizard draft in (a hash of DIR's real path, docs/SECURITY.md).
+draft_of() { echo "$XDG_STATE_HOME/wopkit/drafts/$(printf %s "$(realpath "$1")" | sha256sum | cut -c1-32).json"; }
 sock="wopkit-e2e-$$-0"
 sizes_pid= # the runs at other sizes, in the background beside the 80x24 ones
 runs=0
@@ -79,7 +82,7 @@ start() {
 	runs=$((runs + 1))
 	sock="wopkit-e2e-$BASHPID-$runs" # a fresh server each time: no race with the one being killed
 	tmux -L "$sock" -f /dev/null new-session -d -s e2e -x "$cols" -y "$rows" \
-		"cd '$work' && $* ; echo EXIT=\$?; sleep 600"
+		"cd '$work' && export XDG_STATE_HOME='$XDG_STATE_HOME' && $* ; echo EXIT=\$?; sleep 600"
 }
 keys() { tmux -L "$sock" send-keys -t e2e "$@"; }
 type_text() { tmux -L "$sock" send-keys -t e2e -l "$1"; }
@@ -585,7 +588,8 @@ e2e_resume() {
 	keys q
 	wait_for '^EXIT=0'
 	"$wopkit" validate --strict "$work/resume/resumed" || fail "the resumed pack does not validate"
-	[ ! -e "$work/resume/.wopkit-new-draft.json" ] || fail "the draft was not removed"
+	[ ! -e "$(draft_of "$work/resume")" ] || fail "the draft was not removed"
+	[ -z "$(find "$work/resume" -name '.wopkit-new-draft*')" ] || fail "a draft was written into the folder"
 	echo "tui-e2e: resume ok"
 }
 
@@ -635,15 +639,16 @@ e2e_exit() {
 	wait_for '^EXIT=' 30
 	screen | grep -q '^EXIT=3' || fail "a run that could not write does not exit 3"
 	[ "$(cat "$x/taken")" = "not a folder" ] || fail "the file in the pack's place was changed"
-	[ -z "$(find "$x" -mindepth 1 -not -name taken -not -name .wopkit-new-draft.json)" ] ||
+	[ -z "$(find "$x" -mindepth 1 -not -name taken)" ] ||
 		fail "a failed run left files: $(ls -A "$x")"
-	[ -f "$x/.wopkit-new-draft.json" ] || fail "no draft kept after the failure"
+	[ -f "$(draft_of "$x")" ] || fail "no draft kept after the failure"
 	mkdir -p "$x/pipe"
 	start "cd exit/pipe && printf '\\n\\n\\n' | '$wopkit' new tool --accessible"
 	wait_for '^EXIT=' 30
 	screen | grep -q '^EXIT=1' || fail "accessible mode fed a pipe that ends early does not exit 1"
 	screen | grep -q 'the answers ended before the questions' || fail "no word on the answers that ended"
-	[ -z "$(find "$x/pipe" -mindepth 1 -not -name .wopkit-new-draft.json)" ] || fail "a pipe that ended early wrote files"
+	[ -z "$(find "$x/pipe" -mindepth 1)" ] || fail "a pipe that ended early wrote files"
+	[ -f "$(draft_of "$x/pipe")" ] || fail "no draft kept for the pipe that ended early"
 	echo "tui-e2e: exit ok"
 }
 
@@ -762,7 +767,7 @@ e2e_offline() {
 	wait_text 'choose the same way to sign again to retry, or choose another way to sign'
 	if screen | grep -Eq '(name|Identity.*): could not finish'; then fail "the failure is shown under the name"; fi
 	if screen | grep -Fq "$tok"; then fail "the identity token is shown"; fi
-	[ -f "$o/keyless/.wopkit-new-draft.json" ] || fail "no draft kept after the failure"
+	[ -f "$(draft_of "$o/keyless")" ] || fail "no draft kept after the failure"
 	keys Enter # fix it
 	wait_for '^wopkit new · pack and sign'
 	wait_for '^┃ > Sigstore keyless'
@@ -775,7 +780,7 @@ e2e_offline() {
 	keys n
 	wait_for '^EXIT=' 30
 	screen | grep -q '^EXIT=3' || fail "a run that could not reach Fulcio does not exit 3"
-	[ ! -e "$o/keyless/.wopkit-new-draft.json" ] || fail "n to Keep a draft left the draft"
+	[ ! -e "$(draft_of "$o/keyless")" ] || fail "n to Keep a draft left the draft"
 	[ -z "$(find "$o/keyless" -mindepth 1)" ] || fail "the failed run left files: $(ls -A "$o/keyless")"
 	echo "tui-e2e: offline ok"
 }

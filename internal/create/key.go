@@ -45,7 +45,7 @@ func LoadKey(k Key, method string) (crypto.Signer, error) {
 // signature). A key that cannot be read here (encrypted, missing) is not
 // judged: true, and the review says what is wrong with it.
 func KeySuits(path, method string) bool {
-	key, err := sign.LoadPrivateKey(path, func() ([]byte, error) { return nil, errors.New("not asked") })
+	key, err := sign.LoadPrivateKey(path, func() ([]byte, error) { return nil, errNotAsked })
 	if err != nil {
 		return true
 	}
@@ -157,4 +157,28 @@ func keylessIdentity(bundlePath string) (id, issuer string) {
 		return "", ""
 	}
 	return who.Identity, who.Issuer
+}
+
+// errNotAsked is the passphrase source of a look at a key that only asks
+// whether it is encrypted.
+var errNotAsked = errors.New("not asked")
+
+// KeyEncrypted reports whether the private key file path is encrypted
+// (it asks for a passphrase to load); false for a key in the ssh-agent, a
+// file that cannot be read or is not a key (the review says why).
+func KeyEncrypted(path string) bool {
+	if sign.IsAgentRef(path) {
+		return false
+	}
+	asked := false
+	_, _ = sign.LoadPrivateKey(path, func() ([]byte, error) { asked = true; return nil, errNotAsked })
+	return asked
+}
+
+// CheckPassphrase loads the encrypted key file path with passphrase: nil
+// when it opens the key, else why not (key_passphrase_wrong for a wrong
+// one). The passphrase is neither kept nor said.
+func CheckPassphrase(path string, passphrase []byte) error {
+	_, err := sign.LoadPrivateKey(path, func() ([]byte, error) { return passphrase, nil })
+	return err
 }

@@ -10,9 +10,11 @@ import (
 
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/term"
 
 	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/werr"
 	"github.com/openwop/wopkit/internal/words"
@@ -37,6 +39,9 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 		out = opts.Screen
 	}
 	pipe := !inputIsTerminal(in)
+	if opts.pass == nil {
+		opts.pass = &keyPass{}
+	}
 	tr := &transcript{out: out, pipe: pipe}
 	lines := &byteReader{r: in, tr: tr}
 	k.accessible = true
@@ -70,6 +75,11 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 		if w.at.pg.groups != nil {
 			if err := ask(); err != nil {
 				return keep(opts, a, err)
+			}
+			if w.at.pg.id == "sign" && needsPass(a) {
+				if err := askPassphrase(in, lines, out, pipe, opts.pass, strings.TrimSpace(a.KeyPath)); err != nil {
+					return keep(opts, a, err)
+				}
 			}
 			w.at = w.forward()
 			continue
@@ -156,7 +166,12 @@ func ended(page string) error {
 
 // keep saves the draft after a failure and returns the failure.
 func keep(opts NewOptions, a *answers, err error) error {
-	_ = saveDraft(opts.draftOut(), a)
+	if opts.DryRun {
+		return err
+	}
+	if derr := saveDraft(opts.draftOut(), a); derr != nil { // said, not lost silently: both failures
+		return errors.Join(err, derr)
+	}
 	return err
 }
 
@@ -307,4 +322,63 @@ func (t *transcript) fail(err error, page string) error {
 	}
 	return werr.Wrap(werr.Env, "prompt_aborted", err, "the questions stopped").
 		WithHint("run wopkit new again, or use --yes with --set to answer without prompts")
+}
+
+// askPassphrase asks the passphrase of the encrypted key file path in
+// accessible mode, checked by opening the key: on a terminal read without
+// echo, asked again when wrong; from a pipe one line, never echoed to the
+// transcript, and a wrong one stops the run (the next line answers
+// another question).
+func askPassphrase(in io.Reader, lines *byteReader, out io.Writer, pipe bool, p *keyPass, path string) error {
+	for tries := 0; ; tries++ {
+		fmt.Fprintf(out, "Key passphrase (%s is encrypted; not shown, never kept): ", path)
+		var s string
+		if f, ok := in.(*os.File); ok && !pipe {
+			b, err := term.ReadPassword(int(f.Fd()))
+			fmt.Fprintln(out)
+			if err != nil {
+				return werr.Wrap(werr.Env, "key_passphrase_unavailable", err, "cannot read the passphrase from the terminal")
+			}
+			s = string(b)
+		} else {
+			line, err := secretLine(lines.r)
+			fmt.Fprintln(out)
+			if err != nil {
+				lines.eof = true
+				return ended("pack and sign")
+			}
+			s = line
+		}
+		err := p.check(path, s)
+		if err == nil {
+			return nil
+		}
+		if pipe || tries >= 4 {
+			return werr.New(werr.Invalid, "key_passphrase_wrong", "%s", err.Error()).
+				WithHint("check the passphrase, or set %s", sign.PassphraseEnv)
+		}
+		fmt.Fprintln(out, "  "+err.Error())
+	}
+}
+
+// secretLine reads one line from r a byte at a time (the answers after it
+// stay unread), without handing it to the transcript.
+func secretLine(r io.Reader) (string, error) {
+	var b []byte
+	one := make([]byte, 1)
+	for {
+		n, err := r.Read(one)
+		if n == 1 {
+			if one[0] == '\n' {
+				return strings.TrimSuffix(string(b), "\r"), nil
+			}
+			b = append(b, one[0])
+		}
+		if err == io.EOF && len(b) > 0 {
+			return string(b), nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
 }

@@ -34,6 +34,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("XDG_CONFIG_HOME", dir)
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state")) // drafts (userstate)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -8,13 +8,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/semdiff"
-	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
-	"github.com/openwop/wopkit/internal/werr"
 )
 
 // Messages of the wizard's commands.
@@ -227,7 +224,8 @@ func createOptions(v *validate.Validator, a *answers, opts NewOptions, plan *sca
 		o.PackLater = true
 	default:
 		o.Release = &create.Release{Name: a.name(), Version: a.Pack.Version, Output: opts.Output, Sign: a.SignMethod,
-			Key: create.Key{New: a.KeyChoice == "new", Path: strings.TrimSpace(a.KeyPath), ID: a.KeyID, Default: a.KeyAuto.Default}}
+			Key: create.Key{New: a.KeyChoice == "new", Path: strings.TrimSpace(a.KeyPath), ID: a.KeyID, Default: a.KeyAuto.Default,
+				Passphrase: passFor(a, opts)}}
 	}
 	return o
 }
@@ -323,35 +321,6 @@ func runCmd(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.P
 	}
 }
 
-// Drafts: the answers as JSON, written atomically, offered at the next start.
-
-func saveDraft(path string, a *answers) error {
-	if path == "" {
-		return werr.New(werr.Usage, "dry_run", "--dry-run: no draft was kept (a dry run writes nothing)").
-			WithHint("run `wopkit new` without --dry-run to keep a draft")
-	}
-	b, err := json.MarshalIndent(a, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.Replace(path, append(b, '\n'), 0o644); err != nil {
-		return werr.Wrap(werr.Env, "draft_unwritable", err, "cannot keep the draft at %s", path)
-	}
-	return nil
-}
-
-func loadDraft(path string) (*answers, bool) {
-	b, err := untrusted.ReadNamed(path, untrusted.MaxDocument)
-	if err != nil {
-		return nil, false
-	}
-	a := newAnswers()
-	if json.Unmarshal(upgradeDraft(b), a) != nil {
-		return nil, false
-	}
-	return a, true
-}
-
 // draftKinds are where a draft kept before the kinds had one place kept
 // each declarative kind's answers ("chain", "prompt", …): upgradeDraft
 // moves them under "kinds", so that resuming such a draft loses nothing.
@@ -381,11 +350,4 @@ func upgradeDraft(b []byte) []byte {
 		return b
 	}
 	return out
-}
-
-// removeDraft removes the draft at path ("" in a dry run: nothing).
-func removeDraft(path string) {
-	if path != "" {
-		_ = atomicfile.Remove(path)
-	}
 }

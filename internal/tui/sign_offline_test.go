@@ -55,7 +55,7 @@ func TestSignOfflineKeyless(t *testing.T) {
 					t.Errorf("the failure does not say %q: %s / %s", want, p.Message, p.Hint)
 				}
 			}
-			if _, err := os.Stat(filepath.Join(dir, DraftFile)); err != nil {
+			if _, err := os.Stat(draftFile(dir)); err != nil {
 				t.Errorf("no draft kept after the failure: %v", err)
 			}
 			d.keys("enter") // fix it
@@ -75,7 +75,7 @@ func TestSignOfflineKeyless(t *testing.T) {
 				t.Fatalf("q did not ask about a draft:\n%s", d.view())
 			}
 			d.keys(keep)
-			_, err := os.Stat(filepath.Join(dir, DraftFile))
+			_, err := os.Stat(draftFile(dir))
 			if kept := err == nil; kept != (keep == "y") {
 				t.Errorf("answered %s to Keep a draft: the draft kept %v", keep, kept)
 			}
@@ -104,7 +104,7 @@ func TestSignOfflineLeaveFromPage(t *testing.T) {
 		t.Fatalf("esc did not ask about a draft:\n%s", d.view())
 	}
 	d.keys("n")
-	if _, err := os.Stat(filepath.Join(dir, DraftFile)); err == nil {
+	if _, err := os.Stat(draftFile(dir)); err == nil {
 		t.Error("n to Keep a draft left the draft")
 	}
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,8 +42,8 @@ func TestQuitWithoutDraftDropsTheResumedOne(t *testing.T) {
 	opts := NewOptions{DraftDir: dir}
 	a := newAnswers()
 	a.What = whatNodes
-	path := filepath.Join(dir, DraftFile)
-	if err := saveDraft(path, a); err != nil {
+	path := draftFile(dir)
+	if err := saveDraft(dir, a); err != nil {
 		t.Fatal(err)
 	}
 	d := newDriver(t, func(ctx *common.Context) screen { return newWizard(ctx, asker{v: testValidator}, a, opts) })

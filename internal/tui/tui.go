@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -75,7 +74,7 @@ type NewOptions struct {
 	Plain      bool                // no colour
 	Accessible bool                // plain line-by-line prompts instead of the full-screen wizard
 	DryRun     bool                // write nothing (no files, key, tarball or draft): say what would be written
-	DraftDir   string              // where the draft is kept; "" is the current directory
+	DraftDir   string              // the folder a draft is kept for (in wopkit's state folder); "" is the current directory
 	// Registry is a registry checkout the review compares a pack with
 	// (the version of the same pack it follows; WOPKIT_REGISTRY).
 	Registry string
@@ -93,30 +92,28 @@ type NewOptions struct {
 	// (a draft kept); nil means stderr.
 	Notes io.Writer
 
-	out *outcome // what the wizard reports back to New
+	out  *outcome // what the wizard reports back to New
+	pass *keyPass // an encrypted key's passphrase, typed on the sign page (never in the answers)
 }
 
-// draftPath is the file a kept draft goes to.
+// draftPath is the folder whose draft is offered and kept (see saveDraft):
+// DraftDir, else the current one.
 func (o NewOptions) draftPath() string {
-	dir := o.DraftDir
-	if dir == "" {
-		dir = "."
+	if o.DraftDir == "" {
+		return "."
 	}
-	return filepath.Join(dir, DraftFile)
+	return o.DraftDir
 }
 
-// draftOut is where a draft is written or removed: "" in a dry run, which
-// writes none (a draft there is still offered: reading writes nothing).
+// draftOut is the folder whose draft is written or removed: "" in a dry
+// run, which writes none (a draft there is still offered: reading writes
+// nothing).
 func (o NewOptions) draftOut() string {
 	if o.DryRun {
 		return ""
 	}
 	return o.draftPath()
 }
-
-// DraftFile is the name of the wizard's draft, kept in the directory
-// `wopkit new` runs in.
-const DraftFile = ".wopkit-new-draft.json"
 
 // New runs the `wopkit new` wizard on a terminal.
 func New(ctx context.Context, opts NewOptions) error {
@@ -134,15 +131,12 @@ func New(ctx context.Context, opts NewOptions) error {
 		opts.What = a.What // the kind of pack follows from the answers given
 	}
 	k := asker{v: v}
+	opts.pass = &keyPass{}
 	if opts.Accessible {
 		return runAccessible(ctx, k, a, opts)
 	}
 	opts.out = &outcome{}
-	first := screen(newWizard(c, k, a, opts))
-	if d, ok := loadDraft(opts.draftPath()); ok && opts.Pack == nil && opts.Tool == nil && opts.Declarative == nil {
-		first = newDraftOffer(c, k, a, d, opts)
-	}
-	err = run(ctx, newApp(c, first), opts.Input, opts.Screen)
+	err = run(ctx, newApp(c, firstScreen(c, k, a, opts)), opts.Input, opts.Screen)
 	notes := opts.Notes
 	if notes == nil {
 		notes = os.Stderr
@@ -152,4 +146,14 @@ func New(ctx context.Context, opts NewOptions) error {
 		return opts.out.err // the run failed and the author left: exit non-zero
 	}
 	return err
+}
+
+// firstScreen is the wizard, or the offer to resume the draft this user's
+// wopkit kept for the folder (never one found in the folder itself) when no
+// answers were given on the command line.
+func firstScreen(c *common.Context, k asker, a *answers, opts NewOptions) screen {
+	if d, ok := loadDraft(opts.draftPath()); ok && opts.Pack == nil && opts.Tool == nil && opts.Declarative == nil {
+		return newDraftOffer(c, k, a, d, opts)
+	}
+	return newWizard(c, k, a, opts)
 }

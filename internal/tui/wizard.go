@@ -100,6 +100,9 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizar
 	if out == nil {
 		out = &outcome{}
 	}
+	if opts.pass == nil {
+		opts.pass = &keyPass{}
+	}
 	// a fresh start (no draft, nothing given on the command line): leaving
 	// it before answering anything keeps no draft and asks nothing
 	fresh := newAnswers()
@@ -414,6 +417,12 @@ func (w *wizard) enter(focused huh.Field) (tea.Cmd, bool) {
 	if check := w.k.live[in]; check != nil && check(text) != nil {
 		return nil, false // the form shows the problem
 	}
+	if in.GetKey() == passKey { // checked on enter only (opening the key is slow by design)
+		if err := w.passCheck(text); err != nil {
+			w.live = err.Error()
+			return nil, true
+		}
+	}
 	cmd := w.form.NextField()
 	if w.form.GetFocusedField() == focused && w.form.State == huh.StateNormal {
 		cmd = w.form.NextGroup() // the last field: its group's own next-group command is dropped
@@ -432,12 +441,16 @@ func (w *wizard) ConfirmQuit() screen {
 	path := w.opts.draftOut()
 	keep := func() tea.Msg {
 		if err := saveDraft(path, w.a); err != nil {
-			return runMsg{err: err}
+			// said once the screen closes, and the exit status says it
+			// too (an I/O failure): the answers were not kept
+			w.out.err = err
+			w.out.notes = append(w.out.notes, "your answers were not kept: no draft could be written (why, below)")
+			return quitMsg{}
 		}
-		w.out.notes = append(w.out.notes, "kept a draft of your answers in "+path+": run `wopkit new` here to resume")
+		w.out.notes = append(w.out.notes, "kept a draft of your answers in "+draftFile(path)+": run `wopkit new` in this folder to resume")
 		return quitMsg{}
 	}
-	c := newConfirm(w.ctx, "Keep a draft of your answers? `wopkit new` offers it next time in this directory.", keep,
+	c := newConfirm(w.ctx, "Keep a draft of your answers? `wopkit new` offers it next time in this folder.", keep,
 		// n: no draft, not even one kept earlier (a resumed draft, or the
 		// one a failed write kept).
 		func() tea.Msg { removeDraft(path); return quitMsg{} })

@@ -233,11 +233,10 @@ func TestWizardContract(t *testing.T) {
 			enterToReview(t, d, w)
 			sameAnswers(t, "shift+tab back through every field", want, snapshot(t, a))
 
-			path := filepath.Join(dir, "draft.json")
-			if err := saveDraft(path, a); err != nil {
+			if err := saveDraft(dir, a); err != nil {
 				t.Fatal(err)
 			}
-			b, ok := loadDraft(path)
+			b, ok := loadDraft(dir)
 			if !ok {
 				t.Fatal("the draft does not load")
 			}

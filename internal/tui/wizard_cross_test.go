@@ -166,11 +166,8 @@ func TestDraftOfTheOldShapeResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, DraftFile)
-	if err := os.WriteFile(path, old, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a, ok := loadDraft(path)
+	plantStateDraft(t, dir, old)
+	a, ok := loadDraft(dir)
 	if !ok {
 		t.Fatal("the old draft is not read")
 	}

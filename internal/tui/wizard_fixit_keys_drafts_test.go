@@ -192,11 +192,11 @@ func TestIssue25CtrlCTwiceKeepsDraft(t *testing.T) {
 	if !d.quit {
 		t.Fatal("the second ctrl+c does not quit")
 	}
-	b, ok := loadDraft(filepath.Join(dir, DraftFile))
+	b, ok := loadDraft(dir)
 	if !ok || !strings.Contains(b.Pack.Name, "acme") {
 		t.Fatalf("no draft with the answers kept (%v)", ok)
 	}
-	if len(out.notes) == 0 || !strings.Contains(out.notes[len(out.notes)-1], filepath.Join(dir, DraftFile)) {
+	if len(out.notes) == 0 || !strings.Contains(out.notes[len(out.notes)-1], draftFile(dir)) {
 		t.Errorf("where the draft is kept is not said: %q", out.notes)
 	}
 	_ = w

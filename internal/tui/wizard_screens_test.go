@@ -266,7 +266,7 @@ func TestBug3CheckedBeforeWriting(t *testing.T) {
 			t.Errorf("%s left behind", f)
 		}
 	}
-	if _, ok := loadDraft(filepath.Join(dir, DraftFile)); !ok {
+	if _, ok := loadDraft(dir); !ok {
 		t.Error("no draft kept")
 	}
 }
@@ -366,7 +366,7 @@ func TestBug9ResumeWhereLeft(t *testing.T) {
 	if len(w.out.notes) != 1 || !strings.Contains(w.out.notes[0], "kept a draft") {
 		t.Errorf("notes %q", w.out.notes)
 	}
-	got, ok := loadDraft(filepath.Join(dir, DraftFile))
+	got, ok := loadDraft(dir)
 	if !ok {
 		t.Fatal("no draft")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
+	"github.com/openwop/wopkit/internal/werr"
 )
 
 // signKeyless is the sign page's choice of a keyless Sigstore bundle: a
@@ -118,7 +119,88 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 		k.reg(k.following("keyId", "Key id", id, &a.KeyPath, "", "").Description("the id the registry knows your public key by, e.g. acme-1"),
 			needed("key id", id)),
 	), func() bool { return !needsKey(a.SignMethod) })
-	return []*huh.Group{huh.NewGroup(method), keys}
+	return []*huh.Group{huh.NewGroup(method), keys, passGroup(w)}
+}
+
+// keyPass is the passphrase of an encrypted key file, typed on the sign
+// page and checked there: it lives in memory for the run only, never in
+// the answers, a draft or the screen (the field is masked).
+type keyPass struct {
+	text string // as typed
+	path string // the key file it opened ("" until it opened one)
+}
+
+// source is the passphrase for the key file path: the one typed, once it
+// opened that file; nil otherwise (create reads WOPKIT_KEY_PASSPHRASE).
+func (p *keyPass) source(path string) sign.PassphraseFunc {
+	if p == nil || p.path == "" || p.path != path {
+		return nil
+	}
+	text := p.text
+	return func() ([]byte, error) { return []byte(text), nil }
+}
+
+// passFor is the passphrase source of the answers' key: the one typed on
+// the sign page; until then, for a key that asks one, a problem that says
+// where it is asked (not the CLI's "set WOPKIT_KEY_PASSPHRASE").
+func passFor(a *answers, opts NewOptions) sign.PassphraseFunc {
+	path := strings.TrimSpace(a.KeyPath)
+	if src := opts.pass.source(path); src != nil || !needsPass(a) {
+		return src
+	}
+	return func() ([]byte, error) {
+		return nil, werr.New(werr.Env, "key_passphrase_unavailable", "%s is encrypted: type its passphrase on the sign page (below the key id)", path)
+	}
+}
+
+// needsPass reports whether the sign page asks for the key's passphrase:
+// a keyed method with an existing key file that is encrypted, and no
+// WOPKIT_KEY_PASSPHRASE (which is used instead, as the CLI does).
+func needsPass(a *answers) bool {
+	if !needsKey(a.SignMethod) || a.KeyChoice == "new" || isAgentKey(a.KeyPath) {
+		return false
+	}
+	if _, ok := os.LookupEnv(sign.PassphraseEnv); ok {
+		return false
+	}
+	return create.KeyEncrypted(strings.TrimSpace(a.KeyPath))
+}
+
+// passGroup asks an encrypted key's passphrase, masked, and checks it by
+// opening the key (a wrong one is said at once and asked again). Accessible
+// mode asks it apart (askPassphrase): huh's masked prompt needs a terminal
+// and would read the answers' pipe.
+func passGroup(w *wizard) *huh.Group {
+	a, p := w.a, w.opts.pass
+	in := w.k.text(passKey, "Key passphrase", str{p: &p.text}, "", "").EchoMode(huh.EchoModePassword).
+		Description("the key file is encrypted: its passphrase signs with it now and is never kept (not in a draft either)").
+		Validate(w.passCheck)
+	return w.hideWhen(huh.NewGroup(in), func() bool { return w.k.accessible || !needsPass(a) })
+}
+
+// passKey is the passphrase field's key.
+const passKey = "keyPassphrase"
+
+// passCheck checks the passphrase typed for the answers' key file.
+func (w *wizard) passCheck(s string) error {
+	if !needsPass(w.a) {
+		return nil
+	}
+	return w.opts.pass.check(strings.TrimSpace(w.a.KeyPath), s)
+}
+
+// check opens the key file path with the passphrase s: kept for signing
+// when it does, else why not, to type it again.
+func (p *keyPass) check(path, s string) error {
+	p.path = ""
+	if s == "" {
+		return errors.New(path + " is encrypted: type its passphrase (or set " + sign.PassphraseEnv + " before starting)")
+	}
+	if err := create.CheckPassphrase(path, []byte(s)); err != nil {
+		return errors.New(errText(err) + ": type it again")
+	}
+	p.text, p.path = s, path
+	return nil
 }
 
 // agentListBound bounds asking the agent for its keys while the sign page

@@ -142,7 +142,7 @@ func TestWizardEscKeepsDraft(t *testing.T) {
 	if !d.quit {
 		t.Fatal("y did not quit")
 	}
-	got, ok := loadDraft(filepath.Join(dir, DraftFile))
+	got, ok := loadDraft(dir)
 	if !ok || got.What != whatNodes {
 		t.Fatalf("draft not kept: %v %+v", ok, got)
 	}
