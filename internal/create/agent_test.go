@@ -1,6 +1,9 @@
 package create
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // agentNote names the key as it was chosen, quoted for a shell when the
 // comment needs it.
@@ -16,5 +19,29 @@ func TestAgentNote(t *testing.T) {
 		if got != "the ssh-agent keeps the signing key; write its public key for the registry: "+want {
 			t.Errorf("%s: %s", ref, got)
 		}
+	}
+}
+
+// Issue 25, item 13: the next steps run in order, each step's inputs there
+// when it runs: with a key the ssh-agent keeps, the keygen that writes its
+// public half comes before the verify that reads it.
+func TestNextStepsWriteTheAgentKeyBeforeVerifyReadsIt(t *testing.T) {
+	r := Result{Dir: "my-pack", pack: true, packed: true, Tarball: "p-0.1.0.tgz", Signature: "p-0.1.0.sig",
+		Method: "v2", KeyID: "agent-1", PublicKey: "agent-1.pub", agentStep: agentNote("ssh-agent:SHA256:abc", "agent-1")}
+	next := r.Next()
+	writes, reads := -1, -1
+	for i, n := range next {
+		if strings.Contains(n, "keygen --from-ssh-agent") && strings.Contains(n, "--out agent-1") {
+			writes = i
+		}
+		if strings.Contains(n, "verify p-0.1.0.tgz --key agent-1.pub") {
+			reads = i
+		}
+	}
+	if writes < 0 || reads < 0 || writes > reads {
+		t.Fatalf("keygen at %d, verify at %d: %q", writes, reads, next)
+	}
+	if sum := strings.Join(r.Summary(), "\n"); strings.Count(sum, "keygen --from-ssh-agent") != 1 {
+		t.Errorf("the keygen step is not said once:\n%s", sum)
 	}
 }

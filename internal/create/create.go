@@ -139,6 +139,9 @@ type Result struct {
 	// KeptOut is the git checkout a new key was kept out of ("" when not).
 	KeptOut string
 	would   []string // a dry run: what Run would have written (Where)
+	// agentStep writes the public half of a key the ssh-agent keeps, the
+	// file the verify step names: the first step.
+	agentStep string
 	packed  bool     // a release was packed
 	pack    bool     // the files are a pack
 }
@@ -218,7 +221,7 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 	if r.signed() && r.Sign != Keyless {
 		res.KeyID, res.PublicKey = r.Key.ID, pub
 		if sign.IsAgentRef(r.Key.prefix()) {
-			res.Notes = append([]string{agentNote(r.Key.Path, r.Key.ID)}, res.Notes...)
+			res.agentStep = agentNote(r.Key.Path, r.Key.ID) // before the verify that reads its output
 		}
 	}
 	if save != nil {

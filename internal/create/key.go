@@ -127,7 +127,7 @@ func signerOf(r *Release) (sign.Signer, string, savePair, error) {
 // agentNote is what to do about a key in the ssh-agent (ref, "ssh-agent:..."):
 // write its public half, the file the summary's verify command names.
 func agentNote(ref, keyID string) string {
-	cmd := "wopkit keygen --from-ssh-agent"
+	cmd := Command + " keygen --from-ssh-agent"
 	if sel := strings.TrimPrefix(strings.TrimSpace(ref), sign.AgentPrefix); sel != "" {
 		cmd += " " + shellWord(sel)
 	}

@@ -135,6 +135,9 @@ func (r Result) next() []string {
 		next = append([]string{"wopkit sign " + r.Tarball + " --key KEY --key-id ID"}, next...)
 	case r.PublicKey != "":
 		next = append([]string{"wopkit verify " + r.Tarball + " --key " + r.PublicKey}, next...)
+		if r.agentStep != "" { // it writes the public key verify reads
+			next = append([]string{r.agentStep}, next...)
+		}
 	case r.Method == sign.MethodSigstore && r.Signer != "":
 		next = append([]string{"wopkit verify " + r.Tarball + " --certificate-identity " + r.Signer + " --certificate-oidc-issuer " + r.Issuer}, next...)
 	case r.Method == sign.MethodSigstore:

@@ -84,6 +84,11 @@ func TestWizardSignsWithAgentKey(t *testing.T) {
 		!strings.Contains(s, "--key acme-1.pub") {
 		t.Errorf("the summary does not say how to get the public key:\n%s", s)
 	}
+	// issue 25, item 13: the step that writes acme-1.pub comes before the
+	// verify that reads it
+	if g, v := strings.Index(s, "keygen --from-ssh-agent"), strings.Index(s, "verify community.acme.weather-0.1.0.tgz --key acme-1.pub"); g < 0 || v < 0 || g > v {
+		t.Errorf("the next steps verify with acme-1.pub (at %d) before the keygen that writes it (at %d):\n%s", v, g, s)
+	}
 }
 
 // TestWizardAgentKeyChoices: no agent choices without SSH_AUTH_SOCK; an
