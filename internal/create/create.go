@@ -142,8 +142,8 @@ type Result struct {
 	// agentStep writes the public half of a key the ssh-agent keeps, the
 	// file the verify step names: the first step.
 	agentStep string
-	packed  bool     // a release was packed
-	pack    bool     // the files are a pack
+	packed    bool // a release was packed
+	pack      bool // the files are a pack
 }
 
 // Paths are the plan's file paths, relative to Dir.

@@ -450,7 +450,7 @@ func (w *wizard) ConfirmQuit() screen {
 		w.out.notes = append(w.out.notes, "kept a draft of your answers in "+draftFile(path)+": run `wopkit new` in this folder to resume")
 		return quitMsg{}
 	}
-	c := newConfirm(w.ctx, "Keep a draft of your answers? `wopkit new` offers it next time in this folder.", keep,
+	c := newConfirm(w.ctx, "Keep a draft of your answers? `wopkit new` offers it next time in this directory.", keep,
 		// n: no draft, not even one kept earlier (a resumed draft, or the
 		// one a failed write kept).
 		func() tea.Msg { removeDraft(path); return quitMsg{} })
