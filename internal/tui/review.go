@@ -93,6 +93,8 @@ func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
 		r.scroll += 5
 	case key.Matches(k, keys.PageUp):
 		r.scroll = max(r.scroll-5, 0)
+	case k.String() == "r" && packThere(w.a, w.opts) != "" && len(r.problems) > 0:
+		return w.replaceCmd()
 	case k.String() == "b" || k.String() == "shift+tab" || k.String() == "ctrl+b":
 		w.dropFailDraft()
 		return w.back()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -251,7 +253,40 @@ func labels(a *answers, opts NewOptions) create.Labels {
 	if opts.Output != "" {
 		l.OtherTarball = "start again with another --output"
 	}
+	if packThere(a, opts) != "" {
+		l.Replace = "press r to replace the pack there (put back as it was if writing fails)"
+	}
 	return l
+}
+
+// packThere is the target folder when it holds a pack the run could
+// replace (a pack, no --force yet, not a dry run), else "".
+func packThere(a *answers, opts NewOptions) string {
+	if !a.isPack() || opts.Force || opts.DryRun {
+		return ""
+	}
+	dir := targetDir(a, opts)
+	if fi, err := os.Lstat(filepath.Join(dir, "pack.json")); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	return dir
+}
+
+// replaceCmd asks before replacing the pack in the target folder, as
+// `new --yes --force` does: on yes the review is planned again with Force,
+// and the create workflow keeps the files it replaces aside and puts them
+// back when writing fails.
+func (w *wizard) replaceCmd() tea.Cmd {
+	dir := packThere(w.a, w.opts)
+	if dir == "" || len(w.rev.problems) == 0 {
+		return nil
+	}
+	yes := func() tea.Msg {
+		w.opts.Force = true
+		return planCmd(w.k.v, w.a, w.opts)()
+	}
+	return push(newConfirm(w.ctx, "Replace the pack in "+dir+" (and a release of the same version beside it)? "+
+		"Its files are replaced only once everything is written, and put back as they were if writing fails.", yes, nil))
 }
 
 // preflight is the create workflow's preflight as problems on the pages
