@@ -29,13 +29,15 @@
 #       field showing what is ticked once left.
 #   (i) issue 17: accessible mode from a pipe with a refused answer (exit 1); Sigstore keyless with no
 #       network, fixed from the review, n to "Keep a draft?" (E2E_ONLY=offline).
+#   (j) issue 25: an encrypted key's passphrase asked on the sign page, and a read-only folder refused at
+#       the review with its draft kept in wopkit's state folder and resumed (E2E_ONLY=secrets, 80x24).
 # Every wizard screen waited on is checked for what a small terminal cuts off (check_layout): no line
 # wider than the terminal, the key help whole on the last line, the focused field, the selected problem.
 # Every run ends with `wopkit validate --strict` of the files (and `wopkit verify` of a signed tarball),
 # and checks the process's exit status.
 # Usage: scripts/tui-e2e.sh [WOPKIT_BINARY]   (builds ./cmd/wopkit when no binary is given)
 # Env: FIXTURES (default: ../shared/fixtures beside the repository),
-#      E2E_ONLY=edit|new|chain|connection|tool|git|resume|pipe|exit|sizes|choices|offline|words|contract, E2E_SIZES (the sizes
+#      E2E_ONLY=edit|new|chain|connection|tool|git|resume|pipe|exit|sizes|choices|offline|words|contract|secrets, E2E_SIZES (the sizes
 #      sizes, choices and words run at; by default 60x20 120x40, 80x24 60x20 120x40 and 80x24 60x20), E2E_KEEP=1 keeps
 #      the work dir.
 # Exit: 0 pass, 1 a check failed, 3 a tool or fixture is missing.
@@ -974,6 +976,96 @@ e2e_contract() {
 	echo "tui-e2e: contract ok (${cols}x$rows)"
 }
 
+# e2e_secrets: issue 25, items 8 and 11, NO_COLOR=1 at the current size. (1) A folder whose key is
+# encrypted: the sign page asks its passphrase masked, a wrong one is said there and asked again, the
+# right one signs; the passphrase shows nowhere and the result verifies. (2) A read-only folder (as a user
+# that may not write it: root may write anywhere): the review refuses it with a hint, the draft goes to
+# wopkit's state folder, the folder made writable, the draft resumes and the signed result verifies.
+e2e_secrets() {
+	echo "tui-e2e: passphrase and read-only folder (NO_COLOR=1, ${cols}x$rows)"
+	local s=$work/secrets-${cols}x$rows pass='zq-e2e-Passphrase'
+	mkdir -p "$s/pass"
+	(cd "$s/pass" && WOPKIT_KEY_PASSPHRASE=$pass "$wopkit" keygen --out acme --passphrase >/dev/null) || fail "keygen --passphrase"
+	start "cd '$s/pass' && env -u WOPKIT_KEY_PASSPHRASE NO_COLOR=1 '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Enter
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' locked
+	enter_until '^┃ Pack and sign now'
+	keys Enter # v2
+	wait_text 'this folder has a key already: acme.key'
+	enter_until 'Key passphrase'
+	type_text wrong-one
+	keys Enter
+	wait_text 'wrong passphrase: type it again'
+	if screen | grep -Fq wrong-one; then fail "the passphrase typed is shown"; fi
+	keys C-u
+	type_text "$pass"
+	if screen | grep -Fq "$pass"; then fail "the passphrase is shown"; fi
+	keys Enter
+	wait_for 'will be written' 60
+	keys Enter
+	wait_for 'wrote' 60
+	if screen | grep -Fq "$pass"; then fail "the summary shows the passphrase"; fi
+	keys q
+	wait_for '^EXIT=0'
+	"$wopkit" verify "$s/pass/community.acme.locked-0.1.0.tgz" --key "$s/pass/acme.pub" ||
+		fail "the release signed with the encrypted key does not verify"
+	if grep -rFq "$pass" "$XDG_STATE_HOME" "$s/pass" 2>/dev/null; then fail "the passphrase was written to a file"; fi
+
+	if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
+		echo "tui-e2e: read-only folder skipped (root, and no setpriv to run as another user)"
+		return 0
+	fi
+	local as="" st=$XDG_STATE_HOME
+	mkdir -p "$s/ro"
+	if [ "$(id -u)" = 0 ]; then # nobody, with a home and a state folder of its own
+		st=$s/nobody-state
+		mkdir -p "$s/nobody" "$st"
+		chown 65534:65534 "$s/nobody" "$st"
+		chmod 755 "$work" "$s"
+		as="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$s/nobody XDG_STATE_HOME=$st XDG_CONFIG_HOME=$s/nobody/config"
+		chown 0:0 "$s/ro"
+	fi
+	chmod 555 "$s/ro"
+	start "cd '$s/ro' && $as NO_COLOR=1 '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Enter
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' readonly
+	enter_until '^┃ Pack and sign now'
+	keys Enter # v2 with a new key pair
+	enter_until 'the files from being written' 
+	wait_text 'cannot write the files'
+	wait_text 'run where you may write (or make the folder writable)'
+	keys q
+	wait_for 'Keep a draft'
+	keys y
+	wait_for '^EXIT=' 30
+	screen | grep -q '^EXIT=0' || fail "keeping a draft from a read-only folder does not exit 0"
+	screen | grep -q 'kept a draft of your answers in' || fail "where the draft went is not said"
+	[ -n "$(find "$st/wopkit/drafts" -name '*.json')" ] || fail "no draft in the state folder $st"
+	[ -z "$(ls -A "$s/ro")" ] || fail "the read-only folder was written: $(ls -A "$s/ro")"
+	chmod 777 "$s/ro"
+	start "cd '$s/ro' && $as NO_COLOR=1 '$wopkit' new"
+	wait_for 'A draft from an earlier run is here \(community.acme.readonly\)'
+	keys y
+	enter_until 'will be written'
+	keys Enter
+	wait_for 'wrote' 60
+	keys q
+	wait_for '^EXIT=0'
+	local pub
+	pub=$(find "$s" -name 'acme*.pub' -newer "$s/pass/acme.pub" | head -1)
+	[ -n "$pub" ] || fail "no public key of the new pair"
+	"$wopkit" verify "$s/ro/community.acme.readonly-0.1.0.tgz" --key "$pub" || fail "the resumed release does not verify"
+	echo "tui-e2e: secrets ok (${cols}x$rows)"
+}
+
 case "${E2E_ONLY:-}" in
 edit) e2e_edit ;;
 new) e2e_new; e2e_twice ;;
@@ -989,12 +1081,14 @@ pipe) e2e_pipe ;;
 offline) e2e_offline ;;
 words) for size in ${E2E_SIZES:-80x24 60x20}; do at_size "$size" e2e_words; done ;;
 contract) for size in ${E2E_SIZES:-80x24 60x20}; do at_size "$size" e2e_contract; done ;;
+secrets) for size in ${E2E_SIZES:-80x24}; do at_size "$size" e2e_secrets; done ;;
 *)
 	sizes_start
 	e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_git; e2e_resume; e2e_pipe; e2e_exit
 	for size in 80x24 60x20 120x40; do at_size "$size" e2e_choices; done
 	e2e_offline
 	for size in 80x24 60x20; do at_size "$size" e2e_words e2e_contract; done
+	at_size 80x24 e2e_secrets
 	sizes_wait
 	;;
 esac

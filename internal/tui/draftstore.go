@@ -65,8 +65,8 @@ func saveDraft(dir string, a *answers) error {
 		return err
 	}
 	p, where, err := userstate.Open(draftFolder, true)
-	if err != nil {
-		return draftErr(err, where)
+	if err != nil { // it says where and what to do
+		return werr.Wrap(werr.Env, "draft_unwritable", err, "cannot keep a draft of your answers")
 	}
 	defer p.Close()
 	if err := p.WriteFile(p.In(name), append(b, '\n'), 0o600); err != nil {

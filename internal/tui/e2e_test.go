@@ -49,6 +49,7 @@ func TestTerminalEndToEnd(t *testing.T) {
 		{{"exit", ""}, {"resume", ""}, {"tool", ""}, {"pipe", ""}},
 		{{"git", ""}, {"offline", ""}, {"chain", ""}},
 		{{"contract", "80x24"}, {"contract", "60x20"}},
+		{{"secrets", "80x24"}},
 	}
 	type result struct {
 		run run
