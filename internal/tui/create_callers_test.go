@@ -49,8 +49,6 @@ func TestWizardAndAccessibleShareThePreflight(t *testing.T) {
 	}
 
 	// accessible mode from a pipe, the same answers: signed with v2 and a new key
-	// (its hints do not offer the review's r to replace the pack)
-	want = create.Preflight(createOptions(testValidator, a, NewOptions{DraftDir: dir, Accessible: true}, plan))
 	lines := append(nodeLines("acme")[:len(nodeLines("acme"))-1], "1", "", "", "")
 	var out bytes.Buffer
 	opts := NewOptions{DraftDir: dir, Accessible: true, Input: strings.NewReader(strings.Join(lines, "\n") + "\n"), Screen: &out}

@@ -42,6 +42,9 @@ type review struct {
 	labels []string
 	cursor int
 	scroll int
+	// replace is the folder holding a pack that r offers to replace ("" when
+	// none): the run then replaces files as `new --force` does
+	replace string
 	// failDraft: the draft was kept by a failed run shown here; it goes
 	// when the author leaves without keeping it (n to "Keep a draft?"), or
 	// for a page (where esc asks about a draft again)
@@ -50,7 +53,7 @@ type review struct {
 
 func (r *review) set(p planMsg) {
 	r.planned = planned(p)
-	r.labels = nil
+	r.labels, r.replace = nil, ""
 	r.cursor, r.scroll = 0, 0
 }
 
@@ -59,6 +62,9 @@ func (r *review) set(p planMsg) {
 func (w *wizard) setReview(p planMsg, labels ...string) {
 	w.rev.set(p)
 	w.rev.labels = labels
+	if len(p.problems) > 0 {
+		w.rev.replace = packThere(w.a, w.opts)
+	}
 	if len(labels) != len(p.problems) {
 		w.rev.labels = w.labels(w.a, p.problems)
 	}
@@ -93,7 +99,7 @@ func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
 		r.scroll += 5
 	case key.Matches(k, keys.PageUp):
 		r.scroll = max(r.scroll-5, 0)
-	case k.String() == "r" && packThere(w.a, w.opts) != "" && len(r.problems) > 0:
+	case k.String() == "r" && r.replace != "":
 		return w.replaceCmd()
 	case k.String() == "b" || k.String() == "shift+tab" || k.String() == "ctrl+b":
 		w.dropFailDraft()
@@ -237,6 +243,9 @@ func (r *review) view(ctx *common.Context, width, height int) string {
 			if p.Hint != "" {
 				b.WriteString(st.Dim.Render(indentText(widgets.Wrap(p.Hint, width-4), "    ")) + "\n")
 			}
+		}
+		if r.replace != "" {
+			b.WriteString(st.Dim.Render(widgets.Wrap("r replaces the pack in "+r.replace+" (put back as it was if writing fails)", width)) + "\n")
 		}
 		return b.String()
 	case r.plan == nil:

@@ -253,9 +253,6 @@ func labels(a *answers, opts NewOptions) create.Labels {
 	if opts.Output != "" {
 		l.OtherTarball = "start again with another --output"
 	}
-	if packThere(a, opts) != "" && !opts.Accessible { // the review's r (accessible mode has no review to press it on)
-		l.Replace = "press r to replace the pack there (put back as it was if writing fails)"
-	}
 	return l
 }
 
