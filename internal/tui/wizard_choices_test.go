@@ -50,7 +50,7 @@ func pageOf(t *testing.T, d *driver, w *wizard, id string, i int) {
 // one at a time above empty rows); x ticks the one under the cursor,
 // visibly; once left, the field shows what is ticked, not the cursor's
 // option.
-func TestIssue17MultiSelectShowsOptions(t *testing.T) {
+func TestMultiSelectShowsOptions(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {60, 20}} {
 		for _, tt := range []struct {
 			what, page, key string
@@ -135,7 +135,7 @@ func TestPickScrolls(t *testing.T) {
 // required property no longer a property is unticked, and the field says
 // so; space does not tick (it says which key does); the pack is written
 // with what the author sees.
-func TestIssue17ChoicesFromAnswers(t *testing.T) {
+func TestChoicesFromAnswers(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	a := newAnswers()
@@ -179,7 +179,7 @@ func TestIssue17ChoicesFromAnswers(t *testing.T) {
 // Item 3: an action's scopes are the tool's scopes as answered: a scope
 // ticked and then removed from the list is unticked on the action's page,
 // which says so.
-func TestIssue17ScopeRemovedIsUnticked(t *testing.T) {
+func TestScopeRemovedIsUnticked(t *testing.T) {
 	a := newAnswers()
 	d, w := wizardOn(t, a, NewOptions{What: whatTool, DraftDir: t.TempDir()})
 	a.Tool.Scopes = []scaffold.ScopeAnswers{scaffold.NewScope(0)}
@@ -198,7 +198,7 @@ func TestIssue17ScopeRemovedIsUnticked(t *testing.T) {
 // multi-line field; → takes it into the field to be edited (the help
 // names it while the field is empty); under NO_COLOR (the harness's
 // styles) a suggestion says it is one, with colour it is grey alone.
-func TestIssue17SuggestionsEditable(t *testing.T) {
+func TestSuggestionsEditable(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	d, w := wizardOn(t, a, NewOptions{What: scaffold.KindCard, DraftDir: dir})
@@ -247,7 +247,7 @@ func TestIssue17SuggestionsEditable(t *testing.T) {
 }
 
 // The card pack written from an edited suggestion is valid.
-func TestIssue17EditedTemplateWritten(t *testing.T) {
+func TestEditedTemplateWritten(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	a := newAnswers()

@@ -15,7 +15,7 @@ import (
 // Issue 17, item 10: a duplicate node id, a licence that is not an SPDX id
 // and a key typed as acme for acme.key used to pass their pages and fail
 // at the review. Leaving the field now says the problem, and goes on.
-func TestIssue17ChecksWhenLeavingTheField(t *testing.T) {
+func TestChecksWhenLeavingTheField(t *testing.T) {
 	cases := []struct {
 		name, page, key, want string
 		set                   func(a *answers, dir string)
@@ -76,7 +76,7 @@ func flat(v string) string { return strings.Join(strings.Fields(v), " ") }
 
 // Issue 17, item 13: the multi-line system prompt names the key that
 // starts a new line (enter goes on to the next field).
-func TestIssue17NewLineKeyNamed(t *testing.T) {
+func TestNewLineKeyNamed(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	a.Pack.Name = "community.acme.lines"
@@ -93,7 +93,7 @@ func TestIssue17NewLineKeyNamed(t *testing.T) {
 // Issue 17, item 13: "remove" on a list page used to delete at once, with
 // no way back. The page now says what was removed and offers, once, to put
 // it back as it was.
-func TestIssue17RemoveCanBeUndone(t *testing.T) {
+func TestRemoveCanBeUndone(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	a.Tool.Env = []scaffold.EnvAnswers{scaffold.NewEnv(0), scaffold.NewEnv(1)}
@@ -123,7 +123,7 @@ func TestIssue17RemoveCanBeUndone(t *testing.T) {
 
 // Issue 17, item 13: a standalone tool manifest asks its homepage and
 // licence (it used to write example.com and no licence, unasked).
-func TestIssue17ToolAsksHomepageAndLicence(t *testing.T) {
+func TestToolAsksHomepageAndLicence(t *testing.T) {
 	dir := t.TempDir()
 	lines := []string{
 		"", "", "", "", "https://acme.example/weather", "MPL-2.0", "", "", "", // id, version, name, summary, homepage, licence, runtime, install, package
@@ -179,7 +179,7 @@ func TestDraftOfTheOldShapeResumes(t *testing.T) {
 // Issue 17, item 13: a message that names another place of the document
 // ("already used at /nodes/0/typeId (line 16)") names it as the pages
 // do, in the review and on the field.
-func TestIssue17PlacesInWords(t *testing.T) {
+func TestPlacesInWords(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	a.Pack.Name = "community.acme.places"
@@ -201,7 +201,7 @@ func TestIssue17PlacesInWords(t *testing.T) {
 // Issue 17, item 13: a form field's Format was typed, and a wrong one was
 // refused with the schema's regular expression. It is now a choice; a
 // host's own format is typed apart and refused in words.
-func TestIssue17FormFormatIsAChoice(t *testing.T) {
+func TestFormFormatIsAChoice(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	a.Pack.Name = "community.acme.formats"
@@ -238,7 +238,7 @@ func TestIssue17FormFormatIsAChoice(t *testing.T) {
 
 // Issue 17, item 13: a field's own check names it by its title on screen,
 // not by the document's JSON name (`version`, `typeId`).
-func TestIssue17FieldChecksSayTheTitle(t *testing.T) {
+func TestFieldChecksSayTheTitle(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	a.Pack.Name = "community.acme.titles"
@@ -256,7 +256,7 @@ func TestIssue17FieldChecksSayTheTitle(t *testing.T) {
 
 // The host format in accessible mode from a pipe: the page is built again
 // after each question, and choosing a host's own format still asks it.
-func TestIssue17FormHostFormatAccessible(t *testing.T) {
+func TestFormHostFormatAccessible(t *testing.T) {
 	dir := t.TempDir()
 	lines := make([]string, 19) // the identity and form pages' suggestions, then the first field's id, type, label
 	lines = append(lines, "7", "x-phone")

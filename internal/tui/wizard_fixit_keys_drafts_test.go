@@ -17,7 +17,7 @@ import (
 
 // Item 1: the agent's System prompt is replaced by what is typed or
 // pasted, never kept with the typing after it.
-func TestIssue25SystemPromptReplaced(t *testing.T) {
+func TestSystemPromptReplaced(t *testing.T) {
 	t.Parallel()
 	for _, how := range []string{"typed", "pasted"} {
 		t.Run(how, func(t *testing.T) {
@@ -47,7 +47,7 @@ func TestIssue25SystemPromptReplaced(t *testing.T) {
 // Item 2: the ssh-agent key chosen on the sign page is still the choice
 // after the review's "fix it" leads to another page and back (it became
 // "a new key pair: example.key", and the next enter made one).
-func TestIssue25AgentKeySurvivesFixIt(t *testing.T) {
+func TestAgentKeySurvivesFixIt(t *testing.T) {
 	_, ref := serveTestAgent(t)
 	t.Chdir(t.TempDir())
 	a := newAnswers()
@@ -82,7 +82,7 @@ func TestIssue25AgentKeySurvivesFixIt(t *testing.T) {
 // its command, url its address (a placeholder refused), and what is typed
 // is the manifest's kill switch. Item 6: a scope's sensitivity is asked
 // only for private data, and then written.
-func TestIssue25KillSwitchAsked(t *testing.T) {
+func TestKillSwitchAsked(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		kind, downs, typed, want string
@@ -145,7 +145,7 @@ func TestIssue25KillSwitchAsked(t *testing.T) {
 
 // Item 5: on a yes/no, ← chooses the left option (Yes) and → the right one
 // (No), whatever was chosen before: ← on [Yes] used to flip it to No.
-func TestIssue25ArrowsChooseSide(t *testing.T) {
+func TestArrowsChooseSide(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	a := newAnswers()
@@ -171,7 +171,7 @@ func TestIssue25ArrowsChooseSide(t *testing.T) {
 // Item 10: a second ctrl+c on "Keep a draft?" keeps the draft and says
 // where (it quit with the answers thrown away, nothing said); ctrl+c with
 // nothing answered yet quits without asking.
-func TestIssue25CtrlCTwiceKeepsDraft(t *testing.T) {
+func TestCtrlCTwiceKeepsDraft(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	a := newAnswers()
@@ -205,7 +205,7 @@ func TestIssue25CtrlCTwiceKeepsDraft(t *testing.T) {
 // Item 9: a problem the review lists is said as the field is left and the
 // focus goes on, so the next answer typed lands in the next field (it was
 // appended to the licence); the warning goes as soon as its cause does.
-func TestIssue25WarningDoesNotHoldTheField(t *testing.T) {
+func TestWarningDoesNotHoldTheField(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	a := newAnswers()
@@ -234,7 +234,7 @@ func TestIssue25WarningDoesNotHoldTheField(t *testing.T) {
 // Item 14: a chain step's node version is asked (the typeId was pinned
 // @1.0.0 without asking), and a typeId typed with its own pin is accepted
 // and written as typed.
-func TestIssue25ChainStepPins(t *testing.T) {
+func TestChainStepPins(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ key, typed, want string }{
 		{"typeId", "core.openwop.http.fetch@2.1.0", `"typeId": "core.openwop.http.fetch@2.1.0"`},
@@ -261,7 +261,7 @@ func TestIssue25ChainStepPins(t *testing.T) {
 // ECDSA acme.key left by a Sigstore run) is not the default for v2
 // Ed25519: a new pair is (the review refused the key offered); for a
 // Sigstore bundle the same key is the default.
-func TestIssue25UnfitFolderKeyNotDefault(t *testing.T) {
+func TestUnfitFolderKeyNotDefault(t *testing.T) {
 	t.Chdir(t.TempDir())
 	key, err := sign.GenerateKey(sign.ECDSAP256)
 	if err != nil {

@@ -54,7 +54,7 @@ func checkWeatherEnv(t *testing.T, env []envDoc) {
 // Bug 1: an API key added after a setting, enter for the rest, is a
 // secret, and its prompt names it (not API_KEY or SETTING_2, from its
 // place in the list).
-func TestIssue17SecretFollowsName(t *testing.T) {
+func TestSecretFollowsName(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	d, w := wizardOn(t, a, NewOptions{What: whatTool, Dir: dir, DraftDir: dir})
@@ -88,7 +88,7 @@ func TestIssue17SecretFollowsName(t *testing.T) {
 
 // Bug 1 in accessible mode: the prompt's question names the suggestion of
 // the name just given, the secret question offers yes for an API key.
-func TestIssue17SecretFollowsNameAccessible(t *testing.T) {
+func TestSecretFollowsNameAccessible(t *testing.T) {
 	dir := t.TempDir()
 	lines := []string{
 		"", "", "", "", "", "", "", "", "", // tool id, version, name, summary, homepage, licence, runtime kind, install method, package
@@ -120,7 +120,7 @@ func TestIssue17SecretFollowsNameAccessible(t *testing.T) {
 // Bug 4: the action-call smoke test calls an action without side effects
 // of the current answers (it had no target: always a problem); the
 // default one never calls an action with side effects.
-func TestIssue17SmokeTestCallsASafeAction(t *testing.T) {
+func TestSmokeTestCallsASafeAction(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	a.Tool.Runtime.Kind = "python-module"
@@ -188,7 +188,7 @@ func sum(t *testing.T, paths ...string) string {
 // its sidecars already there are a problem with its fix, and the key the
 // folder holds is the default, so the next release verifies with the same
 // public key.
-func TestIssue17ReleaseNotReplaced(t *testing.T) {
+func TestReleaseNotReplaced(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	first := func() *answers {
@@ -304,7 +304,7 @@ func porcelain(t *testing.T, dir string) string {
 // keeps the new private key out of it, in the user's configuration
 // folder (0700, the key 0600), and says so on the review and in the
 // summary; a key the checkout ignores stays in the folder.
-func TestIssue17KeyOutsideCheckout(t *testing.T) {
+func TestKeyOutsideCheckout(t *testing.T) {
 	repo := t.TempDir()
 	gitRepo(t, repo)
 	config := t.TempDir()

@@ -54,7 +54,7 @@ func enterUntil(t *testing.T, d *driver, w *wizard, id string) {
 // scopes and two actions is finished in the full-screen wizard: each
 // variable's prompt is asked, every entry reaches the file, and the kill
 // switch offered first is the one the answers call for.
-func TestBug1ToolWithEnvScopesActions(t *testing.T) {
+func TestWizardToolWithEnvScopesActions(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	d, w := wizardOn(t, a, NewOptions{What: whatTool, Dir: dir, DraftDir: dir})
@@ -119,7 +119,7 @@ func TestBug1ToolWithEnvScopesActions(t *testing.T) {
 
 // Bug 1 and 6, accessible mode: the same manifest from answers piped on
 // stdin, lists included; the prompt is asked and nothing is asked twice.
-func TestBug1AccessibleToolFromStdin(t *testing.T) {
+func TestAccessibleToolFromStdin(t *testing.T) {
 	dir := t.TempDir()
 	lines := []string{
 		"", "", "", "", "", "", "", "", "", // tool id, version, name, summary, homepage, licence, runtime kind, install method, package
@@ -155,7 +155,7 @@ func TestBug1AccessibleToolFromStdin(t *testing.T) {
 // Bug 2: with problems in three sections, enter on each opens its own
 // page; shift+tab on a page's first field goes to the page before; b on
 // the review goes back without typing into a field.
-func TestBug2ReviewSectionsAndBack(t *testing.T) {
+func TestReviewSectionsAndBack(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	a.Pack.Version = "1.0"
@@ -198,7 +198,7 @@ func TestBug2ReviewSectionsAndBack(t *testing.T) {
 // before anything is written: files already in the target, an existing
 // key pair, an existing key that does not load. A failure while writing
 // leaves nothing behind, keeps the draft and is reported.
-func TestBug3CheckedBeforeWriting(t *testing.T) {
+func TestReviewChecksBeforeWriting(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	a := newAnswers()
@@ -273,7 +273,7 @@ func TestBug3CheckedBeforeWriting(t *testing.T) {
 
 // Bug 4: a key sent right after enter lands in the next field, even before
 // the commands enter returned have run.
-func TestBug4KeysAfterEnter(t *testing.T) {
+func TestKeysAfterEnterLandInNextField(t *testing.T) {
 	a := newAnswers()
 	d, w := wizardOn(t, a, NewOptions{What: whatNodes, DraftDir: t.TempDir()})
 	d.keys("enter") // scope
@@ -285,7 +285,7 @@ func TestBug4KeysAfterEnter(t *testing.T) {
 }
 
 // Bug 6: with NO_COLOR, the focused Yes/No button is marked.
-func TestBug6PlainButtons(t *testing.T) {
+func TestPlainButtonsMarkTheChoice(t *testing.T) {
 	a := newAnswers()
 	d, w := wizardOn(t, a, NewOptions{DraftDir: t.TempDir()})
 	toPage(d, w, "agent")
@@ -303,7 +303,7 @@ func TestBug6PlainButtons(t *testing.T) {
 
 // Bug 7: suggestions are placeholders: typing replaces them; the help names
 // ctrl+u.
-func TestBug7Placeholders(t *testing.T) {
+func TestSuggestionsArePlaceholders(t *testing.T) {
 	a := newAnswers()
 	d, w := wizardOn(t, a, NewOptions{What: whatNodes, DraftDir: t.TempDir()})
 	d.keys("enter", "type:acme", "enter", "enter")
@@ -325,7 +325,7 @@ func TestBug7Placeholders(t *testing.T) {
 
 // Bug 8: esc while searching the license list stops the search; ctrl+e
 // without $EDITOR says so; the quit dialog's text and help agree on esc.
-func TestBug8EscAndEditor(t *testing.T) {
+func TestEscStopsSearchAndEditorNamed(t *testing.T) {
 	t.Setenv("EDITOR", "")
 	t.Setenv("VISUAL", "")
 	a := newAnswers()
@@ -357,7 +357,7 @@ func TestBug8EscAndEditor(t *testing.T) {
 
 // Bug 9: a draft resumes on the page it was left on; leaving with a draft
 // leaves a note; the review shows the selected problem whole.
-func TestBug9ResumeWhereLeft(t *testing.T) {
+func TestDraftResumesWhereLeft(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	d, w := wizardOn(t, a, NewOptions{DraftDir: dir})
@@ -379,7 +379,7 @@ func TestBug9ResumeWhereLeft(t *testing.T) {
 
 // Bug 10: help texts do not cite the spec's documents; counts agree with
 // their nouns.
-func TestBug10PlainWords(t *testing.T) {
+func TestHelpInPlainWords(t *testing.T) {
 	a := newAnswers()
 	a.Pack.Agents = append(a.Pack.Agents, scaffold.NewAgent(1))
 	a.Tool.Env = []scaffold.EnvAnswers{scaffold.NewEnv(0)}
@@ -404,7 +404,7 @@ func TestBug10PlainWords(t *testing.T) {
 }
 
 // Bug 9 (editor): / finds values too, not only keys.
-func TestBug9EditorFindsValues(t *testing.T) {
+func TestEditorFindsValues(t *testing.T) {
 	doc, err := jsondoc.Parse([]byte(`{"name": "vendor.acme.x", "license": "MIT", "nodes": [{"typeId": "vendor.acme.x.hello"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -420,7 +420,7 @@ func TestBug9EditorFindsValues(t *testing.T) {
 // Bug 5: a mixed pack's tool manifest is part of the pack: its agents allow
 // the tool, validate of the pack checks the manifest (OW018), pack packs it
 // and the README lists it.
-func TestBug5ToolShipsInThePack(t *testing.T) {
+func TestMixedPackShipsItsTool(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	a.Pack.Name = "community.acme.mixed"
