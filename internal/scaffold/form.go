@@ -101,6 +101,9 @@ func CheckHostFormat(s string) error {
 	if hostFormat.MatchString(s) {
 		return nil
 	}
+	if s == "" || s == FormFormatOther {
+		return errors.New("no host format typed: write x- then the format's name in lower-case letters, digits and dashes, e.g. x-phone")
+	}
 	return errors.New(strconv.Quote(s) + " is not a host's own format: write x- then lower-case letters, digits and dashes, e.g. x-phone")
 }
 

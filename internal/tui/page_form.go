@@ -126,7 +126,7 @@ func (w *wizard) formatChoice(key string, v *string) (huh.Field, *huh.Group) {
 	}
 	list := huh.NewSelect[string]().Title("Format").Description(k.help(validate.FormContentPack, scaffold.FormFieldPointer(key))).
 		Options(opts...).Value(&choice).Key(key)
-	in := k.reg(k.text(key+".other", "Host format", str{p: v}, "", "").Placeholder("x-phone").
+	in := k.reg(k.text(key+".other", "Host format", str{p: v, def: scaffold.FormFormatOther}, "", "").Placeholder("x-phone").
 		Description("a format a host of yours knows: x- then lower-case letters, digits and dashes"),
 		scaffold.CheckHostFormat)
 	return list, w.hideWhen(huh.NewGroup(in), func() bool { return choice != scaffold.FormFormatOther })
