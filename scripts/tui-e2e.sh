@@ -59,7 +59,9 @@ cleanup() {
 	if [ -n "$sizes_pid" ]; then kill "$sizes_pid" 2>/dev/null && wait "$sizes_pid" 2>/dev/null; fi
 	tmux -L "$sock" kill-server 2>/dev/null || true
 	if [ "${E2E_KEEP:-}" = 1 ]; then echo "tui-e2e: work dir kept: $work"; else rm -rf "$work"; fi
+	if [ -n "$nobody_dir" ]; then rm -rf "$nobody_dir"; fi
 }
+nobody_dir= # e2e_secrets' folder for the run as another user (root only)
 trap cleanup EXIT
 
 wopkit=${1:-}
@@ -1019,18 +1021,21 @@ e2e_secrets() {
 		echo "tui-e2e: read-only folder skipped (root, and no setpriv to run as another user)"
 		return 0
 	fi
-	local as="" st=$XDG_STATE_HOME
-	mkdir -p "$s/ro"
-	if [ "$(id -u)" = 0 ]; then # nobody, with a home and a state folder of its own
-		st=$s/nobody-state
-		mkdir -p "$s/nobody" "$st"
-		chown 65534:65534 "$s/nobody" "$st"
-		chmod 755 "$work" "$s"
-		as="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$s/nobody XDG_STATE_HOME=$st XDG_CONFIG_HOME=$s/nobody/config"
-		chown 0:0 "$s/ro"
+	# as root, the run is nobody's, in a folder of /tmp nobody can reach (the work dir's parents may be private)
+	local as="" st=$XDG_STATE_HOME base=$s bin=$wopkit
+	if [ "$(id -u)" = 0 ]; then
+		nobody_dir=$(mktemp -d /tmp/wopkit-e2e-nobody.XXXXXX)
+		base=$nobody_dir st=$nobody_dir/state bin=$nobody_dir/wopkit
+		chmod 755 "$base"
+		cp "$wopkit" "$bin" && chmod 755 "$bin"
+		mkdir -p "$base/home" "$st"
+		chown 65534:65534 "$base/home" "$st"
+		as="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$base/home XDG_STATE_HOME=$st XDG_CONFIG_HOME=$base/home/config"
 	fi
-	chmod 555 "$s/ro"
-	start "cd '$s/ro' && $as NO_COLOR=1 '$wopkit' new"
+	local ro=$base/ro
+	mkdir -p "$ro"
+	chmod 555 "$ro"
+	start "cd '$ro' && $as NO_COLOR=1 '$bin' new"
 	wait_for 'What do you want to create'
 	keys Enter
 	wait_for '^┃ Scope'
@@ -1039,7 +1044,7 @@ e2e_secrets() {
 	answer '^┃ Pack name' readonly
 	enter_until '^┃ Pack and sign now'
 	keys Enter # v2 with a new key pair
-	enter_until 'the files from being written' 
+	enter_until 'the files from being written'
 	wait_text 'cannot write the files'
 	wait_text 'run where you may write (or make the folder writable)'
 	keys q
@@ -1049,9 +1054,9 @@ e2e_secrets() {
 	screen | grep -q '^EXIT=0' || fail "keeping a draft from a read-only folder does not exit 0"
 	screen | grep -q 'kept a draft of your answers in' || fail "where the draft went is not said"
 	[ -n "$(find "$st/wopkit/drafts" -name '*.json')" ] || fail "no draft in the state folder $st"
-	[ -z "$(ls -A "$s/ro")" ] || fail "the read-only folder was written: $(ls -A "$s/ro")"
-	chmod 777 "$s/ro"
-	start "cd '$s/ro' && $as NO_COLOR=1 '$wopkit' new"
+	[ -z "$(ls -A "$ro")" ] || fail "the read-only folder was written: $(ls -A "$ro")"
+	chmod 777 "$ro"
+	start "cd '$ro' && $as NO_COLOR=1 '$bin' new"
 	wait_for 'A draft from an earlier run is here \(community.acme.readonly\)'
 	keys y
 	enter_until 'will be written'
@@ -1060,9 +1065,9 @@ e2e_secrets() {
 	keys q
 	wait_for '^EXIT=0'
 	local pub
-	pub=$(find "$s" -name 'acme*.pub' -newer "$s/pass/acme.pub" | head -1)
+	pub=$(find "$base" -name 'acme*.pub' | head -1)
 	[ -n "$pub" ] || fail "no public key of the new pair"
-	"$wopkit" verify "$s/ro/community.acme.readonly-0.1.0.tgz" --key "$pub" || fail "the resumed release does not verify"
+	"$wopkit" verify "$ro/community.acme.readonly-0.1.0.tgz" --key "$pub" || fail "the resumed release does not verify"
 	echo "tui-e2e: secrets ok (${cols}x$rows)"
 }
 
