@@ -1030,7 +1030,7 @@ e2e_secrets() {
 		cp "$wopkit" "$bin" && chmod 755 "$bin"
 		mkdir -p "$base/home" "$st"
 		chown 65534:65534 "$base/home" "$st"
-		as="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$base/home XDG_STATE_HOME=$st XDG_CONFIG_HOME=$base/home/config"
+		as="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$base/home TMPDIR=$base/home XDG_STATE_HOME=$st XDG_CONFIG_HOME=$base/home/config"
 	fi
 	local ro=$base/ro
 	mkdir -p "$ro"
