@@ -466,8 +466,8 @@ e2e_tool() {
 	start "cd tool && NO_COLOR=1 '$wopkit' new tool"
 	wait_for '^┃ Tool id'
 	enter_until 'Environment variables: none'
-	keys BTab # back across sections: the tool page
-	wait_for '^┃ Tool id'
+	keys BTab # back across sections: the tool page, on its last field (shift+tab goes back a field)
+	wait_for '^┃ Package'
 	enter_until 'Environment variables: none'
 	keys Down Enter
 	answer '^┃ Environment variable' ACME_API_KEY

@@ -365,8 +365,10 @@ func (w *wizard) pageKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			return push(d), true
 		}
 		return tea.Quit, true
-	case s == "ctrl+b", s == "shift+tab" && focused == w.first:
+	case s == "ctrl+b":
 		return w.back(), true
+	case s == "shift+tab" && focused == w.first:
+		return w.backToLast(), true
 	case s == "ctrl+e":
 		if _, isText := focused.(*huh.Text); isText && os.Getenv("EDITOR") == "" && os.Getenv("VISUAL") == "" {
 			w.notice = "ctrl+e opens your editor, but $EDITOR is not set: set it (e.g. EDITOR=nano) and start again, or type here"

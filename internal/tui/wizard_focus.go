@@ -80,3 +80,23 @@ func (w *wizard) startAt(fe scaffold.FieldError) tea.Cmd {
 	}
 	return cmd
 }
+
+// backToLast goes back a page with the focus on its last field, as
+// shift+tab goes back a field (^b lands on the page's first field). The
+// walk to the last field may complete the form: it is then built again
+// and walked to the last key seen.
+func (w *wizard) backToLast() tea.Cmd {
+	cmd := w.back()
+	if w.form == nil {
+		return cmd
+	}
+	at := w.form.GetFocusedField()
+	found, seen := focusKey(w.form, "\x00") // no field has this key: the walk goes to the end
+	if found || len(seen) == 0 || w.form.State == huh.StateNormal && w.form.GetFocusedField() != at {
+		return cmd // stopped on a field it cannot leave: the focus stays there
+	}
+	w.form = w.build(w.at)
+	cmd = w.startForm()
+	focusKey(w.form, seen[len(seen)-1])
+	return cmd
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/openwop/wopkit/internal/scaffold"
 )
 
@@ -55,5 +57,64 @@ func TestReviewFormatProblemInWords(t *testing.T) {
 		if s := fe.Message + " " + fe.Hint; strings.Contains(s, "regular expression") || strings.Contains(s, "^(") {
 			t.Errorf("the problem names a regular expression: %s", s)
 		}
+	}
+}
+
+// A step given the id of the step before is said as the id is left (the
+// duplicate and the cycle it makes); renamed, both problems go at once.
+func TestRenamedDuplicateStepDropsItsProblems(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := newAnswers()
+	d, w := wizardOn(t, a, NewOptions{What: whatChain, DraftDir: dir, Dir: filepath.Join(dir, "out")})
+	first := a.chainPack().Chains[0].Steps[0].ID
+	for _, at := range walk(w.a) {
+		if at.pg.id == "step" && at.j == 1 {
+			d.run(w.move(at))
+		}
+	}
+	clearField(d, w.form.GetFocusedField())
+	d.keys("type:"+first, "enter")
+	if !strings.Contains(w.warn, "already used") || !strings.Contains(w.warn, "cycle") {
+		t.Fatalf("a duplicate step id is not said as it is left: %q\n%s", w.warn, d.view())
+	}
+	d.send(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	clearField(d, w.form.GetFocusedField())
+	d.keys("type:parse", "enter")
+	if v := flat(d.view()); w.warn != "" || strings.Contains(v, "cycle") || strings.Contains(v, "already used") {
+		t.Errorf("the problems outlive the rename: %q\n%s", w.warn, d.view())
+	}
+}
+
+// shift+tab on a page's first field goes back to the last field of the
+// page before (it landed on its first); ^b lands on the first.
+func TestShiftTabBackLandsOnLastField(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := newAnswers()
+	d, w := wizardOn(t, a, NewOptions{What: whatNodes, DraftDir: dir, Dir: filepath.Join(dir, "out")})
+	d.keys("enter")
+	for i := 0; i < 40 && w.at.pg.id == pageIdentity; i++ {
+		d.keys("enter")
+	}
+	if w.at.pg.id == pageIdentity || w.form.GetFocusedField() != w.first {
+		t.Fatalf("not on the next page's first field:\n%s", d.view())
+	}
+	next := w.at
+	d.send(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	if w.at.pg.id != pageIdentity {
+		t.Fatalf("shift+tab did not go back a page (on %s)", w.at.pg.id)
+	}
+	last := w.form.GetFocusedField()
+	if last == w.first {
+		t.Fatalf("shift+tab landed on the first field of the page before:\n%s", d.view())
+	}
+	d.keys("enter")
+	if !w.at.is(next) {
+		t.Errorf("enter on the field shift+tab landed on does not lead to the page after (on %s): it is not the last", w.at.pg.id)
+	}
+	d.send(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, keyMsg("ctrl+b"))
+	if w.form.GetFocusedField() != w.first {
+		t.Errorf("^b does not land on the page's first field:\n%s", d.view())
 	}
 }
