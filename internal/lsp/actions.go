@@ -66,13 +66,15 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 	diags := s.check(w.doc)[w.doc.path]
 	var kindDiags []protocol.Diagnostic
 	for _, d := range diags {
-		if strings.Contains(d.Message, "kind") && codeOf(d) == "schema/required" {
+		data, _ := d.Data.(problemData)
+		// A member missing at the root (the kind, when the document has
+		// none: see below), known by its pointer, not by its words.
+		if codeOf(d) == "schema/required" && data.Pointer == "" {
 			kindDiags = append(kindDiags, d)
 		}
 		if !overlaps(d.Range, p.Range) {
 			continue
 		}
-		data, _ := d.Data.(problemData)
 		var a *codeAction
 		switch codeOf(d) {
 		case "OW005":
@@ -91,24 +93,10 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = s.fitSuite(w, data.Pointer, d.Message)
 		case "PK002":
 			a = renamePeer(w, data.Pointer)
-		case "OW007":
-			a = removeProvider(w, data.Pointer)
-		case "PK003":
-			a = signingKeyScheme(w)
-		case "OW004":
-			a = remoteRuntime(w)
 		case "EV003":
 			a = scaleWeights(w, data.Pointer)
-		case "PK004":
-			a = entryFromRemote(w)
-		case "OW010":
-			a = fixPeer(w, data.Pointer)
-		case "CN002":
-			a = pkceS256(w, data.Pointer)
 		case "WC006":
 			a = removeParam(w, data.Pointer)
-		case "CD003":
-			a = removeMapping(w, data.Pointer)
 		}
 		if a != nil {
 			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true

@@ -11,26 +11,12 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
-// The quick fixes whose rule's hint names one value to set or one member to
-// remove or rename: PK001, PK002, PK003, PK004, OW004, OW007, OW010, CN002, WC006,
-// CD003, EV003 (the rules whose fix the problem carries, validate.Problem.Fix,
-// need nothing here: see applyFix).
+// The quick fixes still computed here from the document (the others are
+// carried by the problem, validate.Problem.Fix: see applyFix).
 
 // setValue is the action "title" that sets the value at pointer.
 func setValue(w *view, pointer string, value any, title string) *codeAction {
 	b, err := jsonedit.Set(w.doc.text, pointer, value)
-	if err != nil {
-		return nil
-	}
-	return &codeAction{Title: title, Edit: editOf(w, b)}
-}
-
-// removeMember is the action "title" that removes the member at pointer.
-func removeMember(w *view, pointer, title string) *codeAction {
-	if w.jd.Lookup(pointer) == nil {
-		return nil
-	}
-	b, err := jsonedit.Remove(w.doc.text, pointer)
 	if err != nil {
 		return nil
 	}
@@ -52,43 +38,6 @@ func admitMajor2(w *view, pointer string) *codeAction {
 	}
 	r := ">=" + floor + " <3.0.0"
 	return setValue(w, pointer, r, fmt.Sprintf("Write %q", r))
-}
-
-// entryFromRemote sets runtime.entry to runtime.mcpServer.remotes[0].url
-// (PK004).
-func entryFromRemote(w *view) *codeAction {
-	url := w.jd.Lookup("/runtime/mcpServer/remotes/0/url")
-	if url == nil || url.Kind != jsondoc.String {
-		return nil
-	}
-	return setValue(w, "/runtime/entry", url.Str, fmt.Sprintf("Set runtime.entry to %q", url.Str))
-}
-
-// fixPeer answers OW010: an empty peerDependencies value becomes
-// "supported"; a peerDependenciesMeta entry without its peer is removed.
-func fixPeer(w *view, pointer string) *codeAction {
-	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) != 2 {
-		return nil
-	}
-	switch toks[0] {
-	case "peerDependencies":
-		if n := w.jd.Lookup(pointer); n == nil || n.Kind != jsondoc.String || strings.TrimSpace(n.Str) != "" {
-			return nil
-		}
-		return setValue(w, pointer, "supported", fmt.Sprintf(`Write "supported" for %q`, toks[1]))
-	case "peerDependenciesMeta":
-		return removeMember(w, pointer, fmt.Sprintf("Remove the peerDependenciesMeta entry %q", toks[1]))
-	}
-	return nil
-}
-
-// pkceS256 sets a provider's auth.pkce to "S256" (CN002).
-func pkceS256(w *view, pointer string) *codeAction {
-	if pointer != "/provider/auth/pkce" {
-		return nil
-	}
-	return setValue(w, pointer, "S256", `Set auth.pkce to "S256"`)
 }
 
 // removeParam removes a chain parameter no {{params.x}} uses (WC006), and
@@ -114,39 +63,6 @@ func removeParam(w *view, pointer string) *codeAction {
 		return nil
 	}
 	return &codeAction{Title: fmt.Sprintf("Remove the unused parameter %q", name), Edit: editOf(w, b)}
-}
-
-// removeMapping removes a card's placeholderMapping entry its template
-// never uses (CD003).
-func removeMapping(w *view, pointer string) *codeAction {
-	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) != 5 || toks[0] != "cards" || toks[3] != "placeholderMapping" {
-		return nil
-	}
-	return removeMember(w, pointer, fmt.Sprintf("Remove the unused mapping %q", toks[4]))
-}
-
-// remoteRuntime writes the runtime OW004's hint gives a pack of agents
-// only: {"language": "remote", "entry": "pack.json"}.
-func remoteRuntime(w *view) *codeAction {
-	if w.jd.Lookup("/runtime") == nil {
-		return nil
-	}
-	return setValue(w, "/runtime", map[string]any{"language": "remote", "entry": "pack.json"},
-		`Set "runtime": {"language": "remote", "entry": "pack.json"}`)
-}
-
-// signingKeyScheme rewrites a v2 signing block as exactly {keyId, scheme},
-// in that order, keeping their values (PK003); without both there is no
-// value to keep, and no fix.
-func signingKeyScheme(w *view) *codeAction {
-	sg := w.jd.Lookup("/signing")
-	key, scheme := sg.Get("keyId"), sg.Get("scheme")
-	if key == nil || scheme == nil || key.Kind != jsondoc.String || scheme.Kind != jsondoc.String {
-		return nil
-	}
-	// encoding/json writes a map's keys sorted: keyId, then scheme.
-	return setValue(w, "/signing", map[string]any{"keyId": key.Str, "scheme": scheme.Str}, "Write the signing block as {keyId, scheme}")
 }
 
 // scaleWeights divides each weight of the rubric at pointer by their sum,
@@ -214,14 +130,4 @@ func renamePeer(w *view, pointer string) *codeAction {
 		return nil
 	}
 	return &codeAction{Title: fmt.Sprintf("Rename the peer dependency %q to the family %q", key, fam), Edit: editOf(w, text)}
-}
-
-// removeProvider removes a provider from a secret whose kind is not
-// ai-provider (OW007's second case; the first needs a provider id only the
-// author knows).
-func removeProvider(w *view, pointer string) *codeAction {
-	if !strings.HasSuffix(pointer, "/provider") {
-		return nil
-	}
-	return removeMember(w, pointer, `Remove "provider"`)
 }

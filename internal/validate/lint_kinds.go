@@ -173,8 +173,14 @@ func checkSigningBlock(c *lintCtx) {
 	if strings.Join(keys, ",") == "keyId,scheme" {
 		return
 	}
-	c.report("/signing", false, fmt.Sprintf("the v2 signing block must be exactly {keyId, scheme} in that order; it has {%s}", strings.Join(keys, ", ")),
-		`write "signing": {"keyId": "<your key id>", "scheme": "ed25519-canonical-json"}, or leave it out of a source pack.json: the build writes it`)
+	// The fix keeps both values; without them there is none.
+	var fix *Fix
+	if key, scheme := sg.Get("keyId"), sg.Get("scheme"); key != nil && scheme != nil && key.Kind == jsondoc.String && scheme.Kind == jsondoc.String {
+		// encoding/json writes a map's keys sorted: keyId, then scheme.
+		fix = setFix("Write the signing block as {keyId, scheme}", "/signing", map[string]any{"keyId": key.Str, "scheme": scheme.Str})
+	}
+	c.reportFix("/signing", false, fmt.Sprintf("the v2 signing block must be exactly {keyId, scheme} in that order; it has {%s}", strings.Join(keys, ", ")),
+		`write "signing": {"keyId": "<your key id>", "scheme": "ed25519-canonical-json"}, or leave it out of a source pack.json: the build writes it`, fix)
 }
 
 // PK004: runtime.entry equals runtime.mcpServer.remotes[0].url (RFC 0203).
@@ -191,8 +197,8 @@ func checkMcpEntry(c *lintCtx) {
 	if entry == nil {
 		ptr = "/runtime"
 	}
-	c.report(ptr, false, fmt.Sprintf("runtime.entry is %s but runtime.mcpServer.remotes[0].url is %q; RFC 0203 requires them equal", describeValue(entry), url.Str),
-		fmt.Sprintf("set runtime.entry to %q", url.Str))
+	c.reportFix(ptr, false, fmt.Sprintf("runtime.entry is %s but runtime.mcpServer.remotes[0].url is %q; RFC 0203 requires them equal", describeValue(entry), url.Str),
+		fmt.Sprintf("set runtime.entry to %q", url.Str), setFix(fmt.Sprintf("Set runtime.entry to %q", url.Str), "/runtime/entry", url.Str))
 }
 
 // PK005: runtime.mcpServer is in the spec's node schema but not in the
@@ -248,8 +254,8 @@ func checkCardPlaceholders(c *lintCtx) {
 			switch c.rule.ID {
 			case "CD003":
 				if !used[m.Key] {
-					c.report(ptr, true, fmt.Sprintf("placeholderMapping maps %q, which the template never uses as {{%s}}", m.Key, m.Key),
-						"use the slot in prompt.template, or remove the mapping")
+					c.reportFix(ptr, true, fmt.Sprintf("placeholderMapping maps %q, which the template never uses as {{%s}}", m.Key, m.Key),
+						"use the slot in prompt.template, or remove the mapping", removeFix(fmt.Sprintf("Remove the unused mapping %q", m.Key), ptr))
 				}
 			case "CD004":
 				in, ok := strings.CutPrefix(m.Value.Text(), "inputs.")
@@ -328,6 +334,6 @@ func checkMcpPKCE(c *lintCtx) {
 	if c.doc.Lookup("/provider/reach/mcp") == nil || pkce.Text() != "unsupported" {
 		return
 	}
-	c.report("/provider/auth/pkce", false, `pkce "unsupported" on a provider reached as an MCP server: hosts refuse to authorize it (RFC 0199 §B.2)`,
-		`remove "pkce" (hosts then send PKCE S256) or set it to "S256"`)
+	c.reportFix("/provider/auth/pkce", false, `pkce "unsupported" on a provider reached as an MCP server: hosts refuse to authorize it (RFC 0199 §B.2)`,
+		`remove "pkce" (hosts then send PKCE S256) or set it to "S256"`, setFix(`Set auth.pkce to "S256"`, "/provider/auth/pkce", "S256"))
 }

@@ -195,8 +195,9 @@ func checkAgentOnlyRemote(c *lintCtx) {
 			return // the schema reports the missing runtime
 		}
 	}
-	c.report(ptr, false, fmt.Sprintf("the pack ships agents and no nodes, but runtime.language is %s, not \"remote\"", describeValue(lang)),
-		`agents are interpreted by the host: set "runtime": {"language": "remote", "entry": "pack.json"}`)
+	c.reportFix(ptr, false, fmt.Sprintf("the pack ships agents and no nodes, but runtime.language is %s, not \"remote\"", describeValue(lang)),
+		`agents are interpreted by the host: set "runtime": {"language": "remote", "entry": "pack.json"}`,
+		setFix(`Set "runtime": {"language": "remote", "entry": "pack.json"}`, "/runtime", map[string]any{"language": "remote", "entry": "pack.json"}))
 }
 
 // describeValue renders a JSON value briefly for messages.
@@ -221,8 +222,8 @@ func checkSecretProvider(c *lintCtx) {
 				c.report(s.ptr(), false, fmt.Sprintf("secret %q has kind \"ai-provider\" but no provider", id),
 					`add "provider": the AI provider id the host resolves the key for, such as "anthropic" or "openai"`)
 			case kind != "" && kind != "ai-provider" && prov != nil:
-				c.report(s.ptr()+"/provider", true, fmt.Sprintf("secret %q has a provider but its kind is %q; provider applies only to \"ai-provider\" secrets", id, kind),
-					`remove "provider", or set "kind": "ai-provider" if this is an AI provider key`)
+				c.reportFix(s.ptr()+"/provider", true, fmt.Sprintf("secret %q has a provider but its kind is %q; provider applies only to \"ai-provider\" secrets", id, kind),
+					`remove "provider", or set "kind": "ai-provider" if this is an AI provider key`, removeFix(`Remove "provider"`, s.ptr()+"/provider"))
 			}
 		}
 	}
@@ -312,8 +313,9 @@ func checkPeerDeps(c *lintCtx) {
 	if peers != nil && peers.Kind == jsondoc.Object {
 		for _, m := range peers.Members {
 			if m.Value.Kind == jsondoc.String && strings.TrimSpace(m.Value.Str) == "" {
-				c.report(jsondoc.Child("/peerDependencies", m.Key), false, fmt.Sprintf("peerDependencies %q has an empty value", m.Key),
-					`say what the pack needs from the host, such as "supported"`)
+				c.reportFix(jsondoc.Child("/peerDependencies", m.Key), false, fmt.Sprintf("peerDependencies %q has an empty value", m.Key),
+					`say what the pack needs from the host, such as "supported"`,
+					setFix(fmt.Sprintf(`Write "supported" for %q`, m.Key), jsondoc.Child("/peerDependencies", m.Key), "supported"))
 			}
 		}
 	}
@@ -325,8 +327,9 @@ func checkPeerDeps(c *lintCtx) {
 		if peers.Get(m.Key) != nil {
 			continue
 		}
-		c.report(jsondoc.Child("/peerDependenciesMeta", m.Key), true, fmt.Sprintf("peerDependenciesMeta names %q, which is not in peerDependencies", m.Key),
-			fmt.Sprintf("add %q to peerDependencies, or remove its peerDependenciesMeta entry", m.Key))
+		c.reportFix(jsondoc.Child("/peerDependenciesMeta", m.Key), true, fmt.Sprintf("peerDependenciesMeta names %q, which is not in peerDependencies", m.Key),
+			fmt.Sprintf("add %q to peerDependencies, or remove its peerDependenciesMeta entry", m.Key),
+			removeFix(fmt.Sprintf("Remove the peerDependenciesMeta entry %q", m.Key), jsondoc.Child("/peerDependenciesMeta", m.Key)))
 	}
 }
 

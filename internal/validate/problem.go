@@ -59,6 +59,11 @@ func setFix(title, pointer string, value any) *Fix {
 	return &Fix{Title: title, Edits: []Edit{{Pointer: pointer, Value: value}}}
 }
 
+// removeFix is the fix that removes the member at pointer.
+func removeFix(title, pointer string) *Fix {
+	return &Fix{Title: title, Edits: []Edit{{Pointer: pointer, Remove: true}}}
+}
+
 // String renders the problem as `file:line:column: message (at /pointer) [rule]`,
 // followed by the advice when there is one.
 func (p Problem) String() string {
