@@ -85,18 +85,12 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = s.pinTypeID(w, data.Pointer)
 		case "OW016":
 			a = cleanRef(w, data.Pointer)
-		case "OW003":
-			a = prefixAgentID(w, data.Pointer)
 		case "PK001":
 			a = admitMajor2(w, data.Pointer)
 		case "OW011":
 			a = s.fitSuite(w, data.Pointer, d.Message)
 		case "PK002":
 			a = renamePeer(w, data.Pointer)
-		case "EV003":
-			a = scaleWeights(w, data.Pointer)
-		case "WC006":
-			a = removeParam(w, data.Pointer)
 		}
 		if a != nil {
 			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true

@@ -127,21 +127,3 @@ func cleanRef(w *view, pointer string) *codeAction {
 	}
 	return &codeAction{Title: fmt.Sprintf("Write %q", pe.Clean), Edit: editOf(w, b)}
 }
-
-// prefixAgentID renames an agent to <pack name>.<its last segment> (OW003).
-func prefixAgentID(w *view, pointer string) *codeAction {
-	n := w.jd.Lookup(pointer)
-	name := w.jd.Root.Get("name").Text()
-	if n == nil || n.Kind != jsondoc.String || name == "" {
-		return nil
-	}
-	suffix := n.Str[strings.LastIndexByte(n.Str, '.')+1:]
-	if suffix == "" {
-		suffix = "default"
-	}
-	b, err := jsonedit.Set(w.doc.text, pointer, name+"."+suffix)
-	if err != nil {
-		return nil
-	}
-	return &codeAction{Title: fmt.Sprintf("Rename the agent to %q", name+"."+suffix), Edit: editOf(w, b)}
-}

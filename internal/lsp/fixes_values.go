@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -38,61 +37,6 @@ func admitMajor2(w *view, pointer string) *codeAction {
 	}
 	r := ">=" + floor + " <3.0.0"
 	return setValue(w, pointer, r, fmt.Sprintf("Write %q", r))
-}
-
-// removeParam removes a chain parameter no {{params.x}} uses (WC006), and
-// its parameters.required entry.
-func removeParam(w *view, pointer string) *codeAction {
-	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) != 5 || toks[0] != "chains" || toks[2] != "parameters" || toks[3] != "properties" || w.jd.Lookup(pointer) == nil {
-		return nil
-	}
-	text, name := w.doc.text, toks[4]
-	req := "/chains/" + toks[1] + "/parameters/required"
-	items := itemsOf(w.jd.Lookup(req))
-	for i := len(items) - 1; i >= 0; i-- {
-		if items[i].Kind == jsondoc.String && items[i].Str == name {
-			var err error
-			if text, err = jsonedit.Remove(text, req+"/"+strconv.Itoa(i)); err != nil {
-				return nil
-			}
-		}
-	}
-	b, err := jsonedit.Remove(text, pointer)
-	if err != nil {
-		return nil
-	}
-	return &codeAction{Title: fmt.Sprintf("Remove the unused parameter %q", name), Edit: editOf(w, b)}
-}
-
-// scaleWeights divides each weight of the rubric at pointer by their sum,
-// so that they add up to 1.0 (EV003).
-func scaleWeights(w *view, pointer string) *codeAction {
-	items := itemsOf(w.jd.Lookup(pointer))
-	sum := 0.0
-	ws := make([]float64, len(items))
-	for i, it := range items {
-		n := it.Get("weight")
-		if n == nil || n.Kind != jsondoc.Number {
-			return nil
-		}
-		f, err := strconv.ParseFloat(n.Str, 64)
-		if err != nil || f < 0 {
-			return nil
-		}
-		ws[i], sum = f, sum+f
-	}
-	if len(items) == 0 || sum <= 0 {
-		return nil
-	}
-	text := w.doc.text
-	for i, f := range ws {
-		var err error
-		if text, err = jsonedit.Set(text, pointer+"/"+strconv.Itoa(i)+"/weight", json.Number(strconv.FormatFloat(f/sum, 'g', 12, 64))); err != nil {
-			return nil
-		}
-	}
-	return &codeAction{Title: "Scale the weights to add up to 1.0", Edit: editOf(w, text)}
 }
 
 // renamePeer renames a peerDependencies key to the family validate guesses

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
@@ -227,9 +228,23 @@ func checkChainParamsUsed(c *lintCtx) {
 		}
 		for _, m := range props.Members {
 			if !used[m.Key] {
-				c.report(jsondoc.Child(ch.ptr()+"/parameters/properties", m.Key), true,
+				// The fix removes its parameters.required entries (last
+				// first, so that the indexes hold), then the declaration.
+				ptr := jsondoc.Child(ch.ptr()+"/parameters/properties", m.Key)
+				fix := &Fix{Title: fmt.Sprintf("Remove the unused parameter %q", m.Key)}
+				var req []*jsondoc.Node
+				if r := ch.n.Get("parameters").Get("required"); r != nil && r.Kind == jsondoc.Array {
+					req = r.Items
+				}
+				for i := len(req) - 1; i >= 0; i-- {
+					if it := req[i]; it.Kind == jsondoc.String && it.Str == m.Key {
+						fix.Edits = append(fix.Edits, Edit{Pointer: ch.ptr() + "/parameters/required/" + strconv.Itoa(i), Remove: true})
+					}
+				}
+				fix.Edits = append(fix.Edits, Edit{Pointer: ptr, Remove: true})
+				c.reportFix(ptr, true,
 					fmt.Sprintf("parameter %q is declared but no {{params.%s}} uses it", m.Key, m.Key),
-					"use it in a node's config or inputs, or remove the declaration")
+					"use it in a node's config or inputs, or remove the declaration", fix)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -109,8 +110,9 @@ tasks:
 		if len(items) == 0 {
 			continue
 		}
-		sum := 0.0
-		for _, it := range items {
+		sum, negative := 0.0, false
+		ws := make([]float64, len(items))
+		for i, it := range items {
 			w := it.n.Get("weight")
 			if w == nil || w.Kind != jsondoc.Number {
 				continue tasks // the schema reports it
@@ -119,11 +121,20 @@ tasks:
 			if err != nil {
 				continue tasks
 			}
-			sum += f
+			ws[i], sum, negative = f, sum+f, negative || f < 0
 		}
 		if math.Abs(sum-1) > 1e-9 {
-			c.report(ptr, false, fmt.Sprintf("the rubric weights of task %q sum to %s, not 1.0", t.n.Get("taskId").Text(), strconv.FormatFloat(sum, 'g', 12, 64)),
-				"scale the weights so that they add up to 1.0")
+			// The fix divides each weight by their sum (none for a
+			// negative weight or a sum that is not positive).
+			var fix *Fix
+			if !negative && sum > 0 {
+				fix = &Fix{Title: "Scale the weights to add up to 1.0"}
+				for i, f := range ws {
+					fix.Edits = append(fix.Edits, Edit{Pointer: ptr + "/" + strconv.Itoa(i) + "/weight", Value: json.Number(strconv.FormatFloat(f/sum, 'g', 12, 64))})
+				}
+			}
+			c.reportFix(ptr, false, fmt.Sprintf("the rubric weights of task %q sum to %s, not 1.0", t.n.Get("taskId").Text(), strconv.FormatFloat(sum, 'g', 12, 64)),
+				"scale the weights so that they add up to 1.0", fix)
 		}
 	}
 }

@@ -174,9 +174,10 @@ func checkAgentPrefix(c *lintCtx) {
 		if suffix == "" {
 			suffix = "default"
 		}
-		c.report(a.ptr()+"/agentId", false,
+		c.reportFix(a.ptr()+"/agentId", false,
 			fmt.Sprintf("agentId %q does not start with the pack name %q followed by a dot; registries refuse the pack (RFC 0003)", id, name),
-			fmt.Sprintf("rename the agent to %q", name+"."+suffix))
+			fmt.Sprintf("rename the agent to %q", name+"."+suffix),
+			setFix(fmt.Sprintf("Rename the agent to %q", name+"."+suffix), a.ptr()+"/agentId", name+"."+suffix))
 	}
 }
 
