@@ -28,6 +28,10 @@ func TestTerminalEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
 	}
+	// It waits on tmux far more than it computes: side by side with the
+	// package's other parallel tests, the whole package takes about as
+	// long as its lanes (the serial part of the package ran first).
+	t.Parallel()
 	fx := fixtures.Dir(t) // the real-terminal test edits a registry source pack
 	bin := filepath.Join(t.TempDir(), "wopkit")
 	build := exec.Command("go", "build", "-o", bin, "../../cmd/wopkit")
