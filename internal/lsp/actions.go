@@ -83,10 +83,6 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = declareParams(w, data.Pointer)
 		case "WC010":
 			a = s.pinTypeID(w, data.Pointer)
-		case "OW016":
-			a = cleanRef(w, data.Pointer)
-		case "PK001":
-			a = admitMajor2(w, data.Pointer)
 		case "OW011":
 			a = s.fitSuite(w, data.Pointer, d.Message)
 		case "PK002":

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,7 +8,7 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/lazyre"
-	"github.com/openwop/wopkit/internal/packref"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // The quick fixes that edit the document itself, one per rule.
@@ -71,7 +70,7 @@ func (s *Server) pinTypeID(w *view, pointer string) *codeAction {
 	if deps := w.jd.Lookup("/dependencies"); deps != nil && deps.Kind == jsondoc.Object {
 		for _, m := range deps.Members {
 			if strings.HasPrefix(n.Str, m.Key+".") {
-				version = lowestVersion(m.Value.Text())
+				version = validate.LowestVersion(m.Value.Text())
 				for _, pj := range s.workspacePacks(w.doc.path) {
 					if pj.Root.Get("name").Text() == m.Key && pj.Root.Get("version").Text() != "" {
 						version = pj.Root.Get("version").Text()
@@ -90,40 +89,10 @@ func (s *Server) pinTypeID(w *view, pointer string) *codeAction {
 	return &codeAction{Title: fmt.Sprintf("Pin %s@%s", n.Str, version), Edit: editOf(w, b)}
 }
 
-var firstVersion = lazyre.New(`(\d+)\.(\d+)\.(\d+)`)
-
-// lowestVersion is the first MAJOR.MINOR.PATCH of a range such as "^1.2.0"
-// or ">=1.2.0 <2.0.0" (the lowest version those admit).
-func lowestVersion(r string) string {
-	r = strings.TrimSpace(r)
-	if strings.HasPrefix(r, "<") || strings.Contains(r, "||") {
-		return ""
-	}
-	return firstVersion.FindString(r)
-}
-
 func quoted(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return out
-}
-
-// cleanRef writes a file reference the way packref cleans it (OW016).
-func cleanRef(w *view, pointer string) *codeAction {
-	n := w.jd.Lookup(pointer)
-	if n == nil || n.Kind != jsondoc.String {
-		return nil
-	}
-	_, err := packref.Path(n.Str)
-	var pe *packref.Error
-	if !errors.As(err, &pe) || pe.Code != packref.CodeUnclean || pe.Clean == "" {
-		return nil
-	}
-	b, err := jsonedit.Set(w.doc.text, pointer, pe.Clean)
-	if err != nil {
-		return nil
-	}
-	return &codeAction{Title: fmt.Sprintf("Write %q", pe.Clean), Edit: editOf(w, b)}
 }

@@ -2,8 +2,6 @@ package lsp
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
@@ -12,32 +10,6 @@ import (
 
 // The quick fixes still computed here from the document (the others are
 // carried by the problem, validate.Problem.Fix: see applyFix).
-
-// setValue is the action "title" that sets the value at pointer.
-func setValue(w *view, pointer string, value any, title string) *codeAction {
-	b, err := jsonedit.Set(w.doc.text, pointer, value)
-	if err != nil {
-		return nil
-	}
-	return &codeAction{Title: title, Edit: editOf(w, b)}
-}
-
-// admitMajor2 writes an engines.openwop range with the ceiling <3.0.0 the
-// v2 registry needs (PK001), keeping the range's floor when it has one.
-func admitMajor2(w *view, pointer string) *codeAction {
-	n := w.jd.Lookup(pointer)
-	if pointer != "/engines/openwop" || n == nil || n.Kind != jsondoc.String {
-		return nil
-	}
-	floor := "1.0.0"
-	if v := lowestVersion(n.Str); v != "" {
-		if major, err := strconv.Atoi(v[:strings.IndexByte(v, '.')]); err == nil && major < 3 && strings.HasPrefix(strings.TrimSpace(n.Str), ">=") {
-			floor = v
-		}
-	}
-	r := ">=" + floor + " <3.0.0"
-	return setValue(w, pointer, r, fmt.Sprintf("Write %q", r))
-}
 
 // renamePeer renames a peerDependencies key to the family validate guesses
 // for it (PK002's hint: validate.GuessPeerFamily), with its

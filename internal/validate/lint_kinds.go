@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -55,13 +56,34 @@ func checkEnginesAdmit2(c *lintCtx) {
 	if r == nil || r.Kind != jsondoc.String || kinds.AdmitsMajor2(r.Str) {
 		return
 	}
+	// The fix writes the ceiling <3.0.0, keeping a ">=" floor below 3.
+	floor := "1.0.0"
+	if v := LowestVersion(r.Str); v != "" && strings.HasPrefix(strings.TrimSpace(r.Str), ">=") {
+		if major, err := strconv.Atoi(v[:strings.IndexByte(v, '.')]); err == nil && major < 3 {
+			floor = v
+		}
+	}
+	fix := setFix(fmt.Sprintf("Write %q", ">="+floor+" <3.0.0"), "/engines/openwop", ">="+floor+" <3.0.0")
 	if c.spec != V2 {
-		c.report("/engines/openwop", false, fmt.Sprintf("engines.openwop %q does not admit protocol major 2: the registry's check-pack-engines-admit-major refuses a pack whose range stops at major 1", r.Str),
-			`write an explicit ceiling that admits 2, such as ">=1.0.0 <3.0.0" (the pack then reads as v2: see `+"`wopkit migrate`"+`)`)
+		c.reportFix("/engines/openwop", false, fmt.Sprintf("engines.openwop %q does not admit protocol major 2: the registry's check-pack-engines-admit-major refuses a pack whose range stops at major 1", r.Str),
+			`write an explicit ceiling that admits 2, such as ">=1.0.0 <3.0.0" (the pack then reads as v2: see `+"`wopkit migrate`"+`)`, fix)
 		return
 	}
-	c.report("/engines/openwop", false, fmt.Sprintf("engines.openwop %q does not admit protocol major 2: hosts read a missing ceiling as <2.0.0 and the v2 registry refuses the pack", r.Str),
-		`write an explicit ceiling that admits 2, such as ">=1.0.0 <3.0.0"`)
+	c.reportFix("/engines/openwop", false, fmt.Sprintf("engines.openwop %q does not admit protocol major 2: hosts read a missing ceiling as <2.0.0 and the v2 registry refuses the pack", r.Str),
+		`write an explicit ceiling that admits 2, such as ">=1.0.0 <3.0.0"`, fix)
+}
+
+var firstVersion = lazyre.New(`(\d+)\.(\d+)\.(\d+)`)
+
+// LowestVersion is the first MAJOR.MINOR.PATCH of a range such as "^1.2.0"
+// or ">=1.2.0 <2.0.0" (the lowest version those admit; "" for a range
+// with no floor or with alternatives).
+func LowestVersion(r string) string {
+	r = strings.TrimSpace(r)
+	if strings.HasPrefix(r, "<") || strings.Contains(r, "||") {
+		return ""
+	}
+	return firstVersion.FindString(r)
 }
 
 //go:embed data/declaration-families.json

@@ -96,8 +96,12 @@ func checkRefsClean(c *lintCtx) {
 		_, err := packref.Path(r.val)
 		var pe *packref.Error
 		if errors.As(err, &pe) && pe.Code == packref.CodeUnclean {
-			c.report(r.pointer, false, fmt.Sprintf("%s %q is not a clean path: tools and extractors may read it as different files", r.key, r.val),
-				fmt.Sprintf("write %q", pe.Clean))
+			var fix *Fix
+			if pe.Clean != "" {
+				fix = setFix(fmt.Sprintf("Write %q", pe.Clean), r.pointer, pe.Clean)
+			}
+			c.reportFix(r.pointer, false, fmt.Sprintf("%s %q is not a clean path: tools and extractors may read it as different files", r.key, r.val),
+				fmt.Sprintf("write %q", pe.Clean), fix)
 		}
 	}
 }
