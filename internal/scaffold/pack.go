@@ -240,7 +240,10 @@ func (a *PackAnswers) precheck() FieldErrors {
 	for i, n := range a.Nodes {
 		errs = append(errs, checkPorts("nodes."+strconv.Itoa(i), n)...)
 		id := qualify(a.Name, n.ID)
-		if prev, ok := seen[suffix(id)]; ok {
+		switch prev, ok := seen[suffix(id)]; {
+		case ok && prev == id:
+			errs = append(errs, fieldErrorf("nodes."+strconv.Itoa(i)+".id", "the id %s is used twice: give each node its own", n.ID))
+		case ok:
 			errs = append(errs, fieldErrorf("nodes."+strconv.Itoa(i)+".id", "%s ends like %s: their files would collide", id, prev))
 		}
 		seen[suffix(id)] = id
