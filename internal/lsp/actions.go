@@ -85,8 +85,6 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = s.pinTypeID(w, data.Pointer)
 		case "OW011":
 			a = s.fitSuite(w, data.Pointer, d.Message)
-		case "PK002":
-			a = renamePeer(w, data.Pointer)
 		}
 		if a != nil {
 			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
@@ -219,6 +217,10 @@ func applyFix(w *view, fix *validate.Fix) *codeAction {
 		switch {
 		case e.Remove:
 			text, err = jsonedit.Remove(text, e.Pointer)
+		case e.Rename != "":
+			text, err = jsonedit.Rename(text, e.Pointer, e.Rename)
+		case e.After != "":
+			text, err = jsonedit.SetAfter(text, e.Pointer, e.After, e.Value)
 		case e.Append:
 			text, err = jsonedit.Append(text, e.Pointer, e.Value)
 		default:

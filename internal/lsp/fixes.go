@@ -11,7 +11,8 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
-// The quick fixes that edit the document itself, one per rule.
+// The quick fixes still computed here, from the document and the workspace
+// (the others are carried by the problem, validate.Problem.Fix: see applyFix).
 
 var paramVar = lazyre.New(`\{\{\s*params\.([A-Za-z_][A-Za-z0-9_]*)`)
 

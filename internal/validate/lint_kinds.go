@@ -177,9 +177,36 @@ func checkPeerFamilies(c *lintCtx) {
 		if f := familyFor(m.Key); f != "" {
 			hint = fmt.Sprintf("write the family %q (facets go in peerDependenciesMeta.%s.facets); `wopkit migrate` rewrites v1 keys", f, f)
 		}
-		c.report(jsondoc.Child("/peerDependencies", m.Key), true,
-			fmt.Sprintf("peerDependencies key %q is not a v2 capability family: hosts refuse it (pack_peer_dependency_undefined)", m.Key), hint)
+		c.reportFix(jsondoc.Child("/peerDependencies", m.Key), true,
+			fmt.Sprintf("peerDependencies key %q is not a v2 capability family: hosts refuse it (pack_peer_dependency_undefined)", m.Key), hint,
+			peerFamilyFix(c.doc, m.Key))
 	}
+}
+
+// peerFamilyFix renames a peerDependencies key to the family guessed for
+// it, with its peerDependenciesMeta entry, or the alias's facets there
+// when the family has no entry yet (nil: no family, or it is taken).
+func peerFamilyFix(doc *jsondoc.Doc, key string) *Fix {
+	fam := familyFor(key)
+	if fam == "" || fam == key || doc.Lookup(jsondoc.Child("/peerDependencies", fam)) != nil {
+		return nil
+	}
+	fix := &Fix{Title: fmt.Sprintf("Rename the peer dependency %q to the family %q", key, fam),
+		Edits: []Edit{{Pointer: jsondoc.Child("/peerDependencies", key), Rename: fam}}}
+	meta := doc.Lookup("/peerDependenciesMeta")
+	switch {
+	case meta.Get(key) != nil && meta.Get(fam) == nil:
+		fix.Edits = append(fix.Edits, Edit{Pointer: jsondoc.Child("/peerDependenciesMeta", key), Rename: fam})
+	case meta.Get(fam) == nil:
+		if row, ok := PeerAlias(key); ok && len(row.Facets) > 0 {
+			if meta == nil {
+				fix.Edits = append(fix.Edits, Edit{Pointer: "/peerDependenciesMeta", After: "peerDependencies", Value: map[string]any{fam: map[string]any{"facets": row.Facets}}})
+			} else if meta.Kind == jsondoc.Object {
+				fix.Edits = append(fix.Edits, Edit{Pointer: jsondoc.Child("/peerDependenciesMeta", fam), Value: map[string]any{"facets": row.Facets}})
+			}
+		}
+	}
+	return fix
 }
 
 // PK003: the signing block is exactly {keyId, scheme}, in that order.

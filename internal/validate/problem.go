@@ -46,12 +46,17 @@ type Fix struct {
 
 // Edit is one change to the document a problem is about: Value written at
 // Pointer (the member added or replaced), or appended to the array at
-// Pointer (Append), or the member at Pointer removed (Remove).
+// Pointer (Append), or the member at Pointer removed (Remove) or renamed
+// (Rename).
 type Edit struct {
 	Pointer string
 	Value   any
 	Append  bool
 	Remove  bool
+	// Rename renames the member at Pointer to this key, keeping its value.
+	Rename string
+	// After places a member Value adds after this sibling key.
+	After string
 }
 
 // setFix is the fix that writes value at pointer.
