@@ -63,6 +63,10 @@ func TestCheckValueExplainsInWords(t *testing.T) {
 	if ps := v.CheckValue(ToolManifest, "/env/0/name", "api_key"); len(ps) != 1 || !strings.Contains(ps[0].Hint, "SCREAMING_SNAKE_CASE") {
 		t.Fatalf("env name: %+v", ps)
 	}
+	if ps := v.CheckValue(NodePack, "/nodes/0/capabilities", []any{"abc"}); len(ps) != 1 || ps[0].Rule != "schema/enum" || ps[0].Pointer != "/nodes/0/capabilities/0" ||
+		strings.Contains(ps[0].Message, "`0`") || !strings.Contains(ps[0].Message, "item 1 of the list") {
+		t.Fatalf("a list's item is named by a bare index: %+v", ps)
+	}
 	if ps := v.CheckValue(NodePack, "/agents/0/confidence/defaultThreshold", 1.5); len(ps) != 1 || ps[0].Rule != "schema/maximum" {
 		t.Fatalf("threshold: %+v", ps)
 	}

@@ -41,7 +41,7 @@ func (s *shaper) leaf(e *jsonschema.ValidationError) {
 		for i, w := range k.Want {
 			wants[i] = display(w)
 		}
-		add(ptr, false, "enum", fmt.Sprintf("%s is not an allowed value for %s", gotText(got), quoteKey(field)),
+		add(ptr, false, "enum", fmt.Sprintf("%s is not an allowed value for %s", gotText(got), memberName(field)),
 			"use one of: "+strings.Join(wants, ", ")+"; or validate with a newer schema via --schemas DIR")
 	case *kind.Const:
 		hint := "set it to " + display(k.Want)
@@ -67,7 +67,7 @@ func (s *shaper) leaf(e *jsonschema.ValidationError) {
 		add(ptr, false, "format", fmt.Sprintf("%s is not a valid %s", gotText(got), k.Want), formatHint(k.Want))
 	case *kind.MinLength:
 		if k.Want == 1 {
-			add(ptr, false, "minLength", quoteKey(field)+" must not be empty", "")
+			add(ptr, false, "minLength", memberName(field)+" must not be empty", "")
 		} else {
 			add(ptr, false, "minLength", fmt.Sprintf("%s is %d characters; at least %d are needed", quoteKey(field), k.Got, k.Want), "")
 		}
@@ -294,4 +294,14 @@ var patternWords = map[string]string{
 	`^[a-zA-Z_][a-zA-Z0-9_]*$`: "letters, digits and '_', starting with a letter or '_', e.g. user_name",
 	`^(email|uri|date|date-time|time|x-[a-z][a-z0-9-]*)$`:                                                                              "one of email, uri, date, date-time or time, or a host's own format: x- then lower-case letters, digits and dashes, e.g. x-phone",
 	`^(text|longtext|number|boolean|select|multiselect|file|artifact-ref|vendor\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*|x-[a-z][a-z0-9-]*)$`: "one of text, longtext, number, boolean, select, multiselect, file or artifact-ref, or vendor.<org>.<type>, or x-<name>",
+}
+
+// memberName names the member a problem is about: its quoted name, or for
+// a list's item its place in words ("item 2 of the list"), not a bare
+// index such as `1`.
+func memberName(field string) string {
+	if n, err := strconv.Atoi(field); err == nil && n >= 0 {
+		return "item " + strconv.Itoa(n+1) + " of the list"
+	}
+	return quoteKey(field)
 }
