@@ -83,8 +83,6 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			a = declareParams(w, data.Pointer)
 		case "WC010":
 			a = s.pinTypeID(w, data.Pointer)
-		case "OW011":
-			a = s.fitSuite(w, data.Pointer, d.Message)
 		}
 		if a != nil {
 			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
@@ -92,7 +90,7 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 		}
 		// The fix the problem carries (the rule made it; nothing here
 		// knows the rule), preferred when no other fix is offered.
-		if f := applyFix(w, data.Fix); f != nil {
+		if f := s.applyFix(w, data.Fix); f != nil {
 			f.Kind, f.Diagnostics, f.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, a == nil
 			out = append(out, *f)
 		}
@@ -207,12 +205,23 @@ func (s *Server) createMissing(w *view, pointer string) *codeAction {
 
 // applyFix is the code action that makes a problem's own fix (nil when it
 // has none, or its edits no longer apply to the document).
-func applyFix(w *view, fix *validate.Fix) *codeAction {
+func (s *Server) applyFix(w *view, fix *validate.Fix) *codeAction {
 	if fix == nil || len(fix.Edits) == 0 {
 		return nil
 	}
-	text := w.doc.text
-	for _, e := range fix.Edits {
+	if fix.File != "" {
+		return s.applyFileFix(w, fix)
+	}
+	text, ok := applyEdits(w.doc.text, fix.Edits)
+	if !ok {
+		return nil
+	}
+	return &codeAction{Title: fix.Title, Edit: editOf(w, text)}
+}
+
+// applyEdits makes a fix's edits to text (false: one no longer applies).
+func applyEdits(text []byte, edits []validate.Edit) ([]byte, bool) {
+	for _, e := range edits {
 		var err error
 		switch {
 		case e.Remove:
@@ -227,8 +236,8 @@ func applyFix(w *view, fix *validate.Fix) *codeAction {
 			text, err = jsonedit.Set(text, e.Pointer, e.Value)
 		}
 		if err != nil {
-			return nil
+			return nil, false
 		}
 	}
-	return &codeAction{Title: fix.Title, Edit: editOf(w, text)}
+	return text, true
 }

@@ -44,6 +44,13 @@ func TestFitSuiteFix(t *testing.T) {
 			if !ruleIn(problems(t, pj, pt), "OW011") {
 				t.Fatalf("the broken suite raises no OW011:\n%s", broken)
 			}
+			carried := false
+			for _, p := range problems(t, pj, pt) {
+				carried = carried || p.Rule == "OW011" && p.Fix != nil && p.Fix.File != ""
+			}
+			if !carried {
+				t.Fatal("OW011 does not carry its fix to the suite file (validate.Fix.File)")
+			}
 			c := startSession(t, dir, Options{})
 			defer c.stop()
 			u := c.open(pj, string(pt), 1)

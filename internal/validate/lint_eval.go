@@ -41,18 +41,21 @@ func checkEvalSuiteRef(c *lintCtx) {
 		if err != nil || doc.Root.Kind != jsondoc.Object {
 			continue
 		}
-		c.crossCheckSuite(a, ptr, ref.Str, doc)
+		c.crossCheckSuite(a, ptr, ref.Str, p, doc)
 	}
 }
 
 // crossCheckSuite reports a suite whose targetAgentId or allowedModels do
-// not fit the agent a.
-func (c *lintCtx) crossCheckSuite(a at, ptr, ref string, suite *jsondoc.Doc) {
+// not fit the agent a, with the fix that edits the suite file (at path p
+// in the pack).
+func (c *lintCtx) crossCheckSuite(a at, ptr, ref, p string, suite *jsondoc.Doc) {
 	id := a.n.Get("agentId").Text()
 	if t := suite.Root.Get("targetAgentId"); t != nil && t.Kind == jsondoc.String && id != "" && t.Str != id {
 		line, _ := suite.Position(t.Start)
-		c.report(ptr, false, fmt.Sprintf("eval suite %q targets agent %q (its line %d), not this agent %q", ref, t.Str, line, id),
-			fmt.Sprintf("set targetAgentId in %s to %q, or point evalSuiteRef at this agent's suite", ref, id))
+		fix := setFix(fmt.Sprintf("Set targetAgentId in %s to %q", p, id), "/targetAgentId", id)
+		fix.File = p
+		c.reportFix(ptr, false, fmt.Sprintf("eval suite %q targets agent %q (its line %d), not this agent %q", ref, t.Str, line, id),
+			fmt.Sprintf("set targetAgentId in %s to %q, or point evalSuiteRef at this agent's suite", ref, id), fix)
 	}
 	mc := a.n.Get("modelClass").Text()
 	allowed := suite.Root.Get("allowedModels")
@@ -65,8 +68,9 @@ func (c *lintCtx) crossCheckSuite(a at, ptr, ref string, suite *jsondoc.Doc) {
 		}
 	}
 	line, _ := suite.Position(allowed.Start)
-	c.report(ptr, false, fmt.Sprintf("eval suite %q allows models %s (its line %d), which do not include this agent's modelClass %q", ref, allowedList(allowed), line, mc),
-		fmt.Sprintf("add %q to allowedModels in %s, or change the agent's modelClass", mc, ref))
+	fix := &Fix{Title: fmt.Sprintf("Add %q to allowedModels in %s", mc, p), Edits: []Edit{{Pointer: "/allowedModels", Value: mc, Append: true}}, File: p}
+	c.reportFix(ptr, false, fmt.Sprintf("eval suite %q allows models %s (its line %d), which do not include this agent's modelClass %q", ref, allowedList(allowed), line, mc),
+		fmt.Sprintf("add %q to allowedModels in %s, or change the agent's modelClass", mc, ref), fix)
 }
 
 func allowedList(n *jsondoc.Node) string {

@@ -42,6 +42,9 @@ type Problem struct {
 type Fix struct {
 	Title string
 	Edits []Edit
+	// File is the file the edits apply to, by its path in the pack (""
+	// for the document the problem is about): OW011 edits the eval suite.
+	File string
 }
 
 // Edit is one change to the document a problem is about: Value written at
