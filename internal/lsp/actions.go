@@ -79,8 +79,6 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 		switch codeOf(d) {
 		case "OW005":
 			a = s.createMissing(w, data.Pointer)
-		case "WC005":
-			a = declareParams(w, data.Pointer)
 		case "WC010":
 			a = s.pinTypeID(w, data.Pointer)
 		}

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -199,7 +200,8 @@ func checkChainParamsDeclared(c *lintCtx) {
 		}
 		declared, list := declaredParams(ch)
 		reported := map[string]bool{}
-		for _, u := range paramUses(ch.ptr(), ch.n, nil) {
+		uses := paramUses(ch.ptr(), ch.n, nil)
+		for _, u := range uses {
 			if declared[u.name] || reported[u.name] {
 				continue
 			}
@@ -208,9 +210,36 @@ func checkChainParamsDeclared(c *lintCtx) {
 			if len(list) > 0 {
 				hint += fmt.Sprintf("; declared: %s", quoteList(list, 5))
 			}
-			c.report(u.ptr, false, fmt.Sprintf("{{params.%s}} is used but the chain declares no parameter %q: it resolves to nothing", u.name, u.name), hint)
+			c.reportFix(u.ptr, false, fmt.Sprintf("{{params.%s}} is used but the chain declares no parameter %q: it resolves to nothing", u.name, u.name), hint,
+				declareParamsFix(ch, declared, uses, u.ptr))
 		}
 	}
+}
+
+// declareParamsFix declares, as strings, every parameter the value at ptr
+// uses that the chain ch does not declare.
+func declareParamsFix(ch at, declared map[string]bool, uses []paramUse, ptr string) *Fix {
+	var names []string
+	for _, u := range uses {
+		if u.ptr == ptr && !declared[u.name] && !slices.Contains(names, u.name) {
+			names = append(names, u.name)
+		}
+	}
+	fix := &Fix{}
+	hasParams := ch.n.Get("parameters") != nil
+	for i, n := range names {
+		if i == 0 && !hasParams {
+			fix.Edits = append(fix.Edits, Edit{Pointer: ch.ptr() + "/parameters", Value: map[string]any{"type": "object", "properties": map[string]any{n: map[string]any{"type": "string"}}}})
+			continue
+		}
+		fix.Edits = append(fix.Edits, Edit{Pointer: ch.ptr() + "/parameters/properties" + jsondoc.Pointer(n), Value: map[string]any{"type": "string"}})
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = fmt.Sprintf("%q", n)
+	}
+	fix.Title = "Declare parameter " + strings.Join(quoted, ", ") + " in parameters.properties"
+	return fix
 }
 
 func checkChainParamsUsed(c *lintCtx) {
