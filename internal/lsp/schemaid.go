@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"fmt"
 	"io/fs"
 	"path/filepath"
 
@@ -9,7 +8,6 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
-	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -68,30 +66,16 @@ func (s *Server) schemaIDFix(w *view, rng protocol.Range, dir string) *codeActio
 			return nil
 		}
 	}
-	jd := parsed(pack.text)
-	if jd == nil {
-		return nil
-	}
-	rel, err := filepath.Rel(dir, w.doc.path)
-	if err != nil {
-		return nil
-	}
-	want := validate.PackSchemaID(jd.Root.Get("name").Text(), jd.Root.Get("version").Text(), filepath.ToSlash(rel))
 	for _, d := range s.check(pack)[w.doc.path] {
-		if codeOf(d) != "OW013" || !overlaps(d.Range, rng) {
+		data, _ := d.Data.(problemData)
+		if data.Fix == nil || !overlaps(d.Range, rng) {
 			continue
 		}
-		var b []byte
-		var err error
-		if id := w.jd.Root.Get("$id"); id != nil {
-			b, err = jsonedit.Set(w.doc.text, "/$id", want)
-		} else {
-			b, err = jsonedit.SetAfter(w.doc.text, "/$id", "$schema", want)
-		}
-		if err != nil {
+		b, ok := applyEdits(w.doc.text, data.Fix.Edits)
+		if !ok {
 			return nil
 		}
-		return &codeAction{Title: fmt.Sprintf("Set $id to %q", want), Kind: protocol.QuickFix,
+		return &codeAction{Title: data.Fix.Title, Kind: protocol.QuickFix,
 			Diagnostics: []protocol.Diagnostic{d}, IsPreferred: true, Edit: editOf(w, b)}
 	}
 	return nil

@@ -483,7 +483,8 @@ func (c *lintCtx) checkSchemaID(p, prefix string) {
 			line, col := doc.Position(doc.Locate("", false))
 			c.fileProblem(p, JSONSchema, Problem{Line: line, Column: col, Severity: sev,
 				Message: "this schema has no $id; " + refusal(schemaIDGate+": every schema in schemas/ names its URL"),
-				Hint:    fmt.Sprintf("add \"$id\": %q", want)})
+				Hint:    fmt.Sprintf("add \"$id\": %q", want),
+				Fix:     &Fix{Title: fmt.Sprintf("Set $id to %q", want), Edits: []Edit{{Pointer: "/$id", After: "$schema", Value: want}}}})
 		}
 		return
 	}
@@ -499,5 +500,6 @@ func (c *lintCtx) checkSchemaID(p, prefix string) {
 	if reg {
 		hint = fmt.Sprintf("set \"$id\" to %q (after a version change every $id in schemas/ names the new version)", want)
 	}
-	c.fileProblem(p, JSONSchema, Problem{Pointer: "/$id", Line: line, Column: col, Severity: sev, Message: msg, Hint: hint})
+	c.fileProblem(p, JSONSchema, Problem{Pointer: "/$id", Line: line, Column: col, Severity: sev, Message: msg, Hint: hint,
+		Fix: setFix(fmt.Sprintf("Set $id to %q", want), "/$id", want)})
 }
