@@ -50,7 +50,7 @@ var trustedReads = map[string]string{
 	"internal/tui/review_labels.go:answers.clone":         "re-decoding the wizard's own answers (a copy to build a page on)",
 	"internal/tui/editor_external.go:editor.editExternal": "the file the author's own $EDITOR just wrote",
 	"internal/tui/editor_input.go:editor.typedValue":      "a value the author typed into the editor",
-	"internal/tui/run.go:loadDraft":                       "the wizard's own draft, read bounded by untrusted.ReadNamed",
+	"internal/tui/draftstore.go:loadDraft":                "the wizard's own draft, in the user's state folder (owner-checked, 0600), read bounded",
 	"internal/tui/run.go:upgradeDraft":                    "the wizard's own draft (loadDraft read it bounded), in the shape an older wopkit kept it",
 	"internal/validate/lint_kinds.go:(package)":           "a declaration embedded in wopkit",
 	"internal/validate/lint_events.go:(package)":          "the spec's event names, embedded in wopkit",
