@@ -1059,7 +1059,8 @@ e2e_secrets() {
 	start "cd '$ro' && $as NO_COLOR=1 '$bin' new"
 	wait_for 'A draft from an earlier run is here \(community.acme.readonly\)'
 	keys y
-	enter_until 'will be written'
+	# the draft was kept on the review: it resumes there (an Enter sent before it is drawn would write)
+	wait_for 'will be written' 60
 	keys Enter
 	wait_for 'wrote' 60
 	keys q
