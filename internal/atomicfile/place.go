@@ -146,15 +146,6 @@ func (p *Place) Sync(path string) error {
 	return p.do(path, func(rel string) error { return SyncDirIn(p.root, rel) })
 }
 
-// Lstat describes path inside the place without following a last link.
-func (p *Place) Lstat(path string) (fs.FileInfo, error) {
-	rel, err := p.rel(path)
-	if err != nil {
-		return nil, err
-	}
-	return p.root.Lstat(rel)
-}
-
 // MkdirAll makes the folder dir (a folder the user named: an output's)
 // and the missing folders above it, from the nearest one that exists.
 func MkdirAll(dir string, perm fs.FileMode) error {

@@ -51,11 +51,6 @@ func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	return r.Compiled().FindAllStringSubmatch(s, n)
 }
 
-// FindAllSubmatch is regexp.Regexp's FindAllSubmatch.
-func (r *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte {
-	return r.Compiled().FindAllSubmatch(b, n)
-}
-
 // ReplaceAllString is regexp.Regexp's ReplaceAllString.
 func (r *Regexp) ReplaceAllString(src, repl string) string {
 	return r.Compiled().ReplaceAllString(src, repl)

@@ -90,17 +90,6 @@ func check(f *os.File, err error) func(name string) (*os.File, error) {
 	}
 }
 
-// ReadFile reads at most max+1 bytes of the regular file path (the caller
-// compares the length with max).
-func ReadFile(path string, max int64) ([]byte, error) {
-	f, err := Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, max+1))
-}
-
 // ReadFileIn is ReadFile for name inside root.
 func ReadFileIn(root *os.Root, name string, max int64) ([]byte, error) {
 	f, err := OpenIn(root, name)
@@ -109,18 +98,4 @@ func ReadFileIn(root *os.Root, name string, max int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, max+1))
-}
-
-// StatFS checks that name in fsys is a regular file before it is opened
-// (fs.FS has no non-blocking open): the fs.FileInfo, or the stat error, or
-// a file_not_regular error.
-func StatFS(fsys fs.FS, name string) (fs.FileInfo, error) {
-	fi, err := fs.Stat(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return fi, NotRegular(name, fi.Mode())
-	}
-	return fi, nil
 }

@@ -146,15 +146,6 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	return d.ReadFile(filepath.Base(path), max)
 }
 
-// ReadJSONFile is ReadFile then DecodeJSON, errors naming path.
-func ReadJSONFile(path string, max int64, v any) error {
-	data, err := ReadFile(path, max)
-	if err != nil {
-		return err
-	}
-	return NameJSON(path, DecodeJSON(data, v))
-}
-
 func readBounded(r io.Reader, name string, max int64) ([]byte, error) {
 	if max < 0 {
 		return io.ReadAll(r)
