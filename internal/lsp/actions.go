@@ -75,21 +75,10 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 		if !overlaps(d.Range, p.Range) {
 			continue
 		}
-		var a *codeAction
-		switch codeOf(d) {
-		case "OW005":
-			a = s.createMissing(w, data.Pointer)
-		case "WC010":
-			a = s.pinTypeID(w, data.Pointer)
-		}
-		if a != nil {
-			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
-			out = append(out, *a)
-		}
 		// The fix the problem carries (the rule made it; nothing here
-		// knows the rule), preferred when no other fix is offered.
-		if f := s.applyFix(w, data.Fix); f != nil {
-			f.Kind, f.Diagnostics, f.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, a == nil
+		// knows the rule).
+		if f := s.applyFix(w, data.Pointer, data.Fix); f != nil {
+			f.Kind, f.Diagnostics, f.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
 			out = append(out, *f)
 		}
 	}
@@ -166,14 +155,14 @@ func fileEdit(u protocol.DocumentURI, version *int32, before, after []byte) *wor
 
 // createMissing creates the file a reference at pointer names, from the
 // scaffold's template for that member, when the pack lacks it.
-func (s *Server) createMissing(w *view, pointer string) *codeAction {
+func (s *Server) createMissing(w *view, pointer string, fix *validate.Fix) *codeAction {
 	n := w.jd.Lookup(pointer)
 	toks := jsondoc.SplitPointer(pointer)
 	if n == nil || n.Kind != jsondoc.String || len(toks) == 0 {
 		return nil
 	}
-	ref := strings.TrimPrefix(n.Str, "./")
-	if !fs.ValidPath(ref) || ref == "." || strings.Contains(ref, "://") {
+	ref := fix.Create
+	if ref != strings.TrimPrefix(n.Str, "./") || !fs.ValidPath(ref) || ref == "." || strings.Contains(ref, "://") {
 		return nil
 	}
 	fsys, ok := s.packFS(w.doc.path)
@@ -192,7 +181,7 @@ func (s *Server) createMissing(w *view, pointer string) *codeAction {
 		return nil
 	}
 	u := uri.File(target)
-	return &codeAction{Title: "Create " + ref + " from the wopkit template", Edit: &workspaceEdit{DocumentChanges: []any{
+	return &codeAction{Title: fix.Title, Edit: &workspaceEdit{DocumentChanges: []any{
 		protocol.CreateFile{Kind: "create", URI: u, Options: &protocol.CreateFileOptions{IgnoreIfExists: true}},
 		protocol.TextDocumentEdit{
 			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}},
@@ -203,7 +192,10 @@ func (s *Server) createMissing(w *view, pointer string) *codeAction {
 
 // applyFix is the code action that makes a problem's own fix (nil when it
 // has none, or its edits no longer apply to the document).
-func (s *Server) applyFix(w *view, fix *validate.Fix) *codeAction {
+func (s *Server) applyFix(w *view, pointer string, fix *validate.Fix) *codeAction {
+	if fix != nil && fix.Create != "" {
+		return s.createMissing(w, pointer, fix)
+	}
 	if fix == nil || len(fix.Edits) == 0 {
 		return nil
 	}

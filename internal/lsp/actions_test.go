@@ -103,7 +103,7 @@ func removed(t *testing.T, text, pointer string) []byte {
 // (validate.Problem.Fix): the language server knows nothing of them.
 var carriedFix = map[string]bool{"PR002": true, "CD002": true, "OW005": true, "OW006": true, "IM005": true,
 	"OW004": true, "OW007": true, "OW010": true, "PK003": true, "PK004": true, "CN002": true, "CD003": true,
-	"OW003": true, "EV003": true, "WC006": true, "OW016": true, "PK001": true, "PK002": true, "WC005": true}
+	"OW003": true, "EV003": true, "WC006": true, "OW016": true, "PK001": true, "PK002": true, "WC005": true, "WC010": true}
 
 // Each quick fix, applied as the client would, leaves a document on which
 // validate no longer reports the rule, and no error.

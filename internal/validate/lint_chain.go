@@ -322,10 +322,29 @@ func checkChainTypeIDsPinned(c *lintCtx) {
 			if t == nil || t.Kind != jsondoc.String || strings.Contains(t.Str, "@") || !chainTypeID.MatchString(t.Str) {
 				continue
 			}
-			c.report(n.ptr()+"/typeId", true, fmt.Sprintf("node typeId %q is not pinned: a v2 host refuses an unpinned chain reference at register", t.Str),
-				fmt.Sprintf("pin the exact version of the node the chain was written against, such as %q (RFC 0177 §E.1: @MAJOR.MINOR.PATCH, never a range)", t.Str+"@1.0.0"))
+			c.reportFix(n.ptr()+"/typeId", true, fmt.Sprintf("node typeId %q is not pinned: a v2 host refuses an unpinned chain reference at register", t.Str),
+				fmt.Sprintf("pin the exact version of the node the chain was written against, such as %q (RFC 0177 §E.1: @MAJOR.MINOR.PATCH, never a range)", t.Str+"@1.0.0"),
+				pinFix(c.doc.Root.Get("dependencies"), n.ptr()+"/typeId", t.Str))
 		}
 	}
+}
+
+// pinFix pins typeID to the lowest version that the range of the
+// dependency providing it (the dependency whose name prefixes it) admits:
+// the version the chain was written against (nil: no such dependency).
+func pinFix(deps *jsondoc.Node, ptr, typeID string) *Fix {
+	if deps == nil || deps.Kind != jsondoc.Object {
+		return nil
+	}
+	for _, m := range deps.Members {
+		if !strings.HasPrefix(typeID, m.Key+".") {
+			continue
+		}
+		if v := LowestVersion(m.Value.Text()); v != "" {
+			return setFix(fmt.Sprintf("Pin %s@%s", typeID, v), ptr, typeID+"@"+v)
+		}
+	}
+	return nil
 }
 
 func checkSubChains(c *lintCtx) {

@@ -278,7 +278,7 @@ func (c *lintCtx) resolve(ptr, what, ref string, read bool) (string, bool) {
 	switch st {
 	case fileMissing:
 		hint := "create the file, or fix the path: it is relative to " + c.root()
-		var fix *Fix
+		fix := &Fix{Title: "Create " + ref + " from the wopkit template", Create: strings.TrimPrefix(ref, "./")}
 		if alt := findByBase(c.fsys, path.Base(p)); alt != "" {
 			hint = fmt.Sprintf("the pack has %s: did you mean %q?", alt, alt)
 			if alt != ref {

@@ -45,6 +45,11 @@ type Fix struct {
 	// File is the file the edits apply to, by its path in the pack (""
 	// for the document the problem is about): OW011 edits the eval suite.
 	File string
+	// Create is a file the fix makes (a path relative to the document's
+	// folder), from wopkit's template for the member at the problem's
+	// pointer; Edits are then empty. The language server offers it when
+	// wopkit has a template for that member.
+	Create string
 }
 
 // Edit is one change to the document a problem is about: Value written at
