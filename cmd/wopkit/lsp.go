@@ -14,6 +14,7 @@ type lspOptions struct {
 	SchemaDir   string
 	Spec        string
 	ForRegistry bool
+	Registry    string
 }
 
 func (o *lspOptions) AddFlags(cmd *cobra.Command) {
@@ -22,6 +23,7 @@ func (o *lspOptions) AddFlags(cmd *cobra.Command) {
 	f.StringVar(&o.SchemaDir, "schemas", "", "directory of JSON Schemas that override the embedded ones by $id (as validate --schemas)")
 	f.StringVar(&o.Spec, "spec", "", "check every document against this OpenWOP spec version (v1 or v2) instead of detecting it")
 	f.BoolVar(&o.ForRegistry, "for-registry", false, "apply the rules for publishing to a registry, as validate --for-registry does")
+	f.StringVar(&o.Registry, "registry", "", "with --for-registry: a registry checkout to compare each pack.json with the version it follows, and to run publish's gates on (as validate --registry)")
 }
 
 // newLspCmd serves the Language Server Protocol on stdio: validate's
@@ -35,13 +37,18 @@ func newLspCmd() *cobra.Command {
 			"tool manifests and registry version manifests: the problems `wopkit validate FILE` reports, on the\n" +
 			"offending key or value; hover help; completion of members, values, typeIds, files and template\n" +
 			"variables; quick fixes (create a missing referenced file, declare a variable or parameter, pin a chain\n" +
-			"reference, add kind, migrate v1 to v2); an outline. It reads only inside the workspace folders, never\n" +
-			"runs a pack's code (no OW017) and writes nothing: the editor applies the edits it proposes.\n\n" +
+			"reference, add kind, migrate v1 to v2); an outline. It reads only inside the workspace folders (and the\n" +
+			"registry checkout --registry names, to compare a pack.json with the version it follows, as validate\n" +
+			"--registry does), never runs a pack's code (no OW017) and writes nothing: the editor applies the edits it\n" +
+			"proposes.\n\n" +
 			"Editors start it themselves: see \"Editor integration\" in README.md.",
-		Example: "  wopkit lsp\n  wopkit lsp --stdio\n  wopkit lsp --spec v2",
+		Example: "  wopkit lsp\n  wopkit lsp --stdio\n  wopkit lsp --spec v2\n  wopkit lsp --for-registry --registry ../openwop-registry",
 		PreRunE: func(*cobra.Command, []string) error {
 			if _, ok := validate.ParseSpec(o.Spec); !ok {
 				return werr.New(werr.Usage, "usage", "unknown --spec %q", o.Spec).WithHint("use v1 or v2")
+			}
+			if o.Registry != "" && !o.ForRegistry {
+				return usageErr("--registry compares with a registry's published versions for --for-registry", "add --for-registry")
 			}
 			return nil
 		},
@@ -51,7 +58,7 @@ func newLspCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, err := lsp.New(lsp.Options{Validator: v, Version: readBuildInfo().Version, Log: cmd.ErrOrStderr()})
+			s, err := lsp.New(lsp.Options{Validator: v, Version: readBuildInfo().Version, Log: cmd.ErrOrStderr(), Registry: o.Registry})
 			if err != nil {
 				return err
 			}

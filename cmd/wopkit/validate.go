@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/publish"
+	"github.com/openwop/wopkit/internal/regcheck"
 	"github.com/openwop/wopkit/internal/report"
 	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/tarball"
-	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -167,71 +167,39 @@ func checkAgainstRegistry(rep *validate.Report, paths []string, reg string, lim 
 		if err != nil {
 			continue // validate reported why it cannot be read
 		}
-		if err := addGates(rep, p, path, reg, lim); err != nil {
+		gates, err := regcheck.Gates(p, path, reg, lim)
+		if err != nil {
 			return err
 		}
+		addFindings(rep, p, gates)
 		r, err := semdiff.AgainstRegistry(p, reg, lim)
 		if err != nil {
 			return err
 		}
 		if r != nil {
-			addComparison(rep, p, r)
+			note, found := regcheck.Comparison(p, r)
+			if note != "" {
+				manifest := fileReport(rep, p.Display("pack.json"))
+				manifest.Note = strings.TrimPrefix(manifest.Note+"; "+note, "; ")
+			}
+			addFindings(rep, p, found)
 		}
 	}
 	return nil
 }
 
-// addGates puts what publish.Preflight finds into the report.
-func addGates(rep *validate.Report, p *semdiff.Pack, path, reg string, lim *tarball.Limits) error {
-	po := publish.PreflightOptions{Registry: reg, PackJSON: p.Files["pack.json"], Where: path}
-	if strings.HasSuffix(path, ".tgz") {
-		po.Archive = &tarball.Archive{}
-		for name, data := range p.Files {
-			po.Archive.Files = append(po.Archive.Files, tarball.File{Header: tarball.Header{Name: name, Size: int64(len(data))}, Data: data})
+// addFindings puts regcheck's findings into the report: errors make it
+// invalid, warnings do not.
+func addFindings(rep *validate.Report, p *semdiff.Pack, found []regcheck.Finding) {
+	for _, f := range found {
+		fr := fileReport(rep, p.Display(f.File))
+		f.Problem.File = fr.Path
+		if f.Problem.Severity == validate.Error {
+			fr.Errors = append(fr.Errors, f.Problem)
+			fr.Valid, rep.Valid = false, false
+		} else {
+			fr.Warnings = append(fr.Warnings, f.Problem)
 		}
-		if data, err := untrusted.ReadNamed(path, lim.MaxCompressed); err == nil {
-			po.Tgz = data
-		}
-	}
-	gates, err := publish.Preflight(po)
-	if err != nil {
-		return err
-	}
-	manifest := fileReport(rep, p.Display("pack.json"))
-	for _, g := range gates {
-		line, col := p.Position("pack.json", g.Pointer)
-		manifest.Errors = append(manifest.Errors, validate.Problem{File: manifest.Path, Pointer: g.Pointer, Line: line, Column: col,
-			Rule: g.Code, Severity: validate.Error, Message: g.Message + " (publish would refuse it)", Hint: g.Hint})
-		manifest.Valid, rep.Valid = false, false
-	}
-	return nil
-}
-
-// addComparison puts a comparison into the report (see compareWithRegistry).
-func addComparison(rep *validate.Report, p *semdiff.Pack, r *semdiff.Result) {
-	manifest := fileReport(rep, p.Display("pack.json"))
-	if r.VersionOK {
-		manifest.Note = strings.TrimPrefix(manifest.Note+"; compared with "+r.From+": "+r.Verdict, "; ")
-		return
-	}
-	line, col := p.Position("pack.json", "/version")
-	manifest.Errors = append(manifest.Errors, validate.Problem{File: manifest.Path, Pointer: "/version", Line: line, Column: col,
-		Rule: semdiff.RuleVersionTooLow, Severity: validate.Error,
-		Message: "the version is too low for the changes since " + r.From + ", so publish refuses it (version_bump_too_small): " + r.Verdict,
-		Hint:    "raise the version; `wopkit diff " + r.From + " " + p.Source + " --registry DIR` lists every change"})
-	manifest.Valid, rep.Valid = false, false
-	need := semdiff.Breaking
-	if len(r.Breaking()) == 0 {
-		need = semdiff.Feature
-	}
-	for _, c := range r.Changes {
-		if c.Level != need {
-			continue
-		}
-		fr := fileReport(rep, p.Display(c.File))
-		line, col := p.Position(c.File, c.Pointer)
-		fr.Warnings = append(fr.Warnings, validate.Problem{File: fr.Path, Pointer: c.Pointer, Line: line, Column: col,
-			Rule: c.Rule, Severity: validate.Warning, Message: string(c.Level) + " since " + r.From + ": " + c.Message})
 	}
 }
 

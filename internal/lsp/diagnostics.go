@@ -188,6 +188,9 @@ func (s *Server) check(doc *document) map[string][]protocol.Diagnostic {
 		}
 		out[file] = append(out[file], toDiagnostics(fr, text)...)
 	}
+	if inside && s.opts.Registry != "" && filepath.Base(doc.path) == "pack.json" {
+		s.compareWithRegistry(doc, out)
+	}
 	if !inside {
 		out[doc.path] = append(out[doc.path], protocol.Diagnostic{Severity: protocol.DiagnosticSeverityInformation, Source: Source,
 			Message: "this file is outside the workspace folders: wopkit reads no file beside it, so the rules that read referenced files did not run"})

@@ -38,6 +38,10 @@ type Options struct {
 	// Log receives one line per request that failed inside the server
 	// (stderr for `wopkit lsp`); nil discards them.
 	Log io.Writer
+	// Registry is a registry checkout: a pack.json is compared with the
+	// version it follows there, and publish's gates that need no release
+	// run on it, as `validate --for-registry --registry` does ("": none).
+	Registry string
 }
 
 // Server is one language-server session.
