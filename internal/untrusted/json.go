@@ -5,6 +5,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"reflect"
 	"strings"
 	"sync"
@@ -74,7 +75,11 @@ func DecodeJSONLimits(data []byte, v any, lim JSONLimits) error {
 	if jerr := checkSize(data, lim); jerr != nil {
 		return wrapJSON(jerr)
 	}
-	s := &scanner{d: data, lim: lim, out: make([]byte, 0, len(data))}
+	s := getScanner(data, lim)
+	defer putScanner(s)
+	if cap(s.out) < len(data) {
+		s.out = make([]byte, 0, len(data))
+	}
 	i := s.ws(0)
 	end, err := s.value(i, rv.Type().Elem(), 1)
 	if err == nil {
@@ -85,6 +90,8 @@ func DecodeJSONLimits(data []byte, v any, lim JSONLimits) error {
 	if err != nil {
 		return wrapJSON(err)
 	}
+	// json.Unmarshal keeps no part of s.out (a json.RawMessage or an
+	// Unmarshaler copies what it keeps), so the buffer is reused.
 	if err := json.Unmarshal(s.out, v); err != nil {
 		// The grammar was checked; what is left is a value of the wrong
 		// type for its field.
@@ -99,7 +106,9 @@ func CheckJSON(data []byte, lim JSONLimits) error {
 	if jerr := checkSize(data, lim); jerr != nil {
 		return wrapJSON(jerr)
 	}
-	s := &scanner{d: data, lim: lim, noOut: true}
+	s := getScanner(data, lim)
+	defer putScanner(s)
+	s.noOut = true
 	end, err := s.value(s.ws(0), nil, 1)
 	if err == nil {
 		if end = s.ws(end); end != len(data) {
@@ -151,8 +160,32 @@ type scanner struct {
 	lim    JSONLimits
 	values int
 	out    []byte
-	names  []string // folded and original names of the open objects' members
+	names  []member // the open objects' members, in arena
+	arena  []byte   // the spellings and folded spellings of their names
+	seed   maphash.Seed
 	noOut  bool
+}
+
+// scanners keeps scanners with their buffers between documents: a
+// registry-wide verify decodes two documents per version.
+var scanners = sync.Pool{New: func() any { return &scanner{seed: maphash.MakeSeed()} }}
+
+// maxPooled bounds the buffers a pooled scanner keeps: a large document's
+// are left to the garbage collector.
+const maxPooled = 64 << 10
+
+func getScanner(data []byte, lim JSONLimits) *scanner {
+	s := scanners.Get().(*scanner)
+	*s = scanner{d: data, lim: lim, out: s.out[:0], names: s.names[:0], arena: s.arena[:0], seed: s.seed}
+	return s
+}
+
+func putScanner(s *scanner) {
+	if cap(s.out) > maxPooled || cap(s.arena) > maxPooled || cap(s.names) > maxPooled/32 {
+		return
+	}
+	s.d = nil
+	scanners.Put(s)
 }
 
 func (s *scanner) emit(b []byte) {
@@ -384,11 +417,13 @@ func (s *scanner) object(i int, t reflect.Type, depth int) (int, error) {
 		s.emitByte('}')
 		return i + 1, nil
 	}
-	// The folded names of this object's members: s.names[base:], looked
-	// up linearly while the object is small, through a map beyond that.
-	base := len(s.names)
-	defer func() { s.names = s.names[:base] }()
-	var seen map[string]int
+	// The members of this object: s.names[base:], each naming its
+	// spelling and its folded spelling in s.arena (no string is made for
+	// a name); looked up linearly while the object is small, through a
+	// map of the folded names beyond that.
+	base, abase := len(s.names), len(s.arena)
+	defer func() { s.names, s.arena = s.names[:base], s.arena[:abase] }()
+	var seen *nameTable
 	first := true
 	for {
 		if i >= len(s.d) || s.d[i] != '"' {
@@ -399,40 +434,53 @@ func (s *scanner) object(i int, t reflect.Type, depth int) (int, error) {
 			return 0, err
 		}
 		raw := s.d[i:kend]
-		name := string(raw[1 : len(raw)-1])
+		m := member{n0: len(s.arena)}
 		if esc {
+			var name string
 			if err := json.Unmarshal(raw, &name); err != nil {
 				return 0, s.fail(i, CodeJSONInvalid, "malformed member name")
 			}
-		}
-		f := fold(name)
-		at := -1
-		if seen != nil {
-			if j, ok := seen[f]; ok {
-				at = j
-			}
+			s.arena = append(s.arena, name...)
 		} else {
-			for j := base; j < len(s.names); j += 2 {
-				if s.names[j] == f {
+			s.arena = append(s.arena, raw[1:len(raw)-1]...)
+		}
+		m.n1 = len(s.arena)
+		m.f0, m.f1 = m.n0, m.n1
+		if !plainName(s.arena[m.n0:m.n1]) {
+			m.f0 = len(s.arena)
+			s.arena = appendFold(s.arena, s.arena[m.n0:m.n1])
+			m.f1 = len(s.arena)
+		}
+		name, f := s.arena[m.n0:m.n1], s.arena[m.f0:m.f1]
+		at := -1
+		var h uint64
+		if seen != nil {
+			h = maphash.Bytes(s.seed, f)
+			at = seen.find(s, f, h)
+		} else {
+			for j := base; j < len(s.names); j++ {
+				if p := s.names[j]; bytes.Equal(s.arena[p.f0:p.f1], f) {
 					at = j
 					break
 				}
 			}
 		}
 		if at >= 0 {
-			if prev := s.names[at+1]; prev != name {
+			p := s.names[at]
+			if prev := s.arena[p.n0:p.n1]; !bytes.Equal(prev, name) {
 				return 0, s.fail(i, CodeJSONDuplicate, "members %q and %q differ only in letter case", prev, name)
 			}
 			return 0, s.fail(i, CodeJSONDuplicate, "member %q is named twice in one object", name)
 		}
-		s.names = append(s.names, f, name)
-		switch n := (len(s.names) - base) / 2; {
+		s.names = append(s.names, m)
+		switch n := len(s.names) - base; {
 		case seen != nil:
-			seen[f] = len(s.names) - 2
+			seen.add(s, len(s.names)-1, h)
 		case n > 16:
-			seen = make(map[string]int, 2*n)
-			for j := base; j < len(s.names); j += 2 {
-				seen[s.names[j]] = j
+			seen = &nameTable{slots: make([]int, 64)}
+			for j := base; j < len(s.names); j++ {
+				p := s.names[j]
+				seen.add(s, j, maphash.Bytes(s.seed, s.arena[p.f0:p.f1]))
 			}
 		}
 		c := s.ws(kend)
@@ -444,7 +492,7 @@ func (s *scanner) object(i int, t reflect.Type, depth int) (int, error) {
 		keep := true
 		switch {
 		case fields != nil:
-			ft, keep = fields[name]
+			ft, keep = fields[string(name)]
 		case elem != nil:
 			ft = elem
 		}
@@ -477,23 +525,86 @@ func (s *scanner) object(i int, t reflect.Type, depth int) (int, error) {
 	}
 }
 
-// fold is name in simple case folding, so that "Status", "STATUS" and
-// "ſtatus" fold alike: each rune becomes the ASCII lower-case letter of its
-// case orbit when it has one (K, k and the Kelvin sign fold to k), else the
-// least rune of the orbit. A name of ASCII without upper case is returned
-// as it is, without allocating.
-func fold(name string) string {
-	plain := true
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; c >= utf8.RuneSelf || c >= 'A' && c <= 'Z' {
-			plain = false
-			break
+// nameTable finds the members of a large object by folded name: open
+// addressing over positions in s.names, hashed with the scanner's random
+// seed (a document cannot choose names that collide).
+type nameTable struct {
+	slots []int // a position in s.names plus one; 0 is free
+	used  int
+}
+
+// find returns the position in s.names of the member whose folded
+// spelling is f (hash h), or -1.
+func (t *nameTable) find(s *scanner, f []byte, h uint64) int {
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		j := t.slots[i]
+		if j == 0 {
+			return -1
+		}
+		if p := s.names[j-1]; bytes.Equal(s.arena[p.f0:p.f1], f) {
+			return j - 1
 		}
 	}
-	if plain {
-		return name
+}
+
+// add records the member at position pos of s.names, whose folded
+// spelling hashes to h; the table stays at most half full.
+func (t *nameTable) add(s *scanner, pos int, h uint64) {
+	if 2*(t.used+1) > len(t.slots) {
+		old := t.slots
+		t.slots, t.used = make([]int, 2*len(old)), 0
+		for _, j := range old {
+			if j != 0 {
+				p := s.names[j-1]
+				t.add(s, j-1, maphash.Bytes(s.seed, s.arena[p.f0:p.f1]))
+			}
+		}
 	}
-	return strings.Map(foldRune, name)
+	mask := uint64(len(t.slots) - 1)
+	i := h & mask
+	for t.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	t.slots[i] = pos + 1
+	t.used++
+}
+
+// member is a member name of an open object: its spelling is
+// arena[n0:n1], its folded spelling arena[f0:f1] (see appendFold).
+type member struct{ n0, n1, f0, f1 int }
+
+// plainName reports whether name is ASCII without upper case: its own
+// folded spelling.
+func plainName(name []byte) bool {
+	for _, c := range name {
+		if c >= utf8.RuneSelf || c >= 'A' && c <= 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendFold appends name in simple case folding to dst, so that "Status",
+// "STATUS" and "ſtatus" fold alike: each rune becomes the ASCII lower-case
+// letter of its case orbit when it has one (K, k and the Kelvin sign fold
+// to k), else the least rune of the orbit; a byte that is not UTF-8 becomes
+// U+FFFD, as strings.Map(foldRune, name) makes it.
+func appendFold(dst, name []byte) []byte {
+	for i := 0; i < len(name); {
+		if c := name[i]; c < utf8.RuneSelf {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRune(name[i:])
+		dst = utf8.AppendRune(dst, foldRune(r))
+		i += w
+	}
+	return dst
 }
 
 func foldRune(r rune) rune {

@@ -2,8 +2,11 @@ package untrusted
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -165,4 +168,95 @@ func FuzzDecodeJSON(f *testing.F) {
 			t.Fatalf("accepted invalid JSON %q", data)
 		}
 	})
+}
+
+// appendFold folds as strings.Map(foldRune, name) did (the definition the
+// duplicate check had before it folded into its arena), on every case
+// orbit wopkit's tests name, on bytes that are not UTF-8, and on random
+// names.
+func TestAppendFoldMatchesStringsMap(t *testing.T) {
+	names := []string{"", "status", "Status", "STATUS", "ſtatus", "\u212aeyId", "keyId", "ΣσςΣ", "İi", "ǅǄǆ",
+		"\xff\xfe", "a\xc3", "\xef\xbf\xbd", "ﬀ", "Ⅻ", "ⓐⒶ", "𐐀𐐨"}
+	rng := rand.New(rand.NewPCG(27, 27))
+	alphabet := []rune{'a', 'Z', 'k', 'K', '\u212a', 'ſ', 's', 'S', 'Σ', 'ς', 'é', 'É', 'ǅ', '𐐀', 0xFFFD}
+	for range 2000 {
+		var b []byte
+		for range rng.IntN(8) {
+			if rng.IntN(6) == 0 {
+				b = append(b, byte(0x80+rng.IntN(0x80)))
+			} else {
+				b = utf8.AppendRune(b, alphabet[rng.IntN(len(alphabet))])
+			}
+		}
+		names = append(names, string(b))
+	}
+	for _, n := range names {
+		want := strings.Map(foldRune, n)
+		if got := string(appendFold([]byte("prefix"), []byte(n))); got != "prefix"+want {
+			t.Errorf("appendFold(%q) = %q, want %q", n, got[len("prefix"):], want)
+		}
+		if plainName([]byte(n)) && want != n {
+			t.Errorf("plainName(%q) but it folds to %q", n, want)
+		}
+	}
+}
+
+// A member named twice is refused with the same message in a small object
+// (looked up linearly) and in a large one (through a map), after a
+// document whose names the pooled scanner has seen, in a nested object
+// and at the top.
+func TestDecodeJSONDuplicateMessages(t *testing.T) {
+	many := func(extra string) string {
+		var b strings.Builder
+		b.WriteString(`{`)
+		for i := range 20 {
+			fmt.Fprintf(&b, `"memberNumber%d":%d,`, i, i)
+		}
+		return b.String() + extra + `}`
+	}
+	cases := []struct{ doc, msg string }{
+		{`{"keyId":"a","KeyID":"b"}`, `members "keyId" and "KeyID" differ only in letter case`},
+		{`{"keyId":"a","keyId":"b"}`, `member "keyId" is named twice in one object`},
+		{`{"x":{"a":1},"a":{"keyId":1,"\u006beyId":2}}`, `member "keyId" is named twice in one object`},
+		{many(`"MEMBERNUMBER3":1`), `members "memberNumber3" and "MEMBERNUMBER3" differ only in letter case`},
+		{many(`"memberNumber19":1`), `member "memberNumber19" is named twice in one object`},
+		{`{"a":` + many(`"ſtatus":1,"status":2`) + `}`, `members "ſtatus" and "status" differ only in letter case`},
+	}
+	for _, c := range cases {
+		var ok map[string]any
+		if err := DecodeJSON([]byte(`{"keyId":1,"a":{"keyId":2,"KEYID2":3}}`), &ok); err != nil {
+			t.Fatal(err)
+		}
+		var v keychain
+		err := DecodeJSON([]byte(c.doc), &v)
+		var je *JSONError
+		if !asJSON(err, &je) || je.Code != CodeJSONDuplicate || je.Msg != c.msg {
+			t.Errorf("%s: %v, want %s", c.doc, err, c.msg)
+		}
+	}
+}
+
+// Issue 27: member names cost no allocation each (they were a string and
+// a folded string per member): decoding an object of 40 camel-case
+// members, two of them kept, allocates a bounded few times.
+func TestDecodeJSONNamesDoNotAllocate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"keyId":"k","status":"active"`)
+	for i := range 38 {
+		fmt.Fprintf(&b, `,"someMemberName%d":{"innerName":"x","OtherName":[1,2]}`, i)
+	}
+	doc := []byte(b.String() + `}`)
+	var e keyEntry
+	allocs := testing.AllocsPerRun(50, func() {
+		if err := DecodeJSON(doc, &e); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if e.KeyID != "k" || e.Status != "active" {
+		t.Fatalf("decoded %+v", e)
+	}
+	// encoding/json's own decoding of the two kept members costs a few.
+	if allocs > 10 {
+		t.Errorf("%.0f allocations for one document of 40 members (%d of them objects): names must not allocate", allocs, 38)
+	}
 }
