@@ -117,16 +117,16 @@ type rawHeader struct {
 	typeflag byte
 }
 
-// decodeHeader parses a 512-byte header block, checking its checksum.
-// index is the entry's position, for messages.
-func decodeHeader(b *[blockSize]byte, index int) (*rawHeader, error) {
+// decodeHeader parses a 512-byte header block into h, checking its
+// checksum. index is the entry's position, for messages.
+func decodeHeader(b *[blockSize]byte, index int, h *rawHeader) error {
 	corrupt := func(format string, args ...any) error {
 		return invalid(CodeCorrupt, "entry %d: %s", index, fmt.Sprintf(format, args...)).
 			WithHint("the file is damaged or not a tar archive: rebuild or re-download it")
 	}
 	want, err := parseOctal(b[offChksum : offChksum+8])
 	if err != nil {
-		return nil, corrupt("unreadable header checksum field %q", trimNUL(b[offChksum:offChksum+8]))
+		return corrupt("unreadable header checksum field %q", trimNUL(b[offChksum:offChksum+8]))
 	}
 	// Sum with the checksum field as spaces. Some old tars (Sun, NeXT)
 	// summed signed bytes: tarfile, archive/tar and GNU tar accept that sum,
@@ -141,13 +141,13 @@ func decodeHeader(b *[blockSize]byte, index int) (*rawHeader, error) {
 	switch {
 	case want == unsigned:
 	case want == signed:
-		return nil, ambiguous(index, "the header checksum %o is the signed-byte sum of an old tar (the standard sum is %o), which node-tar refuses: it would read the entry's content as headers", want, unsigned)
+		return ambiguous(index, "the header checksum %o is the signed-byte sum of an old tar (the standard sum is %o), which node-tar refuses: it would read the entry's content as headers", want, unsigned)
 	default:
-		return nil, corrupt("header checksum %o does not match the header (computed %o)", want, unsigned)
+		return corrupt("header checksum %o does not match the header (computed %o)", want, unsigned)
 	}
-	h := &rawHeader{typeflag: b[offTypeflag]}
+	*h = rawHeader{typeflag: b[offTypeflag]}
 	if err := checkAmbiguous(b, index); err != nil {
-		return nil, err
+		return err
 	}
 	name := string(trimNUL(b[offName : offName+maxNameLen]))
 	if prefix := string(trimNUL(b[offPrefix : offPrefix+155])); prefix != "" {
@@ -155,12 +155,12 @@ func decodeHeader(b *[blockSize]byte, index int) (*rawHeader, error) {
 	}
 	h.name = name
 	if h.mode, err = parseOctal(b[offMode : offMode+8]); err != nil {
-		return nil, corrupt("unreadable mode field of %q", name)
+		return corrupt("unreadable mode field of %q", name)
 	}
 	if h.size, err = parseOctal(b[offSize : offSize+12]); err != nil {
-		return nil, corrupt("unreadable size field of %q", name)
+		return corrupt("unreadable size field of %q", name)
 	}
-	return h, nil
+	return nil
 }
 
 func allZero(b []byte) bool {

@@ -89,7 +89,37 @@ func checkWindowsName(name string) error {
 // before its first dot, trailing spaces dropped, case ignored.
 func reservedDevice(seg string) bool {
 	base, _, _ := strings.Cut(seg, ".")
-	base = strings.ToUpper(strings.TrimRight(base, " "))
+	base = strings.TrimRight(base, " ")
+	if asciiOnly(base) {
+		// The common case, upper-cased on the stack: an ASCII name keeps
+		// its length, and no device name is longer than 7 bytes.
+		if len(base) > 7 {
+			return false
+		}
+		var up [7]byte
+		for i := range len(base) {
+			c := base[i]
+			if c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			up[i] = c
+		}
+		return deviceName(string(up[:len(base)]))
+	}
+	return deviceName(strings.ToUpper(base))
+}
+
+func asciiOnly(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// deviceName tells whether base, upper-cased, is a Windows device's name.
+func deviceName(base string) bool {
 	switch base {
 	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
 		return true

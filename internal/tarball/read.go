@@ -85,10 +85,15 @@ type walker struct {
 	unpacked int64
 	entries  int
 	onDir    func(h Header)
+	skipper  io.LimitedReader // skip's reader, reused
 }
 
 func (w *walker) run(fn func(h Header, body io.Reader) error) error {
 	var blk [blockSize]byte
+	var raw rawHeader
+	// One body reader serves every entry in turn: fn reads an entry's
+	// body only while it runs.
+	body := &bodyReader{lr: io.LimitedReader{R: w.src}, w: w}
 	for index := 0; ; index++ {
 		if err := w.full(blk[:], "a header"); err != nil {
 			return err
@@ -96,42 +101,41 @@ func (w *walker) run(fn func(h Header, body io.Reader) error) error {
 		if blk == [blockSize]byte{} {
 			return w.trailer()
 		}
-		raw, err := decodeHeader(&blk, index)
-		if err != nil {
+		if err := decodeHeader(&blk, index, &raw); err != nil {
 			return err
 		}
-		h, err := w.check(raw)
+		h, err := w.check(&raw)
 		if err != nil {
 			return err
 		}
 		if h.Dir {
 			if w.onDir != nil {
-				w.onDir(*h)
+				w.onDir(h)
 			}
 			continue
 		}
-		body := &io.LimitedReader{R: w.src, N: h.Size}
-		if err := fn(*h, &bodyReader{lr: body, w: w, name: h.Name}); err != nil {
+		body.lr.N, body.name = h.Size, h.Name
+		if err := fn(h, body); err != nil {
 			return err
 		}
-		if body.N > 0 {
-			if err := w.skip(body.N, h.Name); err != nil {
+		if body.lr.N > 0 {
+			if err := w.skip(body.lr.N, h.Name); err != nil {
 				return err
 			}
 		}
 		if pad := (blockSize - h.Size%blockSize) % blockSize; pad > 0 {
-			if err := w.full(blk[:pad], "padding of "+h.Name); err != nil {
-				return err
+			if _, err := io.ReadFull(w.src, blk[:pad]); err != nil {
+				return w.streamErr(err, "padding of "+h.Name)
 			}
 		}
 	}
 }
 
 // check applies every safety rule to a header and returns the cleaned one.
-func (w *walker) check(raw *rawHeader) (*Header, error) {
+func (w *walker) check(raw *rawHeader) (Header, error) {
 	w.entries++
 	if w.lim.MaxEntries > 0 && w.entries > w.lim.MaxEntries {
-		return nil, tooLarge("the archive has more than %d entries, the limit", w.lim.MaxEntries)
+		return Header{}, tooLarge("the archive has more than %d entries, the limit", w.lim.MaxEntries)
 	}
 	var dir bool
 	switch raw.typeflag {
@@ -139,7 +143,7 @@ func (w *walker) check(raw *rawHeader) (*Header, error) {
 	case typeDir:
 		dir = true
 	default:
-		return nil, invalid(CodeUnsafeEntry, "entry %q is %s, which a pack tarball may not contain", raw.name, typeName(raw.typeflag)).
+		return Header{}, invalid(CodeUnsafeEntry, "entry %q is %s, which a pack tarball may not contain", raw.name, typeName(raw.typeflag)).
 			WithHint("packs hold regular files only: rebuild the archive with wopkit pack")
 	}
 	name := strings.TrimPrefix(raw.name, "./")
@@ -147,53 +151,53 @@ func (w *walker) check(raw *rawHeader) (*Header, error) {
 		if raw.size != 0 {
 			// Tools disagree on whether such content exists: refuse rather
 			// than read the archive differently from them.
-			return nil, invalid(CodeCorrupt, "directory entry %q claims %d bytes of content", raw.name, raw.size).
+			return Header{}, invalid(CodeCorrupt, "directory entry %q claims %d bytes of content", raw.name, raw.size).
 				WithHint("the archive is malformed: rebuild it with wopkit pack")
 		}
 		name = strings.TrimSuffix(name, "/")
 		if name == "" || name == "." { // the root directory itself
-			return &Header{Name: "", Mode: raw.mode, Dir: true}, nil
+			return Header{Name: "", Mode: raw.mode, Dir: true}, nil
 		}
 	} else if raw.typeflag == typeRegOld && strings.HasSuffix(name, "/") {
-		return nil, invalid(CodeUnsafeEntry, "entry %q is an old-style directory with a type of regular file", raw.name).
+		return Header{}, invalid(CodeUnsafeEntry, "entry %q is an old-style directory with a type of regular file", raw.name).
 			WithHint("rebuild the archive with wopkit pack")
 	}
 	if err := checkName(name); err != nil {
-		return nil, err
+		return Header{}, err
 	}
 	if w.seen[name] || (!dir && w.dirs[name]) {
-		return nil, invalid(CodeDuplicateEntry, "entry %q appears twice in the archive (after removing any \"./\" prefix)", name).
+		return Header{}, invalid(CodeDuplicateEntry, "entry %q appears twice in the archive (after removing any \"./\" prefix)", name).
 			WithHint("the archive is ambiguous: which copy is meant depends on the tool; rebuild it with wopkit pack")
 	}
 	for i := strings.IndexByte(name, '/'); i >= 0; i = next(name, i) {
 		parent := name[:i]
 		if w.seen[parent] && !w.dirs[parent] {
-			return nil, invalid(CodeDuplicateEntry, "entry %q lies under %q, which is a file in the same archive", name, parent).
+			return Header{}, invalid(CodeDuplicateEntry, "entry %q lies under %q, which is a file in the same archive", name, parent).
 				WithHint("the archive is ambiguous: rebuild it with wopkit pack")
 		}
 		w.dirs[parent] = true
 	}
 	if err := w.folded.add(name); err != nil {
-		return nil, err
+		return Header{}, err
 	}
 	w.seen[name] = true
 	if dir {
 		w.dirs[name] = true
-		return &Header{Name: name, Mode: raw.mode, Dir: true}, nil
+		return Header{Name: name, Mode: raw.mode, Dir: true}, nil
 	}
 	size := raw.size
 	switch {
 	case size < 0:
-		return nil, invalid(CodeCorrupt, "entry %q has a negative size", name).WithHint("the file is damaged: rebuild or re-download it")
+		return Header{}, invalid(CodeCorrupt, "entry %q has a negative size", name).WithHint("the file is damaged: rebuild or re-download it")
 	case name == ManifestName && w.lim.MaxManifest > 0 && size > w.lim.MaxManifest:
-		return nil, tooLarge("pack.json is %s, more than the %s limit", fmtBytes(size), fmtBytes(w.lim.MaxManifest))
+		return Header{}, tooLarge("pack.json is %s, more than the %s limit", fmtBytes(size), fmtBytes(w.lim.MaxManifest))
 	case w.lim.MaxEntry > 0 && size > w.lim.MaxEntry:
-		return nil, tooLarge("entry %q is %s, more than the %s per-entry limit", name, fmtBytes(size), fmtBytes(w.lim.MaxEntry))
+		return Header{}, tooLarge("entry %q is %s, more than the %s per-entry limit", name, fmtBytes(size), fmtBytes(w.lim.MaxEntry))
 	case w.lim.MaxUnpacked > 0 && w.unpacked+size > w.lim.MaxUnpacked:
-		return nil, tooLarge("entry %q brings the unpacked size to %s, more than the %s limit", name, fmtBytes(w.unpacked+size), fmtBytes(w.lim.MaxUnpacked))
+		return Header{}, tooLarge("entry %q brings the unpacked size to %s, more than the %s limit", name, fmtBytes(w.unpacked+size), fmtBytes(w.lim.MaxUnpacked))
 	}
 	w.unpacked += size
-	return &Header{Name: name, Size: size, Mode: raw.mode}, nil
+	return Header{Name: name, Size: size, Mode: raw.mode}, nil
 }
 
 func next(name string, i int) int {
@@ -239,7 +243,14 @@ func (w *walker) full(b []byte, what string) error {
 
 // skip discards n bytes of the tar stream.
 func (w *walker) skip(n int64, name string) error {
-	if _, err := io.CopyN(io.Discard, w.src, n); err != nil {
+	// io.CopyN, with the walker's own limited reader (CopyN makes one per
+	// call).
+	w.skipper = io.LimitedReader{R: w.src, N: n}
+	written, err := io.Copy(io.Discard, &w.skipper)
+	if err == nil && written < n {
+		err = io.EOF
+	}
+	if err != nil {
 		return w.streamErr(err, "the content of "+name)
 	}
 	return nil
@@ -311,7 +322,7 @@ func (c *countReader) Read(p []byte) (int, error) {
 // bodyReader is the body handed to Walk's callback: it reports truncation
 // as tarball_corrupt rather than a bare EOF.
 type bodyReader struct {
-	lr   *io.LimitedReader
+	lr   io.LimitedReader
 	w    *walker
 	name string
 }

@@ -66,3 +66,35 @@ func TestWindowsNamesNearMisses(t *testing.T) {
 		t.Errorf("near misses refused: %v", err)
 	}
 }
+
+// reservedDevice's ASCII path (upper-cased on the stack) says what
+// strings.ToUpper's said, on every device name in every letter case, with
+// trailing spaces and extensions, and on names around them.
+func TestReservedDeviceASCIIMatchesToUpper(t *testing.T) {
+	t.Parallel()
+	want := func(seg string) bool {
+		base, _, _ := strings.Cut(seg, ".")
+		return deviceName(strings.ToUpper(strings.TrimRight(base, " ")))
+	}
+	var segs []string
+	for _, d := range []string{"con", "prn", "aux", "nul", "conin$", "conout$", "com", "lpt", "co", "conoutx", "pack"} {
+		for _, suffix := range []string{"", "0", "9", "\u00b9", "10", "a"} {
+			w := d + suffix
+			for mask := range 1 << len(w) {
+				b := []byte(w)
+				for i := range b {
+					if mask&(1<<i) != 0 && b[i] >= 'a' && b[i] <= 'z' {
+						b[i] -= 'a' - 'A'
+					}
+				}
+				segs = append(segs, string(b), string(b)+".json", string(b)+"  .md", string(b)+" ", "x"+string(b))
+			}
+		}
+	}
+	segs = append(segs, "ſon", "ıux", "\u212aon", "")
+	for _, s := range segs {
+		if got := reservedDevice(s); got != want(s) {
+			t.Errorf("reservedDevice(%q) = %v, strings.ToUpper says %v", s, got, want(s))
+		}
+	}
+}
