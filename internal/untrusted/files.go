@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/openwop/wopkit/internal/safefile"
@@ -28,6 +29,12 @@ const (
 type Dir struct {
 	root *os.Root
 	path string
+
+	mu   sync.Mutex
+	subs map[string]*os.Root // kept directory handles (see sub)
+	// direct opens every file by its whole path through the root, as
+	// before directory handles were kept (the tests compare the two).
+	direct bool
 }
 
 // OpenDir opens path as a root. The directory itself may be reached
@@ -40,8 +47,11 @@ func OpenDir(path string) (*Dir, error) {
 	return &Dir{root: r, path: path}, nil
 }
 
-// Close releases the root.
-func (d *Dir) Close() error { return d.root.Close() }
+// Close releases the root and the directory handles kept under it.
+func (d *Dir) Close() error {
+	d.closeSubs()
+	return d.root.Close()
+}
 
 // Path is the directory as it was named.
 func (d *Dir) Path() string { return d.path }
@@ -65,20 +75,29 @@ func (d *Dir) Stat(rel string) (fs.FileInfo, error) {
 // file_not_regular; one over max gives file_too_large; a name or link that
 // leaves the root gives path_outside_root.
 func (d *Dir) Open(rel string, max int64) (*os.File, error) {
+	f, _, err := d.open(rel, max)
+	return f, err
+}
+
+// open is Open, also returning the size of the file opened.
+func (d *Dir) open(rel string, max int64) (*os.File, int64, error) {
+	if f, size, ok, err := d.openFast(rel, max); ok {
+		return f, size, err
+	}
 	name := filepath.FromSlash(rel)
 	fi, err := d.root.Stat(name)
 	if err != nil {
-		return nil, d.pathErr(rel, err)
+		return nil, 0, d.pathErr(rel, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, safefile.NotRegular(d.Join(rel), fi.Mode())
+		return nil, 0, safefile.NotRegular(d.Join(rel), fi.Mode())
 	}
 	if max >= 0 && fi.Size() > max {
-		return nil, tooLarge(d.Join(rel), fi.Size(), max)
+		return nil, 0, tooLarge(d.Join(rel), fi.Size(), max)
 	}
 	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, d.pathErr(rel, err)
+		return nil, 0, d.pathErr(rel, err)
 	}
 	st, err := f.Stat()
 	if err == nil && !st.Mode().IsRegular() {
@@ -86,19 +105,19 @@ func (d *Dir) Open(rel string, max int64) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, 0, err
 	}
-	return f, nil
+	return f, st.Size(), nil
 }
 
 // ReadFile reads the regular file rel of at most max bytes (see Open).
 func (d *Dir) ReadFile(rel string, max int64) ([]byte, error) {
-	f, err := d.Open(rel, max)
+	f, size, err := d.open(rel, max)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readBounded(f, d.Join(rel), max)
+	return readSized(f, d.Join(rel), max, size)
 }
 
 // ReadJSON reads rel (at most max bytes) and decodes it with DecodeJSON;
@@ -147,17 +166,23 @@ func ReadFile(path string, max int64) ([]byte, error) {
 }
 
 func readBounded(r io.Reader, name string, max int64) ([]byte, error) {
+	size := int64(-1)
+	if f, ok := r.(*os.File); ok && max >= 0 {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	}
+	return readSized(r, name, max, size)
+}
+
+// readSized is readBounded of a file whose size, when known (not -1),
+// sizes the buffer (io.ReadAll grows from 512 bytes, copying as it goes);
+// the limit, not the size, bounds what is read.
+func readSized(r io.Reader, name string, max, size int64) ([]byte, error) {
 	if max < 0 {
 		return io.ReadAll(r)
 	}
-	// A file's buffer is sized from its length (io.ReadAll grows from 512
-	// bytes, copying as it goes); the limit, not the length, bounds it.
-	size := int64(0)
-	if f, ok := r.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = min(fi.Size(), max) + 1
-		}
-	}
+	size = min(size, max) + 1
 	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
 	if _, err := buf.ReadFrom(io.LimitReader(r, max+1)); err != nil {
 		return nil, err

@@ -95,6 +95,12 @@ const NoteUncovered = "only pack.json is covered by the signature: the other fil
 // (read, hashed, inflated and checked in one pass): only pack.json and the
 // signature entries are held in memory.
 func File(ctx context.Context, path string, p Policy) *Result {
+	return file(ctx, path, p, nil)
+}
+
+// file is File reading a default detached signature through folders (nil:
+// the folder is opened for the one read).
+func file(ctx context.Context, path string, p Policy, folders *untrusted.Folders) *Result {
 	r := &Result{Path: path}
 	src, err := openSource(path, p.limits())
 	if err == nil {
@@ -102,7 +108,7 @@ func File(ctx context.Context, path string, p Policy) *Result {
 		err = notATarball(path, src.head)
 	}
 	if err == nil {
-		sig, sigPath, sigErr := readDetached(path, p.SigPath)
+		sig, sigPath, sigErr := readDetached(path, p.SigPath, folders)
 		if sigErr != nil {
 			err = sigErr
 		} else {
@@ -333,7 +339,7 @@ const maxSignature = 1 << 20
 // when it exists: a sidecar in the tarball's folder, read through the
 // untrusted layer with that folder as its root (a regular file inside it,
 // bounded, never a named pipe or a link leaving it).
-func readDetached(tgzPath, sigPath string) ([]byte, string, error) {
+func readDetached(tgzPath, sigPath string, folders *untrusted.Folders) ([]byte, string, error) {
 	explicit := sigPath != ""
 	var data []byte
 	var err error
@@ -341,7 +347,7 @@ func readDetached(tgzPath, sigPath string) ([]byte, string, error) {
 		data, err = untrusted.ReadNamed(sigPath, maxSignature)
 	} else {
 		sigPath = strings.TrimSuffix(tgzPath, ".tgz") + sign.DetachedSigExt
-		data, err = untrusted.ReadFile(sigPath, maxSignature)
+		data, err = folders.ReadFile(sigPath, maxSignature)
 	}
 	switch {
 	case err == nil:
@@ -384,6 +390,8 @@ func readArchive(tgz io.Reader, lim tarball.Limits, keep func(name string) bool,
 // there are CPUs, and returns the results in the order of paths.
 func Files(ctx context.Context, paths []string, p Policy) []*Result {
 	out := make([]*Result, len(paths))
+	var folders untrusted.Folders // the tarballs' folders, for their .sig
+	defer folders.Close()
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(paths)) {
@@ -391,7 +399,7 @@ func Files(ctx context.Context, paths []string, p Policy) []*Result {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				out[i] = File(ctx, paths[i], p)
+				out[i] = file(ctx, paths[i], p, &folders)
 			}
 		}()
 	}
