@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
@@ -227,8 +228,18 @@ func (r *Root) index(tree, name string, use func(*PackIndex)) error {
 // memory of `verify --registry` stays bounded whatever the number of CPUs.
 const maxDecoding = 2
 
-// decoding holds a slot per document being read (see maxDecoding).
-var decoding = make(chan struct{}, maxDecoding)
+// decoding holds a slot per document being read (see maxDecoding); made
+// on first use, so that the package's init does no work.
+var decoding struct {
+	once  sync.Once
+	slots chan struct{}
+}
+
+// decodingSlots is decoding's channel.
+func decodingSlots() chan struct{} {
+	decoding.once.Do(func() { decoding.slots = make(chan struct{}, maxDecoding) })
+	return decoding.slots
+}
 
 // read reads the registry document rel (at most untrusted.MaxDocument
 // bytes) into v and, when it was read, calls then (if not nil) before the
@@ -237,8 +248,9 @@ func (r *Root) read(rel string, v any, then func()) error {
 	if r.dir == nil {
 		return werr.New(werr.Env, "registry_unreadable", "registry %s is not open", r.Dir)
 	}
-	decoding <- struct{}{}
-	defer func() { <-decoding }()
+	slots := decodingSlots()
+	slots <- struct{}{}
+	defer func() { <-slots }()
 	if err := readDoc(r.dir, rel, untrusted.MaxDocument, v); err != nil {
 		return err
 	}
