@@ -601,9 +601,10 @@ e2e_resume() {
 e2e_pipe() {
 	echo "tui-e2e: accessible mode from a pipe"
 	mkdir -p "$work/pipe"
-	# one line per question; an empty line keeps the suggestion
+	# one line per question; an empty line keeps the suggestion; a choice is answered by its number or
+	# by its name (issue 25: "add" is the environment list's "add a new environment variable", "Continue" its first)
 	printf '%s\n' '' '' '' '' '' '' '' '' '' \
-		2 ACME_API_KEY 'Your Acme API key' y '' 2 ACME_REGION 'The region' n '' 1 \
+		add ACME_API_KEY 'Your Acme API key' y '' 2 ACME_REGION 'The region' n '' Continue \
 		2 net.outbound '' '' 2 gmail.messages read 'reads the inbox' 3 1 \
 		'' '' '' '' net.outbound 2 list_mail 'Lists mail.' 2 '' gmail.messages 1 '' '' >"$work/pipe/answers.txt"
 	start "cd pipe && cat answers.txt | '$wopkit' new tool --accessible"
@@ -611,6 +612,11 @@ e2e_pipe() {
 	local f=$work/pipe/my-tool.tool.json
 	"$wopkit" validate --strict "$f" || fail "the piped tool manifest does not validate"
 	grep -q ACME_REGION "$f" && grep -q list_mail "$f" || fail "the piped answers are not in the manifest"
+	local joined
+	joined=$(tmux -L "$sock" capture-pane -p -J -S - -t e2e)
+	grep -Fq '2. add a new environment variable' <<<"$joined" && grep -Fq '(default)' <<<"$joined" ||
+		fail "an accessible choice does not list its options with the default marked"
+	grep -Eq 'or a name \[default 1: continue\]: add$' <<<"$joined" || fail "a choice answered by its name is not echoed"
 	echo "tui-e2e: pipe ok"
 }
 

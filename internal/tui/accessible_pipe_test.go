@@ -91,7 +91,7 @@ func TestAccessiblePipeTranscript(t *testing.T) {
 		}
 		return false
 	}
-	if !echoed("Organisation", "acme") || !echoed("Pack name", "piped") || !echoed("Enter a number between 1 and", "6") {
+	if !echoed("Organisation", "acme") || !echoed("Pack name", "piped") || !echoed("Enter a number 1-6", "6") {
 		t.Errorf("the answers are not echoed after their questions:\n%s", out)
 	}
 	summary, wrote := strings.Index(out, "About to write:"), strings.Index(out, "wrote ")

@@ -68,7 +68,8 @@ func listGroups(w *wizard, at pos) []*huh.Group {
 		}
 	}
 	w.choice = listDone
-	return []*huh.Group{huh.NewGroup(huh.NewSelect[string]().Title(title).Options(opts...).Value(&w.choice).Key(at.pg.id))}
+	return []*huh.Group{huh.NewGroup(w.k.choose(choice{key: at.pg.id, title: title,
+		opts: opts, acc: huh.NewPointerAccessor(&w.choice)}))}
 }
 
 // listNext applies the list page's choice and says where it leads; ok is

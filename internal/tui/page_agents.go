@@ -99,8 +99,9 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 			k.text(key("description"), "Description", str{p: &g.Description, def: def.Description}, ak, ptr("description")),
 		),
 		huh.NewGroup(
-			huh.NewSelect[string]().Title("Model class").Description(k.help(ak, ptr("modelClass"))).
-				Options(k.enum(ak, ptr("modelClass"))...).Value(&g.ModelClass).Key(key("modelClass")),
+			k.choose(choice{key: key("modelClass"), title: "Model class",
+				desc: k.help(ak, ptr("modelClass")), opts: k.enum(ak, ptr("modelClass")),
+				acc: huh.NewPointerAccessor(&g.ModelClass)}),
 			// The suggestion is a placeholder: typing replaces it (a text
 			// field holding it would keep it and add the typing after it).
 			k.long(key("systemPrompt"), "System prompt", "written to prompts/; ctrl+e opens $EDITOR",
@@ -111,9 +112,9 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 			k.multi(key("memory"), "Memory", k.help(ak, ptr("memoryShape")), fixed(scaffold.MemoryFlags), &mem, ""),
 			k.text(key("confidence"), "Confidence threshold", newNum(&g.Confidence, def.Confidence), ak, ptr("confidence/defaultThreshold")).
 				Description("0 to 1"),
-			huh.NewConfirm().Title("Handoff task and return schemas?").Value(&g.Handoff).Key(key("handoff")),
+			k.yes(key("handoff"), "Handoff task and return schemas?", huh.NewPointerAccessor(&g.Handoff)),
 		),
-		huh.NewGroup(huh.NewConfirm().Title("Add an eval suite for this agent?").Accessor(withEval{g}).Key(key("eval"))),
+		huh.NewGroup(k.yes(key("eval"), "Add an eval suite for this agent?", withEval{g})),
 	}
 }
 
@@ -152,11 +153,13 @@ func taskGroups(w *wizard, at pos) []*huh.Group {
 		huh.NewGroup(
 			k.text(key("id"), "Task id", str{p: &t.ID, def: def.ID}, ek, ptr("taskId")),
 			k.text(key("input"), "Task input", str{p: &t.Input, def: def.Input}, "", "").Description("the text the agent is given"),
-			huh.NewSelect[string]().Title("Expectation").Options(choices(scaffold.TaskKinds)...).Value(&t.Kind).Key(key("kind")),
+			k.choose(choice{key: key("kind"), title: "Expectation",
+				opts: choices(scaffold.TaskKinds), acc: huh.NewPointerAccessor(&t.Kind)}),
 		),
 		w.hideWhen(huh.NewGroup(
-			huh.NewSelect[string]().Title("Golden match").Description("for golden tasks").
-				Options(huh.NewOptions(scaffold.GoldenStrategies...)...).Value(&t.Strategy).Key(key("strategy")),
+			k.choose(choice{key: key("strategy"), title: "Golden match",
+				desc: "for golden tasks", opts: huh.NewOptions(scaffold.GoldenStrategies...),
+				acc: huh.NewPointerAccessor(&t.Strategy)}),
 			k.text(key("expected"), "Expected answer", str{p: &t.Expected, def: def.Expected}, "", "").Description("for golden tasks"),
 		), func() bool { return t.Kind != scaffold.TaskKinds[0].Value }),
 		w.hideWhen(huh.NewGroup(

@@ -64,17 +64,21 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 		huh.NewGroup(
 			text(key("id"), "Artifact type id", str{p: &t.ID, def: t.ID}).Description("appended to the pack name to form the artifactTypeId"),
 			k.derived(key("displayName"), "Display name", &t.DisplayName, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("displayName"))),
-			huh.NewSelect[string]().Title("Validation").Description(help("validation")).
-				Options(huh.NewOptions(withCurrent(scaffold.ArtifactValidations(), t.Validation)...)...).Value(&t.Validation).Key(key("validation")),
-			huh.NewSelect[string]().Title("Display").Description(help("display")).
-				Options(huh.NewOptions(withCurrent(scaffold.ArtifactDisplays(), t.Display)...)...).Value(&t.Display).Key(key("display")),
+			k.choose(choice{key: key("validation"), title: "Validation",
+				desc: help("validation"),
+				opts: huh.NewOptions(withCurrent(scaffold.ArtifactValidations(), t.Validation)...),
+				acc:  huh.NewPointerAccessor(&t.Validation)}),
+			k.choose(choice{key: key("display"), title: "Display",
+				desc: help("display"),
+				opts: huh.NewOptions(withCurrent(scaffold.ArtifactDisplays(), t.Display)...),
+				acc:  huh.NewPointerAccessor(&t.Display)}),
 			k.optional(key("syncOn"), "Registered on", &t.SyncOn, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("syncOn"))).
 				Suggestions(scaffold.ArtifactSyncOn()).Placeholder("(optional) "+strings.Join(scaffold.ArtifactSyncOn(), ", ")),
 		),
 		huh.NewGroup(
 			text(key("exportFormats"), "Export formats", list{p: &t.ExportFormats, def: t.ExportFormats}).Description("comma-separated (optional)"),
-			huh.NewConfirm().Title("Versionable?").Value(&t.Versionable).Key(key("versionable")),
-			huh.NewConfirm().Title("Diffable?").Value(&t.Diffable).Key(key("diffable")),
+			k.yes(key("versionable"), "Versionable?", huh.NewPointerAccessor(&t.Versionable)),
+			k.yes(key("diffable"), "Diffable?", huh.NewPointerAccessor(&t.Diffable)),
 			text(key("properties"), "Properties", list{p: &t.Properties, def: t.Properties}).Description("the artifact's string properties, comma-separated"),
 		),
 	}

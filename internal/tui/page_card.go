@@ -82,10 +82,12 @@ func cardInputGroups(w *wizard, at pos) []*huh.Group {
 	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{huh.NewGroup(
 		text(key("id"), "Input id", str{p: &in.ID, def: in.ID}).Description("the template uses it as {{id}}"),
-		huh.NewSelect[string]().Title("Type").Description(k.help(validate.CardPack, scaffold.CardFieldPointer(key("type")))).
-			Options(huh.NewOptions(withCurrent(scaffold.CardInputTypes(), in.Type)...)...).Value(&in.Type).Key(key("type")),
+		k.choose(choice{key: key("type"), title: "Type",
+			desc: k.help(validate.CardPack, scaffold.CardFieldPointer(key("type"))),
+			opts: huh.NewOptions(withCurrent(scaffold.CardInputTypes(), in.Type)...),
+			acc:  huh.NewPointerAccessor(&in.Type)}),
 		text(key("label"), "Label", str{p: &in.Label, def: in.Label}),
-		huh.NewConfirm().Title("Required?").Value(&in.Required).Key(key("required")),
+		k.yes(key("required"), "Required?", huh.NewPointerAccessor(&in.Required)),
 		// the options before the default, which a select's must be one of
 		text(key("options"), "Options", list{p: &in.Options, def: in.Options}).Description("a select's choices, comma-separated"),
 		k.optional(key("default"), "Default", &in.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),

@@ -123,9 +123,10 @@ func paramGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("chains.%d.parameters.%d.%s", at.i, at.j, f) }
 	return []*huh.Group{huh.NewGroup(
 		k.text(key("name"), "Parameter name", str{p: &pa.Name, def: pa.Name}, "", "").Description("a step uses it as {{params.<name>}}"),
-		huh.NewSelect[string]().Title("Type").Options(huh.NewOptions(scaffold.ChainValueTypes()...)...).Value(&pa.Type).Key(key("type")),
+		k.choose(choice{key: key("type"), title: "Type",
+			opts: huh.NewOptions(scaffold.ChainValueTypes()...), acc: huh.NewPointerAccessor(&pa.Type)}),
 		k.text(key("description"), "Description", str{p: &pa.Description}, "", ""),
-		huh.NewConfirm().Title("Required?").Value(&pa.Required).Key(key("required")),
+		k.yes(key("required"), "Required?", huh.NewPointerAccessor(&pa.Required)),
 	)}
 }
 
@@ -175,7 +176,8 @@ func outputGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("chains.%d.outputs.%d.%s", at.i, at.j, f) }
 	return []*huh.Group{huh.NewGroup(
 		k.text(key("name"), "Output name", str{p: &o.Name, def: o.Name}, "", ""),
-		huh.NewSelect[string]().Title("Type").Options(huh.NewOptions(scaffold.ChainValueTypes()...)...).Value(&o.Type).Key(key("type")),
+		k.choose(choice{key: key("type"), title: "Type",
+			opts: huh.NewOptions(scaffold.ChainValueTypes()...), acc: huh.NewPointerAccessor(&o.Type)}),
 		k.text(key("description"), "Description", str{p: &o.Description}, "", ""),
 	)}
 }

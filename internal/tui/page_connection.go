@@ -117,8 +117,10 @@ func providerGroups(w *wizard, _ pos) []*huh.Group {
 			Description("the short name connectors use to sign in to it, e.g. github"),
 		text("provider.displayName", "Display name", str{p: &pr.DisplayName, def: pr.DisplayName}).
 			Description("shown to people when they connect, e.g. GitHub"),
-		huh.NewSelect[string]().Title("Category").Description(connHelp(k, "provider.category")).
-			Options(huh.NewOptions(withCurrent(scaffold.ConnectionCategories(), pr.Category)...)...).Value(&pr.Category).Key("provider.category"),
+		k.choose(choice{key: "provider.category", title: "Category",
+			desc: connHelp(k, "provider.category"),
+			opts: huh.NewOptions(withCurrent(scaffold.ConnectionCategories(), pr.Category)...),
+			acc:  huh.NewPointerAccessor(&pr.Category)}),
 		connOptional(k, "provider.vendor", "Vendor", &pr.Vendor),
 		connOptional(k, "provider.docsUrl", "Documentation address", &pr.DocsURL),
 	)}
@@ -129,15 +131,18 @@ func providerGroups(w *wizard, _ pos) []*huh.Group {
 func connAuthGroups(w *wizard, _ pos) []*huh.Group {
 	k, au := w.k, &w.a.connectionPack().Provider.Auth
 	text := connText(k)
-	kind := huh.NewGroup(huh.NewSelect[string]().Title("How connectors sign in").
-		Description("oauth2: people sign in at the provider and grant scopes; api_key, bearer, basic: the operator supplies a credential").
-		Options(huh.NewOptions(withCurrent(scaffold.ConnectionAuthKinds(), au.Kind)...)...).Value(&au.Kind).Key("provider.auth.kind"))
+	kind := huh.NewGroup(k.choose(choice{key: "provider.auth.kind", title: "How connectors sign in",
+		desc: "oauth2: people sign in at the provider and grant scopes; api_key, bearer, basic: the operator supplies a credential",
+		opts: huh.NewOptions(withCurrent(scaffold.ConnectionAuthKinds(), au.Kind)...),
+		acc:  huh.NewPointerAccessor(&au.Kind)}))
 	endpoints := huh.NewGroup(
-		huh.NewSelect[string]().Title("OAuth flow").Options(huh.NewOptions(withCurrent(scaffold.ConnectionAuthFlows(), au.Flow)...)...).
-			Value(&au.Flow).Key("provider.auth.flow"),
-		huh.NewSelect[string]().Title("Scope model").
-			Description("groups: read and write scope groups people consent to; coarse: one read-or-write choice; capabilities: a fixed set granted in the provider's developer portal").
-			Options(schemaOptions(k, "/provider/auth/scopeModel", au.ScopeModel)...).Value(&au.ScopeModel).Key("provider.auth.scopeModel"),
+		k.choose(choice{key: "provider.auth.flow", title: "OAuth flow",
+			opts: huh.NewOptions(withCurrent(scaffold.ConnectionAuthFlows(), au.Flow)...),
+			acc:  huh.NewPointerAccessor(&au.Flow)}),
+		k.choose(choice{key: "provider.auth.scopeModel", title: "Scope model",
+			desc: "groups: read and write scope groups people consent to; coarse: one read-or-write choice; capabilities: a fixed set granted in the provider's developer portal",
+			opts: schemaOptions(k, "/provider/auth/scopeModel", au.ScopeModel),
+			acc:  huh.NewPointerAccessor(&au.ScopeModel)}),
 		text("provider.auth.authorize", "Authorization address", str{p: &au.Authorize, def: au.Authorize}).
 			Description("the provider's https page where people sign in and consent"),
 		text("provider.auth.token", "Token address", str{p: &au.Token, def: au.Token}).
@@ -147,9 +152,10 @@ func connAuthGroups(w *wizard, _ pos) []*huh.Group {
 	issuer := huh.NewGroup(
 		text("provider.auth.issuer", "Issuer", str{p: &au.Issuer, def: au.Issuer}).
 			Description("the authorization server's issuer, an https address (hosts need it for a provider reached over MCP)"),
-		huh.NewSelect[string]().Title("PKCE").Description("S256 unless the provider cannot do PKCE (then hosts refuse it over MCP)").
-			Options(schemaOptions(k, "/provider/auth/pkce", au.PKCE)...).
-			Value(&au.PKCE).Key("provider.auth.pkce"),
+		k.choose(choice{key: "provider.auth.pkce", title: "PKCE",
+			desc: "S256 unless the provider cannot do PKCE (then hosts refuse it over MCP)",
+			opts: schemaOptions(k, "/provider/auth/pkce", au.PKCE),
+			acc:  huh.NewPointerAccessor(&au.PKCE)}),
 	)
 	notOAuth := func() bool { return au.Kind != "oauth2" }
 	return []*huh.Group{kind, w.hideWhen(endpoints, notOAuth), w.hideWhen(issuer, notOAuth)}
@@ -172,13 +178,15 @@ func connScopeGroups(w *wizard, at pos, write bool) []*huh.Group {
 func reachGroups(w *wizard, _ pos) []*huh.Group {
 	k, pr := w.k, &w.a.connectionPack().Provider
 	text := connText(k)
-	reach := huh.NewGroup(huh.NewSelect[string]().Title("Reached through").
-		Description("mcp: its MCP server; openapi: its HTTP API, described by an OpenAPI document; integration: a core integration node").
-		Options(huh.NewOptions(withCurrent(scaffold.ConnectionReaches(), pr.Reach)...)...).Value(&pr.Reach).Key("provider.reach"))
+	reach := huh.NewGroup(k.choose(choice{key: "provider.reach", title: "Reached through",
+		desc: "mcp: its MCP server; openapi: its HTTP API, described by an OpenAPI document; integration: a core integration node",
+		opts: huh.NewOptions(withCurrent(scaffold.ConnectionReaches(), pr.Reach)...),
+		acc:  huh.NewPointerAccessor(&pr.Reach)}))
 	mcp := huh.NewGroup(
 		text("provider.server", "MCP server address", str{p: &pr.Server, def: pr.Server}).Description("the server's https address"),
-		huh.NewSelect[string]().Title("Transport").Options(huh.NewOptions(withCurrent(scaffold.ConnectionTransports(), pr.Transport)...)...).
-			Value(&pr.Transport).Key("provider.transport"),
+		k.choose(choice{key: "provider.transport", title: "Transport",
+			opts: huh.NewOptions(withCurrent(scaffold.ConnectionTransports(), pr.Transport)...),
+			acc:  huh.NewPointerAccessor(&pr.Transport)}),
 	)
 	openapi := huh.NewGroup(
 		text("provider.openapi", "OpenAPI document", str{p: &pr.OpenAPI, def: pr.OpenAPI}).

@@ -83,15 +83,17 @@ func formFieldGroups(w *wizard, at pos) []*huh.Group {
 	return []*huh.Group{
 		huh.NewGroup(
 			text(key("id"), "Field id", str{p: &f.ID, def: f.ID}),
-			huh.NewSelect[string]().Title("Type").Description(k.help(validate.FormContentPack, scaffold.FormFieldPointer(key("type")))).
-				Options(huh.NewOptions(withCurrent(scaffold.FormFieldTypes(), f.Type)...)...).Value(&f.Type).Key(key("type")),
+			k.choose(choice{key: key("type"), title: "Type",
+				desc: k.help(validate.FormContentPack, scaffold.FormFieldPointer(key("type"))),
+				opts: huh.NewOptions(withCurrent(scaffold.FormFieldTypes(), f.Type)...),
+				acc:  huh.NewPointerAccessor(&f.Type)}),
 			k.derived(key("label"), "Label", &f.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
 			format,
 		),
 		other,
 		huh.NewGroup(
 			text(key("description"), "Description", str{p: &f.Description, def: f.Description}),
-			huh.NewConfirm().Title("Required?").Value(&f.Required).Key(key("required")),
+			k.yes(key("required"), "Required?", huh.NewPointerAccessor(&f.Required)),
 			k.optional(key("default"), "Default", &f.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
 			text(key("options"), "Options", list{p: &f.Options, def: f.Options}).Description("a select's choices, comma-separated"),
 		),
@@ -104,18 +106,18 @@ func formFieldGroups(w *wizard, at pos) []*huh.Group {
 // a typed format that does not fit is said in words.
 func (w *wizard) formatChoice(key string, v *string) (huh.Field, *huh.Group) {
 	k := w.k
-	choice := *v
+	chosen := *v
 	switch {
-	case choice == "", slices.Contains(scaffold.FormFieldFormats(), choice):
+	case chosen == "", slices.Contains(scaffold.FormFieldFormats(), chosen):
 	default:
-		choice = scaffold.FormFormatOther
+		chosen = scaffold.FormFormatOther
 	}
 	// The answer holds the choice (an "x-" started when a host's own is
 	// chosen), so that a page built again (accessible mode builds it after
 	// each question, going back builds it too) still asks the host format.
 	w.onSync(func() {
-		if choice != scaffold.FormFormatOther {
-			*v = choice
+		if chosen != scaffold.FormFormatOther {
+			*v = chosen
 		} else if !strings.HasPrefix(*v, scaffold.FormFormatOther) {
 			*v = scaffold.FormFormatOther
 		}
@@ -124,10 +126,11 @@ func (w *wizard) formatChoice(key string, v *string) (huh.Field, *huh.Group) {
 	for _, c := range scaffold.FormFormatChoices() {
 		opts = append(opts, huh.NewOption(c.About, c.Value))
 	}
-	list := huh.NewSelect[string]().Title("Format").Description(k.help(validate.FormContentPack, scaffold.FormFieldPointer(key))).
-		Options(opts...).Value(&choice).Key(key)
+	list := k.choose(choice{key: key, title: "Format",
+		desc: k.help(validate.FormContentPack, scaffold.FormFieldPointer(key)), opts: opts,
+		acc: huh.NewPointerAccessor(&chosen)})
 	in := k.reg(k.text(key+".other", "Host format", str{p: v, def: scaffold.FormFormatOther}, "", "").Placeholder("x-phone").
 		Description("a format a host of yours knows: x- then lower-case letters, digits and dashes"),
 		scaffold.CheckHostFormat)
-	return list, w.hideWhen(huh.NewGroup(in), func() bool { return choice != scaffold.FormFormatOther })
+	return list, w.hideWhen(huh.NewGroup(in), func() bool { return chosen != scaffold.FormFormatOther })
 }

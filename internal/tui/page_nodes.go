@@ -45,10 +45,12 @@ func nodeGroups(w *wizard, at pos) []*huh.Group {
 			k.text(key("description"), "Description", str{p: &n.Description, def: def.Description}, nk, ptr("description")),
 		),
 		huh.NewGroup(
-			huh.NewSelect[string]().Title("Category").Description(k.help(nk, ptr("category"))).
-				Options(k.enum(nk, ptr("category"))...).Value(&n.Category).Key(key("category")),
-			huh.NewSelect[string]().Title("Role").Description(k.help(nk, ptr("role"))).
-				Options(huh.NewOptions(scaffold.NodeRoles...)...).Value(&n.Role).Key(key("role")),
+			k.choose(choice{key: key("category"), title: "Category",
+				desc: k.help(nk, ptr("category")), opts: k.enum(nk, ptr("category")),
+				acc: huh.NewPointerAccessor(&n.Category)}),
+			k.choose(choice{key: key("role"), title: "Role",
+				desc: k.help(nk, ptr("role")), opts: huh.NewOptions(scaffold.NodeRoles...),
+				acc: huh.NewPointerAccessor(&n.Role)}),
 			k.multi(key("capabilities"), "Capabilities", k.help(nk, ptr("capabilities")), fixed(k.v.Field(nk, ptr("capabilities")).Enum), &n.Capabilities, ""),
 		),
 		huh.NewGroup(

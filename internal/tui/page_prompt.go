@@ -65,8 +65,10 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 		huh.NewGroup(
 			text(key("id"), "Template id", str{p: &pr.ID, def: pr.ID}).Description("the templateId, e.g. writer-system"),
 			text(key("version"), "Template version", str{p: &pr.Version, def: pr.Version}),
-			huh.NewSelect[string]().Title("Role").Description(k.help(validate.PromptPack, scaffold.PromptFieldPointer(key("kind")))).
-				Options(huh.NewOptions(withCurrent(scaffold.PromptKinds(), pr.Kind)...)...).Value(&pr.Kind).Key(key("kind")),
+			k.choose(choice{key: key("kind"), title: "Role",
+				desc: k.help(validate.PromptPack, scaffold.PromptFieldPointer(key("kind"))),
+				opts: huh.NewOptions(withCurrent(scaffold.PromptKinds(), pr.Kind)...),
+				acc:  huh.NewPointerAccessor(&pr.Kind)}),
 			k.derived(key("name"), "Name", &pr.Name, validate.PromptPack, scaffold.PromptFieldPointer(key("name"))),
 			text(key("description"), "Description", str{p: &pr.Description, def: pr.Description}),
 		),
@@ -87,11 +89,14 @@ func variableGroups(w *wizard, at pos) []*huh.Group {
 	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{huh.NewGroup(
 		text(key("name"), "Variable name", str{p: &va.Name, def: va.Name}).Description("the template uses it as {{name}}"),
-		huh.NewSelect[string]().Title("Type").Options(huh.NewOptions(withCurrent(scaffold.PromptVariableTypes(), va.Type)...)...).
-			Value(&va.Type).Key(key("type")),
-		huh.NewSelect[string]().Title("Source").Description(k.help(validate.PromptPack, scaffold.PromptFieldPointer(key("source")))).
-			Options(huh.NewOptions(withCurrent(scaffold.PromptVariableSources(), va.Source)...)...).Value(&va.Source).Key(key("source")),
-		huh.NewConfirm().Title("Required?").Value(&va.Required).Key(key("required")),
+		k.choose(choice{key: key("type"), title: "Type",
+			opts: huh.NewOptions(withCurrent(scaffold.PromptVariableTypes(), va.Type)...),
+			acc:  huh.NewPointerAccessor(&va.Type)}),
+		k.choose(choice{key: key("source"), title: "Source",
+			desc: k.help(validate.PromptPack, scaffold.PromptFieldPointer(key("source"))),
+			opts: huh.NewOptions(withCurrent(scaffold.PromptVariableSources(), va.Source)...),
+			acc:  huh.NewPointerAccessor(&va.Source)}),
+		k.yes(key("required"), "Required?", huh.NewPointerAccessor(&va.Required)),
 	),
 		// a required variable's default is never used: asked only when it is not required
 		w.hideWhen(huh.NewGroup(k.optional(key("default"), "Default", &va.Default, validate.PromptPack, scaffold.PromptFieldPointer(key("default"))).

@@ -50,9 +50,14 @@ func offered() []scaffold.Choice {
 func whatGroups(w *wizard, _ pos) []*huh.Group {
 	var opts []huh.Option[string]
 	for _, c := range offered() {
-		opts = append(opts, huh.NewOption(c.About, c.Value))
+		label := c.About
+		if w.k.accessible { // its name, which an answer may give
+			label = c.Value + ": " + c.About
+		}
+		opts = append(opts, huh.NewOption(label, c.Value))
 	}
-	return []*huh.Group{huh.NewGroup(huh.NewSelect[string]().Title("What do you want to create?").Options(opts...).Value(&w.a.What).Key("what"))}
+	return []*huh.Group{huh.NewGroup(w.k.choose(choice{key: "what", title: "What do you want to create?",
+		opts: opts, acc: huh.NewPointerAccessor(&w.a.What)}))}
 }
 
 // identityGroups ask the pack's name (scope, organisation, name part) and
@@ -70,8 +75,9 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 	license, other := w.license(&a.Pack.License)
 	groups := []*huh.Group{
 		huh.NewGroup(
-			huh.NewSelect[string]().Title("Scope").Description(k.help(validate.NodePack, "/name")).
-				Options(choices(scaffold.NameScopes)...).Value(&w.scope).Key("name.scope"),
+			k.choose(choice{key: "name.scope", title: "Scope",
+				desc: k.help(validate.NodePack, "/name"), opts: choices(scaffold.NameScopes),
+				acc: huh.NewPointerAccessor(&w.scope)}),
 			k.reg(k.text("name", "Organisation or author", org, "", "").Description("the second part of the name, e.g. acme"),
 				nameCheck(org, func(s string) string { return scaffold.JoinName(w.scope, s, w.part) })),
 			k.reg(k.text("name.part", "Pack name", part, "", "").Description("the last part, e.g. hello-world"),
@@ -109,7 +115,8 @@ func runtimeGroups(w *wizard, _ pos) []*huh.Group {
 		opts = append(opts, huh.NewOption(label, lang))
 	}
 	return []*huh.Group{huh.NewGroup(
-		huh.NewSelect[string]().Title("Runtime language").Description(w.k.help(validate.NodePack, "/runtime/language")).
-			Options(opts...).Value(&w.a.Pack.Runtime.Language).Key("runtime.language"),
+		w.k.choose(choice{key: "runtime.language", title: "Runtime language",
+			desc: w.k.help(validate.NodePack, "/runtime/language"), opts: opts,
+			acc: huh.NewPointerAccessor(&w.a.Pack.Runtime.Language)}),
 	)}
 }

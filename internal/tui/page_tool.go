@@ -86,10 +86,13 @@ func toolGroups(w *wizard, _ pos) []*huh.Group {
 			k.text("tool.license", "License (SPDX)", str{p: &t.Tool.License, def: w.toolLicense()}, tk, "/tool/license").Suggestions(spdxIDs()),
 		),
 		huh.NewGroup(
-			huh.NewSelect[string]().Title("Runtime kind").Description(k.help(tk, "/runtime/kind")).
-				Options(k.enum(tk, "/runtime/kind")...).Value(&t.Runtime.Kind).Key("runtime.kind"),
-			huh.NewSelect[string]().Title("Install method").Description(k.help(tk, "/runtime/install/method")).
-				Options(huh.NewOptions(scaffold.InstallMethods...)...).Value(&t.Install.Method).Key("install.method"),
+			k.choose(choice{key: "runtime.kind", title: "Runtime kind",
+				desc: k.help(tk, "/runtime/kind"), opts: k.enum(tk, "/runtime/kind"),
+				acc: huh.NewPointerAccessor(&t.Runtime.Kind)}),
+			k.choose(choice{key: "install.method", title: "Install method",
+				desc: k.help(tk, "/runtime/install/method"),
+				opts: huh.NewOptions(scaffold.InstallMethods...),
+				acc:  huh.NewPointerAccessor(&t.Install.Method)}),
 			k.text("install.package", "Package", str{p: &t.Install.Package}, "", "").Description("empty: the tool id"),
 		),
 	}
@@ -121,8 +124,8 @@ func envGroups(w *wizard, at pos) []*huh.Group {
 	prompt := follow{p: &e.Prompt, def: func() string { return scaffold.EnvPrompt(e.Name) }, blank: true}
 	rest := []huh.Field{
 		k.following(key("prompt"), "Prompt", prompt, &e.Name, tk, ptr("prompt")),
-		huh.NewConfirm().Title("Is it a secret?").Accessor(yesNo{get: e.IsSecret, set: e.SetSecret}).Key(key("secret")),
-		huh.NewConfirm().Title("Is it required?").Value(&e.Required).Key(key("required")),
+		k.yes(key("secret"), "Is it a secret?", yesNo{get: e.IsSecret, set: e.SetSecret}),
+		k.yes(key("required"), "Is it required?", huh.NewPointerAccessor(&e.Required)),
 	}
 	if k.accessible {
 		return []*huh.Group{huh.NewGroup(name), huh.NewGroup(rest...)}
@@ -145,8 +148,9 @@ func scopeGroups(w *wizard, at pos) []*huh.Group {
 		k.text(key("rationale"), "Rationale", str{p: &s.Rationale, def: def.Rationale}, tk, ptr("rationale")),
 	),
 		// written to data_boundary.reads: asked for private data, which has one
-		w.hideWhen(huh.NewGroup(huh.NewSelect[string]().Title("Sensitivity of the data").Description("written to data_boundary.reads for private data (gmail.*, files.*, …)").
-			Options(k.enum(tk, "/data_boundary/reads/0/sensitivity")...).Accessor(sensitivity{s}).Key(key("sensitivity"))),
+		w.hideWhen(huh.NewGroup(k.choose(choice{key: key("sensitivity"), title: "Sensitivity of the data",
+			desc: "written to data_boundary.reads for private data (gmail.*, files.*, …)",
+			opts: k.enum(tk, "/data_boundary/reads/0/sensitivity"), acc: sensitivity{s}})),
 			func() bool { return !scaffold.IsPrivateData(s.Resource) }),
 	}
 }
@@ -163,8 +167,9 @@ func actionGroups(w *wizard, at pos) []*huh.Group {
 	fields := []huh.Field{
 		k.text(key("name"), "Action name", str{p: &act.Name, def: def.Name}, tk, ptr("name")),
 		k.text(key("summary"), "Action summary", str{p: &act.Summary, def: def.Summary}, tk, ptr("summary")),
-		huh.NewSelect[string]().Title("Side effects").Description(k.help(tk, ptr("side_effects"))).
-			Options(k.enum(tk, ptr("side_effects"))...).Value(&act.SideEffects).Key(key("sideEffects")),
+		k.choose(choice{key: key("sideEffects"), title: "Side effects",
+			desc: k.help(tk, ptr("side_effects")), opts: k.enum(tk, ptr("side_effects")),
+			acc: huh.NewPointerAccessor(&act.SideEffects)}),
 		k.text(key("inputs"), "Inputs", list{p: &act.Inputs, def: def.Inputs}, "", "").Description("comma-separated names of its string inputs"),
 	}
 	if len(t.ScopeChoices()) > 0 || len(act.ScopesUsed) > 0 { // the scopes ticked and then removed are said
@@ -184,10 +189,12 @@ func safetyGroups(w *wizard, _ pos) []*huh.Group {
 	opts := []huh.Option[string]{huh.NewOption("from the answers: "+derived.KillSwitchKind()+why(derived), scaffold.Derived)}
 	opts = append(opts, huh.NewOptions(scaffold.KillSwitchKinds...)...)
 	return []*huh.Group{huh.NewGroup(
-		huh.NewSelect[string]().Title("Smoke test").Description("what checks the tool once it is installed").
-			Options(choices(t.SmokeChoices())...).Value(&t.Smoke.Kind).Key("smoke.kind"),
-		huh.NewSelect[string]().Title("Kill switch").Description("how the owner stops the tool").
-			Options(opts...).Value(&t.KillSwitch.Kind).Key("killSwitch.kind"),
+		w.k.choose(choice{key: "smoke.kind", title: "Smoke test",
+			desc: "what checks the tool once it is installed", opts: choices(t.SmokeChoices()),
+			acc: huh.NewPointerAccessor(&t.Smoke.Kind)}),
+		w.k.choose(choice{key: "killSwitch.kind", title: "Kill switch",
+			desc: "how the owner stops the tool", opts: opts,
+			acc: huh.NewPointerAccessor(&t.KillSwitch.Kind)}),
 	),
 		// what the kind chosen needs, asked only for it
 		w.hideWhen(huh.NewGroup(w.k.reg(w.k.text("killSwitch.url", "Kill switch address", str{p: &t.KillSwitch.URL}, "", ""), func(s string) error {

@@ -81,8 +81,9 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 		}
 		opts = append(opts, huh.NewOption(label, m.Value))
 	}
-	method := huh.NewSelect[string]().Title("Pack and sign now?").Options(opts...).Value(&a.SignMethod).Key("signMethod").
-		Validate(func(m string) error {
+	method := k.choose(choice{key: "signMethod", title: "Pack and sign now?",
+		opts: opts, acc: huh.NewPointerAccessor(&a.SignMethod),
+		check: func(m string) error {
 			if m == signKeyless && !ready {
 				return why
 			}
@@ -90,7 +91,7 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 				return fmt.Errorf("%s signs a %s pack and this pack is %s: choose %s, or start again with `wopkit new --spec %s` (a draft keeps your answers)", m, specOf(m), specOf(fits), fits, specOf(m))
 			}
 			return nil
-		})
+		}})
 	a.keyDefaults()
 	needed := func(what string, tv textValue) func(string) error {
 		return func(s string) error {
@@ -111,9 +112,12 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 	id := follow{p: &a.KeyID, def: func() string { return a.keyIDFor(a.KeyPath) }}
 	agentKeys, agentNote := agentKeyChoices()
 	keys := w.hideWhen(huh.NewGroup(
-		huh.NewSelect[string]().Title("Key").Description(joinNotes(keyWhere(a.KeyAuto.Default), agentNote)).Options(append([]huh.Option[string]{
-			huh.NewOption("create a new key pair", "new"),
-			huh.NewOption("use an existing private key file", "existing")}, agentKeys...)...).Value(&a.KeyChoice).Key("keyChoice"),
+		k.choose(choice{key: "keyChoice", title: "Key",
+			desc: joinNotes(keyWhere(a.KeyAuto.Default), agentNote),
+			opts: append([]huh.Option[string]{
+				huh.NewOption("create a new key pair", "new"),
+				huh.NewOption("use an existing private key file", "existing")}, agentKeys...),
+			acc: huh.NewPointerAccessor(&a.KeyChoice)}),
 		k.reg(k.following("keyPath", "Key file", path, &a.KeyChoice, "", "").Description("new: the prefix of PREFIX.key and PREFIX.pub (kept outside the pack); existing: the .key file, or "+sign.AgentPrefix+"SHA256:<fingerprint> for a key in the ssh-agent"),
 			needed("key file", path)),
 		k.reg(k.following("keyId", "Key id", id, &a.KeyPath, "", "").Description("the id the registry knows your public key by, e.g. acme-1"),
