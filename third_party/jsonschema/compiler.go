@@ -138,6 +138,16 @@ func (c *Compiler) UseLoader(loader URLLoader) {
 	c.roots.loader.loader = loader
 }
 
+// TrustSchemas skips checking a schema document against its metaschema
+// when trusted reports its URL: for the schemas a program embeds and checks
+// in its own tests, so that compiling one of them does not compile and run
+// the metaschema at every start. Other documents are checked as before.
+//
+// NOTE: must be called before compiling any schemas.
+func (c *Compiler) TrustSchemas(trusted func(url string) bool) {
+	c.roots.trusted = trusted
+}
+
 // UseRegexpEngine changes the regexp-engine used.
 // By default it uses regexp package from go standard
 // library.
