@@ -12,6 +12,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // asker builds huh fields bound straight to the scaffold's answer values,
@@ -23,6 +24,9 @@ type asker struct {
 	accessible bool
 	// live maps each input to its check (see reg); shared by copies.
 	live map[huh.Field]func(string) error
+	// titles maps each text field to its title, which its refusals name
+	// it by (see reg); shared by copies.
+	titles map[huh.Field]string
 	// suggest maps each text field to the suggestion it offers, which →
 	// takes into the empty field for editing (see wizard.suggestion).
 	suggest map[huh.Field]shown
@@ -233,6 +237,7 @@ func (k asker) title(t string, tv textValue) string {
 // check of the focused input as it is typed (huh itself checks only when
 // the author presses enter).
 func (k asker) reg(in *huh.Input, check func(string) error) *huh.Input {
+	check = byTitle(k.titles[in], check)
 	if k.live != nil {
 		k.live[in] = check
 	}
@@ -259,6 +264,9 @@ func (k asker) crossed(key, text string) error {
 func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr string) *huh.Input {
 	sh := newShown(tv)
 	in := huh.NewInput().Title(k.title(title, tv)).Accessor(sh).Key(key)
+	if k.titles != nil {
+		k.titles[in] = title
+	}
 	if s := tv.suggestion(); s != "" {
 		in = in.Placeholder(k.mark(s))
 	}
@@ -267,6 +275,22 @@ func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr str
 		return in.Validate(func(s string) error { return k.crossed(key, s) })
 	}
 	return k.reg(in.Description(k.help(kind, ptr)), titled(title, ptr, k.check(kind, ptr, tv.value)))
+}
+
+// byTitle is check with its refusals naming the field by its title where
+// they name it by a JSON member (`agentId`) or a list's index (`0`, the
+// first item); codes and pointers are not in a field's refusal.
+func byTitle(title string, check func(string) error) func(string) error {
+	if title == "" {
+		return check
+	}
+	return func(s string) error {
+		err := check(s)
+		if err == nil {
+			return nil
+		}
+		return errors.New(words.Titled(err.Error(), title))
+	}
 }
 
 // titled is check with its refusals naming the field by its title on
@@ -306,7 +330,7 @@ func (k asker) long(key, title, desc string, tv textValue, kind validate.Kind, p
 	if ptr == "" {
 		return f
 	}
-	check := k.check(kind, ptr, tv.value)
+	check := byTitle(title, k.check(kind, ptr, tv.value))
 	if k.live != nil {
 		k.live[f] = check
 	}

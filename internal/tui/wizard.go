@@ -91,6 +91,9 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizar
 	if k.live == nil {
 		k.live = map[huh.Field]func(string) error{}
 	}
+	if k.titles == nil {
+		k.titles = map[huh.Field]string{}
+	}
 	if k.suggest == nil {
 		k.suggest = map[huh.Field]shown{}
 	}

@@ -58,7 +58,7 @@ func (s *shaper) leaf(e *jsonschema.ValidationError) {
 	case *kind.Pattern:
 		words := patternWords[k.Want]
 		msg := fmt.Sprintf("%s does not have the form %s needs", gotText(got), quoteKey(field))
-		hint := "it must match the regular expression " + k.Want
+		hint := "the schema's form for it is " + k.Want
 		if words != "" {
 			hint = words
 		}
@@ -288,10 +288,12 @@ var patternWords = map[string]string{
 	`^[a-z][a-z0-9-]*$`:                                                                 "lower-case letters, digits and '-', starting with a letter, e.g. anthropic",
 	`^[a-z0-9-]+$`:                                                                      "lower-case letters, digits and '-', e.g. email",
 	`^([a-z][a-z0-9-]*|x-host-[a-z][a-z0-9-]*-[a-z][a-z0-9-]*)$`:                        "a spec capability such as structured-output, or a host extension x-host-<host>-<name>",
-	`^https://`:                "it must start with https://, e.g. https://acme.dev/weather",
-	`^https://[^\s{}]+$`:       "an address that starts with https:// and has no spaces or braces, e.g. https://acme.dev/hook",
-	`^[1-9][0-9]*$`:            "a whole number from 1 up, e.g. 3",
-	`^[a-zA-Z_][a-zA-Z0-9_]*$`: "letters, digits and '_', starting with a letter or '_', e.g. user_name",
+	`^https://`:                     "it must start with https://, e.g. https://acme.dev/weather",
+	`^https://[^\s{}]+$`:            "an address that starts with https:// and has no spaces or braces, e.g. https://acme.dev/hook",
+	`^[1-9][0-9]*$`:                 "a whole number from 1 up, e.g. 3",
+	`^[a-zA-Z_][a-zA-Z0-9_]*$`:      "letters, digits and '_', starting with a letter or '_', e.g. user_name",
+	`^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`: "letters, digits and '_', starting with a letter or '_', at most 64 characters, e.g. user_name",
+	`^([a-z][a-z0-9]*|vendor\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*|x-[a-z][a-z0-9-]*)$`:                                                    "a format name in lower-case letters and digits (e.g. pdf), or vendor.<org>.<format>, or x-<name>",
 	`^(email|uri|date|date-time|time|x-[a-z][a-z0-9-]*)$`:                                                                              "one of email, uri, date, date-time or time, or a host's own format: x- then lower-case letters, digits and dashes, e.g. x-phone",
 	`^(text|longtext|number|boolean|select|multiselect|file|artifact-ref|vendor\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*|x-[a-z][a-z0-9-]*)$`: "one of text, longtext, number, boolean, select, multiselect, file or artifact-ref, or vendor.<org>.<type>, or x-<name>",
 }

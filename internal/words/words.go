@@ -3,6 +3,7 @@
 package words
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -25,4 +26,20 @@ func And(s []string) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// member is a JSON member's name or a list's index in backticks, as the
+// validator names the member a problem is about (`agentId`, `0`).
+var member = regexp.MustCompile("`([A-Za-z_$][A-Za-z0-9_$]*|[0-9]+)`")
+
+// Titled is msg, a problem about one field, naming that field by title
+// where it names it by a JSON member in backticks, and a list's item by
+// its place ("item 1 of Keywords") where it gives a bare index.
+func Titled(msg, title string) string {
+	return member.ReplaceAllStringFunc(msg, func(m string) string {
+		if n, err := strconv.Atoi(m[1 : len(m)-1]); err == nil {
+			return "item " + strconv.Itoa(n+1) + " of " + title
+		}
+		return title
+	})
 }

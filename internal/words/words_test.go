@@ -12,6 +12,9 @@ func TestWords(t *testing.T) {
 		And([]string{"a"}):           "a",
 		And([]string{"a", "b"}):      "a and b",
 		And([]string{"a", "b", "c"}): "a, b and c",
+		Titled("`agentId` is 300 characters", "Agent id"): "Agent id is 300 characters",
+		Titled("`0` is 300 characters", "Keywords"):       "item 1 of Keywords is 300 characters",
+		Titled("run `wopkit new --spec v1`", "Name"):      "run `wopkit new --spec v1`",
 	} {
 		if got != want {
 			t.Errorf("got %q, want %q", got, want)
