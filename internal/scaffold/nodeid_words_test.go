@@ -24,3 +24,21 @@ func TestDuplicateNodeIDSaidInWords(t *testing.T) {
 		t.Fatal("a node id given twice is no problem")
 	}
 }
+
+// Two node ids that end in the same last part are said as that, naming
+// the part their files share, not as "a.x ends like b.x".
+func TestCollidingNodeIDsSaidInWords(t *testing.T) {
+	a := PackAnswers{}.Defaults()
+	a.Name = "vendor.acme.hello"
+	a.Nodes = append(a.Nodes, a.Nodes[0])
+	a.Nodes[0].ID, a.Nodes[1].ID = "fetch", "vendor.other.fetch"
+	for _, fe := range a.precheck() {
+		if fe.Field == "nodes.1.id" {
+			if !strings.Contains(fe.Message, "both end in fetch") || strings.Contains(fe.Message, "ends like") {
+				t.Errorf("colliding ids are not said in words: %s", fe.Message)
+			}
+			return
+		}
+	}
+	t.Fatal("two node ids ending alike are no problem")
+}

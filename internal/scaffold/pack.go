@@ -244,7 +244,7 @@ func (a *PackAnswers) precheck() FieldErrors {
 		case ok && prev == id:
 			errs = append(errs, fieldErrorf("nodes."+strconv.Itoa(i)+".id", "the id %s is used twice: give each node its own", n.ID))
 		case ok:
-			errs = append(errs, fieldErrorf("nodes."+strconv.Itoa(i)+".id", "%s ends like %s: their files would collide", id, prev))
+			errs = append(errs, fieldErrorf("nodes."+strconv.Itoa(i)+".id", "the ids %s and %s both end in %s, which names their files: give each node its own last part", prev, id, suffix(id)))
 		}
 		seen[suffix(id)] = id
 	}
