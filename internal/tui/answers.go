@@ -107,23 +107,36 @@ func (a *answers) suite(i int) *scaffold.EvalAnswers {
 	return g.Eval
 }
 
-// soloDefaults makes the first agent's answers fit a standalone document:
-// a bare agent id gets the scope and organisation in front (assistant
-// becomes community.example.assistant), as there is no pack name to do it.
+// soloDefaults makes the first agent's answers fit a standalone document
+// (see soloAgent).
 func (a *answers) soloDefaults() {
-	if a.What != whatSoloAgent {
-		return
-	}
-	g := a.agent(0)
-	if g.ID != "" && !strings.Contains(g.ID, ".") {
-		scope, org, _ := scaffold.SplitName(a.Pack.Name)
-		g.ID = scaffold.JoinName(scope, org, g.ID)
+	if a.What == whatSoloAgent {
+		a.agent(0).ID = a.soloAgent().ID
 	}
 }
 
-// soloEval is a standalone suite's answers.
+// soloAgent is the first agent as a standalone document has it: a bare
+// agent id gets the scope and organisation in front (assistant becomes
+// community.example.assistant), as there is no pack name to do it. It
+// reads the answers only: planning runs beside the screen.
+func (a *answers) soloAgent() scaffold.AgentAnswers {
+	g := scaffold.NewAgent(0)
+	if len(a.Pack.Agents) > 0 {
+		g = a.Pack.Agents[0]
+	}
+	if a.What == whatSoloAgent && g.ID != "" && !strings.Contains(g.ID, ".") {
+		scope, org, _ := scaffold.SplitName(a.Pack.Name)
+		g.ID = scaffold.JoinName(scope, org, g.ID)
+	}
+	return g
+}
+
+// soloEval is a standalone suite's answers (the answers only read).
 func (a *answers) soloEval() scaffold.EvalAnswers {
-	e := *a.suite(0)
+	e := scaffold.EvalAnswers{}.Defaults()
+	if g := a.soloAgent(); g.Eval != nil {
+		e = *g.Eval
+	}
 	if e.SuiteID == "" && !strings.Contains(e.TargetAgentID, ".") {
 		e.SuiteID = scaffold.StandaloneSuiteID
 	}

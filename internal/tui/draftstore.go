@@ -52,14 +52,27 @@ func draftFile(dir string) string {
 // error that says none was kept), 0600 in a state folder private to this
 // user. A failure says where it tried and what to do.
 func saveDraft(dir string, a *answers) error {
-	if dir == "" {
-		return werr.New(werr.Usage, "dry_run", "--dry-run: no draft was kept (a dry run writes nothing)").
-			WithHint("run `wopkit new` without --dry-run to keep a draft")
-	}
+	return draftOf(a)(dir)
+}
+
+// draftOf is the draft of the answers as they are now, kept by the
+// function it returns (which may run beside the screen: it holds a copy).
+func draftOf(a *answers) func(dir string) error {
 	b, err := json.MarshalIndent(a, "", "  ")
-	if err != nil {
-		return err
+	return func(dir string) error {
+		if dir == "" {
+			return werr.New(werr.Usage, "dry_run", "--dry-run: no draft was kept (a dry run writes nothing)").
+				WithHint("run `wopkit new` without --dry-run to keep a draft")
+		}
+		if err != nil {
+			return err
+		}
+		return keepDraft(dir, b)
 	}
+}
+
+// keepDraft writes the draft b of the folder dir.
+func keepDraft(dir string, b []byte) error {
 	name, err := draftName(dir)
 	if err != nil {
 		return err

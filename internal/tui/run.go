@@ -25,6 +25,9 @@ type (
 		summary []string
 		err     error
 	}
+	// replaceMsg is the review planned again to replace the pack in the
+	// target folder (--force): the wizard keeps Force from then on.
+	replaceMsg struct{ tea.Msg }
 )
 
 // makePlan asks the scaffold for the files: the pack (with its nodes,
@@ -116,9 +119,9 @@ func planOne(p *scaffold.Plan, err error) planned {
 
 // makeSoloPlan plans a standalone agent manifest or eval suite. Problems
 // are named as answers of the first agent (agents.0.id, agents.0.eval.…)
-// so that the review leads back to the agent or eval page.
+// so that the review leads back to the agent or eval page. It only reads
+// the answers (it runs beside the screen).
 func makeSoloPlan(a *answers) planned {
-	a.soloDefaults()
 	var (
 		out    planned
 		p      *scaffold.Plan
@@ -126,7 +129,7 @@ func makeSoloPlan(a *answers) planned {
 		prefix = "agents.0"
 	)
 	if a.What == whatSoloAgent {
-		p, err = scaffold.PlanStandaloneAgent(*a.agent(0))
+		p, err = scaffold.PlanStandaloneAgent(a.soloAgent())
 	} else {
 		p, err = scaffold.PlanStandaloneEval(a.soloEval())
 		prefix = "agents.0.eval"
@@ -278,10 +281,12 @@ func (w *wizard) replaceCmd() tea.Cmd {
 	if dir == "" || len(w.rev.problems) == 0 {
 		return nil
 	}
-	yes := func() tea.Msg {
-		w.opts.Force = true
-		return planCmd(w.k.v, w.a, w.opts)()
-	}
+	// planned here, on the screen's thread: the confirm's yes runs beside
+	// it, where the wizard's answers and options are not its to change
+	opts := w.opts
+	opts.Force = true
+	plan := planCmd(w.k.v, w.a, opts)
+	yes := func() tea.Msg { return replaceMsg{plan()} }
 	return push(newConfirm(w.ctx, "Replace the pack in "+dir+" (and a release of the same version beside it)? "+
 		"Its files are replaced only once everything is written, and put back as they were if writing fails.", yes, nil))
 }

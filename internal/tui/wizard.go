@@ -302,6 +302,9 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 		w.busy = ""
 		w.setReview(msg)
 		return w, nil
+	case replaceMsg:
+		w.opts.Force = true
+		return w.Update(msg.Msg)
 	case runMsg:
 		return w, w.ran(msg)
 	case quitMsg:
@@ -444,8 +447,9 @@ func (w *wizard) ConfirmQuit() screen {
 		return nil
 	}
 	path := w.opts.draftOut()
+	save := draftOf(w.a) // kept beside the screen: the answers as they are now
 	keep := func() tea.Msg {
-		if err := saveDraft(path, w.a); err != nil {
+		if err := save(path); err != nil {
 			// said once the screen closes, and the exit status says it
 			// too (an I/O failure): the answers were not kept
 			w.out.err = err
