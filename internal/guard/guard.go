@@ -36,7 +36,7 @@ func FindCalls(t testing.TB, root string, skip []string, forbidden map[string][]
 		names := map[string]string{} // local name -> import path
 		for _, imp := range f.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
-			local := path[strings.LastIndex(path, "/")+1:]
+			local := localName(path)
 			if imp.Name != nil {
 				local = imp.Name.Name
 			}
@@ -74,6 +74,18 @@ func FindCalls(t testing.TB, root string, skip []string, forbidden map[string][]
 		}
 	})
 	return found
+}
+
+// localName is the name an import of path is used by when it is not
+// renamed: its last element, or the one before a major version
+// (charm.land/huh/v2 is huh).
+func localName(path string) string {
+	elems := strings.Split(path, "/")
+	last := elems[len(elems)-1]
+	if n := len(elems); n > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		return elems[n-2]
+	}
+	return last
 }
 
 // Files parses each non-test Go file of the module at root (testdata and

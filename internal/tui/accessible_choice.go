@@ -23,6 +23,7 @@ type choice struct {
 
 // choose builds the field that asks c (see choice).
 func (k asker) choose(c choice) huh.Field {
+	k.labels.note(c.key, c.title)
 	s := huh.NewSelect[string]().Title(c.title)
 	if c.desc != "" {
 		s = s.Description(c.desc)
@@ -41,6 +42,7 @@ func (k asker) choose(c choice) huh.Field {
 // prompt in accessible mode shows the default ([Y/n], [y/N]) and says
 // what it takes when it refuses an answer.
 func (k asker) yes(key, title string, acc huh.Accessor[bool]) huh.Field {
+	k.labels.note(key, title)
 	f := huh.NewConfirm().Title(title).Accessor(acc).Key(key)
 	if !k.accessible {
 		return f

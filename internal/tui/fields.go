@@ -38,6 +38,8 @@ type asker struct {
 	// cross checks the whole answers when the author leaves the field with
 	// the key (see wizard.crossCheck); nil in accessible mode.
 	cross func(key, text string) error
+	// labels notes each field's label as it is built (nil: none noted).
+	labels fieldLabels
 }
 
 // textValue is how an input reads and writes its answer: huh's accessor,
@@ -262,6 +264,7 @@ func (k asker) crossed(key, text string) error {
 // text is an input bound to tv, its help from the schema at ptr (none when
 // ptr is empty) and checked there with the value the text stands for.
 func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr string) *huh.Input {
+	k.labels.note(key, title)
 	sh := newShown(tv)
 	in := huh.NewInput().Title(k.title(title, tv)).Accessor(sh).Key(key)
 	if k.titles != nil {
@@ -322,6 +325,7 @@ func (k asker) long(key, title, desc string, tv textValue, kind validate.Kind, p
 	if k.accessible {
 		return k.text(key, title, tv, kind, ptr).Description(desc)
 	}
+	k.labels.note(key, title)
 	s, sh := tv.suggestion(), newShown(tv)
 	desc = strings.TrimSuffix("alt+enter (or ctrl+j) starts a new line, enter goes on; "+desc, "; ")
 	f := huh.NewText().Title(title).Description(desc).Accessor(sh).Key(key).
@@ -403,6 +407,7 @@ func (k asker) optional(key, title string, v *string, kind validate.Kind, ptr st
 // why nothing is offered, when nothing is.
 func (k asker) multi(key, title, desc string, options func() []string, v *[]string, empty string) huh.Field {
 	if !k.accessible {
+		k.labels.note(key, title)
 		p := newPick(key, title, desc, options, v)
 		p.empty, p.rows = empty, k.rows
 		return p
@@ -506,20 +511,20 @@ func (w *wizard) license(v *string) (huh.Field, *huh.Group) {
 	if k.accessible {
 		return typed("license", "License (SPDX)"), nil
 	}
-	choice := *v
-	if !slices.Contains(scaffold.Licenses, choice) {
-		choice = otherLicense
+	picked := *v
+	if !slices.Contains(scaffold.Licenses, picked) {
+		picked = otherLicense
 	}
 	w.onSync(func() {
-		if choice != otherLicense {
-			*v = choice
+		if picked != otherLicense {
+			*v = picked
 		}
 	})
 	opts := append(huh.NewOptions(scaffold.Licenses...), huh.NewOption(otherLicense, otherLicense))
-	list := huh.NewSelect[string]().Title("License (SPDX)").Description(strings.TrimSpace(help + " Type / to search, esc to stop searching.")).
-		Options(opts...).Value(&choice).Key("license")
+	list := k.choose(choice{key: "license", title: "License (SPDX)", desc: strings.TrimSpace(help + " Type / to search, esc to stop searching."),
+		opts: opts, acc: huh.NewPointerAccessor(&picked)})
 	other := w.hideWhen(huh.NewGroup(typed("license.other", "SPDX identifier").Description("ctrl+e completes the suggestion shown")),
-		func() bool { return choice != otherLicense })
+		func() bool { return picked != otherLicense })
 	return list, other
 }
 

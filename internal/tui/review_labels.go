@@ -3,7 +3,6 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,8 +16,8 @@ import (
 // A problem is named as the author saw the answer: the page that asks it
 // (with the entry, "eval task 2") and the field's label ("Rubric
 // criteria"), never the answer path (agents.0.eval.tasks.1.criteria) or
-// the document's JSON name (defaultThreshold). The labels are those of
-// the page's own fields, read from the form the page builds.
+// the document's JSON name (defaultThreshold). The labels are those the
+// page's own fields note as the page builds them (fieldLabels).
 
 // labeledMsg is a review's plan with the label of each problem.
 type labeledMsg struct {
@@ -33,7 +32,7 @@ func (w *wizard) reviewCmd() tea.Cmd {
 	plan := planCmd(w.k.v, w.a, w.opts)
 	a := w.a.clone() // the answers as planned (planCmd derived the key)
 	ctx := *w.ctx
-	lw := &wizard{ctx: &ctx, k: w.k, opts: w.opts}
+	lw := &wizard{ctx: &ctx, k: w.k, opts: w.opts, built: map[pos]fieldLabels{}}
 	lw.k.rows = nil
 	return func() tea.Msg {
 		m, _ := plan().(planMsg)
@@ -46,6 +45,10 @@ func (w *wizard) reviewCmd() tea.Cmd {
 
 // labels are the labels of problems about the answers a (see where).
 func (w *wizard) labels(a *answers, problems []scaffold.FieldError) []string {
+	if w.built == nil { // each page built once for these answers
+		w.built = map[pos]fieldLabels{}
+		defer func() { w.built = nil }()
+	}
 	var out []string
 	for _, fe := range problems {
 		out = append(out, w.where(a, fe))
@@ -80,13 +83,23 @@ func (w *wizard) where(cur *answers, fe scaffold.FieldError) string {
 	return head
 }
 
-// titlesOf maps the keys of the fields page at asks to their titles, from
-// the page built apart (on answers a, a copy: building may change them).
+// titlesOf maps the keys of the fields page at asks to their titles: the
+// labels the page notes as it builds its fields, built apart (on answers
+// a, a copy: building may change them), once per page and entry while
+// the wizard labels a review (see labels).
 func (w *wizard) titlesOf(a *answers, at pos) map[string]string {
+	if l, ok := w.built[at]; ok {
+		return l
+	}
 	s := &wizard{ctx: w.ctx, k: w.k, a: a, opts: w.opts, hidden: map[*huh.Group]func() bool{}}
 	s.k.live, s.k.suggest, s.k.accessible = map[huh.Field]func(string) error{}, map[huh.Field]shown{}, false
+	s.k.labels = fieldLabels{}
 	s.scope, s.org, s.part = scaffold.SplitName(a.Pack.Name)
-	return fieldTitles(at.pg.groups(s, at))
+	at.pg.groups(s, at)
+	if w.built != nil {
+		w.built[at] = s.k.labels
+	}
+	return s.k.labels
 }
 
 // pageLabel is a page's title, with the entry it asks when there are
@@ -133,50 +146,6 @@ func (a *answers) clone() *answers {
 		return a
 	}
 	return c
-}
-
-// fieldTitles maps each field's key to its title, for the fields of
-// groups. huh keeps both unexported: they are read through reflection
-// (the fields' own types: huh's, and pick), and TestFieldTitles fails
-// when huh changes where it keeps them.
-func fieldTitles(groups []*huh.Group) map[string]string {
-	out := map[string]string{}
-	for _, g := range groups {
-		if g == nil {
-			continue
-		}
-		sel := reflect.ValueOf(g).Elem().FieldByName("selector")
-		if !sel.IsValid() || sel.IsNil() {
-			continue
-		}
-		items := sel.Elem().FieldByName("items")
-		if !items.IsValid() || items.Kind() != reflect.Slice {
-			continue
-		}
-		for i := range items.Len() {
-			f := items.Index(i)
-			for f.Kind() == reflect.Interface || f.Kind() == reflect.Pointer {
-				if f.IsNil() {
-					break
-				}
-				f = f.Elem()
-			}
-			if f.Kind() != reflect.Struct {
-				continue
-			}
-			key, title := f.FieldByName("key"), f.FieldByName("title")
-			if !key.IsValid() || key.Kind() != reflect.String || !title.IsValid() {
-				continue
-			}
-			if title.Kind() == reflect.Struct { // huh's Eval[string]
-				title = title.FieldByName("val")
-			}
-			if title.IsValid() && title.Kind() == reflect.String {
-				out[key.String()] = title.String()
-			}
-		}
-	}
-	return out
 }
 
 // inWords is a problem's message with the document's name of the answer

@@ -24,6 +24,9 @@ type wizard struct {
 	a    *answers
 	opts NewOptions
 	out  *outcome
+	// built keeps the labels of the pages built apart to label a review
+	// (nil: none kept; see titlesOf).
+	built map[pos]fieldLabels
 
 	at    pos       // the current page
 	form  *huh.Form // its fields (nil on the review)

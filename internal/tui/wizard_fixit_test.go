@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/huh/v2"
-
 	"github.com/openwop/wopkit/internal/scaffold"
 )
 
@@ -116,20 +114,4 @@ func TestFixItSaysLabels(t *testing.T) {
 		t.Errorf("the review does not use the label:\n%s", rev)
 	}
 	noJSONWords(t, rev, "defaultThreshold", "confidence:")
-}
-
-// TestFieldTitles: the labels are read from the fields huh builds (its
-// unexported key and title): fails when huh keeps them elsewhere.
-func TestFieldTitles(t *testing.T) {
-	var tags []string
-	g := huh.NewGroup(huh.NewInput().Title("Input title").Key("in"), huh.NewSelect[string]().Title("Select title").Key("sel"),
-		huh.NewConfirm().Title("Confirm title").Key("yes"), huh.NewText().Title("Text title").Key("txt"),
-		newPick("pk", "Pick title", "", fixed(nil), &tags))
-	got := fieldTitles([]*huh.Group{g})
-	want := map[string]string{"in": "Input title", "sel": "Select title", "yes": "Confirm title", "txt": "Text title", "pk": "Pick title"}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s: %q, want %q (all: %v)", k, got[k], v, got)
-		}
-	}
 }
