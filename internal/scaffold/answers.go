@@ -11,6 +11,16 @@ import "strings"
 
 // PackAnswers describe a new node pack (pack.json and the files beside it).
 type PackAnswers struct {
+	PackIdentity
+	Runtime RuntimeAnswers `json:"runtime"`
+	Nodes   []NodeAnswers  `json:"nodes"`  // at least one unless the runtime is remote
+	Agents  []AgentAnswers `json:"agents"` // at least one when the runtime is remote
+}
+
+// PackIdentity is what names and describes a pack, whatever its kind: one
+// struct that a node pack's answers (PackAnswers) and every declarative
+// kind's (Identity) embed, so that a field added here is every kind's.
+type PackIdentity struct {
 	Name        string   `json:"name"`        // reverse-DNS pack name, e.g. vendor.acme.hello
 	Version     string   `json:"version"`     // SemVer of the pack
 	Description string   `json:"description"` // one paragraph
@@ -19,14 +29,12 @@ type PackAnswers struct {
 	Homepage    string   `json:"homepage"`
 	Repository  string   `json:"repository"`
 	Keywords    []string `json:"keywords"`
-	Engines     string   `json:"engines"` // engines.openwop semver range; empty: the spec's default
+	// Engines is engines.openwop's semver range; empty: the spec's default.
+	Engines string `json:"engines" doc:"engines/openwop"`
 	// Spec is the OpenWOP spec version the pack is written for: "v2" (the
 	// default: kind, an engines ceiling admitting major 2, agents' role) or
 	// "v1" (exactly what wopkit wrote before v2).
-	Spec    string         `json:"spec"`
-	Runtime RuntimeAnswers `json:"runtime"`
-	Nodes   []NodeAnswers  `json:"nodes"`  // at least one unless the runtime is remote
-	Agents  []AgentAnswers `json:"agents"` // at least one when the runtime is remote
+	Spec string `json:"spec" doc:"-"`
 }
 
 // RuntimeAnswers choose how a host loads the pack. Format, Entry and

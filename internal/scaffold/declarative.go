@@ -14,23 +14,13 @@ import (
 type Identity struct {
 	// Kind is always the kind's constant (KindCard, ...): the answer that
 	// selects the answers (`--set kind=card`, or "kind" in a --values file).
-	Kind        string   `json:"kind"`
-	Name        string   `json:"name"`    // reverse-DNS pack name
-	Version     string   `json:"version"` // SemVer of the pack
-	Description string   `json:"description"`
-	Author      string   `json:"author"`
-	License     string   `json:"license"` // SPDX identifier; chooses the LICENSE text
-	Homepage    string   `json:"homepage"`
-	Repository  string   `json:"repository"`
-	Keywords    []string `json:"keywords"`
-	Engines     string   `json:"engines" doc:"engines/openwop"` // engines.openwop; empty: the spec's default
-	Spec        string   `json:"spec" doc:"-"`                  // "v2" (default) or "v1", as for node packs
+	Kind         string `json:"kind"`
+	PackIdentity        // the answers every pack has (name, version, ...), as a node pack's
 }
 
 // newIdentity returns the default identity of a new pack of kind.
 func newIdentity(kind string) Identity {
-	return Identity{
-		Kind:        kind,
+	return Identity{Kind: kind, PackIdentity: PackIdentity{
 		Name:        DefaultPackName,
 		Version:     "0.1.0",
 		Description: "A new OpenWOP " + kind + " pack.",
@@ -38,12 +28,12 @@ func newIdentity(kind string) Identity {
 		Keywords:    []string{},
 		Engines:     EnginesV2,
 		Spec:        SpecV2,
-	}
+	}}
 }
 
 // normalize fills the spec's engines range and the kind.
 func (id *Identity) normalize(kind string) error {
-	p := PackAnswers{Spec: id.Spec, Engines: id.Engines}
+	p := PackAnswers{PackIdentity: PackIdentity{Spec: id.Spec, Engines: id.Engines}}
 	if err := p.resolveSpec(); err != nil {
 		return err
 	}

@@ -16,17 +16,19 @@ const DefaultPackName = "community.example.my-pack"
 // from the runtime template by Plan (see Fill).
 func (PackAnswers) Defaults() PackAnswers {
 	return PackAnswers{
-		Name:        DefaultPackName,
-		Version:     "0.1.0",
-		Description: "A new OpenWOP pack.",
-		Author:      "",
-		License:     "Apache-2.0",
-		Keywords:    []string{},
-		Engines:     EnginesV2,
-		Spec:        SpecV2,
-		Runtime:     RuntimeAnswers{Language: "javascript"},
-		Nodes:       []NodeAnswers{NodeAnswers{}.Defaults()},
-		Agents:      []AgentAnswers{},
+		PackIdentity: PackIdentity{
+			Name:        DefaultPackName,
+			Version:     "0.1.0",
+			Description: "A new OpenWOP pack.",
+			Author:      "",
+			License:     "Apache-2.0",
+			Keywords:    []string{},
+			Engines:     EnginesV2,
+			Spec:        SpecV2,
+		},
+		Runtime: RuntimeAnswers{Language: "javascript"},
+		Nodes:   []NodeAnswers{NodeAnswers{}.Defaults()},
+		Agents:  []AgentAnswers{},
 	}
 }
 

@@ -145,6 +145,13 @@ func Verbs() []string {
 	return out
 }
 
+// KindOfAnswers is the name of the kind whose answers answers is (a
+// pointer to them), and whether it is one.
+func KindOfAnswers(answers any) (string, bool) {
+	k, ok := kindOfAnswers(answers)
+	return k.Name, ok
+}
+
 // kindOfAnswers returns the kind whose answers answers is (a pointer).
 func kindOfAnswers(answers any) (Kind, bool) {
 	t := reflect.TypeOf(answers)

@@ -221,11 +221,3 @@ func (a *answers) keyIDFor(path string) string {
 	}
 	return scaffold.KeyID(strings.TrimSuffix(strings.TrimSpace(path), ".key"))
 }
-
-// identity is the pack's identity, as a declarative kind's answers hold it.
-func (a *answers) identity(id scaffold.Identity) scaffold.Identity {
-	p := a.Pack
-	id.Name, id.Version, id.Description, id.Author, id.License = p.Name, p.Version, p.Description, p.Author, p.License
-	id.Homepage, id.Repository, id.Keywords, id.Spec = p.Homepage, p.Repository, p.Keywords, p.Spec
-	return id
-}

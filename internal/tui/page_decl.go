@@ -2,7 +2,7 @@ package tui
 
 import (
 	"encoding/json"
-	"reflect"
+	"slices"
 	"strings"
 
 	"charm.land/huh/v2"
@@ -137,16 +137,30 @@ func declaredOf[A any](a *answers, name string) *A {
 }
 
 // declaredPlan is a copy of the answers of the declarative kind name with
-// the pack's identity, as the scaffold plans them.
+// the pack's identity, as the scaffold plans them: the wizard keeps the
+// identity once, in Pack, which the identity page asks.
 func declaredPlan(a *answers, name string) any {
 	k := wizardKinds[name]
 	cp := k.New()
-	if cur, ok := a.Kinds[name]; ok && reflect.TypeOf(cur) == reflect.TypeOf(cp) {
-		reflect.ValueOf(cp).Elem().Set(reflect.ValueOf(cur).Elem())
+	if cur, ok := a.Kinds[name]; ok {
+		copyAnswers(cp, cur)
 	}
-	id := k.Identity(cp)
-	*id = a.identity(*id)
+	k.Identity(cp).PackIdentity = packIdentity(a.Pack.PackIdentity)
 	return cp
+}
+
+// packIdentity is a copy of id that shares nothing with it.
+func packIdentity(id scaffold.PackIdentity) scaffold.PackIdentity {
+	id.Keywords = slices.Clone(id.Keywords)
+	return id
+}
+
+// copyAnswers makes dst (a kind's answers, a pointer) a deep copy of src,
+// of the same kind: planning must not write through to the answers.
+func copyAnswers(dst, src any) {
+	if b, err := json.Marshal(src); err == nil {
+		_ = json.Unmarshal(b, dst) // answers the wizard wrote itself: they read back
+	}
 }
 
 // planDeclared is the review of the answers of the declarative kind the
@@ -164,20 +178,17 @@ func planDeclared(v *validate.Validator, a *answers) (out planned, ok bool) {
 // their identity the pack's, which the identity page asks. It reports
 // whether given is the answers of a kind the wizard asks.
 func adopt(a *answers, given any) bool {
-	for name, k := range wizardKinds {
-		if given == nil || reflect.TypeOf(given) != reflect.TypeOf(k.New()) {
-			continue
-		}
-		cp := k.New()
-		reflect.ValueOf(cp).Elem().Set(reflect.ValueOf(given).Elem())
-		a.Kinds[name] = cp
-		a.What = name
-		i, p := k.Identity(cp), &a.Pack
-		p.Name, p.Version, p.Description, p.Author, p.License = i.Name, i.Version, i.Description, i.Author, i.License
-		p.Homepage, p.Repository, p.Keywords, p.Spec, p.Engines = i.Homepage, i.Repository, i.Keywords, i.Spec, i.Engines
-		return true
+	name, ok := scaffold.KindOfAnswers(given)
+	if _, asked := wizardKinds[name]; !ok || !asked {
+		return false
 	}
-	return false
+	k := wizardKinds[name]
+	cp := k.New()
+	copyAnswers(cp, given)
+	a.Kinds[name] = cp
+	a.What = name
+	a.Pack.PackIdentity = packIdentity(k.Identity(cp).PackIdentity)
+	return true
 }
 
 // Asks reports whether the wizard asks for a pack of kind (`new pack --set

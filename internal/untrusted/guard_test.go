@@ -48,6 +48,7 @@ var trustedReads = map[string]string{
 	"internal/scaffold/kind.go:orderedKeys":               "re-decoding wopkit's own answer structs (the --set keys of a kind)",
 	"internal/tui/page_decl.go:declared.UnmarshalJSON":    "a declarative kind's part of the wizard's own draft, read bounded by untrusted.ReadNamed (loadDraft)",
 	"internal/tui/review_labels.go:answers.clone":         "re-decoding the wizard's own answers (a copy to build a page on)",
+	"internal/tui/page_decl.go:copyAnswers":               "re-decoding a kind's answers the wizard holds (a copy to plan, or to adopt from the command line)",
 	"internal/tui/editor_external.go:editor.editExternal": "the file the author's own $EDITOR just wrote",
 	"internal/tui/editor_input.go:editor.typedValue":      "a value the author typed into the editor",
 	"internal/tui/draftstore.go:loadDraft":                "the wizard's own draft, in the user's state folder (owner-checked, 0600), read bounded",
