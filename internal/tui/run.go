@@ -293,6 +293,8 @@ func (w *wizard) replaceCmd() tea.Cmd {
 
 // preflight is the create workflow's preflight as problems on the pages
 // whose answers resolve them; plan is nil when the answers have problems.
+// It is where create.Problem becomes the one problem type the wizard
+// handles, scaffold.FieldError (TestWizardHandlesOneProblemType).
 func preflight(v *validate.Validator, a *answers, opts NewOptions, plan *scaffold.Plan) []scaffold.FieldError {
 	var out []scaffold.FieldError
 	for _, p := range create.Preflight(createOptions(v, a, opts, plan)) {
