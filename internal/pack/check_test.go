@@ -14,6 +14,7 @@ import (
 // Check lists every refusal, each on its file, where Pack stops at the
 // first; a clean pack has none.
 func TestCheckListsEveryRefusal(t *testing.T) {
+	t.Parallel()
 	clean := copyTree(t, "testdata/basic")
 	if list, err := Check(Options{Dir: clean}); err != nil || len(list) != 0 {
 		t.Fatalf("clean pack: %v %v", list, err)
@@ -65,6 +66,7 @@ func TestCheckListsEveryRefusal(t *testing.T) {
 // A referenced file that .openwopignore excludes is refused like a missing
 // one (the tarball would lack it), and packed around with --no-validate.
 func TestPackRefusesIgnoredReference(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "testdata/basic")
 	os.WriteFile(filepath.Join(dir, IgnoreFile), []byte("schemas/greet.input.json\n"), 0o644)
 	_, err := Pack(context.Background(), Options{Dir: dir, Output: filepath.Join(t.TempDir(), "o.tgz"), Validate: noValidate})
@@ -85,6 +87,7 @@ func TestPackRefusesIgnoredReference(t *testing.T) {
 // Two names that are one file on macOS or Windows are listed by Check
 // (tarball_name_collision), as the tarball writer refuses them in Pack.
 func TestCheckListsNameCollisions(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "testdata/basic")
 	for _, name := range []string{"prompts/Notes.md", "prompts/notes.md"} {
 		p := filepath.Join(dir, filepath.FromSlash(name))

@@ -16,6 +16,7 @@ import (
 // gives the registry's tar stream byte for byte, and the fixture's .sig
 // beside it.
 func TestRepackFixturesIdentical(t *testing.T) {
+	t.Parallel()
 	// The legacy ed25519 tarball was made with `tar -czf`, not a registry builder.
 	tgzs := fixtures.Tarballs(t, "manual")
 	for _, tgzPath := range tgzs {
@@ -55,6 +56,7 @@ func TestRepackFixturesIdentical(t *testing.T) {
 // The version manifest is the source manifest's members in source order plus
 // signing and integrity, as the registry's <version>.json files are.
 func TestVersionManifestMatchesRegistry(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(fixtures.Path(t, "source-packs", "core.openwop.agents.react", "pack.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package pack
 import "testing"
 
 func TestIgnore(t *testing.T) {
+	t.Parallel()
 	rules := `
 # comment
 *.log
@@ -56,6 +57,7 @@ prompts/?.md
 
 // A file inside an excluded directory cannot be re-included (git's rule).
 func TestIgnoreParentExcluded(t *testing.T) {
+	t.Parallel()
 	ig := ParseIgnore([]byte("schemas/\n!schemas/a.json\n"))
 	if !ig.Ignored("schemas/a.json") {
 		t.Error("re-included a file inside an excluded directory")
@@ -65,6 +67,7 @@ func TestIgnoreParentExcluded(t *testing.T) {
 // A pattern with non-ASCII letters matches them (each UTF-8 byte was once
 // quoted as a letter of its own, so such a pattern matched nothing).
 func TestIgnoreNonASCII(t *testing.T) {
+	t.Parallel()
 	ig := ParseIgnore([]byte("caf\u00e9.md\ndocs/*\u00e9t\u00e9*\n?\u00e8.txt\n"))
 	for path, want := range map[string]bool{"caf\u00e9.md": true, "x/caf\u00e9.md": true, "cafe.md": false,
 		"docs/l'\u00e9t\u00e9.md": true, "docs/ete.md": false, "\u00e9\u00e8.txt": true} {

@@ -82,6 +82,7 @@ func show(m map[string]string) string {
 // killed once, in its recovery) then leaves the new release and no
 // temporary file.
 func TestPackSignKillAtEveryStep(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	k := &killRelease{bin: proctest.BuildCrashtest(t, filepath.Join("..", "..")), pack: filepath.Join(base, "p"), state: filepath.Join(base, "state")}
 	for _, args := range [][]string{
@@ -206,6 +207,7 @@ func readT(t *testing.T, p string) []byte {
 // pack into the folder removes those of the names it writes, and nothing
 // else.
 func TestNextPackRemovesItsTemporaries(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "testdata/basic")
 	outDir := t.TempDir()
 	stale := []string{".x.tgz.tmp-0123456789abcdef", ".x.json.tmp-42"}

@@ -10,6 +10,7 @@ import (
 // exactly) is refused: JSON.parse, ajv and wopkit must not read two
 // different packs from one file.
 func TestParseManifestRefusesAmbiguousMembers(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{
 		`{"name":"vendor.acme.a","version":"1.0.0","Name":"vendor.other.b"}`,
 		`{"name":"vendor.acme.a","version":"1.0.0","name":"vendor.other.b"}`,

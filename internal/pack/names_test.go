@@ -16,6 +16,7 @@ import (
 // read or written, naming the file; so are two names that are one file on
 // a case-insensitive file system.
 func TestPackRefusesUnportableNames(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ file, code string }{
 		{"README.md.", tarball.CodeWindowsName}, // README.md on Windows
 		{"README.md ", tarball.CodeWindowsName}, // the same

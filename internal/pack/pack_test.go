@@ -54,6 +54,7 @@ func paths(files []File) []string {
 }
 
 func TestWhatGoesIn(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "testdata/basic")
 	res, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
 	if err != nil {
@@ -73,6 +74,7 @@ func TestWhatGoesIn(t *testing.T) {
 }
 
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	key, _ := sign.GenerateKey(sign.Ed25519)
 	keyPEM, _ := sign.MarshalPrivateKeyPEM(key, nil)
 	der := key.(ed25519.PrivateKey)
@@ -138,6 +140,7 @@ func mtime(i int) time.Time { return time.Unix(int64(1e9+i*86400), 0) }
 
 // Same bytes every run whatever the mtimes, modes and umask.
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	var outs [][]byte
 	for i, mode := range []os.FileMode{0o644, 0o600} {
 		dir := copyTree(t, "testdata/basic")
@@ -164,6 +167,7 @@ func TestDeterministic(t *testing.T) {
 // pack.json with openssl, GNU tar lists the tarball, and the version
 // manifest carries the signing block and the integrity.
 func TestSignedPackInterop(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "testdata/basic")
 	key, _ := sign.GenerateKey(sign.Ed25519)
 	for _, method := range []string{sign.MethodManual, sign.MethodV2} {
@@ -221,6 +225,7 @@ func TestSignedPackInterop(t *testing.T) {
 }
 
 func TestRegistryLimits(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "testdata/basic")
 	big := bytes.Repeat([]byte("x"), LimitEntry+1)
 	os.WriteFile(filepath.Join(dir, "prompts", "big.md"), big, 0o644)
@@ -236,6 +241,7 @@ func TestRegistryLimits(t *testing.T) {
 }
 
 func TestMissingReference(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "testdata/basic")
 	os.Remove(filepath.Join(dir, "docs", "guide.md"))
 	_, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
@@ -252,6 +258,7 @@ func TestMissingReference(t *testing.T) {
 // and never packed. (Issue 10 changed this contract: pack took any member
 // ending in "Ref"; now one function, packref, says which members name files.)
 func TestBareReferences(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "testdata/basic")
 	src, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
 	src = bytes.Replace(src, []byte(`"envelopeContractRef": "docs/guide.md"`), []byte(`"envelopeContractRef": "NOTES.txt", "peerRef": "core.openwop.other", "otherRef": "docs/guide.md"`), 1)
@@ -270,6 +277,7 @@ func TestBareReferences(t *testing.T) {
 // with that key, keeps every other file, and a hostile tarball is refused
 // with nothing written.
 func TestSignTarball(t *testing.T) {
+	t.Parallel()
 	src := fixtures.Tarball(t, "core.openwop.a2a", "1.1.0")
 	dir := t.TempDir()
 	tgz := filepath.Join(dir, "a2a.tgz")
@@ -311,6 +319,7 @@ func TestSignTarball(t *testing.T) {
 
 // Symbolic links inside the pack are followed; links out of it are refused.
 func TestSymlinks(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "testdata/basic")
 	if err := os.Symlink("greet.input.json", filepath.Join(dir, "schemas", "alias.json")); err != nil {
 		t.Skip("symlinks unsupported here:", err)
@@ -331,6 +340,7 @@ func TestSymlinks(t *testing.T) {
 // Signing drops the signatures a directory already held (here a stale
 // keys/pack.json.sig and pack.json.sigstore) before adding its own.
 func TestSigningReplacesOldSignatures(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "testdata/basic")
 	os.WriteFile(filepath.Join(dir, "keys", "pack.json.sig"), bytes.Repeat([]byte{7}, 64), 0o644)
 	os.WriteFile(filepath.Join(dir, "pack.json.sigstore"), []byte("{}"), 0o644)
@@ -359,6 +369,7 @@ func TestSigningReplacesOldSignatures(t *testing.T) {
 // A reference that is not a clean path is refused with validate's rule id,
 // never cleaned into the tarball or silently left out of it (issue 10).
 func TestUncleanReferenceRefused(t *testing.T) {
+	t.Parallel()
 	for ref, rule := range map[string]string{"docs/../docs/guide.md": "OW016", "../outside.md": "OW005", "http://x.example/a": "OW005"} {
 		dir := copyTree(t, "testdata/basic")
 		src, _ := os.ReadFile(filepath.Join(dir, "pack.json"))

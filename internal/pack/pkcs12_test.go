@@ -20,6 +20,7 @@ import (
 // encrypted under a password the MAC shows is not empty; a store of
 // certificates alone is no secret.
 func TestScanPKCS12(t *testing.T) {
+	t.Parallel()
 	ossl, err := exec.LookPath("openssl")
 	if err != nil {
 		t.Skip("openssl not installed: the hand-built key store of TestScanPKCS12PlainKeyBag still runs")
@@ -80,6 +81,7 @@ func TestScanPKCS12(t *testing.T) {
 // bag inside unencrypted data is refused; the same store with only a
 // certificate bag is not.
 func TestScanPKCS12PlainKeyBag(t *testing.T) {
+	t.Parallel()
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	pkcs8, _ := x509.MarshalPKCS8PrivateKey(key)
 	bagID := func(last int) asn1.ObjectIdentifier {

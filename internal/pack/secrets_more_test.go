@@ -73,6 +73,7 @@ func newNearMisses() map[string]string {
 // a token cut by a window's end at a valid length but longer in fact is
 // not taken for one.
 func TestScanWindowBoundaries(t *testing.T) {
+	t.Parallel()
 	const chunk = 256 << 10
 	secrets := newSecrets(t)
 	for name, src := range secrets {
@@ -99,6 +100,7 @@ func TestScanWindowBoundaries(t *testing.T) {
 // A private JSON Web Key is found in a JSON file of up to 1 MiB, beyond the
 // scanner's first 256 KiB window.
 func TestScanLargeJWK(t *testing.T) {
+	t.Parallel()
 	jwk := `{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}`
 	doc := `{"padding":"` + strings.Repeat(" ", 600<<10) + `","keys":[` + jwk + `]}`
 	if what, _ := scanPrivateKey(strings.NewReader(doc)); what == "" {

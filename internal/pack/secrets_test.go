@@ -17,6 +17,7 @@ import (
 // A key marker is found wherever it falls, across the scanner's chunk
 // boundaries and through one-byte reads.
 func TestScanPrivateKeyBoundaries(t *testing.T) {
+	t.Parallel()
 	const chunk = 256 << 10
 	marker := []byte("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n")
 	for _, off := range []int{0, 1, chunk - len(marker), chunk - 20, chunk - 5, chunk, chunk + 3, 3*chunk - 11} {
@@ -58,6 +59,7 @@ const (
 // Issue 10 item 10: secrets the scan missed, and known token formats. Each
 // is found (named, never quoted); look-alikes are not.
 func TestScanSecrets(t *testing.T) {
+	t.Parallel()
 	found := map[string]string{
 		"AWS key id":           "aws_access_key_id = " + fake("AK"+"IA", 16, upperDigits) + "\n",
 		"GitHub classic":       "token: " + fake("gh"+"p_", 36, alnums),
@@ -102,6 +104,7 @@ func TestScanSecrets(t *testing.T) {
 // A DER RSA key followed by a newline (as `openssl rsa -outform DER > f;
 // echo >> f` leaves it) is still a private key; openssl makes the key.
 func TestScanDERKeyWithTrailingNewline(t *testing.T) {
+	t.Parallel()
 	ossl, err := exec.LookPath("openssl")
 	if err != nil {
 		t.Skip("openssl not installed")
@@ -127,6 +130,7 @@ func TestScanDERKeyWithTrailingNewline(t *testing.T) {
 }
 
 func TestSecretFileNames(t *testing.T) {
+	t.Parallel()
 	for _, n := range []string{".env", ".env.local", "prod.env", "config/staging.env", ".envrc", ".netrc", ".git-credentials", ".pgpass", ".pypirc"} {
 		if forbiddenReason(n) == "" {
 			t.Errorf("%s is packed", n)
@@ -142,6 +146,7 @@ func TestSecretFileNames(t *testing.T) {
 // The refusals of issue 10 item 10 end to end: each names the file and
 // what it holds, never the secret.
 func TestPackRefusesSecrets(t *testing.T) {
+	t.Parallel()
 	token := fake("np"+"m_", 36, alnums)
 	for _, tc := range []struct{ file, data, code, what string }{
 		{"prompts/.npmrc", "//registry.npmjs.org/:_authToken=" + token + "\n", "pack_secret", "npm auth token"},
