@@ -108,6 +108,7 @@ var carriedFix = map[string]bool{"PR002": true, "CD002": true, "OW005": true, "O
 // Each quick fix, applied as the client would, leaves a document on which
 // validate no longer reports the rule, and no error.
 func TestQuickFixesSilenceTheirRule(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	chain := scaffoldKind(t, root, "workflow-chain", "vendor.acme.chains")
 	prompt := scaffoldKind(t, root, "prompt", "vendor.acme.prompts")
@@ -252,6 +253,7 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 // A v1 pack.json is offered the migration, and the migrated text is a v2
 // document validate accepts.
 func TestMigrateAction(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "old")
 	a := scaffold.PackAnswers{}.Defaults()
 	a.Name, a.Spec = "vendor.acme.old", "v1"

@@ -27,6 +27,7 @@ func complete(t *testing.T, c *testClient, u protocol.DocumentURI, text, marker 
 }
 
 func TestCompletionSources(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	chain := scaffoldKind(t, root, "workflow-chain", "vendor.acme.chains")
 	prompt := scaffoldKind(t, root, "prompt", "vendor.acme.prompts")

@@ -43,6 +43,7 @@ func wopkitBinary(t *testing.T) string {
 // the OW005 diagnostic, applies the "create the missing file" code action,
 // saves, and sees it clear; the saved pack then validates.
 func TestNeovimHeadless(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: skipping the Neovim session")
 	}

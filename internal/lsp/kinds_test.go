@@ -17,6 +17,7 @@ import (
 // manifest), as written and with an unknown member added, gets exactly
 // the problems `wopkit validate FILE` reports.
 func TestDiagnosticsEqualValidateForEveryKind(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	var files []string
 	for _, k := range []string{"workflow-chain", "prompt", "card", "form-content", "connection", "artifact-type"} {
@@ -80,6 +81,7 @@ func TestDiagnosticsEqualValidateForEveryKind(t *testing.T) {
 // gets no diagnostic of its own, though validate calls it kind/unknown; a
 // problem a pack reports on it (OW013 on a schema's $id) is published there.
 func TestForeignJSONIsLeftAlone(t *testing.T) {
+	t.Parallel()
 	dir := scaffoldPack(t)
 	c := startSession(t, dir, Options{})
 	defer c.stop()

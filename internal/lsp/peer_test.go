@@ -67,6 +67,7 @@ type peerDoc struct {
 // subset of wopkit's diagnostics (by line) on every registry fixture
 // pack.json and every scaffolded pack.
 func TestPeerJSONLanguageServerIsASubset(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: skipping the peer server comparison")
 	}

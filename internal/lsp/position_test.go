@@ -12,6 +12,7 @@ import (
 // Positions are UTF-16 code units (the protocol's default) while validate
 // counts characters: a character beyond the BMP is two units, one column.
 func TestPositionsCountUTF16(t *testing.T) {
+	t.Parallel()
 	text := []byte("{\n  \"description\": \"😀é\", \"version\": 1\n}\n")
 	ls := newLines(text)
 	off := len("{\n  \"description\": \"😀é\", ")

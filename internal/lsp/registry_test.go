@@ -19,6 +19,7 @@ import (
 // an error on /version and the break a warning where it is; typed as
 // 2.0.0 (unsaved), the error goes and a note says the bump is enough.
 func TestLSPComparesAPackWithItsPublishedVersion(t *testing.T) {
+	t.Parallel()
 	history := fixtures.Path(t, "history", "core.openwop.flow")
 	dir := fixtures.Untar(t, filepath.Join(history, "1.1.0.tgz"), t.TempDir())
 	reg := t.TempDir()

@@ -16,6 +16,7 @@ import (
 
 // A request whose handler panics gets an InternalError; the session goes on.
 func TestPanicInAHandlerIsAnErrorNotADeadServer(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := New(Options{})
 	if err != nil {
@@ -45,6 +46,7 @@ func TestPanicInAHandlerIsAnErrorNotADeadServer(t *testing.T) {
 // requests after shutdown are errors; an oversized message is skipped and
 // said; the session survives all of them.
 func TestHostileDocumentsAndRequests(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old := maxMessage
 	maxMessage = 1 << 20
@@ -122,6 +124,7 @@ func TestHostileDocumentsAndRequests(t *testing.T) {
 // root is checked without its files (and says so), even when a reference
 // would resolve on disk.
 func TestReadsOnlyInsideTheWorkspace(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	outside := scaffoldPack(t)
 	c := startSession(t, root, Options{})
@@ -147,6 +150,7 @@ func TestReadsOnlyInsideTheWorkspace(t *testing.T) {
 
 // A request before initialize is refused, as the protocol says.
 func TestRequestBeforeInitialize(t *testing.T) {
+	t.Parallel()
 	s, _ := New(Options{})
 	c := connect(t, s)
 	err := c.call(protocol.MethodTextDocumentHover, protocol.HoverParams{}, nil)

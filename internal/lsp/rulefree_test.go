@@ -19,6 +19,7 @@ var ruleIDLit = regexp.MustCompile(`^[A-Z]{2,3}[0-9]{3}$`)
 // rule's fix is carried by its problem) and reads nothing out of a
 // diagnostic's or problem's message with regexp or strings.
 func TestLSPKnowsNoRule(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,7 @@ func snapshot(t *testing.T, dir string) map[string][32]byte {
 // reports one on the same pack; and a whole session (diagnostics, hover,
 // completion, code actions asked for) leaves every file as it was.
 func TestNeverRunsPackCodeNorWrites(t *testing.T) {
+	t.Parallel()
 	dir := scaffoldPack(t)
 	if err := os.WriteFile(filepath.Join(dir, "index.mjs"), []byte("export const nodes = {};\nexport default nodes;\n"), 0o644); err != nil {
 		t.Fatal(err)

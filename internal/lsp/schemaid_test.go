@@ -37,6 +37,7 @@ func problemsOnFile(t *testing.T, v *validate.Validator, pj, file string) []vali
 // on, and the $id it writes is the one the rule expects: a stale $id, and
 // (validate --for-registry) a missing one.
 func TestSchemaIDFix(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		registry bool

@@ -109,6 +109,7 @@ func hasCode(ds []protocol.Diagnostic, code string) *protocol.Diagnostic {
 }
 
 func TestSessionAsAnEditorDrivesIt(t *testing.T) {
+	t.Parallel()
 	dir := scaffoldPack(t)
 	pj := filepath.Join(dir, "pack.json")
 	prompt := filepath.Join(dir, "prompts", "writer.md")

@@ -16,6 +16,7 @@ import (
 // pack.json; their fix edits the suite file, and the pack then raises no
 // OW011.
 func TestFitSuiteFix(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, pointer string
 		value         any
