@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,7 +106,14 @@ func TestVersionGoInstall(t *testing.T) {
 		t.Skipf("not in a git checkout (%v): skipping the go install check", err)
 	}
 	repo := strings.TrimSpace(string(top))
-	v := fmt.Sprintf("v0.99.0-test.%d", time.Now().UnixNano())
+	// The version is named after the commit: a second run of the same
+	// commit finds wopkit's packages, at the same place in the module
+	// cache, in the build cache instead of compiling them again.
+	head, err := exec.Command("git", "-C", repo, "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		t.Skipf("git rev-parse HEAD: %v", err)
+	}
+	v := "v0.99.0-test.h" + strings.TrimSpace(string(head))
 	proxy := t.TempDir()
 	dir := filepath.Join(proxy, filepath.FromSlash(modulePath), "@v")
 	os.MkdirAll(dir, 0o755)
@@ -140,25 +146,16 @@ func TestVersionGoInstall(t *testing.T) {
 	gobin := t.TempDir()
 	cmd := exec.Command("go", "install", modulePath+"/cmd/wopkit@"+v)
 	cmd.Dir = t.TempDir() // outside any module
-	// The user's module cache serves the dependencies (no network); the
-	// version, unique to the run, is removed from it afterwards.
+	// The user's module cache serves the dependencies (no network). The
+	// version is left in it for the next run of the same commit (a run
+	// beside this one may be building it); those of other commits, an
+	// hour old, are removed.
 	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Skipf("go env GOMODCACHE: %v", err)
 	}
 	m := strings.TrimSpace(string(modcache))
-	t.Cleanup(func() {
-		os.RemoveAll(filepath.Join(m, filepath.FromSlash(modulePath)+"@"+v))
-		old, _ := filepath.Glob(filepath.Join(m, "cache", "download", filepath.FromSlash(modulePath), "@v", v+".*"))
-		for _, f := range old {
-			os.Remove(f)
-		}
-		list := filepath.Join(m, "cache", "download", filepath.FromSlash(modulePath), "@v", "list")
-		if b, _ := os.ReadFile(list); string(b) == v+"\n" {
-			os.Remove(list)
-		}
-		os.Remove(filepath.Join(m, filepath.FromSlash(filepath.Dir(modulePath)))) // only when empty
-	})
+	removeOldTestVersions(m, v)
 	cmd.Env = append(os.Environ(), "GOPROXY=file://"+filepath.ToSlash(proxy), "GOSUMDB=off", "GOFLAGS=-modcacherw",
 		"GOBIN="+gobin, "GOWORK=off", "GOTOOLCHAIN=local")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -174,5 +171,26 @@ func TestVersionGoInstall(t *testing.T) {
 	var b buildInfo
 	if err := json.Unmarshal(out, &b); err != nil || b.Version != v || b.Module != modulePath {
 		t.Errorf("installed wopkit reports %s, want version %s", out, v)
+	}
+}
+
+// removeOldTestVersions removes from the module cache m the versions
+// TestVersionGoInstall put there (v0.99.0-test.*) an hour ago or more,
+// but keep.
+func removeOldTestVersions(m, keep string) {
+	old := time.Now().Add(-time.Hour)
+	base := filepath.Join(m, filepath.FromSlash(modulePath)+"@v0.99.0-test.")
+	dl := filepath.Join(m, "cache", "download", filepath.FromSlash(modulePath), "@v")
+	dirs, _ := filepath.Glob(base + "*")
+	for _, d := range dirs {
+		v := strings.TrimPrefix(d, filepath.Join(m, filepath.FromSlash(modulePath))+"@")
+		if fi, err := os.Stat(d); err != nil || v == keep || fi.ModTime().After(old) {
+			continue
+		}
+		os.RemoveAll(d)
+		files, _ := filepath.Glob(filepath.Join(dl, v+".*"))
+		for _, f := range files {
+			os.Remove(f)
+		}
 	}
 }
