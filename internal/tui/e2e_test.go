@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/openwop/wopkit/internal/fixtures"
 )
@@ -44,16 +46,18 @@ func TestTerminalEndToEnd(t *testing.T) {
 	// A run is a scenario (E2E_ONLY) at the sizes given (E2E_SIZES, "" for
 	// the scenario's own); a lane runs its runs one after the other.
 	type run struct{ only, sizes string }
+	// The lanes are balanced by the runs' times (logged below, "== ..."):
+	// the longest lane is the test's time.
 	lanes := [][]run{
-		{{"sizes", "60x20"}, {"connection", ""}},
-		{{"sizes", "120x40"}, {"edit", ""}},
-		{{"choices", "80x24"}, {"choices", "60x20"}},
-		{{"choices", "120x40"}, {"words", "80x24"}},
-		{{"words", "60x20"}, {"new", ""}},
-		{{"exit", ""}, {"resume", ""}, {"tool", ""}, {"pipe", ""}},
-		{{"git", ""}, {"offline", ""}, {"chain", ""}},
-		{{"contract", "80x24"}, {"contract", "60x20"}},
-		{{"secrets", "80x24"}},
+		{{"sizes", "120x40"}, {"connection", ""}},
+		{{"sizes", "60x20"}, {"tool", ""}},
+		{{"secrets", "80x24"}, {"chain", ""}},
+		{{"new", ""}, {"exit", ""}},
+		{{"choices", "120x40"}, {"contract", "80x24"}},
+		{{"words", "60x20"}, {"git", ""}},
+		{{"choices", "80x24"}, {"offline", ""}},
+		{{"choices", "60x20"}, {"contract", "60x20"}, {"pipe", ""}},
+		{{"words", "80x24"}, {"resume", ""}, {"edit", ""}},
 	}
 	type result struct {
 		run run
@@ -67,7 +71,10 @@ func TestTerminalEndToEnd(t *testing.T) {
 			for _, r := range lane {
 				cmd := exec.Command("bash", "../../scripts/tui-e2e.sh", bin)
 				cmd.Env = append(os.Environ(), "FIXTURES="+fx, "TMPDIR="+t.TempDir(), "E2E_ONLY="+r.only, "E2E_SIZES="+r.sizes)
+				start := time.Now()
 				o, err := cmd.CombinedOutput()
+				// how long each run took, to balance the lanes by
+				out = fmt.Appendf(out, "== E2E_ONLY=%s E2E_SIZES=%q: %.1fs\n", r.only, r.sizes, time.Since(start).Seconds())
 				out = append(out, o...)
 				if err != nil {
 					done <- result{r, out, err}
