@@ -221,7 +221,7 @@ write_from_review() {
 # enter_until REGEX: press enter until the screen matches (after each enter, wait for the screen to
 # change, so that no enter lands on the next page by accident).
 enter_until() {
-	local i j prev cur next
+	local i j still prev cur next
 	prev=$(screen)
 	for ((i = 0; i < 80; i++)); do
 		if grep -Eq -- "$1" <<<"$prev"; then return 0; fi
@@ -234,12 +234,18 @@ enter_until() {
 			cur=$(screen)
 			[ "$cur" != "$prev" ] && ! grep -q 'checking the files' <<<"$cur" && break
 		done
-		# a loaded machine can show a frame half drawn: wait until the screen holds still, so that the
-		# next enter is not sent past the page looked for
-		for ((j = 0; j < 40; j++)); do
+		# a loaded machine can show a frame half drawn, or one between two pages (huh moves the focus
+		# and the wizard the page in steps, each drawn): wait until a field is focused again (a page of
+		# questions marks it with ┃; a screen of another kind is given 5 s) and the screen holds still
+		# for 150 ms, so that the next enter is not sent past the page looked for
+		for ((j = 0, still = 0; j < 400 && still < 3; j++)); do
 			sleep 0.05
 			next=$(screen)
-			[ "$next" = "$cur" ] && break
+			if [ "$next" = "$cur" ] && { [ "$j" -ge 100 ] || grep -q '^┃' <<<"$next" || grep -q '^EXIT=' <<<"$next"; }; then
+				still=$((still + 1))
+			else
+				still=0
+			fi
 			cur=$next
 		done
 		grep -q '^EXIT=' <<<"$cur" && fail "wopkit ended before the screen showed /$1/"
