@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/sign/sigstore"
+	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 	"github.com/openwop/wopkit/internal/words"
@@ -169,7 +171,7 @@ func check(o *Options, plan *scaffold.Plan, trial bool) Problems {
 		}
 	}
 	if trial && len(out) == 0 && plan != nil && r != nil {
-		if err := trialPack(plan, r); err != nil {
+		if err := trialPack(dir, plan, r); err != nil {
 			out = append(out, Problem{Subject: Packing, Message: "packing would fail: " + Text(err)})
 		}
 	}
@@ -307,18 +309,16 @@ func existingAncestor(dir string) string {
 	}
 }
 
-// trialPack writes the plan to a temporary folder and packs it without
-// writing a tarball, with the registry's limits when it is to be signed.
-func trialPack(plan *scaffold.Plan, r *Release) error {
-	tmp, cleanup, err := atomicfile.TempDir("wopkit-new-*")
-	if err != nil {
-		return err
+// trialPack packs the plan as it will be in dir, without writing anything
+// (the planned files over what dir already holds, read in memory, with the
+// registry's limits when it is to be signed): what packing after the write
+// would refuse, it refuses now, naming the files where they will be.
+func trialPack(dir string, plan *scaffold.Plan, r *Release) error {
+	var base fs.FS
+	if d, err := untrusted.DirFS(dir); err == nil { // the folder's own files, read as a stranger's
+		base = d
 	}
-	defer cleanup()
-	if err := plan.Write(tmp, false); err != nil {
-		return err
-	}
-	_, err = pack.Pack(context.Background(), pack.Options{Dir: tmp, DryRun: true, ForRegistry: r.signed(), Validate: validate.BeforePack})
+	_, err := pack.Pack(context.Background(), pack.Options{Dir: dir, FS: plan.FS(base), DryRun: true, ForRegistry: r.signed(), Validate: validate.BeforePack})
 	return err
 }
 

@@ -30,20 +30,20 @@ type Refusal struct {
 // called) nor compresses: the compressed-size limit is left to Pack. An error
 // is returned only when the directory cannot be read at all.
 func Check(opts Options) ([]Refusal, error) {
-	dir, root, err := openPack(opts)
+	dir, src, err := openPack(opts)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	src, err := readManifest(root, dir)
+	defer src.Close()
+	data, err := readManifest(src, dir)
 	if err != nil {
 		return refusalOr(ManifestFile, err)
 	}
-	m, err := ParseManifest(src, filepath.Join(dir, ManifestFile))
+	m, err := ParseManifest(data, filepath.Join(dir, ManifestFile))
 	if err != nil {
 		return refusalOr(ManifestFile, err)
 	}
-	k := &collector{root: root, dir: dir, dry: true}
+	k := &collector{src: src, dir: dir, dry: true}
 	if err := k.run(m); err != nil {
 		return refusalOr("", err)
 	}

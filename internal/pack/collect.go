@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -39,7 +38,7 @@ type collected struct {
 // collector gathers the files of a pack directory. A packing run stops at
 // the first refusal; a dry run (Check) lists every refusal and goes on.
 type collector struct {
-	root     *os.Root
+	src      source
 	dir      string
 	ig       *Ignorer
 	c        *collected
@@ -72,8 +71,8 @@ func (k *collector) refuse(rel string, err error) error {
 // minus what .openwopignore excludes. It refuses forbidden files, names the
 // tarball reader refuses (checkName) and files holding private keys or
 // credentials, naming them.
-func collect(root *os.Root, dir string, m *Manifest, lenient bool) (*collected, error) {
-	k := &collector{root: root, dir: dir, lenient: lenient}
+func collect(src source, dir string, m *Manifest, lenient bool) (*collected, error) {
+	k := &collector{src: src, dir: dir, lenient: lenient}
 	if err := k.run(m); err != nil {
 		return nil, err
 	}
@@ -82,14 +81,13 @@ func collect(root *os.Root, dir string, m *Manifest, lenient bool) (*collected, 
 
 // run collects the pack's files into k.c (see collect).
 func (k *collector) run(m *Manifest) error {
-	root, dir := k.root, k.dir
-	k.c = &collected{files: map[string]int64{},
-		open: func(rel string) (io.ReadCloser, error) { return untrusted.OpenIn(root, rel) }}
+	src, dir := k.src, k.dir
+	k.c = &collected{files: map[string]int64{}, open: src.open}
 	c := k.c
-	if data, err := untrusted.ReadFileIn(root, IgnoreFile, 1<<20); err == nil {
+	if data, err := src.readFile(IgnoreFile, 1<<20); err == nil {
 		k.ig = ParseIgnore(data)
 	} else if werr.CodeOf(err) == untrusted.CodeNotRegular {
-		err := werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is %s, not a regular file", IgnoreFile, dir, describeMode(root, IgnoreFile)).
+		err := werr.New(werr.Invalid, "pack_unsafe_entry", "%s in %s is %s, not a regular file", IgnoreFile, dir, describeMode(src, IgnoreFile)).
 			WithHint("make %s a regular file (or remove it)", IgnoreFile)
 		if err := k.refuse(IgnoreFile, err); err != nil {
 			return err
@@ -116,7 +114,7 @@ func (k *collector) run(m *Manifest) error {
 		if err := checkName(rel, dir); err != nil {
 			return k.refuse(rel, err)
 		}
-		st, err := root.Stat(rel)
+		st, err := src.stat(rel)
 		if errors.Is(err, fs.ErrNotExist) && explicit {
 			if rel != ManifestFile {
 				c.missing = append(c.missing, rel)
@@ -126,7 +124,7 @@ func (k *collector) run(m *Manifest) error {
 				WithHint("run wopkit in a pack directory, or create one with `wopkit new pack`")
 		}
 		if err != nil {
-			if lst, lerr := root.Lstat(rel); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			if lst, lerr := src.lstat(rel); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
 				return k.refuse(rel, werr.Wrap(werr.Invalid, "pack_unsafe_entry", err, "%s in %s is a symbolic link that leads outside the pack or nowhere", rel, dir).
 					WithHint("copy the file into the pack instead of linking to it"))
 			}
@@ -150,7 +148,7 @@ func (k *collector) run(m *Manifest) error {
 	if err := add(ManifestFile, true); err != nil {
 		return err
 	}
-	top, err := fs.ReadDir(root.FS(), ".")
+	top, err := fs.ReadDir(src.fsys(), ".")
 	if err != nil {
 		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot list %s", dir)
 	}
@@ -178,7 +176,7 @@ func (k *collector) run(m *Manifest) error {
 	}
 	for _, ref := range refs {
 		// A bare name that is not a file may be an id, not a path.
-		st, err := root.Stat(ref)
+		st, err := src.stat(ref)
 		if !strings.Contains(ref, "/") && (err != nil || !st.Mode().IsRegular()) {
 			continue
 		}
@@ -187,19 +185,19 @@ func (k *collector) run(m *Manifest) error {
 		}
 	}
 	for _, p := range packref.ToolFiles(m.Doc) { // the tools the agents name, when the pack ships them
-		if st, err := root.Stat(p); err == nil && st.Mode().IsRegular() {
+		if st, err := src.stat(p); err == nil && st.Mode().IsRegular() {
 			if err := add(p, false); err != nil {
 				return err
 			}
 		}
 	}
 	for _, d := range packDirs {
-		err := fs.WalkDir(root.FS(), d, func(p string, e fs.DirEntry, err error) error {
+		err := fs.WalkDir(src.fsys(), d, func(p string, e fs.DirEntry, err error) error {
 			if errors.Is(err, fs.ErrNotExist) && p == d {
 				return fs.SkipDir
 			}
 			if err != nil {
-				if lst, lerr := root.Lstat(p); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+				if lst, lerr := src.lstat(p); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
 					// Refused input (exit 1), as for a linked file.
 					return k.refuse(p, werr.Wrap(werr.Invalid, "pack_unsafe_entry", err, "%s in %s is a symbolic link that leads outside the pack or nowhere", p, dir).
 						WithHint("copy the directory into the pack instead of linking to it"))
@@ -229,9 +227,9 @@ func (k *collector) run(m *Manifest) error {
 	}
 	slices.Sort(names) // the first refusal is the same every run
 	for _, rel := range names {
-		err := checkSecrets(root, dir, rel)
+		err := checkSecrets(src, dir, rel)
 		if err == nil && !k.lenient {
-			err = checkJSON(root, dir, rel)
+			err = checkJSON(src, dir, rel)
 		}
 		if err != nil {
 			if err := k.refuse(rel, err); err != nil {
@@ -245,11 +243,11 @@ func (k *collector) run(m *Manifest) error {
 
 // checkJSON refuses a .json file JSON.parse refuses: the registry parses
 // every JSON file of a pack, referenced or not (pack_json_invalid).
-func checkJSON(root *os.Root, dir, rel string) error {
+func checkJSON(src source, dir, rel string) error {
 	if !strings.HasSuffix(strings.ToLower(rel), ".json") {
 		return nil
 	}
-	data, err := untrusted.ReadFileIn(root, rel, untrusted.MaxPackFile)
+	data, err := src.readFile(rel, untrusted.MaxPackFile)
 	if err != nil {
 		return nil // too large or unreadable: the size limits and the tarball say so
 	}
@@ -322,8 +320,8 @@ func references(doc map[string]any) (entry string, refs []string, errs []error) 
 }
 
 // checkSecrets refuses a file whose content holds a private key.
-func checkSecrets(root *os.Root, dir, rel string) error {
-	f, err := untrusted.OpenIn(root, rel)
+func checkSecrets(src source, dir, rel string) error {
+	f, err := src.open(rel)
 	if err != nil {
 		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
 	}
@@ -341,12 +339,4 @@ func checkSecrets(root *os.Root, dir, rel string) error {
 			WithHint("remove the credential (revoke it if it was ever shared) and read it from the environment at run time, or list the file in %s", IgnoreFile)
 	}
 	return nil
-}
-
-// describeMode names the type of name in root for messages.
-func describeMode(root *os.Root, name string) string {
-	if fi, err := root.Stat(name); err == nil {
-		return safefile.Describe(fi.Mode())
-	}
-	return "unreadable"
 }

@@ -10,10 +10,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -21,7 +19,6 @@ import (
 
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
-	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -50,6 +47,10 @@ type Options struct {
 	// this package cannot import: validate runs Check); without it, and
 	// without NoValidate, Pack refuses (pack_not_validated).
 	Validate func(dir string, opts Options) error
+	// FS, when set, is the pack itself, held by the caller (a plan not yet
+	// written: wopkit new's preflight packs it as it will be): every file
+	// is read from it, and Dir only names the pack in messages.
+	FS fs.FS
 }
 
 // Result says what was (or, for a dry run, would be) written.
@@ -68,16 +69,16 @@ type Result struct {
 // Pack builds the pack in opts.Dir. On any failure nothing is left behind:
 // outputs are written to temporary names and renamed together at the end.
 func Pack(ctx context.Context, opts Options) (*Result, error) {
-	dir, root, err := openPack(opts)
+	dir, src, err := openPack(opts)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	src, err := readManifest(root, dir)
+	defer src.Close()
+	data, err := readManifest(src, dir)
 	if err != nil {
 		return nil, err
 	}
-	m, err := ParseManifest(src, filepath.Join(dir, ManifestFile))
+	m, err := ParseManifest(data, filepath.Join(dir, ManifestFile))
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func Pack(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	c, err := collect(root, dir, m, opts.NoValidate)
+	c, err := collect(src, dir, m, opts.NoValidate)
 	if err != nil {
 		return nil, err
 	}
@@ -216,47 +217,6 @@ func methodOf(s map[string]any) string {
 	}
 	m, _ := s["method"].(string)
 	return m
-}
-
-// openPack opens the pack directory of opts (default ".") as a root: Pack
-// and Check read everything through it.
-func openPack(opts Options) (string, *os.Root, error) {
-	dir := opts.Dir
-	if dir == "" {
-		dir = "."
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return "", nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot open pack directory %s", dir).
-			WithHint("give the directory that holds pack.json")
-	}
-	return dir, root, nil
-}
-
-func readManifest(root *os.Root, dir string) ([]byte, error) {
-	f, err := untrusted.OpenIn(root, ManifestFile)
-	if werr.CodeOf(err) == untrusted.CodeNotRegular {
-		return nil, err
-	}
-	if errors.Is(err, fs.ErrPermission) {
-		// Unreadable input is an environment failure (exit 3), as validate says.
-		return nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read pack.json in %s", dir).
-			WithHint("check the file's permissions")
-	}
-	if err != nil {
-		return nil, werr.Wrap(werr.Invalid, "pack_manifest_missing", err, "%s has no readable pack.json", dir).
-			WithHint("run wopkit in a pack directory, or create one with `wopkit new pack`")
-	}
-	defer f.Close()
-	const max = 16 << 20
-	src, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read pack.json in %s", dir)
-	}
-	if len(src) > max {
-		return nil, werr.New(werr.Invalid, "pack_too_large", "pack.json in %s is larger than %d bytes", dir, max)
-	}
-	return src, nil
 }
 
 // integrityOf is the SRI form of a SHA-256 digest.

@@ -110,6 +110,32 @@ func (o overlayFS) Open(name string) (fs.File, error) {
 	return o.top.Open(name)
 }
 
+// Stat describes a planned file (or a folder the plan makes), else the
+// existing one.
+func (o overlayFS) Stat(name string) (fs.FileInfo, error) {
+	if fi, err := fs.Stat(o.top, name); err == nil {
+		return fi, nil
+	}
+	return fs.Stat(o.base, name)
+}
+
+// Lstat is Stat without following an existing link (a planned file is
+// never one): a reader sees a link in the folder as the link it is.
+func (o overlayFS) Lstat(name string) (fs.FileInfo, error) {
+	if fi, err := fs.Stat(o.top, name); err == nil {
+		return fi, nil
+	}
+	return fs.Lstat(o.base, name)
+}
+
+// ReadLink reads an existing link (a planned file is not one).
+func (o overlayFS) ReadLink(name string) (string, error) {
+	if _, err := fs.Stat(o.top, name); err == nil {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrInvalid}
+	}
+	return fs.ReadLink(o.base, name)
+}
+
 // ReadDir merges the planned and the existing entries of a directory.
 func (o overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	a, errA := fs.ReadDir(o.base, name)

@@ -2,7 +2,10 @@ package validate
 
 import (
 	"fmt"
+	"io"
+	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -109,7 +112,8 @@ const maxListed = 8
 
 // BeforePack is the validation `wopkit pack` runs before it packs
 // (pack.Options.Validate): the verdict of `wopkit validate DIR`, refusing
-// the pack when it has errors.
+// the pack when it has errors. A pack held in memory (opts.FS, a plan not
+// written yet) is validated as the same files in DIR would be.
 func BeforePack(dir string, opts pack.Options) error {
 	// A v2 signing block makes the manifest a v2 document whatever the
 	// source says (kind required, an engines ceiling admitting major 2, v2
@@ -127,7 +131,7 @@ func BeforePack(dir string, opts pack.Options) error {
 	if err != nil {
 		return err
 	}
-	rep, err := v.Path(dir)
+	rep, err := v.beforePack(dir, opts.FS)
 	if err != nil {
 		return err
 	}
@@ -153,4 +157,29 @@ func BeforePack(dir string, opts pack.Options) error {
 	}
 	return werr.New(werr.Invalid, "pack_invalid", "%s does not validate (%d errors):\n%s", dir, n, strings.Join(lines, "\n")).
 		WithHint("fix the errors (see `wopkit validate %s`), or pass --no-validate to pack anyway", dir)
+}
+
+// beforePack validates the pack directory dir, or the pack fsys holds when
+// it is given (named as if it were in dir): the same files, the same rules
+// and the same report either way (pack.json read bounded, the files it
+// references read from the same file system).
+func (v *Validator) beforePack(dir string, fsys fs.FS) (*Report, error) {
+	if fsys == nil {
+		return v.Path(dir)
+	}
+	pj := filepath.Join(dir, "pack.json")
+	f, err := fsys.Open("pack.json")
+	if err != nil {
+		return nil, werr.Wrap(werr.Invalid, "pack_manifest_missing", err, "directory %s has no pack.json", dir).
+			WithHint("pass a pack directory, or a manifest file such as an agent, eval suite or tool manifest")
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", pj)
+	}
+	if len(data) > MaxFileSize {
+		return nil, werr.New(werr.Invalid, "file_too_large", "%s is larger than %d bytes; wopkit validates documents of at most %d bytes", pj, MaxFileSize, MaxFileSize)
+	}
+	return v.report(v.PackFiles(displayPath(pj), fsys, data)...), nil
 }
