@@ -91,16 +91,30 @@ start() {
 keys() { tmux -L "$sock" send-keys -t e2e "$@"; }
 type_text() { tmux -L "$sock" send-keys -t e2e -l "$1"; }
 screen() { tmux -L "$sock" capture-pane -p -t e2e; }
+# look_after N: the pause before the next look at the screen, the N-th (from 0) of a wait: short at first,
+# when a redraw is due, then every 100 ms (each look starts a tmux client: looking often takes the CPU the
+# wopkit runs need, the more so the more lanes run side by side).
+look_after() {
+	local d=(0.01 0.02 0.02 0.03 0.05 0.07)
+	sleep "${d[$1]:-0.1}"
+}
+# until_us SECONDS: the time, in microseconds, SECONDS from now (a wait's deadline).
+until_us() { echo $((${EPOCHREALTIME/./} + $1 * 1000000)); }
+# before_us DEADLINE: whether the deadline is still ahead.
+before_us() { ((${EPOCHREALTIME/./} < $1)); }
+
 # wait_for REGEX [SECONDS]: wait until the screen matches, then check its layout.
 wait_for() {
-	local re=$1 secs=${2:-30} i s
-	for ((i = 0; i < secs * 20; i++)); do
+	local re=$1 end i s
+	end=$(until_us "${2:-30}")
+	for ((i = 0; ; i++)); do
 		s=$(screen)
 		if grep -Eq -- "$re" <<<"$s"; then
 			check_layout
 			return 0
 		fi
-		sleep 0.05
+		before_us "$end" || break
+		look_after "$i"
 	done
 	fail "timed out waiting for /$re/"
 }
@@ -108,10 +122,12 @@ wait_for() {
 # wait_text TEXT: wait until the screen holds TEXT, read as a person reads it: a line wrapped by the UI
 # (its indent and border included) is joined to the next.
 wait_text() {
-	local i
-	for ((i = 0; i < 600; i++)); do
+	local i end
+	end=$(until_us 30)
+	for ((i = 0; ; i++)); do
 		if screen | sed -E 's/^[┃ >]+//; s/ +$//' | tr '\n' ' ' | grep -Fq -- "$1"; then return 0; fi
-		sleep 0.05
+		before_us "$end" || break
+		look_after "$i"
 	done
 	fail "timed out waiting for the text '$1'"
 }
@@ -221,7 +237,7 @@ write_from_review() {
 # enter_until REGEX: press enter until the screen matches (after each enter, wait for the screen to
 # change, so that no enter lands on the next page by accident).
 enter_until() {
-	local i j still prev cur next
+	local i j still prev cur next end unfocused
 	prev=$(screen)
 	for ((i = 0; i < 80; i++)); do
 		if grep -Eq -- "$1" <<<"$prev"; then return 0; fi
@@ -229,25 +245,31 @@ enter_until() {
 		keys Enter
 		# every enter changes the screen; wait for it (and past "checking the files…"), so that no
 		# enter lands on the next page by accident
-		for ((j = 0; j < 400; j++)); do
-			sleep 0.05
+		end=$(until_us 20)
+		for ((j = 0; ; j++)); do
+			look_after "$j"
 			cur=$(screen)
-			[ "$cur" != "$prev" ] && ! grep -q 'checking the files' <<<"$cur" && break
+			[ "$cur" != "$prev" ] && [[ $cur != *'checking the files'* ]] && break
+			before_us "$end" || break
 		done
 		# a loaded machine can show a frame half drawn, or one between two pages (huh moves the focus
 		# and the wizard the page in steps, each drawn): wait until a field is focused again (a page of
-		# questions marks it with ┃; a screen of another kind is given 5 s) and the screen holds still
-		# for 150 ms, so that the next enter is not sent past the page looked for
-		for ((j = 0, still = 0; j < 400 && still < 3; j++)); do
-			sleep 0.05
+		# questions marks it with ┃; a screen of another kind is given 1 s) and the screen holds still
+		# for two looks 25 ms apart, so that the next enter is not sent past the page looked for
+		end=$(until_us 20)
+		unfocused=$(until_us 1)
+		for ((still = 0; still < 2; )); do
+			sleep 0.025
 			next=$(screen)
-			if [ "$next" = "$cur" ] && { [ "$j" -ge 100 ] || grep -q '^┃' <<<"$next" || grep -q '^EXIT=' <<<"$next"; }; then
+			if [ "$next" = "$cur" ] && { [[ $next == '┃'* || $next == *$'\n┃'* || $next == *$'\nEXIT='* ]] || ! before_us "$unfocused"; }; then
 				still=$((still + 1))
 			else
 				still=0
 			fi
 			cur=$next
+			before_us "$end" || break
 		done
+		[ -n "${E2E_DEBUG:-}" ] && ! before_us "$unfocused" && echo "enter_until: no focused field for 1 s: $(head -1 <<<"$cur")" >&2
 		grep -q '^EXIT=' <<<"$cur" && fail "wopkit ended before the screen showed /$1/"
 		check_layout
 		prev=$cur

@@ -66,7 +66,7 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 			if lines.eof {
 				return ended(w.at.pg.title)
 			}
-			w.syncName()
+			w.sync()
 		}
 		return nil
 	}

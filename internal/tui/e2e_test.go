@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,65 +34,176 @@ func TestTerminalEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
 	}
-	// It waits on tmux far more than it computes: side by side with the
-	// package's other parallel tests, the whole package takes about as
-	// long as its lanes (the serial part of the package ran first).
-	t.Parallel()
 	fx := fixtures.Dir(t) // the real-terminal test edits a registry source pack
-	bin := filepath.Join(t.TempDir(), "wopkit")
-	build := exec.Command("go", "build", "-o", bin, "../../cmd/wopkit")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	// The scenarios wait on the screen far more than they compute: they
-	// run in lanes side by side (each its own tmux server and folder), so
-	// that the whole takes about as long as the longest lane.
-	// A run is a scenario (E2E_ONLY) at the sizes given (E2E_SIZES, "" for
-	// the scenario's own); a lane runs its runs one after the other.
-	type run struct{ only, sizes string }
-	// The lanes are balanced by the runs' times (logged below, "== ..."):
-	// the longest lane is the test's time.
-	lanes := [][]run{
-		{{"sizes", "120x40"}, {"connection", ""}},
-		{{"sizes", "60x20"}, {"tool", ""}},
-		{{"secrets", "80x24"}, {"chain", ""}},
-		{{"new", ""}, {"exit", ""}},
-		{{"choices", "120x40"}, {"contract", "80x24"}},
-		{{"words", "60x20"}, {"git", ""}},
-		{{"choices", "80x24"}, {"offline", ""}},
-		{{"choices", "60x20"}, {"contract", "60x20"}, {"pipe", ""}},
-		{{"words", "80x24"}, {"resume", ""}, {"edit", ""}},
-	}
-	type result struct {
-		run run
-		out []byte
-		err error
-	}
-	done := make(chan result, len(lanes))
-	for _, lane := range lanes {
-		go func() {
-			var out []byte
-			for _, r := range lane {
-				cmd := exec.Command("bash", "../../scripts/tui-e2e.sh", bin)
-				cmd.Env = append(os.Environ(), "FIXTURES="+fx, "TMPDIR="+t.TempDir(), "E2E_ONLY="+r.only, "E2E_SIZES="+r.sizes)
-				start := time.Now()
-				o, err := cmd.CombinedOutput()
-				// how long each run took, to balance the lanes by
-				out = fmt.Appendf(out, "== E2E_ONLY=%s E2E_SIZES=%q: %.1fs\n", r.only, r.sizes, time.Since(start).Seconds())
-				out = append(out, o...)
-				if err != nil {
-					done <- result{r, out, err}
-					return
-				}
-			}
-			done <- result{lane[len(lane)-1], out, nil}
-		}()
+	// It waits on tmux far more than it computes: its lanes were started by
+	// TestMain, side by side with the package's serial tests (startE2E); a
+	// run that TestMain did not start (-count 2, a -run it did not foresee)
+	// starts them here, beside the package's other parallel tests.
+	t.Parallel()
+	e := early.take()
+	if e == nil {
+		e = startE2E(fx, t.TempDir())
 	}
 	for range lanes {
-		r := <-done
+		r := <-e.done
 		t.Logf("%s", r.out)
 		if r.err != nil {
 			t.Errorf("tui-e2e.sh E2E_ONLY=%s E2E_SIZES=%q: %v", r.run.only, r.run.sizes, r.err)
 		}
 	}
+}
+
+// A run is a scenario (E2E_ONLY) at the sizes given (E2E_SIZES, "" for
+// the scenario's own); a lane runs its runs one after the other.
+type e2eRun struct{ only, sizes string }
+
+// The scenarios wait on the screen far more than they compute: they run in
+// lanes side by side (each its own tmux server and folder), so that the
+// whole takes about as long as the longest lane. The lanes are balanced by
+// the runs' times (logged by the test, "== ..."): the longest lane is the
+// test's time.
+var lanes = [][]e2eRun{
+	{{"sizes", "120x40"}, {"connection", ""}},
+	{{"sizes", "60x20"}, {"tool", ""}},
+	{{"secrets", "80x24"}, {"chain", ""}},
+	{{"new", ""}, {"exit", ""}},
+	{{"choices", "120x40"}, {"contract", "80x24"}},
+	{{"words", "60x20"}, {"git", ""}},
+	{{"choices", "80x24"}, {"offline", ""}},
+	{{"choices", "60x20"}, {"contract", "60x20"}, {"pipe", ""}},
+	{{"words", "80x24"}, {"resume", ""}, {"edit", ""}},
+}
+
+// e2eResult is what one lane printed, and the run that failed (err) or the
+// lane's last one.
+type e2eResult struct {
+	run e2eRun
+	out []byte
+	err error
+}
+
+// e2e is the terminal test under way: one result per lane arrives on done.
+type e2e struct{ done chan e2eResult }
+
+// startE2E builds wopkit into tmp and starts every lane in the background,
+// in folders under tmp, with the fixtures at fx.
+func startE2E(fx, tmp string) *e2e {
+	e := &e2e{done: make(chan e2eResult, len(lanes))}
+	env := os.Environ()
+	// The package's folder, named now: serial tests change the working
+	// folder (t.Chdir) while the lanes start.
+	pkg, err := os.Getwd()
+	if err != nil {
+		for range lanes {
+			e.done <- e2eResult{e2eRun{"build", ""}, nil, err}
+		}
+		return e
+	}
+	go func() {
+		bin := filepath.Join(tmp, "wopkit")
+		build := exec.Command("go", "build", "-o", bin, "../../cmd/wopkit")
+		build.Dir = pkg
+		if out, err := build.CombinedOutput(); err != nil {
+			for range lanes {
+				e.done <- e2eResult{e2eRun{"build", ""}, out, fmt.Errorf("go build: %w", err)}
+			}
+			return
+		}
+		for n, lane := range lanes {
+			go func() {
+				var out []byte
+				for i, r := range lane {
+					dir := filepath.Join(tmp, fmt.Sprintf("lane%d-%d", n, i))
+					if err := os.Mkdir(dir, 0o700); err != nil {
+						e.done <- e2eResult{r, out, err}
+						return
+					}
+					cmd := exec.Command("bash", "../../scripts/tui-e2e.sh", bin)
+					cmd.Dir = pkg
+					cmd.Env = append(env, "FIXTURES="+fx, "TMPDIR="+dir, "E2E_ONLY="+r.only, "E2E_SIZES="+r.sizes)
+					start := time.Now()
+					o, err := cmd.CombinedOutput()
+					// how long each run took, to balance the lanes by
+					out = fmt.Appendf(out, "== E2E_ONLY=%s E2E_SIZES=%q: %.1fs\n", r.only, r.sizes, time.Since(start).Seconds())
+					out = append(out, o...)
+					if err != nil {
+						e.done <- e2eResult{r, out, err}
+						return
+					}
+				}
+				e.done <- e2eResult{lane[len(lane)-1], out, nil}
+			}()
+		}
+	}()
+	return e
+}
+
+// early is the terminal test TestMain started before the serial tests,
+// taken once by TestTerminalEndToEnd.
+var early earlyE2E
+
+type earlyE2E struct {
+	mu  sync.Mutex
+	e   *e2e
+	tmp string
+}
+
+func (x *earlyE2E) take() *e2e {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	e := x.e
+	x.e = nil
+	return e
+}
+
+// startEarly starts the terminal test's lanes before m.Run when this run
+// will run TestTerminalEndToEnd (not -short, tmux and the fixtures there,
+// no -run or -skip that leaves it out, not -list), so that its waiting on
+// the screen overlaps the serial tests instead of following them. It
+// returns what to do after m.Run: wait for lanes nobody took (their tmux
+// servers end with their scripts) and remove their folder.
+func startEarly() (after func()) {
+	_, tmuxErr := exec.LookPath("tmux")
+	fx, ok := fixtures.Find()
+	if testing.Short() || tmuxErr != nil || !ok || !willRun("TestTerminalEndToEnd") {
+		return func() {}
+	}
+	tmp, err := os.MkdirTemp("", "wopkit-tui-e2e-*")
+	if err != nil {
+		return func() {}
+	}
+	early.e, early.tmp = startE2E(fx, tmp), tmp
+	return func() {
+		if e := early.take(); e != nil {
+			for range lanes {
+				<-e.done
+			}
+		}
+		os.RemoveAll(tmp)
+	}
+}
+
+// willRun reports whether the test binary's -run, -skip and -list flags
+// leave the top-level test name to run.
+func willRun(name string) bool {
+	get := func(f string) string {
+		if fl := flag.Lookup(f); fl != nil {
+			return fl.Value.String()
+		}
+		return ""
+	}
+	if get("test.list") != "" {
+		return false
+	}
+	match := func(pattern string) bool {
+		re, err := regexp.Compile(strings.Split(pattern, "/")[0])
+		return err == nil && re.MatchString(name)
+	}
+	if run := get("test.run"); run != "" && !match(run) {
+		return false
+	}
+	if skip := get("test.skip"); skip != "" && match(skip) {
+		return false
+	}
+	return true
 }

@@ -81,6 +81,64 @@ func (s str) value(t string) any {
 
 func (s str) suggestion() string { return s.def }
 
+// nameParts is the edit buffer of the pack name while the identity page
+// asks it in three fields (scope, organisation, the rest): split from the
+// name when the page is built, each field edits its part, and every edit
+// is written through to the name at once (scaffold.JoinName). The name is
+// the one answer; the parts are what the fields hold as typed, so that a
+// part typed with a stray "." and mended gives back the name it was (the
+// name split again after each keystroke would move the "." into the next
+// part).
+type nameParts struct {
+	name *string
+	p    [3]string
+}
+
+func splitName(name *string) *nameParts {
+	n := &nameParts{name: name}
+	n.p[0], n.p[1], n.p[2] = scaffold.SplitName(*name)
+	return n
+}
+
+// part binds part i, def standing for an empty field.
+func (n *nameParts) part(i int, def string) namePart { return namePart{n: n, i: i, def: def} }
+
+// namePart binds one part of the pack name to a field.
+type namePart struct {
+	n   *nameParts
+	i   int
+	def string
+}
+
+func (p namePart) Get() string {
+	if v := p.n.p[p.i]; v != p.def {
+		return v
+	}
+	return ""
+}
+
+func (p namePart) Set(t string) {
+	p.n.p[p.i] = p.value(t).(string)
+	*p.n.name = scaffold.JoinName(p.n.p[0], p.n.p[1], p.n.p[2])
+}
+
+func (p namePart) value(t string) any {
+	if t == "" {
+		return p.def
+	}
+	return t
+}
+
+func (p namePart) suggestion() string { return p.def }
+
+// with is the name with this part typed as t (what a check of the field
+// reads before the answer is set).
+func (p namePart) with(t string) string {
+	q := p.n.p
+	q[p.i] = p.value(t).(string)
+	return scaffold.JoinName(q[0], q[1], q[2])
+}
+
 // follow binds a string answer whose suggestion is computed from the
 // answers each time it is asked (def), so that it follows an answer given
 // before it, on the same page or another: an empty field keeps the

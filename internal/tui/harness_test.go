@@ -27,7 +27,8 @@ func updating() bool {
 }
 
 // TestMain keeps the tests' keys out of the user's configuration folder:
-// a wizard run inside a git checkout (this one) keeps a new key there.
+// a wizard run inside a git checkout (this one) keeps a new key there. It
+// starts the real-terminal test's lanes first (startEarly).
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "wopkit-tui-config-*")
 	if err != nil {
@@ -35,7 +36,10 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("XDG_CONFIG_HOME", dir)
 	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state")) // drafts (userstate)
+	flag.Parse()
+	after := startEarly() // the terminal test's lanes, beside the serial tests
 	code := m.Run()
+	after()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -71,17 +71,18 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 			return k.check(validate.NodePack, "/name", func(string) any { return part(tv.value(s).(string)) })(s)
 		}
 	}
-	org, part := str{p: &w.org, def: defOrg}, str{p: &w.part, def: defPart}
+	n := splitName(&a.Pack.Name)
+	scope, org, part := n.part(0, ""), n.part(1, defOrg), n.part(2, defPart)
 	license, other := w.license(&a.Pack.License)
 	groups := []*huh.Group{
 		huh.NewGroup(
 			k.choose(choice{key: "name.scope", title: "Scope",
 				desc: k.help(validate.NodePack, "/name"), opts: choices(scaffold.NameScopes),
-				acc: huh.NewPointerAccessor(&w.scope)}),
+				acc: scope}),
 			k.reg(k.text("name", "Organisation or author", org, "", "").Description("the second part of the name, e.g. acme"),
-				nameCheck(org, func(s string) string { return scaffold.JoinName(w.scope, s, w.part) })),
+				nameCheck(org, org.with)),
 			k.reg(k.text("name.part", "Pack name", part, "", "").Description("the last part, e.g. hello-world"),
-				nameCheck(part, func(s string) string { return scaffold.JoinName(w.scope, w.org, s) })),
+				nameCheck(part, part.with)),
 		),
 		huh.NewGroup(
 			k.text("version", "Version", str{p: &a.Pack.Version, def: def.Version}, validate.NodePack, "/version"),

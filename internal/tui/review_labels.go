@@ -94,7 +94,6 @@ func (w *wizard) titlesOf(a *answers, at pos) map[string]string {
 	s := &wizard{ctx: w.ctx, k: w.k, a: a, opts: w.opts, hidden: map[*huh.Group]func() bool{}}
 	s.k.live, s.k.suggest, s.k.accessible = map[huh.Field]func(string) error{}, map[huh.Field]shown{}, false
 	s.k.labels = fieldLabels{}
-	s.scope, s.org, s.part = scaffold.SplitName(a.Pack.Name)
 	at.pg.groups(s, at)
 	if w.built != nil {
 		w.built[at] = s.k.labels

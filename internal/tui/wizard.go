@@ -10,7 +10,6 @@ import (
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
 )
@@ -32,9 +31,8 @@ type wizard struct {
 	form  *huh.Form // its fields (nil on the review)
 	first huh.Field // the page's first field: shift+tab there goes back a page
 
-	scope, org, part string // the pack name's parts while the identity page is asked
-	choice           string // a list page's choice
-	fixing           bool   // the page was opened from a review problem: back to the review after it
+	choice string // a list page's choice
+	fixing bool   // the page was opened from a review problem: back to the review after it
 
 	rev      review
 	busy     string   // what is running, shown instead of the form
@@ -208,7 +206,6 @@ func (w *wizard) build(at pos) *huh.Form {
 	clear(w.hidden)
 	w.syncs = nil
 	w.live = ""
-	w.scope, w.org, w.part = scaffold.SplitName(w.a.Pack.Name)
 	theme := charmTheme
 	if w.ctx.Styles.Plain {
 		theme = plainThemeOnce
@@ -229,12 +226,9 @@ func (w *wizard) hideWhen(g *huh.Group, hide func() bool) *huh.Group {
 // back into the answers.
 func (w *wizard) onSync(f func()) { w.syncs = append(w.syncs, f) }
 
-// syncName puts the name's parts, as typed, back into the pack name, and
-// runs the page's other copies.
-func (w *wizard) syncName() {
-	if w.at.pg.id == pageIdentity {
-		w.a.Pack.Name = scaffold.JoinName(w.scope, w.org, w.part)
-	}
+// sync runs the page's copies from the plain values its fields are bound
+// to (a choice and its "other" field) into the answers.
+func (w *wizard) sync() {
 	for _, f := range w.syncs {
 		f()
 	}
@@ -345,7 +339,7 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 // afterForm follows a form update: the name, the live check, and the next
 // page once the form is complete.
 func (w *wizard) afterForm(msg tea.Msg, cmd tea.Cmd) tea.Cmd {
-	w.syncName()
+	w.sync()
 	if _, isKey := msg.(tea.KeyPressMsg); isKey && w.form.State == huh.StateNormal {
 		cmd = tea.Batch(cmd, w.liveCheck())
 	}

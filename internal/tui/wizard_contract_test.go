@@ -143,10 +143,10 @@ func contractWalk(t *testing.T, d *driver, w *wizard, got *[]answered, seen map[
 func crossed(w *wizard, f huh.Field, sh shown, text string) bool {
 	was := *sh.text
 	sh.Set(text)
-	w.syncName()
+	w.sync()
 	bad := w.crossProblem(f.GetKey()) != ""
 	sh.Set(was)
-	w.syncName()
+	w.sync()
 	return bad
 }
 
