@@ -17,7 +17,8 @@
 #   (c2) a workflow-chain pack (a chain of two steps), packed and signed;
 #   (c4) `new pack --set kind=connection`: the connection's pages (provider, sign-in, scope groups, reach)
 #       to a signed tarball (E2E_ONLY=connection; in the default run, beside the sizes runs);
-#   (d) a draft kept with esc (exit 0) and resumed on the page it was left on;
+#   (d) a draft kept with esc (exit 0) and resumed on the page it was left on; accessible mode offering
+#       a draft: from a pipe it starts afresh and keeps the draft as it is, on a terminal y resumes it;
 #   (e) `wopkit new tool --accessible` fed from a pipe;
 #   (f) exit status: a write that fails after the review, then quit (exit 3, draft kept, nothing
 #       written); accessible mode fed a pipe that ends early (exit 1);
@@ -622,6 +623,34 @@ e2e_resume() {
 	"$wopkit" validate --strict "$work/resume/resumed" || fail "the resumed pack does not validate"
 	[ ! -e "$(draft_of "$work/resume")" ] || fail "the draft was not removed"
 	[ -z "$(find "$work/resume" -name '.wopkit-new-draft*')" ] || fail "a draft was written into the folder"
+
+	# accessible mode offers a draft too (issue 25): from a pipe it starts afresh and leaves the draft as it
+	# is; on a terminal, y resumes it, each question offering the draft's answer
+	mkdir -p "$work/resume-acc"
+	start "cd resume-acc && printf '\\n\\nacme\\nspoken\\n' | '$wopkit' new --accessible"
+	wait_for '^EXIT=1'
+	local d before
+	d=$(draft_of "$work/resume-acc")
+	[ -e "$d" ] || fail "accessible mode fed a pipe that ended early kept no draft"
+	before=$(sha256sum <"$d")
+	start "cd resume-acc && printf '\\n' | '$wopkit' new --accessible >'$work/resume-acc.log' 2>&1"
+	wait_for '^EXIT=1'
+	grep -Fq 'A draft from an earlier run is here (community.acme.spoken): answers read from a pipe start afresh' "$work/resume-acc.log" ||
+		fail "a run fed from a pipe does not say it leaves the draft: $(head -3 "$work/resume-acc.log")"
+	[ "$(sha256sum <"$d")" = "$before" ] || fail "a run fed from a pipe replaced the draft it did not resume"
+	start "cd resume-acc && '$wopkit' new --accessible"
+	wait_for 'community.acme.spoken\). Resume it\? \[Y/n\]'
+	keys y Enter
+	wait_for '^Enter a number 1-12 or a name \[default 1: mixed\]'
+	keys Enter
+	wait_for '^Enter a number 1-4 or a name \[default 1: community\]'
+	keys Enter
+	wait_for '^Organisation or author \[acme\]'
+	keys Enter
+	wait_for '^Pack name \[spoken\]'
+	keys C-d C-d # the input ends: the draft is kept
+	wait_for '^EXIT=1'
+	[ -e "$d" ] || fail "the draft resumed in accessible mode is gone"
 	echo "tui-e2e: resume ok"
 }
 

@@ -38,7 +38,7 @@ var doorDirs = []string{
 // entry whose write is gone fails too, so the list stays true.
 var writesListed = map[string]string{
 	"internal/untrusted/files.go:OpenDir": "os.OpenRoot of a folder to read (the read door); writes into it go through atomicfile.InDir",
-	"internal/pack/pack.go:openPack":      "os.OpenRoot of the pack folder to read it through the root (pack never writes into the pack folder)",
+	"internal/pack/source.go:openPack":    "os.OpenRoot of the pack folder to read it through the root (pack never writes into the pack folder)",
 }
 
 // TestWritesGoThroughTheDoor is the write door's guard: it fails when code

@@ -45,6 +45,20 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 	tr := &transcript{out: out, pipe: pipe}
 	lines := &byteReader{r: in, tr: tr}
 	k.accessible = true
+	if d, ok := draftToOffer(opts); ok {
+		resume, err := offerDraft(ctx, k, d, lines, tr, pipe)
+		if err != nil {
+			return err
+		}
+		switch {
+		case resume:
+			a = d
+		case pipe:
+			opts.otherDraft = true
+		default:
+			removeDraft(opts.draftOut())
+		}
+	}
 	w := newWizard(common.New(true), k, a, opts)
 	ask := func() error {
 		fmt.Fprintf(out, "\n%s\n", w.at.pg.title)
@@ -164,9 +178,37 @@ func ended(page string) error {
 		WithHint("give one line per question (an empty line keeps the suggestion)")
 }
 
+// offerDraft asks whether to resume the draft d kept for the folder, as
+// the full-screen wizard's first screen does: yes resumes it (each question
+// then offers the draft's answer, an empty line keeps it), no starts again
+// and drops it. Answers read from a pipe are not asked (the next line
+// answers the first question, not this one): they start afresh, and the
+// draft is said, and kept as it is.
+func offerDraft(ctx context.Context, k asker, d *answers, lines *byteReader, tr *transcript, pipe bool) (bool, error) {
+	name := d.What
+	if d.isPack() {
+		name = d.name()
+	}
+	if pipe {
+		fmt.Fprintf(tr.out, "A draft from an earlier run is here (%s): answers read from a pipe start afresh, and the draft is kept as it is (run `wopkit new` on a terminal to resume it).\n", name)
+		return false, nil
+	}
+	resume := true
+	fmt.Fprintln(tr.out, "\nyes resumes the draft (each question offers its answer: an empty line keeps it); no starts again and drops it")
+	q := k.yes("draft", "A draft from an earlier run is here ("+name+"). Resume it?", huh.NewPointerAccessor(&resume))
+	f := huh.NewForm(huh.NewGroup(q)).WithTheme(plainThemeOnce).WithAccessible(true).WithInput(lines).WithOutput(tr)
+	if err := tr.run(func() error { return f.RunWithContext(ctx) }); err != nil {
+		return false, tr.fail(err, "wopkit new")
+	}
+	if lines.eof {
+		return false, ended("wopkit new")
+	}
+	return resume, nil
+}
+
 // keep saves the draft after a failure and returns the failure.
 func keep(opts NewOptions, a *answers, err error) error {
-	if opts.DryRun {
+	if opts.DryRun || opts.otherDraft {
 		return err
 	}
 	if derr := saveDraft(opts.draftOut(), a); derr != nil { // said, not lost silently: both failures

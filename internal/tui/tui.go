@@ -94,6 +94,10 @@ type NewOptions struct {
 
 	out  *outcome // what the wizard reports back to New
 	pass *keyPass // an encrypted key's passphrase, typed on the sign page (never in the answers)
+	// otherDraft: a draft of the folder is kept that this run did not
+	// resume (accessible mode fed from a pipe): the run neither replaces
+	// it nor removes it.
+	otherDraft bool
 }
 
 // draftPath is the folder whose draft is offered and kept (see saveDraft):
@@ -109,7 +113,7 @@ func (o NewOptions) draftPath() string {
 // run, which writes none (a draft there is still offered: reading writes
 // nothing).
 func (o NewOptions) draftOut() string {
-	if o.DryRun {
+	if o.DryRun || o.otherDraft {
 		return ""
 	}
 	return o.draftPath()
@@ -152,8 +156,18 @@ func New(ctx context.Context, opts NewOptions) error {
 // wopkit kept for the folder (never one found in the folder itself) when no
 // answers were given on the command line.
 func firstScreen(c *common.Context, k asker, a *answers, opts NewOptions) screen {
-	if d, ok := loadDraft(opts.draftPath()); ok && opts.Pack == nil && opts.Tool == nil && opts.Declarative == nil {
+	if d, ok := draftToOffer(opts); ok {
 		return newDraftOffer(c, k, a, d, opts)
 	}
 	return newWizard(c, k, a, opts)
+}
+
+// draftToOffer is the draft this user's wopkit kept for the folder, when
+// there is one and no answers were given on the command line (which start
+// a run of their own): the full-screen wizard and accessible mode offer it.
+func draftToOffer(opts NewOptions) (*answers, bool) {
+	if opts.Pack != nil || opts.Tool != nil || opts.Declarative != nil {
+		return nil, false
+	}
+	return loadDraft(opts.draftPath())
 }
