@@ -62,6 +62,7 @@ cleanup() {
 	if [ "${E2E_KEEP:-}" = 1 ]; then echo "tui-e2e: work dir kept: $work"; else rm -rf "$work"; fi
 	if [ -n "$nobody_dir" ]; then rm -rf "$nobody_dir"; fi
 }
+layout_why= # what check_layout found cut off
 nobody_dir= # e2e_secrets' folder for the run as another user (root only)
 trap cleanup EXIT
 
@@ -91,26 +92,55 @@ start() {
 }
 keys() { tmux -L "$sock" send-keys -t e2e "$@"; }
 type_text() { tmux -L "$sock" send-keys -t e2e -l "$1"; }
-screen() { tmux -L "$sock" capture-pane -p -t e2e; }
+# screen: print the screen (for the checks that grep it: `screen | grep -q` stops reading at its first
+# match, which must not fail the pipeline: the printing ignores SIGPIPE).
+screen() {
+	look
+	(
+		trap '' PIPE
+		printf '%s\n' "$seen"
+	) 2>/dev/null || true
+}
+
+# look [-J]: read the screen (-J: lines the terminal wrapped joined) into seen_lines and seen (its lines
+# joined by newlines), in this shell: the waits look thousands of times a run, and a subshell each time
+# took a large part of the CPU the lanes share.
+look() {
+	mapfile -t seen_lines < <(tmux -L "$sock" capture-pane -p ${1:-} -t e2e)
+	local IFS=$'\n'
+	seen="${seen_lines[*]}"
+}
+seen= seen_lines=()
 # look_after N: the pause before the next look at the screen, the N-th (from 0) of a wait: short at first,
 # when a redraw is due, then every 100 ms (each look starts a tmux client: looking often takes the CPU the
 # wopkit runs need, the more so the more lanes run side by side).
 look_after() {
 	local d=(0.01 0.02 0.02 0.03 0.05 0.07)
-	sleep "${d[$1]:-0.1}"
+	nap "${d[$1]:-0.1}"
 }
-# until_us SECONDS: the time, in microseconds, SECONDS from now (a wait's deadline).
-until_us() { echo $((${EPOCHREALTIME/./} + $1 * 1000000)); }
+# nap SECONDS: sleep without starting a process (a read that times out on a pipe nobody writes): the waits
+# nap thousands of times a run, and a process each time took a tenth of the CPU the lanes share.
+exec {nap_fd}<> <(:)
+nap() { read -rt "$1" -u "$nap_fd" || true; }
+# matches REGEX: whether a line of the screen last looked at matches the extended regular expression
+# (grep -E's), without starting a process.
+matches() {
+	local l
+	for l in "${seen_lines[@]}"; do [[ $l =~ $1 ]] && return 0; done
+	return 1
+}
+# until_us VAR SECONDS: set VAR to the time, in microseconds, SECONDS from now (a wait's deadline).
+until_us() { printf -v "$1" '%s' $((${EPOCHREALTIME/./} + $2 * 1000000)); }
 # before_us DEADLINE: whether the deadline is still ahead.
 before_us() { ((${EPOCHREALTIME/./} < $1)); }
 
 # wait_for REGEX [SECONDS]: wait until the screen matches, then check its layout.
 wait_for() {
-	local re=$1 end i s
-	end=$(until_us "${2:-30}")
+	local re=$1 end i
+	until_us end "${2:-30}"
 	for ((i = 0; ; i++)); do
-		s=$(screen)
-		if grep -Eq -- "$re" <<<"$s"; then
+		look
+		if matches "$re"; then
 			check_layout
 			return 0
 		fi
@@ -120,13 +150,27 @@ wait_for() {
 	fail "timed out waiting for /$re/"
 }
 
+# as_read: set read_text to the screen's lines joined by spaces, each without its indent and border ("┃", ">") and its
+# trailing blanks (a line wrapped by the UI then reads on into the next).
+as_read() {
+	local l out=""
+	look
+	for l in "${seen_lines[@]}"; do
+		l=${l#"${l%%[!┃ >]*}"}
+		out+="${l%"${l##*[! ]}"} "
+	done
+	read_text=$out
+}
+read_text=
+
 # wait_text TEXT: wait until the screen holds TEXT, read as a person reads it: a line wrapped by the UI
 # (its indent and border included) is joined to the next.
 wait_text() {
 	local i end
-	end=$(until_us 30)
+	until_us end 30
 	for ((i = 0; ; i++)); do
-		if screen | sed -E 's/^[┃ >]+//; s/ +$//' | tr '\n' ' ' | grep -Fq -- "$1"; then return 0; fi
+		as_read
+		if [[ $read_text == *"$1"* ]]; then return 0; fi
 		before_us "$end" || break
 		look_after "$i"
 	done
@@ -139,33 +183,35 @@ wait_text() {
 # marks it with ┃), and on a review with problems the selected one. A frame caught while it is drawn is
 # looked at again before failing. (Plain bash: it runs after every key the runs wait on.)
 check_layout() {
-	local why i
+	local i
 	for ((i = 0; i < 5; i++)); do
-		why=$(layout_problem) || return 0
-		sleep 0.1
+		layout_problem || return 0
+		nap 0.1
 	done
-	fail "$why (at ${cols}x$rows)"
+	fail "$layout_why (at ${cols}x$rows)"
 }
 
-# layout_problem: print what is cut off on the screen and return 0, or return 1 when nothing is.
+# layout_problem: set layout_why to what is cut off on the screen and return 0, or return 1 when nothing
+# is (no subshell: it runs after every wait).
 layout_problem() {
-	local -a ls
-	local l last sel=0 field=0 problems=0
-	mapfile -t ls < <(tmux -L "$sock" capture-pane -p -J -t e2e)
+	local -a ls seen_lines
+	local l last sel=0 field=0 problems=0 seen
+	look -J
+	ls=("${seen_lines[@]}")
 	[[ ${ls[0]} == "wopkit new · "* ]] || return 1 # not the wizard's screen (a dialog, the shell after it)
 	for l in "${ls[@]}"; do
 		l=${l%"${l##*[! ]}"}
-		((${#l} <= cols)) || { echo "a line is ${#l} columns wide: $l"; return 0; }
+		((${#l} <= cols)) || { layout_why="a line is ${#l} columns wide: $l"; return 0; }
 		[[ $l == "┃"* ]] && field=1
 		[[ $l == "> "* ]] && sel=1
 		[[ $l == *" the files from being written"* ]] && problems=1
 	done
-	((${#ls[@]} == rows)) || { echo "the key help is not on the last line"; return 0; }
+	((${#ls[@]} == rows)) || { layout_why="the key help is not on the last line"; return 0; }
 	last=${ls[rows - 1]}
 	last=${last%"${last##*[! ]}"}
-	[[ $last == *"esc quit" || $last == *"q quit" ]] || { echo "the key help is cut: $last"; return 0; }
-	[[ $last == "enter next"* && $field == 0 ]] && { echo "the focused field is not on the screen"; return 0; }
-	[[ $problems == 1 && $sel == 0 ]] && { echo "the selected problem is not on the screen"; return 0; }
+	[[ $last == *"esc quit" || $last == *"q quit" ]] || { layout_why="the key help is cut: $last"; return 0; }
+	[[ $last == "enter next"* && $field == 0 ]] && { layout_why="the focused field is not on the screen"; return 0; }
+	[[ $problems == 1 && $sel == 0 ]] && { layout_why="the selected problem is not on the screen"; return 0; }
 	return 1
 }
 
@@ -238,41 +284,43 @@ write_from_review() {
 # enter_until REGEX: press enter until the screen matches (after each enter, wait for the screen to
 # change, so that no enter lands on the next page by accident).
 enter_until() {
-	local i j still prev cur next end unfocused
-	prev=$(screen)
+	local i j still prev cur end unfocused
+	look
+	prev=$seen
 	for ((i = 0; i < 80; i++)); do
-		if grep -Eq -- "$1" <<<"$prev"; then return 0; fi
+		if matches "$1"; then return 0; fi # seen_lines are prev's
 		[ -n "${E2E_DEBUG:-}" ] && head -4 <<<"$prev" >&2
 		keys Enter
 		# every enter changes the screen; wait for it (and past "checking the files…"), so that no
 		# enter lands on the next page by accident
-		end=$(until_us 20)
+		until_us end 20
 		for ((j = 0; ; j++)); do
 			look_after "$j"
-			cur=$(screen)
-			[ "$cur" != "$prev" ] && [[ $cur != *'checking the files'* ]] && break
+			look
+			[ "$seen" != "$prev" ] && [[ $seen != *'checking the files'* ]] && break
 			before_us "$end" || break
 		done
+		cur=$seen
 		# a loaded machine can show a frame half drawn, or one between two pages (huh moves the focus
 		# and the wizard the page in steps, each drawn): wait until a field is focused again (a page of
 		# questions marks it with ┃; a screen of another kind is given 1 s) and the screen holds still
 		# for two looks 25 ms apart, so that the next enter is not sent past the page looked for
-		end=$(until_us 20)
-		unfocused=$(until_us 1)
+		until_us end 20
+		until_us unfocused 1
 		for ((still = 0; still < 2; )); do
-			sleep 0.025
-			next=$(screen)
-			if [ "$next" = "$cur" ] && { [[ $next == '┃'* || $next == *$'\n┃'* || $next == *$'\nEXIT='* ]] || ! before_us "$unfocused"; }; then
+			nap 0.025
+			look
+			if [ "$seen" = "$cur" ] && { [[ $seen == '┃'* || $seen == *$'\n┃'* || $seen == *$'\nEXIT='* ]] || ! before_us "$unfocused"; }; then
 				still=$((still + 1))
 			else
 				still=0
 			fi
-			cur=$next
+			cur=$seen
 			before_us "$end" || break
 		done
 		[ -n "${E2E_DEBUG:-}" ] && ! before_us "$unfocused" && echo "enter_until: no focused field for 1 s: $(head -1 <<<"$cur")" >&2
-		grep -q '^EXIT=' <<<"$cur" && fail "wopkit ended before the screen showed /$1/"
-		check_layout
+		[[ $cur == *$'\nEXIT='* || $cur == 'EXIT='* ]] && fail "wopkit ended before the screen showed /$1/"
+		check_layout # it looks with seen and seen_lines of its own: these stay cur's
 		prev=$cur
 	done
 	fail "enter did not reach /$1/"
@@ -1018,7 +1066,7 @@ e2e_contract() {
 	enter_until '^┃ Smoke test'
 	before=$(screen)
 	keys Enter # the kill switch, after the smoke test
-	for ((i = 0; i < 200; i++)); do [ "$(screen)" != "$before" ] && break; sleep 0.05; done
+	for ((i = 0; i < 200; i++)); do [ "$(screen)" != "$before" ] && break; nap 0.05; done
 	keys Down Down Down Down Enter # shell
 	answer '^┃ Kill switch command' 'acme-tool revoke'
 	wait_for '^┃ Pack and sign now' # the page after (enter_until could send an enter before the screen moved)
