@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,9 +116,9 @@ func optionName(o huh.Option[string]) string {
 	return o.Key
 }
 
-// pickOption is the option an answer names: "" the default, a number
-// from 1, or the name, value or text of one option (any case), whole or
-// its start when only one option starts so.
+// pickOption is the option an answer names: "" the default (def, -1 for
+// none), a number from 1, or the name, value or text of one option (any
+// case), whole or its start when only one option starts so.
 func pickOption(opts []huh.Option[string], def int, answer string) (int, error) {
 	a := strings.ToLower(strings.TrimSpace(answer))
 	if a == "" {
@@ -127,6 +128,9 @@ func pickOption(opts []huh.Option[string], def int, answer string) (int, error) 
 		names := make([]string, len(opts))
 		for i, o := range opts {
 			names[i] = optionName(o)
+		}
+		if def < 0 { // a list to tick: no default option
+			return fmt.Sprintf("enter a number from 1 to %d, or one of: %s", len(opts), strings.Join(names, ", "))
 		}
 		return fmt.Sprintf("enter a number from 1 to %d, or one of: %s (an empty line keeps %s)",
 			len(opts), strings.Join(names, ", "), optionName(opts[def]))
@@ -203,5 +207,111 @@ func (p *plainYes) RunAccessible(w io.Writer, r io.Reader) error {
 			return nil
 		}
 		fmt.Fprintf(w, "%q is neither yes nor no: enter yes or no (y or n), or an empty line for %s\n", lines.Text(), word)
+	}
+}
+
+// ticks binds a list to tick in accessible mode: a line naming the options
+// ticked, comma-separated, each as a choice is named (a number from 1, a
+// name in any case, or the start of one: pickOption); an empty line keeps
+// what is ticked. The answer keeps the options' order, as the full-screen
+// list does.
+type ticks struct {
+	list
+	opts []string
+}
+
+// resolve is the options a line names, in the options' order.
+func (t ticks) resolve(line string) ([]string, error) {
+	opts := huh.NewOptions(t.opts...)
+	on := make([]bool, len(opts))
+	for _, x := range splitList(line) {
+		i, err := pickOption(opts, -1, x)
+		if err != nil {
+			return nil, err
+		}
+		on[i] = true
+	}
+	var out []string
+	for i, o := range t.opts {
+		if on[i] {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+func (t ticks) Set(line string) {
+	if strings.TrimSpace(line) == "" {
+		t.list.Set(line)
+		return
+	}
+	if v, err := t.resolve(line); err == nil {
+		*t.p = v
+	}
+}
+
+func (t ticks) value(line string) any {
+	if strings.TrimSpace(line) == "" {
+		return t.list.value(line)
+	}
+	v, err := t.resolve(line)
+	if err != nil {
+		return t.list.value(line) // as typed: the check refuses it
+	}
+	return t.list.value(strings.Join(v, ", "))
+}
+
+// plainTicks is a list to tick's plain prompt (accessible mode).
+type plainTicks struct {
+	huh.Field
+	title string
+	t     ticks
+	empty string // why nothing is offered, when nothing is
+}
+
+// RunAccessible lists the options numbered, those ticked marked, and reads
+// a line naming the options to tick (see ticks): an empty line keeps what
+// is ticked, "-" unticks them all. A line it cannot take is refused with
+// what it takes, and asked again (the transcript stops a piped run there).
+// At the end of the input what is ticked is kept.
+func (p *plainTicks) RunAccessible(w io.Writer, r io.Reader) error {
+	fmt.Fprintln(w, p.title)
+	if len(p.t.opts) == 0 {
+		fmt.Fprintf(w, "nothing to choose from: %s\n", p.empty)
+		return nil
+	}
+	for i, o := range p.t.opts {
+		mark := ""
+		if slices.Contains(*p.t.p, o) {
+			mark = " (ticked)"
+		}
+		fmt.Fprintf(w, "%d. %s%s\n", i+1, o, mark)
+	}
+	kept := "none"
+	if len(*p.t.p) > 0 {
+		kept = strings.Join(*p.t.p, ", ")
+	}
+	lines := bufio.NewScanner(r)
+	for {
+		fmt.Fprintf(w, "Enter numbers or names, comma-separated (- for none) [keep: %s]: ", kept)
+		if !lines.Scan() {
+			fmt.Fprintln(w)
+			return nil
+		}
+		switch line := strings.TrimSpace(lines.Text()); line {
+		case "":
+			return nil
+		case "-":
+			*p.t.p = []string{}
+			return nil
+		default:
+			v, err := p.t.resolve(line)
+			if err != nil {
+				fmt.Fprintln(w, err.Error())
+				continue
+			}
+			*p.t.p = v
+			return nil
+		}
 	}
 }

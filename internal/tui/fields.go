@@ -479,17 +479,24 @@ func (k asker) multi(key, title, desc string, options func() []string, v *[]stri
 	if len(allowed) == 0 {
 		desc += " Nothing to choose from: " + empty + "."
 	} else {
-		desc += " One or more of: " + strings.Join(allowed, ", ") + "."
-	}
-	tv := list{p: v, def: append([]string{}, *v...)}
-	return k.reg(k.text(key, title, tv, "", "").Description(strings.TrimSpace(desc)), func(s string) error {
-		for _, x := range tv.value(s).([]any) {
-			if !slices.Contains(allowed, x.(string)) {
-				return errors.New(x.(string) + " is not one of " + strings.Join(allowed, ", "))
-			}
+		numbered := make([]string, len(allowed))
+		for i, o := range allowed {
+			numbered[i] = strconv.Itoa(i+1) + ". " + o
 		}
-		return nil
+		desc += " One or more of: " + strings.Join(numbered, ", ") + " (numbers or names, comma-separated)."
+	}
+	tv := ticks{list: list{p: v, def: append([]string{}, *v...)}, opts: allowed}
+	f := k.reg(k.text(key, title, tv, "", "").Description(strings.TrimSpace(desc)), func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		if len(allowed) == 0 {
+			return errors.New("there is nothing to choose from: " + empty)
+		}
+		_, err := tv.resolve(s)
+		return err
 	})
+	return &plainTicks{Field: f, title: title, t: tv, empty: empty}
 }
 
 // fixed are options that do not depend on the answers.
