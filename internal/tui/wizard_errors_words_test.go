@@ -2,11 +2,17 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"charm.land/huh/v2"
+
+	"github.com/openwop/wopkit/internal/scaffold"
 )
 
 // internalWords are what a problem shown to the author must not say
@@ -31,7 +37,8 @@ var internalWords = []struct {
 var invalidAnswers = []string{"", "   ", "Not An Id!", "not a url", "1.2.x", "-", "x y", "@@", strings.Repeat("a", 300)}
 
 // TestWizardErrorsNameNoInternalWords: for every kind the first page
-// offers, every text field the wizard asks is given answers its check
+// offers, every text field the wizard builds (those shown only after
+// another choice too) is given answers its check
 // refuses; each refusal speaks of the field in the author's words, naming
 // no JSON member, index, pattern or pointer.
 func TestWizardErrorsNameNoInternalWords(t *testing.T) {
@@ -44,29 +51,45 @@ func TestWizardErrorsNameNoInternalWords(t *testing.T) {
 			d, w := wizardOn(t, a, NewOptions{What: c.Value, Dir: filepath.Join(dir, "out"), DraftDir: dir})
 			bad := map[string]bool{}
 			refused := 0
+			seen := map[huh.Field]bool{}
+			try := func(f huh.Field, check func(string) error) {
+				seen[f] = true
+				for _, s := range invalidAnswers {
+					err := check(s)
+					if err == nil {
+						continue
+					}
+					refused++
+					for _, iw := range internalWords {
+						if iw.re.MatchString(err.Error()) {
+							bad[fmt.Sprintf("%s › %s, answer %q: %s names %s", w.at.pg.title, f.GetKey(), s, err, iw.what)] = true
+						}
+					}
+				}
+			}
 			for steps := 0; w.form != nil; steps++ {
 				if steps > 600 {
 					t.Fatalf("enter does not reach the review (on %s)", w.at.pg.id)
 				}
-				f := w.form.GetFocusedField()
-				if check := w.k.live[f]; check != nil {
-					for _, s := range invalidAnswers {
-						err := check(s)
-						if err == nil {
-							continue
-						}
-						refused++
-						for _, iw := range internalWords {
-							if iw.re.MatchString(err.Error()) {
-								bad[fmt.Sprintf("%s › %s, answer %q: %s names %s", w.at.pg.title, f.GetKey(), s, err, iw.what)] = true
-							}
-						}
+				// every field of the page, those shown only after another
+				// choice too (a kill switch's address, a host's own format):
+				// their groups are built hidden, with their checks
+				for f, check := range w.k.live {
+					if !seen[f] {
+						try(f, check)
 					}
 				}
 				d.keys("enter")
 			}
 			if refused == 0 {
 				t.Fatal("no answer was refused: the fields' checks were not reached")
+			}
+			// the fields shown only after another choice were given answers
+			hiddenToo := map[string][]string{whatTool: {"killSwitch.url", "killSwitch.command"}, scaffold.KindFormContent: {".format.other"}}
+			for _, suffix := range hiddenToo[c.Value] {
+				if !slices.ContainsFunc(slices.Collect(maps.Keys(seen)), func(f huh.Field) bool { return strings.HasSuffix(f.GetKey(), suffix) }) {
+					t.Errorf("no field ending %q was given answers", suffix)
+				}
 			}
 			var out []string
 			for b := range bad {
