@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/openwop/wopkit/internal/sign"
 )
@@ -60,5 +62,52 @@ func TestPreflightPacksThePlanInMemory(t *testing.T) {
 	}
 	if _, err := os.Stat(res.Tarball); err != nil {
 		t.Errorf("no tarball: %v", err)
+	}
+}
+
+// TestPreflightReadsTheFolderAsAStrangers: the folder's own files, which
+// the preflight now packs with the plan, are read through the read layer:
+// a named pipe, a link to /dev/zero and a link out of the folder in its
+// schemas/ are refused by name, promptly, and nothing is read through them.
+func TestPreflightReadsTheFolderAsAStrangers(t *testing.T) {
+	work := t.TempDir()
+	t.Chdir(work)
+	k, _ := sign.GenerateKey(sign.Ed25519)
+	if _, _, err := sign.WriteKeyPair("acme", k, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile("outside.json", []byte(`{"secret": true}`), 0o644)
+	for _, c := range []struct {
+		name string
+		make func(p string) error
+	}{
+		{"fifo.json", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+		{"zero.json", func(p string) error { return os.Symlink("/dev/zero", p) }},
+		{"out.json", func(p string) error { return os.Symlink(filepath.Join(work, "outside.json"), p) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := "f-" + c.name
+			os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
+			if err := c.make(filepath.Join(dir, "schemas", c.name)); err != nil {
+				t.Skip(err)
+			}
+			const name = "community.acme.stranger"
+			opts := Options{Plan: packPlan(t, name), Dir: dir, Force: true,
+				Release: &Release{Name: name, Version: "0.1.0", Sign: sign.MethodV2, Key: Key{Path: "acme.key", ID: "acme-1"}}}
+			done := make(chan []Problem, 1)
+			go func() { done <- Preflight(opts) }()
+			select {
+			case ps := <-done:
+				if len(ps) != 1 || ps[0].Subject != Packing || !strings.Contains(ps[0].Message, "schemas/"+c.name) {
+					t.Fatalf("Preflight: %+v", ps)
+				}
+				if strings.Contains(ps[0].Message, "secret") {
+					t.Errorf("the preflight read through the link out: %s", ps[0].Message)
+				}
+				t.Log(ps[0].Message)
+			case <-time.After(20 * time.Second):
+				t.Fatal("the preflight hangs on the folder's " + c.name)
+			}
+		})
 	}
 }
