@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -317,6 +318,9 @@ func trialPack(dir string, plan *scaffold.Plan, r *Release) error {
 	var base fs.FS
 	if d, err := untrusted.DirFS(dir); err == nil { // the folder's own files, read as a stranger's
 		base = d
+		if c, ok := d.(io.Closer); ok {
+			defer c.Close()
+		}
 	}
 	_, err := pack.Pack(context.Background(), pack.Options{Dir: dir, FS: plan.FS(base), DryRun: true, ForRegistry: r.signed(), Validate: validate.BeforePack})
 	return err

@@ -37,6 +37,10 @@ type rootFS struct {
 // Dir is the directory the FS reads, as it was named.
 func (r *rootFS) Dir() string { return r.d.path }
 
+// Close closes the directory (a reader done with it closes it at once,
+// rather than leave it to the garbage collector).
+func (r *rootFS) Close() error { return r.d.Close() }
+
 func (r *rootFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
