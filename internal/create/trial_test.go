@@ -68,7 +68,9 @@ func TestPreflightPacksThePlanInMemory(t *testing.T) {
 // TestPreflightReadsTheFolderAsAStrangers: the folder's own files, which
 // the preflight now packs with the plan, are read through the read layer:
 // a named pipe, a link to /dev/zero and a link out of the folder in its
-// schemas/ are refused by name, promptly, and nothing is read through them.
+// schemas/ are refused by name, promptly, and nothing is read through them;
+// a readme.md beside the planned README.md (one file where letter case
+// does not count) is refused by name too.
 func TestPreflightReadsTheFolderAsAStrangers(t *testing.T) {
 	work := t.TempDir()
 	t.Chdir(work)
@@ -78,18 +80,20 @@ func TestPreflightReadsTheFolderAsAStrangers(t *testing.T) {
 	}
 	os.WriteFile("outside.json", []byte(`{"secret": true}`), 0o644)
 	for _, c := range []struct {
-		name string
+		name string // the file in the folder, and what the refusal names
 		make func(p string) error
 	}{
-		{"fifo.json", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
-		{"zero.json", func(p string) error { return os.Symlink("/dev/zero", p) }},
-		{"out.json", func(p string) error { return os.Symlink(filepath.Join(work, "outside.json"), p) }},
+		{"schemas/fifo.json", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+		{"schemas/zero.json", func(p string) error { return os.Symlink("/dev/zero", p) }},
+		{"schemas/out.json", func(p string) error { return os.Symlink(filepath.Join(work, "outside.json"), p) }},
+		// the plan's README.md in another letter case: one file on macOS and Windows
+		{"readme.md", func(p string) error { return os.WriteFile(p, []byte("# mine\n"), 0o644) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := "f-" + c.name
+			dir := "f-" + filepath.Base(c.name)
 			os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
-			if err := c.make(filepath.Join(dir, "schemas", c.name)); err != nil {
-				t.Skip(err)
+			if err := c.make(filepath.Join(dir, filepath.FromSlash(c.name))); err != nil {
+				t.Fatal(err)
 			}
 			const name = "community.acme.stranger"
 			opts := Options{Plan: packPlan(t, name), Dir: dir, Force: true,
@@ -98,7 +102,7 @@ func TestPreflightReadsTheFolderAsAStrangers(t *testing.T) {
 			go func() { done <- Preflight(opts) }()
 			select {
 			case ps := <-done:
-				if len(ps) != 1 || ps[0].Subject != Packing || !strings.Contains(ps[0].Message, "schemas/"+c.name) {
+				if len(ps) != 1 || ps[0].Subject != Packing || !strings.Contains(ps[0].Message, c.name) {
 					t.Fatalf("Preflight: %+v", ps)
 				}
 				if strings.Contains(ps[0].Message, "secret") {

@@ -208,7 +208,7 @@ func offerDraft(ctx context.Context, k asker, d *answers, lines *byteReader, tr 
 
 // keep saves the draft after a failure and returns the failure.
 func keep(opts NewOptions, a *answers, err error) error {
-	if opts.DryRun || opts.otherDraft {
+	if opts.draftOut() == "" { // a dry run, or a draft this run did not resume
 		return err
 	}
 	if derr := saveDraft(opts.draftOut(), a); derr != nil { // said, not lost silently: both failures

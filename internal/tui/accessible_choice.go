@@ -210,29 +210,21 @@ func (p *plainYes) RunAccessible(w io.Writer, r io.Reader) error {
 	}
 }
 
-// ticks binds a list to tick in accessible mode: a line naming the options
-// ticked, comma-separated, each as a choice is named (a number from 1, a
-// name in any case, or the start of one: pickOption); an empty line keeps
-// what is ticked. The answer keeps the options' order, as the full-screen
-// list does.
-type ticks struct {
-	list
-	opts []string
-}
-
-// resolve is the options a line names, in the options' order.
-func (t ticks) resolve(line string) ([]string, error) {
-	opts := huh.NewOptions(t.opts...)
+// tickNames is the options a line of a list to tick names, in the
+// options' order: comma-separated, each as a choice is named (a number
+// from 1, a name in any case, or the start of one: pickOption).
+func tickNames(opts []string, line string) ([]string, error) {
+	choices := huh.NewOptions(opts...)
 	on := make([]bool, len(opts))
 	for _, x := range splitList(line) {
-		i, err := pickOption(opts, -1, x)
+		i, err := pickOption(choices, -1, x)
 		if err != nil {
 			return nil, err
 		}
 		on[i] = true
 	}
 	var out []string
-	for i, o := range t.opts {
+	for i, o := range opts {
 		if on[i] {
 			out = append(out, o)
 		}
@@ -240,56 +232,40 @@ func (t ticks) resolve(line string) ([]string, error) {
 	return out, nil
 }
 
-func (t ticks) Set(line string) {
-	if strings.TrimSpace(line) == "" {
-		t.list.Set(line)
-		return
-	}
-	if v, err := t.resolve(line); err == nil {
-		*t.p = v
-	}
-}
-
-func (t ticks) value(line string) any {
-	if strings.TrimSpace(line) == "" {
-		return t.list.value(line)
-	}
-	v, err := t.resolve(line)
-	if err != nil {
-		return t.list.value(line) // as typed: the check refuses it
-	}
-	return t.list.value(strings.Join(v, ", "))
-}
-
 // plainTicks is a list to tick's plain prompt (accessible mode).
 type plainTicks struct {
 	huh.Field
 	title string
-	t     ticks
+	note  string // options ticked before that are no longer offered
 	empty string // why nothing is offered, when nothing is
+	p     *[]string
+	opts  []string
 }
 
 // RunAccessible lists the options numbered, those ticked marked, and reads
-// a line naming the options to tick (see ticks): an empty line keeps what
+// a line naming the options to tick (tickNames): an empty line keeps what
 // is ticked, "-" unticks them all. A line it cannot take is refused with
 // what it takes, and asked again (the transcript stops a piped run there).
 // At the end of the input what is ticked is kept.
 func (p *plainTicks) RunAccessible(w io.Writer, r io.Reader) error {
 	fmt.Fprintln(w, p.title)
-	if len(p.t.opts) == 0 {
+	if p.note != "" {
+		fmt.Fprintln(w, p.note)
+	}
+	if len(p.opts) == 0 {
 		fmt.Fprintf(w, "nothing to choose from: %s\n", p.empty)
 		return nil
 	}
-	for i, o := range p.t.opts {
+	for i, o := range p.opts {
 		mark := ""
-		if slices.Contains(*p.t.p, o) {
+		if slices.Contains(*p.p, o) {
 			mark = " (ticked)"
 		}
 		fmt.Fprintf(w, "%d. %s%s\n", i+1, o, mark)
 	}
 	kept := "none"
-	if len(*p.t.p) > 0 {
-		kept = strings.Join(*p.t.p, ", ")
+	if len(*p.p) > 0 {
+		kept = strings.Join(*p.p, ", ")
 	}
 	lines := bufio.NewScanner(r)
 	for {
@@ -302,15 +278,15 @@ func (p *plainTicks) RunAccessible(w io.Writer, r io.Reader) error {
 		case "":
 			return nil
 		case "-":
-			*p.t.p = []string{}
+			*p.p = []string{}
 			return nil
 		default:
-			v, err := p.t.resolve(line)
+			v, err := tickNames(p.opts, line)
 			if err != nil {
 				fmt.Fprintln(w, err.Error())
 				continue
 			}
-			*p.t.p = v
+			*p.p = v
 			return nil
 		}
 	}

@@ -473,30 +473,13 @@ func (k asker) multi(key, title, desc string, options func() []string, v *[]stri
 	allowed := options() // accessible mode builds a group when it asks it: the answers before are in
 	kept, dropped := scaffold.Ticked(*v, allowed)
 	*v = kept
+	note := ""
 	if len(dropped) > 0 {
-		desc += " Unticked " + strings.Join(dropped, ", ") + ": no longer offered."
+		note = "unticked " + strings.Join(dropped, ", ") + ": no longer offered"
 	}
-	if len(allowed) == 0 {
-		desc += " Nothing to choose from: " + empty + "."
-	} else {
-		numbered := make([]string, len(allowed))
-		for i, o := range allowed {
-			numbered[i] = strconv.Itoa(i+1) + ". " + o
-		}
-		desc += " One or more of: " + strings.Join(numbered, ", ") + " (numbers or names, comma-separated)."
-	}
-	tv := ticks{list: list{p: v, def: append([]string{}, *v...)}, opts: allowed}
-	f := k.reg(k.text(key, title, tv, "", "").Description(strings.TrimSpace(desc)), func(s string) error {
-		if strings.TrimSpace(s) == "" {
-			return nil
-		}
-		if len(allowed) == 0 {
-			return errors.New("there is nothing to choose from: " + empty)
-		}
-		_, err := tv.resolve(s)
-		return err
-	})
-	return &plainTicks{Field: f, title: title, t: tv, empty: empty}
+	// the input only carries the question (its key, its label): plainTicks asks it
+	f := k.text(key, title, list{p: v, def: slices.Clone(*v)}, "", "")
+	return &plainTicks{Field: f, title: title, note: note, empty: empty, p: v, opts: allowed}
 }
 
 // fixed are options that do not depend on the answers.

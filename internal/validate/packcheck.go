@@ -2,7 +2,6 @@ package validate
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -168,18 +167,15 @@ func (v *Validator) beforePack(dir string, fsys fs.FS) (*Report, error) {
 		return v.Path(dir)
 	}
 	pj := filepath.Join(dir, "pack.json")
-	f, err := fsys.Open("pack.json")
+	// the caller holds the files in memory: read whole, then held to the
+	// size a pack.json on disk is held to
+	data, err := fs.ReadFile(fsys, "pack.json")
 	if err != nil {
 		return nil, werr.Wrap(werr.Invalid, "pack_manifest_missing", err, "directory %s has no pack.json", dir).
 			WithHint("pass a pack directory, or a manifest file such as an agent, eval suite or tool manifest")
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", pj)
-	}
 	if len(data) > MaxFileSize {
-		return nil, werr.New(werr.Invalid, "file_too_large", "%s is larger than %d bytes; wopkit validates documents of at most %d bytes", pj, MaxFileSize, MaxFileSize)
+		return nil, werr.New(werr.Invalid, "file_too_large", "%s is %d bytes; wopkit validates documents of at most %d bytes", pj, len(data), MaxFileSize)
 	}
 	return v.report(v.PackFiles(displayPath(pj), fsys, data)...), nil
 }
