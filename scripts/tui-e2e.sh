@@ -80,6 +80,19 @@ fail() {
 	exit 1
 }
 
+# strict_valid PATH...: `wopkit validate --strict`, whose only problems may be the placeholders the wizard
+# writes for the author to replace when a run keeps the suggestions (PH001; cmd/wopkit
+# TestNewStrictNamesPlaceholders checks that --strict names them).
+strict_valid() {
+	local out
+	out=$("$wopkit" validate --strict "$@" 2>&1) && return 0
+	if grep -q ' 0 error(s)' <<<"$out" && ! grep -E '^\S.*:[0-9]+:[0-9]+: .*\[[A-Za-z0-9/_-]+\]$' <<<"$out" | grep -qv 'warning: .*\[PH001\]$'; then
+		return 0
+	fi
+	echo "$out" >&2
+	return 1
+}
+
 cols=80 rows=24 nd=new # the terminal size of the runs, and the folder of the mixed packs (see at_size)
 
 # start CMD...: run a command in a fresh cols x rows session; the pane prints EXIT=<status> when it ends.
@@ -436,7 +449,7 @@ e2e_twice() {
 	[ "$(cat "$n"/community.acme.e2e-demo-0.1.0.* | sha256sum)" = "$rel_sum" ] || fail "the first release was changed"
 	[ -z "$(find "$n" -maxdepth 1 -name '*.key' -not -name e2e-key.key)" ] || fail "a new key was made: $(ls "$n")"
 	"$wopkit" verify "$tgz" --key "$n/e2e-key.pub" || fail "wopkit verify refused the second tarball"
-	"$wopkit" validate --strict "$n/e2e-two" "$n/e2e-two/tools/my-tool.tool.json" || fail "the second pack does not validate"
+	strict_valid "$n/e2e-two" "$n/e2e-two/tools/my-tool.tool.json" || fail "the second pack does not validate"
 	tar tzf "$tgz" | grep -qx tools/my-tool.tool.json || fail "the tool manifest is not packed"
 	grep -q '"kind": "manual"' "$n/e2e-two/tools/my-tool.tool.json" || fail "the kill switch is not manual"
 	echo "tui-e2e: new twice ok"
@@ -466,7 +479,7 @@ e2e_chain() {
 	write_from_review 'signed \(v2'
 	local c=$work/chain tgz=$work/chain/community.acme.chains-0.1.0.tgz
 	"$wopkit" verify "$tgz" --key "$c/chain-key.pub" || fail "wopkit verify refused the chain pack"
-	"$wopkit" validate --strict "$c/chains" || fail "the chain pack does not validate"
+	strict_valid "$c/chains" || fail "the chain pack does not validate"
 	grep -q '"kind": "workflow-chain"' "$c/chains/pack.json" || fail "not a workflow-chain pack"
 	echo "tui-e2e: new chain ok"
 }
@@ -528,7 +541,7 @@ e2e_connection() {
 	keys q
 	wait_for '^EXIT=0'
 	"$wopkit" verify "$c/community.acme.conns-0.1.0.tgz" --key "$c/conn-key.pub" || fail "wopkit verify refused the connection pack"
-	"$wopkit" validate --strict "$c/conns" || fail "the connection pack does not validate"
+	strict_valid "$c/conns" || fail "the connection pack does not validate"
 	grep -q '"issuer": "https://github.com"' "$c/conns/pack.json" || fail "the issuer typed is not in pack.json"
 	grep -q '"key": "repo-write"' "$c/conns/pack.json" || fail "the write scope group typed is not in pack.json"
 	! grep -q '\.example' "$c/conns/pack.json" || fail "a placeholder address is left in pack.json"
@@ -596,7 +609,7 @@ e2e_tool() {
 	wait_for 'will be written' 30
 	write_from_review 'wrote 1 file'
 	local f=$work/tool/my-tool.tool.json
-	"$wopkit" validate --strict "$f" || fail "the tool manifest does not validate"
+	strict_valid "$f" || fail "the tool manifest does not validate"
 	for want in ACME_REGION 'Your Acme API key' gmail.messages list_mail '"manual"' '"action": "hello"'; do
 		grep -q "$want" "$f" || fail "$want missing from the tool manifest"
 	done
@@ -668,7 +681,7 @@ e2e_resume() {
 	wait_for 'wrote' 30
 	keys q
 	wait_for '^EXIT=0'
-	"$wopkit" validate --strict "$work/resume/resumed" || fail "the resumed pack does not validate"
+	strict_valid "$work/resume/resumed" || fail "the resumed pack does not validate"
 	[ ! -e "$(draft_of "$work/resume")" ] || fail "the draft was not removed"
 	[ -z "$(find "$work/resume" -name '.wopkit-new-draft*')" ] || fail "a draft was written into the folder"
 
@@ -715,7 +728,7 @@ e2e_pipe() {
 	start "cd pipe && cat answers.txt | '$wopkit' new tool --accessible"
 	wait_for '^EXIT=0' 30
 	local f=$work/pipe/my-tool.tool.json
-	"$wopkit" validate --strict "$f" || fail "the piped tool manifest does not validate"
+	strict_valid "$f" || fail "the piped tool manifest does not validate"
 	grep -q ACME_REGION "$f" && grep -q list_mail "$f" || fail "the piped answers are not in the manifest"
 	local joined
 	joined=$(tmux -L "$sock" capture-pane -p -J -S - -t e2e)
@@ -792,7 +805,7 @@ e2e_choices() {
 	keys Enter
 	enter_until 'will be written'
 	write_from_review 'signed \(v2'
-	"$wopkit" validate --strict "$c/art/my-pack" || fail "the artifact-type pack does not validate"
+	strict_valid "$c/art/my-pack" || fail "the artifact-type pack does not validate"
 	grep -rqz '"required": \[[[:space:]]*"title"[[:space:]]*\]' "$c/art/my-pack" || fail "the schema does not require title alone"
 	# a card: the two-line template suggestion, whole, marked, taken with → and edited
 	start "cd '$c/card' && NO_COLOR=1 '$wopkit' new pack --set kind=card"
@@ -807,7 +820,7 @@ e2e_choices() {
 	screen | tail -1 | grep -q '\^u clear' || fail "the help of a field with text does not name ctrl+u"
 	enter_until 'will be written'
 	write_from_review 'signed \(v2'
-	"$wopkit" validate --strict "$c/card/my-pack" || fail "the card pack does not validate"
+	strict_valid "$c/card/my-pack" || fail "the card pack does not validate"
 	grep -q '{{source}} Keep it short.' "$c/card/my-pack/pack.json" || fail "the edited template is not written"
 	# a tool: the action's scopes are the tool's two scopes, shown; once left, what is ticked
 	start "cd '$c/tool' && NO_COLOR=1 '$wopkit' new tool"
@@ -832,7 +845,7 @@ e2e_choices() {
 	wait_text 'ticked: net.outbound'
 	enter_until 'will be written'
 	write_from_review 'wrote 1 file'
-	"$wopkit" validate --strict "$c/tool/my-tool.tool.json" || fail "the tool manifest does not validate"
+	strict_valid "$c/tool/my-tool.tool.json" || fail "the tool manifest does not validate"
 	tr -d '\n' <"$c/tool/my-tool.tool.json" | grep -q '"scopes_used": \[ *"net.outbound" *\]' || fail "the action does not use net.outbound"
 	echo "tui-e2e: choices ok (${cols}x$rows)"
 }
@@ -972,7 +985,7 @@ e2e_words() {
 	write_from_review 'signed \(v2'
 	local d=$work/$wd tgz=$work/$wd/community.acme.words-0.1.0.tgz
 	"$wopkit" verify "$tgz" --key "$d/words-key.pub" || fail "wopkit verify refused the pack"
-	"$wopkit" validate --strict "$d/words" || fail "the pack does not validate strictly"
+	strict_valid "$d/words" || fail "the pack does not validate strictly"
 	grep -q '"license": "Apache-2.0"' "$d/words/pack.json" || fail "the licence fixed in place is not written"
 
 	start "cd $wd && NO_COLOR=1 '$wopkit' new tool"
@@ -992,7 +1005,7 @@ e2e_words() {
 	enter_until 'will be written'
 	write_from_review 'wrote 1 file'
 	local f=$work/$wd/my-tool.tool.json
-	"$wopkit" validate --strict "$f" || fail "the tool manifest does not validate strictly"
+	strict_valid "$f" || fail "the tool manifest does not validate strictly"
 	grep -q '"homepage": "https://acme.example/weather"' "$f" || fail "the homepage asked is not written"
 	grep -q '"license": "MPL-2.0"' "$f" || fail "the licence asked is not written"
 	grep -q '"ACME_TOKEN"' "$f" || fail "the variable put back is not written"
@@ -1077,7 +1090,7 @@ e2e_contract() {
 	answer '^┃ Key id' contract-1
 	wait_for 'will be written' 30
 	write_from_review 'signed \(v2'
-	"$wopkit" validate --strict "$d" "$d/tools/my-tool.tool.json" || fail "the pack does not validate strictly"
+	strict_valid "$d" "$d/tools/my-tool.tool.json" || fail "the pack does not validate strictly"
 	"$wopkit" verify "$work/$cd/community.acme.answers-0.1.0.tgz" --key "$work/$cd/contract-key.pub" || fail "verify refused the tarball"
 	# the written files against the answers typed
 	[ "$(cat "$d"/prompts/*.md 2>/dev/null || cat "$d"/prompts/*)" = 'You write short briefs.' ] || fail "the system prompt is not what was typed: $(cat "$d"/prompts/*)"

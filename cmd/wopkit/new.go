@@ -173,6 +173,10 @@ func newNewCmd() *cobra.Command {
 			if slices.Index(newKinds, o.Kind) < 0 {
 				return werr.New(werr.Usage, "usage", "cannot create %q", o.Kind).WithHint("use one of: %s", strings.Join(newKinds, ", "))
 			}
+			if o.Yes && o.Accessible && cmd.Flags().Changed("accessible") { // ACCESSIBLE=1 alone is a standing preference: --yes wins
+				return werr.New(werr.Usage, "usage", "--accessible asks the questions and --yes answers none of them (the suggestions and --set do): give one of the two").
+					WithHint("pipe the answers to `wopkit new --accessible`, one line per question, or drop --accessible and answer with --yes --set KEY=VALUE")
+			}
 			adds := o.Kind == "agent" || o.Kind == "node" || o.Kind == "eval" || o.Kind == "chain"
 			if o.Pack != "" && !adds {
 				return werr.New(werr.Usage, "usage", "--pack is for adding an agent, node, eval suite or chain, not a %s", o.Kind).
@@ -387,14 +391,14 @@ func newStandalone(o *newOptions) (*scaffold.Plan, string, error) {
 		if hasSet(o, "systemPrompt") && !hasSet(o, "systemPromptInline") && !hasSet(o, "systemPromptFile") {
 			a.PromptInline = true
 		}
-		plan, err := scaffold.PlanStandaloneAgent(a)
+		plan, err := scaffold.PlanStandaloneAgent(a, nil)
 		return plan, dir, err
 	}
 	e := scaffold.EvalAnswers{}.StandaloneDefaults()
 	if err := applyAnswers(&e, o, nil); err != nil {
 		return nil, "", err
 	}
-	plan, err := scaffold.PlanStandaloneEval(e)
+	plan, err := scaffold.PlanStandaloneEval(e, nil)
 	return plan, dir, err
 }
 

@@ -95,7 +95,7 @@ func TestNewPackValidatePackSign(t *testing.T) {
 			if out, errOut, code := runCmd(t, args...); code != 0 || !strings.Contains(out, "created "+filepath.Join(dir, "pack.json")) {
 				t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
 			}
-			if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 {
+			if out, errOut, code := strictBarPlaceholders(t, dir); code != 0 {
 				t.Fatalf("validate: exit %d\n%s%s", code, out, errOut)
 			}
 			tgz := filepath.Join(t.TempDir(), "hello.tgz")
@@ -122,12 +122,14 @@ func TestNewIntoPack(t *testing.T) {
 		{"new", "agent", "--pack", dir, "--set", "id=greeter", "--set", "systemPrompt=Greet the user warmly."},
 		{"new", "node", "--pack", dir, "--set", "id=shout", "--set", "inputs=message", "--set", "outputs=message,length"},
 		{"new", "eval", "--pack", dir, "--set", "targetAgentId=writer"},
-		{"validate", "--strict", dir},
 	}
 	for _, args := range steps {
 		if out, errOut, code := runCmd(t, args...); code != 0 {
 			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
 		}
+	}
+	if out, errOut, code := strictBarPlaceholders(t, dir); code != 0 {
+		t.Fatalf("validate --strict: exit %d\n%s%s", code, out, errOut)
 	}
 	pj, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
 	for _, want := range []string{`"systemPrompt": "Greet the user warmly."`, `"evalSuiteRef": "evals/writer.json"`, `"typeId": "vendor.acme.hello.shout"`} {
@@ -205,7 +207,7 @@ func TestNewTool(t *testing.T) {
 			if out, errOut, code := runCmd(t, "new", "tool", "--yes", "--dir", dir, "--set", "tool.id="+id, "--set", "runtime.kind="+kind, "--set", "install.method="+method); code != 0 {
 				t.Fatalf("%s: exit %d\n%s%s", id, code, out, errOut)
 			}
-			if out, _, code := runCmd(t, "validate", "--strict", filepath.Join(dir, id+".tool.json")); code != 0 {
+			if out, _, code := strictBarPlaceholders(t, filepath.Join(dir, id+".tool.json")); code != 0 {
 				t.Errorf("%s: validate exit %d\n%s", id, code, out)
 			}
 		}
@@ -287,7 +289,7 @@ func TestNewStandalone(t *testing.T) {
 				t.Errorf("%v: output lacks %s:\n%s", args, f, out)
 			}
 		}
-		if out, errOut, code := runCmd(t, "validate", "--strict", filepath.Join(dir, tt.files[0])); code != 0 {
+		if out, errOut, code := strictBarPlaceholders(t, filepath.Join(dir, tt.files[0])); code != 0 {
 			t.Errorf("validate %s: exit %d\n%s%s", tt.files[0], code, out, errOut)
 		}
 		if _, errOut, code := runCmd(t, args...); code != 1 || !strings.Contains(errOut, "--force") {

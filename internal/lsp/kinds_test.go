@@ -36,10 +36,10 @@ func TestDiagnosticsEqualValidateForEveryKind(t *testing.T) {
 	}
 	ag := scaffold.NewAgent(0)
 	ag.ID = "vendor.acme.writer"
-	files = append(files, write(filepath.Join(root, "agent"), func() (*scaffold.Plan, error) { return scaffold.PlanStandaloneAgent(ag) }))
+	files = append(files, write(filepath.Join(root, "agent"), func() (*scaffold.Plan, error) { return scaffold.PlanStandaloneAgent(ag, nil) }))
 	ev := scaffold.EvalAnswers{}.Defaults()
 	ev.TargetAgentID = "vendor.acme.writer"
-	files = append(files, write(filepath.Join(root, "eval"), func() (*scaffold.Plan, error) { return scaffold.PlanStandaloneEval(ev) }))
+	files = append(files, write(filepath.Join(root, "eval"), func() (*scaffold.Plan, error) { return scaffold.PlanStandaloneEval(ev, nil) }))
 	files = append(files, write(filepath.Join(root, "tool"), func() (*scaffold.Plan, error) { return scaffold.PlanTool(scaffold.ToolAnswers{}.Defaults(), "", nil) }))
 	if _, ok := fixtures.Find(); ok {
 		vm := filepath.Join(root, "registry", "1.1.0.json")

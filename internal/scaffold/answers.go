@@ -239,6 +239,10 @@ func suffix(id string) string {
 	return id
 }
 
+// Qualify is the id a declarative entry's answer id is written as: a bare
+// suffix prefixed with the pack name (a dotted id is kept).
+func Qualify(pack, id string) string { return qualify(pack, id) }
+
 // qualify prefixes a bare suffix with the pack name.
 func qualify(pack, id string) string {
 	if id == "" || strings.Contains(id, ".") || pack == "" {

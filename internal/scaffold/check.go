@@ -150,7 +150,8 @@ func checkPackPlanRenamed(v *validate.Validator, p *Plan, base fs.FS, keep func(
 		return nil
 	}
 	var errs FieldErrors
-	for _, fr := range v.PackFiles("pack.json", p.FS(base), pj.Data) {
+	frs := v.PackFiles("pack.json", p.FS(base), pj.Data)
+	for _, fr := range frs {
 		probs := append(append([]validate.Problem{}, fr.Errors...), fr.Warnings...)
 		if fr.Path != "pack.json" {
 			// the schema library reports sibling properties' errors in no
@@ -159,10 +160,14 @@ func checkPackPlanRenamed(v *validate.Validator, p *Plan, base fs.FS, keep func(
 			sort.SliceStable(probs, func(i, j int) bool { return probs[i].Pointer < probs[j].Pointer })
 		}
 		for _, pr := range probs {
-			if !keep(fr.Path, pr.Pointer) {
+			if !keep(fr.Path, pr.Pointer) || fr.Path == "pack.json" && summarizes(pr, frs) {
 				continue
 			}
 			fe := FieldError{File: fr.Path, Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint, Rule: pr.Rule}
+			out := &errs
+			if pr.Rule == validate.PlaceholderRule {
+				out = &p.Placeholders
+			}
 			switch owner, ok := p.owners[fr.Path]; {
 			case fr.Path == "pack.json":
 				fe.Field = fieldOf(pr.Pointer)
@@ -174,10 +179,24 @@ func checkPackPlanRenamed(v *validate.Validator, p *Plan, base fs.FS, keep func(
 			case ok:
 				fe.Field = owner
 			}
-			errs = append(errs, answerWords(fe))
+			*out = append(*out, answerWords(fe))
 		}
 	}
 	return errs
+}
+
+// summarizes reports whether a problem of pack.json only counts the errors
+// of another file of the pack that are listed with it ("not a valid eval
+// suite: 1 error(s), listed under evals/x.json"): each problem is said
+// once, at the answer it is about, not again as a count pointing at a file
+// not written yet.
+func summarizes(pr validate.Problem, frs []validate.FileReport) bool {
+	for _, fr := range frs {
+		if fr.Path != "pack.json" && len(fr.Errors) > 0 && strings.HasSuffix(pr.Message, "listed under "+fr.Path) {
+			return true
+		}
+	}
+	return false
 }
 
 var (
@@ -198,8 +217,14 @@ func orDefault(v *validate.Validator) *validate.Validator {
 // of the field at pointer in a document of kind k (for example
 // validate.NodePack, "/name"), with the validator's own words. v may be nil.
 func CheckField(v *validate.Validator, k validate.Kind, pointer string, value any) FieldErrors {
+	return CheckFieldFor(v, validate.SpecAuto, k, pointer, value)
+}
+
+// CheckFieldFor is CheckField under spec version spec (a v2 pack's field
+// is checked as the v2 schema checks it).
+func CheckFieldFor(v *validate.Validator, spec validate.Spec, k validate.Kind, pointer string, value any) FieldErrors {
 	var errs FieldErrors
-	for _, pr := range orDefault(v).CheckValue(k, pointer, value) {
+	for _, pr := range orDefault(v).CheckValueFor(spec, k, pointer, value) {
 		errs = append(errs, FieldError{Field: fieldOf(pointer), Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint})
 	}
 	return errs

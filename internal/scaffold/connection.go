@@ -1,7 +1,6 @@
 package scaffold
 
 import (
-	"reflect"
 	"strings"
 	"sync"
 
@@ -55,8 +54,9 @@ type ProviderAnswers struct {
 }
 
 // AuthAnswers describe the provider's auth block. Endpoints, scopes,
-// issuer, flow and pkce apply to oauth2; for another kind the oauth2
-// defaults are dropped (Normalize).
+// issuer, flow, scope model and pkce apply to oauth2 (the wizard asks them
+// only for it); for another kind they are not written (Normalize), as the
+// reach writes only the chosen reach's members.
 type AuthAnswers struct {
 	Kind       string              `json:"kind"`                                // ConnectionAuthKinds(): oauth2, api_key, bearer, basic
 	Flow       string              `json:"flow" doc:"authFlow"`                 // authFlow: pkce, client_credentials, manual, none ("" omits)
@@ -155,7 +155,7 @@ func ConnectionReaches() []string { loadConnLists(); return append([]string(nil)
 func ConnectionTransports() []string { loadConnLists(); return append([]string(nil), connTransport...) }
 
 // Normalize fills the engines range and the kind, drops the oauth2
-// defaults from another auth kind, and derives the consumer nodes.
+// members from another auth kind, and derives the consumer nodes.
 func (a *ConnectionPackAnswers) Normalize() error {
 	if s := strings.ToLower(strings.TrimSpace(a.Spec)); s == "v1" || s == "1" {
 		fe := fieldErrorf("spec", "connection packs exist only in spec v2: the registry has no v1 connection schema, and a v1 host has no connection packs")
@@ -165,13 +165,8 @@ func (a *ConnectionPackAnswers) Normalize() error {
 	if err := a.normalize(KindConnection); err != nil {
 		return err
 	}
-	au := &a.Provider.Auth
-	if au.Kind != "oauth2" {
-		def := defaultOAuth()
-		def.Kind = au.Kind
-		if reflect.DeepEqual(*au, def) {
-			*au = AuthAnswers{Kind: au.Kind}
-		}
+	if au := &a.Provider.Auth; au.Kind != "oauth2" { // what only OAuth has is not written for another kind
+		*au = AuthAnswers{Kind: au.Kind}
 	}
 	if len(a.Provider.ConsumerNodes) == 0 {
 		a.Provider.ConsumerNodes = consumerNodes[a.Provider.Reach]

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/openwop/wopkit/internal/scaffold/placeholder"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -23,7 +24,7 @@ func newIdentity(kind string) Identity {
 	return Identity{Kind: kind, PackIdentity: PackIdentity{
 		Name:        DefaultPackName,
 		Version:     "0.1.0",
-		Description: "A new OpenWOP " + kind + " pack.",
+		Description: placeholder.DescriptionLead + kind + " pack.",
 		License:     "Apache-2.0",
 		Keywords:    []string{},
 		Engines:     EnginesV2,

@@ -6,10 +6,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/lazyre"
+	"github.com/openwop/wopkit/internal/scaffold/placeholder"
 )
 
 // DefaultPackName is the pack name used when none is given.
-const DefaultPackName = "community.example.my-pack"
+const DefaultPackName = "community." + placeholder.ExampleOrg + ".my-pack"
 
 // Defaults returns the answers of a new pack: a JavaScript (esm) pack with
 // one node, Apache-2.0. Runtime-specific fields are left empty and filled
@@ -19,7 +20,7 @@ func (PackAnswers) Defaults() PackAnswers {
 		PackIdentity: PackIdentity{
 			Name:        DefaultPackName,
 			Version:     "0.1.0",
-			Description: "A new OpenWOP pack.",
+			Description: placeholder.DescriptionLead + "pack.",
 			Author:      "",
 			License:     "Apache-2.0",
 			Keywords:    []string{},
@@ -78,6 +79,9 @@ func (TaskAnswers) Defaults() TaskAnswers {
 	return TaskAnswers{ID: "says-hello", Input: "Say hello.", Kind: "golden", Strategy: "contains", Expected: "hello"}
 }
 
+// DefaultToolLicense is the licence of a tool on its own when none is given.
+const DefaultToolLicense = "Apache-2.0"
+
 // Defaults returns the answers of a new tool manifest: an MCP server over
 // stdio installed with pip, one read-free action, no credentials.
 func (ToolAnswers) Defaults() ToolAnswers {
@@ -86,8 +90,9 @@ func (ToolAnswers) Defaults() ToolAnswers {
 			ID:      "my-tool",
 			Version: "0.1.0",
 			Name:    "My Tool",
-			Summary: "Does one useful thing for an agent.",
-			License: "Apache-2.0",
+			Summary: placeholder.ToolSummary,
+			// License "": the pack's licence when a pack ships the tool,
+			// else DefaultToolLicense (Normalize, PlanPackWithTool)
 		},
 		Runtime: ToolRuntime{Kind: "mcp-stdio"},
 		Install: InstallAnswers{Method: "pip"},

@@ -3,6 +3,8 @@ package scaffold
 import (
 	"slices"
 	"strings"
+
+	"github.com/openwop/wopkit/internal/scaffold/placeholder"
 )
 
 // secretWords are the last words of a variable name that holds a
@@ -27,9 +29,7 @@ func SecretName(name string) bool {
 }
 
 // EnvPrompt is the prompt of a variable named name when none is given.
-func EnvPrompt(name string) string {
-	return "The value of " + name + ": where to find it and what the tool does with it"
-}
+func EnvPrompt(name string) string { return placeholder.EnvPrompt(name) }
 
 // PromptText is the prompt the owner sees: the one given, else the one
 // its name gives (EnvPrompt).

@@ -32,6 +32,9 @@ func ToolRef(pack string, t ToolAnswers) string {
 // the pack and of the tool manifest come back together (the tool's with
 // File set to its file).
 func PlanPackWithTool(p PackAnswers, t ToolAnswers, v *validate.Validator) (*Plan, error) {
+	if t.Tool.License == "" { // a tool the pack ships is under the pack's licence unless it says otherwise
+		t.Tool.License = p.License
+	}
 	ref := ToolRef(p.Name, t)
 	file := packref.ToolFile(t.Tool.ID)
 	tp, toolErr := PlanTool(t, file, v)
@@ -73,6 +76,7 @@ func PlanPackWithTool(p PackAnswers, t ToolAnswers, v *validate.Validator) (*Pla
 	}
 	plan.Files = append(plan.Files, tp.Files...)
 	plan.Notes = append(plan.Notes, tp.Notes...)
+	plan.Placeholders = append(plan.Placeholders, tp.Placeholders...)
 	if f := plan.File("README.md"); f != nil && len(p.Agents) > 0 {
 		name := t.Tool.Name
 		if name == "" {

@@ -24,6 +24,11 @@ type Plan struct {
 	Kind  string   // pack, agent, node, eval or tool
 	Files []File   // in the order they are listed to the user
 	Notes []string // what the author should know or do next
+	// Placeholders are the values the files still hold that a scaffold
+	// writes to be replaced (validate's rule PH001, from the list of
+	// internal/scaffold/placeholder): warnings, which the review lists and
+	// `validate --strict` refuses, not problems that stop the files.
+	Placeholders FieldErrors
 
 	owners map[string]string // generated file -> the answer field it comes from
 	// pack and version name the pack the schemas are written for: their

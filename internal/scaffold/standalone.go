@@ -10,12 +10,12 @@ func init() {
 	ag := newKind(Kind{Name: "agent", Verb: "agent", Order: 80, About: "A standalone agent manifest (or an agent added into a pack)",
 		Schema: validate.Agent}, AgentAnswers{}.StandaloneDefaults)
 	ag.Full = func() any { a := fullAgent(); return &a }
-	ag.Plan = func(a any, _ *validate.Validator) (*Plan, error) { return PlanStandaloneAgent(*a.(*AgentAnswers)) }
+	ag.Plan = func(a any, v *validate.Validator) (*Plan, error) { return PlanStandaloneAgent(*a.(*AgentAnswers), v) }
 	registerKind(ag)
 	ev := newKind(Kind{Name: "eval", Verb: "eval", Order: 90, About: "A standalone eval suite (or a suite added into a pack)",
 		Schema: validate.EvalSuite}, EvalAnswers{}.StandaloneDefaults)
 	ev.Full = func() any { e := fullEval(); return &e }
-	ev.Plan = func(a any, _ *validate.Validator) (*Plan, error) { return PlanStandaloneEval(*a.(*EvalAnswers)) }
+	ev.Plan = func(a any, v *validate.Validator) (*Plan, error) { return PlanStandaloneEval(*a.(*EvalAnswers), v) }
 	registerKind(ev)
 }
 
@@ -50,7 +50,7 @@ func (EvalAnswers) StandaloneDefaults() EvalAnswers {
 // manifest. There is no pack to prefix the id with, so the agentId must be
 // full (e.g. vendor.acme.writer). Every document is validated strictly;
 // any problem is returned as FieldErrors and nothing is written.
-func PlanStandaloneAgent(a AgentAnswers) (*Plan, error) {
+func PlanStandaloneAgent(a AgentAnswers, v *validate.Validator) (*Plan, error) {
 	if a.Eval != nil && a.Eval.SuiteID == "" && strings.Contains(a.ID, ".") {
 		e := *a.Eval
 		e.SuiteID = DefaultSuiteID(a.ID[:strings.LastIndexByte(a.ID, '.')], suffix(a.ID))
@@ -67,7 +67,7 @@ func PlanStandaloneAgent(a AgentAnswers) (*Plan, error) {
 	}
 	// the manifest first: it is what the author asked for
 	p.Files = append(p.Files[len(p.Files)-1:], p.Files[:len(p.Files)-1]...)
-	if errs := checkStandalone(p, file, validate.Agent); len(errs) > 0 {
+	if errs := checkStandalone(v, p, file, validate.Agent); len(errs) > 0 {
 		return nil, errs
 	}
 	return p, nil
@@ -78,7 +78,7 @@ func PlanStandaloneAgent(a AgentAnswers) (*Plan, error) {
 // path). An empty (or the default) SuiteID is derived from a full TargetAgentID
 // (vendor.acme.writer gives vendor.acme.evals.writer). The suite is
 // validated strictly against the eval-suite schema and the EV rules.
-func PlanStandaloneEval(e EvalAnswers) (*Plan, error) {
+func PlanStandaloneEval(e EvalAnswers, v *validate.Validator) (*Plan, error) {
 	if (e.SuiteID == "" || e.SuiteID == StandaloneSuiteID) && strings.Contains(e.TargetAgentID, ".") {
 		t := e.TargetAgentID
 		e.SuiteID = DefaultSuiteID(t[:strings.LastIndexByte(t, '.')], suffix(t))
@@ -100,7 +100,7 @@ func PlanStandaloneEval(e EvalAnswers) (*Plan, error) {
 	if _, err := buildEval(p, "", "", name, e, file); err != nil {
 		return nil, err
 	}
-	if errs := checkStandalone(p, file, validate.EvalSuite); len(errs) > 0 {
+	if errs := checkStandalone(v, p, file, validate.EvalSuite); len(errs) > 0 {
 		return nil, errs
 	}
 	return p, nil
@@ -119,8 +119,8 @@ func standaloneName(name, fallback string) string {
 // checkStandalone validates the main document of a standalone plan (as
 // kind k) and every eval suite the plan writes, strictly, and maps the
 // problems to answer fields.
-func checkStandalone(p *Plan, main string, k validate.Kind) FieldErrors {
-	v := orDefault(nil)
+func checkStandalone(v *validate.Validator, p *Plan, main string, k validate.Kind) FieldErrors {
+	v = orDefault(v)
 	var errs FieldErrors
 	for _, f := range p.Files {
 		kind := k
@@ -134,6 +134,10 @@ func checkStandalone(p *Plan, main string, k validate.Kind) FieldErrors {
 			fe := FieldError{File: f.Path, Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint, Field: fieldOf(pr.Pointer), Rule: pr.Rule}
 			if owner, ok := p.owners[f.Path]; ok {
 				fe.Field = join(owner, fe.Field)
+			}
+			if pr.Rule == validate.PlaceholderRule {
+				p.Placeholders = append(p.Placeholders, answerWords(fe))
+				continue
 			}
 			errs = append(errs, answerWords(fe))
 		}

@@ -57,7 +57,7 @@ func TestPlanStandaloneAgent(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := AgentAnswers{}.StandaloneDefaults()
 			tt.mod(&a)
-			p, err := PlanStandaloneAgent(a)
+			p, err := PlanStandaloneAgent(a, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +108,7 @@ func TestPlanStandaloneEval(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := EvalAnswers{}.StandaloneDefaults()
 			tt.mod(&e)
-			p, err := PlanStandaloneEval(e)
+			p, err := PlanStandaloneEval(e, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,13 +137,13 @@ func TestStandaloneRefusals(t *testing.T) {
 	agent := func(mod func(a *AgentAnswers)) error {
 		a := AgentAnswers{}.StandaloneDefaults()
 		mod(&a)
-		_, err := PlanStandaloneAgent(a)
+		_, err := PlanStandaloneAgent(a, nil)
 		return err
 	}
 	eval := func(mod func(e *EvalAnswers)) error {
 		e := EvalAnswers{}.StandaloneDefaults()
 		mod(&e)
-		_, err := PlanStandaloneEval(e)
+		_, err := PlanStandaloneEval(e, nil)
 		return err
 	}
 	tests := []struct {

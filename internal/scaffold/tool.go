@@ -5,6 +5,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/lazyre"
+	"github.com/openwop/wopkit/internal/scaffold/placeholder"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -38,12 +39,16 @@ func IsPrivateData(resource string) bool { return privateData.MatchString(resour
 func ToolHomepage(id string) string { return "https://example.com/tools/" + id }
 
 // Normalize fills what follows from other answers: the homepage, the
+// licence (DefaultToolLicense when none is given), the
 // install block's package, URL, ref, image or locator, and the entrypoint
 // or endpoint of the runtime kind.
 func (a *ToolAnswers) Normalize() {
 	t := &a.Tool
 	if t.Homepage == "" {
 		t.Homepage = ToolHomepage(t.ID)
+	}
+	if t.License == "" {
+		t.License = DefaultToolLicense
 	}
 	in := &a.Install
 	switch in.Method {
@@ -70,7 +75,7 @@ func (a *ToolAnswers) Normalize() {
 			in.URL = "https://example.com/downloads/" + t.ID + "-" + t.Version
 		}
 		if in.SHA256 == "" {
-			in.SHA256 = strings.Repeat("0", 64)
+			in.SHA256 = placeholder.ZeroDigest
 		}
 	case "preinstalled":
 		if in.Locator == "" {
@@ -149,12 +154,17 @@ func PlanTool(a ToolAnswers, file string, v *validate.Validator) (*Plan, error) 
 	}
 	rep := orDefault(v).Bytes(file, p.Files[0].Data, validate.ToolManifest)
 	for _, pr := range rep.Problems() {
-		errs = append(errs, FieldError{Field: toolFieldOf(pr), Pointer: pr.Pointer, File: file, Message: pr.Message, Hint: pr.Hint})
+		fe := FieldError{Field: toolFieldOf(pr), Pointer: pr.Pointer, File: file, Message: pr.Message, Hint: pr.Hint, Rule: pr.Rule}
+		if pr.Rule == validate.PlaceholderRule {
+			p.Placeholders = append(p.Placeholders, fe)
+			continue
+		}
+		errs = append(errs, fe)
 	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	if a.Install.Method == "url" && a.Install.SHA256 == strings.Repeat("0", 64) {
+	if a.Install.Method == "url" && a.Install.SHA256 == placeholder.ZeroDigest {
 		p.Notes = append(p.Notes, "install.sha256 is a placeholder: set it to the SHA-256 of "+a.Install.URL)
 	}
 	return p, nil

@@ -1,8 +1,9 @@
 package scaffold
 
 import (
-	"net/url"
 	"strings"
+
+	"github.com/openwop/wopkit/internal/scaffold/placeholder"
 )
 
 // The tool install manifest as ordered Go values (key order of the spec's examples).
@@ -355,16 +356,4 @@ func (k killSwitchDoc) problems() FieldErrors {
 // IsPlaceholderURL reports whether u points at a host kept for examples
 // (example.com, example.org, example.net, or a name under .example): a
 // value to replace, never a real place.
-func IsPlaceholderURL(u string) bool {
-	p, err := url.Parse(strings.TrimSpace(u))
-	if err != nil {
-		return false
-	}
-	h := strings.ToLower(p.Hostname())
-	for _, d := range []string{"example.com", "example.org", "example.net", "example"} {
-		if h == d || strings.HasSuffix(h, "."+d) {
-			return true
-		}
-	}
-	return false
-}
+func IsPlaceholderURL(u string) bool { return placeholder.IsExampleURL(u) }

@@ -122,6 +122,29 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts NewOptions) er
 		w.at, w.fixing = owner(a, p.problems[0]), true
 	}
 	printSummary(out, p)
+	if ps := p.plan.Placeholders; len(ps) > 0 {
+		var labels []string
+		for _, fe := range ps {
+			labels = append(labels, questionOf(a, fe))
+		}
+		ls := placeholderLines(ps, labels)
+		fmt.Fprintln(out, placeholderHead(len(ls)))
+		printLines(out, indent(ls))
+		fmt.Fprintln(out)
+	}
+	if !pipe && !opts.DryRun { // on a terminal the author says whether to write; a script's answers are the say
+		write, err := confirmWrite(ctx, k, lines, tr)
+		if err != nil {
+			return keep(opts, a, err)
+		}
+		if !write {
+			if err := saveDraft(opts.draftOut(), a); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "Nothing was written. Your answers are kept as a draft (%s): run `wopkit new` in this folder again to resume it.\n", draftFile(opts.draftOut()))
+			return nil
+		}
+	}
 	res, err := create.Run(ctx, createOptions(k.v, a, opts, p.plan))
 	if err != nil {
 		return keep(opts, a, err)
@@ -172,6 +195,18 @@ func printSummary(out io.Writer, p planned) {
 	fmt.Fprintln(out)
 }
 
+// confirmWrite asks whether to write what printSummary listed (yes by
+// default; the end of the input keeps it).
+func confirmWrite(ctx context.Context, k asker, lines *byteReader, tr *transcript) (bool, error) {
+	write := true
+	q := k.yes("write", "Write these files?", huh.NewPointerAccessor(&write))
+	f := huh.NewForm(huh.NewGroup(q)).WithTheme(plainThemeOnce).WithAccessible(true).WithInput(lines).WithOutput(tr)
+	if err := tr.run(func() error { return f.RunWithContext(ctx) }); err != nil {
+		return false, tr.fail(err, "about to write")
+	}
+	return write, nil
+}
+
 // ended is the error of an input that ends before the questions do.
 func ended(page string) error {
 	return werr.New(werr.Invalid, "prompt_input_ended", "the answers ended before the questions (at %q)", page).
@@ -206,7 +241,8 @@ func offerDraft(ctx context.Context, k asker, d *answers, lines *byteReader, tr 
 	return resume, nil
 }
 
-// keep saves the draft after a failure and returns the failure.
+// keep saves the draft after a failure and returns the failure, which
+// then says where the draft is.
 func keep(opts NewOptions, a *answers, err error) error {
 	if opts.draftOut() == "" { // a dry run, or a draft this run did not resume
 		return err
@@ -214,7 +250,27 @@ func keep(opts NewOptions, a *answers, err error) error {
 	if derr := saveDraft(opts.draftOut(), a); derr != nil { // said, not lost silently: both failures
 		return errors.Join(err, derr)
 	}
-	return err
+	return withDraftNote(err, draftFile(opts.draftOut()))
+}
+
+// withDraftNote is err with its hint saying where the draft of the answers
+// is kept (path) and how to resume it.
+func withDraftNote(err error, path string) error {
+	note := "your answers are kept as a draft"
+	if path != "" {
+		note += " (" + path + ")"
+	}
+	note += ": run `wopkit new` in the same folder on a terminal to resume it"
+	var e *werr.Error
+	if !errors.As(err, &e) {
+		return fmt.Errorf("%w (%s)", err, note)
+	}
+	c := *e
+	if c.Hint != "" {
+		note = c.Hint + "; " + note
+	}
+	c.Hint = note
+	return &c
 }
 
 // byteReader reads one byte at a time, so that each prompt's line reader

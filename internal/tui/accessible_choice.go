@@ -73,6 +73,9 @@ func (p *plainChoice) RunAccessible(w io.Writer, r io.Reader) error {
 		}
 	}
 	fmt.Fprintln(w, p.c.title)
+	if p.c.desc != "" {
+		fmt.Fprintln(w, "  "+p.c.desc)
+	}
 	for i, o := range opts {
 		mark := ""
 		if i == def {
@@ -236,6 +239,7 @@ func tickNames(opts []string, line string) ([]string, error) {
 type plainTicks struct {
 	huh.Field
 	title string
+	desc  string // its help
 	note  string // options ticked before that are no longer offered
 	empty string // why nothing is offered, when nothing is
 	p     *[]string
@@ -249,6 +253,9 @@ type plainTicks struct {
 // At the end of the input what is ticked is kept.
 func (p *plainTicks) RunAccessible(w io.Writer, r io.Reader) error {
 	fmt.Fprintln(w, p.title)
+	if p.desc != "" {
+		fmt.Fprintln(w, "  "+p.desc)
+	}
 	if p.note != "" {
 		fmt.Fprintln(w, p.note)
 	}

@@ -94,7 +94,7 @@ func TestAccessiblePipeTranscript(t *testing.T) {
 	if !echoed("Organisation", "acme") || !echoed("Pack name", "piped") || !echoed("Enter a number 1-6", "6") {
 		t.Errorf("the answers are not echoed after their questions:\n%s", out)
 	}
-	summary, wrote := strings.Index(out, "About to write:"), strings.Index(out, "wrote ")
+	summary, wrote := strings.Index(out, "About to write:"), strings.LastIndex(out, "\nwrote ")
 	if summary < 0 || wrote < summary {
 		t.Fatalf("no summary before writing:\n%s", out)
 	}

@@ -40,6 +40,17 @@ type asker struct {
 	cross func(key, text string) error
 	// labels notes each field's label as it is built (nil: none noted).
 	labels fieldLabels
+	// spec is the spec version a pack manifest's fields are checked under
+	// (the pack's; nil: the validator's, v1 when auto).
+	spec func() validate.Spec
+}
+
+// packSpec is the spec version the pack of the answers is written for.
+func packSpec(a *answers) validate.Spec {
+	if a.Pack.Spec == scaffold.SpecV1 {
+		return validate.V1
+	}
+	return validate.V2
 }
 
 // textValue is how an input reads and writes its answer: huh's accessor,
@@ -284,7 +295,7 @@ func (k asker) title(t string, tv textValue) string {
 	if k.accessible {
 		cur := tv.Get()
 		if cur == "" {
-			cur = tv.suggestion()
+			cur = offerOf(tv)
 		}
 		if cur != "" {
 			return t + " [" + cur + "]"
@@ -328,7 +339,7 @@ func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr str
 	if k.titles != nil {
 		k.titles[in] = title
 	}
-	if s := tv.suggestion(); s != "" {
+	if s := offerOf(tv); s != "" {
 		in = in.Placeholder(k.mark(s))
 	}
 	k.offer(in, sh)
@@ -479,7 +490,7 @@ func (k asker) multi(key, title, desc string, options func() []string, v *[]stri
 	}
 	// the input only carries the question (its key, its label): plainTicks asks it
 	f := k.text(key, title, list{p: v, def: slices.Clone(*v)}, "", "")
-	return &plainTicks{Field: f, title: title, note: note, empty: empty, p: v, opts: allowed}
+	return &plainTicks{Field: f, title: title, desc: desc, note: note, empty: empty, p: v, opts: allowed}
 }
 
 // fixed are options that do not depend on the answers.
@@ -495,13 +506,17 @@ func (k asker) help(kind validate.Kind, ptr string) string {
 // check validates the value typed text stands for at the field's place,
 // with the schema's words; an empty optional answer is left out.
 func (k asker) check(kind validate.Kind, ptr string, conv func(string) any) func(string) error {
-	optional := !k.v.Field(kind, ptr).Required
+	spec := validate.SpecAuto
+	if k.spec != nil && validate.IsPackKind(kind) {
+		spec = k.spec()
+	}
+	optional := !k.v.FieldFor(spec, kind, ptr).Required
 	return func(s string) error {
 		val := conv(s)
 		if optional && isEmpty(val) {
 			return nil
 		}
-		return firstError(scaffold.CheckField(k.v, kind, ptr, val))
+		return firstError(scaffold.CheckFieldFor(k.v, spec, kind, ptr, val))
 	}
 }
 
@@ -571,7 +586,7 @@ func (w *wizard) license(v *string) (huh.Field, *huh.Group) {
 	opts := append(huh.NewOptions(scaffold.Licenses...), huh.NewOption(otherLicense, otherLicense))
 	list := k.choose(choice{key: "license", title: "License (SPDX)", desc: strings.TrimSpace(help + " Type / to search, esc to stop searching."),
 		opts: opts, acc: huh.NewPointerAccessor(&picked)})
-	other := w.hideWhen(huh.NewGroup(typed("license.other", "SPDX identifier").Description("ctrl+e completes the suggestion shown")),
+	other := w.hideWhen(w.k.group(typed("license.other", "SPDX identifier").Description("ctrl+e completes the suggestion shown")),
 		func() bool { return picked != otherLicense })
 	return list, other
 }

@@ -211,7 +211,7 @@ func copyPack(t *testing.T) string {
 }
 
 var testValidator = func() *validate.Validator {
-	v, err := validate.New(validate.Options{})
+	v, err := validate.New(validate.Options{Placeholders: true})
 	if err != nil {
 		panic(err)
 	}

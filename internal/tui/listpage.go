@@ -68,7 +68,7 @@ func listGroups(w *wizard, at pos) []*huh.Group {
 		}
 	}
 	w.choice = listDone
-	return []*huh.Group{huh.NewGroup(w.k.choose(choice{key: at.pg.id, title: title,
+	return []*huh.Group{w.k.group(w.k.choose(choice{key: at.pg.id, title: title,
 		opts: opts, acc: huh.NewPointerAccessor(&w.choice)}))}
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -92,13 +93,13 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 			Description("the full agentId, e.g. vendor.acme.writer")
 	}
 	return []*huh.Group{
-		huh.NewGroup(
+		w.k.group(
 			id,
 			k.derived(key("persona"), "Persona", &g.Persona, ak, ptr("persona")),
 			k.derived(key("label"), "Label", &g.Label, ak, ptr("label")),
 			k.text(key("description"), "Description", str{p: &g.Description, def: def.Description}, ak, ptr("description")),
 		),
-		huh.NewGroup(
+		w.k.group(
 			k.choose(choice{key: key("modelClass"), title: "Model class",
 				desc: k.help(ak, ptr("modelClass")), opts: k.enum(ak, ptr("modelClass")),
 				acc: huh.NewPointerAccessor(&g.ModelClass)}),
@@ -107,14 +108,14 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 			k.long(key("systemPrompt"), "System prompt", "written to prompts/; ctrl+e opens $EDITOR",
 				str{p: &g.SystemPrompt, def: def.SystemPrompt}, "", ""),
 		),
-		huh.NewGroup(
+		w.k.group(
 			w.toolAllowlist(key("toolAllowlist"), list{p: &g.ToolAllowlist, def: def.ToolAllowlist}, ptr("toolAllowlist")),
 			k.multi(key("memory"), "Memory", k.help(ak, ptr("memoryShape")), fixed(scaffold.MemoryFlags), &mem, ""),
 			k.text(key("confidence"), "Confidence threshold", newNum(&g.Confidence, def.Confidence), ak, ptr("confidence/defaultThreshold")).
 				Description("0 to 1"),
 			k.yes(key("handoff"), "Handoff task and return schemas?", huh.NewPointerAccessor(&g.Handoff)),
 		),
-		huh.NewGroup(k.yes(key("eval"), "Add an eval suite for this agent?", withEval{g})),
+		w.k.group(k.yes(key("eval"), "Add an eval suite for this agent?", withEval{g})),
 	}
 }
 
@@ -126,12 +127,12 @@ func evalGroups(w *wizard, at pos) []*huh.Group {
 	def := scaffold.EvalAnswers{}.Defaults()
 	ek := validate.EvalSuite
 	key := func(f string) string { return fmt.Sprintf("agents.%d.eval.%s", i, f) }
-	groups := []*huh.Group{huh.NewGroup(
+	groups := []*huh.Group{w.k.group(
 		k.multi(key("modes"), "Eval modes", k.help(ek, "/modes"), fixed(k.v.Field(ek, "/modes").Enum), &e.Modes, ""),
 		k.text(key("passScore"), "Pass score", newNum(&e.PassScore, def.PassScore), ek, "/thresholds/passScore").Description("0 to 1"),
 	)}
 	if w.a.What == whatSoloEval {
-		groups = append([]*huh.Group{huh.NewGroup(
+		groups = append([]*huh.Group{w.k.group(
 			k.optional(key("targetAgentId"), "Target agent id", &e.TargetAgentID, ek, "/targetAgentId").
 				Description("the full agentId the suite is for, e.g. vendor.acme.writer (empty: any agent)"),
 			k.optional(key("suiteId"), "Suite id", &e.SuiteID, ek, "/suiteId").
@@ -150,20 +151,25 @@ func taskGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("agents.%d.eval.tasks.%d.%s", at.i, at.j, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/tasks/%d/%s", at.j, f) }
 	return []*huh.Group{
-		huh.NewGroup(
+		w.k.group(
 			k.text(key("id"), "Task id", str{p: &t.ID, def: def.ID}, ek, ptr("taskId")),
 			k.text(key("input"), "Task input", str{p: &t.Input, def: def.Input}, "", "").Description("the text the agent is given"),
 			k.choose(choice{key: key("kind"), title: "Expectation",
 				opts: choices(scaffold.TaskKinds), acc: huh.NewPointerAccessor(&t.Kind)}),
 		),
-		w.hideWhen(huh.NewGroup(
+		w.hideWhen(w.k.group(
 			k.choose(choice{key: key("strategy"), title: "Golden match",
 				desc: "for golden tasks", opts: huh.NewOptions(scaffold.GoldenStrategies...),
 				acc: huh.NewPointerAccessor(&t.Strategy)}),
 			k.text(key("expected"), "Expected answer", str{p: &t.Expected, def: def.Expected}, "", "").Description("for golden tasks"),
 		), func() bool { return t.Kind != scaffold.TaskKinds[0].Value }),
-		w.hideWhen(huh.NewGroup(
-			k.text(key("criteria"), "Rubric criteria", list{p: &t.Criteria}, "", "").Description("comma-separated, weighted equally"),
+		w.hideWhen(w.k.group(
+			k.reg(k.text(key("criteria"), "Rubric criteria", list{p: &t.Criteria}, "", ""), func(s string) error {
+				if len(splitList(s)) == 0 {
+					return errors.New("a rubric task needs at least one criterion: what a good answer does, comma-separated")
+				}
+				return nil
+			}).Description("comma-separated, weighted equally"),
 		), func() bool { return t.Kind != scaffold.TaskKinds[1].Value }),
 	}
 }

@@ -49,7 +49,7 @@ func (a *answers) artifactPack() *scaffold.ArtifactPackAnswers {
 
 func hostBaseGroups(w *wizard, _ pos) []*huh.Group {
 	h := &w.a.artifactPack().HostBase
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		w.k.text("hostBase", "Schema host", str{p: h, def: *h}, "", "").
 			Description("the publishing host's origin: each type's schema $id is minted under it"),
 	)}
@@ -61,8 +61,9 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 	text := pointed(k, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer)
 	help := func(f string) string { return k.help(validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key(f))) }
 	groups := []*huh.Group{
-		huh.NewGroup(
-			text(key("id"), "Artifact type id", str{p: &t.ID, def: t.ID}).Description("appended to the pack name to form the artifactTypeId"),
+		w.k.group(
+			qualified(w, validate.ArtifactTypePack, key("id"), "Artifact type id", str{p: &t.ID, def: t.ID}, fmt.Sprintf("/artifactTypes/%d/artifactTypeId", at.i)).
+				Description("appended to the pack name to form the artifactTypeId"),
 			k.derived(key("displayName"), "Display name", &t.DisplayName, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("displayName"))),
 			k.choose(choice{key: key("validation"), title: "Validation",
 				desc: help("validation"),
@@ -75,7 +76,7 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 			k.optional(key("syncOn"), "Registered on", &t.SyncOn, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("syncOn"))).
 				Suggestions(scaffold.ArtifactSyncOn()).Placeholder("(optional) "+strings.Join(scaffold.ArtifactSyncOn(), ", ")),
 		),
-		huh.NewGroup(
+		w.k.group(
 			text(key("exportFormats"), "Export formats", list{p: &t.ExportFormats, def: t.ExportFormats}).Description("comma-separated (optional)"),
 			k.yes(key("versionable"), "Versionable?", huh.NewPointerAccessor(&t.Versionable)),
 			k.yes(key("diffable"), "Diffable?", huh.NewPointerAccessor(&t.Diffable)),
@@ -83,6 +84,6 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 		),
 	}
 	// the choices are the properties as answered above, not as suggested
-	return append(groups, huh.NewGroup(k.multi(key("required"), "Required properties", "those an artifact must have",
+	return append(groups, w.k.group(k.multi(key("required"), "Required properties", "those an artifact must have",
 		func() []string { return t.RequiredChoices() }, &t.Required, "no properties given")))
 }

@@ -62,13 +62,14 @@ func cardGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("cards.%d.%s", at.i, f) }
 	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{
-		huh.NewGroup(
-			text(key("id"), "Card id", str{p: &c.ID, def: c.ID}).Description("appended to the pack name to form the cardTypeId"),
+		w.k.group(
+			qualified(w, validate.CardPack, key("id"), "Card id", str{p: &c.ID, def: c.ID}, fmt.Sprintf("/cards/%d/cardTypeId", at.i)).
+				Description("appended to the pack name to form the cardTypeId"),
 			text(key("systemPrompt"), "System prompt", str{p: &c.SystemPrompt, def: c.SystemPrompt}),
 			k.long(key("template"), "Template", "the prompt; {{id}} is an input's slot, each input has one",
 				str{p: &c.Template, def: c.Template}, validate.CardPack, scaffold.CardFieldPointer(key("template"))),
 		),
-		huh.NewGroup(
+		w.k.group(
 			omittable(k, key("temperature"), "Temperature", &c.Temperature, validate.CardPack, scaffold.CardFieldPointer(key("temperature"))),
 			k.optional(key("outputArtifactType"), "Output artifact type", &c.Output, validate.CardPack, scaffold.CardFieldPointer(key("outputArtifactType"))).
 				Placeholder("(optional)"),
@@ -80,7 +81,7 @@ func cardInputGroups(w *wizard, at pos) []*huh.Group {
 	k, in := w.k, &w.a.cardPack().Cards[at.i].Inputs[at.j]
 	key := func(f string) string { return fmt.Sprintf("cards.%d.inputs.%d.%s", at.i, at.j, f) }
 	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		text(key("id"), "Input id", str{p: &in.ID, def: in.ID}).Description("the template uses it as {{id}}"),
 		k.choose(choice{key: key("type"), title: "Type",
 			desc: k.help(validate.CardPack, scaffold.CardFieldPointer(key("type"))),

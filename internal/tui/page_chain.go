@@ -109,7 +109,7 @@ func chainGroups(w *wizard, at pos) []*huh.Group {
 		kind, ptr := w.chainCheck(key(f))
 		return k.text(key(f), title, tv, kind, ptr)
 	}
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		text("id", "Chain id", str{p: &c.ID, def: c.ID}).Description("appended to the pack name to form the chainId"),
 		text("version", "Chain version", str{p: &c.Version, def: def.Version}),
 		k.derived(key("label"), "Label", &c.Label, validate.WorkflowChainPack, fmt.Sprintf("/chains/%d/label", at.i)),
@@ -121,7 +121,7 @@ func chainGroups(w *wizard, at pos) []*huh.Group {
 func paramGroups(w *wizard, at pos) []*huh.Group {
 	k, pa := w.k, &w.a.chainPack().Chains[at.i].Parameters[at.j]
 	key := func(f string) string { return fmt.Sprintf("chains.%d.parameters.%d.%s", at.i, at.j, f) }
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		k.text(key("name"), "Parameter name", str{p: &pa.Name, def: pa.Name}, "", "").Description("a step uses it as {{params.<name>}}"),
 		k.choose(choice{key: key("type"), title: "Type",
 			opts: huh.NewOptions(scaffold.ChainValueTypes()...), acc: huh.NewPointerAccessor(&pa.Type)}),
@@ -168,13 +168,13 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 		fields = append(fields, k.multi(key("params"), "Parameters it receives", "written into its config as {{params.<name>}}",
 			func() []string { return c.ParamChoices() }, &st.Params, "the chain has no parameters"))
 	}
-	return []*huh.Group{huh.NewGroup(fields...)}
+	return []*huh.Group{w.k.group(fields...)}
 }
 
 func outputGroups(w *wizard, at pos) []*huh.Group {
 	k, o := w.k, &w.a.chainPack().Chains[at.i].Outputs[at.j]
 	key := func(f string) string { return fmt.Sprintf("chains.%d.outputs.%d.%s", at.i, at.j, f) }
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		k.text(key("name"), "Output name", str{p: &o.Name, def: o.Name}, "", ""),
 		k.choose(choice{key: key("type"), title: "Type",
 			opts: huh.NewOptions(scaffold.ChainValueTypes()...), acc: huh.NewPointerAccessor(&o.Type)}),

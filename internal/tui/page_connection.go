@@ -112,7 +112,7 @@ func schemaOptions(k asker, ptr, cur string) []huh.Option[string] {
 func providerGroups(w *wizard, _ pos) []*huh.Group {
 	k, pr := w.k, &w.a.connectionPack().Provider
 	text := connText(k)
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		text("provider.id", "Provider id", str{p: &pr.ID, def: pr.ID}).
 			Description("the short name connectors use to sign in to it, e.g. github"),
 		text("provider.displayName", "Display name", str{p: &pr.DisplayName, def: pr.DisplayName}).
@@ -131,11 +131,11 @@ func providerGroups(w *wizard, _ pos) []*huh.Group {
 func connAuthGroups(w *wizard, _ pos) []*huh.Group {
 	k, au := w.k, &w.a.connectionPack().Provider.Auth
 	text := connText(k)
-	kind := huh.NewGroup(k.choose(choice{key: "provider.auth.kind", title: "How connectors sign in",
+	kind := w.k.group(k.choose(choice{key: "provider.auth.kind", title: "How connectors sign in",
 		desc: "oauth2: people sign in at the provider and grant scopes; api_key, bearer, basic: the operator supplies a credential",
 		opts: huh.NewOptions(withCurrent(scaffold.ConnectionAuthKinds(), au.Kind)...),
 		acc:  huh.NewPointerAccessor(&au.Kind)}))
-	endpoints := huh.NewGroup(
+	endpoints := w.k.group(
 		k.choose(choice{key: "provider.auth.flow", title: "OAuth flow",
 			opts: huh.NewOptions(withCurrent(scaffold.ConnectionAuthFlows(), au.Flow)...),
 			acc:  huh.NewPointerAccessor(&au.Flow)}),
@@ -149,7 +149,7 @@ func connAuthGroups(w *wizard, _ pos) []*huh.Group {
 			Description("the provider's https endpoint that issues tokens"),
 		connOptional(k, "provider.auth.revoke", "Revocation address", &au.Revoke),
 	)
-	issuer := huh.NewGroup(
+	issuer := w.k.group(
 		text("provider.auth.issuer", "Issuer", str{p: &au.Issuer, def: au.Issuer}).
 			Description("the authorization server's issuer, an https address (hosts need it for a provider reached over MCP)"),
 		k.choose(choice{key: "provider.auth.pkce", title: "PKCE",
@@ -166,7 +166,7 @@ func connScopeGroups(w *wizard, at pos, write bool) []*huh.Group {
 	k, g := w.k, &(*connScopes(w.a, write))[at.j]
 	key := func(f string) string { return fmt.Sprintf("provider.auth.%s.%d.%s", scopeSide(write), at.j, f) }
 	text := connText(k)
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		text(key("key"), "Group key", str{p: &g.Key, def: g.Key}).Description("a short name for the group, e.g. repo-read"),
 		text(key("label"), "Label", str{p: &g.Label, def: g.Label}).Description("what people are asked to allow, e.g. Read your repositories"),
 		text(key("scopes"), "Provider scopes", list{p: &g.Scopes, def: g.Scopes}).
@@ -178,23 +178,21 @@ func connScopeGroups(w *wizard, at pos, write bool) []*huh.Group {
 func reachGroups(w *wizard, _ pos) []*huh.Group {
 	k, pr := w.k, &w.a.connectionPack().Provider
 	text := connText(k)
-	reach := huh.NewGroup(k.choose(choice{key: "provider.reach", title: "Reached through",
+	reach := w.k.group(k.choose(choice{key: "provider.reach", title: "Reached through",
 		desc: "mcp: its MCP server; openapi: its HTTP API, described by an OpenAPI document; integration: a core integration node",
 		opts: huh.NewOptions(withCurrent(scaffold.ConnectionReaches(), pr.Reach)...),
 		acc:  huh.NewPointerAccessor(&pr.Reach)}))
-	mcp := huh.NewGroup(
+	mcp := w.k.group(
 		text("provider.server", "MCP server address", str{p: &pr.Server, def: pr.Server}).Description("the server's https address"),
 		k.choose(choice{key: "provider.transport", title: "Transport",
 			opts: huh.NewOptions(withCurrent(scaffold.ConnectionTransports(), pr.Transport)...),
 			acc:  huh.NewPointerAccessor(&pr.Transport)}),
 	)
-	openapi := huh.NewGroup(
+	openapi := w.k.group(
 		text("provider.openapi", "OpenAPI document", str{p: &pr.OpenAPI, def: pr.OpenAPI}).
 			Description("its https address, or its path in the pack"),
-		text("provider.apiHosts", "API hosts", list{p: &pr.APIHosts, def: pr.APIHosts}).
-			Description("the hosts the credential may be sent to, comma-separated, e.g. api.acme.com"),
 	)
-	node := huh.NewGroup(
+	node := w.k.group(
 		text("provider.node", "Integration node", str{p: &pr.Node, def: pr.Node}).
 			Description("the typeId of the core integration node, e.g. core.openwop.integration.slack"),
 	)
@@ -202,5 +200,9 @@ func reachGroups(w *wizard, _ pos) []*huh.Group {
 		w.hideWhen(mcp, func() bool { return pr.Reach != "mcp" }),
 		w.hideWhen(openapi, func() bool { return pr.Reach != "openapi" }),
 		w.hideWhen(node, func() bool { return pr.Reach != "integration" }),
+		// asked whatever the reach: required for openapi, and the schema
+		// lets any provider name where its credential may go
+		w.k.group(text("provider.apiHosts", "API hosts", list{p: &pr.APIHosts, def: pr.APIHosts}).
+			Description("the hosts the credential may be sent to, comma-separated, e.g. api.acme.com (needed for openapi)")),
 	}
 }

@@ -54,12 +54,32 @@ func pointed(k asker, kind validate.Kind, pointer func(string) string) func(key,
 func omittable(k asker, key, title string, p *float64, kind validate.Kind, ptr string) *huh.Input {
 	tv := newNum(p, *p)
 	check := k.check(kind, ptr, tv.value)
-	return k.reg(k.text(key, title, tv, "", ""), func(s string) error {
+	return k.reg(k.text(key, title, leftOut{tv}, "", ""), func(s string) error {
 		if f, ok := tv.value(s).(float64); ok && f < 0 {
 			return nil
 		}
 		return check(s)
 	}).Description(strings.TrimSpace(k.help(kind, ptr) + " A negative number leaves it out."))
+}
+
+// qualified is the input of a declarative entry's id, which the pack name
+// prefixes (scaffold.Qualify): checked as it lands, at ptr.
+func qualified(w *wizard, kind validate.Kind, key, title string, tv textValue, ptr string) *huh.Input {
+	k := w.k
+	return k.reg(k.text(key, title, tv, "", ""), titled(title, ptr, k.check(kind, ptr, func(s string) any {
+		return scaffold.Qualify(w.a.name(), tv.value(s).(string))
+	})))
+}
+
+// leftOut is a number answer whose negative suggestion stands for "leave
+// it out": offered in those words, not as the number.
+type leftOut struct{ num }
+
+func (l leftOut) offer() string {
+	if l.def < 0 {
+		return "none: left out"
+	}
+	return l.suggestion()
 }
 
 // withCurrent is a list of choices with the current answer added when it

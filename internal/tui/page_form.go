@@ -65,8 +65,9 @@ func formGroups(w *wizard, at pos) []*huh.Group {
 	k, t := w.k, &w.a.formPack().Templates[at.i]
 	key := func(f string) string { return fmt.Sprintf("templates.%d.%s", at.i, f) }
 	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
-	return []*huh.Group{huh.NewGroup(
-		text(key("id"), "Form id", str{p: &t.ID, def: t.ID}).Description("appended to the pack name to form the templateId"),
+	return []*huh.Group{w.k.group(
+		qualified(w, validate.FormContentPack, key("id"), "Form id", str{p: &t.ID, def: t.ID}, fmt.Sprintf("/templates/%d/templateId", at.i)).
+			Description("appended to the pack name to form the templateId"),
 		text(key("version"), "Form version", str{p: &t.Version, def: t.Version}),
 		k.derived(key("label"), "Label", &t.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
 		k.optional(key("title"), "Title", &t.Title, validate.FormContentPack, scaffold.FormFieldPointer(key("title"))).Placeholder("(the label)"),
@@ -81,7 +82,7 @@ func formFieldGroups(w *wizard, at pos) []*huh.Group {
 	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
 	format, other := w.formatChoice(key("format"), &f.Format)
 	return []*huh.Group{
-		huh.NewGroup(
+		w.k.group(
 			text(key("id"), "Field id", str{p: &f.ID, def: f.ID}),
 			k.choose(choice{key: key("type"), title: "Type",
 				desc: k.help(validate.FormContentPack, scaffold.FormFieldPointer(key("type"))),
@@ -91,7 +92,7 @@ func formFieldGroups(w *wizard, at pos) []*huh.Group {
 			format,
 		),
 		other,
-		huh.NewGroup(
+		w.k.group(
 			text(key("description"), "Description", str{p: &f.Description, def: f.Description}),
 			k.yes(key("required"), "Required?", huh.NewPointerAccessor(&f.Required)),
 			k.optional(key("default"), "Default", &f.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
@@ -132,5 +133,5 @@ func (w *wizard) formatChoice(key string, v *string) (huh.Field, *huh.Group) {
 	in := k.reg(k.text(key+".other", "Host format", str{p: v, def: scaffold.FormFormatOther}, "", "").Placeholder("x-phone").
 		Description("a format a host of yours knows: x- then lower-case letters, digits and dashes"),
 		scaffold.CheckHostFormat)
-	return list, w.hideWhen(huh.NewGroup(in), func() bool { return chosen != scaffold.FormFormatOther })
+	return list, w.hideWhen(w.k.group(in), func() bool { return chosen != scaffold.FormFormatOther })
 }

@@ -38,13 +38,13 @@ func nodeGroups(w *wizard, at pos) []*huh.Group {
 	ptr := func(f string) string { return fmt.Sprintf("/nodes/%d/%s", i, f) }
 	id := str{p: &n.ID, def: def.ID}
 	return []*huh.Group{
-		huh.NewGroup(
+		w.k.group(
 			k.reg(k.text(key("id"), "Node id", id, "", "").Description("appended to the pack name to form the typeId"),
 				titled("Node id", ptr("typeId"), k.check(nk, ptr("typeId"), func(s string) any { return a.name() + "." + id.value(s).(string) }))),
 			k.derived(key("label"), "Label", &n.Label, nk, ptr("label")),
 			k.text(key("description"), "Description", str{p: &n.Description, def: def.Description}, nk, ptr("description")),
 		),
-		huh.NewGroup(
+		w.k.group(
 			k.choose(choice{key: key("category"), title: "Category",
 				desc: k.help(nk, ptr("category")), opts: k.enum(nk, ptr("category")),
 				acc: huh.NewPointerAccessor(&n.Category)}),
@@ -53,7 +53,7 @@ func nodeGroups(w *wizard, at pos) []*huh.Group {
 				acc: huh.NewPointerAccessor(&n.Role)}),
 			k.multi(key("capabilities"), "Capabilities", k.help(nk, ptr("capabilities")), fixed(k.v.Field(nk, ptr("capabilities")).Enum), &n.Capabilities, ""),
 		),
-		huh.NewGroup(
+		w.k.group(
 			k.text(key("inputs"), "Input ports", list{p: &n.Inputs, def: def.Inputs}, "", "").Description("comma-separated names"),
 			k.text(key("outputs"), "Output ports", list{p: &n.Outputs, def: def.Outputs}, "", "").Description("comma-separated names"),
 		),

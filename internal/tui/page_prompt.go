@@ -62,7 +62,7 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.%s", at.i, f) }
 	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{
-		huh.NewGroup(
+		w.k.group(
 			text(key("id"), "Template id", str{p: &pr.ID, def: pr.ID}).Description("the templateId, e.g. writer-system"),
 			text(key("version"), "Template version", str{p: &pr.Version, def: pr.Version}),
 			k.choose(choice{key: key("kind"), title: "Role",
@@ -72,7 +72,7 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 			k.derived(key("name"), "Name", &pr.Name, validate.PromptPack, scaffold.PromptFieldPointer(key("name"))),
 			text(key("description"), "Description", str{p: &pr.Description, def: pr.Description}),
 		),
-		huh.NewGroup(
+		w.k.group(
 			k.long(key("text"), "Text", "the template; {{name}} is a variable's slot",
 				str{p: &pr.Text, def: pr.Text}, validate.PromptPack, scaffold.PromptFieldPointer(key("text"))),
 			text(key("tags"), "Tags", list{p: &pr.Tags, def: pr.Tags}).Description("comma-separated (optional)"),
@@ -87,7 +87,7 @@ func variableGroups(w *wizard, at pos) []*huh.Group {
 	k, va := w.k, &w.a.promptPack().Prompts[at.i].Variables[at.j]
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.variables.%d.%s", at.i, at.j, f) }
 	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		text(key("name"), "Variable name", str{p: &va.Name, def: va.Name}).Description("the template uses it as {{name}}"),
 		k.choose(choice{key: key("type"), title: "Type",
 			opts: huh.NewOptions(withCurrent(scaffold.PromptVariableTypes(), va.Type)...),
@@ -99,8 +99,8 @@ func variableGroups(w *wizard, at pos) []*huh.Group {
 		k.yes(key("required"), "Required?", huh.NewPointerAccessor(&va.Required)),
 	),
 		// a required variable's default is never used: asked only when it is not required
-		w.hideWhen(huh.NewGroup(k.optional(key("default"), "Default", &va.Default, validate.PromptPack, scaffold.PromptFieldPointer(key("default"))).
+		w.hideWhen(w.k.group(k.optional(key("default"), "Default", &va.Default, validate.PromptPack, scaffold.PromptFieldPointer(key("default"))).
 			Placeholder("(optional, used when the caller gives none)")), func() bool { return va.Required }),
-		huh.NewGroup(text(key("description"), "Description", str{p: &va.Description, def: va.Description})),
+		w.k.group(text(key("description"), "Description", str{p: &va.Description, def: va.Description})),
 	}
 }

@@ -56,7 +56,7 @@ func whatGroups(w *wizard, _ pos) []*huh.Group {
 		}
 		opts = append(opts, huh.NewOption(label, c.Value))
 	}
-	return []*huh.Group{huh.NewGroup(w.k.choose(choice{key: "what", title: "What do you want to create?",
+	return []*huh.Group{w.k.group(w.k.choose(choice{key: "what", title: "What do you want to create?",
 		opts: opts, acc: huh.NewPointerAccessor(&w.a.What)}))}
 }
 
@@ -75,7 +75,7 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 	scope, org, part := n.part(0, ""), n.part(1, defOrg), n.part(2, defPart)
 	license, other := w.license(&a.Pack.License)
 	groups := []*huh.Group{
-		huh.NewGroup(
+		w.k.group(
 			k.choose(choice{key: "name.scope", title: "Scope",
 				desc: k.help(validate.NodePack, "/name"), opts: choices(scaffold.NameScopes),
 				acc: scope}),
@@ -84,14 +84,14 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 			k.reg(k.text("name.part", "Pack name", part, "", "").Description("the last part, e.g. hello-world"),
 				nameCheck(part, part.with)),
 		),
-		huh.NewGroup(
+		w.k.group(
 			k.text("version", "Version", str{p: &a.Pack.Version, def: def.Version}, validate.NodePack, "/version"),
 			k.text("description", "Description", str{p: &a.Pack.Description, def: def.Description}, validate.NodePack, "/description"),
 			k.text("author", "Author", str{p: &a.Pack.Author, def: def.Author}, validate.NodePack, "/author"),
 			license,
 		),
 		other,
-		huh.NewGroup(
+		w.k.group(
 			k.text("homepage", "Homepage", str{p: &a.Pack.Homepage}, validate.NodePack, "/homepage").Placeholder("https://… (optional)"),
 			k.text("repository", "Repository", str{p: &a.Pack.Repository}, validate.NodePack, "/repository").Placeholder("https://… (optional)"),
 			k.text("keywords", "Keywords", list{p: &a.Pack.Keywords, def: def.Keywords}, validate.NodePack, "/keywords").
@@ -115,7 +115,7 @@ func runtimeGroups(w *wizard, _ pos) []*huh.Group {
 		}
 		opts = append(opts, huh.NewOption(label, lang))
 	}
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		w.k.choose(choice{key: "runtime.language", title: "Runtime language",
 			desc: w.k.help(validate.NodePack, "/runtime/language"), opts: opts,
 			acc: huh.NewPointerAccessor(&w.a.Pack.Runtime.Language)}),

@@ -73,7 +73,7 @@ func toolGroups(w *wizard, _ pos) []*huh.Group {
 	def := scaffold.ToolAnswers{}.Defaults()
 	tk := validate.ToolManifest
 	return []*huh.Group{
-		huh.NewGroup(
+		w.k.group(
 			k.text("tool.id", "Tool id", str{p: &t.Tool.ID, def: def.Tool.ID}, tk, "/tool/id"),
 			k.text("tool.version", "Tool version", str{p: &t.Tool.Version, def: def.Tool.Version}, tk, "/tool/version"),
 			k.text("tool.name", "Tool name", str{p: &t.Tool.Name, def: def.Tool.Name}, tk, "/tool/name"),
@@ -83,9 +83,10 @@ func toolGroups(w *wizard, _ pos) []*huh.Group {
 			// licence is the pack's when the tool ships in one.
 			k.following("tool.homepage", "Homepage", follow{p: &t.Tool.Homepage, def: func() string { return scaffold.ToolHomepage(t.Tool.ID) }},
 				&t.Tool.ID, tk, "/tool/homepage"),
-			k.text("tool.license", "License (SPDX)", str{p: &t.Tool.License, def: w.toolLicense()}, tk, "/tool/license").Suggestions(spdxIDs()),
+			// empty: the pack's licence as it is when the files are written
+			k.text("tool.license", "License (SPDX)", follow{p: &t.Tool.License, def: w.toolLicense, blank: true}, tk, "/tool/license").Suggestions(spdxIDs()),
 		),
-		huh.NewGroup(
+		w.k.group(
 			k.choose(choice{key: "runtime.kind", title: "Runtime kind",
 				desc: k.help(tk, "/runtime/kind"), opts: k.enum(tk, "/runtime/kind"),
 				acc: huh.NewPointerAccessor(&t.Runtime.Kind)}),
@@ -104,7 +105,7 @@ func (w *wizard) toolLicense() string {
 	if w.a.isPack() && w.a.Pack.License != "" {
 		return w.a.Pack.License
 	}
-	return scaffold.PackAnswers{}.Defaults().License
+	return scaffold.DefaultToolLicense
 }
 
 // envGroups ask one environment variable: its name, the prompt the owner
@@ -128,9 +129,9 @@ func envGroups(w *wizard, at pos) []*huh.Group {
 		k.yes(key("required"), "Is it required?", huh.NewPointerAccessor(&e.Required)),
 	}
 	if k.accessible {
-		return []*huh.Group{huh.NewGroup(name), huh.NewGroup(rest...)}
+		return []*huh.Group{w.k.group(name), w.k.group(rest...)}
 	}
-	return []*huh.Group{huh.NewGroup(append([]huh.Field{name}, rest...)...)}
+	return []*huh.Group{w.k.group(append([]huh.Field{name}, rest...)...)}
 }
 
 // scopeGroups ask one scope: the resource, what is done with it and why.
@@ -141,14 +142,14 @@ func scopeGroups(w *wizard, at pos) []*huh.Group {
 	tk := validate.ToolManifest
 	key := func(f string) string { return fmt.Sprintf("scopes.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/scopes/%d/%s", i, f) }
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		k.text(key("resource"), "Resource", str{p: &s.Resource, def: def.Resource}, tk, ptr("resource")).
 			Description("what the tool touches, e.g. net.outbound, gmail.messages"),
 		k.multi(key("actions"), "Actions on it", "what the tool does with it", fixed(k.v.Field(tk, ptr("actions/0")).Enum), &s.Actions, ""),
 		k.text(key("rationale"), "Rationale", str{p: &s.Rationale, def: def.Rationale}, tk, ptr("rationale")),
 	),
 		// written to data_boundary.reads: asked for private data, which has one
-		w.hideWhen(huh.NewGroup(k.choose(choice{key: key("sensitivity"), title: "Sensitivity of the data",
+		w.hideWhen(w.k.group(k.choose(choice{key: key("sensitivity"), title: "Sensitivity of the data",
 			desc: "written to data_boundary.reads for private data (gmail.*, files.*, …)",
 			opts: k.enum(tk, "/data_boundary/reads/0/sensitivity"), acc: sensitivity{s}})),
 			func() bool { return !scaffold.IsPrivateData(s.Resource) }),
@@ -176,7 +177,7 @@ func actionGroups(w *wizard, at pos) []*huh.Group {
 		fields = append(fields, k.multi(key("scopesUsed"), "Scopes it uses", "the scopes this action needs",
 			func() []string { return t.ScopeChoices() }, &act.ScopesUsed, "the tool has no scopes"))
 	}
-	return []*huh.Group{huh.NewGroup(fields...)}
+	return []*huh.Group{w.k.group(fields...)}
 }
 
 // safetyGroups ask the smoke test and the kill switch; each offers first
@@ -188,7 +189,7 @@ func safetyGroups(w *wizard, _ pos) []*huh.Group {
 	derived.KillSwitch.Kind = scaffold.Derived
 	opts := []huh.Option[string]{huh.NewOption("from the answers: "+derived.KillSwitchKind()+why(derived), scaffold.Derived)}
 	opts = append(opts, huh.NewOptions(scaffold.KillSwitchKinds...)...)
-	return []*huh.Group{huh.NewGroup(
+	return []*huh.Group{w.k.group(
 		w.k.choose(choice{key: "smoke.kind", title: "Smoke test",
 			desc: "what checks the tool once it is installed", opts: choices(t.SmokeChoices()),
 			acc: huh.NewPointerAccessor(&t.Smoke.Kind)}),
@@ -197,7 +198,7 @@ func safetyGroups(w *wizard, _ pos) []*huh.Group {
 			acc: huh.NewPointerAccessor(&t.KillSwitch.Kind)}),
 	),
 		// what the kind chosen needs, asked only for it
-		w.hideWhen(huh.NewGroup(w.k.reg(w.k.text("killSwitch.url", "Kill switch address", str{p: &t.KillSwitch.URL}, "", ""), func(s string) error {
+		w.hideWhen(w.k.group(w.k.reg(w.k.text("killSwitch.url", "Kill switch address", str{p: &t.KillSwitch.URL}, "", ""), func(s string) error {
 			switch {
 			case strings.TrimSpace(s) == "":
 				return errors.New("the address is needed: where the owner revokes the tool (https://…)")
@@ -207,14 +208,14 @@ func safetyGroups(w *wizard, _ pos) []*huh.Group {
 			return w.k.check(validate.ToolManifest, "/kill_switch/url", func(s string) any { return s })(s)
 		}).Description("where the owner revokes the tool, e.g. https://acme.dev/tools/revoke")),
 			func() bool { return t.KillSwitch.Kind != "url" }),
-		w.hideWhen(huh.NewGroup(w.k.reg(w.k.text("killSwitch.command", "Kill switch command", str{p: &t.KillSwitch.Command}, "", ""), func(s string) error {
+		w.hideWhen(w.k.group(w.k.reg(w.k.text("killSwitch.command", "Kill switch command", str{p: &t.KillSwitch.Command}, "", ""), func(s string) error {
 			if strings.TrimSpace(s) == "" {
 				return errors.New("the command is needed: what the owner runs to stop the tool")
 			}
 			return nil
 		}).Description("the command that stops the tool, words separated by spaces, e.g. acme-tool revoke")),
 			func() bool { return t.KillSwitch.Kind != "shell" }),
-		w.hideWhen(huh.NewGroup(w.k.text("killSwitch.instructions", "Kill switch instructions", str{p: &t.KillSwitch.Instructions}, "", "").
+		w.hideWhen(w.k.group(w.k.text("killSwitch.instructions", "Kill switch instructions", str{p: &t.KillSwitch.Instructions}, "", "").
 			Placeholder("(from the answers: remove the tool, then revoke its credentials)").Description("what the owner does to stop the tool (optional)")),
 			func() bool { return t.KillSwitch.Kind != "manual" }),
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -40,8 +41,11 @@ type review struct {
 	// labels name the answer of each problem as the pages show it
 	// ("Eval task 1 › Rubric criteria"; see wizard.where).
 	labels []string
-	cursor int
-	scroll int
+	// toReplace are the plan's placeholders (scaffold.Plan.Placeholders),
+	// each said once, named as the pages show its answer
+	toReplace []string
+	cursor    int
+	scroll    int
 	// replace is the folder holding a pack that r offers to replace ("" when
 	// none): the run then replaces files as `new --force` does
 	replace string
@@ -68,6 +72,36 @@ func (w *wizard) setReview(p planMsg, labels ...string) {
 	if len(labels) != len(p.problems) {
 		w.rev.labels = w.labels(w.a, p.problems)
 	}
+	w.rev.toReplace = nil
+	if p.plan != nil {
+		w.rev.toReplace = placeholderLines(p.plan.Placeholders, w.labels(w.a, p.plan.Placeholders))
+	}
+}
+
+// placeholderLines says each placeholder once: the answer's label (its
+// pointer when no page asks it), then the value and what it is.
+func placeholderLines(ps []scaffold.FieldError, labels []string) []string {
+	var out []string
+	for i, p := range ps {
+		label := p.Field
+		if i < len(labels) && labels[i] != "" {
+			label = labels[i]
+		}
+		if label == "" {
+			label = p.Pointer
+		}
+		line := label + ": " + p.Message
+		if !slices.Contains(out, line) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// placeholderHead introduces the placeholders of a plan.
+func placeholderHead(n int) string {
+	return fmt.Sprintf("%s still a placeholder to replace before publishing (validate --strict refuses %s):",
+		words.Count(n, "value is", "values are"), map[bool]string{true: "it", false: "them"}[n == 1])
 }
 
 // problemLine is a problem as the review and the page it opens say it:
@@ -253,6 +287,12 @@ func (r *review) view(ctx *common.Context, width, height int) string {
 	}
 	b.WriteString(r.whereView(width, height))
 	b.WriteString(st.OK.Render("no problems") + " · " + st.Dim.Render("enter to write, b to go back") + "\n")
+	if n := len(r.toReplace); n > 0 {
+		b.WriteString(st.Warning.Render(widgets.Wrap(placeholderHead(n), width)) + "\n")
+		for _, l := range r.toReplace {
+			b.WriteString("  " + widgets.Fit(l, width-2, 1) + "\n")
+		}
+	}
 	if r.compat != "" {
 		b.WriteString(st.Dim.Render(widgets.Wrap(r.compat, width)) + "\n")
 	}

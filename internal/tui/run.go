@@ -34,7 +34,7 @@ type (
 // agents and eval suites), plus the tool manifest.
 func makePlan(v *validate.Validator, a *answers) planned {
 	if a.standalone() {
-		return makeSoloPlan(a)
+		return makeSoloPlan(v, a)
 	}
 	if out, ok := planDeclared(v, a); ok {
 		return out
@@ -81,6 +81,7 @@ func makePlan(v *validate.Validator, a *answers) planned {
 		default:
 			out.plan.Files = append(out.plan.Files, tp.Files...)
 			out.plan.Notes = append(out.plan.Notes, tp.Notes...)
+			out.plan.Placeholders = append(out.plan.Placeholders, tp.Placeholders...)
 		}
 	}
 	if out.plan != nil {
@@ -121,7 +122,7 @@ func planOne(p *scaffold.Plan, err error) planned {
 // are named as answers of the first agent (agents.0.id, agents.0.eval.…)
 // so that the review leads back to the agent or eval page. It only reads
 // the answers (it runs beside the screen).
-func makeSoloPlan(a *answers) planned {
+func makeSoloPlan(v *validate.Validator, a *answers) planned {
 	var (
 		out    planned
 		p      *scaffold.Plan
@@ -129,9 +130,9 @@ func makeSoloPlan(a *answers) planned {
 		prefix = "agents.0"
 	)
 	if a.What == whatSoloAgent {
-		p, err = scaffold.PlanStandaloneAgent(a.soloAgent())
+		p, err = scaffold.PlanStandaloneAgent(a.soloAgent(), v)
 	} else {
-		p, err = scaffold.PlanStandaloneEval(a.soloEval())
+		p, err = scaffold.PlanStandaloneEval(a.soloEval(), v)
 		prefix = "agents.0.eval"
 	}
 	var fes scaffold.FieldErrors

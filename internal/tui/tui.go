@@ -42,7 +42,7 @@ func validatorOr(v *validate.Validator) (*validate.Validator, error) {
 	if v != nil {
 		return v, nil
 	}
-	return validate.New(validate.Options{})
+	return validate.New(validate.Options{Placeholders: true})
 }
 
 // run drives a program to its end.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // wizard is the `wopkit new` screen: the pages (see pages.go) bound to one
@@ -116,6 +117,7 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizar
 	pristine := a.fingerprint() == fresh.fingerprint()
 	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, out: out, hidden: map[*huh.Group]func() bool{}}
 	w.k.cross = w.crossCheck
+	w.k.spec = func() validate.Spec { return packSpec(w.a) } // a pack's fields are checked as the review checks the pack
 	ws := walk(a)
 	w.at = ws[0]
 	if opts.What != "" {

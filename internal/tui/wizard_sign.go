@@ -111,7 +111,7 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 	}}
 	id := follow{p: &a.KeyID, def: func() string { return a.keyIDFor(a.KeyPath) }}
 	agentKeys, agentNote := agentKeyChoices()
-	keys := w.hideWhen(huh.NewGroup(
+	keys := w.hideWhen(w.k.group(
 		k.choose(choice{key: "keyChoice", title: "Key",
 			desc: joinNotes(keyWhere(a.KeyAuto.Default), agentNote),
 			opts: append([]huh.Option[string]{
@@ -123,7 +123,7 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 		k.reg(k.following("keyId", "Key id", id, &a.KeyPath, "", "").Description("the id the registry knows your public key by, e.g. acme-1"),
 			needed("key id", id)),
 	), func() bool { return !needsKey(a.SignMethod) })
-	return []*huh.Group{huh.NewGroup(method), keys, passGroup(w)}
+	return []*huh.Group{w.k.group(method), keys, passGroup(w)}
 }
 
 // keyPass is the passphrase of an encrypted key file, typed on the sign
@@ -179,7 +179,7 @@ func passGroup(w *wizard) *huh.Group {
 	in := w.k.text(passKey, "Key passphrase", str{p: &p.text}, "", "").EchoMode(huh.EchoModePassword).
 		Description("the key file is encrypted: its passphrase signs with it now and is never kept (not in a draft either)").
 		Validate(w.passCheck)
-	return w.hideWhen(huh.NewGroup(in), func() bool { return w.k.accessible || !needsPass(a) })
+	return w.hideWhen(w.k.group(in), func() bool { return w.k.accessible || !needsPass(a) })
 }
 
 // passKey is the passphrase field's key.

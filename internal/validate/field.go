@@ -29,7 +29,8 @@ type FieldInfo struct {
 
 // Field returns the schema's description of the value at pointer in a
 // document of kind k. Unknown fields give a FieldInfo with no SchemaURL.
-// The spec version is Options.Spec (v1 when auto); FieldFor names it.
+// The spec version is Options.Spec (v1 when auto, v2 for a kind only v2
+// has: a connection pack); FieldFor names it.
 func (v *Validator) Field(k Kind, pointer string) FieldInfo {
 	return v.FieldFor(v.opts.Spec, k, pointer)
 }
@@ -38,6 +39,9 @@ func (v *Validator) Field(k Kind, pointer string) FieldInfo {
 // editor passes the version of the document it edits).
 func (v *Validator) FieldFor(spec Spec, k Kind, pointer string) FieldInfo {
 	id := SchemaIDFor(spec, k)
+	if id == "" && spec == SpecAuto { // a kind v1 does not have is checked as v2 checks it
+		id = SchemaIDFor(V2, k)
+	}
 	if v.init() != nil || id == "" {
 		return FieldInfo{}
 	}

@@ -131,6 +131,10 @@ func ruleTable() []Rule {
 		{ID: "EV004", Severity: Error, Kinds: evalOnly, check: checkToolResponses,
 			Summary: "fixtures.toolResponses[].tool has the form <scope>:<tool-id>"},
 
+		// Every document wopkit new writes.
+		{ID: PlaceholderRule, Severity: Warning, Kinds: newDocs, check: checkScaffoldPlaceholders,
+			Summary: "no value is still one wopkit new writes to be replaced (an example.com address, \"A new OpenWOP pack.\", a template prompt, a name under the example organisation)"},
+
 		// Agent tool install manifests (SPEC-NOTES §2, in its order), then extras.
 		{ID: "IM001", Severity: Error, Kinds: toolOnly, check: checkScopesUsed,
 			Summary: "actions[].scopes_used[] entries are declared scopes[].resource"},
@@ -160,6 +164,7 @@ var (
 	refKinds     = append([]Kind{Agent}, kinds.PackDocs()...)
 	v2Packs      = append(kinds.PublishedDocs(), VersionManifest)
 	onlyV2       = []Spec{V2}
+	newDocs      = append([]Kind{Agent, EvalSuite, ToolManifest}, kinds.PackDocs()...)
 
 	// everyPack is every pack kind the registry publishes: the reserved
 	// scopes of a pack name are the same for all (the v2 kind schemas'

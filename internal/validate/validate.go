@@ -30,6 +30,10 @@ type Options struct {
 	SchemaDir string
 	// Strict makes warnings fail validation.
 	Strict bool
+	// Placeholders runs PH001, which warns of the values a scaffold writes
+	// for the author to replace (`validate --strict` sets it, and so do the
+	// scaffold and the wizard, which list them on the review).
+	Placeholders bool
 	// ForRegistry applies the rules for packs about to be published (the
 	// registry's size limits; private.* and local.* names are refused).
 	ForRegistry bool

@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+
+	"charm.land/huh/v2"
+)
+
+// group is huh.NewGroup, the pages' way to put fields together: in
+// accessible mode each text input is asked by its plain prompt
+// (plainInput), which says its help and names the suggestion of the moment.
+func (k asker) group(fields ...huh.Field) *huh.Group {
+	if k.accessible {
+		for i, f := range fields {
+			if in, ok := f.(*huh.Input); ok {
+				fields[i] = &plainInput{Input: in, title: k.titles[in], sh: k.suggest[in]}
+			}
+		}
+	}
+	return huh.NewGroup(fields...)
+}
+
+// plainInput is a text input's plain prompt (accessible mode): its help on
+// a line of its own, then its title with the suggestion as it is when the
+// question is asked (one that follows an answer given just before names
+// that answer's), an empty line keeping it. A suggestion of several lines
+// is shown above the question, as it is, not inside the brackets.
+type plainInput struct {
+	*huh.Input
+	title string // the field's title ("" when the asker did not note it)
+	sh    shown  // its answer and suggestion (nil textValue: not noted)
+}
+
+func (p *plainInput) RunAccessible(w io.Writer, r io.Reader) error {
+	if help := inputHelp(p.Input); help != "" {
+		fmt.Fprintln(w, "  "+help)
+	}
+	if p.title != "" && p.sh.textValue != nil {
+		cur := p.sh.Get()
+		if cur == "" {
+			cur = offerOf(p.sh.textValue)
+		}
+		switch {
+		case strings.Contains(cur, "\n"):
+			fmt.Fprintln(w, "  suggested (an empty line keeps it):")
+			for _, l := range strings.Split(strings.TrimRight(cur, "\n"), "\n") {
+				fmt.Fprintln(w, strings.TrimRight("    "+l, " "))
+			}
+			p.Input.Title(p.title + " [the suggestion above]")
+		case cur != "":
+			p.Input.Title(p.title + " [" + cur + "]")
+		default:
+			p.Input.Title(p.title)
+		}
+	}
+	return p.Input.RunAccessible(w, r)
+}
+
+// offerOf is the suggestion a field offers in words: a value that stands
+// for "left out" says so (see leftOut).
+func offerOf(tv textValue) string {
+	if o, ok := tv.(interface{ offer() string }); ok {
+		return o.offer()
+	}
+	return tv.suggestion()
+}
+
+// inputHelp is an input's description: huh keeps it unexported and its
+// plain prompt does not say it, so it is read here (a test fails when huh
+// moves it: TestAccessibleSaysHelp).
+func inputHelp(in *huh.Input) string {
+	v := reflect.ValueOf(in).Elem().FieldByName("description")
+	if !v.IsValid() || v.Kind() != reflect.Struct {
+		return ""
+	}
+	if s := v.FieldByName("val"); s.IsValid() && s.Kind() == reflect.String {
+		return strings.TrimSpace(s.String())
+	}
+	return ""
+}
