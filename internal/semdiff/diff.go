@@ -3,6 +3,7 @@ package semdiff
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -29,6 +30,8 @@ type differ struct {
 	// sameLocal holds the answers of the walk under way that rest on a
 	// pair taken as the same while it is compared.
 	sameDone, sameLocal map[sameKey]bool
+	regexps             map[string]*regexp.Regexp
+	keys                map[keysAt][]string
 }
 
 func (d *differ) add(lv Level, rule, file, ptr, format string, args ...any) {

@@ -158,7 +158,7 @@ func (d *differ) compareSchemas(what string, role Role, o, n node) {
 
 // emit reports one difference found at n, in words of the schema.
 func (c *schemaCmp) emit(raw way, at node, kw, words string) {
-	if c.d.spend(4) {
+	if c.d.spend(16) {
 		return
 	}
 	w := c.x.apply(raw)
@@ -625,9 +625,10 @@ func (c *schemaCmp) properties(o, n node, om, nm map[string]any) {
 		if open {
 			return mFree
 		}
+		c.d.spend(len(pats))
 		for p := range pats {
-			re, err := regexp.Compile(p)
-			if err != nil {
+			re := c.d.regexp(p)
+			if re == nil {
 				return mUnknown
 			}
 			if re.MatchString(k) {
@@ -639,34 +640,36 @@ func (c *schemaCmp) properties(o, n node, om, nm map[string]any) {
 		}
 		return mAP
 	}
-	for _, k := range unionKeys(op, np) {
+	oProps, nProps := o.at("properties"), n.at("properties")
+	for _, k := range c.d.union(oProps, op, nProps, np) {
+		if c.d.spend(1 + len(k)/32) {
+			return
+		}
 		ov, nv := op[k], np[k]
 		orl, nrl := rule(op, opp, oa, oOpen, k), rule(np, npp, na, nOpen, k)
-		at := n.at("properties", k)
-		oAt, nAt := o.at("properties", k).with(ov), at.with(nv)
 		switch {
 		case orl == mUnknown || nrl == mUnknown:
-			c.emit(unknown, at, "", fmt.Sprintf("member %q: a pattern of patternProperties cannot be read", k))
+			c.emit(unknown, nProps, k, fmt.Sprintf("member %q: a pattern of patternProperties cannot be read", k))
 		case orl == mNamed && nrl == mNamed:
-			c.cmp(oAt, nAt)
+			c.cmp(oProps.at(k).with(ov), nProps.at(k).with(nv))
 		case orl == mClosed:
 			if nv != false {
-				c.emit(more, at, "", fmt.Sprintf("member %q is accepted (the old schema allowed no other members)", k))
+				c.emit(more, nProps, k, fmt.Sprintf("member %q is accepted (the old schema allowed no other members)", k))
 			}
 		case orl == mFree:
 			if !free(nv) {
-				c.emit(member, at, "", fmt.Sprintf("member %q", k))
+				c.emit(member, nProps, k, fmt.Sprintf("member %q", k))
 			}
 		case orl == mAP:
-			c.cmp(o.at("additionalProperties").with(oa), nAt)
+			c.cmp(o.at("additionalProperties").with(oa), nProps.at(k).with(nv))
 		case nrl == mClosed:
-			c.emit(less, n.at("properties"), k, fmt.Sprintf("member %q was removed and is no longer allowed", k))
+			c.emit(less, nProps, k, fmt.Sprintf("member %q was removed and is no longer allowed", k))
 		case nrl == mFree:
 			if !free(ov) {
-				c.emit(more, n.at("properties"), k, fmt.Sprintf("member %q is no longer described: it may hold any value", k))
+				c.emit(more, nProps, k, fmt.Sprintf("member %q is no longer described: it may hold any value", k))
 			}
 		default: // the new additionalProperties applies
-			c.cmp(oAt, n.at("additionalProperties").with(na))
+			c.cmp(oProps.at(k).with(ov), n.at("additionalProperties").with(na))
 		}
 	}
 	switch {
@@ -982,6 +985,20 @@ func (x node) with(v any) node {
 	return x
 }
 
+// regexp is the pattern p compiled (nil when Go's regexp cannot read it),
+// once per comparison.
+func (d *differ) regexp(p string) *regexp.Regexp {
+	if re, ok := d.regexps[p]; ok {
+		return re
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		re = nil
+	}
+	d.regexps[p] = re
+	return re
+}
+
 // canon is v as canonical JSON (encoding/json sorts object keys).
 func canon(v any) string {
 	b, _ := json.Marshal(v)
@@ -1027,6 +1044,46 @@ func setDiff(a, b map[string]bool) []string {
 }
 
 func sorted(s map[string]bool) []string { return setDiff(s, nil) }
+
+// union is unionKeys(om, nm) for the objects at the places o and n, their
+// sorted keys kept (a definition compared with many others is sorted
+// once).
+func (d *differ) union(o node, om map[string]any, n node, nm map[string]any) []string {
+	ok, nk := d.sortedKeys(o, om), d.sortedKeys(n, nm)
+	out := make([]string, 0, max(len(ok), len(nk)))
+	i, j := 0, 0
+	for i < len(ok) || j < len(nk) {
+		switch {
+		case j == len(nk) || i < len(ok) && ok[i] < nk[j]:
+			out = append(out, ok[i])
+			i++
+		case i == len(ok) || nk[j] < ok[i]:
+			out = append(out, nk[j])
+			j++
+		default:
+			out = append(out, ok[i])
+			i, j = i+1, j+1
+		}
+	}
+	d.spend(len(out) / 8)
+	return out
+}
+
+type keysAt struct {
+	p *Pack
+	l loc
+}
+
+func (d *differ) sortedKeys(x node, m map[string]any) []string {
+	k := keysAt{x.p, x.place()}
+	if ks, ok := d.keys[k]; ok && len(ks) == len(m) {
+		return ks
+	}
+	d.spend(len(m))
+	ks := unionKeys(m, nil)
+	d.keys[k] = ks
+	return ks
+}
 
 func unionKeys(a, b map[string]any) []string {
 	var out []string

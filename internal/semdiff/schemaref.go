@@ -12,7 +12,7 @@ import (
 // stops with "could not prove compatible: the schemas are too large to
 // compare". BenchmarkQuadratic measures what the budget costs at most.
 const (
-	workBudget = 4_000_000
+	workBudget = 2_000_000
 	maxChanges = 20_000
 )
 
@@ -239,6 +239,9 @@ func (c *schemaCmp) sameAt(o, n node, ov, nv any, dyn bool) (same, assumed bool)
 		return c.sameVal(o, n, ov, nv, dyn)
 	}
 	k := sameKey{o.place(), n.place(), dyn}
+	if c.d.spend(3) {
+		return false, false
+	}
 	if r, ok := c.d.sameDone[k]; ok {
 		return r, false
 	}
@@ -296,6 +299,9 @@ func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool) (bool, bool) {
 					return false, assumed
 				}
 				continue
+			}
+			if c.d.spend(len(k) / 32) {
+				return false, assumed
 			}
 			r, a := c.sameAt(o.at(k), n.at(k), x[k], yv, dyn)
 			assumed = assumed || a
