@@ -46,6 +46,7 @@ func newRootCmd() *cobra.Command {
 		newYankCmd(),
 		newDeprecateCmd(),
 		newKeygenCmd(),
+		newKeychainCmd(),
 		newToolCmd(),
 		newMigrateCmd(),
 		newLspCmd(),
