@@ -42,6 +42,7 @@ func newRootCmd() *cobra.Command {
 		newVerifyCmd(),
 		newInspectCmd(),
 		newDiffCmd(),
+		newBumpCmd(),
 		newPublishCmd(),
 		newYankCmd(),
 		newDeprecateCmd(),
