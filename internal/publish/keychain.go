@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
@@ -69,13 +69,13 @@ type KeyPlan struct {
 // keyIDRE is a key id the registry can serve as /keys/<keyId>.pub: one
 // path segment of letters, digits, '.', '_' and '-', starting with a
 // letter or digit.
-var keyIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var keyIDRE = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // The segments of a namespace: the tier and the org (the pack-name
 // schema's first two segments), then the further segments of a pack name.
 var (
-	nsHeadRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
-	nsTailRE = regexp.MustCompile(`^[a-z][a-zA-Z0-9_-]*$`)
+	nsHeadRE = lazyre.New(`^[a-z][a-z0-9_-]*$`)
+	nsTailRE = lazyre.New(`^[a-z][a-zA-Z0-9_-]*$`)
 )
 
 // maxOwner bounds --owner and --contact: text a reviewer reads in the

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -114,7 +114,7 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && x == y
 }
 
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./:@=+,-]+$`)
+var plainWord = lazyre.New(`^[A-Za-z0-9_./:@=+,-]+$`)
 
 // shellWord quotes s for a POSIX shell when it needs it.
 func shellWord(s string) string {
