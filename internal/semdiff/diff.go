@@ -116,6 +116,7 @@ func (d *differ) manifest() {
 			d.member("the pack", pj, ptr, k, ov, nv)
 		}
 	}
+	d.needs()
 }
 
 // signer is the key a signing block names (v2 keyId, v1 publicKeyRef).

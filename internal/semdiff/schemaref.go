@@ -45,10 +45,6 @@ type refIndex struct {
 	anchors   map[string]loc
 }
 
-// packBase is the URI a pack file is read at when it has no $id:
-// file:///pack/<path>, so that relative references are paths in the pack.
-const packBase = "file:///pack/"
-
 func fileURI(rel string) *url.URL {
 	return &url.URL{Scheme: "file", Path: "/pack/" + rel}
 }
