@@ -43,13 +43,15 @@ type encodingMatch struct {
 }
 
 // hexDigit and base64Byte are the classes of the hex and base64 parts,
-// filled by compile (nothing runs at start-up).
-var hexDigit, base64Byte [256]bool
+// encodingByte the bytes a part can start with; filled by compile (nothing
+// runs at start-up).
+var hexDigit, base64Byte, encodingByte [256]bool
 
 func fillDecodeTables() {
 	for c := range 256 {
 		hexDigit[c] = c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 		base64Byte[c] = c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '/' || c == '+' || c == '-'
+		encodingByte[c] = base64Byte[c] || c == '%' || c == '\\'
 	}
 	codePointRe = regexp.MustCompile(`U\+([a-fA-F0-9]{4}).?`)
 	multiCodePointRe = regexp.MustCompile(`(?:U\+[a-fA-F0-9]{4}(?:\s|$))+`)
@@ -80,6 +82,12 @@ func encodingMatches(b []byte, out []encodingMatch) []encodingMatch {
 	out = out[:0]
 	hexEnd, b64End := -1, -1 // the ends of the runs of hex digits and base64 bytes that hold the current position
 	for p := 0; p < len(b); {
+		for p < len(b) && !encodingByte[b[p]] {
+			p++ // no part starts here
+		}
+		if p == len(b) {
+			break
+		}
 		c := b[p]
 		if p >= hexEnd {
 			hexEnd = p
