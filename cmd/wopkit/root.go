@@ -47,6 +47,7 @@ func newRootCmd() *cobra.Command {
 		newYankCmd(),
 		newDeprecateCmd(),
 		newKeygenCmd(),
+		newKeychainCmd(),
 		newToolCmd(),
 		newMigrateCmd(),
 		newLspCmd(),
