@@ -87,6 +87,10 @@ func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*edito
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).
 			WithHint("pass a pack directory, a pack.json, or an agent, eval suite or tool manifest file")
 	}
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b { // gzip: a packed release, not a manifest
+		return nil, werr.New(werr.Invalid, "edit_tarball", "%s is a packed tarball, not a manifest wopkit can edit", path).
+			WithHint("see what it holds with `wopkit inspect %s`; edit the pack's folder (`wopkit edit DIR`) and pack it again", path)
+	}
 	doc, err := jsondoc.Parse(data)
 	if err != nil {
 		return nil, werr.Wrap(werr.Invalid, "json_invalid", err, "%s is not JSON wopkit can edit", path).
