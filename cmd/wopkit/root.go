@@ -49,6 +49,7 @@ func newRootCmd() *cobra.Command {
 		newVerifyCmd(),
 		newInspectCmd(),
 		newDiffCmd(),
+		newBumpCmd(),
 		newPublishCmd(),
 		newYankCmd(),
 		newDeprecateCmd(),

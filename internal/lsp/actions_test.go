@@ -114,8 +114,8 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 	prompt := scaffoldKind(t, root, "prompt", "vendor.acme.prompts")
 	card := scaffoldKind(t, root, "card", "vendor.acme.cards")
 	conn := scaffoldKind(t, root, "connection", "vendor.acme.conn")
-	node := filepath.Join(scaffoldPack(t), "pack.json")
-	nodeIn := filepath.Join(scaffoldPackIn(t, root), "pack.json") // its files are read
+	node := filepath.Join(scaffoldPackIn(t, filepath.Join(root, "other")), "pack.json") // fixes are offered inside the workspace only
+	nodeIn := filepath.Join(scaffoldPackIn(t, root), "pack.json")                       // its files are read
 	suite := filepath.Join(root, "suite.json")
 	suiteText := `{
   "suiteId": "vendor.acme.evals.basic",

@@ -11,6 +11,7 @@ import (
 	"encoding/asn1"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"hash"
 	"io"
 	"path"
@@ -62,23 +63,22 @@ const (
 // 16 KiB, trailing bytes such as a newline allowed) or a PKCS#12 key store
 // that is not clearly password-protected (pfxSecret, up to 1 MiB); a JSON
 // file (up to 1 MiB) holding a private JSON Web Key (a "d" member).
-func scanPrivateKey(r io.Reader) (string, error) { return scanSecrets(r, "") }
+func scanPrivateKey(r io.Reader) (string, error) { return scanSecrets(r, "", newScanBudget()) }
 
 // scanSecrets is scanPrivateKey for the file at rel (pack-relative, with
 // slashes; "" when unknown), which also runs gitleaks' rules (internal/leaks)
 // on each window and on its decoded readings (UTF-16, JSON escapes), and
-// scanRules on those readings too.
-func scanSecrets(r io.Reader, rel string) (string, error) {
+// scanRules on those readings too. b is the work budget of the pack the file
+// is part of: ErrScanBudget once it is used up.
+func scanSecrets(r io.Reader, rel string, b *scanBudget) (string, error) {
 	const chunk = 256 << 10
-	const keep = 1024 // longer than any marker and what its check reads after it
+	const keep = 8 << 10 // longer than any marker and what its check reads after it, and than most rules' windows
 	rules, err := leaks.Default()
 	if err != nil {
 		return "", err
 	}
-	var (
-		sc   leaks.Scratch
-		dbuf [2][]byte
-	)
+	var dbuf [2][]byte
+	sc := &b.sc
 	buf := make([]byte, 0, chunk+keep)
 	var head []byte // the first maxJWKSniff+1 bytes
 	s := &scanBuf{}
@@ -90,18 +90,19 @@ func scanSecrets(r io.Reader, rel string) (string, error) {
 			head = append(head, buf[carried:carried+min(n, maxJWKSniff+1-len(head))]...)
 		}
 		s.b, s.eof = buf, err != nil
+		b.grant(int64(n))
 		if what := s.find(); what != "" {
 			return what, nil
 		}
-		if what := findLeak(rules, &sc, buf, rel); what != "" {
-			return what, nil
+		if what, err := findLeak(rules, sc, buf, carried, rel); what != "" || err != nil {
+			return what, err
 		}
 		for _, d := range leaks.Decoded(buf, &dbuf) {
 			if what := (&scanBuf{b: d, eof: s.eof}).find(); what != "" {
 				return what + " (" + decodedAs(d, &dbuf) + ")", nil
 			}
-			if what := findLeak(rules, &sc, d, rel); what != "" {
-				return what + " (" + decodedAs(d, &dbuf) + ")", nil
+			if what, err := findLeak(rules, sc, d, 0, rel); what != "" || err != nil {
+				return what + " (" + decodedAs(d, &dbuf) + ")", err
 			}
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
@@ -139,16 +140,58 @@ func scanSecrets(r io.Reader, rel string) (string, error) {
 }
 
 // findLeak names what a gitleaks rule (or one of leaks' own) finds in
-// text, or "".
-func findLeak(rules *leaks.Set, sc *leaks.Scratch, text []byte, rel string) string {
-	r := rules.Find(text, rel, sc)
+// text, or "" (seen as for leaks.Set.Find).
+func findLeak(rules *leaks.Set, sc *leaks.Scratch, text []byte, seen int, rel string) (string, error) {
+	r, err := rules.Find(text, seen, rel, sc)
 	switch {
+	case err != nil:
+		return "", ErrScanBudget
 	case r == nil:
-		return ""
+		return "", nil
 	case strings.HasPrefix(r.ID, "wopkit-"):
-		return r.Description
+		return r.Description, nil
 	}
-	return "a credential (gitleaks rule " + r.ID + ")"
+	return "a credential (gitleaks rule " + r.ID + ")", nil
+}
+
+// ErrScanBudget is scanSecrets' error when the pack's scan budget is used
+// up (see scanBudget).
+var ErrScanBudget = errors.New("the secret scan's work budget is used up")
+
+// The secret scan's work budget for one pack, counted as leaks.Scratch
+// counts: scanBudgetBase, and scanBudgetPerByte more for each byte read (a
+// pack of text however large still packs). Text holds few of the rules'
+// keywords, and few of those where a secret's characters could be: Go's
+// sources cost about 4 a byte, the registry's packs less. A file made of
+// keywords costs some 2,000 a byte and uses the budget up within a few
+// seconds: at the registry's limits, 50 MiB, the budget is 0.7 G (about 1
+// to 2 s of work).
+const (
+	scanBudgetBase    = 256 << 20
+	scanBudgetPerByte = 8
+)
+
+// scanBudget is the scan budget of one pack (and the memory its scans
+// reuse).
+type scanBudget struct {
+	sc      leaks.Scratch
+	bytes   int64
+	bounded bool // false: no budget (measurements)
+	spent   bool // refused once: the pack's other files are not scanned
+}
+
+func newScanBudget() *scanBudget {
+	b := &scanBudget{bounded: true}
+	b.sc.Budget = scanBudgetBase
+	return b
+}
+
+// grant adds what n more bytes read allow.
+func (b *scanBudget) grant(n int64) {
+	b.bytes += n
+	if b.bounded {
+		b.sc.Budget = scanBudgetBase + b.bytes*scanBudgetPerByte
+	}
 }
 
 // decodedAs says which reading of a window d is.

@@ -71,15 +71,17 @@ type editor struct {
 }
 
 // loadEditor reads the document at path (a pack directory means its
-// pack.json) and builds the editor screen over it.
+// pack.json) and builds the editor screen over it. The file's folder (the
+// pack directory) is its root, as for migrate: a file that is, or links
+// to, something outside it is refused (path_outside_root) before it is
+// read, and the save, through the write door rooted there, refuses one that
+// became so meanwhile; a link to a file inside the folder is written
+// through and stays a link.
 func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*editor, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, "pack.json")
 	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real // saving replaces the file the link points to, not the link
-	}
-	data, err := untrusted.ReadNamed(path, validate.MaxFileSize)
+	data, err := untrusted.ReadFile(path, validate.MaxFileSize)
 	if werr.CodeOf(err) != "" {
 		return nil, err
 	}
