@@ -5,8 +5,8 @@ import (
 	"crypto"
 	"errors"
 	"fmt"
-	"io/fs"
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"io/fs"
 	"os"
 
 	"golang.org/x/term"
