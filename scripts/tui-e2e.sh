@@ -1118,7 +1118,8 @@ e2e_contract() {
 # e2e_small: issue 35, item 7, NO_COLOR=1 at the current size (40x10 and 60x20 by default): the first page,
 # taller than the screen, says "more below ↓"; the scope page shows its choices (a long description is cut
 # for them) and the key help ends with "esc quit" (check_layout); text wraps at spaces, never inside a token
-# (the version 1.0.0 in its description); a wrapped line keeps its indent.
+# (the version 1.0.0 in its description); the system prompt field grows to the page and takes what $EDITOR
+# wrote without the editor's final newline (item 8).
 e2e_small() {
 	echo "tui-e2e: small terminal (NO_COLOR=1, ${cols}x$rows)"
 	local sd=small-${cols}x$rows l
@@ -1142,6 +1143,25 @@ e2e_small() {
 	wait_for 'Keep a draft'
 	keys n
 	wait_for '^EXIT=0'
+	# item 8: the system prompt field takes the rows the page leaves it; what $EDITOR (ctrl+e) wrote is
+	# taken without the newline the editor ends its file with (the draft kept says what the field holds)
+	printf '#!/bin/sh\nprintf "From the editor.\\n" > "$1"\n' >"$work/editor.sh"
+	chmod +x "$work/editor.sh"
+	start "cd $sd && EDITOR='$work/editor.sh' NO_COLOR=1 '$wopkit' new agent"
+	wait_for '^┃ Agent id'
+	enter_until '^┃ System prompt'
+	look
+	local n=0
+	for l in "${seen_lines[@]}"; do [[ $l == "┃"* ]] && n=$((n + 1)); done
+	((rows < 20 || n >= 10)) || fail "the system prompt field is $n rows high on a page of $rows"
+	keys C-e
+	wait_text 'From the editor.'
+	keys Escape
+	wait_for 'Keep a draft'
+	keys y
+	wait_for '^EXIT=0'
+	grep -qF '"systemPrompt": "From the editor."' "$(draft_of "$work/$sd")" ||
+		fail "the prompt from the editor is not kept as it was written: $(grep systemPrompt "$(draft_of "$work/$sd")")"
 	echo "tui-e2e: small ok (${cols}x$rows)"
 }
 

@@ -49,3 +49,24 @@ func TestMessagesSayWhatToDo(t *testing.T) {
 		t.Errorf("diff with a bump that is enough: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// Issue 35, item 8: the README's Neovim snippet needs 0.8 (vim.lsp.start,
+// vim.fs); on 0.7 it did nothing, silently. The README says the version,
+// and the snippet itself says so on an older Neovim.
+func TestReadmeNeovimSnippetSaysItsVersion(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	at := strings.Index(s, "```lua\n")
+	if at < 0 {
+		t.Fatal("no lua snippet in the README")
+	}
+	snippet := s[at : at+strings.Index(s[at+3:], "```")+3]
+	guard := strings.Index(snippet, `vim.fn.has("nvim-0.8") == 0`)
+	if guard < 0 || guard > strings.Index(snippet, "vim.fs.find") || !strings.Contains(s, "**Neovim 0.8 or later**") {
+		t.Errorf("the Neovim snippet does not check the version before it uses 0.8's API:\n%s", snippet)
+	}
+}

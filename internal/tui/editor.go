@@ -45,6 +45,10 @@ type editor struct {
 	src, saved []byte
 	doc        *jsondoc.Doc
 	undo       []undoStep
+	redo       []undoStep // what undo took back, redone in turn (an edit clears it)
+	// whole: the selected problem is shown whole in the detail pane (the
+	// list cuts a long one with …)
+	whole bool
 
 	rows     []row
 	expanded map[string]bool
@@ -196,6 +200,7 @@ func (e *editor) apply(src []byte, cursorTo string) tea.Cmd {
 	}
 	cur, _ := e.current()
 	e.undo = append(e.undo, undoStep{src: e.src, cursor: cur.ptr})
+	e.redo = nil
 	return e.setDoc(src, doc, cursorTo)
 }
 

@@ -437,8 +437,13 @@ func (k asker) long(key, title, desc string, tv textValue, kind validate.Kind, p
 	k.labels.note(key, title)
 	s, sh := tv.suggestion(), newShown(tv)
 	desc = strings.TrimSuffix("alt+enter (or ctrl+j) starts a new line, enter goes on; "+desc, "; ")
-	f := huh.NewText().Title(title).Description(k.fit(desc, descInset)).Accessor(sh).Key(key).
-		Lines(max(3, strings.Count(s, "\n")+2)).Placeholder(k.mark(s))
+	desc = k.fit(desc, descInset)
+	lines := max(3, strings.Count(s, "\n")+2)
+	if k.rows != nil { // the rows the page leaves it below its title and help (issue 35, item 8: 3 rows on an empty screen)
+		lines = max(lines, min(maxTextRows, k.rows()-2-strings.Count(desc, "\n")))
+	}
+	f := huh.NewText().Title(title).Description(desc).Accessor(sh).Key(key).
+		Lines(lines).Placeholder(k.mark(s))
 	k.offer(f, sh)
 	if ptr == "" {
 		return f
@@ -449,6 +454,9 @@ func (k asker) long(key, title, desc string, tv textValue, kind validate.Kind, p
 	}
 	return f.Validate(check)
 }
+
+// maxTextRows bounds the rows a multi-line field grows to.
+const maxTextRows = 12
 
 // mark is how a suggestion is shown in an empty field: under NO_COLOR,
 // where a placeholder's grey is lost, it says it is a suggestion.

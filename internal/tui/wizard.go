@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -360,10 +362,33 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 	if w.form == nil {
 		return w, nil
 	}
+	msg = editorValue(msg)
 	m, cmd := w.form.Update(msg)
 	w.form = m.(*huh.Form)
 	return w, w.afterForm(msg, cmd)
 }
+
+// editorValue is the value huh's multi-line field reads back from $EDITOR
+// (ctrl+e; huh's own message, of a type it does not export) without the
+// final newline the editor adds to the file (issue 35, item 8: the system
+// prompt got a trailing blank line); any other message as it is.
+func editorValue(msg tea.Msg) tea.Msg {
+	v := reflect.ValueOf(msg)
+	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Uint8 ||
+		v.Type().Name() != "updateValueMsg" || v.Type().PkgPath() != huhPkg {
+		return msg
+	}
+	b := v.Bytes()
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	b = bytes.TrimSuffix(b, []byte("\r"))
+	out := reflect.New(v.Type()).Elem()
+	out.SetBytes(b)
+	return out.Interface()
+}
+
+// huhPkg is the import path of huh, whose text field's message
+// editorValue reads.
+var huhPkg = reflect.TypeOf(huh.Option[string]{}).PkgPath()
 
 // afterForm follows a form update: the name, the live check, and the next
 // page once the form is complete.
