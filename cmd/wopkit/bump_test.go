@@ -129,7 +129,8 @@ func TestBumpCommand(t *testing.T) {
 // published (../shared/fixtures/history), NEW's source before its release
 // (NEW's files, with OLD's version in pack.json and in the pack's $ids) is
 // bumped by `bump auto --from OLD` to the version `wopkit diff OLD NEW`
-// names in its verdict ("… or later"), and `diff OLD` then exits 0.
+// names in its verdict ("… or later"), and `diff OLD` then exits 0; so is
+// NEW as published (a bump too small, made by hand).
 func TestBumpHistory(t *testing.T) {
 	t.Parallel()
 	fx, ok := fixtures.Find()
@@ -150,30 +151,17 @@ func TestBumpHistory(t *testing.T) {
 		if code != 1 || m == nil {
 			t.Fatalf("diff %s %s: exit %d, no version asked for\n%s", p[1], p[2], code, out)
 		}
-		src := t.TempDir()
-		data, err := os.ReadFile(newTgz)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := tarball.ReadAll(bytes.NewReader(data), tarball.DefaultLimits)
-		if err != nil {
-			t.Fatal(err)
-		}
 		ids := regexp.MustCompile(`(https://packs\.openwop\.dev/` + regexp.QuoteMeta(p[0]) + `/)[0-9.]+/`)
-		for _, f := range a.Files {
-			b := f.Data
-			if f.Name == "pack.json" {
-				if b, err = jsonedit.Set(b, "/version", p[1]); err != nil {
+		src := unpackTgz(t, newTgz, func(name string, b []byte) []byte {
+			if name == "pack.json" {
+				out, err := jsonedit.Set(b, "/version", p[1])
+				if err != nil {
 					t.Fatal(err)
 				}
-			} else {
-				b = ids.ReplaceAll(b, []byte("${1}"+p[1]+"/"))
+				return out
 			}
-			os.MkdirAll(filepath.Join(src, filepath.Dir(f.Name)), 0o755)
-			if err := os.WriteFile(filepath.Join(src, f.Name), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+			return ids.ReplaceAll(b, []byte("${1}"+p[1]+"/"))
+		})
 		// NEW does not pass the seed schemas (category "flow"): --no-validate.
 		out, errOut, code := runCmd(t, "bump", "auto", src, "--from", oldTgz, "--no-validate", "--json")
 		var res struct{ New string }
@@ -183,5 +171,68 @@ func TestBumpHistory(t *testing.T) {
 		if out, _, code := runCmd(t, "diff", oldTgz, src); code != 0 {
 			t.Errorf("%s: diff after the bump: exit %d\n%s", p[0], code, out)
 		}
+		// NEW as published, its version raised too little by hand: the same.
+		asIs := unpackTgz(t, newTgz, func(_ string, b []byte) []byte { return b })
+		out, errOut, code = runCmd(t, "bump", "auto", asIs, "--from", oldTgz, "--no-validate", "--json")
+		res.New = ""
+		if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || res.New != m[1] {
+			t.Errorf("%s %s as published: bump auto gives %q (exit %d, %v), diff asks for %s\n%s", p[0], p[2], res.New, code, err, m[1], errOut)
+		}
+	}
+}
+
+// unpackTgz writes the files of a tarball, each through mutate, into a new
+// folder.
+func unpackTgz(t *testing.T, tgz string, mutate func(name string, b []byte) []byte) string {
+	t.Helper()
+	data, err := os.ReadFile(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := tarball.ReadAll(bytes.NewReader(data), tarball.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range a.Files {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(f.Name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, f.Name), mutate(f.Name, f.Data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestBumpAgainstRegistry: auto with --registry alone compares with the
+// latest version the checkout holds, and --from NAME@VERSION reads it from
+// there: the published core.openwop.agents.react 1.0.3 with a new README
+// is a fix, 1.0.4; a pack the checkout does not hold is refused.
+func TestBumpAgainstRegistry(t *testing.T) {
+	t.Parallel()
+	reg := fixtures.Registry(t)
+	tgz := filepath.Join(reg, "v1", "packs", "core.openwop.agents.react", "-", "1.0.3.tgz")
+	for _, from := range [][]string{nil, {"--from", "core.openwop.agents.react@1.0.3"}} {
+		src := unpackTgz(t, tgz, func(name string, b []byte) []byte {
+			if name == "README.md" {
+				return append(b, "\nMore words.\n"...)
+			}
+			return b
+		})
+		args := append([]string{"bump", "auto", src, "--registry", reg, "--no-validate", "--json"}, from...)
+		out, errOut, code := runCmd(t, args...)
+		var res struct{ New, Level, ComparedWith string }
+		if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || res.New != "1.0.4" || res.Level != "patch" || res.ComparedWith != "core.openwop.agents.react@1.0.3" {
+			t.Errorf("%q: exit %d %+v %v\n%s%s", args, code, res, err, out, errOut)
+		}
+	}
+	src := unpackTgz(t, tgz, func(name string, b []byte) []byte {
+		if name == "pack.json" {
+			out, _ := jsonedit.Set(b, "/name", "vendor.acme.unpublished")
+			return out
+		}
+		return b
+	})
+	if _, errOut, code := runCmd(t, "bump", "auto", src, "--registry", reg, "--no-validate"); code != 1 || !strings.Contains(errOut, "no published version") {
+		t.Errorf("an unpublished pack: exit %d %s", code, errOut)
 	}
 }

@@ -54,6 +54,7 @@ func newRootCmd() *cobra.Command {
 		newYankCmd(),
 		newDeprecateCmd(),
 		newKeygenCmd(),
+		newKeychainCmd(),
 		newToolCmd(),
 		newMigrateCmd(),
 		newLspCmd(),

@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -93,6 +94,7 @@ func Default() (*Set, error) {
 
 func compile(data string, own []fileRule) (*Set, error) {
 	fillTables()
+	fillDecodeTables()
 	cfg, err := parseConfig(data)
 	if err != nil {
 		return nil, err
@@ -191,7 +193,8 @@ func compileAllowlist(a fileAllowlist) (allowlist, error) {
 // Scratch is the memory one scan reuses from window to window, and its
 // work budget.
 type Scratch struct {
-	regions [][]region // by rule: where its keywords are
+	regions [][]region      // by rule: where its keywords are
+	matches []encodingMatch // of a decoding pass
 	// Budget is the work the scan may do, 0 for no bound; Work the work
 	// done so far, over every text this Scratch scanned. A byte given to a
 	// rule's expression costs the size of its compiled program (Go's
@@ -262,6 +265,12 @@ func (s *Set) PathAllowed(path string) bool {
 // text. Find returns ErrBudget, and nothing else, once sc's work passes its
 // budget.
 func (s *Set) Find(text []byte, seen int, path string, sc *Scratch) (*Rule, error) {
+	return s.find(text, seen, nil, path, sc)
+}
+
+// find is Find; when only is not nil (the parts of text a decoding pass
+// decoded, in order), only for the matches that touch one of them.
+func (s *Set) find(text []byte, seen int, only []region, path string, sc *Scratch) (*Rule, error) {
 	if len(text) < 2 || s.PathAllowed(path) {
 		return nil, nil
 	}
@@ -319,6 +328,9 @@ func (s *Set) Find(text []byte, seen int, path string, sc *Scratch) (*Rule, erro
 					continue // run by the previous call
 				}
 				start, end = max(start, 0), min(end, len(text))
+				if only != nil && !touches(only, start, end) {
+					continue
+				}
 				if n := len(rs); n > 0 && start <= rs[n-1].end {
 					rs[n-1].end = max(rs[n-1].end, end)
 				} else {
@@ -349,7 +361,7 @@ func (s *Set) Find(text []byte, seen int, path string, sc *Scratch) (*Rule, erro
 			if sc.charge(int64(len(w)) * r.cost) {
 				return nil, ErrBudget
 			}
-			if r.finds(text, g, path, &s.global) {
+			if r.finds(text, g, only, path, &s.global) {
 				return r, nil
 			}
 		}
@@ -388,8 +400,16 @@ func (sc *Scratch) charge(work int64) bool {
 	return sc.Budget > 0 && sc.Work > sc.Budget
 }
 
-// finds runs the rule on text[g.start:g.end] as gitleaks does.
-func (r *Rule) finds(text []byte, g region, path string, global *allowlist) bool {
+// touches reports whether [start, end] touches one of regions (in order),
+// as gitleaks' startEnd.overlaps.
+func touches(regions []region, start, end int) bool {
+	i := sort.Search(len(regions), func(i int) bool { return regions[i].end >= start })
+	return i < len(regions) && regions[i].start <= end
+}
+
+// finds runs the rule on text[g.start:g.end] as gitleaks does (only: see
+// find).
+func (r *Rule) finds(text []byte, g region, only []region, path string, global *allowlist) bool {
 	if r.path != nil && (path == "" || !r.path.MatchString(path)) {
 		return false
 	}
@@ -400,6 +420,9 @@ func (r *Rule) finds(text []byte, g region, path string, global *allowlist) bool
 	}
 	w := text[g.start:g.end]
 	for _, m := range r.re.FindAllIndex(w, -1) {
+		if only != nil && !touches(only, g.start+m[0], g.start+m[1]) {
+			continue
+		}
 		match := strings.Trim(string(w[m[0]:m[1]]), "\n")
 		secret := match
 		if groups := r.re.FindStringSubmatch(match); len(groups) >= 2 {

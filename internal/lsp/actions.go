@@ -10,12 +10,11 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/openwop/wopkit/internal/fix"
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/kinds"
-	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/migrate"
-	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -133,15 +132,15 @@ func overlaps(a, b protocol.Range) bool {
 // asks (a dotted name of letters, digits, _ and -; SemVer), or no file is
 // offered: no stranger's string lands in a template raw (the template's
 // JSON is written by encoding/json).
-func (s *Server) createMissing(w *view, pointer string, fix *validate.Fix) *codeAction {
+func (s *Server) createMissing(w *view, pointer string, fx *validate.Fix) *codeAction {
 	n := w.jd.Lookup(pointer)
 	toks := jsondoc.SplitPointer(pointer)
 	if n == nil || n.Kind != jsondoc.String || len(toks) == 0 {
 		return nil
 	}
-	ref := fix.Create
+	ref := fx.Create
 	member := toks[len(toks)-1]
-	if ref != strings.TrimPrefix(n.Str, "./") || !fs.ValidPath(ref) || ref == "." || !plainRef.MatchString(ref) || !fitsTemplate(member, ref) {
+	if ref != strings.TrimPrefix(n.Str, "./") || !fs.ValidPath(ref) || ref == "." {
 		return nil
 	}
 	fsys, ok := s.packFS(w.doc.path)
@@ -151,34 +150,12 @@ func (s *Server) createMissing(w *view, pointer string, fix *validate.Fix) *code
 	if _, err := fs.Stat(fsys, ref); err == nil {
 		return nil
 	}
-	name, version := w.jd.Root.Get("name").Text(), w.jd.Root.Get("version").Text()
-	if name != "" && !packName.MatchString(name) || version != "" && !semverForm.MatchString(version) {
-		return nil
-	}
-	data, ok, err := scaffold.RefFile(member, ref, name, version)
-	if err != nil || !ok {
+	data, ok := fix.Template(member, ref, w.jd.Root.Get("name").Text(), w.jd.Root.Get("version").Text())
+	if !ok {
 		return nil
 	}
 	target := filepath.Join(filepath.Dir(w.doc.path), filepath.FromSlash(ref))
-	return actionOf(fix.Title, s.checkedEdit(w, change{path: target, create: true, edits: []protocol.TextEdit{{NewText: string(data)}}}))
-}
-
-// The forms a created file's name and the strings put in its template
-// must have.
-var (
-	plainRef   = lazyre.New(`^[A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*$`)
-	packName   = lazyre.New(`^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,15}$`)
-	semverForm = lazyre.New(`^\d{1,9}\.\d{1,9}\.\d{1,9}(-[0-9A-Za-z.-]{1,64})?(\+[0-9A-Za-z.-]{1,64})?$`)
-)
-
-// fitsTemplate reports whether ref's extension is the type of the file
-// scaffold.RefFile makes for member.
-func fitsTemplate(member, ref string) bool {
-	ext := strings.ToLower(path.Ext(ref))
-	if member == "systemPromptRef" {
-		return ext == ".md" || ext == ".txt"
-	}
-	return ext == ".json"
+	return actionOf(fx.Title, s.checkedEdit(w, change{path: target, create: true, edits: []protocol.TextEdit{{NewText: string(data)}}}))
 }
 
 // actionOf is the code action titled title that makes edit (nil without one).
@@ -210,23 +187,6 @@ func (s *Server) applyFix(w *view, pointer string, fix *validate.Fix) *codeActio
 
 // applyEdits makes a fix's edits to text (false: one no longer applies).
 func applyEdits(text []byte, edits []validate.Edit) ([]byte, bool) {
-	for _, e := range edits {
-		var err error
-		switch {
-		case e.Remove:
-			text, err = jsonedit.Remove(text, e.Pointer)
-		case e.Rename != "":
-			text, err = jsonedit.Rename(text, e.Pointer, e.Rename)
-		case e.After != "":
-			text, err = jsonedit.SetAfter(text, e.Pointer, e.After, e.Value)
-		case e.Append:
-			text, err = jsonedit.Append(text, e.Pointer, e.Value)
-		default:
-			text, err = jsonedit.Set(text, e.Pointer, e.Value)
-		}
-		if err != nil {
-			return nil, false
-		}
-	}
-	return text, true
+	out, err := fix.Apply(text, edits)
+	return out, err == nil
 }

@@ -2,7 +2,11 @@ package pack
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,4 +79,33 @@ func TestScanMultiLineRules(t *testing.T) {
 			t.Errorf("%s: %q %v, want rule %s", name, what, err, tc.rule)
 		}
 	}
+}
+
+// TestScanDecodesAsGitleaks: a token behind the encodings gitleaks decodes
+// (base64, hex, percent, unicode escapes, nested up to five times) is
+// found, as gitleaks' command line finds it.
+func TestScanDecodesAsGitleaks(t *testing.T) {
+	t.Parallel()
+	token := fake("gh"+"p_", 36, alnums)
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	for name, src := range map[string]string{
+		"base64":         "const blob = \"" + b64("token="+token) + "\";\n",
+		"base64 twice":   "x: " + b64(b64("GITHUB_TOKEN="+token)) + "\n",
+		"hex":            "k = " + hex.EncodeToString([]byte("auth: "+token)) + "\n",
+		"percent":        "https://example.com/?q=" + strings.ReplaceAll(url.QueryEscape("t="+token), "_", "%5F") + "\n",
+		"unicode escape": "s = '" + strings.Join(escapes(token), "") + "'\n",
+	} {
+		what, err := scanSecrets(strings.NewReader(src), "src/config.txt", newScanBudget())
+		if err != nil || !strings.Contains(what, "gitleaks rule github-pat") {
+			t.Errorf("%s: %q %v in %q", name, what, err, src)
+		}
+	}
+}
+
+func escapes(s string) []string {
+	var out []string
+	for _, r := range s {
+		out = append(out, fmt.Sprintf(`\u%04x`, r))
+	}
+	return out
 }

@@ -309,6 +309,10 @@ func (c *schemaCmp) refs(o, n node, om, nm map[string]any) bool {
 	if !oHas && !nHas {
 		return false
 	}
+	if oHas && c.d.refLoops(o) || nHas && c.d.refLoops(n) {
+		c.emit(unknown, n, "$ref", "a $ref leads back to itself before any keyword reads the value: no value can be validated")
+		return true
+	}
 	var ot, nt node
 	var or, nr reach
 	if oHas {
@@ -340,6 +344,30 @@ func (c *schemaCmp) refs(o, n node, om, nm map[string]any) bool {
 		return true
 	}
 	c.keywords(o, n, without(om, "$ref"), without(nm, "$ref"))
+	return true
+}
+
+// refLoops reports whether following $ref from x (and from each target's
+// own $ref) comes back to a place already passed: a validator never gets
+// to read the value.
+func (d *differ) refLoops(x node) bool {
+	seen := map[loc]bool{x.place(): true}
+	for range 64 {
+		m, _ := x.v.(map[string]any)
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return false
+		}
+		t, r := d.resolve(x, ref)
+		if r != inPack {
+			return false
+		}
+		if seen[t.place()] {
+			return true
+		}
+		seen[t.place()] = true
+		x = t
+	}
 	return true
 }
 

@@ -45,7 +45,6 @@ type refIndex struct {
 	anchors   map[string]loc
 }
 
-
 func fileURI(rel string) *url.URL {
 	return &url.URL{Scheme: "file", Path: "/pack/" + rel}
 }
