@@ -137,6 +137,8 @@ func diffNext(newArg string, r *semdiff.Result) string {
 	fi, err := os.Stat(newArg)
 	folder := err == nil && fi.IsDir()
 	switch {
+	case !r.VersionOK && folder && r.Required != semdiff.BumpNone:
+		return "raise the version: wopkit bump " + r.Required + " " + newArg + " (pack.json and every $id), then run wopkit diff again"
 	case !r.VersionOK && folder:
 		return "raise the version in " + filepath.Join(newArg, "pack.json") + " as the verdict says (wopkit edit " + newArg + "), then run wopkit diff again"
 	case !r.VersionOK:

@@ -27,7 +27,7 @@ func TestMessagesSayWhatToDo(t *testing.T) {
 	}{
 		{[]string{"validate", "--strikt", a}, 2, "did you mean --strict?", "", "a mistyped flag"},
 		{[]string{"verify", filepath.Join(dir, "x.tgz"), "--key", filepath.Join(dir, "nope.pub")}, 3, "the key file " + filepath.Join(dir, "nope.pub") + " does not exist", "stat", "a missing key file"},
-		{[]string{"diff", a, b}, 1, "next: raise the version in " + filepath.Join(b, "pack.json"), "", "a version too low"},
+		{[]string{"diff", a, b}, 1, "next: raise the version: wopkit bump patch " + b, "", "a version too low"},
 		{[]string{"new", "pack", "--yes", "--set", "nmae=x", "--dir", filepath.Join(dir, "c")}, 2, "did you mean name? the nearest known keys: name, ", "agents.N.eval.tasks.N.criteria", "a mistyped --set key"},
 	} {
 		out, errOut, code := runCmd(t, c.args...)
