@@ -30,7 +30,10 @@ func newEditCmd() *cobra.Command {
 		Long: "Edit opens PATH (a pack directory, a pack.json, or an agent, eval suite or tool manifest) as a tree\n" +
 			"of fields beside the schema's help for the selected one, with the validation problems listed below\n" +
 			"and linked to their fields. Saving keeps the file's key order, indentation and every field wopkit\n" +
-			"does not know, and replaces the file atomically. Quitting with unsaved changes asks first.\n\n" +
+			"does not know, and replaces the file atomically. Quitting with unsaved changes asks first.\n" +
+			"It writes only inside the file's folder: a pack.json (or file) that is, or links to, something\n" +
+			"outside it is refused (path_outside_root), as migrate refuses it; a link inside the folder is\n" +
+			"written through and stays a link.\n\n" +
 			"Keys: arrows or j/k move, enter edits (or opens), E edits a text in $EDITOR, a adds (in an array\n" +
 			"of objects, a copy of the last one), d removes, u undoes, ctrl+s saves, / finds a field by name\n" +
 			"or pointer, tab moves to the problem list (enter jumps to the field), q quits. The mouse works too.",

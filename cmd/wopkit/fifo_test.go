@@ -1,14 +1,13 @@
-//go:build unix
-
 package main
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // runWithin runs the command and fails (instead of hanging the suite) when
@@ -36,7 +35,7 @@ func runWithin(t *testing.T, d time.Duration, args ...string) (string, string, i
 func mkfifo(t *testing.T, p string) {
 	t.Helper()
 	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
+	if err := fixtures.Mkfifo(t, p); err != nil {
 		t.Skipf("cannot make a FIFO here: %v", err)
 	}
 }

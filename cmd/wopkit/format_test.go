@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
@@ -329,12 +328,7 @@ func checkSARIF(t *testing.T, out string) {
 // does.
 func ajvSARIF(t *testing.T, docs ...string) {
 	t.Helper()
-	ajvOnce.Do(func() {
-		t.Run("install ajv", func(t *testing.T) { ajvInstalled = fixtures.Ajv(t) })
-	})
-	if ajvInstalled == "" {
-		t.Skip("ajv could not be installed: the SARIF schema check is skipped")
-	}
+	ajv := fixtures.Ajv(t)
 	_, self, _, _ := runtime.Caller(0)
 	schema := filepath.Join(filepath.Dir(self), "..", "..", "internal", "report", "testdata", "sarif-schema-2.1.0.json")
 	args := []string{"validate", "--spec=draft2020", "--strict=false", "-c", "ajv-formats", "-s", schema}
@@ -346,17 +340,12 @@ func ajvSARIF(t *testing.T, docs ...string) {
 		}
 		args = append(args, "-d", f)
 	}
-	cmd := exec.Command(filepath.Join(ajvInstalled, "node_modules", ".bin", "ajv"), args...)
-	cmd.Dir = ajvInstalled
+	cmd := exec.Command(filepath.Join(ajv, "node_modules", ".bin", "ajv"), args...)
+	cmd.Dir = ajv
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("ajv refuses a SARIF log (log-N.json is the N-th of the test's): %v\n%s\n%s", err, out, strings.Join(docs, "\n"))
 	}
 }
-
-var (
-	ajvOnce      sync.Once
-	ajvInstalled string
-)
 
 func TestMain(m *testing.M) {
 	// wopkit's own state (the transaction journals) goes to a folder of

@@ -28,7 +28,7 @@ func TestHelpHasNoTrailingSpaces(t *testing.T) {
 		}
 		return b.String()
 	}
-	for _, args := range [][]string{{"--help"}, {"new", "--help"}, {"validate", "-h"}, {"help", "publish"}} {
+	for _, args := range [][]string{{"--help"}, {"new", "--help"}, {"validate", "-h"}, {"help", "publish"}, {"bump", "--help"}} {
 		if !helpAsked(args) {
 			t.Errorf("helpAsked(%q) = false", args)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/fix"
 	"github.com/openwop/wopkit/internal/publish"
 	"github.com/openwop/wopkit/internal/regcheck"
 	"github.com/openwop/wopkit/internal/report"
@@ -31,6 +32,8 @@ type validateOptions struct {
 	Registry    string
 	ListRules   bool
 	RunEntry    bool
+	Fix         bool
+	DryRun      bool
 	Size        SizeOptions
 	Format      FormatOptions
 
@@ -51,6 +54,8 @@ func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 		"Linux amd64/arm64 only; reads limited to the pack (node's permission model; a link or hard link out refused before node starts); "+
 		fmt.Sprintf("no sockets, no signals to other processes (seccomp); %s of CPU and wall clock, %d MiB; ", validate.EntryTimeout, validate.EntryMemory>>20)+
 		"not a substitute for reading the code. Also "+validate.RunEntryEnv+"=1; never for tarballs")
+	f.BoolVar(&o.Fix, "fix", false, "apply every fix the problems carry that needs no choice (each printed as file:line: fixed RULE: what; the others listed), then validate again")
+	f.BoolVar(&o.DryRun, "dry-run", false, "with --fix: print the unified diff of the fixes; write nothing")
 	o.Size.AddFlags(cmd)
 	o.Format.AddFlags(cmd)
 }
@@ -95,6 +100,9 @@ func newValidateCmd() *cobra.Command {
 						WithHint("use one of %s", kindList())
 				}
 			}
+			if o.DryRun && !o.Fix {
+				return usageErr("--dry-run shows what --fix would write", "add --fix")
+			}
 			if o.Registry != "" && !o.ForRegistry {
 				return usageErr("--registry compares with a registry's published versions for --for-registry", "add --for-registry")
 			}
@@ -123,14 +131,32 @@ func newValidateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep, err := v.Paths(args)
-			if err != nil {
-				return err
+			check := func() (*validate.Report, error) {
+				rep, err := v.Paths(args)
+				if err != nil {
+					return nil, err
+				}
+				if o.Registry != "" {
+					if err := checkAgainstRegistry(rep, args, o.Registry, o.Size.Limits()); err != nil {
+						return nil, err
+					}
+				}
+				return rep, nil
 			}
-			if o.Registry != "" {
-				if err := checkAgainstRegistry(rep, args, o.Registry, o.Size.Limits()); err != nil {
+			var rep *validate.Report
+			out := cmd.OutOrStdout()
+			if o.Fix {
+				res, err := fix.Run(fix.Options{Roots: args, Validate: check, DryRun: o.DryRun})
+				if res == nil {
 					return err
 				}
+				out = printFixes(cmd, res, o.DryRun, o.Format.Format)
+				if err != nil {
+					return err
+				}
+				rep = res.Report
+			} else if rep, err = check(); err != nil {
+				return err
 			}
 			switch {
 			case o.RunEntry && !validate.NodeAvailable():
@@ -138,7 +164,7 @@ func newValidateCmd() *cobra.Command {
 			case !o.RunEntry && !o.entryChosen && slices.ContainsFunc(args, validate.EntryCheckable):
 				fmt.Fprintln(cmd.ErrOrStderr(), "validate: note: OW017 (load runtime.entry with node) skipped: it runs the pack's code; --run-entry or "+validate.RunEntryEnv+"=1 runs it sandboxed")
 			}
-			if err := printValidate(cmd.OutOrStdout(), rep, o.Format.Format); err != nil {
+			if err := printValidate(out, rep, o.Format.Format); err != nil {
 				return err
 			}
 			if !rep.Valid {
@@ -306,4 +332,32 @@ func printRules(w io.Writer) error {
 		fmt.Fprintf(w, "%s  %-7s  %s\n", r.ID, r.Severity, r.Summary)
 	}
 	return nil
+}
+
+// printFixes prints what --fix did: with --dry-run the diff on stdout and
+// the rest on stderr (the diff applies with patch), else each fix made as
+// `file:line: fixed RULE: what`, and each one listed with why.
+// It returns where the report goes: stderr after a diff, and after the
+// fixes when the format is for a tool (its output stays one document).
+func printFixes(cmd *cobra.Command, res *fix.Result, dryRun bool, format string) io.Writer {
+	out, diag := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	lines := out
+	if dryRun || format != FormatText {
+		lines = diag
+	}
+	if dryRun {
+		fmt.Fprint(out, terminalDiff(out, res.Diff))
+		out = diag
+	}
+	verb := "fixed"
+	if dryRun {
+		verb = "would fix"
+	}
+	for _, c := range res.Fixed {
+		safeLine(lines, "%s:%d: %s %s: %s", c.File, c.Line, verb, c.Rule, c.What)
+	}
+	for _, l := range res.Listed {
+		safeLine(lines, "%s:%d: not fixed %s: %s (%s)", l.File, l.Line, l.Rule, l.What, l.Why)
+	}
+	return out
 }

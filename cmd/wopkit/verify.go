@@ -4,6 +4,7 @@ import (
 	"crypto"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -50,7 +51,10 @@ func newVerifyCmd() *cobra.Command {
 			"reason, superseding version, advisory, the pack's latest version. Registry files are read as the registry's scripts read them\n" +
 			"(JSON.parse: exact member names; a member named twice in any letter case is refused), only from\n" +
 			"regular files inside the root and within its size limits. With only --key the signature covers\n" +
-			"pack.json alone, and verify says so. --format json, github (GitHub Actions annotations on each\n" +
+			"pack.json alone, and verify says so. When the version manifest `pack` writes sits beside the\n" +
+			"tarball (<name>-<version>.json beside <name>-<version>.tgz), the tarball's integrity must match it\n" +
+			"(release_integrity_mismatch otherwise: a release interrupted between its renames), and verify says\n" +
+			"it does; that file is not signed. --format json, github (GitHub Actions annotations on each\n" +
 			"tarball) or sarif (SARIF 2.1.0) prints the results for tools; the exit status is the same.",
 		Example: "  wopkit verify core.openwop.a2a-1.1.0.tgz --registry ./registry\n" +
 			"  wopkit verify ./registry/v1/packs/*/-/*.tgz --registry ./registry --json\n" +
@@ -201,6 +205,9 @@ func verifiedLine(r *verify.Result) string {
 		if r.Tree != "" {
 			line += " (" + r.Tree + " tree)"
 		}
+	}
+	if r.ReleaseChecked && !r.IntegrityChecked { // beside a registry's tarball, the registry's own manifest
+		line += ", integrity matches " + filepath.Base(r.ReleaseManifest) + " beside it"
 	}
 	if r.Yanked {
 		line += ", YANKED"

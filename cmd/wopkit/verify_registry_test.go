@@ -12,10 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/sign"
 )
 
@@ -172,7 +172,7 @@ func TestVerifyRegistryFIFOsAndDevZero(t *testing.T) {
 			t.Errorf("--sig FIFO: exit %d\n%s%s", code, out, errOut)
 		}
 		os.Remove(tgz)
-		if err := syscall.Mkfifo(tgz, 0o644); err != nil {
+		if err := fixtures.Mkfifo(t, tgz); err != nil {
 			t.Skip(err)
 		}
 		if out, errOut, code := runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root); code != 1 || !strings.Contains(out, "file_not_regular") {

@@ -75,7 +75,7 @@ func SyncDirIn(r *os.Root, name string) error {
 		return failed(err, filepath.Join(r.Name(), name))
 	}
 	defer f.Close()
-	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) && !errors.Is(err, syscall.EINVAL) {
+	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) && !errors.Is(err, syscall.EINVAL) && !dirSyncUnsupported(err) {
 		return failed(err, filepath.Join(r.Name(), name))
 	}
 	return nil

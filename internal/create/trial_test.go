@@ -5,10 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/sign"
 )
 
@@ -81,18 +81,18 @@ func TestPreflightReadsTheFolderAsAStrangers(t *testing.T) {
 	os.WriteFile("outside.json", []byte(`{"secret": true}`), 0o644)
 	for _, c := range []struct {
 		name string // the file in the folder, and what the refusal names
-		make func(p string) error
+		make func(t *testing.T, p string) error
 	}{
-		{"schemas/fifo.json", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
-		{"schemas/zero.json", func(p string) error { return os.Symlink("/dev/zero", p) }},
-		{"schemas/out.json", func(p string) error { return os.Symlink(filepath.Join(work, "outside.json"), p) }},
+		{"schemas/fifo.json", func(t *testing.T, p string) error { return fixtures.Mkfifo(t, p) }},
+		{"schemas/zero.json", func(t *testing.T, p string) error { return os.Symlink("/dev/zero", p) }},
+		{"schemas/out.json", func(t *testing.T, p string) error { return os.Symlink(filepath.Join(work, "outside.json"), p) }},
 		// the plan's README.md in another letter case: one file on macOS and Windows
-		{"readme.md", func(p string) error { return os.WriteFile(p, []byte("# mine\n"), 0o644) }},
+		{"readme.md", func(t *testing.T, p string) error { return os.WriteFile(p, []byte("# mine\n"), 0o644) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := "f-" + filepath.Base(c.name)
 			os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
-			if err := c.make(filepath.Join(dir, filepath.FromSlash(c.name))); err != nil {
+			if err := c.make(t, filepath.Join(dir, filepath.FromSlash(c.name))); err != nil {
 				t.Fatal(err)
 			}
 			const name = "community.acme.stranger"

@@ -16,6 +16,6 @@ func BenchmarkFindText(b *testing.B) {
 	var sc Scratch
 	b.SetBytes(int64(len(out)))
 	for b.Loop() {
-		s.Find(out, "", &sc)
+		s.Find(out, 0, "", &sc)
 	}
 }

@@ -15,12 +15,16 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
+	"regexp/syntax"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 //go:embed gitleaks.toml
@@ -52,33 +56,8 @@ type Rule struct {
 	keywords        []string
 	allow           []allowlist
 	check           func(secret string) bool // own rules: a further test of the secret
-	longToken       bool                     // its secret is a run of 16 or more tokenChar: regions without one are passed
-}
-
-// longTokenRules are the rules with a keyword of 2 to 4 bytes, which text
-// holds everywhere ("s." in code, "ey" in English, "sk" in "task"), whose
-// expressions only match a run of 16 or more tokenChar (checked by reading
-// each one). A region without such a run is not given to the expression:
-// most of the time a scan of text would otherwise spend.
-var longTokenRules = [...]string{
-	"vault-service-token", "jwt", "twilio-api-key", "azure-ad-client-secret", "1password-secret-key",
-	"sendgrid-api-token", "huggingface-access-token", "octopus-deploy-api-key", "flyio-access-token",
-	"authress-service-client-access-key", "harness-api-key", "lob-pub-api-key",
-}
-
-// tokenRun reports whether b holds n or more tokenChar in a row.
-func tokenRun(b []byte, n int) bool {
-	run := 0
-	for _, c := range b {
-		if tokenChar[c] {
-			if run++; run >= n {
-				return true
-			}
-		} else {
-			run = 0
-		}
-	}
-	return false
+	shape           shape                    // where its matches lie (shape.go)
+	cost            int64                    // what a byte given to its expression costs (its program's size)
 }
 
 type allowlist struct {
@@ -115,6 +94,7 @@ func Default() (*Set, error) {
 
 func compile(data string, own []fileRule) (*Set, error) {
 	fillTables()
+	fillDecodeTables()
 	cfg, err := parseConfig(data)
 	if err != nil {
 		return nil, err
@@ -128,7 +108,7 @@ func compile(data string, own []fileRule) (*Set, error) {
 		if slices.Contains(skipped[:], fr.ID) || fr.Regex == "" {
 			continue
 		}
-		r := &Rule{ID: fr.ID, Description: fr.Description, secretGroup: fr.SecretGroup, entropy: fr.Entropy, longToken: slices.Contains(longTokenRules[:], fr.ID)}
+		r := &Rule{ID: fr.ID, Description: fr.Description, secretGroup: fr.SecretGroup, entropy: fr.Entropy}
 		if r.re, err = regexp.Compile(fr.Regex); err != nil {
 			return nil, fmt.Errorf("rule %s: %w", fr.ID, err)
 		}
@@ -160,6 +140,14 @@ func compile(data string, own []fileRule) (*Set, error) {
 				return nil, fmt.Errorf("rule %s: keyword %q is shorter than 2 bytes", fr.ID, k)
 			}
 			r.keywords = append(r.keywords, k)
+		}
+		if r.shape, err = shapeOf(fr.Regex, r.keywords); err != nil {
+			return nil, fmt.Errorf("rule %s: %w", fr.ID, err)
+		}
+		if r.cost, err = progSize(fr.Regex); err != nil {
+			return nil, fmt.Errorf("rule %s: %w", fr.ID, err)
+		}
+		for _, k := range r.keywords {
 			ki, ok := kwIndex[k]
 			if !ok {
 				ki = len(s.keywords)
@@ -202,18 +190,27 @@ func compileAllowlist(a fileAllowlist) (allowlist, error) {
 	return al, nil
 }
 
-// Scratch is the memory one scan reuses from window to window.
+// Scratch is the memory one scan reuses from window to window, and its
+// work budget.
 type Scratch struct {
-	regions [][]region // by rule: where its keywords are
+	regions [][]region      // by rule: where its keywords are
+	matches []encodingMatch // of a decoding pass
+	// Budget is the work the scan may do, 0 for no bound; Work the work
+	// done so far, over every text this Scratch scanned. A byte given to a
+	// rule's expression costs the size of its compiled program (Go's
+	// regexp runs in time about proportional to both: 1 to 3 ns a unit on
+	// the two-core machine), a byte only checked for a run of characters or
+	// a literal costs 1.
+	Budget, Work int64
 }
 
+// ErrBudget is Find's error when the scan's work passes its budget: the
+// text is refused unscanned (fail closed).
+var ErrBudget = errors.New("the secret scan's work budget is used up")
+
 // lowerByte maps ASCII capitals to small letters, other bytes to
-// themselves; tokenChar are the bytes of the runs credentials are made of.
-// Both are filled by compile (nothing runs at start-up).
-var (
-	lowerByte [256]byte
-	tokenChar [256]bool
-)
+// themselves; filled by compile (nothing runs at start-up).
+var lowerByte [256]byte
 
 func fillTables() {
 	for c := range 256 {
@@ -221,7 +218,6 @@ func fillTables() {
 		if c >= 'A' && c <= 'Z' {
 			lowerByte[c] = byte(c) + 'a' - 'A'
 		}
-		tokenChar[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-+/=.~", byte(c)) >= 0
 	}
 }
 
@@ -239,21 +235,15 @@ func hasPrefixFold(b []byte, kw string) bool {
 	return true
 }
 
-// region is a part of a window a rule's expression runs on.
+// region is a part of a text a rule's expression runs on.
 type region struct{ start, end int }
 
-// Regions around a keyword: back to the start of its line (at most
-// lookBack bytes), on to the end of the line (at most lookAhead bytes);
-// for a PEM block's keyword, on over lines (pemAhead). A rule's expression
-// runs on these, not on the whole window: gitleaks' rules hold their
-// keyword, and a window of random bytes or of text full of a short keyword
-// ("s.", "ey", "sk") would otherwise cost a full regular expression pass
-// per rule.
-const (
-	lookBack  = 64
-	lookAhead = 4096
-	pemAhead  = 64 << 10
-)
+// margin is how many bytes a window takes on either side of where its
+// matches can lie: the context of a \b at its edge.
+const margin = utf8.UTFMax
+
+// Keywords lists the rules' keywords (small letters), each once.
+func (s *Set) Keywords() []string { return slices.Clone(s.keywords) }
 
 // PathAllowed reports whether gitleaks' global allowlist skips the file
 // at path (pack-relative, with slashes): images, fonts, lock files, vendored
@@ -263,10 +253,26 @@ func (s *Set) PathAllowed(path string) bool {
 }
 
 // Find returns the first rule that finds a secret in text, a file at path
-// ("" when unknown), or nil. text is decoded already (see Decoded).
-func (s *Set) Find(text []byte, path string, sc *Scratch) *Rule {
+// ("" when unknown), or nil. text is decoded already (see Decoded). seen is
+// how many of text's first bytes the previous call (on the text before
+// this one, of which they are the end) saw: the windows that lay wholly in
+// them are not run again.
+//
+// As gitleaks, a rule runs only on text that holds one of its keywords
+// (case-insensitive); where its matches always hold a keyword, only on the
+// windows around the keywords that its expression's shape allows (merged
+// per rule: a rule runs at most once over any byte), else on the whole
+// text. Find returns ErrBudget, and nothing else, once sc's work passes its
+// budget.
+func (s *Set) Find(text []byte, seen int, path string, sc *Scratch) (*Rule, error) {
+	return s.find(text, seen, nil, path, sc)
+}
+
+// find is Find; when only is not nil (the parts of text a decoding pass
+// decoded, in order), only for the matches that touch one of them.
+func (s *Set) find(text []byte, seen int, only []region, path string, sc *Scratch) (*Rule, error) {
 	if len(text) < 2 || s.PathAllowed(path) {
-		return nil
+		return nil, nil
 	}
 	if len(sc.regions) != len(s.Rules) {
 		sc.regions = make([][]region, len(s.Rules))
@@ -275,10 +281,10 @@ func (s *Set) Find(text []byte, path string, sc *Scratch) *Rule {
 		sc.regions[i] = sc.regions[i][:0]
 	}
 	any := false
-	lineStart := 0
+	lineStart, lineEnd := 0, -1 // lineEnd: the current line's newline (or len(text)), once needed
 	for i := 0; i+1 < len(text); i++ {
 		if text[i] == '\n' {
-			lineStart = i + 1
+			lineStart, lineEnd = i+1, -1
 			continue
 		}
 		pair := uint16(lowerByte[text[i]])<<8 | uint16(lowerByte[text[i+1]])
@@ -291,45 +297,119 @@ func (s *Set) Find(text []byte, path string, sc *Scratch) *Rule {
 				continue
 			}
 			any = true
-			start := max(lineStart, i-lookBack)
-			var end int
-			if strings.HasPrefix(kw, "-----") {
-				end = min(len(text), i+pemAhead)
-			} else {
-				end = min(len(text), i+len(kw)+lookAhead)
-				if nl := bytes.IndexByte(text[i+len(kw):end], '\n'); nl >= 0 {
-					end = i + len(kw) + nl + 1
+			for _, ri := range s.kwRules[k] {
+				sh := &s.Rules[ri].shape
+				rs := sc.regions[ri]
+				if !sh.contained {
+					if len(rs) == 0 {
+						sc.regions[ri] = append(rs, region{0, len(text)})
+					}
+					continue
 				}
-			}
-			for _, r := range s.kwRules[k] {
-				rs := sc.regions[r]
+				if len(sh.near) > 0 {
+					lineEnd = endOfLine(text, i, lineEnd)
+					near := text[i:min(lineEnd, i+sh.nearWidth+margin)]
+					if sc.charge(int64(len(near) * len(sh.near))) {
+						return nil, ErrBudget
+					}
+					if !holdsAll(near, sh.near) {
+						continue
+					}
+				}
+				start, end := i-sh.before-margin, i+sh.after+margin
+				if sh.lineBefore >= 0 {
+					start = max(start, lineStart-sh.lineBefore-margin)
+				}
+				if sh.lineAfter >= 0 {
+					lineEnd = endOfLine(text, i, lineEnd)
+					end = min(end, lineEnd+sh.lineAfter+margin)
+				}
+				if end <= seen {
+					continue // run by the previous call
+				}
+				start, end = max(start, 0), min(end, len(text))
+				if only != nil && !touches(only, start, end) {
+					continue
+				}
 				if n := len(rs); n > 0 && start <= rs[n-1].end {
 					rs[n-1].end = max(rs[n-1].end, end)
 				} else {
-					sc.regions[r] = append(rs, region{start, end})
+					sc.regions[ri] = append(rs, region{start, end})
 				}
 			}
 		}
 	}
 	if !any {
-		return nil
+		return nil, nil
 	}
 	for ri, rs := range sc.regions {
-		long := s.Rules[ri].longToken
+		r := s.Rules[ri]
+		sh := &r.shape
 		for _, g := range rs {
-			if long && !tokenRun(text[g.start:g.end], 16) {
-				continue
+			w := text[g.start:g.end]
+			if sh.run != nil || len(sh.literals) > 0 {
+				if sc.charge(int64(len(w) * (1 + len(sh.literals)))) {
+					return nil, ErrBudget
+				}
+				if sh.run != nil && !hasRun(w, sh.run, sh.minRun) {
+					continue
+				}
+				if !holdsAll(w, sh.literals) {
+					continue
+				}
 			}
-			if s.Rules[ri].finds(text[g.start:g.end], path, &s.global) {
-				return s.Rules[ri]
+			if sc.charge(int64(len(w)) * r.cost) {
+				return nil, ErrBudget
+			}
+			if r.finds(text, g, only, path, &s.global) {
+				return r, nil
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
-// finds runs the rule on text as gitleaks does.
-func (r *Rule) finds(text []byte, path string, global *allowlist) bool {
+// endOfLine is the index of the newline that ends the line of text[i]
+// (len(text) when none), or known when it is known already (not -1).
+func endOfLine(text []byte, i, known int) int {
+	if known >= 0 {
+		return known
+	}
+	if e := bytes.IndexByte(text[i:], '\n'); e >= 0 {
+		return i + e
+	}
+	return len(text)
+}
+
+// progSize is the number of instructions of expr's program.
+func progSize(expr string) (int64, error) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return 0, err
+	}
+	p, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return 0, err
+	}
+	return int64(len(p.Inst)), nil
+}
+
+// charge adds work and reports whether it passes the budget.
+func (sc *Scratch) charge(work int64) bool {
+	sc.Work += work
+	return sc.Budget > 0 && sc.Work > sc.Budget
+}
+
+// touches reports whether [start, end] touches one of regions (in order),
+// as gitleaks' startEnd.overlaps.
+func touches(regions []region, start, end int) bool {
+	i := sort.Search(len(regions), func(i int) bool { return regions[i].end >= start })
+	return i < len(regions) && regions[i].start <= end
+}
+
+// finds runs the rule on text[g.start:g.end] as gitleaks does (only: see
+// find).
+func (r *Rule) finds(text []byte, g region, only []region, path string, global *allowlist) bool {
 	if r.path != nil && (path == "" || !r.path.MatchString(path)) {
 		return false
 	}
@@ -338,8 +418,12 @@ func (r *Rule) finds(text []byte, path string, global *allowlist) bool {
 			return false
 		}
 	}
-	for _, m := range r.re.FindAllIndex(text, -1) {
-		match := strings.Trim(string(text[m[0]:m[1]]), "\n")
+	w := text[g.start:g.end]
+	for _, m := range r.re.FindAllIndex(w, -1) {
+		if only != nil && !touches(only, g.start+m[0], g.start+m[1]) {
+			continue
+		}
+		match := strings.Trim(string(w[m[0]:m[1]]), "\n")
 		secret := match
 		if groups := r.re.FindStringSubmatch(match); len(groups) >= 2 {
 			if r.secretGroup > 0 {
@@ -362,7 +446,7 @@ func (r *Rule) finds(text []byte, path string, global *allowlist) bool {
 		if r.check != nil && !r.check(secret) {
 			continue
 		}
-		line := lineOf(text, m[0], m[0]+len(match))
+		line := lineOf(text, g.start+m[0], g.start+m[0]+len(match))
 		if global.allows(secret, match, line, path) {
 			continue
 		}
@@ -480,7 +564,7 @@ var ownRules = []fileRule{
 	{ID: "wopkit-azure-storage-account-key", Description: "an Azure storage account key",
 		Regex: `(?i)AccountKey\s*=\s*([A-Za-z0-9+/]{86}==)`, Keywords: []string{"accountkey"}, Entropy: 4},
 	{ID: "wopkit-wireguard-private-key", Description: "a WireGuard private key",
-		Regex: `(?im)^\s*PrivateKey\s*=\s*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`, Keywords: []string{"privatekey"}, Entropy: 3},
+		Regex: `(?im)^[ \t]*PrivateKey[ \t]*=[ \t]*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`, Keywords: []string{"privatekey"}, Entropy: 3},
 	{ID: ownCheckedURL, Description: "a password in a URL (scheme://user:password@host)",
 		Regex: `(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/?#@'"\x60<>]{1,64}:([^\s/?#@'"\x60<>]{3,128})@[a-z0-9][a-z0-9.-]*`, Keywords: []string{"://"}},
 }

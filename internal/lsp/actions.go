@@ -9,13 +9,12 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
+	"github.com/openwop/wopkit/internal/fix"
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/migrate"
-	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -78,7 +77,10 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 		// The fix the problem carries (the rule made it; nothing here
 		// knows the rule).
 		if f := s.applyFix(w, data.Pointer, data.Fix); f != nil {
-			f.Kind, f.Diagnostics, f.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
+			// A fix that is one choice among others (validate.Fix.Choice) is
+			// offered, but not preferred: an editor's "fix all" leaves it, as
+			// `validate --fix` does.
+			f.Kind, f.Diagnostics, f.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, data.Fix.Choice == ""
 			out = append(out, *f)
 		}
 	}
@@ -87,13 +89,16 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 	}
 	if path.Base(w.name) == "pack.json" && w.jd.Root.Kind == jsondoc.Object && w.jd.Root.Get("kind") == nil {
 		if b, err := jsonedit.SetAfter(w.doc.text, "/kind", "version", kinds.NodeName); err == nil {
-			out = append(out, codeAction{Title: `Add "kind": "` + kinds.NodeName + `"`, Kind: protocol.QuickFix, Diagnostics: kindDiags,
-				Edit: editOf(w, b)})
+			if e := s.editOf(w, b); e != nil {
+				out = append(out, codeAction{Title: `Add "kind": "` + kinds.NodeName + `"`, Kind: protocol.QuickFix, Diagnostics: kindDiags, Edit: e})
+			}
 		}
 	}
 	if path.Base(w.name) == "pack.json" && w.spec == validate.V1 && validate.IsPackKind(w.kind) {
 		if rw, err := migrate.Manifest(w.doc.text, w.name); err == nil && rw.Out != nil {
-			out = append(out, codeAction{Title: "Migrate this pack.json to OpenWOP v2 (wopkit migrate)", Kind: KindMigrate, Edit: editOf(w, rw.Out)})
+			if e := s.editOf(w, rw.Out); e != nil {
+				out = append(out, codeAction{Title: "Migrate this pack.json to OpenWOP v2 (wopkit migrate)", Kind: KindMigrate, Edit: e})
+			}
 		}
 	}
 	return filterKinds(out, p.Context.Only)
@@ -122,47 +127,23 @@ func overlaps(a, b protocol.Range) bool {
 	return !before(a.End, b.Start) && !before(b.End, a.Start)
 }
 
-// editOf is the edit that turns the document's text into after: one
-// TextEdit over the bytes that differ.
-func editOf(w *view, after []byte) *workspaceEdit {
-	v := w.doc.version
-	return fileEdit(w.doc.uri, &v, w.doc.text, after)
-}
-
-// fileEdit is the edit that turns before, the text of the file at u (at
-// version, nil for a file that is not open), into after.
-func fileEdit(u protocol.DocumentURI, version *int32, before, after []byte) *workspaceEdit {
-	pre := 0
-	for pre < len(before) && pre < len(after) && before[pre] == after[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(before)-pre && suf < len(after)-pre && before[len(before)-1-suf] == after[len(after)-1-suf] {
-		suf++
-	}
-	// Keep the splice on character boundaries.
-	for pre > 0 && pre < len(before) && before[pre]&0xC0 == 0x80 {
-		pre--
-	}
-	for suf > 0 && len(before)-suf < len(before) && before[len(before)-suf]&0xC0 == 0x80 {
-		suf--
-	}
-	return &workspaceEdit{DocumentChanges: []any{protocol.TextDocumentEdit{
-		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: version},
-		Edits:        []protocol.TextEdit{{Range: newLines(before).rangeOf(pre, len(before)-suf), NewText: string(after[pre : len(after)-suf])}},
-	}}}
-}
-
 // createMissing creates the file a reference at pointer names, from the
-// scaffold's template for that member, when the pack lacks it.
-func (s *Server) createMissing(w *view, pointer string, fix *validate.Fix) *codeAction {
+// scaffold's template for that member, when the pack lacks it. The file's
+// name must fit what the template holds (a prompt .md or .txt, a schema or
+// suite .json) and be plain (letters, digits, . _ - /), and the pack's name
+// and version, which the template holds, must have the forms the schema
+// asks (a dotted name of letters, digits, _ and -; SemVer), or no file is
+// offered: no stranger's string lands in a template raw (the template's
+// JSON is written by encoding/json).
+func (s *Server) createMissing(w *view, pointer string, fx *validate.Fix) *codeAction {
 	n := w.jd.Lookup(pointer)
 	toks := jsondoc.SplitPointer(pointer)
 	if n == nil || n.Kind != jsondoc.String || len(toks) == 0 {
 		return nil
 	}
-	ref := fix.Create
-	if ref != strings.TrimPrefix(n.Str, "./") || !fs.ValidPath(ref) || ref == "." || strings.Contains(ref, "://") {
+	ref := fx.Create
+	member := toks[len(toks)-1]
+	if ref != strings.TrimPrefix(n.Str, "./") || !fs.ValidPath(ref) || ref == "." {
 		return nil
 	}
 	fsys, ok := s.packFS(w.doc.path)
@@ -172,22 +153,20 @@ func (s *Server) createMissing(w *view, pointer string, fix *validate.Fix) *code
 	if _, err := fs.Stat(fsys, ref); err == nil {
 		return nil
 	}
-	data, ok, err := scaffold.RefFile(toks[len(toks)-1], ref, w.jd.Root.Get("name").Text(), w.jd.Root.Get("version").Text())
-	if err != nil || !ok {
+	data, ok := fix.Template(member, ref, w.jd.Root.Get("name").Text(), w.jd.Root.Get("version").Text())
+	if !ok {
 		return nil
 	}
 	target := filepath.Join(filepath.Dir(w.doc.path), filepath.FromSlash(ref))
-	if !within(filepath.Dir(w.doc.path), target) {
+	return actionOf(fx.Title, s.checkedEdit(w, change{path: target, create: true, edits: []protocol.TextEdit{{NewText: string(data)}}}))
+}
+
+// actionOf is the code action titled title that makes edit (nil without one).
+func actionOf(title string, edit *workspaceEdit) *codeAction {
+	if edit == nil {
 		return nil
 	}
-	u := uri.File(target)
-	return &codeAction{Title: fix.Title, Edit: &workspaceEdit{DocumentChanges: []any{
-		protocol.CreateFile{Kind: "create", URI: u, Options: &protocol.CreateFileOptions{IgnoreIfExists: true}},
-		protocol.TextDocumentEdit{
-			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}},
-			Edits:        []protocol.TextEdit{{NewText: string(data)}},
-		},
-	}}}
+	return &codeAction{Title: title, Edit: edit}
 }
 
 // applyFix is the code action that makes a problem's own fix (nil when it
@@ -206,28 +185,11 @@ func (s *Server) applyFix(w *view, pointer string, fix *validate.Fix) *codeActio
 	if !ok {
 		return nil
 	}
-	return &codeAction{Title: fix.Title, Edit: editOf(w, text)}
+	return actionOf(fix.Title, s.editOf(w, text))
 }
 
 // applyEdits makes a fix's edits to text (false: one no longer applies).
 func applyEdits(text []byte, edits []validate.Edit) ([]byte, bool) {
-	for _, e := range edits {
-		var err error
-		switch {
-		case e.Remove:
-			text, err = jsonedit.Remove(text, e.Pointer)
-		case e.Rename != "":
-			text, err = jsonedit.Rename(text, e.Pointer, e.Rename)
-		case e.After != "":
-			text, err = jsonedit.SetAfter(text, e.Pointer, e.After, e.Value)
-		case e.Append:
-			text, err = jsonedit.Append(text, e.Pointer, e.Value)
-		default:
-			text, err = jsonedit.Set(text, e.Pointer, e.Value)
-		}
-		if err != nil {
-			return nil, false
-		}
-	}
-	return text, true
+	out, err := fix.Apply(text, edits)
+	return out, err == nil
 }

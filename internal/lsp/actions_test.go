@@ -114,8 +114,8 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 	prompt := scaffoldKind(t, root, "prompt", "vendor.acme.prompts")
 	card := scaffoldKind(t, root, "card", "vendor.acme.cards")
 	conn := scaffoldKind(t, root, "connection", "vendor.acme.conn")
-	node := filepath.Join(scaffoldPack(t), "pack.json")
-	nodeIn := filepath.Join(scaffoldPackIn(t, root), "pack.json") // its files are read
+	node := filepath.Join(scaffoldPackIn(t, filepath.Join(root, "other")), "pack.json") // fixes are offered inside the workspace only
+	nodeIn := filepath.Join(scaffoldPackIn(t, root), "pack.json")                       // its files are read
 	suite := filepath.Join(root, "suite.json")
 	suiteText := `{
   "suiteId": "vendor.acme.evals.basic",
@@ -237,6 +237,17 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 			}
 			if act == nil {
 				t.Fatalf("no action %q among %q", tc.title, titles)
+			}
+			// A fix that needs a choice is offered, not preferred (an
+			// editor's "fix all" leaves it, as validate --fix does).
+			var choice bool
+			for _, p := range before {
+				if p.Rule == tc.rule && p.Fix != nil && p.Fix.Title == tc.title {
+					choice = p.Fix.Choice != ""
+				}
+			}
+			if tc.rule != "" && act.IsPreferred == choice {
+				t.Errorf("%q: preferred %v, though its fix needs a choice: %v", tc.title, act.IsPreferred, choice)
 			}
 			after := apply(t, *act, []byte(tc.text))
 			ps := problems(t, tc.path, after)

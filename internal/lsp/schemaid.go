@@ -75,8 +75,11 @@ func (s *Server) schemaIDFix(w *view, rng protocol.Range, dir string) *codeActio
 		if !ok {
 			return nil
 		}
-		return &codeAction{Title: data.Fix.Title, Kind: protocol.QuickFix,
-			Diagnostics: []protocol.Diagnostic{d}, IsPreferred: true, Edit: editOf(w, b)}
+		a := actionOf(data.Fix.Title, s.editOf(w, b))
+		if a != nil {
+			a.Kind, a.Diagnostics, a.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
+		}
+		return a
 	}
 	return nil
 }

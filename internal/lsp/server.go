@@ -7,7 +7,8 @@
 //
 // It never runs a pack's code (OW017 stays off), reads files only inside
 // the workspace roots through internal/untrusted, and writes nothing: fixes
-// are WorkspaceEdits the client applies.
+// are WorkspaceEdits the client applies, each built by checkedEdit, which
+// keeps the write door's rules (edits.go).
 package lsp
 
 import (

@@ -24,7 +24,7 @@ func scaffoldPack(t *testing.T) string {
 }
 
 // scaffoldPackIn is scaffoldPack into parent/hello.
-func scaffoldPackIn(t *testing.T, parent string) string {
+func scaffoldPackIn(t testing.TB, parent string) string {
 	t.Helper()
 	dir := filepath.Join(parent, "hello")
 	a := scaffold.PackAnswers{}.Defaults()

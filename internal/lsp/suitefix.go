@@ -26,13 +26,10 @@ func (s *Server) applyFileFix(w *view, fix *validate.Fix) *codeAction {
 		return nil
 	}
 	target := filepath.Join(filepath.Dir(w.doc.path), filepath.FromSlash(fix.File))
-	if !within(filepath.Dir(w.doc.path), target) {
-		return nil
-	}
 	u, version := uri.File(target), (*int32)(nil)
 	if d := s.docs.get(target); d != nil {
 		v := d.version
 		u, version = d.uri, &v
 	}
-	return &codeAction{Title: fix.Title, Edit: fileEdit(u, version, before, after)}
+	return actionOf(fix.Title, s.checkedEdit(w, textChange(target, u, version, before, after)))
 }

@@ -226,8 +226,9 @@ func (k *collector) run(m *Manifest) error {
 		names = append(names, rel)
 	}
 	slices.Sort(names) // the first refusal is the same every run
+	budget := newScanBudget()
 	for _, rel := range names {
-		err := checkSecrets(src, dir, rel)
+		err := checkSecrets(src, dir, rel, budget)
 		if err == nil && !k.lenient {
 			err = checkJSON(src, dir, rel)
 		}
@@ -319,14 +320,23 @@ func references(doc map[string]any) (entry string, refs []string, errs []error) 
 	return entry, slices.Compact(refs), errs
 }
 
-// checkSecrets refuses a file whose content holds a private key.
-func checkSecrets(src source, dir, rel string) error {
+// checkSecrets refuses a file whose content holds a private key or a
+// credential, and the file that uses up the pack's scan budget (once: the
+// files after it are not scanned, the pack is refused).
+func checkSecrets(src source, dir, rel string, budget *scanBudget) error {
+	if budget.spent {
+		return nil
+	}
 	f, err := src.open(rel)
 	if err != nil {
 		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
 	}
 	defer f.Close()
-	what, err := scanSecrets(io.Reader(f), rel)
+	what, err := scanSecrets(io.Reader(f), rel, budget)
+	if errors.Is(err, ErrScanBudget) {
+		budget.spent = true
+		return scanBudgetErr(rel, dir)
+	}
 	if err != nil {
 		return werr.Wrap(werr.Env, "pack_unreadable", err, "cannot read %s in %s", rel, dir)
 	}
@@ -340,3 +350,14 @@ func checkSecrets(src source, dir, rel string) error {
 	}
 	return nil
 }
+
+// scanBudgetErr refuses the file at rel that used up the pack's secret scan
+// budget (fail closed: it was not scanned to its end).
+func scanBudgetErr(rel, dir string) error {
+	return werr.New(werr.Invalid, CodeScanBudget, "%s in %s holds so many of the secret rules' keywords that scanning it for credentials passes the scan's work budget; it is refused unscanned", rel, dir).
+		WithHint("a file of text rarely holds this many (gitleaks' rules look for them around each keyword); if the file need not ship, list it in %s", IgnoreFile)
+}
+
+// CodeScanBudget is the code of a pack refused because a file of it costs
+// the secret scan more than its budget.
+const CodeScanBudget = "pack_scan_budget"

@@ -3,6 +3,7 @@ package pack
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 
 	"github.com/openwop/wopkit/internal/sign"
@@ -49,6 +50,7 @@ func SignTarball(ctx context.Context, path string, opts Options) (*Result, error
 	c := &collected{files: map[string]int64{}, open: func(rel string) (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data[rel])), nil
 	}}
+	budget := newScanBudget()
 	for _, file := range a.Files {
 		switch file.Name {
 		case ManifestFile, sign.SignatureFile, sign.SigstoreFile:
@@ -62,7 +64,11 @@ func SignTarball(ctx context.Context, path string, opts Options) (*Result, error
 			return nil, werr.New(werr.Invalid, "pack_file_forbidden", "%s is %s and is never packed", where, why).
 				WithHint("repack from the source directory without it")
 		}
-		if what, _ := scanSecrets(bytes.NewReader(file.Data), file.Name); what != "" {
+		what, err := scanSecrets(bytes.NewReader(file.Data), file.Name, budget)
+		if errors.Is(err, ErrScanBudget) {
+			return nil, scanBudgetErr(file.Name, path)
+		}
+		if what != "" {
 			return nil, werr.New(werr.Invalid, "pack_private_key", "%s holds %s; a private key is never packed", where, what).
 				WithHint("repack from the source directory without it")
 		}

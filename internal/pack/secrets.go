@@ -11,6 +11,7 @@ import (
 	"encoding/asn1"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"hash"
 	"io"
 	"path"
@@ -62,23 +63,22 @@ const (
 // 16 KiB, trailing bytes such as a newline allowed) or a PKCS#12 key store
 // that is not clearly password-protected (pfxSecret, up to 1 MiB); a JSON
 // file (up to 1 MiB) holding a private JSON Web Key (a "d" member).
-func scanPrivateKey(r io.Reader) (string, error) { return scanSecrets(r, "") }
+func scanPrivateKey(r io.Reader) (string, error) { return scanSecrets(r, "", newScanBudget()) }
 
 // scanSecrets is scanPrivateKey for the file at rel (pack-relative, with
 // slashes; "" when unknown), which also runs gitleaks' rules (internal/leaks)
 // on each window and on its decoded readings (UTF-16, JSON escapes), and
-// scanRules on those readings too.
-func scanSecrets(r io.Reader, rel string) (string, error) {
+// scanRules on those readings too. b is the work budget of the pack the file
+// is part of: ErrScanBudget once it is used up.
+func scanSecrets(r io.Reader, rel string, b *scanBudget) (string, error) {
 	const chunk = 256 << 10
-	const keep = 1024 // longer than any marker and what its check reads after it
+	const keep = 8 << 10 // longer than any marker and what its check reads after it, and than most rules' windows
 	rules, err := leaks.Default()
 	if err != nil {
 		return "", err
 	}
-	var (
-		sc   leaks.Scratch
-		dbuf [2][]byte
-	)
+	var dbuf [2][]byte
+	sc := &b.sc
 	buf := make([]byte, 0, chunk+keep)
 	var head []byte // the first maxJWKSniff+1 bytes
 	s := &scanBuf{}
@@ -90,18 +90,19 @@ func scanSecrets(r io.Reader, rel string) (string, error) {
 			head = append(head, buf[carried:carried+min(n, maxJWKSniff+1-len(head))]...)
 		}
 		s.b, s.eof = buf, err != nil
+		b.grant(int64(n))
 		if what := s.find(); what != "" {
 			return what, nil
 		}
-		if what := findLeak(rules, &sc, buf, rel); what != "" {
-			return what, nil
+		if what, err := findLeak(rules, sc, buf, carried, rel, true); what != "" || err != nil {
+			return what, err
 		}
 		for _, d := range leaks.Decoded(buf, &dbuf) {
 			if what := (&scanBuf{b: d, eof: s.eof}).find(); what != "" {
 				return what + " (" + decodedAs(d, &dbuf) + ")", nil
 			}
-			if what := findLeak(rules, &sc, d, rel); what != "" {
-				return what + " (" + decodedAs(d, &dbuf) + ")", nil
+			if what, err := findLeak(rules, sc, d, 0, rel, decodedAs(d, &dbuf) == "in UTF-16 text"); what != "" || err != nil {
+				return what + " (" + decodedAs(d, &dbuf) + ")", err
 			}
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
@@ -139,16 +140,71 @@ func scanSecrets(r io.Reader, rel string) (string, error) {
 }
 
 // findLeak names what a gitleaks rule (or one of leaks' own) finds in
-// text, or "".
-func findLeak(rules *leaks.Set, sc *leaks.Scratch, text []byte, rel string) string {
-	r := rules.Find(text, rel, sc)
-	switch {
-	case r == nil:
-		return ""
-	case strings.HasPrefix(r.ID, "wopkit-"):
-		return r.Description
+// text, or "": when decode, in its decodings too (leaks.Set.FindDecoding;
+// not for the reading behind JSON escapes, whose \u escapes gitleaks'
+// decoding reads already).
+func findLeak(rules *leaks.Set, sc *leaks.Scratch, text []byte, seen int, rel string, decode bool) (string, error) {
+	var r *leaks.Rule
+	var depth int
+	var err error
+	if decode {
+		r, depth, err = rules.FindDecoding(text, seen, rel, sc)
+	} else {
+		r, err = rules.Find(text, seen, rel, sc)
 	}
-	return "a credential (gitleaks rule " + r.ID + ")"
+	decoded := ""
+	if depth > 0 {
+		decoded = " (encoded: percent, unicode, hex or base64, as gitleaks decodes)"
+	}
+	switch {
+	case err != nil:
+		return "", ErrScanBudget
+	case r == nil:
+		return "", nil
+	case strings.HasPrefix(r.ID, "wopkit-"):
+		return r.Description + decoded, nil
+	}
+	return "a credential (gitleaks rule " + r.ID + ")" + decoded, nil
+}
+
+// ErrScanBudget is scanSecrets' error when the pack's scan budget is used
+// up (see scanBudget).
+var ErrScanBudget = errors.New("the secret scan's work budget is used up")
+
+// The secret scan's work budget for one pack, counted as leaks.Scratch
+// counts: scanBudgetBase, and scanBudgetPerByte more for each byte read (a
+// pack of text however large still packs). Text holds few of the rules'
+// keywords, and few of those where a secret's characters could be: Go's
+// sources cost about 4 a byte, the registry's packs less. A file made of
+// keywords costs some 2,000 a byte and uses the budget up within a few
+// seconds: at the registry's limits, 50 MiB, the budget is 0.7 G (about 1
+// to 2 s of work).
+const (
+	scanBudgetBase    = 256 << 20
+	scanBudgetPerByte = 8
+)
+
+// scanBudget is the scan budget of one pack (and the memory its scans
+// reuse).
+type scanBudget struct {
+	sc      leaks.Scratch
+	bytes   int64
+	bounded bool // false: no budget (measurements)
+	spent   bool // refused once: the pack's other files are not scanned
+}
+
+func newScanBudget() *scanBudget {
+	b := &scanBudget{bounded: true}
+	b.sc.Budget = scanBudgetBase
+	return b
+}
+
+// grant adds what n more bytes read allow.
+func (b *scanBudget) grant(n int64) {
+	b.bytes += n
+	if b.bounded {
+		b.sc.Budget = scanBudgetBase + b.bytes*scanBudgetPerByte
+	}
 }
 
 // decodedAs says which reading of a window d is.
@@ -186,29 +242,16 @@ type scanRule struct {
 // scanAnchors are the bytes the scan searches for; every marker holds one.
 const scanAnchors = "_-AL"
 
-// scanRules are the secrets recognised anywhere in a file.
+// scanRules are the secrets recognised anywhere in a file, for what
+// gitleaks' rules lack (their token formats are theirs: internal/leaks):
+// token formats wider than gitleaks' (GitHub fine-grained tokens of any
+// length, OpenAI keys without gitleaks' T3BlbkFJ marker, Hugging Face
+// tokens with digits), npm's .npmrc settings, AWS secret keys after their
+// name alone, and any PEM or PuTTY private key however short.
 var scanRules = []scanRule{
-	tokenRule("AKIA", "an AWS access key id", upperDigit, 16, 16),
-	tokenRule("ASIA", "an AWS temporary access key id", upperDigit, 16, 16),
-	tokenRule("ghp_", "a GitHub personal access token", alnum, 36, 36),
-	tokenRule("gho_", "a GitHub OAuth token", alnum, 36, 36),
-	tokenRule("ghu_", "a GitHub user-to-server token", alnum, 36, 36),
-	tokenRule("ghs_", "a GitHub server-to-server token", alnum, 36, 36),
-	tokenRule("ghr_", "a GitHub refresh token", alnum, 36, 36),
 	tokenRule("github_pat_", "a GitHub fine-grained personal access token", alnumUnderscore, 60, 255),
-	tokenRule("glpat-", "a GitLab personal access token", tokenChar, 20, 255),
-	tokenRule("npm_", "an npm access token", alnum, 36, 36),
-	tokenRule("xoxb-", "a Slack bot token", slackChar, 20, 255),
-	tokenRule("xoxp-", "a Slack user token", slackChar, 20, 255),
-	tokenRule("xoxa-", "a Slack app token", slackChar, 20, 255),
-	tokenRule("xoxr-", "a Slack refresh token", slackChar, 20, 255),
-	tokenRule("xoxs-", "a Slack session token", slackChar, 20, 255),
-	tokenRule("AIza", "a Google API key", googleChar, 35, 35),
-	tokenRule("sk_live_", "a Stripe secret key", alnum, 24, 247),
-	tokenRule("rk_live_", "a Stripe restricted key", alnum, 24, 247),
-	tokenRule("sk-ant-", "an Anthropic API key", googleChar, 32, 255),
 	tokenRule("sk-proj-", "an OpenAI project API key", googleChar, 40, 255),
-	tokenRule("sk-", "an OpenAI API key", alnum, 48, 48), // the legacy form; sk-ant-, sk-proj- stop at their "-"
+	tokenRule("sk-", "an OpenAI API key", alnum, 48, 48), // the legacy form; sk-proj- stops at its "-"
 	tokenRule("hf_", "a Hugging Face access token", alnum, 34, 34),
 	// npm's .npmrc: //registry/:_authToken=VALUE (any value but an
 	// environment reference such as ${NPM_TOKEN}), and the legacy _auth
@@ -294,9 +337,7 @@ func (s *scanBuf) match(rules []*scanRule, k int) string {
 func upperDigit(c byte) bool      { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') }
 func alnum(c byte) bool           { return upperDigit(c) || (c >= 'a' && c <= 'z') }
 func alnumUnderscore(c byte) bool { return alnum(c) || c == '_' }
-func slackChar(c byte) bool       { return alnum(c) || c == '-' }
 func googleChar(c byte) bool      { return alnum(c) || c == '-' || c == '_' }
-func tokenChar(c byte) bool       { return googleChar(c) || c == '.' }
 func base64Char(c byte) bool      { return alnum(c) || c == '+' || c == '/' }
 
 // tokenRule is a credential format: prefix, then a run of characters of

@@ -16,13 +16,13 @@ func FuzzScanSecrets(f *testing.F) {
 	f.Add([]byte("s.s.s.ey.ey.sk-----BEGIN \\u"), "c")
 	token := fake("gh"+"p_", 36, alnums)
 	f.Fuzz(func(t *testing.T, data []byte, rel string) {
-		if _, err := scanSecrets(bytes.NewReader(data), rel); err != nil {
+		if _, err := scanSecrets(bytes.NewReader(data), rel, newScanBudget()); err != nil {
 			t.Fatal(err)
 		}
 		if bytes.IndexByte(data, 0) >= 0 || !strings.HasSuffix(string(data), "\n") {
 			return // a NUL-heavy window may read as UTF-16; only plain lines below
 		}
-		what, err := scanSecrets(bytes.NewReader(append(append([]byte{}, data...), token+"\n"...)), "x.txt")
+		what, err := scanSecrets(bytes.NewReader(append(append([]byte{}, data...), token+"\n"...)), "x.txt", newScanBudget())
 		if err != nil || what == "" {
 			t.Fatalf("a GitHub token after %q was not found (%v)", data, err)
 		}

@@ -66,7 +66,7 @@ func TestScanSecrets(t *testing.T) {
 		"GitHub fine-grained":  fake("github"+"_pat_", 82, alnums+"_"),
 		"npm token":            "//registry.npmjs.org/:_authToken=" + fake("np"+"m_", 36, alnums) + "\n",
 		"npmrc legacy token":   "//registry.npmjs.org/:_authToken = 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0\n",
-		"Slack":                "SLACK=" + fake("xo"+"xb-", 40, alnums+"-"),
+		"Slack":                "SLACK=" + fake("xo"+"xb-", 0, "") + "214365870921-3141592653589-" + fake("", 24, alnums),
 		"Google API key":       `{"key": "` + fake("AI"+"za", 35, alnums+"-_") + `"}`,
 		"private JWK":          `{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}`,
 		"private JWK in a set": `{"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB","d":"X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoVH"}]}`,

@@ -42,11 +42,18 @@ func copyDir(t testing.TB, src, dst string) {
 
 // emptyRegistry makes a checkout laid out like the registry repository, with
 // the registry's scripts, the fixture registry's discovery document, keys and
-// the real advisories file, and no pack. It returns the checkout.
+// the real advisories file, and no pack. It returns the checkout; it skips
+// without ../shared (the scripts and the fixture registry).
 func emptyRegistry(t testing.TB) string {
 	t.Helper()
-	tools := fixtures.RegistryTools(t)
-	fx := fixtures.Registry(t)
+	return emptyRegistryOf(t, fixtures.RegistryTools(t), fixtures.Registry(t))
+}
+
+// emptyRegistryOf is emptyRegistry from the registry's tools and the
+// fixture registry found by the caller: it never skips (a checkout built
+// once for the test binary must not: see oracleRegistry).
+func emptyRegistryOf(t testing.TB, tools, fx string) string {
+	t.Helper()
 	dir := t.TempDir()
 	copyDir(t, filepath.Join(tools, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
 	copyDir(t, filepath.Join(tools, "scripts"), filepath.Join(dir, "scripts"))

@@ -14,12 +14,17 @@ import (
 
 // oracleRegistry is a checkout holding the whole fixture registry slice with
 // the indexes, SBOMs and schema mirror the registry's own scripts write.
+// Every caller decides for itself whether to skip (no node, no ../shared),
+// before the build shared by the test binary: a skip inside the sync.Once
+// would be the first caller's alone, and every later caller would fail on
+// the checkout it never built.
 func oracleRegistry(t *testing.T) string {
 	t.Helper()
 	needNode(t)
+	tools, fx := fixtures.RegistryTools(t), fixtures.Registry(t)
 	oracleOnce.Do(func() {
-		dir := emptyRegistry(t)
-		copyDir(t, filepath.Join(fixtures.Registry(t), "v1"), filepath.Join(dir, "registry", "v1"))
+		dir := emptyRegistryOf(t, tools, fx)
+		copyDir(t, filepath.Join(fx, "v1"), filepath.Join(dir, "registry", "v1"))
 		for _, s := range []string{"registry/scripts/build-index.mjs", "registry/scripts/generate-sbom.mjs"} {
 			if out, err := node(t, dir, s); err != nil {
 				t.Fatalf("%s on the fixture registry: %v\n%s", s, err, out)

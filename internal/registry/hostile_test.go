@@ -5,10 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -167,7 +167,7 @@ func TestRegistryFilesNeverBlock(t *testing.T) {
 				want := untrusted.CodeNotRegular
 				switch kind {
 				case "fifo":
-					if err := syscall.Mkfifo(p, 0o644); err != nil {
+					if err := fixtures.Mkfifo(t, p); err != nil {
 						t.Skipf("no FIFOs here: %v", err)
 					}
 				case "devzero":

@@ -79,6 +79,8 @@ var verifyCodes = map[string]string{
 	"pack_signature_invalid":      "the signature does not verify against the trusted key",
 	"pack_namespace_unauthorized": "the key that verifies is not granted the pack's namespace in the registry's keychain",
 	"pack_integrity_mismatch":     "the tarball's integrity differs from the registry's version manifest",
+	"release_integrity_mismatch":  "the tarball's integrity, name or version differs from the version manifest beside it (a release interrupted between its renames)",
+	"release_manifest_invalid":    "the .json beside the tarball is not a version manifest (no integrity)",
 	"pack_identity_mismatch":      "the tarball's name or version differs from the registry's record or its path",
 	"pack_signing_mismatch":       "the signing method, scheme or key id differs from what the registry records",
 	"pack_key_mismatch":           "the key given is not the key the signing block names",

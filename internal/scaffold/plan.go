@@ -29,6 +29,10 @@ type Plan struct {
 	// internal/scaffold/placeholder): warnings, which the review lists and
 	// `validate --strict` refuses, not problems that stop the files.
 	Placeholders FieldErrors
+	// Test is the command that runs the scaffolded tests, run in the
+	// pack's folder ("" when the runtime scaffolds none): the create
+	// workflow's next steps say it with the folder to cd to.
+	Test string
 
 	owners map[string]string // generated file -> the answer field it comes from
 	// pack and version name the pack the schemas are written for: their

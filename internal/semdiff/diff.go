@@ -3,6 +3,7 @@ package semdiff
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -18,6 +19,22 @@ type differ struct {
 	// referenced are the files (of either side) a manifest or a schema
 	// reaches: they are compared through what references them.
 	referenced map[string]bool
+
+	// The schema comparisons' work budget (schemaref.go): steps spent,
+	// whether it is spent and said so.
+	steps, budget  int64
+	over, overSaid bool
+	// emitted are the schema changes listed (by old and by new place).
+	emitted map[emitKey]bool
+	// sameDone memoises which pairs of places are the same schema;
+	// sameLocal holds the answers of the walk under way that rest on a
+	// pair taken as the same while it is compared.
+	sameDone, sameLocal map[sameKey]bool
+	sameDepth           int // the pairs of targets being compared by same
+	oldIDs, newIDs      map[loc]int32
+	resolved            map[resolveKey]resolution
+	regexps             map[string]*regexp.Regexp
+	keys                map[keysAt][]string
 }
 
 func (d *differ) add(lv Level, rule, file, ptr, format string, args ...any) {
@@ -102,6 +119,7 @@ func (d *differ) manifest() {
 			d.member("the pack", pj, ptr, k, ov, nv)
 		}
 	}
+	d.needs()
 }
 
 // signer is the key a signing block names (v2 keyId, v1 publicKeyRef).

@@ -32,6 +32,7 @@ type Pack struct {
 	manifest map[string]any
 	decoded  map[string]any // decoded JSON files, by path (nil value: not JSON)
 	entry    string         // the runtime entry's path, once compared
+	refs     *refIndex      // where the pack's schema references lead, once built
 }
 
 // Display is the file a finding on the member rel points at: a path

@@ -12,7 +12,7 @@ const (
 	RuleVariableRequired = "diff/variable-required" // a prompt variable added (or made) required without a default
 	RuleRangeNarrowed    = "diff/range-narrowed"    // engines or a peerDependency range admits less, or a peer added
 	RuleConsentWidened   = "diff/consent-widened"   // scopes, tools, hosts or the data boundary a consumer consented to widened
-	RuleRequirementAdded = "diff/requirement-added" // a secret, credential or capability the host must now provide
+	RuleRequirementAdded = "diff/requirement-added" // a secret, credential, capability, or node type a chain's DAG needs, the host must now provide
 	RuleOfferRemoved     = "diff/offer-removed"     // a capability, output port or export format consumers relied on removed
 	RuleValueChanged     = "diff/value-changed"     // a member with no rule changed: could not prove compatible
 
@@ -53,7 +53,7 @@ func Rules() []RuleInfo {
 		{RuleVariableRequired, Breaking, "a prompt variable added, or made required, without a default"},
 		{RuleRangeNarrowed, Breaking, "engines or a peerDependencies range admits fewer versions, or a peer dependency was added"},
 		{RuleConsentWidened, Breaking, "a tool's scopes or data boundary, an agent's tool allowlist, or a provider's scopes or API hosts widened: consumers consented to the old ones"},
-		{RuleRequirementAdded, Breaking, "a secret, credential, model or host capability the host must now provide"},
+		{RuleRequirementAdded, Breaking, "a secret, credential, model or host capability the host must now provide, or a node type or sub-chain a chain's DAG now needs that the pack does not provide"},
 		{RuleOfferRemoved, Breaking, "a capability, output port, produced variable or export format consumers relied on was removed"},
 		{RuleValueChanged, Breaking, "a member wopkit has no rule for changed (a node's role, an agent's model class, the runtime): could not prove compatible"},
 		{RuleEntryAdded, Feature, "a node, agent, chain, prompt, card, form template, artifact type or tool action was added"},

@@ -13,7 +13,7 @@ import (
 )
 
 // mkPack builds a pack in memory from files (path → content).
-func mkPack(t *testing.T, files map[string]string) *Pack {
+func mkPack(t testing.TB, files map[string]string) *Pack {
 	t.Helper()
 	a := &tarball.Archive{}
 	for name, data := range files {

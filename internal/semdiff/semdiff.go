@@ -13,6 +13,7 @@ package semdiff
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,7 +90,9 @@ func (r *Result) Breaking() []Change {
 // Compare compares old with new.
 func Compare(old, new *Pack) *Result {
 	r := &Result{From: old.Name + "@" + old.Version, To: new.Name + "@" + new.Version, Changes: []Change{}, old: old, new: new}
-	d := &differ{old: old, new: new, res: r, referenced: map[string]bool{}}
+	d := &differ{old: old, new: new, res: r, referenced: map[string]bool{}, budget: workBudget,
+		emitted: map[emitKey]bool{}, sameDone: map[sameKey]bool{}, sameLocal: map[sameKey]bool{}, regexps: map[string]*regexp.Regexp{}, keys: map[keysAt][]string{},
+		oldIDs: map[loc]int32{}, newIDs: map[loc]int32{}, resolved: map[resolveKey]resolution{}}
 	d.manifest()
 	d.files()
 	slices.SortStableFunc(r.Changes, func(a, b Change) int {

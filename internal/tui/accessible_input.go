@@ -77,7 +77,7 @@ func inputHelp(in *huh.Input) string {
 		return ""
 	}
 	if s := v.FieldByName("val"); s.IsValid() && s.Kind() == reflect.String {
-		return strings.TrimSpace(s.String())
+		return strings.Join(strings.Fields(s.String()), " ") // as one line: the full screen wraps it to its width
 	}
 	return ""
 }

@@ -45,6 +45,10 @@ type editor struct {
 	src, saved []byte
 	doc        *jsondoc.Doc
 	undo       []undoStep
+	redo       []undoStep // what undo took back, redone in turn (an edit clears it)
+	// whole: the selected problem is shown whole in the detail pane (the
+	// list cuts a long one with …)
+	whole bool
 
 	rows     []row
 	expanded map[string]bool
@@ -71,21 +75,27 @@ type editor struct {
 }
 
 // loadEditor reads the document at path (a pack directory means its
-// pack.json) and builds the editor screen over it.
+// pack.json) and builds the editor screen over it. The file's folder (the
+// pack directory) is its root, as for migrate: a file that is, or links
+// to, something outside it is refused (path_outside_root) before it is
+// read, and the save, through the write door rooted there, refuses one that
+// became so meanwhile; a link to a file inside the folder is written
+// through and stays a link.
 func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*editor, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, "pack.json")
 	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real // saving replaces the file the link points to, not the link
-	}
-	data, err := untrusted.ReadNamed(path, validate.MaxFileSize)
+	data, err := untrusted.ReadFile(path, validate.MaxFileSize)
 	if werr.CodeOf(err) != "" {
 		return nil, err
 	}
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).
 			WithHint("pass a pack directory, a pack.json, or an agent, eval suite or tool manifest file")
+	}
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b { // gzip: a packed release, not a manifest
+		return nil, werr.New(werr.Invalid, "edit_tarball", "%s is a packed tarball, not a manifest wopkit can edit", path).
+			WithHint("see what it holds with `wopkit inspect %s`; edit the pack's folder (`wopkit edit DIR`) and pack it again", path)
 	}
 	doc, err := jsondoc.Parse(data)
 	if err != nil {
@@ -190,6 +200,7 @@ func (e *editor) apply(src []byte, cursorTo string) tea.Cmd {
 	}
 	cur, _ := e.current()
 	e.undo = append(e.undo, undoStep{src: e.src, cursor: cur.ptr})
+	e.redo = nil
 	return e.setDoc(src, doc, cursorTo)
 }
 

@@ -122,12 +122,16 @@ func TestLoadEditorRefuses(t *testing.T) {
 		{"duplicate key", write("dup.json", `{"a": 1, "a": 2}`), "json_invalid"},
 		{"not an object", write("arr.json", `[1]`), "manifest_not_object"},
 		{"directory without pack.json", dir, "file_unreadable"},
+		{"a tarball (issue 35, item 8)", write("x.tgz", "\x1f\x8b\x08\x00rest"), "edit_tarball"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := loadEditor(common.New(true), testValidator, tt.path)
 			if got := werr.CodeOf(err); got != tt.code {
 				t.Errorf("code %q (%v), want %q", got, err, tt.code)
+			}
+			if tt.code == "edit_tarball" && !strings.Contains(err.Error(), "wopkit inspect") {
+				t.Errorf("a tarball's hint does not name wopkit inspect: %v", err)
 			}
 		})
 	}
@@ -159,21 +163,70 @@ func TestEditorMouse(t *testing.T) {
 	}
 }
 
-// TestEditorSavesThroughSymlink edits a pack.json reached through a link:
-// the link stays a link and its target gets the change.
+// TestEditorSavesThroughSymlink edits a pack.json that links to a file in
+// its folder: the link stays a link and its target gets the change.
 func TestEditorSavesThroughSymlink(t *testing.T) {
 	dir := copyPack(t)
-	link := filepath.Join(t.TempDir(), "pack.json")
-	if err := os.Symlink(filepath.Join(dir, "pack.json"), link); err != nil {
+	if err := os.Rename(filepath.Join(dir, "pack.json"), filepath.Join(dir, "manifest.json")); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "pack.json")
+	if err := os.Symlink("manifest.json", link); err != nil {
 		t.Skipf("no symlinks here: %v", err)
 	}
-	newDriver(t, editorOn(t, link)).keys("/", "type:version", "enter", "enter", "ctrl+u", "type:3.0.0", "enter", "ctrl+s")
+	newDriver(t, editorOn(t, dir)).keys("/", "type:version", "enter", "enter", "ctrl+u", "type:3.0.0", "enter", "ctrl+s")
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("the link was replaced: %v", err)
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
+	b, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if !strings.Contains(string(b), `"version": "3.0.0"`) {
 		t.Errorf("target not saved:\n%s", b)
+	}
+}
+
+// TestEditorRefusesALinkOut: `edit DIR` whose pack.json links out of DIR,
+// and `edit FILE` where FILE links out of its folder, are refused as
+// migrate refuses them (path_outside_root), before anything is read; a
+// pack.json swapped for a link out after loading is refused at the save.
+// The file outside is never written.
+func TestEditorRefusesALinkOut(t *testing.T) {
+	outside := copyPack(t)
+	target := filepath.Join(outside, "pack.json")
+	before, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(target, filepath.Join(dir, "pack.json")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "tool.json")
+	if err := os.Symlink(target, file); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{dir, filepath.Join(dir, "pack.json"), file} {
+		if _, err := loadEditor(common.New(true), testValidator, p); werr.CodeOf(err) != "path_outside_root" {
+			t.Errorf("edit %s: %v, want path_outside_root", p, err)
+		}
+	}
+
+	// Loaded as a plain file, then swapped for a link out with the same
+	// bytes (so no "changed since read" hides the refusal).
+	swapped := copyPack(t)
+	d := newDriver(t, editorOn(t, swapped)).keys("/", "type:version", "enter", "enter", "ctrl+u", "type:3.0.0", "enter")
+	if err := os.Remove(filepath.Join(swapped, "pack.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(swapped, "pack.json")); err != nil {
+		t.Fatal(err)
+	}
+	d.keys("ctrl+s")
+	e := d.a.top().(*editor)
+	if !strings.Contains(e.status, "save failed") || !strings.Contains(e.status, "outside") {
+		t.Errorf("save through a link out: status %q", e.status)
+	}
+	if after, _ := os.ReadFile(target); string(after) != string(before) {
+		t.Errorf("the file outside was written:\n%s", after)
 	}
 }
 

@@ -63,7 +63,7 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 	groups := []*huh.Group{
 		w.k.group(
 			qualified(w, validate.ArtifactTypePack, key("id"), "Artifact type id", str{p: &t.ID, def: t.ID}, fmt.Sprintf("/artifactTypes/%d/artifactTypeId", at.i)).
-				Description("appended to the pack name to form the artifactTypeId"),
+				Description(k.fit("appended to the pack name to form the artifactTypeId", descInset)),
 			k.derived(key("displayName"), "Display name", &t.DisplayName, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("displayName"))),
 			k.choose(choice{key: key("validation"), title: "Validation",
 				desc: help("validation"),
@@ -77,10 +77,10 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 				Suggestions(scaffold.ArtifactSyncOn()).Placeholder("(optional) "+strings.Join(scaffold.ArtifactSyncOn(), ", ")),
 		),
 		w.k.group(
-			text(key("exportFormats"), "Export formats", list{p: &t.ExportFormats, def: t.ExportFormats}).Description("comma-separated (optional)"),
+			text(key("exportFormats"), "Export formats", list{p: &t.ExportFormats, def: t.ExportFormats}).Description(k.fit("comma-separated (optional)", descInset)),
 			k.yes(key("versionable"), "Versionable?", huh.NewPointerAccessor(&t.Versionable)),
 			k.yes(key("diffable"), "Diffable?", huh.NewPointerAccessor(&t.Diffable)),
-			text(key("properties"), "Properties", list{p: &t.Properties, def: t.Properties}).Description("the artifact's string properties, comma-separated"),
+			text(key("properties"), "Properties", list{p: &t.Properties, def: t.Properties}).Description(k.fit("the artifact's string properties, comma-separated", descInset)),
 		),
 	}
 	// the choices are the properties as answered above, not as suggested

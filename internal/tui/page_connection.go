@@ -167,8 +167,8 @@ func connScopeGroups(w *wizard, at pos, write bool) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("provider.auth.%s.%d.%s", scopeSide(write), at.j, f) }
 	text := connText(k)
 	return []*huh.Group{w.k.group(
-		text(key("key"), "Group key", str{p: &g.Key, def: g.Key}).Description("a short name for the group, e.g. repo-read"),
-		text(key("label"), "Label", str{p: &g.Label, def: g.Label}).Description("what people are asked to allow, e.g. Read your repositories"),
+		text(key("key"), "Group key", str{p: &g.Key, def: g.Key}).Description(k.fit("a short name for the group, e.g. repo-read", descInset)),
+		text(key("label"), "Label", str{p: &g.Label, def: g.Label}).Description(k.fit("what people are asked to allow, e.g. Read your repositories", descInset)),
 		text(key("scopes"), "Provider scopes", list{p: &g.Scopes, def: g.Scopes}).
 			Description("the provider's own scope strings the group asks for, comma-separated"),
 	)}
@@ -183,18 +183,18 @@ func reachGroups(w *wizard, _ pos) []*huh.Group {
 		opts: huh.NewOptions(withCurrent(scaffold.ConnectionReaches(), pr.Reach)...),
 		acc:  huh.NewPointerAccessor(&pr.Reach)}))
 	mcp := w.k.group(
-		text("provider.server", "MCP server address", str{p: &pr.Server, def: pr.Server}).Description("the server's https address"),
+		text("provider.server", "MCP server address", str{p: &pr.Server, def: pr.Server}).Description(k.fit("the server's https address", descInset)),
 		k.choose(choice{key: "provider.transport", title: "Transport",
 			opts: huh.NewOptions(withCurrent(scaffold.ConnectionTransports(), pr.Transport)...),
 			acc:  huh.NewPointerAccessor(&pr.Transport)}),
 	)
 	openapi := w.k.group(
 		text("provider.openapi", "OpenAPI document", str{p: &pr.OpenAPI, def: pr.OpenAPI}).
-			Description("its https address, or its path in the pack"),
+			Description(k.fit("its https address, or its path in the pack", descInset)),
 	)
 	node := w.k.group(
 		text("provider.node", "Integration node", str{p: &pr.Node, def: pr.Node}).
-			Description("the typeId of the core integration node, e.g. core.openwop.integration.slack"),
+			Description(k.fit("the typeId of the core integration node, e.g. core.openwop.integration.slack", descInset)),
 	)
 	return []*huh.Group{reach,
 		w.hideWhen(mcp, func() bool { return pr.Reach != "mcp" }),
@@ -203,6 +203,6 @@ func reachGroups(w *wizard, _ pos) []*huh.Group {
 		// asked whatever the reach: required for openapi, and the schema
 		// lets any provider name where its credential may go
 		w.k.group(text("provider.apiHosts", "API hosts", list{p: &pr.APIHosts, def: pr.APIHosts}).
-			Description("the hosts the credential may be sent to, comma-separated, e.g. api.acme.com (needed for openapi)")),
+			Description(k.fit("the hosts the credential may be sent to, comma-separated, e.g. api.acme.com (needed for openapi)", descInset))),
 	}
 }

@@ -59,7 +59,7 @@ func omittable(k asker, key, title string, p *float64, kind validate.Kind, ptr s
 			return nil
 		}
 		return check(s)
-	}).Description(strings.TrimSpace(k.help(kind, ptr) + " A negative number leaves it out."))
+	}).Description(k.fit(strings.TrimSpace(k.help(kind, ptr)+" A negative number leaves it out."), descInset))
 }
 
 // qualified is the input of a declarative entry's id, which the pack name

@@ -5,10 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -20,7 +20,7 @@ func TestDirRefusesWhatIsNotARegularFileInside(t *testing.T) {
 	os.WriteFile(secret, []byte("SECRET"), 0o600)
 	os.WriteFile(filepath.Join(root, "ok.json"), []byte(`{"a":1}`), 0o644)
 	os.WriteFile(filepath.Join(root, "big"), make([]byte, 2048), 0o644)
-	if err := syscall.Mkfifo(filepath.Join(root, "fifo.json"), 0o644); err != nil {
+	if err := fixtures.Mkfifo(t, filepath.Join(root, "fifo.json")); err != nil {
 		t.Fatal(err)
 	}
 	os.Symlink(secret, filepath.Join(root, "abs-link"))

@@ -5,10 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -20,7 +20,7 @@ func TestDirFSStaysInsideAndNeverBlocks(t *testing.T) {
 	os.WriteFile(filepath.Join(pack, "pack.json"), []byte(`{}`), 0o644)
 	os.Symlink("../../id_ed25519", filepath.Join(pack, "schemas", "a.json"))
 	os.Symlink("/dev/zero", filepath.Join(pack, "zero.json"))
-	syscall.Mkfifo(filepath.Join(pack, "fifo.json"), 0o644)
+	fixtures.Mkfifo(t, filepath.Join(pack, "fifo.json"))
 
 	fsys, err := DirFS(pack)
 	if err != nil {

@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -37,7 +37,7 @@ func TestKeptDirectoriesDecideAsTheRoot(t *testing.T) {
 	link("/etc/hostname", "v1/packs/a/-/abs.json")
 	link("nowhere.json", "v1/packs/a/-/dangling.json")
 	link("../../../..", "v1/packs/a/-/up")
-	if err := syscall.Mkfifo(filepath.Join(root, "v1/packs/a/-/fifo.json"), 0o644); err != nil {
+	if err := fixtures.Mkfifo(t, filepath.Join(root, "v1/packs/a/-/fifo.json")); err != nil {
 		t.Fatal(err)
 	}
 	rels := []string{

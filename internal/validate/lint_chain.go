@@ -273,7 +273,7 @@ func checkChainParamsUsed(c *lintCtx) {
 				fix.Edits = append(fix.Edits, Edit{Pointer: ptr, Remove: true})
 				c.reportFix(ptr, true,
 					fmt.Sprintf("parameter %q is declared but no {{params.%s}} uses it", m.Key, m.Key),
-					"use it in a node's config or inputs, or remove the declaration", fix)
+					"use it in a node's config or inputs, or remove the declaration", fix.choice("a step may be what lacks the parameter"))
 			}
 		}
 	}

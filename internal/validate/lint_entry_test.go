@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -322,7 +321,7 @@ export const nodes = { "vendor.acme.js.shout": async () => ({}) };
 			t.Fatalf("the validating process did not finish:\n%s", out.String())
 		case <-time.After(20 * time.Millisecond):
 			if proctest.State(child.Process.Pid) == "T" {
-				child.Process.Signal(syscall.SIGCONT)
+				resume(child.Process)
 				child.Process.Kill()
 				t.Fatal("the entry stopped the validating process (SIGSTOP to its parent)")
 			}
@@ -387,7 +386,7 @@ for (;;) {}
 	for _, s := range []string{tag, dir} {
 		if pids := proctest.Find(s); len(pids) > 0 {
 			for _, p := range pids {
-				syscall.Kill(p, syscall.SIGKILL)
+				killPid(p)
 			}
 			t.Errorf("processes of the entry outlived it (%q): %v", s, pids)
 		}

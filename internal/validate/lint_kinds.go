@@ -193,6 +193,9 @@ func peerFamilyFix(doc *jsondoc.Doc, key string) *Fix {
 	}
 	fix := &Fix{Title: fmt.Sprintf("Rename the peer dependency %q to the family %q", key, fam),
 		Edits: []Edit{{Pointer: jsondoc.Child("/peerDependencies", key), Rename: fam}}}
+	if _, alias := declaration().aliases[key]; !alias {
+		fix.choice("the family is a guess from the key's name (the registry's alias table, which wopkit migrate follows, has no row for it)")
+	}
 	meta := doc.Lookup("/peerDependenciesMeta")
 	switch {
 	case meta.Get(key) != nil && meta.Get(fam) == nil:
@@ -304,7 +307,7 @@ func checkCardPlaceholders(c *lintCtx) {
 			case "CD003":
 				if !used[m.Key] {
 					c.reportFix(ptr, true, fmt.Sprintf("placeholderMapping maps %q, which the template never uses as {{%s}}", m.Key, m.Key),
-						"use the slot in prompt.template, or remove the mapping", removeFix(fmt.Sprintf("Remove the unused mapping %q", m.Key), ptr))
+						"use the slot in prompt.template, or remove the mapping", removeFix(fmt.Sprintf("Remove the unused mapping %q", m.Key), ptr).choice("the template may be what lacks the slot"))
 				}
 			case "CD004":
 				in, ok := strings.CutPrefix(m.Value.Text(), "inputs.")

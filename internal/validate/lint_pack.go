@@ -177,7 +177,7 @@ func checkAgentPrefix(c *lintCtx) {
 		c.reportFix(a.ptr()+"/agentId", false,
 			fmt.Sprintf("agentId %q does not start with the pack name %q followed by a dot; registries refuse the pack (RFC 0003)", id, name),
 			fmt.Sprintf("rename the agent to %q", name+"."+suffix),
-			setFix(fmt.Sprintf("Rename the agent to %q", name+"."+suffix), a.ptr()+"/agentId", name+"."+suffix))
+			setFix(fmt.Sprintf("Rename the agent to %q", name+"."+suffix), a.ptr()+"/agentId", name+"."+suffix).choice("renaming an agent changes the id its users name; the suffix is a guess"))
 	}
 }
 
@@ -224,7 +224,7 @@ func checkSecretProvider(c *lintCtx) {
 					`add "provider": the AI provider id the host resolves the key for, such as "anthropic" or "openai"`)
 			case kind != "" && kind != "ai-provider" && prov != nil:
 				c.reportFix(s.ptr()+"/provider", true, fmt.Sprintf("secret %q has a provider but its kind is %q; provider applies only to \"ai-provider\" secrets", id, kind),
-					`remove "provider", or set "kind": "ai-provider" if this is an AI provider key`, removeFix(`Remove "provider"`, s.ptr()+"/provider"))
+					`remove "provider", or set "kind": "ai-provider" if this is an AI provider key`, removeFix(`Remove "provider"`, s.ptr()+"/provider").choice(`the secret's kind may be what is wrong ("ai-provider")`))
 			}
 		}
 	}
@@ -330,7 +330,7 @@ func checkPeerDeps(c *lintCtx) {
 		}
 		c.reportFix(jsondoc.Child("/peerDependenciesMeta", m.Key), true, fmt.Sprintf("peerDependenciesMeta names %q, which is not in peerDependencies", m.Key),
 			fmt.Sprintf("add %q to peerDependencies, or remove its peerDependenciesMeta entry", m.Key),
-			removeFix(fmt.Sprintf("Remove the peerDependenciesMeta entry %q", m.Key), jsondoc.Child("/peerDependenciesMeta", m.Key)))
+			removeFix(fmt.Sprintf("Remove the peerDependenciesMeta entry %q", m.Key), jsondoc.Child("/peerDependenciesMeta", m.Key)).choice("the peer it describes may be what is missing"))
 	}
 }
 

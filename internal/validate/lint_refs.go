@@ -282,7 +282,7 @@ func (c *lintCtx) resolve(ptr, what, ref string, read bool) (string, bool) {
 		if alt := findByBase(c.fsys, path.Base(p)); alt != "" {
 			hint = fmt.Sprintf("the pack has %s: did you mean %q?", alt, alt)
 			if alt != ref {
-				fix = setFix(fmt.Sprintf("Point it at %q", alt), ptr, alt)
+				fix = setFix(fmt.Sprintf("Point it at %q", alt), ptr, alt).choice("a file of that name elsewhere in the pack is a guess: the file may belong where the reference says")
 			}
 		}
 		where := "in the pack"

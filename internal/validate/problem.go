@@ -50,6 +50,18 @@ type Fix struct {
 	// pointer; Edits are then empty. The language server offers it when
 	// wopkit has a template for that member.
 	Create string
+	// Choice, when set, says why the fix is one choice among others (a
+	// guess, or one of several remedies the hint names): the editor
+	// offers it, `validate --fix` lists it and does not apply it.
+	Choice string
+}
+
+// choice marks the fix as one choice among others, for why.
+func (f *Fix) choice(why string) *Fix {
+	if f != nil {
+		f.Choice = why
+	}
+	return f
 }
 
 // Edit is one change to the document a problem is about: Value written at

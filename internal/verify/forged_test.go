@@ -8,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -194,7 +194,7 @@ func TestRegistryFilesNeverBlockVerify(t *testing.T) {
 				os.Remove(p)
 				want := untrusted.CodeNotRegular
 				if kind == "fifo" {
-					if err := syscall.Mkfifo(p, 0o644); err != nil {
+					if err := fixtures.Mkfifo(t, p); err != nil {
 						t.Skipf("no FIFOs here: %v", err)
 					}
 				} else {

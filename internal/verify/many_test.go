@@ -73,6 +73,12 @@ func TestStreamedFileMatchesBytes(t *testing.T) {
 		}
 		want.bound()
 		got := File(context.Background(), tgz, p)
+		// The file is also checked against the version manifest beside it
+		// (the registry's own, here), which Bytes has not.
+		if _, err := os.Stat(tgz[:len(tgz)-len(".tgz")] + ".json"); (err == nil) != got.ReleaseChecked && got.Verified {
+			t.Errorf("%s: release checked %v, a .json beside it: %v", tgz, got.ReleaseChecked, err == nil)
+		}
+		want.ReleaseManifest, want.ReleaseChecked = got.ReleaseManifest, got.ReleaseChecked
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: streamed %+v\nin memory %+v", tgz, got, want)
 		}

@@ -70,6 +70,11 @@ type Result struct {
 	Latest            string `json:"latest,omitempty"`
 	// Tree is the registry tree the version manifest was found in (v1, v2).
 	Tree string `json:"tree,omitempty"`
+	// ReleaseManifest is the version manifest beside the tarball (the .json
+	// `pack` writes) whose integrity the tarball was checked against, and
+	// ReleaseChecked says the check was made (and passed, when Verified).
+	ReleaseManifest string `json:"releaseManifest,omitempty"`
+	ReleaseChecked  bool   `json:"releaseIntegrityChecked"`
 	// KeyStatus is the keychain status of the key that verified (active,
 	// rotated, ...), with a registry.
 	KeyStatus string               `json:"keyStatus,omitempty"`
@@ -109,11 +114,15 @@ func file(ctx context.Context, path string, p Policy, folders *untrusted.Folders
 	}
 	if err == nil {
 		sig, sigPath, sigErr := readDetached(path, p.SigPath, folders)
+		var rel *release
+		if sigErr == nil {
+			rel, sigErr = releaseOf(path, folders)
+		}
 		if sigErr != nil {
 			err = sigErr
 		} else {
 			r.Signature = sigPath
-			err = check(ctx, src, sig, p, r)
+			err = check(ctx, src, sig, rel, p, r)
 		}
 	}
 	if err != nil {
@@ -210,12 +219,13 @@ func (p Policy) limits() tarball.Limits {
 // Bytes verifies a tarball held in memory with its detached signature (nil
 // when there is none), filling r. It returns the first failure.
 func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error {
-	return check(ctx, &source{data: tgz, lim: p.limits()}, detached, p, r)
+	return check(ctx, &source{data: tgz, lim: p.limits()}, detached, nil, p, r)
 }
 
 // check verifies the tarball of src with its detached signature (nil when
-// there is none), filling r; it returns the first failure.
-func check(ctx context.Context, src *source, detached []byte, p Policy, r *Result) error {
+// there is none) and the version manifest beside it (nil when there is
+// none), filling r; it returns the first failure.
+func check(ctx context.Context, src *source, detached []byte, rel *release, p Policy, r *Result) error {
 	if p.Key == nil && p.Registry == nil && p.Bundles == nil {
 		return werr.New(werr.Usage, "verify_no_trust", "nothing to verify %s against", r.Path).
 			WithHint("give --key PUB or --registry DIR")
@@ -312,7 +322,17 @@ func check(ctx context.Context, src *source, detached []byte, p Policy, r *Resul
 				WithHint("the tarball is not the one the registry published: a file other than pack.json changed")
 		}
 		r.IntegrityChecked = true
-	} else if sch.method != sign.MethodLegacy {
+	}
+	if rel != nil {
+		if err := rel.agrees(r); err != nil {
+			return err
+		}
+	}
+	switch {
+	case vm != nil || sch.method == sign.MethodLegacy:
+	case r.ReleaseChecked:
+		r.Notes = append(r.Notes, noteRelease(r.ReleaseManifest))
+	default:
 		r.Notes = append(r.Notes, NoteUncovered)
 	}
 	if r.Yanked {

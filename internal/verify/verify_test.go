@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
@@ -75,9 +74,24 @@ func TestKeyOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	tgz := filepath.Join(reg, "v1", "packs", "core.openwop.a2a", "-", "1.1.0.tgz")
-	r := File(context.Background(), tgz, Policy{Key: pub})
-	if !r.Verified || r.IntegrityChecked || len(r.Notes) == 0 || r.Notes[0] != NoteUncovered {
+	// Alone in a folder: nothing vouches for the other files.
+	alone := filepath.Join(t.TempDir(), "1.1.0.tgz")
+	data, err := os.ReadFile(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := File(context.Background(), alone, Policy{Key: pub}); !r.Verified || r.IntegrityChecked || r.ReleaseChecked || len(r.Notes) == 0 || r.Notes[0] != NoteUncovered {
 		t.Errorf("key-only result %+v", r)
+	}
+	// Beside its version manifest (the registry's 1.1.0.json): checked
+	// against it, and said so.
+	r := File(context.Background(), tgz, Policy{Key: pub})
+	if !r.Verified || r.IntegrityChecked || !r.ReleaseChecked || len(r.Notes) == 0 || r.Notes[0] != noteRelease(r.ReleaseManifest) ||
+		!strings.HasPrefix(r.Notes[0], "only pack.json is covered by the signature") {
+		t.Errorf("key-only result beside its .json %+v", r)
 	}
 	other, _ := sign.LoadPublicKey(filepath.Join(reg, "keys", "myndhyve-internal-1.pub"))
 	if r := File(context.Background(), tgz, Policy{Key: other}); r.Verified || r.Error.Code != "pack_signature_invalid" {
@@ -258,13 +272,6 @@ func BenchmarkVerify(b *testing.B) {
 			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// cpuTime is the process's user+system CPU time in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchmarkVerifyRegistry verifies the whole fixture registry per iteration

@@ -1,0 +1,123 @@
+package semdiff
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/openwop/wopkit/internal/pack"
+)
+
+// need is something a pack's chains need from the host: a node type
+// (a DAG node's typeId) or a chain (a subChains ref) the pack does not
+// itself provide, or the model capability.
+type need struct {
+	chain string // the chain that needs it first
+	ptr   string // where, in pack.json
+}
+
+// modelTypes are the node types that run a language model: a chain that
+// uses one needs the host to provide a model (docs/RULES.md).
+const modelTypes = "core.ai."
+
+// modelNeed is the key of the model capability among the needs.
+const modelNeed = "capability:model"
+
+// needsOf is what p's chains need from the host, by "node type ID",
+// "chain ID" or modelNeed.
+func needsOf(p *Pack) map[string]need {
+	chains, _ := p.manifest["chains"].([]any)
+	provided := map[string]bool{}
+	if nodes, ok := p.manifest["nodes"].([]any); ok {
+		for _, n := range nodes {
+			if id, ok := n.(map[string]any)["typeId"].(string); ok {
+				provided["node type "+id] = true
+			}
+		}
+	}
+	for _, c := range chains {
+		if id, ok := c.(map[string]any)["chainId"].(string); ok {
+			provided["chain "+id] = true
+		}
+	}
+	out := map[string]need{}
+	for i, c := range chains {
+		cm, _ := c.(map[string]any)
+		id, _ := cm["chainId"].(string)
+		base := fmt.Sprintf("/chains/%d", i)
+		add := func(key, ptr string) {
+			if _, ok := out[key]; !ok && !provided[key] {
+				out[key] = need{id, ptr}
+			}
+		}
+		var walk func(v any, ptr string)
+		walk = func(v any, ptr string) {
+			switch x := v.(type) {
+			case map[string]any:
+				for _, k := range unionKeys(x, nil) {
+					at := ptr + "/" + escape(k)
+					if t, ok := x[k].(string); ok && k == "typeId" {
+						add("node type "+t, at)
+						if strings.HasPrefix(t, modelTypes) {
+							add(modelNeed, at)
+						}
+						continue
+					}
+					walk(x[k], at)
+				}
+			case []any:
+				for j, e := range x {
+					walk(e, fmt.Sprintf("%s/%d", ptr, j))
+				}
+			}
+		}
+		walk(cm["dag"], base+"/dag")
+		subs, _ := cm["subChains"].([]any)
+		for j, s := range subs {
+			if ref, ok := s.(map[string]any)["ref"].(string); ok {
+				add("chain "+ref, fmt.Sprintf("%s/subChains/%d/ref", base, j))
+			}
+		}
+	}
+	return out
+}
+
+// needs compares what the chains of the two versions need from the host:
+// a node type, sub-chain or model a chain now needs, which the pack does
+// not provide, is a new requirement on every host (breaking); one no
+// longer needed is a fix.
+func (d *differ) needs() {
+	on, nn := needsOf(d.old), needsOf(d.new)
+	keys := make([]string, 0, len(on)+len(nn))
+	for k := range nn {
+		keys = append(keys, k)
+	}
+	for k := range on {
+		if _, ok := nn[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		o, inOld := on[k]
+		n, inNew := nn[k]
+		switch {
+		case inOld && inNew:
+		case inNew && k == modelNeed:
+			d.add(Breaking, RuleRequirementAdded, pack.ManifestFile, n.ptr, "chain %s: its DAG now runs a model (node type %s): the host must now provide a model", n.chain, nodeType(d.new, n.ptr))
+		case inNew:
+			d.add(Breaking, RuleRequirementAdded, pack.ManifestFile, n.ptr, "chain %s: its DAG now needs %s, which the pack does not provide: the host must now have it", n.chain, k)
+		case k == modelNeed:
+			d.add(Fix, RuleTextChanged, pack.ManifestFile, o.ptr, "chain %s: its DAG no longer runs a model", o.chain)
+		default:
+			d.add(Fix, RuleTextChanged, pack.ManifestFile, o.ptr, "chain %s: its DAG no longer needs %s", o.chain, k)
+		}
+	}
+}
+
+// nodeType is the typeId at ptr in p's manifest.
+func nodeType(p *Pack, ptr string) string {
+	v, _ := pointerGet(p.manifest, ptr)
+	s, _ := v.(string)
+	return s
+}
