@@ -264,6 +264,8 @@ func formatHint(f string) string {
 		return "write an absolute URL with a scheme, such as https://example.com/path"
 	case "email":
 		return "write an email address such as security@example.com"
+	case "hostname":
+		return "write a bare host name such as api.acme.com: no scheme, port or path"
 	}
 	return "see the JSON Schema " + f + " format"
 }
@@ -288,6 +290,8 @@ var patternWords = map[string]string{
 	`^[a-z][a-z0-9-]*$`:                                                                 "lower-case letters, digits and '-', starting with a letter, e.g. anthropic",
 	`^[a-z0-9-]+$`:                                                                      "lower-case letters, digits and '-', e.g. email",
 	`^([a-z][a-z0-9-]*|x-host-[a-z][a-z0-9-]*-[a-z][a-z0-9-]*)$`:                        "a spec capability such as structured-output, or a host extension x-host-<host>-<name>",
+	`^[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+(@(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*))?$`: "a node type id, two or more dot-separated parts each starting with a lower-case letter, with an optional exact version pin @MAJOR.MINOR.PATCH, e.g. vendor.acme.tools.digest@1.0.0",
+	`^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*\.[a-z][a-z0-9-]*$`:                                     "a bare host name in lower case, two or more dot-separated labels, the last starting with a letter, no scheme, port or path, e.g. api.acme.com",
 	`^https://`:                     "it must start with https://, e.g. https://acme.dev/weather",
 	`^https://[^\s{}]+$`:            "an address that starts with https:// and has no spaces or braces, e.g. https://acme.dev/hook",
 	`^[1-9][0-9]*$`:                 "a whole number from 1 up, e.g. 3",

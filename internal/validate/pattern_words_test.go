@@ -1,0 +1,33 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestWizardPatternsInWords (issue 35, item 4): the forms the wizard's
+// fields hit that the review once told as a raw regular expression or "see
+// the JSON Schema hostname format" (a chain step's typeId, a connection's
+// API hosts) are said in words.
+func TestWizardPatternsInWords(t *testing.T) {
+	t.Parallel()
+	v := newV(t)
+	for _, tt := range []struct {
+		kind  Kind
+		ptr   string
+		value any
+	}{
+		{WorkflowChainPack, "/chains/0/dag/nodes/0/typeId", "Acme"},
+		{ConnectionPack, "/provider/apiHosts", []any{"https://api.acme.dev"}},
+	} {
+		probs := v.CheckValueFor(V2, tt.kind, tt.ptr, tt.value)
+		if len(probs) == 0 {
+			t.Errorf("%s %v: taken", tt.ptr, tt.value)
+		}
+		for _, p := range probs {
+			if strings.Contains(p.Message+p.Hint, "^") || strings.Contains(p.Hint, "see the JSON Schema") {
+				t.Errorf("%s: not in words: %s (%s)", tt.ptr, p.Message, p.Hint)
+			}
+		}
+	}
+}
