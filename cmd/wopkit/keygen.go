@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -15,23 +16,39 @@ type keygenOptions struct {
 	Out        string
 	Algorithm  string
 	Passphrase bool
+	NoPass     bool
 	Force      bool
 	FromAgent  string
 	Output     OutputOptions
+
+	// secret reads a passphrase typed on the terminal; nil when stdin is
+	// not one (then keygen asks nothing). env is os.LookupEnv.
+	secret sign.ReadSecret
+	env    func(string) (string, bool)
 }
 
 // newKeygenCmd builds `wopkit keygen`: a key pair PREFIX.key (PKCS#8 PEM,
 // 0600, optionally encrypted) and PREFIX.pub (SPKI PEM).
-func newKeygenCmd() *cobra.Command {
-	o := &keygenOptions{}
+func newKeygenCmd() *cobra.Command { return newKeygenCmdWith(sign.TerminalSecret(), os.LookupEnv) }
+
+// newKeygenCmdWith is newKeygenCmd asking passphrases through secret (nil:
+// no terminal) and reading the environment through env.
+func newKeygenCmdWith(secret sign.ReadSecret, env func(string) (string, bool)) *cobra.Command {
+	o := &keygenOptions{secret: secret, env: env}
 	cmd := &cobra.Command{
 		Use:   "keygen",
 		Short: "Make a signing key pair: PREFIX.key (PKCS#8 PEM, 0600) and PREFIX.pub (SPKI PEM)",
 		Long: "keygen writes an Ed25519 key pair (the registry's algorithm) or, with --algorithm ecdsa-p256, an\n" +
-			"ECDSA P-256 pair for Sigstore bundles. With --passphrase the private key is encrypted (PBES2:\n" +
-			"PBKDF2-HMAC-SHA256 + AES-256-CBC, readable by openssl); the passphrase comes from " + sign.PassphraseEnv + "\n" +
-			"or is prompted for on the terminal. The private key is never printed.",
-		Example: "  wopkit keygen --out keys/acme\n" +
+			"ECDSA P-256 pair for Sigstore bundles. On a terminal it asks for a passphrase, twice (or takes\n" +
+			sign.PassphraseEnv + " when set, as signing does), and encrypts the private key with it (PBES2:\n" +
+			"PBKDF2-HMAC-SHA256 + AES-256-CBC, readable by openssl); an empty answer writes the key unencrypted,\n" +
+			"and says so. With --passphrase the key is always encrypted, the passphrase read from\n" +
+			sign.PassphraseEnv + " or else asked; with --no-passphrase nothing is asked and the key is\n" +
+			"unencrypted. When stdin is not a terminal (a script, CI) nothing is asked: the key is unencrypted,\n" +
+			"with a note unless --no-passphrase says it is meant. Signing with an encrypted key asks for its\n" +
+			"passphrase (or reads " + sign.PassphraseEnv + "). The private key is never printed.",
+		Example: "  wopkit keygen --out keys/acme                               # asks for a passphrase on a terminal\n" +
+			"  wopkit keygen --out ci --no-passphrase --force\n" +
 			"  wopkit keygen --out acme --passphrase\n" +
 			"  WOPKIT_KEY_PASSPHRASE=... wopkit keygen --out ci --passphrase --force\n" +
 			"  wopkit keygen --out sigstore --algorithm ecdsa-p256\n" +
@@ -41,6 +58,9 @@ func newKeygenCmd() *cobra.Command {
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if o.Out == "" {
 				return usageErr("keygen needs --out PREFIX", "e.g. --out keys/acme writes keys/acme.key and keys/acme.pub")
+			}
+			if o.Passphrase && o.NoPass {
+				return usageErr("--passphrase and --no-passphrase contradict each other", "give one of them")
 			}
 			if o.FromAgent != "" || len(args) > 0 {
 				return o.agentArgs(cmd, args)
@@ -59,15 +79,9 @@ func newKeygenCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var pass []byte
-			if o.Passphrase {
-				if pass, err = sign.Passphrase("New key passphrase", true)(); err != nil {
-					return err
-				}
-				if len(pass) == 0 {
-					return werr.New(werr.Invalid, "key_passphrase_empty", "--passphrase was given but the passphrase is empty").
-						WithHint("set a non-empty %s, or drop --passphrase for an unencrypted key", sign.PassphraseEnv)
-				}
+			pass, err := o.passphrase(cmd)
+			if err != nil {
+				return err
 			}
 			// The prefix's directory is created (0700: it holds a private key).
 			if err := atomicfile.MkdirAll(filepath.Dir(o.Out), 0o700); err != nil {
@@ -91,12 +105,66 @@ func newKeygenCmd() *cobra.Command {
 	f.StringVar(&o.Out, "out", "", "path prefix: writes PREFIX.key and PREFIX.pub")
 	f.StringVar(&o.Algorithm, "algorithm", string(sign.Ed25519), "ed25519 (registry signing) or ecdsa-p256 (Sigstore bundles)")
 	f.BoolVar(&o.Passphrase, "passphrase", false, "encrypt the private key (passphrase from "+sign.PassphraseEnv+", else prompted)")
+	f.BoolVar(&o.NoPass, "no-passphrase", false, "write the private key unencrypted and ask nothing (scripts, CI)")
 	f.BoolVar(&o.Force, "force", false, "replace existing PREFIX.key / PREFIX.pub")
 	f.StringVar(&o.FromAgent, "from-ssh-agent", "", "write only PREFIX.pub, the SPKI PEM of an Ed25519 key in the ssh-agent ("+sign.AgentSocketEnv+"):\n"+
 		"alone its only one, or SELECTOR (SHA256:<fingerprint> or the key's comment) as the next argument or after =")
 	f.Lookup("from-ssh-agent").NoOptDefVal = sign.AgentPrefix
 	o.Output.AddFlags(cmd)
 	return cmd
+}
+
+// passphrase is the new key's passphrase (nil: unencrypted): with
+// --passphrase from the environment or the terminal, and required; with
+// --no-passphrase none; else on a terminal from the environment or asked
+// (an empty answer is none, said plainly), and on no terminal none, with a
+// note.
+func (o *keygenOptions) passphrase(cmd *cobra.Command) ([]byte, error) {
+	errOut := cmd.ErrOrStderr()
+	key := o.Out + ".key"
+	switch {
+	case o.Passphrase:
+		var pass []byte
+		var err error
+		if v, ok := o.env(sign.PassphraseEnv); ok {
+			pass = []byte(v)
+		} else if o.secret == nil {
+			err = werr.New(werr.Env, "key_passphrase_unavailable", "--passphrase was given and stdin is not a terminal").
+				WithHint("set %s, or pass --no-passphrase for an unencrypted key", sign.PassphraseEnv)
+		} else {
+			pass, err = sign.AskNewPassphrase(o.secret)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(pass) == 0 {
+			return nil, werr.New(werr.Invalid, "key_passphrase_empty", "--passphrase was given but the passphrase is empty").
+				WithHint("set a non-empty %s, or drop --passphrase for an unencrypted key", sign.PassphraseEnv)
+		}
+		return pass, nil
+	case o.NoPass:
+		return nil, nil
+	case o.secret == nil:
+		safeLine(errOut, "note: stdin is not a terminal, so no passphrase was asked: %s is not encrypted (--passphrase with %s encrypts it; --no-passphrase silences this note)", key, sign.PassphraseEnv)
+		return nil, nil
+	}
+	// On a terminal the passphrase comes from where signing reads it:
+	// the environment first, else asked.
+	pass, fromEnv := []byte(nil), false
+	if v, ok := o.env(sign.PassphraseEnv); ok {
+		pass, fromEnv = []byte(v), true
+	} else if p, err := sign.AskNewPassphrase(o.secret); err != nil {
+		return nil, err
+	} else {
+		pass = p
+	}
+	if fromEnv && len(pass) > 0 {
+		safeLine(errOut, "encrypting %s with the passphrase in %s", key, sign.PassphraseEnv)
+	}
+	if len(pass) == 0 {
+		safeLine(errOut, "no passphrase: %s is written unencrypted (anyone who can read the file can sign as you)", key)
+	}
+	return pass, nil
 }
 
 // agentArgs folds keygen's optional SELECTOR argument into --from-ssh-agent

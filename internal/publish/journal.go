@@ -211,7 +211,7 @@ func (p *Plan) Apply() (err error) {
 		return err
 	}
 	defer t.close()
-	j := &journal{Format: journalFormat, State: stateStaging, What: p.Name + "@" + p.Version, Root: t.real, RootID: t.rootID, Dirs: []string{}}
+	j := &journal{Format: journalFormat, State: stateStaging, What: p.what(), Root: t.real, RootID: t.rootID, Dirs: []string{}}
 	if j.Dirs, err = missingDirs(d, p.Changes); err != nil {
 		return err
 	}
@@ -277,6 +277,15 @@ func (p *Plan) Apply() (err error) {
 		return errors.Join(err, backward(t, j))
 	}
 	return nil
+}
+
+// what names the plan in its journal: name@version, or the name alone
+// (a keychain addition).
+func (p *Plan) what() string {
+	if p.Version == "" {
+		return p.Name
+	}
+	return p.Name + "@" + p.Version
 }
 
 // Recover resolves a transaction a killed publish, yank or deprecate of

@@ -166,7 +166,7 @@ func checkSigner(t *Tree, pm *jsjson.Obj, name, spec string) error {
 	}
 	k, err := root.Key(keyID)
 	if err != nil {
-		return err
+		return unknownKey(err, t.Root, keyID, name, "", nil)
 	}
 	if k.Status != "active" {
 		return werr.New(werr.Invalid, "key_not_active", "key %q is %q in the keychain of %s: only an active key may sign a new publication", keyID, k.Status, t.Root).

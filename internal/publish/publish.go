@@ -263,7 +263,7 @@ func loadRelease(ctx context.Context, t *Tree, o Options) (*Release, error) {
 	}
 	k, err := root.Key(keyID)
 	if err != nil {
-		return nil, err
+		return nil, unknownKey(err, o.Registry, keyID, name, o.Tarball, a)
 	}
 	if k.Status != "active" { // check-published-immutable.mjs: a new publication needs status "active", spelled out
 		return nil, werr.New(werr.Invalid, "key_not_active", "key %q is %q in the keychain of %s: only an active key may sign a new publication", keyID, k.Status, t.Root).

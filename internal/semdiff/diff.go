@@ -25,11 +25,14 @@ type differ struct {
 	steps, budget  int64
 	over, overSaid bool
 	// emitted are the schema changes listed (by old and by new place).
-	emitted map[string]bool
+	emitted map[emitKey]bool
 	// sameDone memoises which pairs of places are the same schema;
 	// sameLocal holds the answers of the walk under way that rest on a
 	// pair taken as the same while it is compared.
 	sameDone, sameLocal map[sameKey]bool
+	sameDepth           int // the pairs of targets being compared by same
+	oldIDs, newIDs      map[loc]int32
+	resolved            map[resolveKey]resolution
 	regexps             map[string]*regexp.Regexp
 	keys                map[keysAt][]string
 }

@@ -3,6 +3,7 @@ package semdiff
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"regexp"
 	"slices"
 	"sort"
@@ -111,7 +112,7 @@ type loc struct{ file, ptr string }
 
 // pairKey is a pair of places compared under a context.
 type pairKey struct {
-	o, n loc
+	o, n int32 // placeID
 	x    xform
 }
 
@@ -129,6 +130,8 @@ type schemaCmp struct {
 	// old is the old side of the pair being compared: a change found
 	// from two paths at the same old place is listed once.
 	old node
+	// path is the tokens same has walked down from the pair it compares.
+	path []string
 }
 
 // compareSchemas compares the schemas o and n (nil: no schema, which
@@ -173,19 +176,27 @@ func (c *schemaCmp) emit(raw way, at node, kw, words string) {
 	case c.oneOf > 0 && raw&(less|member) != 0 && w&more != 0 && rule == RuleOutputWidened:
 		words += " (in a oneOf branch: a value that matched two branches may now match only this one and be accepted)"
 	}
-	msg := c.what + " " + verb + ": " + words
-	if rule == RuleSchemaUndecided {
-		msg = c.what + ": could not prove compatible: " + words
-	}
 	// A change reached by several paths (one old definition against many
 	// new ones, or the other way round) is listed once.
-	oldKey := "o|" + c.old.file + "#" + c.old.ptr + "|" + rule + "|" + msg
-	newKey := "n|" + at.file + "#" + ptr + "|" + rule + "|" + msg
+	oldKey := emitKey{c.d.placeID(c.old.p, c.old.place()), true, kw, rule, c.what, words}
+	newKey := emitKey{c.d.placeID(at.p, at.place()), false, kw, rule, c.what, words}
 	if c.d.emitted[oldKey] || c.d.emitted[newKey] {
 		return
 	}
 	c.d.emitted[oldKey], c.d.emitted[newKey] = true, true
+	msg := c.what + " " + verb + ": " + words
+	if rule == RuleSchemaUndecided {
+		msg = c.what + ": could not prove compatible: " + words
+	}
 	c.d.add(lv, rule, at.file, ptr, "%s", msg)
+}
+
+// emitKey is a change listed, by the old place it was found from or the
+// new place it is at.
+type emitKey struct {
+	place             int32
+	old               bool
+	kw, rule, what, w string
 }
 
 // levelOf is the level, rule and verb of the way w (a set: the most
@@ -235,7 +246,7 @@ func (c *schemaCmp) cmp(o, n node) {
 	if c.d.spend(1) {
 		return
 	}
-	key := pairKey{o.place(), n.place(), c.x}
+	key := pairKey{c.d.placeID(o.p, o.place()), c.d.placeID(n.p, n.place()), c.x}
 	if c.seen[key] {
 		return // compared already, or being compared (a recursive schema)
 	}
@@ -669,7 +680,7 @@ func (c *schemaCmp) properties(o, n node, om, nm map[string]any) {
 		return mAP
 	}
 	oProps, nProps := o.at("properties"), n.at("properties")
-	for _, k := range c.d.union(oProps, op, nProps, np) {
+	for k := range c.d.union(oProps, op, nProps, np) {
 		if c.d.spend(1 + len(k)/32) {
 			return
 		}
@@ -1076,25 +1087,28 @@ func sorted(s map[string]bool) []string { return setDiff(s, nil) }
 // union is unionKeys(om, nm) for the objects at the places o and n, their
 // sorted keys kept (a definition compared with many others is sorted
 // once).
-func (d *differ) union(o node, om map[string]any, n node, nm map[string]any) []string {
+func (d *differ) union(o node, om map[string]any, n node, nm map[string]any) iter.Seq[string] {
 	ok, nk := d.sortedKeys(o, om), d.sortedKeys(n, nm)
-	out := make([]string, 0, max(len(ok), len(nk)))
-	i, j := 0, 0
-	for i < len(ok) || j < len(nk) {
-		switch {
-		case j == len(nk) || i < len(ok) && ok[i] < nk[j]:
-			out = append(out, ok[i])
-			i++
-		case i == len(ok) || nk[j] < ok[i]:
-			out = append(out, nk[j])
-			j++
-		default:
-			out = append(out, ok[i])
-			i, j = i+1, j+1
+	return func(yield func(string) bool) {
+		i, j := 0, 0
+		for i < len(ok) || j < len(nk) {
+			var k string
+			switch {
+			case j == len(nk) || i < len(ok) && ok[i] < nk[j]:
+				k = ok[i]
+				i++
+			case i == len(ok) || nk[j] < ok[i]:
+				k = nk[j]
+				j++
+			default:
+				k = ok[i]
+				i, j = i+1, j+1
+			}
+			if !yield(k) {
+				return
+			}
 		}
 	}
-	d.spend(len(out) / 8)
-	return out
 }
 
 type keysAt struct {

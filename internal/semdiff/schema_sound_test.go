@@ -207,3 +207,50 @@ func BenchmarkQuadratic(b *testing.B) {
 		configResult(b, o, n)
 	}
 }
+
+// large is a schema of about 5 MiB (the registry's limit for a file): n
+// members, each an object of a few typed members; changed narrows one.
+func large(n int, changed bool) map[string]any {
+	props := obj{}
+	for i := range n {
+		props[fmt.Sprintf("member%05d", i)] = obj{"type": "object", "description": "A member of the large schema, described at some length.",
+			"properties": obj{"id": obj{"type": "string", "minLength": 1}, "count": obj{"type": "integer", "minimum": 0},
+				"kind": obj{"enum": arr{"a", "b", "c"}}, "tags": obj{"type": "array", "items": obj{"$ref": "#/$defs/tag"}}}}
+	}
+	tag := obj{"type": "string", "maxLength": 64}
+	if changed {
+		props[fmt.Sprintf("member%05d", n/2)].(map[string]any)["required"] = arr{"id"}
+		tag = obj{"type": "string", "maxLength": 32}
+	}
+	return obj{"schemas/c.json": obj{"type": "object", "properties": props, "$defs": obj{"tag": tag}}}
+}
+
+// TestLargeSchemaWithinBudget: a schema at the registry's size limit with
+// two narrowings (one in place, one behind a reference every member
+// uses) is compared whole: both found, each once, no budget note.
+func TestLargeSchemaWithinBudget(t *testing.T) {
+	t.Parallel()
+	o, n := large(17000, false), large(17000, true)
+	if size := len(js(o["schemas/c.json"])); size < 4<<20 || size > 5<<20 {
+		t.Fatalf("the schema holds %d bytes, want 4-5 MiB", size)
+	}
+	r := configResult(t, o, n)
+	if len(r.Changes) != 2 {
+		t.Fatalf("want 2 changes, got %d: %+v", len(r.Changes), r.Changes[:min(len(r.Changes), 5)])
+	}
+	for _, c := range r.Changes {
+		if c.Rule != RuleInputNarrowed || strings.Contains(c.Message, "too large") {
+			t.Errorf("%+v", c)
+		}
+	}
+}
+
+// BenchmarkLargeSchema: a 5 MiB schema against itself narrowed in two
+// places.
+func BenchmarkLargeSchema(b *testing.B) {
+	o, n := large(17000, false), large(17000, true)
+	b.ReportAllocs()
+	for b.Loop() {
+		configResult(b, o, n)
+	}
+}

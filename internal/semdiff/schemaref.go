@@ -12,7 +12,7 @@ import (
 // stops with "could not prove compatible: the schemas are too large to
 // compare". BenchmarkQuadratic measures what the budget costs at most.
 const (
-	workBudget = 2_000_000
+	workBudget = 4_000_000
 	maxChanges = 20_000
 )
 
@@ -43,6 +43,10 @@ const (
 type refIndex struct {
 	resources map[string]loc
 	anchors   map[string]loc
+	// rootBase is each file's base URI at its root; nested marks the
+	// files with an $id below the root (their base changes inside).
+	rootBase map[string]*url.URL
+	nested   map[string]bool
 }
 
 func fileURI(rel string) *url.URL {
@@ -54,7 +58,7 @@ func (p *Pack) index() *refIndex {
 	if p.refs != nil {
 		return p.refs
 	}
-	ix := &refIndex{resources: map[string]loc{}, anchors: map[string]loc{}}
+	ix := &refIndex{resources: map[string]loc{}, anchors: map[string]loc{}, rootBase: map[string]*url.URL{}, nested: map[string]bool{}}
 	names := make([]string, 0, len(p.Files))
 	for name := range p.Files {
 		if strings.HasSuffix(name, ".json") {
@@ -69,6 +73,15 @@ func (p *Pack) index() *refIndex {
 		}
 		u := fileURI(name)
 		ix.add(ix.resources, u.String(), loc{name, ""})
+		ix.rootBase[name] = u
+		if m, ok := doc.(map[string]any); ok {
+			if id, ok := m["$id"].(string); ok {
+				if b, err := u.Parse(id); err == nil {
+					b.Fragment, b.RawFragment = "", ""
+					ix.rootBase[name] = b
+				}
+			}
+		}
 		ix.walk(doc, name, "", u)
 	}
 	p.refs = ix
@@ -104,6 +117,9 @@ func (ix *refIndex) walk(v any, file, ptr string, base *url.URL) {
 			u.Fragment, u.RawFragment = "", ""
 			base = u
 			ix.add(ix.resources, u.String(), loc{file, ptr})
+			if ptr != "" {
+				ix.nested[file] = true
+			}
 		}
 	}
 	for _, kw := range []string{"$anchor", "$dynamicAnchor"} {
@@ -139,6 +155,10 @@ func itoa(i int) string {
 // baseOf is the base URI of the schema at place l of p: the file's URI,
 // changed by every $id on the way down to it (its own included).
 func (p *Pack) baseOf(l loc) *url.URL {
+	ix := p.index()
+	if !ix.nested[l.file] {
+		return ix.rootBase[l.file]
+	}
 	base := fileURI(l.file)
 	v := p.JSON(l.file)
 	toks := []string{}
@@ -172,11 +192,46 @@ func (p *Pack) baseOf(l loc) *url.URL {
 // is unresolved.
 func (d *differ) resolve(at node, ref string) (node, reach) {
 	d.spend(8)
-	u, err := at.p.baseOf(at.place()).Parse(ref)
-	if err != nil {
-		return node{}, unresolved
+	k := resolveKey{at.p, at.place(), ref}
+	if r, ok := d.resolved[k]; ok {
+		return r.n, r.r
 	}
-	frag := u.Fragment
+	n, r := d.resolveOnce(at, ref)
+	d.resolved[k] = resolution{n, r}
+	return n, r
+}
+
+type resolveKey struct {
+	p   *Pack
+	at  loc
+	ref string
+}
+
+type resolution struct {
+	n node
+	r reach
+}
+
+func (d *differ) resolveOnce(at node, ref string) (node, reach) {
+	base := at.p.baseOf(at.place())
+	var u *url.URL
+	var frag string
+	if strings.HasPrefix(ref, "#") {
+		// A fragment only: the base itself (url.Parse would do the same,
+		// slower).
+		f, err := url.PathUnescape(ref[1:])
+		if err != nil {
+			return node{}, unresolved
+		}
+		c := *base
+		u, frag = &c, f
+	} else {
+		var err error
+		if u, err = base.Parse(ref); err != nil {
+			return node{}, unresolved
+		}
+		frag = u.Fragment
+	}
 	u.Fragment, u.RawFragment = "", ""
 	ix := at.p.index()
 	res, ok := ix.resources[u.String()]
@@ -210,45 +265,64 @@ func (d *differ) resolve(at node, ref string) (node, reach) {
 // place).
 func (c *schemaCmp) sameRoot(o, n node) bool { return c.same(o, n, true) }
 
-// sameKey is a pair of places for the memo of same.
+// sameKey is a pair of places (interned: see placeID) for the memo of
+// same.
 type sameKey struct {
-	o, n loc
+	o, n int32
 	dyn  bool
+}
+
+// placeID is the number of the place l of side p (interned, so that the
+// memos hold small keys however long the pointers).
+func (d *differ) placeID(p *Pack, l loc) int32 {
+	ids := d.newIDs
+	if p == d.old {
+		ids = d.oldIDs
+	}
+	id, ok := ids[l]
+	if !ok {
+		id = int32(len(ids))
+		ids[l] = id
+	}
+	return id
 }
 
 // same reports whether o and n are the same schema: the same JSON, where
 // every $ref (and $dynamicRef whose target has no $dynamicAnchor, or any
 // when dyn) leads to the same schema in turn, or to the same URL outside
 // the pack. Equal text is not enough: what a reference leads to may have
-// changed. A pair met again while it is being compared is taken as the
-// same (a recursive schema); such an answer is kept only once the pair
-// that started the walk is known to be the same.
+// changed. The answer is kept for the pair, and for each pair of
+// reference targets met on the way; a pair of targets met again while it
+// is being compared is taken as the same (a recursive schema), and an
+// answer that rests on that is kept only once the walk's first pair is
+// known to be the same.
 func (c *schemaCmp) same(o, n node, dyn bool) bool {
-	r, _ := c.sameAt(o, n, o.v, n.v, dyn)
+	r, _ := c.sameTarget(o, n, dyn)
 	return r
 }
 
-func (c *schemaCmp) sameAt(o, n node, ov, nv any, dyn bool) (same, assumed bool) {
-	_, om := ov.(map[string]any)
-	_, ol := ov.([]any)
-	if !om && !ol {
-		return c.sameVal(o, n, ov, nv, dyn)
-	}
-	k := sameKey{o.place(), n.place(), dyn}
+// sameTarget is same for a pair of places that is memoised.
+func (c *schemaCmp) sameTarget(o, n node, dyn bool) (same, assumed bool) {
 	if c.d.spend(3) {
 		return false, false
 	}
+	k := sameKey{c.d.placeID(o.p, o.place()), c.d.placeID(n.p, n.place()), dyn}
 	if r, ok := c.d.sameDone[k]; ok {
 		return r, false
 	}
-	top := c.d.sameLocal == nil
-	if top {
-		c.d.sameLocal = map[sameKey]bool{}
-	} else if r, ok := c.d.sameLocal[k]; ok {
-		return r, true
+	top := c.d.sameDepth == 0
+	if !top {
+		if r, ok := c.d.sameLocal[k]; ok {
+			return r, true
+		}
 	}
 	c.d.sameLocal[k] = true
-	r, assumed := c.sameVal(o, n, ov, nv, dyn)
+	c.d.sameDepth++
+	saved := c.path
+	c.path = nil
+	r, assumed := c.sameVal(o, n, o.v, n.v, dyn)
+	c.path = saved
+	c.d.sameDepth--
 	switch {
 	case top:
 		for kk, vv := range c.d.sameLocal {
@@ -257,7 +331,7 @@ func (c *schemaCmp) sameAt(o, n node, ov, nv any, dyn bool) (same, assumed bool)
 			}
 		}
 		c.d.sameDone[k] = r
-		c.d.sameLocal = nil
+		clear(c.d.sameLocal)
 	case !assumed || !r:
 		delete(c.d.sameLocal, k)
 		c.d.sameDone[k] = r
@@ -279,17 +353,17 @@ func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool) (bool, bool) {
 			return false, false
 		}
 		assumed := false
-		for _, k := range unionKeys(x, nil) {
+		for k, xv := range x {
 			yv, ok := y[k]
 			if !ok {
 				return false, assumed
 			}
-			if xs, ok := x[k].(string); ok && (k == "$ref" || k == "$dynamicRef") {
+			if xs, ok := xv.(string); ok && (k == "$ref" || k == "$dynamicRef") {
 				ys, ok := yv.(string)
 				if !ok {
 					return false, assumed
 				}
-				r, a := c.sameRef(o, n, xs, ys, k == "$dynamicRef" && !dyn, dyn)
+				r, a := c.sameRef(c.here(o), c.here(n), xs, ys, k == "$dynamicRef" && !dyn, dyn)
 				assumed = assumed || a
 				if !r {
 					return false, assumed
@@ -299,7 +373,9 @@ func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool) (bool, bool) {
 			if c.d.spend(len(k) / 32) {
 				return false, assumed
 			}
-			r, a := c.sameAt(o.at(k), n.at(k), x[k], yv, dyn)
+			c.path = append(c.path, escape(k))
+			r, a := c.sameVal(o, n, xv, yv, dyn)
+			c.path = c.path[:len(c.path)-1]
 			assumed = assumed || a
 			if !r {
 				return false, assumed
@@ -313,7 +389,9 @@ func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool) (bool, bool) {
 		}
 		assumed := false
 		for i := range x {
-			r, a := c.sameAt(o.at(itoa(i)), n.at(itoa(i)), x[i], y[i], dyn)
+			c.path = append(c.path, itoa(i))
+			r, a := c.sameVal(o, n, x[i], y[i], dyn)
+			c.path = c.path[:len(c.path)-1]
 			assumed = assumed || a
 			if !r {
 				return false, assumed
@@ -324,6 +402,15 @@ func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool) (bool, bool) {
 		return ov == nv, false
 	}
 	return false, false
+}
+
+// here is the place the walk of sameVal has reached from x: x's place
+// and the tokens of c.path.
+func (c *schemaCmp) here(x node) node {
+	if len(c.path) == 0 {
+		return x
+	}
+	return node{p: x.p, file: x.file, ptr: x.ptr + "/" + strings.Join(c.path, "/")}
 }
 
 // sameRef compares two references written at o's and n's places.
@@ -337,7 +424,7 @@ func (c *schemaCmp) sameRef(o, n node, oref, nref string, strict, dyn bool) (boo
 		if strict && (dynamic(ot) || dynamic(nt)) {
 			return false, false
 		}
-		return c.sameAt(ot, nt, ot.v, nt.v, dyn)
+		return c.sameTarget(ot, nt, dyn)
 	case or == outside && nr == outside:
 		return ot.ptr == nt.ptr, false
 	}

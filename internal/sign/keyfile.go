@@ -3,8 +3,10 @@ package sign
 import (
 	"bytes"
 	"crypto"
+	"errors"
 	"fmt"
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"io/fs"
 	"os"
 
 	"golang.org/x/term"
@@ -107,12 +109,57 @@ func readSmallMax(path string, max int64, what, tooLargeCode string) ([]byte, er
 	case code != "":
 		return nil, err
 	}
+	if what == "key" && errors.Is(err, fs.ErrNotExist) { // said in words, not as the system call that failed
+		return nil, werr.New(werr.Env, "key_unreadable", "the key file %s does not exist", path).
+			WithHint("check the path given to --key; wopkit keygen --out NAME writes NAME.key and NAME.pub")
+	}
 	if what == "key" {
 		return nil, werr.Wrap(werr.Env, "key_unreadable", err, "cannot read key %s", path).
 			WithHint("check the path given to --key")
 	}
 	return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s %s", what, path).
 		WithHint("check the path")
+}
+
+// ReadSecret reads one line typed on a terminal without echo, after
+// printing prompt.
+type ReadSecret func(prompt string) ([]byte, error)
+
+// TerminalSecret returns a ReadSecret on the process's terminal (stdin,
+// prompts on stderr), or nil when stdin is not a terminal.
+func TerminalSecret() ReadSecret {
+	fd := int(os.Stdin.Fd())
+	if !term.IsTerminal(fd) {
+		return nil
+	}
+	return func(p string) ([]byte, error) {
+		fmt.Fprint(os.Stderr, p)
+		b, err := term.ReadPassword(fd)
+		fmt.Fprintln(os.Stderr)
+		if err != nil {
+			return nil, werr.Wrap(werr.Env, "key_passphrase_unavailable", err, "cannot read the passphrase from the terminal")
+		}
+		return b, nil
+	}
+}
+
+// AskNewPassphrase asks read for the passphrase of a new key, as cosign
+// does: typed twice, the two must match. An empty first answer is no
+// passphrase (nil, not asked again): the key is then written unencrypted.
+func AskNewPassphrase(read ReadSecret) ([]byte, error) {
+	pw, err := read("Passphrase for the new key (empty for none): ")
+	if err != nil || len(pw) == 0 {
+		return nil, err
+	}
+	again, err := read("Repeat the passphrase: ")
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(pw, again) {
+		return nil, werr.New(werr.Invalid, "key_passphrase_mismatch", "the two passphrases differ; no key was written").
+			WithHint("run the command again and type the same passphrase twice")
+	}
+	return pw, nil
 }
 
 // Passphrase returns a PassphraseFunc that reads WOPKIT_KEY_PASSPHRASE, or
@@ -124,19 +171,10 @@ func Passphrase(prompt string, confirm bool) PassphraseFunc {
 		if v, ok := os.LookupEnv(PassphraseEnv); ok {
 			return []byte(v), nil
 		}
-		fd := int(os.Stdin.Fd())
-		if !term.IsTerminal(fd) {
+		read := TerminalSecret()
+		if read == nil {
 			return nil, werr.New(werr.Env, "key_passphrase_unavailable", "a key passphrase is needed and stdin is not a terminal").
 				WithHint("set %s", PassphraseEnv)
-		}
-		read := func(p string) ([]byte, error) {
-			fmt.Fprint(os.Stderr, p)
-			b, err := term.ReadPassword(fd)
-			fmt.Fprintln(os.Stderr)
-			if err != nil {
-				return nil, werr.Wrap(werr.Env, "key_passphrase_unavailable", err, "cannot read the passphrase from the terminal")
-			}
-			return b, nil
 		}
 		pw, err := read(prompt + ": ")
 		if err != nil {
