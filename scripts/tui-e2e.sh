@@ -32,13 +32,17 @@
 #       network, fixed from the review, n to "Keep a draft?" (E2E_ONLY=offline).
 #   (j) issue 25: an encrypted key's passphrase asked on the sign page, and a read-only folder refused at
 #       the review with its draft kept in wopkit's state folder and resumed (E2E_ONLY=secrets, 80x24).
+#   (k) issue 35: at 40x10 and 60x20, "more below ↓" on a page taller than the screen, a choice's options
+#       and "esc quit" on the screen, no token wrapped inside (E2E_ONLY=small); (b) checks the review's
+#       and the summary's whole paths, the summary left on the terminal after exit, and its next steps
+#       run as printed.
 # Every wizard screen waited on is checked for what a small terminal cuts off (check_layout): no line
 # wider than the terminal, the key help whole on the last line, the focused field, the selected problem.
 # Every run ends with `wopkit validate --strict` of the files (and `wopkit verify` of a signed tarball),
 # and checks the process's exit status.
 # Usage: scripts/tui-e2e.sh [WOPKIT_BINARY]   (builds ./cmd/wopkit when no binary is given)
 # Env: FIXTURES (default: ../shared/fixtures beside the repository),
-#      E2E_ONLY=edit|new|chain|connection|tool|git|resume|pipe|exit|sizes|choices|offline|words|contract|secrets, E2E_SIZES (the sizes
+#      E2E_ONLY=edit|new|chain|connection|tool|git|resume|pipe|exit|sizes|choices|offline|words|contract|secrets|small, E2E_SIZES (the sizes
 #      sizes, choices and words run at; by default 60x20 120x40, 80x24 60x20 120x40 and 80x24 60x20), E2E_KEEP=1 keeps
 #      the work dir.
 # Exit: 0 pass, 1 a check failed, 3 a tool or fixture is missing.
@@ -329,7 +333,8 @@ enter_until() {
 e2e_new() {
 	echo "tui-e2e: new (${cols}x$rows)"
 	mkdir -p "$work/$nd"
-	start "cd $nd && '$wopkit' new"
+	# HOME is the work dir: the review and the summary name the folder and the key whole, ~/… (issue 35, item 3)
+	start "cd $nd && HOME='$work' '$wopkit' new"
 	wait_for 'What do you want to create'
 	keys Enter # a pack with a node, an agent with an eval suite, and a tool manifest
 	wait_for '^┃ Scope'
@@ -346,11 +351,32 @@ e2e_new() {
 	answer '^┃ Key id' e2e-1
 	wait_for 'will be written' 30
 	screen | grep -q 'no problems' || fail "the review lists problems"
+	wait_text "will be written in ~/$nd/e2e-demo: pack.json"
+	wait_text "a new key pair: ~/$nd/e2e-key.key (keep it secret) and ~/$nd/e2e-key.pub"
+	wait_text "packed to ~/$nd/community.acme.e2e-demo-0.1.0.tgz"
 	keys Enter
 	wait_for 'signed \(v2' 30
 	screen | grep -q 'wopkit verify' || fail "the summary does not give the next commands"
+	# the tarball's hash is one token, never wrapped at its hyphen (issue 35, item 7)
+	screen | grep -Eq '\(sha256-[A-Za-z0-9+/]+=*\)' || fail "the summary wraps the tarball's hash"
 	keys q
 	wait_for '^EXIT=0'
+	# the summary stays in the terminal once the full screen closes (issue 35, item 2), and its
+	# next steps run as printed from the folder the author is in (item 3)
+	local kept step
+	kept=$(tmux -L "$sock" capture-pane -p -J -S -200 -t e2e)
+	for want in "wrote 14 files in ~/$nd/e2e-demo: pack.json" "packed ~/$nd/community.acme.e2e-demo-0.1.0.tgz (sha256-" \
+		"signed (v2, key id e2e-1)" "next:" "wopkit verify community.acme.e2e-demo-0.1.0.tgz --key e2e-key.pub" \
+		"run the scaffolded tests with: cd e2e-demo && node --test"; do
+		grep -qF -- "$want" <<<"$kept" || fail "the summary left on the terminal lacks '$want':
+$kept"
+	done
+	if command -v node >/dev/null; then
+		step=$(sed -n 's/^ *run the scaffolded tests with: //p' <<<"$kept" | head -1)
+		local ran
+		ran=$(cd "$work/$nd" && sh -c "$step" 2>&1) || fail "'$step' from the author's folder fails: $ran"
+		grep -Eq '^# pass [1-9]' <<<"$ran" || fail "'$step' from the author's folder runs no test: $ran"
+	fi
 	local n=$work/$nd tgz=$work/$nd/community.acme.e2e-demo-0.1.0.tgz
 	[ -f "$tgz" ] || fail "no tarball at $tgz"
 	[ "$(stat -c %a "$n/e2e-key.key")" = 600 ] || fail "private key is not mode 0600"
@@ -425,8 +451,8 @@ e2e_twice() {
 	answer '^┃ Pack name' e2e-two
 	enter_until 'will be written'
 	screen | grep -q 'no problems' || fail "the review lists problems"
-	wait_text 'signed with the existing key e2e-key.key (key id e2e-1)'
-	wait_text 'packed to community.acme.e2e-two-0.1.0.tgz, with its .sig and .json beside it'
+	wait_text '/e2e-key.key (key id e2e-1)' # the paths are whole (issue 35, item 3)
+	wait_text '/community.acme.e2e-two-0.1.0.tgz, with its .sig and .json beside it'
 	keys b # back from the review: the sign page, then forward again
 	wait_for '^┃ Pack and sign now'
 	enter_until 'will be written'
@@ -1089,6 +1115,56 @@ e2e_contract() {
 	echo "tui-e2e: contract ok (${cols}x$rows)"
 }
 
+# e2e_small: issue 35, item 7, NO_COLOR=1 at the current size (40x10 and 60x20 by default): the first page,
+# taller than the screen, says "more below ↓"; the scope page shows its choices (a long description is cut
+# for them) and the key help ends with "esc quit" (check_layout); text wraps at spaces, never inside a token
+# (the version 1.0.0 in its description); the system prompt field grows to the page and takes what $EDITOR
+# wrote without the editor's final newline (item 8).
+e2e_small() {
+	echo "tui-e2e: small terminal (NO_COLOR=1, ${cols}x$rows)"
+	local sd=small-${cols}x$rows l
+	mkdir -p "$work/$sd"
+	start "cd $sd && NO_COLOR=1 '$wopkit' new"
+	wait_for 'What do you want to create'
+	wait_for '^more below ↓'
+	keys Enter
+	wait_for '^┃ Scope'
+	wait_for '^┃ > community'
+	keys Enter # community
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' small
+	wait_for '^┃ Version'
+	wait_text '(for example 1.0.0)'
+	look
+	for l in "${seen_lines[@]}"; do
+		[[ $l == *"1.0." && $l != *"1.0.0"* ]] && fail "the version is wrapped inside: $l"
+	done
+	keys Escape
+	wait_for 'Keep a draft'
+	keys n
+	wait_for '^EXIT=0'
+	# item 8: the system prompt field takes the rows the page leaves it; what $EDITOR (ctrl+e) wrote is
+	# taken without the newline the editor ends its file with (the draft kept says what the field holds)
+	printf '#!/bin/sh\nprintf "From the editor.\\n" > "$1"\n' >"$work/editor.sh"
+	chmod +x "$work/editor.sh"
+	start "cd $sd && EDITOR='$work/editor.sh' NO_COLOR=1 '$wopkit' new agent"
+	wait_for '^┃ Agent id'
+	enter_until '^┃ System prompt'
+	look
+	local n=0
+	for l in "${seen_lines[@]}"; do [[ $l == "┃"* ]] && n=$((n + 1)); done
+	((rows < 20 || n >= 10)) || fail "the system prompt field is $n rows high on a page of $rows"
+	keys C-e
+	wait_text 'From the editor.'
+	keys Escape
+	wait_for 'Keep a draft'
+	keys y
+	wait_for '^EXIT=0'
+	grep -qF '"systemPrompt": "From the editor."' "$(draft_of "$work/$sd")" ||
+		fail "the prompt from the editor is not kept as it was written: $(grep systemPrompt "$(draft_of "$work/$sd")")"
+	echo "tui-e2e: small ok (${cols}x$rows)"
+}
+
 # e2e_secrets: issue 25, items 8 and 11, NO_COLOR=1 at the current size. (1) A folder whose key is
 # encrypted: the sign page asks its passphrase masked, a wrong one is said there and asked again, the
 # right one signs; the passphrase shows nowhere and the result verifies. (2) A read-only folder (as a user
@@ -1199,6 +1275,7 @@ offline) e2e_offline ;;
 words) for size in ${E2E_SIZES:-80x24 60x20}; do at_size "$size" e2e_words; done ;;
 contract) for size in ${E2E_SIZES:-80x24 60x20}; do at_size "$size" e2e_contract; done ;;
 secrets) for size in ${E2E_SIZES:-80x24}; do at_size "$size" e2e_secrets; done ;;
+small) for size in ${E2E_SIZES:-40x10 60x20}; do at_size "$size" e2e_small; done ;;
 *)
 	sizes_start
 	e2e_edit; e2e_new; e2e_twice; e2e_chain; e2e_tool; e2e_git; e2e_resume; e2e_pipe; e2e_exit
@@ -1206,6 +1283,7 @@ secrets) for size in ${E2E_SIZES:-80x24}; do at_size "$size" e2e_secrets; done ;
 	e2e_offline
 	for size in 80x24 60x20; do at_size "$size" e2e_words e2e_contract; done
 	at_size 80x24 e2e_secrets
+	for size in 40x10 60x20; do at_size "$size" e2e_small; done
 	sizes_wait
 	;;
 esac

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -66,6 +68,9 @@ func newDiffCmd() *cobra.Command {
 			if err := printDiff(cmd.OutOrStdout(), res, sides[1], o.Format.Format); err != nil {
 				return err
 			}
+			if o.Format.Format == FormatText {
+				safeLine(cmd.OutOrStdout(), "next: %s", diffNext(args[1], res))
+			}
 			if !res.VersionOK {
 				return errSilent
 			}
@@ -123,6 +128,27 @@ func printDiffText(w io.Writer, r *semdiff.Result) error {
 	}
 	_, err := fmt.Fprintln(w, diffSummary(r))
 	return err
+}
+
+// diffNext is what to do after the verdict, for NEW as it was named
+// (issue 35, item 8): raise a version too low where it is written, or
+// pack (a folder) or publish (a tarball) a release whose bump is enough.
+func diffNext(newArg string, r *semdiff.Result) string {
+	fi, err := os.Stat(newArg)
+	folder := err == nil && fi.IsDir()
+	switch {
+	case !r.VersionOK && folder && r.Required != semdiff.BumpNone:
+		return "raise the version: wopkit bump " + r.Required + " " + newArg + " (pack.json and every $id), then run wopkit diff again"
+	case !r.VersionOK && folder:
+		return "raise the version in " + filepath.Join(newArg, "pack.json") + " as the verdict says (wopkit edit " + newArg + "), then run wopkit diff again"
+	case !r.VersionOK:
+		return "raise the version in the pack's folder as the verdict says, pack it again, then run wopkit diff again"
+	case folder:
+		return "pack and sign it: wopkit pack " + newArg + " --key KEY --key-id ID"
+	case err == nil: // a tarball
+		return "publish it: wopkit publish " + newArg + " --registry DIR --dry-run (then without --dry-run)"
+	}
+	return "nothing to do: its version is enough for its changes"
 }
 
 // diffSummary is the last line: the counts, the bump needed and the verdict.

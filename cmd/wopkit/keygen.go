@@ -22,29 +22,31 @@ type keygenOptions struct {
 	Output     OutputOptions
 
 	// secret reads a passphrase typed on the terminal; nil when stdin is
-	// not one (then keygen asks nothing).
+	// not one (then keygen asks nothing). env is os.LookupEnv.
 	secret sign.ReadSecret
+	env    func(string) (string, bool)
 }
 
 // newKeygenCmd builds `wopkit keygen`: a key pair PREFIX.key (PKCS#8 PEM,
 // 0600, optionally encrypted) and PREFIX.pub (SPKI PEM).
-func newKeygenCmd() *cobra.Command { return newKeygenCmdWith(sign.TerminalSecret()) }
+func newKeygenCmd() *cobra.Command { return newKeygenCmdWith(sign.TerminalSecret(), os.LookupEnv) }
 
 // newKeygenCmdWith is newKeygenCmd asking passphrases through secret (nil:
-// no terminal).
-func newKeygenCmdWith(secret sign.ReadSecret) *cobra.Command {
-	o := &keygenOptions{secret: secret}
+// no terminal) and reading the environment through env.
+func newKeygenCmdWith(secret sign.ReadSecret, env func(string) (string, bool)) *cobra.Command {
+	o := &keygenOptions{secret: secret, env: env}
 	cmd := &cobra.Command{
 		Use:   "keygen",
 		Short: "Make a signing key pair: PREFIX.key (PKCS#8 PEM, 0600) and PREFIX.pub (SPKI PEM)",
 		Long: "keygen writes an Ed25519 key pair (the registry's algorithm) or, with --algorithm ecdsa-p256, an\n" +
-			"ECDSA P-256 pair for Sigstore bundles. On a terminal it asks for a passphrase, twice, and encrypts\n" +
-			"the private key with it (PBES2: PBKDF2-HMAC-SHA256 + AES-256-CBC, readable by openssl); an empty\n" +
-			"answer writes the key unencrypted, and says so. With --passphrase the key is always encrypted, the\n" +
-			"passphrase read from " + sign.PassphraseEnv + " or else asked; with --no-passphrase nothing is asked and\n" +
-			"the key is unencrypted. When stdin is not a terminal (a script, CI) nothing is asked: the key is\n" +
-			"unencrypted, with a note unless --no-passphrase says it is meant. Signing with an encrypted key asks\n" +
-			"for its passphrase (or reads " + sign.PassphraseEnv + "). The private key is never printed.",
+			"ECDSA P-256 pair for Sigstore bundles. On a terminal it asks for a passphrase, twice (or takes\n" +
+			sign.PassphraseEnv + " when set, as signing does), and encrypts the private key with it (PBES2:\n" +
+			"PBKDF2-HMAC-SHA256 + AES-256-CBC, readable by openssl); an empty answer writes the key unencrypted,\n" +
+			"and says so. With --passphrase the key is always encrypted, the passphrase read from\n" +
+			sign.PassphraseEnv + " or else asked; with --no-passphrase nothing is asked and the key is\n" +
+			"unencrypted. When stdin is not a terminal (a script, CI) nothing is asked: the key is unencrypted,\n" +
+			"with a note unless --no-passphrase says it is meant. Signing with an encrypted key asks for its\n" +
+			"passphrase (or reads " + sign.PassphraseEnv + "). The private key is never printed.",
 		Example: "  wopkit keygen --out keys/acme                               # asks for a passphrase on a terminal\n" +
 			"  wopkit keygen --out ci --no-passphrase --force\n" +
 			"  wopkit keygen --out acme --passphrase\n" +
@@ -114,8 +116,9 @@ func newKeygenCmdWith(secret sign.ReadSecret) *cobra.Command {
 
 // passphrase is the new key's passphrase (nil: unencrypted): with
 // --passphrase from the environment or the terminal, and required; with
-// --no-passphrase none; else asked on a terminal (an empty answer is none,
-// said plainly), and on no terminal none, with a note.
+// --no-passphrase none; else on a terminal from the environment or asked
+// (an empty answer is none, said plainly), and on no terminal none, with a
+// note.
 func (o *keygenOptions) passphrase(cmd *cobra.Command) ([]byte, error) {
 	errOut := cmd.ErrOrStderr()
 	key := o.Out + ".key"
@@ -123,8 +126,11 @@ func (o *keygenOptions) passphrase(cmd *cobra.Command) ([]byte, error) {
 	case o.Passphrase:
 		var pass []byte
 		var err error
-		if _, ok := os.LookupEnv(sign.PassphraseEnv); ok || o.secret == nil {
-			pass, err = sign.Passphrase("New key passphrase", true)()
+		if v, ok := o.env(sign.PassphraseEnv); ok {
+			pass = []byte(v)
+		} else if o.secret == nil {
+			err = werr.New(werr.Env, "key_passphrase_unavailable", "--passphrase was given and stdin is not a terminal").
+				WithHint("set %s, or pass --no-passphrase for an unencrypted key", sign.PassphraseEnv)
 		} else {
 			pass, err = sign.AskNewPassphrase(o.secret)
 		}
@@ -142,9 +148,18 @@ func (o *keygenOptions) passphrase(cmd *cobra.Command) ([]byte, error) {
 		safeLine(errOut, "note: stdin is not a terminal, so no passphrase was asked: %s is not encrypted (--passphrase with %s encrypts it; --no-passphrase silences this note)", key, sign.PassphraseEnv)
 		return nil, nil
 	}
-	pass, err := sign.AskNewPassphrase(o.secret)
-	if err != nil {
+	// On a terminal the passphrase comes from where signing reads it:
+	// the environment first, else asked.
+	pass, fromEnv := []byte(nil), false
+	if v, ok := o.env(sign.PassphraseEnv); ok {
+		pass, fromEnv = []byte(v), true
+	} else if p, err := sign.AskNewPassphrase(o.secret); err != nil {
 		return nil, err
+	} else {
+		pass = p
+	}
+	if fromEnv && len(pass) > 0 {
+		safeLine(errOut, "encrypting %s with the passphrase in %s", key, sign.PassphraseEnv)
 	}
 	if len(pass) == 0 {
 		safeLine(errOut, "no passphrase: %s is written unencrypted (anyone who can read the file can sign as you)", key)

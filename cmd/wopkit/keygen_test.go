@@ -32,11 +32,17 @@ func (f *fakeTerminal) read(prompt string) ([]byte, error) {
 // not a terminal).
 func keygenOn(t *testing.T, term *fakeTerminal, args ...string) (string, string, error) {
 	t.Helper()
+	return keygenEnv(t, term, nil, args...)
+}
+
+// keygenEnv is keygenOn with the environment env (nil: empty).
+func keygenEnv(t *testing.T, term *fakeTerminal, env map[string]string, args ...string) (string, string, error) {
+	t.Helper()
 	var secret sign.ReadSecret
 	if term != nil {
 		secret = term.read
 	}
-	cmd := newKeygenCmdWith(secret)
+	cmd := newKeygenCmdWith(secret, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
 	var out, errOut bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)
@@ -146,8 +152,7 @@ func TestKeygenAsksForAPassphraseOnATerminal(t *testing.T) {
 // --passphrase without the environment variable asks on the terminal, and
 // an empty answer is refused there (the flag asks for an encrypted key).
 func TestKeygenPassphraseFlagAsks(t *testing.T) {
-	t.Setenv(sign.PassphraseEnv, "")
-	os.Unsetenv(sign.PassphraseEnv)
+	t.Parallel()
 	prefix := filepath.Join(t.TempDir(), "acme")
 	if _, _, err := keygenOn(t, &fakeTerminal{answers: []string{"pw", "pw"}}, "--out", prefix, "--passphrase"); err != nil {
 		t.Fatal(err)
@@ -158,5 +163,34 @@ func TestKeygenPassphraseFlagAsks(t *testing.T) {
 	_, _, err := keygenOn(t, &fakeTerminal{answers: []string{""}}, "--out", filepath.Join(t.TempDir(), "e"), "--passphrase")
 	if werr.CodeOf(err) != "key_passphrase_empty" {
 		t.Errorf("%v, want key_passphrase_empty", err)
+	}
+}
+
+// On a terminal, WOPKIT_KEY_PASSPHRASE is the passphrase when set, as it is
+// for signing: nothing is asked; set empty, the key is unencrypted, said.
+// With --passphrase and no terminal, only the variable can give it.
+func TestKeygenPassphraseFromTheEnvironment(t *testing.T) {
+	t.Parallel()
+	prefix := filepath.Join(t.TempDir(), "acme")
+	term := &fakeTerminal{}
+	_, errOut, err := keygenEnv(t, term, map[string]string{sign.PassphraseEnv: "from env"}, "--out", prefix)
+	if err != nil || len(term.prompts) != 0 || pemType(t, prefix+".key") != "ENCRYPTED PRIVATE KEY" || strings.Contains(errOut, "from env") {
+		t.Fatalf("%v, prompts %q, stderr %q", err, term.prompts, errOut)
+	}
+	if _, err := sign.LoadPrivateKey(prefix+".key", func() ([]byte, error) { return []byte("from env"), nil }); err != nil {
+		t.Errorf("open with the variable's passphrase: %v", err)
+	}
+	prefix = filepath.Join(t.TempDir(), "empty")
+	_, errOut, err = keygenEnv(t, term, map[string]string{sign.PassphraseEnv: ""}, "--out", prefix)
+	if err != nil || len(term.prompts) != 0 || pemType(t, prefix+".key") != "PRIVATE KEY" || !strings.Contains(errOut, "unencrypted") {
+		t.Errorf("%v, prompts %q, stderr %q", err, term.prompts, errOut)
+	}
+	_, _, err = keygenEnv(t, nil, nil, "--out", filepath.Join(t.TempDir(), "k"), "--passphrase")
+	if werr.CodeOf(err) != "key_passphrase_unavailable" {
+		t.Errorf("--passphrase, no terminal, no variable: %v", err)
+	}
+	prefix = filepath.Join(t.TempDir(), "ci")
+	if _, _, err := keygenEnv(t, nil, map[string]string{sign.PassphraseEnv: "ci pass"}, "--out", prefix, "--passphrase"); err != nil || pemType(t, prefix+".key") != "ENCRYPTED PRIVATE KEY" {
+		t.Errorf("--passphrase from the variable with no terminal: %v", err)
 	}
 }

@@ -34,6 +34,7 @@ type newOptions struct {
 	Accessible bool     // plain prompts instead of the full-screen wizard
 	DryRun     bool     // list what would be written, write nothing
 	Spec       string   // --spec v1|v2: the OpenWOP spec a new pack is written for (default v2)
+	ListKeys   bool     // --list-keys: print the --set keys of every kind, create nothing
 }
 
 // AddFlags registers the flags of `wopkit new`.
@@ -47,6 +48,7 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.Force, "force", false, "overwrite files that already exist")
 	f.StringVar(&o.Spec, "spec", "", "OpenWOP spec version of a new pack: v2 (default: kind, engines \""+scaffold.EnginesV2+"\") or v1 (engines \""+scaffold.EnginesV1+"\", for hosts that still need it)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "check the answers and list the files that would be written, writing nothing")
+	f.BoolVar(&o.ListKeys, "list-keys", false, "print the --set keys of every kind and exit")
 	f.BoolVar(&o.Accessible, "accessible", os.Getenv("ACCESSIBLE") != "", "plain line-by-line prompts instead of the full-screen wizard (also ACCESSIBLE=1)")
 }
 
@@ -113,20 +115,9 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 // newKinds are the things `wopkit new` creates (the scaffold's kinds' verbs).
 var newKinds = scaffold.Verbs()
 
-// newKeysIntro ends the Long text of `new`; the --set keys of every kind
-// follow it in help and in the manual page.
-const newKeysIntro = "Keys for --set (an unknown key lists them all; N is a list index, a|b are keys beside each other):\n"
-
-// withSetKeys completes the Long text of `new` with the --set keys of
-// every kind. Listing them (reflection and JSON over each kind's answers)
-// cost 3 ms, most of building the command tree, paid by every command:
-// it is done only where the text is shown, by new's help function (fang's
-// manual page shows no Long text).
-func withSetKeys(c *cobra.Command) {
-	if strings.HasSuffix(c.Long, newKeysIntro) {
-		c.Long += scaffold.SetKeysHelp(96)
-	}
-}
+// newKeysIntro heads the list `new --list-keys` prints: the --set keys of
+// every kind (kept out of `new --help`, where they buried the examples).
+const newKeysIntro = "Keys for --set (N is a list index, a|b are keys beside each other):\n"
 
 // newNewCmd scaffolds packs, agents, nodes, eval suites and tool manifests
 // registryEnv names a registry checkout the wizard's review compares a
@@ -140,16 +131,11 @@ func newNewCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "new [pack|agent|node|eval|tool|chain]",
 		Short: "Create a pack, or add an agent, node, eval suite or chain, or write a tool manifest",
-		Long: "New scaffolds from templates. On a terminal it runs a full-screen wizard; with --yes, or when\n" +
-			"stdin or stdout is not a terminal, it takes the defaults plus --values and --set and asks nothing.\n" +
-			"Every answer is checked with the validator's own messages before anything is written, and\n" +
-			"nothing is written on error; existing files are kept unless --force is given.\n\n" +
-			"agent, node and eval are added into an existing pack (--pack DIR): pack.json keeps its key order,\n" +
-			"indentation and unknown fields; only the new entry is added. Without --pack, agent and eval write a\n" +
-			"standalone <name>.agent.json (with its prompt and schemas beside it) or <name>.eval.json into --dir;\n" +
-			"a standalone agent needs a full id (e.g. vendor.acme.writer), a suite a full suiteId. chain adds a\n" +
-			"chain to a workflow-chain pack (--pack DIR, default .).\n\n" +
-			newKeysIntro, // the keys follow when help is shown: see withSetKeys
+		Long: "new scaffolds from templates: a full-screen wizard on a terminal; with --yes, or when stdin or\n" +
+			"stdout is not a terminal, the defaults plus --values and --set, asking nothing. Every answer is\n" +
+			"checked before anything is written. agent, node and eval are added into a pack with --pack DIR\n" +
+			"(only the new entry is added to pack.json); without it agent and eval write a standalone document.\n" +
+			"The --set keys of every kind: wopkit new --list-keys.",
 		Example: "  wopkit new pack --yes --set name=vendor.acme.hello --dir hello\n" +
 			"  wopkit new pack --yes --set name=vendor.acme.bot --set runtime.language=remote\n" +
 			"  wopkit new pack --yes --values answers.json --dir bot --dry-run\n" +
@@ -194,6 +180,10 @@ func newNewCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.ListKeys {
+				_, err := fmt.Fprintln(cmd.OutOrStdout(), newKeysIntro+scaffold.SetKeysHelp(96))
+				return err
+			}
 			if err := leaveSourceTree(cmd.ErrOrStderr(), o); err != nil {
 				return err
 			}
@@ -204,10 +194,6 @@ func newNewCmd() *cobra.Command {
 		},
 	}
 	o.AddFlags(cmd)
-	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
-		withSetKeys(c)
-		c.Parent().HelpFunc()(c, args) // the root's (fang's) help
-	})
 	return cmd
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/atomicfile"
@@ -42,6 +43,16 @@ func sourceRoot(dir string) string {
 	}
 }
 
+// runVersion is the module version wopkit was built at by `go run
+// module@version` ("" for a build of a source tree, "(devel)").
+func runVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || bi.Main.Path != ownModule || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
+		return ""
+	}
+	return bi.Main.Version
+}
+
 // leaveSourceTree moves a new pack, tool manifest or document out of
 // wopkit's own source tree when `new` runs there from `go run` without
 // --dir or --pack:
@@ -54,15 +65,21 @@ func leaveSourceTree(out io.Writer, o *newOptions) error {
 	if err != nil {
 		return nil
 	}
-	root := sourceRoot(cwd)
-	if root == "" {
-		return nil
-	}
 	// Only `go run` (a wopkit built into Go's temporary folder) moves: an
 	// installed wopkit run here is the author's choice, and a test binary
 	// (wopkit.test) keeps its folder.
 	exe, err := os.Executable()
-	if err != nil || !strings.Contains(exe, "go-build") || strings.HasSuffix(filepath.Base(exe), ".test") {
+	goRun := err == nil && strings.Contains(exe, "go-build") && !strings.HasSuffix(filepath.Base(exe), ".test")
+	root := sourceRoot(cwd)
+	if root == "" {
+		// `go run github.com/openwop/wopkit/cmd/wopkit@v1.2.3 new` elsewhere:
+		// the next steps name the same command (wopkit is not on the PATH)
+		if v := runVersion(); goRun && v != "" {
+			create.Command = "go run " + ownModule + "/cmd/wopkit@" + v
+		}
+		return nil
+	}
+	if !goRun {
 		return nil
 	}
 	rel, err := filepath.Rel(cwd, filepath.Join(root, "cmd", "wopkit"))

@@ -61,4 +61,17 @@ func TestNewInOwnSourceTreeLeavesItClean(t *testing.T) {
 	if !strings.Contains(string(out), "the new files go to "+base) {
 		t.Errorf("where the files went is not said:\n%s", out)
 	}
+	// issue 35, item 3: the next step runs as printed from the clone, where
+	// the author stands (node --test there, or in ~/openwop-packs, runs no test)
+	step := "cd " + filepath.ToSlash(filepath.Join(base, "first")) + " && node --test"
+	if !strings.Contains(string(out), "next: run the scaffolded tests with: "+step) {
+		t.Errorf("the test step does not name the pack's folder (%s):\n%s", step, out)
+	}
+	if _, err := exec.LookPath("node"); err == nil {
+		sh := exec.Command("sh", "-c", step)
+		sh.Dir = clone
+		if ran, err := sh.CombinedOutput(); err != nil || !strings.Contains(string(ran), "# pass ") || strings.Contains(string(ran), "# pass 0") {
+			t.Errorf("%s from the clone: %v\n%s", step, err, ran)
+		}
+	}
 }

@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/werr"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // version is the wopkit version: set at link time (-ldflags "-X
@@ -30,8 +33,12 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return werr.Wrap(werr.Usage, "usage", err, "bad flag").WithHint("run the command with --help to see its flags")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		hint := "run the command with --help to see its flags"
+		if near := nearFlag(c, err); near != "" { // cobra suggests commands only
+			hint = "did you mean --" + near + "? " + hint
+		}
+		return werr.Wrap(werr.Usage, "usage", err, "bad flag").WithHint("%s", hint)
 	})
 	root.AddCommand(
 		newNewCmd(),
@@ -55,6 +62,23 @@ func newRootCmd() *cobra.Command {
 	)
 	markRun(root)
 	return root
+}
+
+// nearFlag is the flag of c nearest to the unknown long flag err names
+// ("unknown flag: --strikt"), "" when none is near (issue 35, item 8).
+func nearFlag(c *cobra.Command, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	name, _, _ = strings.Cut(name, "=")
+	var names []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	return words.Nearest(name, names)
 }
 
 // printError is fang's error handler: one line on stderr, the message already

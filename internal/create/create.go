@@ -168,7 +168,7 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 		return Result{}, ps
 	}
 	dir := opts.dir()
-	res = Result{Dir: dir, Files: plan.Files, Notes: plan.Notes, DryRun: opts.DryRun, pack: opts.Release != nil || opts.PackLater}
+	res = Result{Dir: dir, Files: plan.Files, Notes: testNote(plan, dir), DryRun: opts.DryRun, pack: opts.Release != nil || opts.PackLater}
 	if opts.DryRun {
 		res.would = Where(opts)
 		return res, nil

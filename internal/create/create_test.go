@@ -244,21 +244,26 @@ func TestWhereListsWhatRunWrites(t *testing.T) {
 	for _, c := range []struct {
 		method, key, beside string
 	}{
-		{sign.MethodV2, "a new key pair: k.key (keep it secret) and k.pub", ".sig and .json"},
-		{sign.MethodSigstore, "a new key pair: k.key (keep it secret) and k.pub", ".sigstore.json and .json"},
+		{sign.MethodV2, "a new key pair: ~/k.key (keep it secret) and ~/k.pub", ".sig and .json"},
+		{sign.MethodSigstore, "a new key pair: ~/k.key (keep it secret) and ~/k.pub", ".sigstore.json and .json"},
 		{sign.MethodNone, "not signed: no key", ".json"},
 		{"", "not packed: no tarball, no key", ""},
 	} {
 		t.Run(c.method, func(t *testing.T) {
 			work := t.TempDir()
 			t.Chdir(work)
+			// the folder is the home folder: the paths are shown ~/… (issue
+			// 35, item 3: where things go, whatever folder the author is in)
+			t.Setenv("HOME", work)
+			t.Setenv("USERPROFILE", work)
+			t.Setenv("XDG_STATE_HOME", t.TempDir())
 			opts := Options{Plan: packPlan(t, "community.acme.where"), Dir: "where", PackLater: true}
 			if c.method != "" {
 				opts.Release = &Release{Name: "community.acme.where", Version: "0.1.0", Sign: c.method, Key: Key{New: true, Path: "k", ID: "acme-1"}}
 			}
 			w := Where(opts)
 			files := opts.Plan.Paths()
-			if w[0] != words.Count(len(files), "file", "files")+" will be written in where: "+strings.Join(files, ", ") || w[1] != c.key {
+			if w[0] != words.Count(len(files), "file", "files")+" will be written in ~/where: "+strings.Join(files, ", ") || w[1] != c.key {
 				t.Errorf("Where: %q", w)
 			}
 			res, err := Run(context.Background(), opts)
@@ -277,7 +282,7 @@ func TestWhereListsWhatRunWrites(t *testing.T) {
 				}
 				return
 			}
-			want := "packed to community.acme.where-0.1.0.tgz, with its " + c.beside + " beside it"
+			want := "packed to ~/community.acme.where-0.1.0.tgz, with its " + c.beside + " beside it"
 			if w[2] != want {
 				t.Errorf("Where's tarball: %q, want %q", w[2], want)
 			}
@@ -313,7 +318,7 @@ func TestSummaryWords(t *testing.T) {
 		!strings.HasSuffix(s, "next:\n  wopkit validate --strict "+filepath.Join(dir, "a.tool.json")+"\n  wopkit edit "+filepath.Join(dir, "a.tool.json")+"\n  set install.sha256") {
 		t.Errorf("summary:\n%s", s)
 	}
-	if w := Where(Options{Plan: one, Dir: "x"}); len(w) != 1 || w[0] != "1 file will be written in x: a.tool.json" {
+	if w := Where(Options{Plan: one, Dir: dir}); len(w) != 1 || w[0] != "1 file will be written in "+filepath.ToSlash(dir)+": a.tool.json" {
 		t.Errorf("Where: %q", w)
 	}
 	ps := Problems{{Subject: Folder, Message: "x already holds a"}, {Subject: KeyID, Message: "a key id is needed to sign"}}

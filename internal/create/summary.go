@@ -1,9 +1,12 @@
 package create
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/words"
 )
@@ -16,7 +19,10 @@ func Where(opts Options) []string {
 	if err != nil {
 		return nil
 	}
-	out := []string{words.Count(len(plan.Files), "file", "files") + " will be written in " + filepath.ToSlash(opts.dir()) + ": " + strings.Join(plan.Paths(), ", ")}
+	out := []string{words.Count(len(plan.Files), "file", "files") + " will be written in " + Shown(opts.dir()) + ": " + strings.Join(plan.Paths(), ", ")}
+	if Base != "" {
+		out = append(out, "(this is wopkit's own source tree: the files go to "+Shown(Base)+" instead; --dir chooses the folder)")
+	}
 	r := opts.Release
 	switch {
 	case r == nil && opts.PackLater:
@@ -28,13 +34,13 @@ func Where(opts Options) []string {
 		out = append(out, "signed keyless with Sigstore (no key file)")
 	case NeedsKey(r.Sign) && r.Key.New:
 		prefix := r.Key.prefix()
-		line := "a new key pair: " + prefix + ".key (keep it secret) and " + prefix + ".pub"
+		line := "a new key pair: " + Shown(prefix+".key") + " (keep it secret) and " + Shown(prefix+".pub")
 		if d := r.Key.Default; d.Checkout != "" && prefix == d.New {
 			line += ", kept in your config folder, not in the git checkout " + d.Checkout
 		}
 		out = append(out, line)
 	case NeedsKey(r.Sign):
-		out = append(out, "signed with the existing key "+strings.TrimSpace(r.Key.Path)+" (key id "+r.Key.ID+")")
+		out = append(out, "signed with the existing key "+Shown(strings.TrimSpace(r.Key.Path))+" (key id "+r.Key.ID+")")
 	default:
 		out = append(out, "not signed: no key")
 	}
@@ -44,7 +50,7 @@ func Where(opts Options) []string {
 	for _, f := range files[1:] {
 		beside = append(beside, strings.TrimPrefix(f, base))
 	}
-	return append(out, "packed to "+files[0]+", with its "+words.And(beside)+" beside it")
+	return append(out, "packed to "+Shown(files[0])+", with its "+words.And(beside)+" beside it")
 }
 
 // Summary says what Run wrote and what to do next (the commands, then the
@@ -57,17 +63,16 @@ func (r Result) Summary() []string {
 		}
 		return sum
 	}
-	dir := filepath.ToSlash(r.Dir)
-	sum := []string{"wrote " + words.Count(len(r.Files), "file", "files") + " in " + dir + ": " + strings.Join(r.Paths(), ", ")}
+	sum := []string{"wrote " + words.Count(len(r.Files), "file", "files") + " in " + Shown(r.Dir) + ": " + strings.Join(r.Paths(), ", ")}
 	if r.NewKey != "" {
-		line := "new key pair " + r.NewKey + " (keep it secret) and " + r.PublicKey
+		line := "new key pair " + Shown(r.NewKey) + " (keep it secret) and " + Shown(r.PublicKey)
 		if r.KeptOut != "" {
 			line += " (kept in your config folder, not in the git checkout " + r.KeptOut + ")"
 		}
 		sum = append(sum, line)
 	}
 	if r.packed {
-		sum = append(sum, "packed "+r.Tarball+" ("+r.Integrity+")")
+		sum = append(sum, "packed "+Shown(r.Tarball)+" ("+r.Integrity+")")
 	}
 	switch {
 	case r.Signature == "":
@@ -99,12 +104,47 @@ var Command = "wopkit"
 // steps then name files by their whole paths.
 var Base = ""
 
+// Shown is a path as the review and the summary show it: whole, the
+// home folder written ~ (a folder the files go under, a key, a tarball:
+// where they are, whatever folder the author is in), with / between its
+// parts. A key the ssh-agent holds is shown as it is named.
+func Shown(p string) string {
+	if p == "" || sign.IsAgentRef(p) {
+		return p
+	}
+	abs, err := filepath.Abs(at(p))
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if rel, err := filepath.Rel(home, abs); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+			return "~/" + filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(abs)
+}
+
 // at is a path of the result as the next steps name it.
 func at(p string) string {
 	if Base == "" || p == "" || filepath.IsAbs(p) {
 		return p
 	}
 	return filepath.Join(Base, p)
+}
+
+// testNote is the plan's notes, then how to run its scaffolded tests from
+// the folder the author is in: the test runner looks in the folder it
+// runs in (node --test elsewhere runs no test).
+func testNote(plan *scaffold.Plan, dir string) []string {
+	notes := slices.Clone(plan.Notes)
+	if plan.Test == "" {
+		return notes
+	}
+	cmd := plan.Test
+	if d := at(dir); d != "" && d != "." {
+		cmd = "cd " + shellWord(filepath.ToSlash(d)) + " && " + cmd
+	}
+	return append(notes, "run the scaffolded tests with: "+cmd)
 }
 
 // Next are the commands to run next.

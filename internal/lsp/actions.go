@@ -77,7 +77,10 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 		// The fix the problem carries (the rule made it; nothing here
 		// knows the rule).
 		if f := s.applyFix(w, data.Pointer, data.Fix); f != nil {
-			f.Kind, f.Diagnostics, f.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, true
+			// A fix that is one choice among others (validate.Fix.Choice) is
+			// offered, but not preferred: an editor's "fix all" leaves it, as
+			// `validate --fix` does.
+			f.Kind, f.Diagnostics, f.IsPreferred = protocol.QuickFix, []protocol.Diagnostic{d}, data.Fix.Choice == ""
 			out = append(out, *f)
 		}
 	}

@@ -238,6 +238,17 @@ func TestQuickFixesSilenceTheirRule(t *testing.T) {
 			if act == nil {
 				t.Fatalf("no action %q among %q", tc.title, titles)
 			}
+			// A fix that needs a choice is offered, not preferred (an
+			// editor's "fix all" leaves it, as validate --fix does).
+			var choice bool
+			for _, p := range before {
+				if p.Rule == tc.rule && p.Fix != nil && p.Fix.Title == tc.title {
+					choice = p.Fix.Choice != ""
+				}
+			}
+			if tc.rule != "" && act.IsPreferred == choice {
+				t.Errorf("%q: preferred %v, though its fix needs a choice: %v", tc.title, act.IsPreferred, choice)
+			}
 			after := apply(t, *act, []byte(tc.text))
 			ps := problems(t, tc.path, after)
 			if tc.rule != "" && ruleIn(ps, tc.rule) || len(errorsIn(ps)) > 0 {

@@ -59,12 +59,19 @@ type KeyOptions struct {
 // KeyPlan is a keychain addition: the files it writes (as one transaction,
 // as publish writes) and their unified diff.
 type KeyPlan struct {
-	*Plan
+	Registry   string   `json:"registry"` // the registry root
 	KeyID      string   `json:"keyId"`
 	Namespaces []string `json:"namespaces"`
 	Owner      string   `json:"owner"`
-	Diff       string   `json:"diff"`
+	Changes    []Change `json:"changes"`
+	Notes      []string `json:"notes,omitempty"`
+	Diff       string   `json:"diff"` // unified, a/ and b/ paths relative to the registry root
+
+	plan *Plan
 }
+
+// Apply writes the addition as one transaction (Plan.Apply).
+func (k *KeyPlan) Apply() error { return k.plan.Apply() }
 
 // keyIDRE is a key id the registry can serve as /keys/<keyId>.pub: one
 // path segment of letters, digits, '.', '_' and '-', starting with a
@@ -190,7 +197,7 @@ func AddKey(o KeyOptions) (*KeyPlan, error) {
 	if err := plan.collect(t); err != nil {
 		return nil, err
 	}
-	kp := &KeyPlan{Plan: plan, KeyID: o.KeyID, Namespaces: o.Namespaces, Owner: owner}
+	kp := &KeyPlan{Registry: plan.Registry, KeyID: o.KeyID, Namespaces: o.Namespaces, Owner: owner, Changes: plan.Changes, plan: plan}
 	var diff strings.Builder
 	for _, c := range plan.Changes {
 		from := "a/" + c.Path
@@ -200,8 +207,9 @@ func AddKey(o KeyOptions) (*KeyPlan, error) {
 		diff.WriteString(udiff.Unified(from, "b/"+c.Path, string(c.old), string(c.data)))
 	}
 	kp.Diff = diff.String()
+	kp.Notes = plan.Notes
 	if o.Owner == "" {
-		plan.Notes = append(plan.Notes, fmt.Sprintf("no --owner: the owner recorded is %q, from the namespace", owner))
+		kp.Notes = append(kp.Notes, fmt.Sprintf("no --owner: the owner recorded is %q, from the namespace", owner))
 	}
 	return kp, nil
 }

@@ -303,6 +303,8 @@ func TestAddKeyRefusals(t *testing.T) {
 	}{
 		{"key id already there", KeyOptions{KeyID: "myndhyve-internal-1", Namespaces: []string{"vendor.acme.*"}}, "", CodeKeyExists, false},
 		{"key id there in another letter case", KeyOptions{KeyID: "MyndHyve-Internal-1", Namespaces: []string{"vendor.acme.*"}}, "", CodeKeyExists, false},
+		{"key id listed in another letter case, its file absent", KeyOptions{KeyID: "nofile-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, "  ],\n  \"namespaceAssignments\"", "  ,{\"keyId\": \"NoFile-1\"}\n  ],\n  \"namespaceAssignments\"", 1), CodeKeyExists, false},
 		{"public key already there", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}}, "", CodeKeyExists, true},
 		{"namespace granted to another key", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.myndhyve.*"}}, "", CodeNamespaceClaimed, false},
 		{"namespace inside another key's", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.myndhyve.ads.*"}}, "", CodeNamespaceClaimed, false},

@@ -120,9 +120,7 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 	}
 	p.Files = append(p.Files, extra.Files...)
 	p.owners = extra.owners
-	if rs.Test != "" {
-		p.Notes = append(p.Notes, "run the scaffolded tests with: "+rs.Test)
-	}
+	p.Test = rs.Test
 	errs = append(errs, checkPackPlan(v, p, nil, keepAll)...)
 	if len(errs) > 0 {
 		return nil, errs.sorted()

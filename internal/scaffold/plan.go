@@ -24,6 +24,10 @@ type Plan struct {
 	Kind  string   // pack, agent, node, eval or tool
 	Files []File   // in the order they are listed to the user
 	Notes []string // what the author should know or do next
+	// Test is the command that runs the scaffolded tests, run in the
+	// pack's folder ("" when the runtime scaffolds none): the create
+	// workflow's next steps say it with the folder to cd to.
+	Test string
 
 	owners map[string]string // generated file -> the answer field it comes from
 	// pack and version name the pack the schemas are written for: their

@@ -2,7 +2,10 @@ package scaffold
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,11 +33,15 @@ func Set(answers any, key, value string) error {
 	if err := setPath(cur, full, toks, value); err != nil {
 		e := werr.Wrap(werr.Usage, "usage", err, "cannot set %s", key)
 		if werr.CodeOf(err) == codeUnknownKey {
+			// the nearest few, not every key (issue 35, item 8: a typo
+			// listed sixty); --list-keys lists them all
 			known := Keys(answers)
+			list := "the nearest known keys: " + strings.Join(nearestKeys(key, known, 5), ", ") +
+				fmt.Sprintf(" (N: a list index; `wopkit new --list-keys` lists all %d)", len(known))
 			if near := nearKey(key, known); near != "" {
-				e = e.WithHint("did you mean %s? known keys: %s (N: a list index)", near, strings.Join(known, ", "))
+				e = e.WithHint("did you mean %s? %s", near, list)
 			} else {
-				e = e.WithHint("known keys: %s (N: a list index)", strings.Join(known, ", "))
+				e = e.WithHint("%s", list)
 			}
 		}
 		return e
@@ -156,7 +163,7 @@ func fromMap(m map[string]any, answers any, what string) error {
 	d.DisallowUnknownFields()
 	if err := d.Decode(answers); err != nil {
 		return werr.Wrap(werr.Usage, "usage", err, "cannot apply %s", what).
-			WithHint("check the names and types against `wopkit new --help`; known keys: %s", strings.Join(Keys(answers), ", "))
+			WithHint("check the names and types against `wopkit new --list-keys`; known keys: %s", strings.Join(Keys(answers), ", "))
 	}
 	return nil
 }
@@ -291,6 +298,25 @@ func nearKey(key string, known []string) string {
 		}
 	}
 	return best
+}
+
+// nearestKeys are the n known keys closest to key by edit distance (a
+// list index read as N), the closest first.
+func nearestKeys(key string, known []string, n int) []string {
+	toks := strings.Split(key, ".")
+	for i, t := range toks {
+		if t != "" && strings.Trim(t, "0123456789") == "" {
+			toks[i] = "N"
+		}
+	}
+	k := strings.ToLower(strings.Join(toks, "."))
+	out := slices.Clone(known)
+	d := make(map[string]int, len(out))
+	for _, c := range out {
+		d[c] = editDistance(k, strings.ToLower(c))
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(d[a], d[b]) })
+	return out[:min(n, len(out))]
 }
 
 // editDistance is the Levenshtein distance between a and b (in bytes).

@@ -43,3 +43,23 @@ func TestSetSuggestsNearMiss(t *testing.T) {
 		t.Errorf("a key near nothing suggests one: %v", err)
 	}
 }
+
+// TestSetHintNamesTheNearestKeys (issue 35, item 8): a mistyped key is
+// answered with the few nearest keys, not all of them, and where to find
+// the rest.
+func TestSetHintNamesTheNearestKeys(t *testing.T) {
+	t.Parallel()
+	var we *werr.Error
+	err := Set(&PackAnswers{}, "nmae", "x")
+	if !errors.As(err, &we) {
+		t.Fatalf("unknown key: %v", err)
+	}
+	near := strings.TrimSuffix(we.Hint[strings.Index(we.Hint, "known keys: ")+len("known keys: "):], ")")
+	names := strings.Split(near[:strings.Index(near, " (")], ", ")
+	if len(names) > 5 || names[0] != "name" || !strings.Contains(we.Hint, "did you mean name?") || !strings.Contains(we.Hint, "wopkit new --list-keys") {
+		t.Errorf("hint %q", we.Hint)
+	}
+	if all := Keys(&PackAnswers{}); len(all) <= 5 {
+		t.Fatalf("only %d keys: the test needs more", len(all))
+	}
+}

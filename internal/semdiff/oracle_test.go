@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/third_party/jsonschema"
 )
@@ -501,6 +502,10 @@ func TestOracleNarrowings(t *testing.T) {
 	}
 	sort.Strings(keys)
 	t.Logf("%d pairs built, %d with a witness the validator confirms, %d widenings checked; by keyword and reference: %v", len(pairs), checked, widenings, keys)
+	if _, ok := fixtures.Find(); !ok {
+		// The scaffold's schemas alone make too few pairs for the bounds.
+		t.Skipf("shared fixtures not found (../shared/fixtures, beside the repository on developer machines and in CI): the %d pairs from the scaffold's schemas were checked; the bounds on how many (300) and under which keywords need the fixtures' schemas", checked)
+	}
 	if checked < 300 {
 		t.Errorf("only %d pairs had a witness", checked)
 	}

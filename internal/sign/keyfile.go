@@ -3,8 +3,10 @@ package sign
 import (
 	"bytes"
 	"crypto"
+	"errors"
 	"fmt"
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"io/fs"
 	"os"
 
 	"golang.org/x/term"
@@ -106,6 +108,10 @@ func readSmallMax(path string, max int64, what, tooLargeCode string) ([]byte, er
 		return nil, werr.New(werr.Invalid, tooLargeCode, "%s is larger than %d bytes, not a %s file", path, max, what)
 	case code != "":
 		return nil, err
+	}
+	if what == "key" && errors.Is(err, fs.ErrNotExist) { // said in words, not as the system call that failed
+		return nil, werr.New(werr.Env, "key_unreadable", "the key file %s does not exist", path).
+			WithHint("check the path given to --key; wopkit keygen --out NAME writes NAME.key and NAME.pub")
 	}
 	if what == "key" {
 		return nil, werr.Wrap(werr.Env, "key_unreadable", err, "cannot read key %s", path).

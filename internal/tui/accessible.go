@@ -190,7 +190,7 @@ func offerDraft(ctx context.Context, k asker, d *answers, lines *byteReader, tr 
 		name = d.name()
 	}
 	if pipe {
-		fmt.Fprintf(tr.out, "A draft from an earlier run is here (%s): answers read from a pipe start afresh, and the draft is kept as it is (run `wopkit new` on a terminal to resume it).\n", name)
+		fmt.Fprintf(tr.out, "A draft from an earlier run is here (%s): answers read from a pipe start afresh, and the draft is kept as it is (run `%s new` on a terminal to resume it).\n", name, create.Command)
 		return false, nil
 	}
 	resume := true

@@ -26,10 +26,23 @@ type choice struct {
 func (k asker) choose(c choice) huh.Field {
 	k.labels.note(c.key, c.title)
 	s := huh.NewSelect[string]().Title(c.title)
-	if c.desc != "" {
-		s = s.Description(c.desc)
+	opts, rows := c.opts, 0
+	if k.cols != nil { // the options wrapped at spaces (see fit)
+		opts = make([]huh.Option[string], len(c.opts))
+		for i, o := range c.opts {
+			o.Key = k.fit(o.Key, optInset)
+			opts[i] = o
+			rows += strings.Count(o.Key, "\n") + 1
+		}
 	}
-	s = s.Options(c.opts...).Accessor(c.acc).Key(c.key)
+	if c.desc != "" {
+		s = s.Description(k.fitAbove(c.desc, min(rows, 4))) // room for some options at least
+	}
+	s = s.Options(opts...).Accessor(c.acc).Key(c.key)
+	if k.ends != nil && len(opts) > 0 {
+		last := opts[len(opts)-1].Key
+		k.ends[s] = strings.TrimSpace(last[strings.LastIndexByte(last, '\n')+1:])
+	}
 	if c.check != nil {
 		s = s.Validate(c.check)
 	}

@@ -99,7 +99,7 @@ func TestAccessiblePipeTranscript(t *testing.T) {
 		t.Fatalf("no summary before writing:\n%s", out)
 	}
 	sum := out[summary:wrote]
-	for _, want := range []string{"files will be written in piped: pack.json, README.md", "not packed: no tarball, no key"} {
+	for _, want := range []string{"/piped: pack.json, README.md", "not packed: no tarball, no key"} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("the summary lacks %q:\n%s", want, sum)
 		}

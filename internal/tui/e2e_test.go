@@ -26,7 +26,9 @@ import (
 // run that cannot write and of a pipe that ends early. The mixed pack runs
 // again at 60x20 and 120x40, each screen checked for what is cut off; issue
 // 17's lists to tick and suggestions run under NO_COLOR=1 at 80x24, 60x20
-// and 120x40.
+// and 120x40; issue 35's small terminals (40x10, 60x20: "more below ↓", no
+// token wrapped inside, the key help whole) and the summary left on the
+// terminal once the screen closes, its next steps run as printed.
 func TestTerminalEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end terminal test skipped in -short mode")
@@ -65,7 +67,7 @@ type e2eRun struct{ only, sizes string }
 var lanes = [][]e2eRun{
 	{{"sizes", "120x40"}, {"connection", ""}},
 	{{"sizes", "60x20"}, {"tool", ""}},
-	{{"secrets", "80x24"}, {"chain", ""}},
+	{{"secrets", "80x24"}, {"chain", ""}, {"small", ""}},
 	{{"new", ""}, {"exit", ""}},
 	{{"choices", "120x40"}, {"contract", "80x24"}},
 	{{"words", "60x20"}, {"git", ""}},

@@ -45,6 +45,10 @@ type editor struct {
 	src, saved []byte
 	doc        *jsondoc.Doc
 	undo       []undoStep
+	redo       []undoStep // what undo took back, redone in turn (an edit clears it)
+	// whole: the selected problem is shown whole in the detail pane (the
+	// list cuts a long one with …)
+	whole bool
 
 	rows     []row
 	expanded map[string]bool
@@ -88,6 +92,10 @@ func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*edito
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", path).
 			WithHint("pass a pack directory, a pack.json, or an agent, eval suite or tool manifest file")
+	}
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b { // gzip: a packed release, not a manifest
+		return nil, werr.New(werr.Invalid, "edit_tarball", "%s is a packed tarball, not a manifest wopkit can edit", path).
+			WithHint("see what it holds with `wopkit inspect %s`; edit the pack's folder (`wopkit edit DIR`) and pack it again", path)
 	}
 	doc, err := jsondoc.Parse(data)
 	if err != nil {
@@ -192,6 +200,7 @@ func (e *editor) apply(src []byte, cursorTo string) tea.Cmd {
 	}
 	cur, _ := e.current()
 	e.undo = append(e.undo, undoStep{src: e.src, cursor: cur.ptr})
+	e.redo = nil
 	return e.setDoc(src, doc, cursorTo)
 }
 

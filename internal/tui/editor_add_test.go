@@ -122,12 +122,16 @@ func TestLoadEditorRefuses(t *testing.T) {
 		{"duplicate key", write("dup.json", `{"a": 1, "a": 2}`), "json_invalid"},
 		{"not an object", write("arr.json", `[1]`), "manifest_not_object"},
 		{"directory without pack.json", dir, "file_unreadable"},
+		{"a tarball (issue 35, item 8)", write("x.tgz", "\x1f\x8b\x08\x00rest"), "edit_tarball"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := loadEditor(common.New(true), testValidator, tt.path)
 			if got := werr.CodeOf(err); got != tt.code {
 				t.Errorf("code %q (%v), want %q", got, err, tt.code)
+			}
+			if tt.code == "edit_tarball" && !strings.Contains(err.Error(), "wopkit inspect") {
+				t.Errorf("a tarball's hint does not name wopkit inspect: %v", err)
 			}
 		})
 	}

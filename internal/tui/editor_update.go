@@ -100,6 +100,8 @@ func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
 		return e.remove()
 	case key.Matches(k, keys.Undo):
 		return e.undoLast()
+	case key.Matches(k, keys.Redo):
+		return e.redoLast()
 	case key.Matches(k, keys.Save):
 		if e.sealed && !e.saveAnyway && e.dirty() {
 			e.saveAnyway = true
@@ -151,12 +153,14 @@ func (e *editor) updateProblems(k tea.KeyPressMsg) tea.Cmd {
 		e.problems.Move(-1)
 	case key.Matches(k, keys.Down):
 		e.problems.Move(1)
+	case key.Matches(k, keys.Whole):
+		e.whole = !e.whole
 	case key.Matches(k, keys.Problems), key.Matches(k, keys.Cancel):
-		e.focus = focusTree
+		e.focus, e.whole = focusTree, false
 	case key.Matches(k, keys.Accept):
 		if p, ok := e.problems.Selected(); ok && p.File == "" {
 			e.moveTo(p.Pointer)
-			e.focus = focusTree
+			e.focus, e.whole = focusTree, false
 			return e.wantInfo()
 		}
 	}
@@ -169,13 +173,33 @@ func (e *editor) undoLast() tea.Cmd {
 		return nil
 	}
 	u := e.undo[len(e.undo)-1]
-	e.undo = e.undo[:len(e.undo)-1]
 	doc, err := jsondoc.Parse(u.src)
 	if err != nil {
 		return nil
 	}
-	e.status = "undone"
+	cur, _ := e.current()
+	e.undo = e.undo[:len(e.undo)-1]
+	e.redo = append(e.redo, undoStep{src: e.src, cursor: cur.ptr})
+	e.status = "undone (U redoes)"
 	return e.setDoc(u.src, doc, u.cursor)
+}
+
+// redoLast makes again the change undo took back last.
+func (e *editor) redoLast() tea.Cmd {
+	if len(e.redo) == 0 {
+		e.status = "nothing to redo"
+		return nil
+	}
+	r := e.redo[len(e.redo)-1]
+	doc, err := jsondoc.Parse(r.src)
+	if err != nil {
+		return nil
+	}
+	cur, _ := e.current()
+	e.redo = e.redo[:len(e.redo)-1]
+	e.undo = append(e.undo, undoStep{src: e.src, cursor: cur.ptr})
+	e.status = "redone"
+	return e.setDoc(r.src, doc, r.cursor)
 }
 
 // remove deletes the member or item under the cursor.

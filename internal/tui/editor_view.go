@@ -7,10 +7,31 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/tui/styles"
 	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/words"
 )
+
+// wholeProblem is a problem as the detail pane shows it whole: its
+// severity and place, its message and hint, wrapped (the list cuts it).
+func wholeProblem(st styles.Styles, p validate.Problem, width int) string {
+	where := p.Pointer
+	if where == "" {
+		where = "/"
+	}
+	if p.File != "" {
+		where = p.File + " " + where
+	}
+	out := st.Label.Render(string(p.Severity)+" "+where) + "\n" + widgets.Wrap(p.Message, width)
+	if p.Hint != "" {
+		out += "\n" + st.Dim.Render(widgets.Wrap(p.Hint, width))
+	}
+	if p.Rule != "" {
+		out += "\n" + st.Dim.Render("rule "+p.Rule)
+	}
+	return out
+}
 
 // problemRows is the height of the problem list.
 const problemRows = 4
@@ -199,6 +220,9 @@ func (e *editor) treeView(width, height int) string {
 // and the problems found at it.
 func (e *editor) detailView(width, height int) string {
 	st := e.ctx.Styles
+	if p, ok := e.problems.Selected(); ok && e.whole && e.focus == focusProblems {
+		return wholeProblem(st, p, width)
+	}
 	r, ok := e.current()
 	if !ok {
 		return st.Dim.Render("empty document")
@@ -268,7 +292,7 @@ func (e *editor) Help() []key.Binding {
 	case focusAddKey, focusSearch:
 		return []key.Binding{k.Accept, k.Cancel}
 	case focusProblems:
-		return []key.Binding{k.Up, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to field")), k.Problems}
+		return []key.Binding{k.Up, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to field")), k.Whole, k.Problems}
 	}
-	return []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Search, k.Problems, k.Add, k.Remove, k.Undo}
+	return []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo}
 }

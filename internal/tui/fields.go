@@ -8,9 +8,11 @@ import (
 	"sync"
 
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/github/go-spdx/v2/spdxexp/spdxlicenses"
 
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/words"
 )
@@ -35,12 +37,61 @@ type asker struct {
 	plain bool
 	// rows is the height the form leaves its fields (nil: their own).
 	rows func() int
+	// ends maps each choice to the last line of its last option, which is
+	// on the screen when the choice is not cut below (see moreBelow);
+	// shared by copies (nil in accessible mode).
+	ends map[huh.Field]string
+	// cols is the form's width (nil: accessible mode, where text is printed
+	// as it is): what a field shows is wrapped to it (see fit).
+	cols func() int
 	// cross checks the whole answers when the author leaves the field with
 	// the key (see wizard.crossCheck); nil in accessible mode.
 	cross func(key, text string) error
 	// labels notes each field's label as it is built (nil: none noted).
 	labels fieldLabels
 }
+
+// fit is text a field shows (its description, an option) wrapped at
+// spaces to the form's width less inset columns: huh's own wrap breaks at
+// hyphens, dots and commas, inside a version, a flag or an address, and it
+// then has nothing left to wrap (issue 35, item 7). The form is built
+// again when the width changes (wizard.Update).
+func (k asker) fit(s string, inset int) string {
+	if k.cols == nil {
+		return s
+	}
+	return widgets.Wrap(s, k.cols()-inset)
+}
+
+// fitAbove is a field's description wrapped (see fit) and, when it would
+// leave the field less than below rows under it (a choice's options) in
+// the rows the form has, cut to what leaves them (at least one line, its
+// end marked …): on a short terminal the options stay on the screen.
+func (k asker) fitAbove(s string, below int) string {
+	s = k.fit(s, descInset)
+	if k.rows == nil || k.cols == nil {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	room := max(k.rows()-1-below, 1) // the title's row
+	if len(lines) <= room {
+		return s
+	}
+	lines = lines[:room]
+	last := lines[room-1]
+	if w := k.cols() - descInset - 2; ansi.StringWidth(last) > w {
+		last = ansi.Truncate(last, w, "")
+	}
+	lines[room-1] = last + " …"
+	return strings.Join(lines, "\n")
+}
+
+// descInset is what a field's frame takes of the form's width (huh's
+// border and padding), optInset that and an option's cursor.
+const (
+	descInset = 2
+	optInset  = 4
+)
 
 // textValue is how an input reads and writes its answer: huh's accessor,
 // plus the value typed text stands for (an empty line is the suggestion).
@@ -335,7 +386,7 @@ func (k asker) text(key, title string, tv textValue, kind validate.Kind, ptr str
 	if ptr == "" {
 		return in.Validate(func(s string) error { return k.crossed(key, s) })
 	}
-	return k.reg(in.Description(k.help(kind, ptr)), titled(title, ptr, k.check(kind, ptr, tv.value)))
+	return k.reg(in.Description(k.fit(k.help(kind, ptr), descInset)), titled(title, ptr, k.check(kind, ptr, tv.value)))
 }
 
 // byTitle is check with its refusals naming the field by its title where
@@ -381,13 +432,18 @@ func (k asker) long(key, title, desc string, tv textValue, kind validate.Kind, p
 		desc = k.help(kind, ptr)
 	}
 	if k.accessible {
-		return k.text(key, title, tv, kind, ptr).Description(desc)
+		return k.text(key, title, tv, kind, ptr).Description(k.fit(desc, descInset))
 	}
 	k.labels.note(key, title)
 	s, sh := tv.suggestion(), newShown(tv)
 	desc = strings.TrimSuffix("alt+enter (or ctrl+j) starts a new line, enter goes on; "+desc, "; ")
+	desc = k.fit(desc, descInset)
+	lines := max(3, strings.Count(s, "\n")+2)
+	if k.rows != nil { // the rows the page leaves it below its title and help (issue 35, item 8: 3 rows on an empty screen)
+		lines = max(lines, min(maxTextRows, k.rows()-2-strings.Count(desc, "\n")))
+	}
 	f := huh.NewText().Title(title).Description(desc).Accessor(sh).Key(key).
-		Lines(max(3, strings.Count(s, "\n")+2)).Placeholder(k.mark(s))
+		Lines(lines).Placeholder(k.mark(s))
 	k.offer(f, sh)
 	if ptr == "" {
 		return f
@@ -398,6 +454,9 @@ func (k asker) long(key, title, desc string, tv textValue, kind validate.Kind, p
 	}
 	return f.Validate(check)
 }
+
+// maxTextRows bounds the rows a multi-line field grows to.
+const maxTextRows = 12
 
 // mark is how a suggestion is shown in an empty field: under NO_COLOR,
 // where a placeholder's grey is lost, it says it is a suggestion.
@@ -455,7 +514,7 @@ func (k asker) optional(key, title string, v *string, kind validate.Kind, ptr st
 			return nil
 		}
 		return check(s)
-	}).Description(k.help(kind, ptr))
+	}).Description(k.fit(k.help(kind, ptr), descInset))
 }
 
 // multi asks for several of the values options() offers, computed from
@@ -571,7 +630,7 @@ func (w *wizard) license(v *string) (huh.Field, *huh.Group) {
 	opts := append(huh.NewOptions(scaffold.Licenses...), huh.NewOption(otherLicense, otherLicense))
 	list := k.choose(choice{key: "license", title: "License (SPDX)", desc: strings.TrimSpace(help + " Type / to search, esc to stop searching."),
 		opts: opts, acc: huh.NewPointerAccessor(&picked)})
-	other := w.hideWhen(huh.NewGroup(typed("license.other", "SPDX identifier").Description("ctrl+e completes the suggestion shown")),
+	other := w.hideWhen(huh.NewGroup(typed("license.other", "SPDX identifier").Description(k.fit("ctrl+e completes the suggestion shown", descInset))),
 		func() bool { return picked != otherLicense })
 	return list, other
 }

@@ -85,7 +85,7 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 	idv := str{p: &g.ID, def: def.ID}
 	mem := g.Memory.Flags() // a plain value: huh's prompts offer its default only then
 	w.onSync(func() { g.Memory.SetFlags(mem) })
-	id := k.reg(k.text(key("id"), "Agent id", idv, "", "").Description("appended to the pack name to form the agentId"),
+	id := k.reg(k.text(key("id"), "Agent id", idv, "", "").Description(k.fit("appended to the pack name to form the agentId", descInset)),
 		k.check(ak, ptr("agentId"), func(s string) any { return a.name() + "." + idv.value(s).(string) }))
 	if a.What == whatSoloAgent { // no pack name to prefix
 		id = k.text(key("id"), "Agent id", str{p: &g.ID, def: g.ID}, validate.Agent, "/agentId").
@@ -128,7 +128,7 @@ func evalGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("agents.%d.eval.%s", i, f) }
 	groups := []*huh.Group{huh.NewGroup(
 		k.multi(key("modes"), "Eval modes", k.help(ek, "/modes"), fixed(k.v.Field(ek, "/modes").Enum), &e.Modes, ""),
-		k.text(key("passScore"), "Pass score", newNum(&e.PassScore, def.PassScore), ek, "/thresholds/passScore").Description("0 to 1"),
+		k.text(key("passScore"), "Pass score", newNum(&e.PassScore, def.PassScore), ek, "/thresholds/passScore").Description(k.fit("0 to 1", descInset)),
 	)}
 	if w.a.What == whatSoloEval {
 		groups = append([]*huh.Group{huh.NewGroup(
@@ -152,7 +152,7 @@ func taskGroups(w *wizard, at pos) []*huh.Group {
 	return []*huh.Group{
 		huh.NewGroup(
 			k.text(key("id"), "Task id", str{p: &t.ID, def: def.ID}, ek, ptr("taskId")),
-			k.text(key("input"), "Task input", str{p: &t.Input, def: def.Input}, "", "").Description("the text the agent is given"),
+			k.text(key("input"), "Task input", str{p: &t.Input, def: def.Input}, "", "").Description(k.fit("the text the agent is given", descInset)),
 			k.choose(choice{key: key("kind"), title: "Expectation",
 				opts: choices(scaffold.TaskKinds), acc: huh.NewPointerAccessor(&t.Kind)}),
 		),
@@ -160,10 +160,10 @@ func taskGroups(w *wizard, at pos) []*huh.Group {
 			k.choose(choice{key: key("strategy"), title: "Golden match",
 				desc: "for golden tasks", opts: huh.NewOptions(scaffold.GoldenStrategies...),
 				acc: huh.NewPointerAccessor(&t.Strategy)}),
-			k.text(key("expected"), "Expected answer", str{p: &t.Expected, def: def.Expected}, "", "").Description("for golden tasks"),
+			k.text(key("expected"), "Expected answer", str{p: &t.Expected, def: def.Expected}, "", "").Description(k.fit("for golden tasks", descInset)),
 		), func() bool { return t.Kind != scaffold.TaskKinds[0].Value }),
 		w.hideWhen(huh.NewGroup(
-			k.text(key("criteria"), "Rubric criteria", list{p: &t.Criteria}, "", "").Description("comma-separated, weighted equally"),
+			k.text(key("criteria"), "Rubric criteria", list{p: &t.Criteria}, "", "").Description(k.fit("comma-separated, weighted equally", descInset)),
 		), func() bool { return t.Kind != scaffold.TaskKinds[1].Value }),
 	}
 }
@@ -183,5 +183,5 @@ func (w *wizard) toolAllowlist(key string, tv list, ptr string) *huh.Input {
 			}
 		}
 		return nil
-	}).Description("comma-separated " + validate.ToolRefForm + ", e.g. " + validate.ToolRefExamples[0] + " (optional)")
+	}).Description(k.fit("comma-separated "+validate.ToolRefForm+", e.g. "+validate.ToolRefExamples[0]+" (optional)", descInset))
 }

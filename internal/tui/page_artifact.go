@@ -62,7 +62,7 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 	help := func(f string) string { return k.help(validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key(f))) }
 	groups := []*huh.Group{
 		huh.NewGroup(
-			text(key("id"), "Artifact type id", str{p: &t.ID, def: t.ID}).Description("appended to the pack name to form the artifactTypeId"),
+			text(key("id"), "Artifact type id", str{p: &t.ID, def: t.ID}).Description(k.fit("appended to the pack name to form the artifactTypeId", descInset)),
 			k.derived(key("displayName"), "Display name", &t.DisplayName, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("displayName"))),
 			k.choose(choice{key: key("validation"), title: "Validation",
 				desc: help("validation"),
@@ -76,10 +76,10 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 				Suggestions(scaffold.ArtifactSyncOn()).Placeholder("(optional) "+strings.Join(scaffold.ArtifactSyncOn(), ", ")),
 		),
 		huh.NewGroup(
-			text(key("exportFormats"), "Export formats", list{p: &t.ExportFormats, def: t.ExportFormats}).Description("comma-separated (optional)"),
+			text(key("exportFormats"), "Export formats", list{p: &t.ExportFormats, def: t.ExportFormats}).Description(k.fit("comma-separated (optional)", descInset)),
 			k.yes(key("versionable"), "Versionable?", huh.NewPointerAccessor(&t.Versionable)),
 			k.yes(key("diffable"), "Diffable?", huh.NewPointerAccessor(&t.Diffable)),
-			text(key("properties"), "Properties", list{p: &t.Properties, def: t.Properties}).Description("the artifact's string properties, comma-separated"),
+			text(key("properties"), "Properties", list{p: &t.Properties, def: t.Properties}).Description(k.fit("the artifact's string properties, comma-separated", descInset)),
 		),
 	}
 	// the choices are the properties as answered above, not as suggested

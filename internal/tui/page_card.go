@@ -63,7 +63,7 @@ func cardGroups(w *wizard, at pos) []*huh.Group {
 	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{
 		huh.NewGroup(
-			text(key("id"), "Card id", str{p: &c.ID, def: c.ID}).Description("appended to the pack name to form the cardTypeId"),
+			text(key("id"), "Card id", str{p: &c.ID, def: c.ID}).Description(k.fit("appended to the pack name to form the cardTypeId", descInset)),
 			text(key("systemPrompt"), "System prompt", str{p: &c.SystemPrompt, def: c.SystemPrompt}),
 			k.long(key("template"), "Template", "the prompt; {{id}} is an input's slot, each input has one",
 				str{p: &c.Template, def: c.Template}, validate.CardPack, scaffold.CardFieldPointer(key("template"))),
@@ -81,7 +81,7 @@ func cardInputGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("cards.%d.inputs.%d.%s", at.i, at.j, f) }
 	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{huh.NewGroup(
-		text(key("id"), "Input id", str{p: &in.ID, def: in.ID}).Description("the template uses it as {{id}}"),
+		text(key("id"), "Input id", str{p: &in.ID, def: in.ID}).Description(k.fit("the template uses it as {{id}}", descInset)),
 		k.choose(choice{key: key("type"), title: "Type",
 			desc: k.help(validate.CardPack, scaffold.CardFieldPointer(key("type"))),
 			opts: huh.NewOptions(withCurrent(scaffold.CardInputTypes(), in.Type)...),
@@ -89,7 +89,7 @@ func cardInputGroups(w *wizard, at pos) []*huh.Group {
 		text(key("label"), "Label", str{p: &in.Label, def: in.Label}),
 		k.yes(key("required"), "Required?", huh.NewPointerAccessor(&in.Required)),
 		// the options before the default, which a select's must be one of
-		text(key("options"), "Options", list{p: &in.Options, def: in.Options}).Description("a select's choices, comma-separated"),
+		text(key("options"), "Options", list{p: &in.Options, def: in.Options}).Description(k.fit("a select's choices, comma-separated", descInset)),
 		k.optional(key("default"), "Default", &in.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
 	)}
 }

@@ -110,7 +110,7 @@ func chainGroups(w *wizard, at pos) []*huh.Group {
 		return k.text(key(f), title, tv, kind, ptr)
 	}
 	return []*huh.Group{huh.NewGroup(
-		text("id", "Chain id", str{p: &c.ID, def: c.ID}).Description("appended to the pack name to form the chainId"),
+		text("id", "Chain id", str{p: &c.ID, def: c.ID}).Description(k.fit("appended to the pack name to form the chainId", descInset)),
 		text("version", "Chain version", str{p: &c.Version, def: def.Version}),
 		k.derived(key("label"), "Label", &c.Label, validate.WorkflowChainPack, fmt.Sprintf("/chains/%d/label", at.i)),
 		text("description", "Description", str{p: &c.Description, def: c.Description}),
@@ -122,7 +122,7 @@ func paramGroups(w *wizard, at pos) []*huh.Group {
 	k, pa := w.k, &w.a.chainPack().Chains[at.i].Parameters[at.j]
 	key := func(f string) string { return fmt.Sprintf("chains.%d.parameters.%d.%s", at.i, at.j, f) }
 	return []*huh.Group{huh.NewGroup(
-		k.text(key("name"), "Parameter name", str{p: &pa.Name, def: pa.Name}, "", "").Description("a step uses it as {{params.<name>}}"),
+		k.text(key("name"), "Parameter name", str{p: &pa.Name, def: pa.Name}, "", "").Description(k.fit("a step uses it as {{params.<name>}}", descInset)),
 		k.choose(choice{key: key("type"), title: "Type",
 			opts: huh.NewOptions(scaffold.ChainValueTypes()...), acc: huh.NewPointerAccessor(&pa.Type)}),
 		k.text(key("description"), "Description", str{p: &pa.Description}, "", ""),
@@ -142,7 +142,7 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 		return k.text(key(f), title, tv, kind, ptr)
 	}
 	fields := []huh.Field{
-		text("id", "Step id", str{p: &st.ID, def: st.ID}).Description("the node's id in the chain"),
+		text("id", "Step id", str{p: &st.ID, def: st.ID}).Description(k.fit("the node's id in the chain", descInset)),
 		w.stepType(key("typeId"), str{p: &st.TypeID, def: st.TypeID}),
 		k.derived(key("name"), "Name", &st.Name, validate.WorkflowChainPack, ""),
 	}
@@ -154,15 +154,15 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 				st.Version = ""
 			}
 		})
-		fields = append(fields, k.text(key("version"), "Node version", str{p: &st.Version, def: scaffold.DefaultNodeVersion}, "", "").Description("the exact version of the node it runs (MAJOR.MINOR.PATCH): the typeId is written <typeId>@<version>; a typeId typed with its own @pin keeps it"))
+		fields = append(fields, k.text(key("version"), "Node version", str{p: &st.Version, def: scaffold.DefaultNodeVersion}, "", "").Description(k.fit("the exact version of the node it runs (MAJOR.MINOR.PATCH): the typeId is written <typeId>@<version>; a typeId typed with its own @pin keeps it", descInset)))
 	}
 	// The ports name the ends of the edges between steps: the first step
 	// has no edge in, the last none out, so they are not asked there.
 	if at.j > 0 {
-		fields = append(fields, text("input", "Input port", str{p: &st.Input}).Description("the port the step before feeds (empty: the node itself)"))
+		fields = append(fields, text("input", "Input port", str{p: &st.Input}).Description(k.fit("the port the step before feeds (empty: the node itself)", descInset)))
 	}
 	if at.j < len(c.Steps)-1 {
-		fields = append(fields, text("output", "Output port", str{p: &st.Output}).Description("the port the next step reads (empty: the node itself)"))
+		fields = append(fields, text("output", "Output port", str{p: &st.Output}).Description(k.fit("the port the next step reads (empty: the node itself)", descInset)))
 	}
 	if len(c.ParamChoices()) > 0 || len(st.Params) > 0 { // the parameters ticked and then removed are said
 		fields = append(fields, k.multi(key("params"), "Parameters it receives", "written into its config as {{params.<name>}}",
@@ -199,5 +199,5 @@ func (w *wizard) stepType(key string, tv str) *huh.Input {
 			return fmt.Errorf("the pin @%s is not one exact version: write MAJOR.MINOR.PATCH, e.g. @1.0.0 (hosts refuse a range)", pin)
 		}
 		return nil
-	}).Description("the typeId of the node it runs, e.g. core.openwop.http.fetch (a pin such as @1.0.0 may follow)")
+	}).Description(w.k.fit("the typeId of the node it runs, e.g. core.openwop.http.fetch (a pin such as @1.0.0 may follow)", descInset))
 }

@@ -167,8 +167,8 @@ func connScopeGroups(w *wizard, at pos, write bool) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("provider.auth.%s.%d.%s", scopeSide(write), at.j, f) }
 	text := connText(k)
 	return []*huh.Group{huh.NewGroup(
-		text(key("key"), "Group key", str{p: &g.Key, def: g.Key}).Description("a short name for the group, e.g. repo-read"),
-		text(key("label"), "Label", str{p: &g.Label, def: g.Label}).Description("what people are asked to allow, e.g. Read your repositories"),
+		text(key("key"), "Group key", str{p: &g.Key, def: g.Key}).Description(k.fit("a short name for the group, e.g. repo-read", descInset)),
+		text(key("label"), "Label", str{p: &g.Label, def: g.Label}).Description(k.fit("what people are asked to allow, e.g. Read your repositories", descInset)),
 		text(key("scopes"), "Provider scopes", list{p: &g.Scopes, def: g.Scopes}).
 			Description("the provider's own scope strings the group asks for, comma-separated"),
 	)}
@@ -183,7 +183,7 @@ func reachGroups(w *wizard, _ pos) []*huh.Group {
 		opts: huh.NewOptions(withCurrent(scaffold.ConnectionReaches(), pr.Reach)...),
 		acc:  huh.NewPointerAccessor(&pr.Reach)}))
 	mcp := huh.NewGroup(
-		text("provider.server", "MCP server address", str{p: &pr.Server, def: pr.Server}).Description("the server's https address"),
+		text("provider.server", "MCP server address", str{p: &pr.Server, def: pr.Server}).Description(k.fit("the server's https address", descInset)),
 		k.choose(choice{key: "provider.transport", title: "Transport",
 			opts: huh.NewOptions(withCurrent(scaffold.ConnectionTransports(), pr.Transport)...),
 			acc:  huh.NewPointerAccessor(&pr.Transport)}),

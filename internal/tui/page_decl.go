@@ -59,7 +59,7 @@ func omittable(k asker, key, title string, p *float64, kind validate.Kind, ptr s
 			return nil
 		}
 		return check(s)
-	}).Description(strings.TrimSpace(k.help(kind, ptr) + " A negative number leaves it out."))
+	}).Description(k.fit(strings.TrimSpace(k.help(kind, ptr)+" A negative number leaves it out."), descInset))
 }
 
 // withCurrent is a list of choices with the current answer added when it

@@ -66,7 +66,7 @@ func formGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("templates.%d.%s", at.i, f) }
 	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
 	return []*huh.Group{huh.NewGroup(
-		text(key("id"), "Form id", str{p: &t.ID, def: t.ID}).Description("appended to the pack name to form the templateId"),
+		text(key("id"), "Form id", str{p: &t.ID, def: t.ID}).Description(k.fit("appended to the pack name to form the templateId", descInset)),
 		text(key("version"), "Form version", str{p: &t.Version, def: t.Version}),
 		k.derived(key("label"), "Label", &t.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
 		k.optional(key("title"), "Title", &t.Title, validate.FormContentPack, scaffold.FormFieldPointer(key("title"))).Placeholder("(the label)"),
@@ -95,7 +95,7 @@ func formFieldGroups(w *wizard, at pos) []*huh.Group {
 			text(key("description"), "Description", str{p: &f.Description, def: f.Description}),
 			k.yes(key("required"), "Required?", huh.NewPointerAccessor(&f.Required)),
 			k.optional(key("default"), "Default", &f.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
-			text(key("options"), "Options", list{p: &f.Options, def: f.Options}).Description("a select's choices, comma-separated"),
+			text(key("options"), "Options", list{p: &f.Options, def: f.Options}).Description(k.fit("a select's choices, comma-separated", descInset)),
 		),
 	}
 }

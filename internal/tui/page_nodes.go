@@ -39,7 +39,7 @@ func nodeGroups(w *wizard, at pos) []*huh.Group {
 	id := str{p: &n.ID, def: def.ID}
 	return []*huh.Group{
 		huh.NewGroup(
-			k.reg(k.text(key("id"), "Node id", id, "", "").Description("appended to the pack name to form the typeId"),
+			k.reg(k.text(key("id"), "Node id", id, "", "").Description(k.fit("appended to the pack name to form the typeId", descInset)),
 				titled("Node id", ptr("typeId"), k.check(nk, ptr("typeId"), func(s string) any { return a.name() + "." + id.value(s).(string) }))),
 			k.derived(key("label"), "Label", &n.Label, nk, ptr("label")),
 			k.text(key("description"), "Description", str{p: &n.Description, def: def.Description}, nk, ptr("description")),
@@ -54,8 +54,8 @@ func nodeGroups(w *wizard, at pos) []*huh.Group {
 			k.multi(key("capabilities"), "Capabilities", k.help(nk, ptr("capabilities")), fixed(k.v.Field(nk, ptr("capabilities")).Enum), &n.Capabilities, ""),
 		),
 		huh.NewGroup(
-			k.text(key("inputs"), "Input ports", list{p: &n.Inputs, def: def.Inputs}, "", "").Description("comma-separated names"),
-			k.text(key("outputs"), "Output ports", list{p: &n.Outputs, def: def.Outputs}, "", "").Description("comma-separated names"),
+			k.text(key("inputs"), "Input ports", list{p: &n.Inputs, def: def.Inputs}, "", "").Description(k.fit("comma-separated names", descInset)),
+			k.text(key("outputs"), "Output ports", list{p: &n.Outputs, def: def.Outputs}, "", "").Description(k.fit("comma-separated names", descInset)),
 		),
 	}
 }

@@ -63,7 +63,7 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{
 		huh.NewGroup(
-			text(key("id"), "Template id", str{p: &pr.ID, def: pr.ID}).Description("the templateId, e.g. writer-system"),
+			text(key("id"), "Template id", str{p: &pr.ID, def: pr.ID}).Description(k.fit("the templateId, e.g. writer-system", descInset)),
 			text(key("version"), "Template version", str{p: &pr.Version, def: pr.Version}),
 			k.choose(choice{key: key("kind"), title: "Role",
 				desc: k.help(validate.PromptPack, scaffold.PromptFieldPointer(key("kind"))),
@@ -75,7 +75,7 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 		huh.NewGroup(
 			k.long(key("text"), "Text", "the template; {{name}} is a variable's slot",
 				str{p: &pr.Text, def: pr.Text}, validate.PromptPack, scaffold.PromptFieldPointer(key("text"))),
-			text(key("tags"), "Tags", list{p: &pr.Tags, def: pr.Tags}).Description("comma-separated (optional)"),
+			text(key("tags"), "Tags", list{p: &pr.Tags, def: pr.Tags}).Description(k.fit("comma-separated (optional)", descInset)),
 			k.optional(key("modelClass"), "Model class", &pr.ModelClass, validate.PromptPack, scaffold.PromptFieldPointer(key("modelClass"))).
 				Placeholder("(optional)"),
 			omittable(k, key("temperature"), "Temperature", &pr.Temperature, validate.PromptPack, scaffold.PromptFieldPointer(key("temperature"))),
@@ -88,7 +88,7 @@ func variableGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.variables.%d.%s", at.i, at.j, f) }
 	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{huh.NewGroup(
-		text(key("name"), "Variable name", str{p: &va.Name, def: va.Name}).Description("the template uses it as {{name}}"),
+		text(key("name"), "Variable name", str{p: &va.Name, def: va.Name}).Description(k.fit("the template uses it as {{name}}", descInset)),
 		k.choose(choice{key: key("type"), title: "Type",
 			opts: huh.NewOptions(withCurrent(scaffold.PromptVariableTypes(), va.Type)...),
 			acc:  huh.NewPointerAccessor(&va.Type)}),

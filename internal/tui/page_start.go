@@ -79,9 +79,9 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 			k.choose(choice{key: "name.scope", title: "Scope",
 				desc: k.help(validate.NodePack, "/name"), opts: choices(scaffold.NameScopes),
 				acc: scope}),
-			k.reg(k.text("name", "Organisation or author", org, "", "").Description("the second part of the name, e.g. acme"),
+			k.reg(k.text("name", "Organisation or author", org, "", "").Description(k.fit("the second part of the name, e.g. acme", descInset)),
 				nameCheck(org, org.with)),
-			k.reg(k.text("name.part", "Pack name", part, "", "").Description("the last part, e.g. hello-world"),
+			k.reg(k.text("name.part", "Pack name", part, "", "").Description(k.fit("the last part, e.g. hello-world", descInset)),
 				nameCheck(part, part.with)),
 		),
 		huh.NewGroup(

@@ -93,7 +93,7 @@ func toolGroups(w *wizard, _ pos) []*huh.Group {
 				desc: k.help(tk, "/runtime/install/method"),
 				opts: huh.NewOptions(scaffold.InstallMethods...),
 				acc:  huh.NewPointerAccessor(&t.Install.Method)}),
-			k.text("install.package", "Package", str{p: &t.Install.Package}, "", "").Description("empty: the tool id"),
+			k.text("install.package", "Package", str{p: &t.Install.Package}, "", "").Description(k.fit("empty: the tool id", descInset)),
 		),
 	}
 }
@@ -170,7 +170,7 @@ func actionGroups(w *wizard, at pos) []*huh.Group {
 		k.choose(choice{key: key("sideEffects"), title: "Side effects",
 			desc: k.help(tk, ptr("side_effects")), opts: k.enum(tk, ptr("side_effects")),
 			acc: huh.NewPointerAccessor(&act.SideEffects)}),
-		k.text(key("inputs"), "Inputs", list{p: &act.Inputs, def: def.Inputs}, "", "").Description("comma-separated names of its string inputs"),
+		k.text(key("inputs"), "Inputs", list{p: &act.Inputs, def: def.Inputs}, "", "").Description(k.fit("comma-separated names of its string inputs", descInset)),
 	}
 	if len(t.ScopeChoices()) > 0 || len(act.ScopesUsed) > 0 { // the scopes ticked and then removed are said
 		fields = append(fields, k.multi(key("scopesUsed"), "Scopes it uses", "the scopes this action needs",
@@ -205,17 +205,17 @@ func safetyGroups(w *wizard, _ pos) []*huh.Group {
 				return errors.New(s + " is a placeholder, which stops nothing: give the real address")
 			}
 			return w.k.check(validate.ToolManifest, "/kill_switch/url", func(s string) any { return s })(s)
-		}).Description("where the owner revokes the tool, e.g. https://acme.dev/tools/revoke")),
+		}).Description(w.k.fit("where the owner revokes the tool, e.g. https://acme.dev/tools/revoke", descInset))),
 			func() bool { return t.KillSwitch.Kind != "url" }),
 		w.hideWhen(huh.NewGroup(w.k.reg(w.k.text("killSwitch.command", "Kill switch command", str{p: &t.KillSwitch.Command}, "", ""), func(s string) error {
 			if strings.TrimSpace(s) == "" {
 				return errors.New("the command is needed: what the owner runs to stop the tool")
 			}
 			return nil
-		}).Description("the command that stops the tool, words separated by spaces, e.g. acme-tool revoke")),
+		}).Description(w.k.fit("the command that stops the tool, words separated by spaces, e.g. acme-tool revoke", descInset))),
 			func() bool { return t.KillSwitch.Kind != "shell" }),
 		w.hideWhen(huh.NewGroup(w.k.text("killSwitch.instructions", "Kill switch instructions", str{p: &t.KillSwitch.Instructions}, "", "").
-			Placeholder("(from the answers: remove the tool, then revoke its credentials)").Description("what the owner does to stop the tool (optional)")),
+			Placeholder("(from the answers: remove the tool, then revoke its credentials)").Description(w.k.fit("what the owner does to stop the tool (optional)", descInset))),
 			func() bool { return t.KillSwitch.Kind != "manual" }),
 	}
 }

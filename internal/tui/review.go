@@ -172,7 +172,7 @@ func (w *wizard) ran(m runMsg) tea.Cmd {
 	w.busy = ""
 	if m.err == nil {
 		w.finished, w.done, w.err = true, m.summary, "" // the plan's notes end it (a connection's OAuth client)
-		w.out.ok, w.out.err = true, nil
+		w.out.ok, w.out.err, w.out.summary = true, nil, m.summary
 		removeDraft(w.opts.draftOut())
 		return nil
 	}

@@ -91,6 +91,11 @@ type NewOptions struct {
 	// Notes, when set, is where notes are printed once the screen closes
 	// (a draft kept); nil means stderr.
 	Notes io.Writer
+	// Summary, when set, is where the summary of a finished run (the
+	// folder and its files, the key, the tarball and its hash, the next
+	// commands) is printed once the full screen closes, so that it stays
+	// in the terminal's scrollback; nil means stdout.
+	Summary io.Writer
 
 	out  *outcome // what the wizard reports back to New
 	pass *keyPass // an encrypted key's passphrase, typed on the sign page (never in the answers)
@@ -146,6 +151,13 @@ func New(ctx context.Context, opts NewOptions) error {
 		notes = os.Stderr
 	}
 	printLines(notes, opts.out.notes)
+	if opts.out.ok {
+		sum := opts.Summary
+		if sum == nil {
+			sum = os.Stdout
+		}
+		printLines(sum, opts.out.summary)
+	}
 	if err == nil && !opts.out.ok && opts.out.err != nil {
 		return opts.out.err // the run failed and the author left: exit non-zero
 	}

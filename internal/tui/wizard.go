@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,6 +12,7 @@ import (
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
 )
@@ -58,6 +61,11 @@ type wizard struct {
 	hidden map[*huh.Group]func() bool
 	// syncs copy answers held in plain values back into the answers.
 	syncs []func()
+	// groups are the current page's groups (see moreBelow).
+	groups []*huh.Group
+	// builtCols is the width the form was built at: its text is wrapped to
+	// it (asker.fit), and it is built again at another.
+	builtCols int
 }
 
 // outcome is what the wizard reports once the program ends: a failure
@@ -66,6 +74,10 @@ type outcome struct {
 	ok    bool
 	err   error
 	notes []string
+	// summary is what a finished run wrote and what to do next, printed
+	// to standard output once the full screen closes (the screen's own
+	// summary goes with it).
+	summary []string
 }
 
 // liveCheckMsg is the check of the focused input's current text.
@@ -98,8 +110,12 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts NewOptions) *wizar
 	if k.suggest == nil {
 		k.suggest = map[huh.Field]shown{}
 	}
+	if k.ends == nil {
+		k.ends = map[huh.Field]string{}
+	}
 	k.plain = ctx.Styles.Plain
 	k.rows = func() int { return max(ctx.Height-4, 5) } // formSize's height
+	k.cols = func() int { return ctx.Width }
 	out := opts.out
 	if out == nil {
 		out = &outcome{}
@@ -203,16 +219,19 @@ func (w *wizard) move(to pos) tea.Cmd {
 func (w *wizard) build(at pos) *huh.Form {
 	clear(w.k.live)
 	clear(w.k.suggest)
+	clear(w.k.ends)
 	clear(w.hidden)
 	w.syncs = nil
 	w.live = ""
+	w.builtCols = w.ctx.Width
 	theme := charmTheme
 	if w.ctx.Styles.Plain {
 		theme = plainThemeOnce
 	}
 	// The help line names every key; a refusal is shown once, above the
 	// field (View), not again in the form's footer.
-	return huh.NewForm(at.pg.groups(w, at)...).WithTheme(theme).WithShowHelp(false).WithShowErrors(false)
+	w.groups = at.pg.groups(w, at)
+	return huh.NewForm(w.groups...).WithTheme(theme).WithShowHelp(false).WithShowErrors(false)
 }
 
 // hideWhen shows a group only while hide is false (accessible mode asks
@@ -285,6 +304,18 @@ func (w *wizard) back() tea.Cmd {
 func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		if w.form != nil && w.builtCols != w.ctx.Width { // its text wrapped again, the focus kept
+			key := ""
+			if f := w.form.GetFocusedField(); f != nil {
+				key = f.GetKey()
+			}
+			w.form = w.build(w.at)
+			cmd := w.startForm()
+			if key != "" {
+				focusKey(w.form, key)
+			}
+			return w, cmd
+		}
 		if w.form != nil {
 			m, cmd := w.form.Update(w.formSize())
 			w.form = m.(*huh.Form)
@@ -331,10 +362,33 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 	if w.form == nil {
 		return w, nil
 	}
+	msg = editorValue(msg)
 	m, cmd := w.form.Update(msg)
 	w.form = m.(*huh.Form)
 	return w, w.afterForm(msg, cmd)
 }
+
+// editorValue is the value huh's multi-line field reads back from $EDITOR
+// (ctrl+e; huh's own message, of a type it does not export) without the
+// final newline the editor adds to the file (issue 35, item 8: the system
+// prompt got a trailing blank line); any other message as it is.
+func editorValue(msg tea.Msg) tea.Msg {
+	v := reflect.ValueOf(msg)
+	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Uint8 ||
+		v.Type().Name() != "updateValueMsg" || v.Type().PkgPath() != huhPkg {
+		return msg
+	}
+	b := v.Bytes()
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	b = bytes.TrimSuffix(b, []byte("\r"))
+	out := reflect.New(v.Type()).Elem()
+	out.SetBytes(b)
+	return out.Interface()
+}
+
+// huhPkg is the import path of huh, whose text field's message
+// editorValue reads.
+var huhPkg = reflect.TypeOf(huh.Option[string]{}).PkgPath()
 
 // afterForm follows a form update: the name, the live check, and the next
 // page once the form is complete.
@@ -453,10 +507,10 @@ func (w *wizard) ConfirmQuit() screen {
 			w.out.notes = append(w.out.notes, "your answers were not kept: no draft could be written (why, below)")
 			return quitMsg{}
 		}
-		w.out.notes = append(w.out.notes, "kept a draft of your answers in "+draftFile(path)+": run `wopkit new` in this folder to resume")
+		w.out.notes = append(w.out.notes, "kept a draft of your answers in "+draftFile(path)+": run `"+create.Command+" new` in this folder to resume")
 		return quitMsg{}
 	}
-	c := newConfirm(w.ctx, "Keep a draft of your answers? `wopkit new` offers it next time in this directory.", keep,
+	c := newConfirm(w.ctx, "Keep a draft of your answers? `"+create.Command+" new` offers it next time in this directory.", keep,
 		// n: no draft, not even one kept earlier (a resumed draft, or the
 		// one a failed write kept).
 		func() tea.Msg { removeDraft(path); return quitMsg{} })

@@ -238,8 +238,9 @@ func TestReleaseNotReplaced(t *testing.T) {
 		t.Fatalf("problems: %v", w.rev.problems)
 	}
 	v := d.view()
-	for _, want := range []string{"will be written in weather:", "signed with the existing key acme.key (key id acme-1)",
-		"packed to community.acme.weather-0.2.0.tgz, with its .sig and .json beside it"} {
+	// (the paths are whole: issue 35, item 3)
+	for _, want := range []string{"/weather: pack.json", "/acme.key (key id acme-1)",
+		"/community.acme.weather-0.2.0.tgz, with its .sig and .json beside it"} {
 		if !strings.Contains(strings.ReplaceAll(v, "\n", " "), want) {
 			t.Errorf("the review does not say %q:\n%s", want, v)
 		}

@@ -118,9 +118,9 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 				huh.NewOption("create a new key pair", "new"),
 				huh.NewOption("use an existing private key file", "existing")}, agentKeys...),
 			acc: huh.NewPointerAccessor(&a.KeyChoice)}),
-		k.reg(k.following("keyPath", "Key file", path, &a.KeyChoice, "", "").Description("new: the prefix of PREFIX.key and PREFIX.pub (kept outside the pack); existing: the .key file, or "+sign.AgentPrefix+"SHA256:<fingerprint> for a key in the ssh-agent"),
+		k.reg(k.following("keyPath", "Key file", path, &a.KeyChoice, "", "").Description(k.fit("new: the prefix of PREFIX.key and PREFIX.pub (kept outside the pack); existing: the .key file, or "+sign.AgentPrefix+"SHA256:<fingerprint> for a key in the ssh-agent", descInset)),
 			needed("key file", path)),
-		k.reg(k.following("keyId", "Key id", id, &a.KeyPath, "", "").Description("the id the registry knows your public key by, e.g. acme-1"),
+		k.reg(k.following("keyId", "Key id", id, &a.KeyPath, "", "").Description(k.fit("the id the registry knows your public key by, e.g. acme-1", descInset)),
 			needed("key id", id)),
 	), func() bool { return !needsKey(a.SignMethod) })
 	return []*huh.Group{huh.NewGroup(method), keys, passGroup(w)}

@@ -198,7 +198,9 @@ func TestWizardReview(t *testing.T) {
 	a := newAnswers()
 	a.Pack.Name = "community.acme.review"
 	dir := t.TempDir()
-	t.Chdir(dir) // the review names the folder, the key and the tarball: relative to here
+	t.Chdir(dir) // the review names the folder, the key and the tarball: whole, ~ the home folder
+	t.Setenv("HOME", dir)
+	t.Setenv("USERPROFILE", dir)
 	d := newDriver(t, func(ctx *common.Context) screen {
 		return newWizard(ctx, k, a, NewOptions{DraftDir: dir, Dir: "out"})
 	})

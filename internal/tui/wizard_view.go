@@ -2,12 +2,14 @@ package tui
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/tui/widgets"
 )
@@ -33,6 +35,9 @@ func (w *wizard) View() string {
 		body = w.rev.view(w.ctx, w.ctx.Width, w.ctx.Height-3)
 	default:
 		body = w.form.View()
+		if w.moreBelow(body) { // in the row the form leaves below it
+			body = strings.TrimRight(body, "\n") + "\n" + st.Dim.Render(moreBelowHint)
+		}
 		// The focused field's refusal (its check, or the whole answers'
 		// as it is left) is shown above it: the form's own footer is
 		// below the rows the page gives it.
@@ -53,6 +58,54 @@ func (w *wizard) View() string {
 		}
 	}
 	return widgets.Fit(header, w.ctx.Width, 1) + "\n\n" + body
+}
+
+// moreBelowHint says that a page goes on below the screen (issue 35,
+// item 7: at 60x20 a page was cut with nothing to say so).
+const moreBelowHint = "more below ↓"
+
+// moreBelow reports whether the current page's fields go on below the
+// rows the form shows (view): its group's last line is not on the screen.
+// A view shorter than its rows is all there is (no group is looked at).
+func (w *wizard) moreBelow(view string) bool {
+	rows := w.formSize().Height
+	vl := trimmedLines(view)
+	if len(vl) < rows {
+		return false
+	}
+	f := w.form.GetFocusedField()
+	if f == nil {
+		return false
+	}
+	if end := w.k.ends[f]; end != "" && !slices.ContainsFunc(vl, func(l string) bool { return strings.HasSuffix(l, end) }) {
+		return true // a choice whose options are cut
+	}
+	fv := f.View()
+	for _, g := range w.groups {
+		if hide := w.hidden[g]; hide != nil && hide() {
+			continue
+		}
+		c := g.Content()
+		if !strings.Contains(c, fv) { // not the group on the screen
+			continue
+		}
+		cl := trimmedLines(c)
+		return len(cl) > rows && vl[len(vl)-1] != cl[len(cl)-1]
+	}
+	return false
+}
+
+// trimmedLines are s's lines without their trailing blanks, the blank
+// lines at its end left out.
+func trimmedLines(s string) []string {
+	ls := strings.Split(s, "\n")
+	for i, l := range ls {
+		ls[i] = strings.TrimRight(ansi.Strip(l), " ")
+	}
+	for len(ls) > 0 && ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
 }
 
 func (w *wizard) summaryView() string {

@@ -11,7 +11,8 @@ type KeyMap struct {
 	Edit                                    key.Binding // edit the selected value
 	External                                key.Binding // edit the selected string in $EDITOR
 	Add, Remove                             key.Binding // add a member or item, remove one
-	Undo                                    key.Binding
+	Undo, Redo                              key.Binding
+	Whole                                   key.Binding // show the selected problem whole
 	Save                                    key.Binding
 	Search                                  key.Binding // find a field by name or pointer
 	Problems                                key.Binding // move focus between the tree and the problem list
@@ -41,6 +42,8 @@ func Default() KeyMap {
 		Add:       b([]string{"a", "+"}, "a", "add"),
 		Remove:    b([]string{"d", "delete"}, "d", "del"),
 		Undo:      b([]string{"u", "ctrl+z"}, "u", "undo"),
+		Redo:      b([]string{"U", "ctrl+y"}, "U", "redo"),
+		Whole:     b([]string{"v", "space"}, "v", "read whole"),
 		Save:      b([]string{"ctrl+s", "w"}, "^s", "save"),
 		Search:    b([]string{"/"}, "/", "find"),
 		Problems:  b([]string{"tab"}, "tab", "problems"),

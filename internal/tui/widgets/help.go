@@ -3,6 +3,7 @@
 package widgets
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -25,6 +26,13 @@ func HelpLine(st styles.Styles, width int, bindings ...key.Binding) string {
 			continue
 		}
 		parts = append(parts, h.Key+" "+h.Desc)
+	}
+	// too narrow for every key: the last ones go first, but never the
+	// first nor how to quit, which always shows
+	for i := len(parts) - 1; i > 0 && ansi.StringWidth(strings.Join(parts, "  ")) > width; i-- {
+		if !strings.HasSuffix(parts[i], " quit") {
+			parts = slices.Delete(parts, i, i+1)
+		}
 	}
 	return st.Help.Render(ansi.Truncate(strings.Join(parts, "  "), width, "…"))
 }
@@ -49,10 +57,55 @@ func Fit(s string, width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-// Wrap wraps plain text to width.
+// Wrap wraps text to width at spaces only, never inside a word: a
+// version (1.0.0), a flag (--key-id), a path or an address stays whole on
+// one line (ansi.Wrap, and huh, also break at hyphens, dots and commas).
+// A wrapped line's rest keeps the line's indent; only a word wider than
+// the line is cut. ANSI styles are kept.
 func Wrap(s string, width int) string {
-	if width < 1 {
-		width = 1
+	width = max(width, 1)
+	lines := strings.Split(s, "\n")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, wrapLine(l, width)...)
 	}
-	return ansi.Wrap(s, width, " ")
+	return strings.Join(out, "\n")
+}
+
+func wrapLine(l string, width int) []string {
+	if ansi.StringWidth(l) <= width {
+		return []string{l}
+	}
+	body := strings.TrimLeft(l, " ")
+	pre := l[:len(l)-len(body)]
+	if 2*len(pre) > width { // an indent that leaves little room is not kept
+		pre, body = "", l
+	}
+	room := width - len(pre)
+	var out []string
+	cur, curW := "", 0
+	flush := func() {
+		out = append(out, pre+cur)
+		cur, curW = "", 0
+	}
+	for _, word := range strings.Fields(body) {
+		ww := ansi.StringWidth(word)
+		switch {
+		case curW > 0 && curW+1+ww <= room:
+			cur, curW = cur+" "+word, curW+1+ww
+			continue
+		case curW > 0:
+			flush()
+		}
+		for ww > room { // wider than a line: cut
+			out = append(out, pre+ansi.Truncate(word, room, ""))
+			word = ansi.TruncateLeft(word, room, "")
+			ww = ansi.StringWidth(word)
+		}
+		cur, curW = word, ww
+	}
+	if curW > 0 || len(out) == 0 {
+		flush()
+	}
+	return out
 }
