@@ -100,12 +100,13 @@ strict_valid() {
 cols=80 rows=24 nd=new # the terminal size of the runs, and the folder of the mixed packs (see at_size)
 
 # start CMD...: run a command in a fresh cols x rows session; the pane prints EXIT=<status> when it ends.
+# HOME is the work dir: the review and the summary name paths whole, ~/… under it (issue 35, item 3).
 start() {
 	tmux -L "$sock" kill-server 2>/dev/null || true
 	runs=$((runs + 1))
 	sock="wopkit-e2e-$BASHPID-$runs" # a fresh server each time: no race with the one being killed
 	tmux -L "$sock" -f /dev/null new-session -d -s e2e -x "$cols" -y "$rows" \
-		"cd '$work' && export XDG_STATE_HOME='$XDG_STATE_HOME' && $* ; echo EXIT=\$?; sleep 600"
+		"cd '$work' && export XDG_STATE_HOME='$XDG_STATE_HOME' HOME='$work' && $* ; echo EXIT=\$?; sleep 600"
 }
 keys() { tmux -L "$sock" send-keys -t e2e "$@"; }
 type_text() { tmux -L "$sock" send-keys -t e2e -l "$1"; }
@@ -346,8 +347,7 @@ enter_until() {
 e2e_new() {
 	echo "tui-e2e: new (${cols}x$rows)"
 	mkdir -p "$work/$nd"
-	# HOME is the work dir: the review and the summary name the folder and the key whole, ~/… (issue 35, item 3)
-	start "cd $nd && HOME='$work' '$wopkit' new"
+	start "cd $nd && '$wopkit' new" # the review and the summary name the folder and the key whole, ~/… (see start)
 	wait_for 'What do you want to create'
 	keys Enter # a pack with a node, an agent with an eval suite, and a tool manifest
 	wait_for '^┃ Scope'
@@ -656,7 +656,6 @@ e2e_git() {
 	start "cd git && XDG_CONFIG_HOME='$cfg' '$wopkit' new"
 	wait_for 'What do you want to create'
 	enter_until '^┃ Key$'
-	# (a long path is wrapped at its hyphens: the screen is read from the key's folder on)
 	wait_text "a new key pair goes to your config folder, outside the git checkout"
 	enter_until 'will be written'
 	screen | grep -q 'no problems' || fail "the review lists problems"

@@ -355,7 +355,7 @@ func checkSecrets(src source, dir, rel string, budget *scanBudget) error {
 // budget (fail closed: it was not scanned to its end).
 func scanBudgetErr(rel, dir string) error {
 	return werr.New(werr.Invalid, CodeScanBudget, "%s in %s holds so many of the secret rules' keywords that scanning it for credentials passes the scan's work budget; it is refused unscanned", rel, dir).
-		WithHint("a file of text rarely holds this many (gitleaks' rules look for them around each keyword); if the file need not ship, list it in %s", IgnoreFile)
+		WithHint("text rarely holds this many; if the file need not ship, list it in %s", IgnoreFile)
 }
 
 // CodeScanBudget is the code of a pack refused because a file of it costs

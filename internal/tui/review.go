@@ -300,7 +300,11 @@ func (r *review) view(ctx *common.Context, width, height int) string {
 	room := max(height-lipglossHeight(b.String())-1, 3)
 	r.scroll = min(r.scroll, max(len(lines)-room, 0))
 	end := min(r.scroll+room, len(lines))
-	b.WriteString(st.Dim.Render(strings.Join(lines[r.scroll:end], "\n")))
+	more := ""
+	if end < len(lines) { // the manifest goes on below: the row under it says so (issue 35, item 7; room leaves it)
+		more = "\n" + st.Dim.Render(moreBelowHint+" (pgdn)")
+	}
+	b.WriteString(st.Dim.Render(strings.Join(lines[r.scroll:end], "\n")) + more)
 	return b.String()
 }
 

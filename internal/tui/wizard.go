@@ -64,6 +64,8 @@ type wizard struct {
 	syncs []func()
 	// groups are the current page's groups (see moreBelow).
 	groups []*huh.Group
+	// formSized is the size the form was last given (see fitForm).
+	formSized tea.WindowSizeMsg
 	// builtCols is the width the form was built at: its text is wrapped to
 	// it (asker.fit), and it is built again at another.
 	builtCols int
@@ -261,14 +263,35 @@ func (w *wizard) startForm() tea.Cmd {
 		return nil
 	}
 	init := w.form.Init()
-	m, cmd := w.form.Update(w.formSize())
+	w.formSized = w.formSize()
+	m, cmd := w.form.Update(w.formSized)
 	w.form = m.(*huh.Form)
 	w.first = w.form.GetFocusedField()
 	return tea.Batch(init, cmd)
 }
 
 func (w *wizard) formSize() tea.WindowSizeMsg {
-	return tea.WindowSizeMsg{Width: w.ctx.Width, Height: max(w.ctx.Height-4-w.fixRows(), 5)}
+	notes := 0
+	if n := w.notes(); n != "" {
+		notes = strings.Count(n, "\n") + 1
+	}
+	return tea.WindowSizeMsg{Width: w.ctx.Width, Height: max(w.ctx.Height-4-w.fixRows()-notes, 3)}
+}
+
+// fitForm gives the form the rows the notes above it leave, when they
+// changed since it was last sized.
+func (w *wizard) fitForm() tea.Cmd {
+	if w.form == nil {
+		return nil
+	}
+	size := w.formSize()
+	if size == w.formSized {
+		return nil
+	}
+	w.formSized = size
+	m, cmd := w.form.Update(size)
+	w.form = m.(*huh.Form)
+	return cmd
 }
 
 // fixRows is the height of the problem a page opened by "fix it" shows
@@ -304,6 +327,11 @@ func (w *wizard) back() tea.Cmd {
 
 // Update routes keys and messages to the current page.
 func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
+	s, cmd := w.update(msg)
+	return s, tea.Batch(cmd, w.fitForm()) // the notes above the form may have changed
+}
+
+func (w *wizard) update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		if w.form != nil && w.builtCols != w.ctx.Width { // its text wrapped again, the focus kept
@@ -319,7 +347,8 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return w, cmd
 		}
 		if w.form != nil {
-			m, cmd := w.form.Update(w.formSize())
+			w.formSized = w.formSize()
+			m, cmd := w.form.Update(w.formSized)
 			w.form = m.(*huh.Form)
 			return w, cmd
 		}
@@ -334,7 +363,7 @@ func (w *wizard) Update(msg tea.Msg) (screen, tea.Cmd) {
 		return w, nil
 	case replaceMsg:
 		w.opts.Force = true
-		return w.Update(msg.Msg)
+		return w.update(msg.Msg)
 	case runMsg:
 		return w, w.ran(msg)
 	case quitMsg:

@@ -38,26 +38,40 @@ func (w *wizard) View() string {
 		if w.moreBelow(body) { // in the row the form leaves below it
 			body = strings.TrimRight(body, "\n") + "\n" + st.Dim.Render(moreBelowHint)
 		}
-		// The focused field's refusal (its check, or the whole answers'
-		// as it is left) is shown above it: the form's own footer is
-		// below the rows the page gives it.
-		refused := ""
-		if f := w.form.GetFocusedField(); f != nil && f.Error() != nil && f.Error().Error() != w.live {
-			refused = f.Error().Error()
-		}
-		for _, note := range []string{w.notice, w.live, refused} {
-			if note != "" {
-				body = st.Error.Render(widgets.Wrap("✗ "+note, w.ctx.Width-2)) + "\n" + body
-			}
-		}
-		if w.warn != "" {
-			body = st.Warning.Render(widgets.Wrap("⚠ "+w.warn+"; the review lists it (shift+tab goes back to it)", w.ctx.Width-2)) + "\n" + body
+		if notes := w.notes(); notes != "" {
+			body = notes + "\n" + body
 		}
 		if w.fixNote != "" {
 			body = st.Error.Render(w.fixView()) + "\n" + body
 		}
 	}
 	return widgets.Fit(header, w.ctx.Width, 1) + "\n\n" + body
+}
+
+// notes are what is said above the form: the answers' warning at the
+// field left, then the focused field's refusal (its check, or the whole
+// answers' as it is left: the form's own footer is below the rows the
+// page gives it), the live check and a notice. The form is given the rows
+// they leave (formSize), so that they do not push the focused field off a
+// small screen.
+func (w *wizard) notes() string {
+	st := w.ctx.Styles
+	var out []string
+	if w.warn != "" {
+		out = append(out, st.Warning.Render(widgets.Wrap("⚠ "+w.warn+"; the review lists it (shift+tab goes back to it)", w.ctx.Width-2)))
+	}
+	refused := ""
+	if w.form != nil {
+		if f := w.form.GetFocusedField(); f != nil && f.Error() != nil && f.Error().Error() != w.live {
+			refused = f.Error().Error()
+		}
+	}
+	for _, note := range []string{refused, w.live, w.notice} {
+		if note != "" {
+			out = append(out, st.Error.Render(widgets.Wrap("✗ "+note, w.ctx.Width-2)))
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // moreBelowHint says that a page goes on below the screen (issue 35,

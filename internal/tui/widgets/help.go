@@ -97,9 +97,15 @@ func wrapLine(l string, width int) []string {
 		case curW > 0:
 			flush()
 		}
-		for ww > room { // wider than a line: cut
-			out = append(out, pre+ansi.Truncate(word, room, ""))
-			word = ansi.TruncateLeft(word, room, "")
+		for ww > room { // wider than a line: cut, after a / in its second half when it holds one (a path)
+			cut := room
+			if head := ansi.Strip(ansi.Truncate(word, room, "")); len(head) == ansi.StringWidth(head) {
+				if i := strings.LastIndexByte(head, '/'); i >= room/2 && i+1 < len(head) {
+					cut = i + 1
+				}
+			}
+			out = append(out, pre+ansi.Truncate(word, cut, ""))
+			word = ansi.TruncateLeft(word, cut, "")
 			ww = ansi.StringWidth(word)
 		}
 		cur, curW = word, ww

@@ -113,6 +113,10 @@ func TestWrapAtSpaces(t *testing.T) {
 	if got := Wrap("abcdefghij", 4); got != "abcd\nefgh\nij" {
 		t.Errorf("a long word: %q", got)
 	}
+	// a path wider than the line is cut after a slash
+	if got := Wrap("/tmp/lane-1/work/config/keys/acme.key", 20); got != "/tmp/lane-1/work/\nconfig/keys/acme.key" {
+		t.Errorf("a long path: %q", got)
+	}
 }
 
 // TestHelpLineKeepsQuit (issue 35, item 7): at 40 columns the key help
