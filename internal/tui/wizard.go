@@ -64,6 +64,11 @@ type wizard struct {
 	syncs []func()
 	// groups are the current page's groups (see moreBelow).
 	groups []*huh.Group
+	// more is moreBelow's last answer about the page's group.
+	more struct {
+		at    moreAt
+		below bool
+	}
 	// formSized is the size the form was last given (see fitForm).
 	formSized tea.WindowSizeMsg
 	// builtCols is the width the form was built at: its text is wrapped to

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -94,6 +95,14 @@ func (w *wizard) moreBelow(view string) bool {
 	if end := w.k.ends[f]; end != "" && !slices.ContainsFunc(vl, func(l string) bool { return strings.HasSuffix(l, end) }) {
 		return true // a choice whose options are cut
 	}
+	// the group's content is drawn once per field focused (and form size):
+	// drawing it again on every key doubled a keystroke's time on the
+	// license list
+	at := moreAt{form: w.form, field: f, size: w.formSized}
+	if w.more.at == at {
+		return w.more.below
+	}
+	w.more.at, w.more.below = at, false
 	fv := f.View()
 	for _, g := range w.groups {
 		if hide := w.hidden[g]; hide != nil && hide() {
@@ -104,9 +113,18 @@ func (w *wizard) moreBelow(view string) bool {
 			continue
 		}
 		cl := trimmedLines(c)
-		return len(cl) > rows && vl[len(vl)-1] != cl[len(cl)-1]
+		w.more.below = len(cl) > rows && vl[len(vl)-1] != cl[len(cl)-1]
+		break
 	}
-	return false
+	return w.more.below
+}
+
+// moreAt is what moreBelow's answer about the group holds for: the form,
+// its focused field and the size it was given.
+type moreAt struct {
+	form  *huh.Form
+	field huh.Field
+	size  tea.WindowSizeMsg
 }
 
 // trimmedLines are s's lines without their trailing blanks, the blank
