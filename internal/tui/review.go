@@ -192,7 +192,7 @@ func (w *wizard) fix(fe scaffold.FieldError) tea.Cmd {
 	cmd := w.move(to)
 	w.fixing = true
 	if line != "" { // the problem is said on the page that fixes it
-		w.fixNote = line
+		w.fixNote, w.fixKey = line, fieldKey(fe)
 		if fe.Hint != "" {
 			w.fixNote += " (" + fe.Hint + ")"
 		}

@@ -44,7 +44,8 @@ type wizard struct {
 	done     []string // the summary lines
 	err      string   // the last failure
 	notice   string   // a note above the form (a key that cannot work here)
-	fixNote  string   // the review problem the page was opened to fix, until it is left
+	fixNote  string   // the review problem the page was opened to fix, until it is left or fixed
+	fixKey   string   // the key of the field fixNote is about
 	start    string   // a fresh start's answers (fingerprint; "" for a draft or given answers): leaving them so keeps no draft
 	// filtering is set while the license list is being searched (esc then
 	// stops the search, not the wizard).
@@ -475,6 +476,9 @@ func (w *wizard) pageKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case s == "enter":
 		if w.warn != "" {
 			w.recheckWarn()
+		}
+		if w.fixNote != "" && focused.GetKey() == w.fixKey && w.crossProblem(w.fixKey) == "" {
+			w.fixNote = "" // fixed: the problem is no longer said above the form
 		}
 		return w.enter(focused)
 	case s == "right" && w.suggestion(focused) != "":

@@ -132,3 +132,22 @@ func TestReviewListsPlaceholders(t *testing.T) {
 		t.Errorf("the homepage is listed %d times", n)
 	}
 }
+
+// TestFixNoteGoesWithTheFix (issue 35, item 4): the problem "fix it" shows
+// above the page goes once the field is fixed, not only when the page is
+// left.
+func TestFixNoteGoesWithTheFix(t *testing.T) {
+	a := newAnswers()
+	a.Pack.Name = "community.acme.fixnote"
+	a.connectionPack().Provider.Server = "http://mcp.acme.example/mcp"
+	d, w, _ := reviewOf(t, a, scaffold.KindConnection)
+	d.keys("enter")
+	banner := "✗ How hosts reach it › MCP server address"
+	if v := strings.Join(strings.Fields(d.view()), " "); w.at.pg.id != pageConnReach || !strings.Contains(v, banner) {
+		t.Fatalf("fix it does not show the problem on %s:\n%s", w.at.pg.id, d.view())
+	}
+	d.keys("ctrl+u", "type:https://mcp.acme.example/mcp", "enter")
+	if v := strings.Join(strings.Fields(d.view()), " "); w.at.pg.id != pageConnReach || strings.Contains(v, banner) {
+		t.Errorf("the problem is still shown after the fix (on %s):\n%s", w.at.pg.id, d.view())
+	}
+}
