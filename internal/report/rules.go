@@ -37,6 +37,7 @@ var sections = map[string]string{
 	"CN": "Card, form-content, prompt and artifact-type packs",
 	"EV": "Agent eval suites",
 	"IM": "Tool install manifests",
+	"PH": "Every document `wopkit new` writes (only with `validate --strict`)",
 }
 
 // DiffSection is the docs/RULES.md heading of the changes wopkit diff counts.

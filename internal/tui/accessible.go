@@ -385,12 +385,22 @@ func (t *transcript) Write(p []byte) (int, error) {
 // question is the first line of what was asked since the last answer: an
 // input's title (with its suggestion), a choice's title above its options.
 func (t *transcript) question() string {
+	// A prompt's help and a suggestion of several lines are printed
+	// indented, before or after its title: the question is its first line
+	// that is not indented (or, failing that, its first line).
+	first := ""
 	for _, l := range strings.Split(ansi.Strip(t.asked.String()), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if l[0] != ' ' && l[0] != '\t' {
+			return strings.TrimSpace(l)
+		}
+		if first == "" {
+			first = strings.TrimSpace(l)
 		}
 	}
-	return ""
+	return first
 }
 
 // run runs a form's prompts; an error says why they were stopped.
