@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/werr"
+	"github.com/openwop/wopkit/internal/words"
 )
 
 // Set applies one `--set KEY=VALUE` to answers (a pointer to PackAnswers,
@@ -280,20 +281,26 @@ func typed(tmpl any, s string) (any, error) {
 	return s, nil
 }
 
-// nearKey is the known key closest to key (a list index in key read as
-// N), when it is a near miss: at most a quarter of its letters, and at
-// least two, differ. "" when none is that near.
-func nearKey(key string, known []string) string {
+// keyPattern is key in lower case with each list index read as N, as the
+// known keys spell them.
+func keyPattern(key string) string {
 	toks := strings.Split(key, ".")
 	for i, t := range toks {
 		if t != "" && strings.Trim(t, "0123456789") == "" {
 			toks[i] = "N"
 		}
 	}
-	k := strings.ToLower(strings.Join(toks, "."))
+	return strings.ToLower(strings.Join(toks, "."))
+}
+
+// nearKey is the known key closest to key (a list index in key read as
+// N), when it is a near miss: at most a quarter of its letters, and at
+// least two, differ. "" when none is that near.
+func nearKey(key string, known []string) string {
+	k := keyPattern(key)
 	best, bestD := "", max(2, len(k)/4)+1
 	for _, c := range known {
-		if d := editDistance(k, strings.ToLower(c)); d < bestD {
+		if d := words.Distance(k, strings.ToLower(c)); d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -303,39 +310,12 @@ func nearKey(key string, known []string) string {
 // nearestKeys are the n known keys closest to key by edit distance (a
 // list index read as N), the closest first.
 func nearestKeys(key string, known []string, n int) []string {
-	toks := strings.Split(key, ".")
-	for i, t := range toks {
-		if t != "" && strings.Trim(t, "0123456789") == "" {
-			toks[i] = "N"
-		}
-	}
-	k := strings.ToLower(strings.Join(toks, "."))
+	k := keyPattern(key)
 	out := slices.Clone(known)
 	d := make(map[string]int, len(out))
 	for _, c := range out {
-		d[c] = editDistance(k, strings.ToLower(c))
+		d[c] = words.Distance(k, strings.ToLower(c))
 	}
 	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(d[a], d[b]) })
 	return out[:min(n, len(out))]
-}
-
-// editDistance is the Levenshtein distance between a and b (in bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
