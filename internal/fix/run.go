@@ -182,7 +182,7 @@ func plan(rep *validate.Report, roots []string, done map[string]bool) *round {
 	// Edits that shorten an array go last, the highest index first, so the
 	// pointers of the others still hold.
 	slices.SortStableFunc(keep, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(a.abs, b.abs), boolCmp(removes(a.p.Fix), removes(b.p.Fix)), -comparePointers(lastRemove(a.p.Fix), lastRemove(b.p.Fix)))
+		return cmp.Or(cmp.Compare(a.abs, b.abs), boolCmp(removes(a.p.Fix), removes(b.p.Fix)), -jsondoc.ComparePointers(lastRemove(a.p.Fix), lastRemove(b.p.Fix)))
 	})
 	for _, c := range keep {
 		if why := r.apply(c); why != "" {
@@ -481,26 +481,6 @@ func boolCmp(a, b bool) int {
 		return -1
 	}
 	return 1
-}
-
-// comparePointers orders JSON pointers token by token, array indexes by
-// number.
-func comparePointers(a, b string) int {
-	at, bt := strings.Split(a, "/"), strings.Split(b, "/")
-	for i := 0; i < min(len(at), len(bt)); i++ {
-		x, errx := strconv.Atoi(at[i])
-		y, erry := strconv.Atoi(bt[i])
-		if errx == nil && erry == nil {
-			if c := cmp.Compare(x, y); c != 0 {
-				return c
-			}
-			continue
-		}
-		if c := cmp.Compare(at[i], bt[i]); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(at), len(bt))
 }
 
 func isDir(p string) bool {

@@ -1,6 +1,7 @@
 package jsondoc
 
 import (
+	"cmp"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,3 +174,23 @@ func Child(pointer string, tok string) string { return pointer + Pointer(tok) }
 
 // Index returns the pointer of item i below pointer.
 func Index(pointer string, i int) string { return pointer + "/" + strconv.Itoa(i) }
+
+// ComparePointers orders JSON pointers token by token, array indexes by
+// number (/nodes/2 before /nodes/10).
+func ComparePointers(a, b string) int {
+	at, bt := strings.Split(a, "/"), strings.Split(b, "/")
+	for i := 0; i < min(len(at), len(bt)); i++ {
+		x, errx := strconv.Atoi(at[i])
+		y, erry := strconv.Atoi(bt[i])
+		if errx == nil && erry == nil {
+			if c := cmp.Compare(x, y); c != 0 {
+				return c
+			}
+			continue
+		}
+		if c := cmp.Compare(at[i], bt[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(at), len(bt))
+}

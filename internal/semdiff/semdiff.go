@@ -15,9 +15,8 @@ import (
 	"cmp"
 	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 
+	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/third_party/semver"
 )
 
@@ -96,32 +95,12 @@ func Compare(old, new *Pack) *Result {
 	d.manifest()
 	d.files()
 	slices.SortStableFunc(r.Changes, func(a, b Change) int {
-		return cmp.Or(b.Level.rank()-a.Level.rank(), cmp.Compare(a.File, b.File), comparePointers(a.Pointer, b.Pointer), cmp.Compare(a.Message, b.Message))
+		return cmp.Or(b.Level.rank()-a.Level.rank(), cmp.Compare(a.File, b.File), jsondoc.ComparePointers(a.Pointer, b.Pointer), cmp.Compare(a.Message, b.Message))
 	})
 	r.Changes = slices.Compact(r.Changes)
 	r.Required = required(old.Version, r.Changes)
 	r.VersionOK, r.Verdict = meets(old.Version, new.Version, r.Required)
 	return r
-}
-
-// comparePointers orders JSON pointers token by token, array indexes by
-// number (/nodes/2 before /nodes/10).
-func comparePointers(a, b string) int {
-	at, bt := strings.Split(a, "/"), strings.Split(b, "/")
-	for i := 0; i < min(len(at), len(bt)); i++ {
-		x, errx := strconv.Atoi(at[i])
-		y, erry := strconv.Atoi(bt[i])
-		if errx == nil && erry == nil {
-			if c := cmp.Compare(x, y); c != 0 {
-				return c
-			}
-			continue
-		}
-		if c := cmp.Compare(at[i], bt[i]); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(at), len(bt))
 }
 
 // required is the smallest bump the changes need. Before 1.0.0 a caret
