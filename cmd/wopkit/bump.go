@@ -73,13 +73,7 @@ func newBumpCmd() *cobra.Command {
 			}
 			out, diag := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if o.Output.JSON {
-				if jerr := writeJSON(out, res); jerr != nil {
-					return jerr
-				}
-				if err != nil {
-					return silenced(err)
-				}
-				return nil
+				return jsonResult(out, res, err)
 			}
 			if o.DryRun && err == nil {
 				fmt.Fprint(out, terminalDiff(out, res.Diff))

@@ -79,13 +79,7 @@ func runMigrate(cmd *cobra.Command, path string, o *migrateOptions) error {
 	}
 	out, diag := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if o.Output.JSON {
-		if jerr := writeJSON(out, res); jerr != nil {
-			return jerr
-		}
-		if err != nil {
-			return silenced(err)
-		}
-		return nil
+		return jsonResult(out, res, err)
 	}
 	if o.DryRun {
 		// The diff alone on stdout (it can be piped to patch); the rest on stderr.
@@ -124,6 +118,18 @@ func printMigration(out, diag io.Writer, res *migrate.Result, dryRun bool) {
 }
 
 // silenced keeps err's exit class but prints nothing more (the JSON said it).
+// jsonResult writes a command's --json result and returns its error as
+// already reported there.
+func jsonResult(out io.Writer, res any, err error) error {
+	if jerr := writeJSON(out, res); jerr != nil {
+		return jerr
+	}
+	if err != nil {
+		return silenced(err)
+	}
+	return nil
+}
+
 func silenced(err error) error {
 	c, ok := werr.ClassOf(err)
 	if !ok {
