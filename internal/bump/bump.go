@@ -137,17 +137,7 @@ type Edit struct {
 }
 
 // Problem is a problem of the pack that refused the bump, with its file.
-type Problem struct {
-	File string `json:"file"`
-	validate.Problem
-}
-
-// String renders the problem as validate does.
-func (p Problem) String() string {
-	q := p.Problem
-	q.File = p.File
-	return q.String()
-}
+type Problem = validate.FileProblem
 
 // Run bumps the pack in the folder dir (or the folder of the pack.json dir
 // names).

@@ -49,17 +49,7 @@ type Result struct {
 }
 
 // Problem is a refusal or a v2 problem of the result, with its file.
-type Problem struct {
-	File string `json:"file"`
-	validate.Problem
-}
-
-// String renders the problem as validate does: file:line:column: message.
-func (p Problem) String() string {
-	q := p.Problem
-	q.File = p.File
-	return q.String()
-}
+type Problem = validate.FileProblem
 
 // The stable codes of a refused migration (exit 1).
 const (

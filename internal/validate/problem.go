@@ -168,3 +168,18 @@ func (f *FileReport) finish(strict bool) {
 	}
 	f.Valid = len(f.Errors) == 0 && (!strict || len(f.Warnings) == 0)
 }
+
+// FileProblem is a problem with its file in JSON too (Problem.File is left
+// out of Problem's own JSON), for the results of commands that report the
+// problems of several files (migrate, bump).
+type FileProblem struct {
+	File string `json:"file"`
+	Problem
+}
+
+// String renders the problem as Problem does: file:line:column: message.
+func (p FileProblem) String() string {
+	q := p.Problem
+	q.File = p.File
+	return q.String()
+}
