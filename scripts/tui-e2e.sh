@@ -63,6 +63,7 @@ runs=0
 cleanup() {
 	if [ -n "$sizes_pid" ]; then kill "$sizes_pid" 2>/dev/null && wait "$sizes_pid" 2>/dev/null; fi
 	tmux -L "$sock" kill-server 2>/dev/null || true
+	ctl_close
 	if [ "${E2E_KEEP:-}" = 1 ]; then echo "tui-e2e: work dir kept: $work"; else rm -rf "$work"; fi
 	if [ -n "$nobody_dir" ]; then rm -rf "$nobody_dir"; fi
 }
@@ -103,13 +104,60 @@ cols=80 rows=24 nd=new # the terminal size of the runs, and the folder of the mi
 # HOME is the work dir: the review and the summary name paths whole, ~/… under it (issue 35, item 3).
 start() {
 	tmux -L "$sock" kill-server 2>/dev/null || true
+	ctl_close
 	runs=$((runs + 1))
 	sock="wopkit-e2e-$BASHPID-$runs" # a fresh server each time: no race with the one being killed
 	tmux -L "$sock" -f /dev/null new-session -d -s e2e -x "$cols" -y "$rows" \
 		"cd '$work' && export XDG_STATE_HOME='$XDG_STATE_HOME' HOME='$work' && $* ; echo EXIT=\$?; sleep 600"
+	ctl_open
 }
-keys() { tmux -L "$sock" send-keys -t e2e "$@"; }
-type_text() { tmux -L "$sock" send-keys -t e2e -l "$1"; }
+
+# The run's tmux server is talked to through one control-mode client (tmux -C), attached to a silent
+# session of its own ("ctl"), not by starting a tmux client for each look and key: the waits look
+# thousands of times a run, and a process each time (a subshell, then tmux) took most of the CPU the
+# lanes share. ctl_run CMD sends one tmux command and reads its answer into ctl_lines.
+ctl_in= ctl_out= ctl_pid= ctl_lines=()
+ctl_open() {
+	tmux -L "$sock" new-session -d -s ctl -x 20 -y 5 'sleep 600'
+	coproc CTL { exec tmux -L "$sock" -C attach-session -t ctl 2>/dev/null; }
+	ctl_pid=$CTL_PID
+	# copies of the coprocess's pipes, which bash keeps from subshells (screen | grep -q looks in one)
+	exec {ctl_in}>&"${CTL[1]}" {ctl_out}<&"${CTL[0]}"
+}
+ctl_close() {
+	[ -n "$ctl_pid" ] || return 0
+	exec {ctl_in}>&- {ctl_out}<&-
+	kill "$ctl_pid" 2>/dev/null || true
+	wait "$ctl_pid" 2>/dev/null || true
+	ctl_pid=
+}
+# ctl_run CMD: the answer is the block "%begin TIME N 1" ... "%end TIME N 1" (or %error), 1 marking a
+# command of this client; the lines outside a block, and the blocks marked 0 (tmux's own attach), are
+# notifications, skipped.
+ctl_run() {
+	local l n=
+	printf '%s\n' "$1" >&"$ctl_in"
+	ctl_lines=()
+	while IFS= read -r -u "$ctl_out" l; do # no -t: with one, bash waits in select before each byte
+		if [ -z "$n" ]; then
+			if [[ $l =~ ^%begin\ [0-9]+\ ([0-9]+)\ 1$ ]]; then n=${BASH_REMATCH[1]}; fi
+			continue
+		fi
+		if [[ $l == "%end "*" $n 1" || $l == "%error "*" $n 1" ]]; then return 0; fi
+		ctl_lines+=("$l")
+	done
+	fail "tmux's control client ended before it answered '$1'"
+}
+keys() { ctl_run "send-keys -t e2e $*"; }
+# type_text TEXT: the text typed as it is (single-quoted for tmux's parser, a ' as '\''); a text with a
+# control character (a newline would end the command) is sent by a tmux client of its own.
+type_text() {
+	if [[ $1 == *[[:cntrl:]]* ]]; then
+		tmux -L "$sock" send-keys -t e2e -l "$1"
+		return
+	fi
+	ctl_run "send-keys -t e2e -l '${1//\'/\'\\\'\'}'"
+}
 # screen: print the screen (for the checks that grep it: `screen | grep -q` stops reading at its first
 # match, which must not fail the pipeline: the printing ignores SIGPIPE).
 screen() {
@@ -121,10 +169,10 @@ screen() {
 }
 
 # look [-J]: read the screen (-J: lines the terminal wrapped joined) into seen_lines and seen (its lines
-# joined by newlines), in this shell: the waits look thousands of times a run, and a subshell each time
-# took a large part of the CPU the lanes share.
+# joined by newlines), in this shell, through the control client (see ctl_run).
 look() {
-	mapfile -t seen_lines < <(tmux -L "$sock" capture-pane -p ${1:-} -t e2e)
+	ctl_run "capture-pane -p ${1:-} -t e2e"
+	seen_lines=("${ctl_lines[@]}")
 	local IFS=$'\n'
 	seen="${seen_lines[*]}"
 }

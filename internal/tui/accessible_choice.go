@@ -26,6 +26,7 @@ type choice struct {
 func (k asker) choose(c choice) huh.Field {
 	k.labels.note(c.key, c.title)
 	s := huh.NewSelect[string]().Title(c.title)
+	s.WithTheme(k.theme()) // before Options, which measures the options in the theme (see group)
 	opts, rows := c.opts, 0
 	if k.cols != nil { // the options wrapped at spaces (see fit)
 		opts = make([]huh.Option[string], len(c.opts))

@@ -12,15 +12,26 @@ import (
 // group is huh.NewGroup, the pages' way to put fields together: in
 // accessible mode each text input is asked by its plain prompt
 // (plainInput), which says its help and names the suggestion of the moment.
+// Each field is given the form's theme first: huh.NewGroup draws its
+// fields to measure them, and a field with no theme builds huh's whole
+// Charm theme again for every line it draws (a sixth of the wizard's CPU).
 func (k asker) group(fields ...huh.Field) *huh.Group {
-	if k.accessible {
-		for i, f := range fields {
-			if in, ok := f.(*huh.Input); ok {
-				fields[i] = &plainInput{Input: in, title: k.titles[in], sh: k.suggest[in]}
-			}
+	for i, f := range fields {
+		f.WithTheme(k.theme()) // the field itself kept: a wrapper's promoted WithTheme returns what it wraps
+		if in, ok := f.(*huh.Input); ok && k.accessible {
+			fields[i] = &plainInput{Input: in, title: k.titles[in], sh: k.suggest[in]}
 		}
 	}
 	return huh.NewGroup(fields...)
+}
+
+// theme is the huh theme the asker's forms are drawn in: the plain one under
+// NO_COLOR and in accessible mode, else Charm's (each built once).
+func (k asker) theme() huh.Theme {
+	if k.plain || k.accessible {
+		return plainThemeOnce
+	}
+	return charmTheme
 }
 
 // plainInput is a text input's plain prompt (accessible mode): its help on

@@ -480,7 +480,7 @@ func (w *wizard) pageKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		if w.fixNote != "" && focused.GetKey() == w.fixKey && w.crossProblem(w.fixKey) == "" {
 			w.fixNote = "" // fixed: the problem is no longer said above the form
 		}
-		return w.enter(focused)
+		return w.enter(focused, k)
 	case s == "right" && w.suggestion(focused) != "":
 		return w.takeSuggestion(focused), true
 	}
@@ -505,9 +505,21 @@ func (w *wizard) takeSuggestion(f huh.Field) tea.Cmd {
 	return w.afterForm(tea.KeyPressMsg{}, cmd)
 }
 
-// enter moves on from an input at once when its answer is fine, so that
-// keys typed right after enter land in the next field.
-func (w *wizard) enter(focused huh.Field) (tea.Cmd, bool) {
+// enter moves on from a field at once when its answer is fine, so that
+// keys typed right after enter land in the next field. huh moves on by a
+// command (NextField) whose message comes after the keys already typed: a
+// key typed or pasted right after enter landed in the field left.
+func (w *wizard) enter(focused huh.Field, k tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch f := focused.(type) {
+	case *huh.Select[string], *huh.Confirm:
+		// The choice takes the enter itself (a Select commits the option
+		// under the cursor and checks it); the command it answers with,
+		// when its answer is fine, is only that NextField, dropped here.
+		if _, cmd := f.Update(k); cmd == nil || f.Error() != nil {
+			return nil, true // refused: the choice shows why, as huh would
+		}
+		return w.nextField(focused), true
+	}
 	in, ok := focused.(*huh.Input)
 	if !ok {
 		return nil, false
@@ -522,11 +534,17 @@ func (w *wizard) enter(focused huh.Field) (tea.Cmd, bool) {
 			return nil, true
 		}
 	}
+	return w.nextField(focused), true
+}
+
+// nextField moves the focus on from the focused field now (the page's next
+// group after its last field).
+func (w *wizard) nextField(focused huh.Field) tea.Cmd {
 	cmd := w.form.NextField()
 	if w.form.GetFocusedField() == focused && w.form.State == huh.StateNormal {
 		cmd = w.form.NextGroup() // the last field: its group's own next-group command is dropped
 	}
-	return w.afterForm(tea.KeyPressMsg{}, cmd), true
+	return w.afterForm(tea.KeyPressMsg{}, cmd)
 }
 
 // ConfirmQuit implements quitter: leaving before the end offers a draft.
