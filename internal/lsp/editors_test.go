@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -30,7 +31,7 @@ func wopkitBinary(t *testing.T) string {
 			return
 		}
 		builtBin = filepath.Join(dir, "wopkit")
-		buildOut, buildErr = exec.Command("go", "build", "-o", builtBin, "github.com/openwop/wopkit/cmd/wopkit").CombinedOutput()
+		buildOut, buildErr = fixtures.BuildWopkit(".", builtBin)
 	})
 	if buildErr != nil {
 		t.Fatalf("go build: %v\n%s", buildErr, buildOut)

@@ -46,7 +46,10 @@ func TestTerminalEndToEnd(t *testing.T) {
 	if e == nil {
 		e = startE2E(fx, t.TempDir())
 	}
-	for range lanes {
+	if os.Getenv("WOPKIT_E2E") != "full" {
+		t.Log("every scenario at one size (WOPKIT_E2E=full: the layouts at every size, as .ci/run does)")
+	}
+	for range e.lanes {
 		r := <-e.done
 		t.Logf("%s", r.out)
 		if r.err != nil {
@@ -64,7 +67,23 @@ type e2eRun struct{ only, sizes string }
 // whole takes about as long as the longest lane. The lanes are balanced by
 // the runs' times (logged by the test, "== ..."): the longest lane is the
 // test's time.
+//
+// The README's `go test ./...` runs every scenario once, at one size each,
+// the sizes shared out so that each (40x10, 60x20, 80x24, 120x40) is seen:
+// the lanes share two cores with the package's other tests, and the whole
+// matrix costs half as much again (issue 32: go test ./internal/tui within
+// 60 s). WOPKIT_E2E=full runs the scenarios that check a layout at every
+// size they know (fullLanes), as .ci/run does on every submission.
 var lanes = [][]e2eRun{
+	{{"new", ""}, {"tool", ""}},
+	{{"sizes", "60x20"}, {"connection", ""}},
+	{{"secrets", "80x24"}, {"exit", ""}, {"small", ""}},
+	{{"choices", "120x40"}, {"resume", ""}},
+	{{"words", "60x20"}, {"git", ""}, {"pipe", ""}, {"edit", ""}},
+	{{"contract", "80x24"}, {"offline", ""}, {"chain", ""}},
+}
+
+var fullLanes = [][]e2eRun{
 	{{"sizes", "120x40"}, {"connection", ""}},
 	{{"sizes", "60x20"}, {"tool", ""}},
 	{{"secrets", "80x24"}, {"chain", ""}, {"small", ""}},
@@ -76,6 +95,14 @@ var lanes = [][]e2eRun{
 	{{"words", "80x24"}, {"resume", ""}, {"edit", ""}},
 }
 
+// lanesToRun are the lanes of this run (see lanes).
+func lanesToRun() [][]e2eRun {
+	if os.Getenv("WOPKIT_E2E") == "full" {
+		return fullLanes
+	}
+	return lanes
+}
+
 // e2eResult is what one lane printed, and the run that failed (err) or the
 // lane's last one.
 type e2eResult struct {
@@ -85,33 +112,35 @@ type e2eResult struct {
 }
 
 // e2e is the terminal test under way: one result per lane arrives on done.
-type e2e struct{ done chan e2eResult }
+type e2e struct {
+	lanes [][]e2eRun
+	done  chan e2eResult
+}
 
 // startE2E builds wopkit into tmp and starts every lane in the background,
 // in folders under tmp, with the fixtures at fx.
 func startE2E(fx, tmp string) *e2e {
-	e := &e2e{done: make(chan e2eResult, len(lanes))}
+	ls := lanesToRun()
+	e := &e2e{lanes: ls, done: make(chan e2eResult, len(ls))}
 	env := os.Environ()
 	// The package's folder, named now: serial tests change the working
 	// folder (t.Chdir) while the lanes start.
 	pkg, err := os.Getwd()
 	if err != nil {
-		for range lanes {
+		for range ls {
 			e.done <- e2eResult{e2eRun{"build", ""}, nil, err}
 		}
 		return e
 	}
 	go func() {
 		bin := filepath.Join(tmp, "wopkit")
-		build := exec.Command("go", "build", "-o", bin, "../../cmd/wopkit")
-		build.Dir = pkg
-		if out, err := build.CombinedOutput(); err != nil {
-			for range lanes {
-				e.done <- e2eResult{e2eRun{"build", ""}, out, fmt.Errorf("go build: %w", err)}
+		if out, err := fixtures.BuildWopkit(pkg, bin); err != nil {
+			for range ls {
+				e.done <- e2eResult{e2eRun{"build", ""}, out, err}
 			}
 			return
 		}
-		for n, lane := range lanes {
+		for n, lane := range ls {
 			go func() {
 				var out []byte
 				for i, r := range lane {
@@ -177,7 +206,7 @@ func startEarly() (after func()) {
 	early.e, early.tmp = startE2E(fx, tmp), tmp
 	return func() {
 		if e := early.take(); e != nil {
-			for range lanes {
+			for range e.lanes {
 				<-e.done
 			}
 		}
