@@ -27,6 +27,7 @@ var startsListed = map[string]string{
 	"internal/proctest/crash.go:BuildCrashtest": "test support (never in wopkit): go build of the wopkit_crashtest binary for the kill tests",
 	"internal/fixtures/ajv.go:npmInstall":       "test support (never in wopkit): npm installs ajv into a test folder",
 	"internal/fixtures/ajv.go:AjvSchemas":       "test support (never in wopkit): node runs ajv as an independent schema check",
+	"internal/fixtures/wopkit.go:BuildWopkit":   "test support (never in wopkit): the go command builds the binary the terminal and editor tests drive",
 }
 
 // TestProgramsStartOnlyThroughProc is the process door's guard: it fails
