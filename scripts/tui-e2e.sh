@@ -105,6 +105,7 @@ cols=80 rows=24 nd=new # the terminal size of the runs, and the folder of the mi
 start() {
 	tmux -L "$sock" kill-server 2>/dev/null || true
 	ctl_close
+	layout_ok=
 	runs=$((runs + 1))
 	sock="wopkit-e2e-$BASHPID-$runs" # a fresh server each time: no race with the one being killed
 	tmux -L "$sock" -f /dev/null new-session -d -s e2e -x "$cols" -y "$rows" \
@@ -115,30 +116,40 @@ start() {
 # The run's tmux server is talked to through one control-mode client (tmux -C), attached to a silent
 # session of its own ("ctl"), not by starting a tmux client for each look and key: the waits look
 # thousands of times a run, and a process each time (a subshell, then tmux) took most of the CPU the
-# lanes share. ctl_run CMD sends one tmux command and reads its answer into ctl_lines.
+# lanes share. Its answers go to a file, not a pipe: bash reads a pipe a byte at a time (a system call
+# for each), a file a buffer at a time. ctl_run CMD sends one tmux command and reads its answer into
+# ctl_lines.
 ctl_in= ctl_out= ctl_pid= ctl_lines=()
 ctl_open() {
 	tmux -L "$sock" new-session -d -s ctl -x 20 -y 5 'sleep 600'
-	coproc CTL { exec tmux -L "$sock" -C attach-session -t ctl 2>/dev/null; }
-	ctl_pid=$CTL_PID
-	# copies of the coprocess's pipes, which bash keeps from subshells (screen | grep -q looks in one)
-	exec {ctl_in}>&"${CTL[1]}" {ctl_out}<&"${CTL[0]}"
+	local out=$work/ctl-$BASHPID-$runs.out
+	: >"$out"
+	exec {ctl_in}> >(exec tmux -L "$sock" -C attach-session -t ctl >>"$out" 2>/dev/null)
+	ctl_pid=$!
+	exec {ctl_out}<"$out"
 }
 ctl_close() {
 	[ -n "$ctl_pid" ] || return 0
 	exec {ctl_in}>&- {ctl_out}<&-
 	kill "$ctl_pid" 2>/dev/null || true
-	wait "$ctl_pid" 2>/dev/null || true
 	ctl_pid=
 }
 # ctl_run CMD: the answer is the block "%begin TIME N 1" ... "%end TIME N 1" (or %error), 1 marking a
 # command of this client; the lines outside a block, and the blocks marked 0 (tmux's own attach), are
-# notifications, skipped.
+# notifications, skipped. A read that meets the end of the file before tmux wrote the rest keeps what
+# it read of the line and tries again.
 ctl_run() {
-	local l n=
+	local l part= n= end=
 	printf '%s\n' "$1" >&"$ctl_in"
 	ctl_lines=()
-	while IFS= read -r -u "$ctl_out" l; do # no -t: with one, bash waits in select before each byte
+	while :; do
+		if ! IFS= read -r -u "$ctl_out" l; then
+			part+=$l
+			if [ -z "$end" ]; then until_us end 20; elif ! before_us "$end"; then break; fi
+			nap 0.002
+			continue
+		fi
+		l=$part$l part=
 		if [ -z "$n" ]; then
 			if [[ $l =~ ^%begin\ [0-9]+\ ([0-9]+)\ 1$ ]]; then n=${BASH_REMATCH[1]}; fi
 			continue
@@ -146,7 +157,7 @@ ctl_run() {
 		if [[ $l == "%end "*" $n 1" || $l == "%error "*" $n 1" ]]; then return 0; fi
 		ctl_lines+=("$l")
 	done
-	fail "tmux's control client ended before it answered '$1'"
+	fail "tmux's control client did not answer '$1' within 20 s"
 }
 keys() { ctl_run "send-keys -t e2e $*"; }
 # type_text TEXT: the text typed as it is (single-quoted for tmux's parser, a ' as '\''); a text with a
@@ -178,10 +189,10 @@ look() {
 }
 seen= seen_lines=()
 # look_after N: the pause before the next look at the screen, the N-th (from 0) of a wait: short at first,
-# when a redraw is due, then every 100 ms (each look starts a tmux client: looking often takes the CPU the
-# wopkit runs need, the more so the more lanes run side by side).
+# when a redraw is due, then every 100 ms (each look costs the script a few hundred commands: looking
+# often takes the CPU the wopkit runs need, the more so the more lanes run side by side).
 look_after() {
-	local d=(0.01 0.02 0.02 0.03 0.05 0.07)
+	local d=(0.015 0.025 0.04 0.06 0.08)
 	nap "${d[$1]:-0.1}"
 }
 # nap SECONDS: sleep without starting a process (a read that times out on a pipe nobody writes): the waits
@@ -250,12 +261,19 @@ wait_text() {
 # looked at again before failing. (Plain bash: it runs after every key the runs wait on.)
 check_layout() {
 	local i
+	# the screen last found whole, looked at again (enter_until and the waits look at the screen more
+	# often than it changes): nothing to check
+	[[ -n $layout_ok && $seen == "$layout_ok" ]] && return 0
 	for ((i = 0; i < 5; i++)); do
-		layout_problem || return 0
+		if ! layout_problem; then
+			layout_ok=$seen
+			return 0
+		fi
 		nap 0.1
 	done
 	fail "$layout_why (at ${cols}x$rows)"
 }
+layout_ok=
 
 # layout_problem: set layout_why to what is cut off on the screen and return 0, or return 1 when nothing
 # is (no subshell: it runs after every wait).

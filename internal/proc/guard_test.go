@@ -22,12 +22,11 @@ var starters = map[string][]string{
 // goes through proc or is listed here with a reason a reviewer accepts; an
 // entry whose start is gone fails too.
 var startsListed = map[string]string{
-	"internal/sandbox/run_linux.go:start":       "the OW017 sandbox re-executes wopkit itself (/proc/self/exe) with only the environment its caller built (node's: NODE_OPTIONS= and NO_COLOR=1), in its own process group",
-	"internal/sandbox/child_linux.go:child":     "the sandbox's child replaces itself with the program once the seccomp filter and limits are in place",
-	"internal/proctest/crash.go:BuildCrashtest": "test support (never in wopkit): go build of the wopkit_crashtest binary for the kill tests",
-	"internal/fixtures/ajv.go:npmInstall":       "test support (never in wopkit): npm installs ajv into a test folder",
-	"internal/fixtures/ajv.go:AjvSchemas":       "test support (never in wopkit): node runs ajv as an independent schema check",
-	"internal/fixtures/wopkit.go:BuildWopkit":   "test support (never in wopkit): the go command builds the binary the terminal and editor tests drive",
+	"internal/sandbox/run_linux.go:start":     "the OW017 sandbox re-executes wopkit itself (/proc/self/exe) with only the environment its caller built (node's: NODE_OPTIONS= and NO_COLOR=1), in its own process group",
+	"internal/sandbox/child_linux.go:child":   "the sandbox's child replaces itself with the program once the seccomp filter and limits are in place",
+	"internal/fixtures/ajv.go:npmInstall":     "test support (never in wopkit): npm installs ajv into a test folder",
+	"internal/fixtures/ajv.go:AjvSchemas":     "test support (never in wopkit): node runs ajv as an independent schema check",
+	"internal/fixtures/wopkit.go:BuildWopkit": "test support (never in wopkit): the go command builds the binary the terminal, editor and kill tests drive",
 }
 
 // TestProgramsStartOnlyThroughProc is the process door's guard: it fails

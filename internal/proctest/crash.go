@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // BuildCrashtest builds the wopkit command with the wopkit_crashtest tag
@@ -14,15 +16,12 @@ import (
 // relative to the test's. It skips the test when the go tool is missing.
 func BuildCrashtest(t testing.TB, moduleRoot string) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go tool is not available: skipping the kill tests, which run a wopkit binary")
 	}
 	bin := filepath.Join(t.TempDir(), "wopkit")
-	cmd := exec.Command(goTool, "build", "-tags", "wopkit_crashtest", "-o", bin, "github.com/openwop/wopkit/cmd/wopkit")
-	cmd.Dir = moduleRoot
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if out, err := fixtures.BuildWopkit(moduleRoot, bin, "-tags", "wopkit_crashtest"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	return bin
 }

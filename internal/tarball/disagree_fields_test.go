@@ -106,22 +106,28 @@ func TestDevmajorNotOctalRefused(t *testing.T) {
 
 // nodeTarReader returns a lister of tar files through npm's node-tar (the
 // one npm itself unpacks with), or nil when node or npm is not installed.
-func nodeTarReader(t *testing.T) func(t *testing.T, p string) string {
+// One node process lists every path given (name:size of each entry,
+// "error" last when node-tar throws), in the order given.
+func nodeTarReader(t *testing.T) func(t *testing.T, paths []string) []string {
 	node, err := exec.LookPath("node")
 	mod := nodeTarModule()
 	if err != nil || mod == "" {
 		return nil
 	}
-	script := `const tar = require(process.argv[1]); const out = [];
-try { tar.t({file: process.argv[2], sync: true, onReadEntry: e => out.push(e.path + ":" + e.size)}) } catch (e) { out.push("error") }
-console.log(JSON.stringify(out))`
-	return func(t *testing.T, p string) string {
-		out, err := exec.Command(node, "-e", script, mod, p).Output()
-		var list []string
-		if err != nil || json.Unmarshal(out, &list) != nil {
+	script := `const tar = require(process.argv[1]); const all = [];
+for (const p of process.argv.slice(2)) {
+  const out = [];
+  try { tar.t({file: p, sync: true, onReadEntry: e => out.push(e.path + ":" + e.size)}) } catch (e) { out.push("error") }
+  all.push(out.join(","));
+}
+console.log(JSON.stringify(all))`
+	return func(t *testing.T, paths []string) []string {
+		out, err := exec.Command(node, append([]string{"-e", script, mod}, paths...)...).Output()
+		var lists []string
+		if err != nil || json.Unmarshal(out, &lists) != nil || len(lists) != len(paths) {
 			t.Fatalf("node-tar: %v %s", err, out)
 		}
-		return strings.Join(list, ",")
+		return lists
 	}
 }
 

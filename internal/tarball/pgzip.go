@@ -226,15 +226,24 @@ func incompressible(b []byte) bool {
 	if len(b) < 4096 {
 		return false
 	}
-	var hist [256]int
-	for _, c := range b {
-		hist[c]++
-	}
+	// Four tables: consecutive equal bytes would otherwise wait on each
+	// other's increment (a store-to-load chain), which made this count
+	// a third of the cost of compressing repetitive input.
+	var hist [4][256]uint32
 	n := float64(len(b))
+	for ; len(b) >= 4; b = b[4:] {
+		hist[0][b[0]]++
+		hist[1][b[1]]++
+		hist[2][b[2]]++
+		hist[3][b[3]]++
+	}
+	for _, c := range b {
+		hist[0][c]++
+	}
 	var h float64
-	for _, c := range hist {
-		if c > 0 {
-			p := float64(c) / n
+	for c := range 256 {
+		if k := hist[0][c] + hist[1][c] + hist[2][c] + hist[3][c]; k > 0 {
+			p := float64(k) / n
 			h -= p * math.Log2(p)
 		}
 	}

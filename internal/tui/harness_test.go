@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +31,13 @@ func updating() bool {
 // a wizard run inside a git checkout (this one) keeps a new key there. It
 // starts the real-terminal test's lanes first (startEarly).
 func TestMain(m *testing.M) {
+	// The tests allocate like the wizard does, a draw for every key, and
+	// with Go's default GOGC=100 a fifth of their CPU went to the collector;
+	// wopkit itself runs with GOGC=400 (internal/gctune). GOGC set in the
+	// environment wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	dir, err := os.MkdirTemp("", "wopkit-tui-config-*")
 	if err != nil {
 		panic(err)
