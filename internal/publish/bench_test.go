@@ -42,3 +42,21 @@ func BenchmarkStageLargeTree(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStageRelease plans one v2 release into a tree holding its
+// previous version, as every publish into a small checkout does (the kill
+// tests stage it hundreds of times): within one process, the schemas are
+// compiled once, not for each release.
+func BenchmarkStageRelease(b *testing.B) {
+	dir := minimalRegistry(b)
+	key := addTestKey(b, filepath.Join(dir, "registry"), "active")
+	const name = "community.wopkit-test.hello"
+	publishOK(b, Options{Tarball: release(b, key, sign.MethodV2, name, "1.0.0", nil), Registry: dir})
+	next := release(b, key, sign.MethodV2, name, "1.1.0", nil)
+	b.ResetTimer()
+	for b.Loop() {
+		if p := stage(b, Options{Tarball: next, Registry: dir}); len(p.Changes) == 0 {
+			b.Fatal("nothing planned")
+		}
+	}
+}

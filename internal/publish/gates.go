@@ -48,7 +48,7 @@ func checkEmbeddedSignature(a *tarball.Archive, pm *jsjson.Obj, tgz, spec string
 // schemas let through (v1: connector, peerDependenciesMeta; v2: deprecated).
 // It refuses with the schema's words.
 func checkVersionManifest(m *jsjson.Obj, what, spec string) error {
-	v, err := validate.New(validate.Options{})
+	v, err := versionManifestValidator()
 	if err != nil {
 		return err
 	}

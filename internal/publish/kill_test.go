@@ -4,6 +4,7 @@ package publish
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -114,15 +115,34 @@ func (s *killScenario) recoverAndCheck(t *testing.T, dir, what string) string {
 }
 
 // rerunAndCheck runs the publication again to its end: it must succeed and
-// leave the new tree.
+// leave the new tree. It runs in the test's process, as the publish
+// command does (the registry lock, Stage, Apply): a run of the binary costs
+// three times as much CPU, mostly its start and the schemas it compiles
+// each time, and the binary's own runs to the end are checked against the
+// same new tree (newKillScenario's, a random kill's run that finished
+// first, and the run past every point).
 func (s *killScenario) rerunAndCheck(t *testing.T, dir, what string) {
 	t.Helper()
-	if out, err := s.run(dir); err != nil {
-		t.Fatalf("%s: the run after the kill: %v\n%s", what, err, out)
+	if err := s.publishInProcess(dir); err != nil {
+		t.Fatalf("%s: the run after the kill: %v", what, err)
 	}
 	if st := s.state(t, dir); st != "new" {
 		t.Fatalf("%s: after the run that follows the kill, the tree is %s", what, st)
 	}
+}
+
+// publishInProcess is what `wopkit publish` of the release into dir does.
+func (s *killScenario) publishInProcess(dir string) error {
+	unlock, err := LockRegistry(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	p, err := Stage(context.Background(), Options{Tarball: s.tgz, Registry: dir, Now: killClock})
+	if err != nil {
+		return err
+	}
+	return p.Apply()
 }
 
 func treeDiff(want, got map[string]string) []string {
@@ -153,7 +173,7 @@ func treeDiff(want, got map[string]string) []string {
 // checks.
 func TestKillAtEveryPoint(t *testing.T) {
 	t.Parallel()
-	bin := proctest.BuildCrashtest(t, filepath.Join("..", ".."))
+	bin := crashtestBinary(t)
 	s := newKillScenario(t, bin)
 	// The deterministic kills and the random ones run side by side, each
 	// in its own checkout (a run is mostly waiting for the disk).
@@ -168,9 +188,47 @@ func TestKillAtEveryPoint(t *testing.T) {
 			if testing.Short() {
 				t.Skip("-short: the random kills are skipped")
 			}
-			killAtRandom(t, s, filepath.Join(t.TempDir(), "checkout"), 50)
+			killAtRandom(t, s, filepath.Join(diskTempDir(t), "checkout"), 50)
 		})
 	}
+}
+
+// crashtestBinary is wopkit built with the wopkit_crashtest tag, copied
+// from go run's cache of executables (go run -exec echo prints the cached
+// binary's path instead of running it: no link when nothing changed, where
+// go build links again, 6 s of CPU). When the go command keeps no such
+// binary (one built now is printed from a temporary folder, removed as go
+// run ends: the second go run finds it in the cache), it is built with
+// proctest.BuildCrashtest.
+func crashtestBinary(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go tool is not available: skipping the kill tests, which run a wopkit binary")
+	}
+	dst := filepath.Join(diskTempDir(t), "wopkit")
+	for range 2 {
+		cmd := exec.Command(goTool, "run", "-tags", "wopkit_crashtest", "-exec", "echo", "github.com/openwop/wopkit/cmd/wopkit")
+		cmd.Dir = filepath.Join("..", "..")
+		cmd.Env = append(os.Environ(), "TMPDIR="+diskTemp)
+		out, err := cmd.Output()
+		if err != nil {
+			break
+		}
+		if src := strings.TrimSpace(string(out)); filepath.IsAbs(src) && copyExe(src, dst) == nil {
+			return dst
+		}
+	}
+	return proctest.BuildCrashtest(t, filepath.Join("..", ".."))
+}
+
+// copyExe copies the executable src to the new file dst.
+func copyExe(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o755)
 }
 
 // killEveryPoint kills the run at each point of its transaction in turn.

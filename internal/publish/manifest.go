@@ -128,18 +128,19 @@ var validatePack = validateManifest
 // 1, as every release there does (validate.Options.FrozenV1). Warnings do not
 // refuse. The problems are listed with every unsafe character escaped.
 func validateManifest(a *tarball.Archive, data []byte, tgz, spec string, cat validate.TypeCatalog) error {
-	v, err := validate.New(validate.Options{ForRegistry: true, FrozenV1: spec == SpecV1, Limits: &tarball.RegistryLimits, Catalog: cat})
-	if err != nil {
-		return err
-	}
 	fsys := fstest.MapFS{}
 	files := map[string][]byte{}
 	for _, f := range a.Files {
 		fsys[f.Name] = &fstest.MapFile{Data: f.Data, Mode: 0o644}
 		files[f.Name] = f.Data
 	}
+	frs, err := withReleaseValidator(spec, cat, func(v *validate.Validator) []validate.FileReport {
+		return v.PackFiles(filepath.Base(tgz)+"!/pack.json", fsys, data)
+	})
+	if err != nil {
+		return err
+	}
 	var problems []string
-	frs := v.PackFiles(filepath.Base(tgz)+"!/pack.json", fsys, data)
 	for _, fr := range validate.UnparsedJSON(filepath.Base(tgz)+"!/", files, frs) {
 		for _, p := range fr.Errors {
 			problems = append(problems, termsafe.String(p.File+": "+p.Message+" (at "+orRoot(p.Pointer)+") ["+p.Rule+"]"))

@@ -125,6 +125,17 @@ func ajvDir(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// The temporary folders (t.TempDir, and those of the programs the
+	// tests run) go to memory where the system has it (memoryTempRoot);
+	// diskTemp stays the system's.
+	diskTemp = os.TempDir()
+	var memTemp string
+	if root := memoryTempRoot(); root != "" {
+		if dir, err := os.MkdirTemp(root, "wopkit-publish-tests-"); err == nil {
+			memTemp = dir
+			os.Setenv("TMPDIR", dir)
+		}
+	}
 	// wopkit's own state (the transaction journals) goes to a folder of
 	// the tests', inherited by the wopkit binaries the kill tests run.
 	state, _ := os.MkdirTemp("", "wopkit-publish-state-")
@@ -133,5 +144,26 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(state)
 	os.RemoveAll(oracleHome)
+	if memTemp != "" {
+		os.RemoveAll(memTemp)
+	}
 	os.Exit(code)
+}
+
+// diskTemp is the system's folder for temporary files, on the disk where
+// the tests' own are in memory (TestMain).
+var diskTemp string
+
+// diskTempDir is a new folder in diskTemp, removed when the test ends: for
+// a program the test runs (a tmpfs may be mounted noexec), and for the
+// checkouts the random kills publish into, where the transaction's syncs
+// take the time that lets a kill at a random moment land inside it.
+func diskTempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(diskTemp, "wopkit-publish-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
