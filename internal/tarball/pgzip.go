@@ -37,13 +37,14 @@ type parallelGzip struct {
 	done  chan struct{}
 	err   error // first error of the writer goroutine; read after done
 	errMu sync.Mutex
-	pool  sync.Pool
+	pool  sync.Pool // input blocks
+	outs  sync.Pool // output buffers (*bytes.Buffer), grown once to a block's worst case
 }
 
 type job struct {
 	in, dict []byte
 	last     bool
-	out      bytes.Buffer
+	out      *bytes.Buffer
 	crc      uint32
 	ready    chan struct{}
 }
@@ -56,6 +57,7 @@ func newParallelGzip(w io.Writer, level, conc int) *parallelGzip {
 		done:  make(chan struct{}),
 	}
 	z.pool.New = func() any { b := make([]byte, 0, pgzBlock); return &b }
+	z.outs.New = func() any { return new(bytes.Buffer) }
 	z.cur = *z.pool.Get().(*[]byte)
 	go z.writeLoop(w)
 	return z
@@ -109,7 +111,8 @@ func (z *parallelGzip) setErr(err error) {
 
 // dispatch starts compressing the current block.
 func (z *parallelGzip) dispatch(last bool) {
-	j := &job{in: z.cur, dict: z.tail, last: last, ready: make(chan struct{})}
+	j := &job{in: z.cur, dict: z.tail, last: last, ready: make(chan struct{}), out: z.outs.Get().(*bytes.Buffer)}
+	j.out.Reset()
 	j.out.Grow(len(z.cur) + len(z.cur)>>6 + 64)
 	nt := min(len(z.cur), pgzDict)
 	if len(z.cur) < pgzDict && len(z.tail) > 0 { // short block: keep older history too
@@ -128,7 +131,7 @@ func (z *parallelGzip) dispatch(last bool) {
 	go func() {
 		defer func() { <-z.sem }()
 		j.crc = crc32.ChecksumIEEE(j.in)
-		compressBlock(&j.out, j.in, j.dict, z.level, j.last)
+		compressBlock(j.out, j.in, j.dict, z.level, j.last)
 		close(j.ready)
 	}()
 	z.queue <- j
@@ -163,6 +166,7 @@ func (z *parallelGzip) writeLoop(w io.Writer) {
 		size += uint32(len(j.in)) // ISIZE is the length modulo 2^32
 		in := j.in[:0]
 		z.pool.Put(&in)
+		z.outs.Put(j.out)
 	}
 	var trailer [8]byte
 	binary.LittleEndian.PutUint32(trailer[:4], crc)

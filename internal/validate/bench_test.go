@@ -108,3 +108,18 @@ func v2PackJSON(b *testing.B, rel string) []byte {
 	}
 	return out
 }
+
+// BenchmarkNewValidatorA2A is a new Validator's first check of
+// core.openwop.a2a, as each `new`, `pack` and wizard step in one process
+// makes: the embedded schemas it needs are compiled by the first Validator
+// of the process only.
+func BenchmarkNewValidatorA2A(b *testing.B) {
+	data := fixtures.File(b, fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"), "pack.json")
+	b.ReportAllocs()
+	for b.Loop() {
+		v := newV(b)
+		if rep := v.Bytes("pack.json", data, NodePack); !rep.Valid {
+			b.Fatalf("fixture invalid: %v", rep.Problems())
+		}
+	}
+}

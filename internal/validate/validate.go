@@ -89,8 +89,26 @@ func New(opts Options) (*Validator, error) {
 	return v, nil
 }
 
+// embedded is the set of the embedded schemas, shared by every Validator
+// without a SchemaDir: what one compiled, the next finds compiled (the
+// wizard and `new` make several validators in one process; the tests
+// hundreds). A schemaSet is safe for concurrent use and its schemas never
+// change once compiled.
+var embedded struct {
+	once sync.Once
+	set  *schemaSet
+	err  error
+}
+
 func (v *Validator) init() error {
-	v.once.Do(func() { v.set, v.initErr = newSchemaSet(v.opts.SchemaDir) })
+	v.once.Do(func() {
+		if v.opts.SchemaDir != "" {
+			v.set, v.initErr = newSchemaSet(v.opts.SchemaDir)
+			return
+		}
+		embedded.once.Do(func() { embedded.set, embedded.err = newSchemaSet("") })
+		v.set, v.initErr = embedded.set, embedded.err
+	})
 	return v.initErr
 }
 

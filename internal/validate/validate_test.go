@@ -194,6 +194,11 @@ func TestSchemaOverrideByID(t *testing.T) {
 	if rep := v.Bytes("a.json", []byte(withRole), Agent); !rep.Valid {
 		t.Fatalf("override not used: %s", render(rep.Problems()))
 	}
+	// The embedded set is shared by the Validators without --schemas: an
+	// override never reaches it.
+	if rep := newV(t).Bytes("a.json", []byte(withRole), Agent); rep.Valid {
+		t.Fatal("a Validator without --schemas used the override")
+	}
 	if _, err := New(Options{SchemaDir: t.TempDir()}); werr.CodeOf(err) != "schemas_dir_empty" {
 		t.Errorf("empty schema dir: %v", err)
 	}
