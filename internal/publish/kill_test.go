@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -169,8 +170,8 @@ func treeDiff(want, got map[string]string) []string {
 // its recovery or its own transaction. After each kill, opening the tree
 // leaves it as it was or as the publication makes it, and a run to the end
 // leaves the new tree. Then it is killed at random moments (real timing, a
-// spread of delays over a whole run) at least 100 times, with the same
-// checks.
+// spread of delays over a whole run) 100 times with WOPKIT_KILLPOINTS=full
+// (30 by default: randomKills), with the same checks.
 func TestKillAtEveryPoint(t *testing.T) {
 	t.Parallel()
 	bin := crashtestBinary(t)
@@ -181,16 +182,42 @@ func TestKillAtEveryPoint(t *testing.T) {
 		t.Parallel()
 		killEveryPoint(t, s, filepath.Join(t.TempDir(), "checkout"))
 	})
-	// 100 random kills, by two workers.
+	// Random kills, by two workers: 100 with WOPKIT_KILLPOINTS=full.
+	kills, seed := randomKills(t)
 	for w := range 2 {
 		t.Run(fmt.Sprintf("at random %d", w+1), func(t *testing.T) {
 			t.Parallel()
 			if testing.Short() {
 				t.Skip("-short: the random kills are skipped")
 			}
-			killAtRandom(t, s, filepath.Join(diskTempDir(t), "checkout"), 50)
+			killAtRandom(t, s, filepath.Join(diskTempDir(t), "checkout"), kills, seed+uint64(w))
 		})
 	}
+}
+
+// randomKills is how many random kills each of the two workers of
+// TestKillAtEveryPoint makes, and the seed of their delays. Every point of
+// the transaction is killed in every run; the random kills, one run of the
+// binary each (about 70 ms of CPU with the run that follows it), are 100 with
+// WOPKIT_KILLPOINTS=full, as .ci/run does on every submission, and 30 in the
+// README's `go test ./...`, whose time they would otherwise dominate.
+// WOPKIT_KILLPOINTS_SEED repeats a run's delays (the moments they land on
+// still depend on the machine's load).
+func randomKills(t *testing.T) (int, uint64) {
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("WOPKIT_KILLPOINTS_SEED"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("WOPKIT_KILLPOINTS_SEED=%q: not a number", v)
+		}
+		seed = n
+	}
+	if os.Getenv("WOPKIT_KILLPOINTS") == "full" {
+		t.Logf("WOPKIT_KILLPOINTS=full: 100 random kills (WOPKIT_KILLPOINTS_SEED=%d repeats their delays)", seed)
+		return 50, seed
+	}
+	t.Logf("30 random kills (WOPKIT_KILLPOINTS=full makes 100; WOPKIT_KILLPOINTS_SEED=%d repeats their delays)", seed)
+	return 15, seed
 }
 
 // crashtestBinary is wopkit built with the wopkit_crashtest tag, copied
@@ -263,8 +290,9 @@ func killEveryPoint(t *testing.T, s *killScenario, dir string) {
 		points, seen["old"], seen["new"])
 }
 
-// killAtRandom kills runs at random moments, spread over a whole run.
-func killAtRandom(t *testing.T, s *killScenario, dir string, kills int) {
+// killAtRandom kills runs at random moments, spread over a whole run, with
+// delays drawn from seed.
+func killAtRandom(t *testing.T, s *killScenario, dir string, kills int, seed uint64) {
 	// A whole run's duration, to spread the kills over it.
 	s.fresh(t, dir)
 	start := time.Now()
@@ -272,8 +300,7 @@ func killAtRandom(t *testing.T, s *killScenario, dir string, kills int) {
 		t.Fatalf("publish: %v\n%s", err, out)
 	}
 	whole := time.Since(start)
-	seed := time.Now().UnixNano()
-	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	rng := rand.New(rand.NewPCG(seed, 0))
 	counts := map[string]int{}
 	// The delays follow the run's duration as the machine's load changes
 	// it: shorter after a run that ended before its kill, longer after one
