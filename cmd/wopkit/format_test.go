@@ -5,11 +5,13 @@ import (
 
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -348,6 +350,13 @@ func ajvSARIF(t *testing.T, docs ...string) {
 }
 
 func TestMain(m *testing.M) {
+	// internal/gctune gives wopkit a 40 MiB soft memory limit, sized for
+	// one command per process; the tests run dozens of commands at once in
+	// this one, and past 40 MiB the collector ran all the time (a tenth of
+	// the package's CPU). GOMEMLIMIT set in the environment wins.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
 	// wopkit's own state (the transaction journals) goes to a folder of
 	// the tests'.
 	state, _ := os.MkdirTemp("", "wopkit-cmd-state-")

@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode"
 
@@ -91,18 +92,38 @@ func comment(s string) string {
 	return r.Replace(s)
 }
 
+// parsed holds each template of templates/ parsed on first use (name ->
+// *parsedTemplate): a template is parsed once per process, not at every
+// render (the wizard re-plans the pack as the author types). An executed
+// template is not changed, and Execute is safe for concurrent use.
+var parsed sync.Map
+
+type parsedTemplate struct {
+	once sync.Once
+	t    *template.Template
+	err  error
+}
+
 // render executes one template file of templates/ with data.
 func render(name string, data any) ([]byte, error) {
-	src, err := fs.ReadFile(templates.FS, name)
-	if err != nil {
-		return nil, werr.Wrap(werr.Env, "scaffold_template_missing", err, "template %s is missing", name)
-	}
-	t, err := template.New(path.Base(name)).Funcs(funcs).Option("missingkey=error").Parse(string(src))
-	if err != nil {
-		return nil, werr.Wrap(werr.Env, "scaffold_template_broken", err, "template %s does not parse", name)
+	e, _ := parsed.LoadOrStore(name, &parsedTemplate{})
+	p := e.(*parsedTemplate)
+	p.once.Do(func() {
+		src, err := fs.ReadFile(templates.FS, name)
+		if err != nil {
+			p.err = werr.Wrap(werr.Env, "scaffold_template_missing", err, "template %s is missing", name)
+			return
+		}
+		p.t, err = template.New(path.Base(name)).Funcs(funcs).Option("missingkey=error").Parse(string(src))
+		if err != nil {
+			p.err = werr.Wrap(werr.Env, "scaffold_template_broken", err, "template %s does not parse", name)
+		}
+	})
+	if p.err != nil {
+		return nil, p.err
 	}
 	var b bytes.Buffer
-	if err := t.Execute(&b, data); err != nil {
+	if err := p.t.Execute(&b, data); err != nil {
 		return nil, werr.Wrap(werr.Env, "scaffold_template_broken", err, "template %s failed", name)
 	}
 	return b.Bytes(), nil
