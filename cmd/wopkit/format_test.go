@@ -357,11 +357,16 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(math.MaxInt64)
 	}
+	// The tests' temporary folders in memory where /dev/shm allows
+	// (fixtures.UseMemoryTemp: on the disk every write's syncs cost a third
+	// of the package's CPU).
+	doneTemp := fixtures.UseMemoryTemp("wopkit-cmd-tests-")
 	// wopkit's own state (the transaction journals) goes to a folder of
 	// the tests'.
 	state, _ := os.MkdirTemp("", "wopkit-cmd-state-")
 	os.Setenv(userstate.Env, state)
 	code := m.Run()
 	os.RemoveAll(state)
+	doneTemp()
 	os.Exit(code)
 }
