@@ -239,16 +239,10 @@ func ajvDir(t *testing.T) string {
 
 func TestMain(m *testing.M) {
 	// The temporary folders (t.TempDir, and those of the programs the
-	// tests run) go to memory where the system has it (memoryTempRoot);
-	// diskTemp stays the system's.
+	// tests run) go to memory where the system has it
+	// (fixtures.UseMemoryTemp); diskTemp stays the system's.
 	diskTemp = os.TempDir()
-	var memTemp string
-	if root := memoryTempRoot(); root != "" {
-		if dir, err := os.MkdirTemp(root, "wopkit-publish-tests-"); err == nil {
-			memTemp = dir
-			os.Setenv("TMPDIR", dir)
-		}
-	}
+	memDone := fixtures.UseMemoryTemp("wopkit-publish-tests-")
 	// wopkit's own state (the transaction journals) goes to a folder of
 	// the tests', inherited by the wopkit binaries the kill tests run.
 	state, _ := os.MkdirTemp("", "wopkit-publish-state-")
@@ -258,9 +252,7 @@ func TestMain(m *testing.M) {
 	rvm.close()
 	os.RemoveAll(state)
 	os.RemoveAll(oracleHome)
-	if memTemp != "" {
-		os.RemoveAll(memTemp)
-	}
+	memDone()
 	os.Exit(code)
 }
 
