@@ -11,8 +11,5 @@ import (
 // allows (fixtures.UseMemoryTemp: on the disk, the syncs of wopkit's
 // writes cost more system time than most of what the tests do).
 func TestMain(m *testing.M) {
-	done := fixtures.UseMemoryTemp("wopkit-validate-tests-")
-	code := m.Run()
-	done()
-	os.Exit(code)
+	os.Exit(fixtures.MainInMemoryTemp(m, "wopkit-validate-tests-"))
 }
