@@ -25,6 +25,8 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/openwop/wopkit/internal/untrusted"
 )
 
 // ABIVersion is the RFC 0008 ABI version this package speaks.
@@ -210,7 +212,7 @@ func (m *Module) Invoke(ctx context.Context, i int, req Request) (*Response, err
 		return nil, &Error{"sandbox_invocation_error", "the response lies outside the module's memory"}
 	}
 	out := &Response{}
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := untrusted.DecodeJSON(data, out); err != nil {
 		return nil, &Error{"sandbox_invocation_error", "the response is not JSON: " + err.Error()}
 	}
 	if f := m.mod.ExportedFunction("openwop_free"); f != nil {
