@@ -287,8 +287,9 @@ type nodeProc struct {
 }
 
 type frameOrErr struct {
-	f   *frame
-	err string // a line that is not a frame of the harness
+	f    *frame
+	err  string // a line that is not a frame of the harness
+	code string // sandbox_escape_attempt (no nonce) or sandbox_invocation_error
 }
 
 // procHandle is the started process (sandbox.Process on Linux).
@@ -378,7 +379,7 @@ func (p *nodeProc) readFrames(r io.ReadCloser) {
 	for {
 		line, err := readLine(br, maxFrameLen)
 		if err == errLineTooLong {
-			p.frames <- frameOrErr{err: "a line of over 17 MiB on wopkit's channel"}
+			p.frames <- frameOrErr{err: "a line of over 17 MiB on wopkit's channel", code: "sandbox_invocation_error"}
 			io.Copy(io.Discard, r)
 			return
 		}
@@ -386,13 +387,13 @@ func (p *nodeProc) readFrames(r io.ReadCloser) {
 			return
 		}
 		if !bytes.HasPrefix(line, []byte(prefix)) {
-			p.frames <- frameOrErr{err: "a line on wopkit's channel that the harness did not write"}
+			p.frames <- frameOrErr{err: "a line on wopkit's channel that the harness did not write: a pack cannot report its own result", code: "sandbox_escape_attempt"}
 			io.Copy(io.Discard, r)
 			return
 		}
 		var f frame
 		if jerr := untrusted.DecodeJSON(line[len(prefix):], &f); jerr != nil {
-			p.frames <- frameOrErr{err: "a frame wopkit cannot read: " + jerr.Error()}
+			p.frames <- frameOrErr{err: "a result wopkit cannot read: " + jerr.Error(), code: "sandbox_invocation_error"}
 			io.Copy(io.Discard, r)
 			return
 		}
@@ -454,7 +455,7 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 				return out, true
 			}
 			if fe.f == nil {
-				out.fail("sandbox_escape_attempt", "the node wrote "+fe.err+": a pack cannot report its own result")
+				out.fail(fe.code, "wopkit's channel carried "+fe.err)
 				return out, true
 			}
 			f := fe.f
