@@ -270,6 +270,9 @@ type frame struct {
 	Level           string          `json:"level"`
 	Data            any             `json:"data"`
 	PeakMemoryBytes uint64          `json:"peakMemoryBytes"`
+	// Restart is set when the call changed the built-in objects: the
+	// process serves no other call.
+	Restart bool `json:"restart"`
 }
 
 // nodeProc is one running node with its harness.
@@ -449,8 +452,13 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 		select {
 		case fe, ok := <-p.frames:
 			if !ok {
-				p.proc.Kill()
-				<-p.ended
+				// The channel closed: the process is ending on its own; give
+				// it a moment so that its exit status is its own.
+				select {
+				case <-p.ended:
+				case <-time.After(2 * time.Second):
+					p.proc.Kill()
+				}
 				p.ended2(out, "")
 				return out, true
 			}
@@ -497,7 +505,12 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 						out.Error.Code = "sandbox_invocation_error"
 					}
 				}
-				return out, f.T == "fatal"
+				if p.stdout.over() || p.stderr.over() {
+					p.proc.Kill()
+					p.ended2(out, "")
+					return out, true
+				}
+				return out, f.T == "fatal" || f.Restart
 			}
 		case <-timer.C:
 			p.proc.Kill()
