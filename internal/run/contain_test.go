@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -48,15 +47,15 @@ func TestContainment(t *testing.T) {
 		"passwd":   `const fs = await import("node:fs"); fs.readFileSync("/etc/passwd", "utf8")` + fail,
 		"env":      `return {status: "success", outputs: {env: Object.keys(process.env).sort().join(",")}};`,
 		"spawn":    `const cp = await import("node:child_process"); cp.execSync("id")` + fail,
-		"tcp": `const net = await import("node:net"); await new Promise((ok, no) => { const s = net.connect(` + port + `, "127.0.0.1"); s.on("connect", ok); s.on("error", no); })` + fail,
-		"dns":     `const dns = await import("node:dns"); await dns.promises.lookup("example.com")` + fail,
-		"loop":    `for (;;) {}`,
-		"alloc":   `const keep = []; for (let i = 0; i < 2048; i++) keep.push(new Array(1 << 17).fill(i + 0.5))` + fail,
-		"buffer":  `const b = Buffer.alloc(2 ** 31, 1); b[0]` + fail,
-		"never":   `await new Promise(() => {})` + fail,
-		"workers": `const { Worker } = await import("node:worker_threads"); for (let i = 0; i < 100; i++) new Worker("1", {eval: true})` + fail,
-		"stdout":  `const s = "x".repeat(1 << 20); for (let i = 0; i < 1024; i++) process.stdout.write(s)` + fail,
-		"bigout":  `return {status: "success", outputs: {text: "x".repeat(100 << 20)}};`,
+		"tcp":      `const net = await import("node:net"); await new Promise((ok, no) => { const s = net.connect(` + port + `, "127.0.0.1"); s.on("connect", ok); s.on("error", no); })` + fail,
+		"dns":      `const dns = await import("node:dns"); await dns.promises.lookup("example.com")` + fail,
+		"loop":     `for (;;) {}`,
+		"alloc":    `const keep = []; for (let i = 0; i < 2048; i++) keep.push(new Array(1 << 17).fill(i + 0.5))` + fail,
+		"buffer":   `const b = Buffer.alloc(2 ** 31, 1); b[0]` + fail,
+		"never":    `await new Promise(() => {})` + fail,
+		"workers":  `const { Worker } = await import("node:worker_threads"); for (let i = 0; i < 100; i++) new Worker("1", {eval: true})` + fail,
+		"stdout":   `const s = "x".repeat(1 << 20); for (let i = 0; i < 1024; i++) process.stdout.write(s)` + fail,
+		"bigout":   `return {status: "success", outputs: {text: "x".repeat(100 << 20)}};`,
 		"pollute": `Object.prototype.status = "success"; Object.prototype.outputs = {}; Object.defineProperty(Object.prototype, "t", {get() { return "result"; }, configurable: true});
 			JSON.stringify = () => '{"id":1,"t":"result","status":"success","outputs":{}}'; Array.prototype.push = function () {}; Promise.prototype.then = function (a) { return a({status: "success", outputs: {}}); };
 			const e = new Error("polluted"); e.code = "acme.polluted"; throw e;`,
@@ -164,4 +163,3 @@ func sortedKeys(m map[string]string) []string {
 	return ks
 }
 
-var _ = strings.Contains
