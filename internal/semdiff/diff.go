@@ -20,7 +20,7 @@ type differ struct {
 	// reaches: they are compared through what references them.
 	referenced map[string]bool
 
-	// The schema comparisons' work budget (schemaref.go): steps spent,
+	// The schema comparisons' work budget (schema_resolve.go): steps spent,
 	// whether it is spent and said so.
 	steps, budget  int64
 	over, overSaid bool
