@@ -162,4 +162,3 @@ func sortedKeys(m map[string]string) []string {
 	}
 	return ks
 }
-
