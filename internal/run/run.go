@@ -142,7 +142,7 @@ func checked(p *Pack, ref string, src []byte, name, code string, pr *Prepared) (
 }
 
 // BuildCtx is the data members of ctx as the reference host fills them
-// (RUN-CONTRACT.md), for a local run.
+// (the de-facto contract of docs/RUN.md), for a local run.
 func BuildCtx(n Node, config, inputs map[string]any) map[string]any {
 	if config == nil {
 		config = map[string]any{}
@@ -261,8 +261,8 @@ func pointerText(p string) string {
 	return p
 }
 
-// registered are the v2 error registry's codes (spec/v2/errors.json as
-// RUN-CONTRACT.md lists them).
+// registered are the v2 error registry's codes (spec/v2/errors.json) that
+// a node's failure may carry.
 var registered = map[string]bool{
 	"node_config_invalid": true, "sandbox_invocation_error": true, "sandbox_memory_exceeded": true, "sandbox_timeout": true,
 	"storage_limit_exceeded": true, "budget_exhausted": true, "capability_not_provided": true, "pack_runtime_requirement_unmet": true,
