@@ -3,10 +3,10 @@ package semdiff
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/ecmare"
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/packref"
@@ -33,7 +33,7 @@ type differ struct {
 	sameDepth           int // the pairs of targets being compared by same
 	oldIDs, newIDs      map[loc]int32
 	resolved            map[resolveKey]resolution
-	regexps             map[string]*regexp.Regexp
+	regexps             map[string]*ecmare.Regexp
 	keys                map[keysAt][]string
 }
 
