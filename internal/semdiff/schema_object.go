@@ -128,9 +128,9 @@ func admitsSome(v any) bool {
 		return false
 	}
 	for _, p := range [][2]string{{"minimum", "maximum"}, {"minLength", "maxLength"}, {"minItems", "maxItems"}, {"minProperties", "maxProperties"}} {
-		lo, lok := m[p[0]].(float64)
-		hi, hok := m[p[1]].(float64)
-		if lok && hok && lo > hi {
+		lo, lok := num(m[p[0]])
+		hi, hok := num(m[p[1]])
+		if lok && hok && lo.Cmp(hi) > 0 {
 			return false
 		}
 	}
