@@ -387,12 +387,12 @@ func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool, at pos) (bool, bool
 			if !ok {
 				return false, assumed
 			}
-			if xs, ok := xv.(string); ok && at == posSchema && (k == "$ref" || k == "$dynamicRef") {
+			if xs, ok := xv.(string); ok && at == posSchema && (k == "$ref" || k == "$dynamicRef" || k == "$recursiveRef") {
 				ys, ok := yv.(string)
 				if !ok {
 					return false, assumed
 				}
-				r, a := c.sameRef(c.here(o), c.here(n), xs, ys, k == "$dynamicRef" && !dyn, dyn)
+				r, a := c.sameRef(c.here(o), c.here(n), xs, ys, k != "$ref" && !dyn, dyn)
 				assumed = assumed || a
 				if !r {
 					return false, assumed

@@ -9,12 +9,6 @@ import (
 	"strings"
 )
 
-// lower and upper bounds: raising a lower bound or lowering an upper one
-// accepts less.
-var lowerBounds = []string{"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}
-
-var upperBounds = []string{"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"}
-
 // wording reports changed annotations (one finding per keyword).
 func (c *schemaCmp) wording(n node, om, nm map[string]any) {
 	for _, kw := range unionKeys(om, nm) {
