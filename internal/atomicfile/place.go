@@ -115,7 +115,7 @@ func (p *Place) MkdirAll(path string, perm fs.FileMode) error {
 
 // Remove removes the file or empty folder path.
 func (p *Place) Remove(path string) error {
-	return p.do(path, func(rel string) error { return p.root.Remove(rel) })
+	return p.do(path, func(rel string) error { return removeIn(p.root, rel, path) })
 }
 
 // RemoveAll removes path and what it holds (never following a link).
@@ -129,7 +129,7 @@ func (p *Place) Rename(from, to string) error {
 	if err != nil {
 		return err
 	}
-	return p.do(to, func(rel string) error { return p.root.Rename(rf, rel) })
+	return p.do(to, func(rel string) error { return renameOver(p.root, rf, rel, to) })
 }
 
 // Link makes to a hard link of from, both inside the place.
