@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -28,6 +29,9 @@ type Place struct {
 
 // OpenPlace opens dir as a place to write in.
 func OpenPlace(dir string) (*Place, error) {
+	if err := safefile.CheckDir(dir); err != nil {
+		return nil, err
+	}
 	r, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, failed(err, dir).WithHint("check that the folder exists and is writable")
