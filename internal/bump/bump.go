@@ -52,6 +52,7 @@ import (
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/registry"
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
@@ -203,6 +204,9 @@ func Run(dir string, o Options) (*Result, error) {
 func packDir(p string) (string, error) {
 	if p == "" {
 		p = "."
+	}
+	if err := safefile.CheckDir(p); err != nil {
+		return "", err
 	}
 	fi, err := os.Stat(p)
 	if err != nil {
