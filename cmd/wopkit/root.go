@@ -58,6 +58,7 @@ func newRootCmd() *cobra.Command {
 		newToolCmd(),
 		newMigrateCmd(),
 		newLspCmd(),
+		newChainCmd(),
 		newVersionCmd(),
 	)
 	markRun(root)
