@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/chainexp"
+	"github.com/openwop/wopkit/internal/jsvalue"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -89,7 +90,7 @@ func newChainExpandCmd() *cobra.Command {
 				if err != nil {
 					return jsonResult(out, chainErrorJSON(err), err)
 				}
-				_, werr := out.Write(append(chainexp.Encode(res), '\n'))
+				_, werr := out.Write(append(jsvalue.Encode(res), '\n'))
 				return werr
 			}
 			if err != nil {
@@ -105,7 +106,7 @@ func newChainExpandCmd() *cobra.Command {
 
 // runChainExpand reads the pack, the other packs and the flags' files, and
 // expands.
-func runChainExpand(o *chainExpandOptions, dir, chainID string) (*chainexp.Object, []string, chainexp.Request, error) {
+func runChainExpand(o *chainExpandOptions, dir, chainID string) (*jsvalue.Object, []string, chainexp.Request, error) {
 	req := chainexp.Request{ChainID: chainID, ExpansionID: o.ExpansionID, Tree: o.Tree, MaxDepth: o.MaxDepth, Tenant: o.Tenant}
 	lim := *o.Size.Limits()
 	p, err := chainexp.LoadPack(dir, lim)
@@ -146,9 +147,9 @@ func runChainExpand(o *chainExpandOptions, dir, chainID string) (*chainexp.Objec
 
 // chainErrorJSON is the --json form of a refusal: {"error": {code, message,
 // details}}.
-func chainErrorJSON(err error) *chainexp.Object {
+func chainErrorJSON(err error) *jsvalue.Object {
 	msg := err.Error()
-	details := &chainexp.Object{}
+	details := &jsvalue.Object{}
 	if e, ok := err.(*chainexp.Error); ok {
 		msg, details = e.Err.Msg, e.Details
 	} else if we, ok := err.(*werr.Error); ok {
@@ -158,7 +159,7 @@ func chainErrorJSON(err error) *chainexp.Object {
 	if code == "" {
 		code = "error"
 	}
-	return &chainexp.Object{Members: []chainexp.Member{{Key: "error", Value: &chainexp.Object{Members: []chainexp.Member{
+	return &jsvalue.Object{Members: []jsvalue.Member{{Key: "error", Value: &jsvalue.Object{Members: []jsvalue.Member{
 		{Key: "code", Value: code}, {Key: "message", Value: msg}, {Key: "details", Value: details},
 	}}}}}
 }

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/jsvalue"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -46,7 +47,7 @@ const DefaultMaxDepth = 8
 // fields the library's error carries, printed as `details`.
 type Error struct {
 	Err     *werr.Error
-	Details *Object
+	Details *jsvalue.Object
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
@@ -54,7 +55,7 @@ func (e *Error) Error() string { return e.Err.Error() }
 // Unwrap returns the werr.Error, so werr.CodeOf and ExitCode see it.
 func (e *Error) Unwrap() error { return e.Err }
 
-func refusal(code string, details *Object, hint, format string, args ...any) *Error {
+func refusal(code string, details *jsvalue.Object, hint, format string, args ...any) *Error {
 	we := werr.New(werr.Invalid, code, format, args...)
 	if hint != "" {
 		we = we.WithHint("%s", hint)
@@ -62,8 +63,8 @@ func refusal(code string, details *Object, hint, format string, args ...any) *Er
 	return &Error{Err: we, Details: details}
 }
 
-func details(kv ...any) *Object {
-	o := &Object{}
+func details(kv ...any) *jsvalue.Object {
+	o := &jsvalue.Object{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		o.Set(kv[i].(string), kv[i+1])
 	}
@@ -76,21 +77,21 @@ type Chain struct {
 	ID           string
 	Version      string
 	Parameters   any // the chain's parameters JSON Schema, as written
-	Nodes        []*Object
-	Edges        []*Object
+	Nodes        []*jsvalue.Object
+	Edges        []*jsvalue.Object
 	Capabilities []any
 	// SubChains are the chainIds subChains[] declares (a string ref, or an
 	// object ref's chainId).
 	SubChains []string
 	// Raw is the chain entry as written.
-	Raw *Object
+	Raw *jsvalue.Object
 }
 
 // ParseChain checks that the chain entry at ptr has what the expansion
 // reads: a chainId, a dag whose nodes are objects with string ids and
 // typeIds, and edges (optional) with string ends.
 func ParseChain(v any, ptr string) (*Chain, error) {
-	o, ok := v.(*Object)
+	o, ok := v.(*jsvalue.Object)
 	if !ok {
 		return nil, invalidAt(ptr, "is not an object")
 	}
@@ -100,11 +101,11 @@ func ParseChain(v any, ptr string) (*Chain, error) {
 		return nil, invalidAt(ptr+"/chainId", "is not a string")
 	}
 	if ver, ok := o.Get("version"); ok {
-		ch.Version = JSString(ver)
+		ch.Version = jsvalue.JSString(ver)
 	}
 	ch.Parameters, _ = o.Get("parameters")
 	dagV, _ := o.Get("dag")
-	dag, ok := dagV.(*Object)
+	dag, ok := dagV.(*jsvalue.Object)
 	if !ok {
 		return nil, invalidAt(ptr+"/dag", "is not an object")
 	}
@@ -115,7 +116,7 @@ func ParseChain(v any, ptr string) (*Chain, error) {
 	}
 	for i, nv := range nodes {
 		at := fmt.Sprintf("%s/dag/nodes/%d", ptr, i)
-		n, ok := nv.(*Object)
+		n, ok := nv.(*jsvalue.Object)
 		if !ok {
 			return nil, invalidAt(at, "is not an object")
 		}
@@ -133,7 +134,7 @@ func ParseChain(v any, ptr string) (*Chain, error) {
 		}
 		for i, e := range edges {
 			at := fmt.Sprintf("%s/dag/edges/%d", ptr, i)
-			eo, ok := e.(*Object)
+			eo, ok := e.(*jsvalue.Object)
 			if !ok {
 				return nil, invalidAt(at, "is not an object")
 			}
@@ -158,12 +159,12 @@ func ParseChain(v any, ptr string) (*Chain, error) {
 			return nil, invalidAt(ptr+"/subChains", "is not an array")
 		}
 		for i, s := range subs {
-			so, ok := s.(*Object)
+			so, ok := s.(*jsvalue.Object)
 			if !ok {
 				return nil, invalidAt(fmt.Sprintf("%s/subChains/%d", ptr, i), "is not an object")
 			}
 			ref, _ := so.Get("ref")
-			if ro, ok := ref.(*Object); ok {
+			if ro, ok := ref.(*jsvalue.Object); ok {
 				ref, _ = ro.Get("chainId")
 			}
 			r, ok := ref.(string)
@@ -175,6 +176,9 @@ func ParseChain(v any, ptr string) (*Chain, error) {
 	}
 	return ch, nil
 }
+
+// mem is one member of an object the expansion builds.
+func mem(key string, v any) jsvalue.Member { return jsvalue.Member{Key: key, Value: v} }
 
 func isString(v any) bool { _, ok := v.(string); return ok }
 
@@ -191,7 +195,7 @@ type Options struct {
 	ExpansionID string
 	// Params are the parameter values, substituted as they are (no schema
 	// defaults are added here: see WithDefaults).
-	Params *Object
+	Params *jsvalue.Object
 	// Resolvable says whether a host resolves a typeId (step 3).
 	Resolvable func(typeID string) bool
 }
@@ -199,13 +203,13 @@ type Options struct {
 // Fragment is an expansion: the nodes and edges a host splices into a
 // workflow and the map from each original node id to its new id.
 type Fragment struct {
-	Nodes []*Object
-	Edges []*Object
-	IDMap *Object
+	Nodes []*jsvalue.Object
+	Edges []*jsvalue.Object
+	IDMap *jsvalue.Object
 }
 
 // Value is the fragment as the library returns it: {nodes, edges, idMap}.
-func (f *Fragment) Value() *Object {
+func (f *Fragment) Value() *jsvalue.Object {
 	nodes := make([]any, len(f.Nodes))
 	for i, n := range f.Nodes {
 		nodes[i] = n
@@ -214,7 +218,7 @@ func (f *Fragment) Value() *Object {
 	for i, e := range f.Edges {
 		edges[i] = e
 	}
-	return &Object{Members: []Member{{"nodes", nodes}, {"edges", edges}, {"idMap", f.IDMap}}}
+	return &jsvalue.Object{Members: []jsvalue.Member{mem("nodes", nodes), mem("edges", edges), mem("idMap", f.IDMap)}}
 }
 
 // Resolve is step 3: every node's typeId resolves, or the first that does
@@ -239,7 +243,7 @@ func Expand(ch *Chain, opts Options) (*Fragment, error) {
 		return nil, err
 	}
 	prefix := strings.ReplaceAll(ch.ID, ".", "_") + "_" + opts.ExpansionID + "_"
-	f := &Fragment{IDMap: &Object{}, Nodes: make([]*Object, 0, len(ch.Nodes)), Edges: make([]*Object, 0, len(ch.Edges))}
+	f := &Fragment{IDMap: &jsvalue.Object{}, Nodes: make([]*jsvalue.Object, 0, len(ch.Nodes)), Edges: make([]*jsvalue.Object, 0, len(ch.Edges))}
 	ids := make(map[string]bool, len(ch.Nodes))
 	for _, n := range ch.Nodes {
 		v, _ := n.Get("id")
@@ -252,37 +256,37 @@ func Expand(ch *Chain, opts Options) (*Fragment, error) {
 	for _, n := range ch.Nodes {
 		idV, _ := n.Get("id")
 		typeID, _ := n.Get("typeId")
-		out := &Object{Members: make([]Member, 0, 7)}
-		out.Members = append(out.Members, Member{"id", prefix + idV.(string)}, Member{"typeId", typeID})
+		out := &jsvalue.Object{Members: make([]jsvalue.Member, 0, 7)}
+		out.Members = append(out.Members, mem("id", prefix+idV.(string)), mem("typeId", typeID))
 		if v, ok := n.Get("name"); ok {
-			out.Members = append(out.Members, Member{"name", v})
+			out.Members = append(out.Members, mem("name", v))
 		}
 		if v, ok := n.Get("position"); ok {
-			out.Members = append(out.Members, Member{"position", v})
+			out.Members = append(out.Members, mem("position", v))
 		}
 		if v, ok := n.Get("config"); ok {
-			out.Members = append(out.Members, Member{"config", substitute(v, opts.Params)})
+			out.Members = append(out.Members, mem("config", substitute(v, opts.Params)))
 		}
 		if v, ok := n.Get("inputs"); ok {
-			out.Members = append(out.Members, Member{"inputs", substitute(v, opts.Params)})
+			out.Members = append(out.Members, mem("inputs", substitute(v, opts.Params)))
 		}
 		if len(ch.Capabilities) > 0 {
-			out.Members = append(out.Members, Member{"capabilities", append([]any(nil), ch.Capabilities...)})
+			out.Members = append(out.Members, mem("capabilities", append([]any(nil), ch.Capabilities...)))
 		}
 		f.Nodes = append(f.Nodes, out)
 	}
 	for _, e := range ch.Edges {
 		from, _ := e.Get("from")
 		to, _ := e.Get("to")
-		out := &Object{Members: make([]Member, 0, 4)}
+		out := &jsvalue.Object{Members: make([]jsvalue.Member, 0, 4)}
 		out.Members = append(out.Members,
-			Member{"from", rewriteRef(from.(string), ids, prefix)},
-			Member{"to", rewriteRef(to.(string), ids, prefix)})
+			mem("from", rewriteRef(from.(string), ids, prefix)),
+			mem("to", rewriteRef(to.(string), ids, prefix)))
 		if v, ok := e.Get("condition"); ok {
-			out.Members = append(out.Members, Member{"condition", v})
+			out.Members = append(out.Members, mem("condition", v))
 		}
 		if v, ok := e.Get("triggerRule"); ok {
-			out.Members = append(out.Members, Member{"triggerRule", v})
+			out.Members = append(out.Members, mem("triggerRule", v))
 		}
 		f.Edges = append(f.Edges, out)
 	}
@@ -301,7 +305,7 @@ func rewriteRef(ref string, ids map[string]bool, prefix string) string {
 
 // substitute is step 5 inside config and inputs: strings are substituted,
 // arrays and objects walked (keys are not substituted), anything else kept.
-func substitute(v any, params *Object) any {
+func substitute(v any, params *jsvalue.Object) any {
 	switch t := v.(type) {
 	case string:
 		if name, ok := wholeToken(t); ok {
@@ -317,10 +321,10 @@ func substitute(v any, params *Object) any {
 			out[i] = substitute(e, params)
 		}
 		return out
-	case *Object:
-		out := &Object{Members: make([]Member, len(t.Members))}
+	case *jsvalue.Object:
+		out := &jsvalue.Object{Members: make([]jsvalue.Member, len(t.Members))}
 		for i, m := range t.Members {
-			out.Members[i] = Member{m.Key, substitute(m.Value, params)}
+			out.Members[i] = mem(m.Key, substitute(m.Value, params))
 		}
 		return out
 	}
@@ -361,7 +365,7 @@ func nameLen(s string) int {
 // overlap, by its parameter's JavaScript String form ("" when missing), in
 // one pass: what a value brings in is not looked at again, and "$" in it
 // is literal.
-func substituteEmbedded(s string, params *Object) string {
+func substituteEmbedded(s string, params *jsvalue.Object) string {
 	i := strings.Index(s, tokenOpen)
 	if i < 0 {
 		return s
@@ -384,7 +388,7 @@ func substituteEmbedded(s string, params *Object) string {
 		}
 		sb.WriteString(s[:i])
 		if p, ok := params.Get(rest[:n]); ok {
-			sb.WriteString(JSString(p))
+			sb.WriteString(jsvalue.JSString(p))
 		}
 		s = rest[n+2:]
 		i = strings.Index(s, tokenOpen)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/jsvalue"
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/tarball"
@@ -26,7 +27,7 @@ type Pack struct {
 	Name, Version string
 	Spec          kinds.Spec
 	// Root is the manifest.
-	Root *Object
+	Root *jsvalue.Object
 	// TypeIDs are the typeIds of the pack's own nodes[].
 	TypeIDs []string
 	// Source says where the manifest was read from.
@@ -97,22 +98,22 @@ func ParsePack(data []byte, source string) (*Pack, error) {
 	if err != nil {
 		return nil, werr.Wrap(werr.Invalid, "json_invalid", err, "%s is not valid JSON", source)
 	}
-	root, ok := FromNode(doc.Root).(*Object)
+	root, ok := jsvalue.FromNode(doc.Root).(*jsvalue.Object)
 	if !ok {
 		return nil, werr.New(werr.Invalid, "pack_invalid", "%s is not a JSON object", source)
 	}
 	spec, _ := kinds.DetectSpec(doc.Root)
 	p := &Pack{Root: root, Spec: spec, Source: source}
 	if v, ok := root.Get("name"); ok {
-		p.Name = JSString(v)
+		p.Name = jsvalue.JSString(v)
 	}
 	if v, ok := root.Get("version"); ok {
-		p.Version = JSString(v)
+		p.Version = jsvalue.JSString(v)
 	}
 	nv, _ := root.Get("nodes")
 	nodes, _ := nv.([]any)
 	for _, n := range nodes {
-		no, _ := n.(*Object)
+		no, _ := n.(*jsvalue.Object)
 		if t, _ := no.Get("typeId"); isString(t) {
 			p.TypeIDs = append(p.TypeIDs, t.(string))
 		}
@@ -124,7 +125,7 @@ func ParsePack(data []byte, source string) (*Pack, error) {
 func (p *Pack) ChainIDs() []string {
 	var ids []string
 	for _, c := range p.chainEntries() {
-		if o, ok := c.(*Object); ok {
+		if o, ok := c.(*jsvalue.Object); ok {
 			if id, _ := o.Get("chainId"); isString(id) {
 				ids = append(ids, id.(string))
 			}
@@ -143,7 +144,7 @@ func (p *Pack) chainEntries() []any {
 // library's caller finds it), checked by ParseChain.
 func (p *Pack) Chain(id string) (*Chain, error) {
 	for i, c := range p.chainEntries() {
-		if o, ok := c.(*Object); ok {
+		if o, ok := c.(*jsvalue.Object); ok {
 			if cid, _ := o.Get("chainId"); cid == id {
 				return ParseChain(o, fmt.Sprintf("/chains/%d", i))
 			}
@@ -186,15 +187,15 @@ func PinWarnings(p *Pack, ch *Chain) []string {
 		_, pin, pinned := strings.Cut(typeID, "@")
 		switch {
 		case !pinned:
-			out = append(out, fmt.Sprintf("node %d (%s): typeId %q is not pinned; a v2 host refuses an unpinned chain reference at register (pin it as %s@MAJOR.MINOR.PATCH)", i, JSString(mustGet(n, "id")), typeID, typeID))
+			out = append(out, fmt.Sprintf("node %d (%s): typeId %q is not pinned; a v2 host refuses an unpinned chain reference at register (pin it as %s@MAJOR.MINOR.PATCH)", i, jsvalue.JSString(mustGet(n, "id")), typeID, typeID))
 		case !exactPin.MatchString(pin):
-			out = append(out, fmt.Sprintf("node %d (%s): typeId %q pins %q, which is not one exact version; a v2 host refuses a range at register", i, JSString(mustGet(n, "id")), typeID, pin))
+			out = append(out, fmt.Sprintf("node %d (%s): typeId %q pins %q, which is not one exact version; a v2 host refuses a range at register", i, jsvalue.JSString(mustGet(n, "id")), typeID, pin))
 		}
 	}
 	return out
 }
 
-func mustGet(o *Object, key string) any { v, _ := o.Get(key); return v }
+func mustGet(o *jsvalue.Object, key string) any { v, _ := o.Get(key); return v }
 
 // Resolver decides which typeIds a host resolves (step 3).
 type Resolver struct {
@@ -252,12 +253,12 @@ func (r *Resolver) Resolvable(typeID string) bool {
 }
 
 // ReadParams reads --params FILE: a JSON object of parameter values.
-func ReadParams(path string) (*Object, error) {
+func ReadParams(path string) (*jsvalue.Object, error) {
 	v, err := readJSONFile(path, "--params")
 	if err != nil {
 		return nil, err
 	}
-	o, ok := v.(*Object)
+	o, ok := v.(*jsvalue.Object)
 	if !ok {
 		return nil, werr.New(werr.Usage, "usage", "--params %s is not a JSON object", path).
 			WithHint(`give the parameter values as one object, such as {"productIdea": "a todo app"}`)
@@ -295,7 +296,7 @@ func readJSONFile(path, flag string) (any, error) {
 	if err != nil {
 		return nil, werr.Wrap(werr.Usage, "usage", err, "%s %s is not valid JSON", flag, path)
 	}
-	return FromNode(doc.Root), nil
+	return jsvalue.FromNode(doc.Root), nil
 }
 
 // NewExpansionID is a random expansion id of 4 hex digits (the spec: "a

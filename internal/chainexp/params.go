@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/jsvalue"
 	"github.com/openwop/wopkit/internal/werr"
 	"github.com/openwop/wopkit/third_party/jsonschema"
 	"github.com/openwop/wopkit/third_party/jsonschema/kind"
@@ -22,7 +23,7 @@ var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter
 // (map[string]any, []any, float64, string, bool, nil).
 func Plain(v any) any {
 	switch t := v.(type) {
-	case *Object:
+	case *jsvalue.Object:
 		m := make(map[string]any, len(t.Members))
 		for _, mb := range t.Members {
 			m[mb.Key] = Plain(mb.Value)
@@ -45,7 +46,7 @@ func Plain(v any) any {
 // pointer in details.path (for a missing required parameter, the pointer
 // of the parameter that is missing) and every failure in details.errors.
 // A chain without a parameters schema accepts any params.
-func CheckParams(ch *Chain, params *Object) error {
+func CheckParams(ch *Chain, params *jsvalue.Object) error {
 	if ch.Parameters == nil {
 		return nil
 	}
@@ -132,19 +133,19 @@ func schemaUnusable(ch *Chain, err error) error {
 // chain's parameters schema declares with a default and params lacks, that
 // default: what a host's parameter form shows the author before they type
 // (the library itself applies no defaults). params is not changed.
-func WithDefaults(ch *Chain, params *Object) *Object {
-	out := &Object{}
+func WithDefaults(ch *Chain, params *jsvalue.Object) *jsvalue.Object {
+	out := &jsvalue.Object{}
 	if params != nil {
 		out.Members = append(out.Members, params.Members...)
 	}
-	schema, _ := ch.Parameters.(*Object)
+	schema, _ := ch.Parameters.(*jsvalue.Object)
 	pv, _ := schema.Get("properties")
-	props, _ := pv.(*Object)
+	props, _ := pv.(*jsvalue.Object)
 	if props == nil {
 		return out
 	}
 	for _, m := range props.Members {
-		p, _ := m.Value.(*Object)
+		p, _ := m.Value.(*jsvalue.Object)
 		d, ok := p.Get("default")
 		if _, has := out.Get(m.Key); ok && !has {
 			out.Set(m.Key, d)

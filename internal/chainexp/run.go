@@ -1,9 +1,11 @@
 package chainexp
 
+import "github.com/openwop/wopkit/internal/jsvalue"
+
 // Request is one `chain expand`: which chain, with what, how.
 type Request struct {
 	ChainID     string
-	Params      *Object
+	Params      *jsvalue.Object
 	ExpansionID string
 	Resolvable  func(typeID string) bool
 	// Tree expands sub-chains as child workflows (ExpandTree); Tenant and
@@ -22,12 +24,12 @@ type Request struct {
 // chain's declaration (step 4), and only then the expansion returned. The
 // result is the fragment {nodes, edges, idMap}, or with Tree {parent,
 // children}.
-func Run(p *Pack, r Request) (*Object, error) {
+func Run(p *Pack, r Request) (*jsvalue.Object, error) {
 	ch, err := p.Chain(r.ChainID)
 	if err != nil {
 		return nil, err
 	}
-	var out *Object
+	var out *jsvalue.Object
 	if !r.Tree {
 		f, err := Expand(ch, Options{ExpansionID: r.ExpansionID, Params: r.Params, Resolvable: r.Resolvable})
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/jsvalue"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -82,7 +83,7 @@ func casePack(t testing.TB, c oracleCase) *Pack {
 	return p
 }
 
-func caseParams(t testing.TB, c oracleCase) *Object {
+func caseParams(t testing.TB, c oracleCase) *jsvalue.Object {
 	p, err := ParsePack(c.Params, c.Case+" params") // any JSON object parses as a "pack"
 	if err != nil {
 		t.Fatalf("%s: params: %v", c.Case, err)
@@ -140,7 +141,7 @@ func TestOracle(t *testing.T) {
 				_ = json.Unmarshal(exp.Error.Details, &want)
 				var e *Error
 				if asError(err, &e) {
-					_ = json.Unmarshal(Encode(e.Details), &have)
+					_ = json.Unmarshal(jsvalue.Encode(e.Details), &have)
 				}
 				if !reflect.DeepEqual(want, have) {
 					t.Errorf("%s: error details\n got %s\nwant %s", c.Case, mustJSON(have), exp.Error.Details)
@@ -163,7 +164,7 @@ func TestOracle(t *testing.T) {
 			if err := json.Unmarshal(c.Expected, &want); err != nil {
 				t.Fatal(err)
 			}
-			out := Encode(got)
+			out := jsvalue.Encode(got)
 			if err := json.Unmarshal(out, &have); err != nil {
 				t.Fatalf("%s: wopkit's output is not JSON: %v", c.Case, err)
 			}
@@ -239,6 +240,6 @@ func BenchmarkExpandLargestRegistryChain(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_ = Encode(out)
+		_ = jsvalue.Encode(out)
 	}
 }

@@ -2,6 +2,8 @@ package chainexp
 
 import (
 	"strings"
+
+	"github.com/openwop/wopkit/internal/jsvalue"
 )
 
 // TreeOptions are the context of a tree expansion (RFC 0133 §1.3; the
@@ -12,7 +14,7 @@ type TreeOptions struct {
 	ExpansionID string
 	// Tenant scopes the child workflow ids.
 	Tenant     string
-	Params     *Object
+	Params     *jsvalue.Object
 	Resolvable func(typeID string) bool
 	// Siblings are the chains a subChainRef may name, by chainId.
 	Siblings map[string]*Chain
@@ -36,14 +38,14 @@ type Tree struct {
 }
 
 // Value is the tree as the library returns it: {parent, children[]}.
-func (t *Tree) Value() *Object {
+func (t *Tree) Value() *jsvalue.Object {
 	children := make([]any, len(t.Children))
 	for i, c := range t.Children {
-		children[i] = &Object{Members: []Member{
-			{"childWorkflowId", c.WorkflowID}, {"chainId", c.ChainID}, {"fragment", c.Fragment.Value()},
+		children[i] = &jsvalue.Object{Members: []jsvalue.Member{
+			mem("childWorkflowId", c.WorkflowID), mem("chainId", c.ChainID), mem("fragment", c.Fragment.Value()),
 		}}
 	}
-	return &Object{Members: []Member{{"parent", t.Parent.Value()}, {"children", children}}}
+	return &jsvalue.Object{Members: []jsvalue.Member{mem("parent", t.Parent.Value()), mem("children", children)}}
 }
 
 // ExpandTree is the library's expandChainTree: the root and, depth first,
@@ -117,7 +119,7 @@ func (x *treeExpander) expand(ch *Chain, depth int) (*Fragment, error) {
 	}
 	for i, n := range f.Nodes {
 		cv, _ := n.Get("config")
-		cfg, ok := cv.(*Object)
+		cfg, ok := cv.(*jsvalue.Object)
 		if !ok {
 			continue
 		}
@@ -130,14 +132,14 @@ func (x *treeExpander) expand(ch *Chain, depth int) (*Fragment, error) {
 		if sib := x.opts.Siblings[ref]; sib != nil {
 			version = sib.Version
 		}
-		rest := &Object{Members: make([]Member, 0, len(cfg.Members))}
+		rest := &jsvalue.Object{Members: make([]jsvalue.Member, 0, len(cfg.Members))}
 		for _, m := range cfg.Members {
 			if m.Key != "subChainRef" {
 				rest.Members = append(rest.Members, m)
 			}
 		}
 		rest.Set("workflowId", MintChildWorkflowID(x.opts.Tenant, ref, version))
-		node := &Object{Members: append([]Member(nil), n.Members...)}
+		node := &jsvalue.Object{Members: append([]jsvalue.Member(nil), n.Members...)}
 		node.Set("config", rest)
 		f.Nodes[i] = node
 	}
@@ -151,7 +153,7 @@ func subChainRefs(ch *Chain) []string {
 	var refs []string
 	for _, n := range ch.Nodes {
 		cv, _ := n.Get("config")
-		cfg, ok := cv.(*Object)
+		cfg, ok := cv.(*jsvalue.Object)
 		if !ok {
 			continue
 		}
@@ -187,7 +189,7 @@ func slug(s string) string {
 		case r >= '0' && r <= '9', r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_', r == '-':
 			sb.WriteRune(r)
 		default:
-			sb.WriteString(strings.Repeat("_", utf16Len(r)))
+			sb.WriteString(strings.Repeat("_", jsvalue.UTF16Len(r)))
 		}
 	}
 	return sb.String()

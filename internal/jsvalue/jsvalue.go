@@ -1,4 +1,12 @@
-package chainexp
+// Package jsvalue holds JSON values as a JavaScript program sees them after
+// JSON.parse: nil, bool, float64, string, []any and *Object, an object
+// keeping its members in the order JavaScript enumerates them (array-index
+// keys first, ascending, then the others as written). It prints them as
+// JSON.stringify does and turns them into strings as String(v) does, so
+// that wopkit computes what the spec's JavaScript reference code computes,
+// byte for byte: the chain expansion (internal/chainexp) and the eval
+// scoring (internal/eval).
+package jsvalue
 
 import (
 	"math"
@@ -8,13 +16,6 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 )
-
-// The expansion works on JSON values as the spec's reference library (a
-// JavaScript module) sees them after JSON.parse: nil, bool, float64,
-// string, []any and *Object. An Object keeps its members in the order a
-// JavaScript object enumerates them (array-index keys first, ascending,
-// then the others in the order written), so the fragment is printed as the
-// library prints it, key for key.
 
 // Object is a JSON object whose members keep their order.
 type Object struct {
@@ -281,10 +282,10 @@ func JSString(v any) string {
 	return ""
 }
 
-// utf16Len is the number of UTF-16 code units of r (JavaScript's regular
+// UTF16Len is the number of UTF-16 code units of r (JavaScript's regular
 // expressions without the u flag see a character outside the Basic
 // Multilingual Plane as two).
-func utf16Len(r rune) int {
+func UTF16Len(r rune) int {
 	if r >= 0x10000 && r <= utf8.MaxRune {
 		return 2
 	}
