@@ -59,6 +59,7 @@ func newRootCmd() *cobra.Command {
 		newMigrateCmd(),
 		newLspCmd(),
 		newChainCmd(),
+		newEvalCmd(),
 		newVersionCmd(),
 	)
 	markRun(root)

@@ -19,26 +19,6 @@ import (
 // printer words the schema failures; made on first use.
 var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
-// Plain converts a value to the form the JSON Schema validator reads
-// (map[string]any, []any, float64, string, bool, nil).
-func Plain(v any) any {
-	switch t := v.(type) {
-	case *jsvalue.Object:
-		m := make(map[string]any, len(t.Members))
-		for _, mb := range t.Members {
-			m[mb.Key] = Plain(mb.Value)
-		}
-		return m
-	case []any:
-		a := make([]any, len(t))
-		for i, e := range t {
-			a[i] = Plain(e)
-		}
-		return a
-	}
-	return v
-}
-
 // CheckParams is step 4, which the library leaves to its caller: params
 // must be valid against the chain's parameters schema (JSON Schema
 // 2020-12, formats asserted, as the spec's Ajv check does) before anything
@@ -55,7 +35,7 @@ func CheckParams(ch *Chain, params *jsvalue.Object) error {
 	c.AssertFormat()
 	c.UseLoader(noLoader{}) // a $ref to anything outside the schema is not fetched (no files, no network)
 	const url = "urn:wopkit:chain-parameters"
-	if err := c.AddResource(url, Plain(ch.Parameters)); err != nil {
+	if err := c.AddResource(url, jsvalue.Plain(ch.Parameters)); err != nil {
 		return schemaUnusable(ch, err)
 	}
 	sch, err := c.Compile(url)
@@ -64,7 +44,7 @@ func CheckParams(ch *Chain, params *jsvalue.Object) error {
 	}
 	var inst any = map[string]any{}
 	if params != nil {
-		inst = Plain(params)
+		inst = jsvalue.Plain(params)
 	}
 	err = sch.Validate(inst)
 	if err == nil {

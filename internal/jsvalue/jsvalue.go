@@ -291,3 +291,64 @@ func UTF16Len(r rune) int {
 	}
 	return 1
 }
+
+// Plain converts a value to the form the JSON Schema validator reads
+// (map[string]any, []any, float64, string, bool, nil).
+func Plain(v any) any {
+	switch t := v.(type) {
+	case *Object:
+		m := make(map[string]any, len(t.Members))
+		for _, mb := range t.Members {
+			m[mb.Key] = Plain(mb.Value)
+		}
+		return m
+	case []any:
+		a := make([]any, len(t))
+		for i, e := range t {
+			a[i] = Plain(e)
+		}
+		return a
+	}
+	return v
+}
+
+// Equal reports whether a and b are the same JSON value: objects compared
+// member by member whatever their order, numbers by value.
+func Equal(a, b any) bool {
+	switch x := a.(type) {
+	case *Object:
+		y, ok := b.(*Object)
+		if !ok || len(x.Members) != len(y.Members) {
+			return false
+		}
+		for _, m := range x.Members {
+			v, ok := y.Get(m.Key)
+			if !ok || !Equal(m.Value, v) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+// Parse reads JSON text into a value (jsondoc's limits; duplicate keys and
+// invalid UTF-8 refused).
+func Parse(data []byte) (any, error) {
+	d, err := jsondoc.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return FromNode(d.Root), nil
+}
