@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/leaks"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -34,7 +35,7 @@ func craftedKeywords(t testing.TB, n int) []byte {
 // budget, so the work done is bounded whatever the file's size.
 func TestScanBudgetRefusesCraftedFile(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	os.MkdirAll(filepath.Join(dir, "prompts"), 0o755)
 	if err := os.WriteFile(filepath.Join(dir, "prompts", "words.txt"), craftedKeywords(t, 2<<20), 0o644); err != nil {
 		t.Fatal(err)
