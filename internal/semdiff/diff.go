@@ -20,7 +20,7 @@ type differ struct {
 	// reaches: they are compared through what references them.
 	referenced map[string]bool
 
-	// The schema comparisons' work budget (schemaref.go): steps spent,
+	// The schema comparisons' work budget (schema_resolve.go): steps spent,
 	// whether it is spent and said so.
 	steps, budget  int64
 	over, overSaid bool
@@ -237,11 +237,11 @@ func (d *differ) member(what, file, ptr, k string, ov, nv any) {
 	case fWordingRef:
 		d.wordingRef(what, k, file, ptr, ov, nv)
 	case fRequires:
-		d.set(what, k, file, ptr, ov, nv, RuleRequirementAdded, Breaking, "the host must now provide", RuleRequirementDrop, Feature, "no longer needed")
+		d.set(setChange{what, k, file, ptr, ov, nv}, requirements)
 	case fConsent:
-		d.set(what, k, file, ptr, ov, nv, RuleConsentWidened, Breaking, "widened (consumers consented to the old ones)", RuleConsentNarrowed, Fix, "no longer used")
+		d.set(setChange{what, k, file, ptr, ov, nv}, consents)
 	case fOffers:
-		d.set(what, k, file, ptr, ov, nv, RuleOfferAdded, Feature, "added", RuleOfferRemoved, Breaking, "removed (consumers may rely on it)")
+		d.set(setChange{what, k, file, ptr, ov, nv}, offers)
 	case fVariables:
 		d.variables(what, file, ptr, ov, nv)
 	default:
@@ -376,15 +376,37 @@ func (d *differ) wordingRef(what, k, file, ptr string, ov, nv any) {
 	d.add(Fix, RuleTextChanged, rel, "", "%s: %s (%s) changed: wording, not what consumers send or read", what, k, short(nv))
 }
 
+// setChange is a list member of what (k, at ptr in file) on both sides.
+type setChange struct {
+	what, k, file, ptr string
+	ov, nv             any
+}
+
+// setRule is what a list's members added or dropped mean: the level,
+// rule and words of each.
+type setRule struct {
+	addLevel, dropLevel Level
+	addRule, dropRule   string
+	addWords, dropWords string
+}
+
+// The lists compared as sets: what the host must provide, what consumers
+// consented to, what the entry offers.
+var (
+	requirements = setRule{Breaking, Feature, RuleRequirementAdded, RuleRequirementDrop, "the host must now provide", "no longer needed"}
+	consents     = setRule{Breaking, Fix, RuleConsentWidened, RuleConsentNarrowed, "widened (consumers consented to the old ones)", "no longer used"}
+	offers       = setRule{Feature, Breaking, RuleOfferAdded, RuleOfferRemoved, "added", "removed (consumers may rely on it)"}
+)
+
 // set compares two lists as sets of their members (objects by their
 // canonical JSON; a tool's scopes as resource:action).
-func (d *differ) set(what, k, file, ptr string, ov, nv any, addRule string, addLevel Level, addWords, dropRule string, dropLevel Level, dropWords string) {
-	os, ns := members(ov), members(nv)
+func (d *differ) set(c setChange, r setRule) {
+	os, ns := members(c.ov), members(c.nv)
 	if added := setDiff(ns, os); len(added) > 0 {
-		d.add(addLevel, addRule, file, ptr, "%s: %s %s: %s", what, k, addWords, strings.Join(added, ", "))
+		d.add(r.addLevel, r.addRule, c.file, c.ptr, "%s: %s %s: %s", c.what, c.k, r.addWords, strings.Join(added, ", "))
 	}
 	if dropped := setDiff(os, ns); len(dropped) > 0 {
-		d.add(dropLevel, dropRule, file, ptr, "%s: %s %s: %s", what, k, dropWords, strings.Join(dropped, ", "))
+		d.add(r.dropLevel, r.dropRule, c.file, c.ptr, "%s: %s %s: %s", c.what, c.k, r.dropWords, strings.Join(dropped, ", "))
 	}
 }
 
