@@ -43,7 +43,7 @@ type validateOptions struct {
 
 func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.BoolVar(&o.JSON, "json", false, "print the report as one JSON object (shape in CLI.md); same as --format json")
+	f.BoolVar(&o.JSON, "json", false, "print the report as one JSON object (shape in docs/CLI.md); same as --format json")
 	f.BoolVar(&o.Strict, "strict", false, "fail on warnings too, and on the placeholders wopkit new writes to be replaced (PH001)")
 	f.StringVar(&o.SchemaDir, "schemas", "", "directory of JSON Schemas that override the embedded ones by $id")
 	f.StringVar(&o.Kind, "kind", "", "treat standalone documents as this kind: "+kindList())

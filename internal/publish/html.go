@@ -127,7 +127,7 @@ func renderLanding(docs []*jsjson.Obj, generatedAt string) []byte {
 			for _, c := range k.Contents {
 				d.Tabs[c.Noun] = tab(positive(c.CountKey), c.Noun, strings.ToUpper(c.Noun[:1])+c.Noun[1:]+"s")
 			}
-		case k.Doc == kinds.ConnectionPack:
+		case k.HoldsProvider():
 			if conn := byKind(k.Name); len(conn) > 0 {
 				d.Tabs[k.Name] = landingTab{Count: len(conn), Table: tableFor(buildConnectionRows(conn, k.Name), k.Tab)}
 			}

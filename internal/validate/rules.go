@@ -12,7 +12,7 @@ func init() { rules = ruleTable() }
 
 func ruleTable() []Rule {
 	return []Rule{
-		// Node packs (SPEC-NOTES §2, in its order), then extras.
+		// Node packs (docs/FORMATS.md §2, in its order), then extras.
 		{ID: "OW001", Severity: Error, Kinds: packOnly, check: checkTypeIDsUnique,
 			Summary: "nodes[].typeId is unique within the pack"},
 		{ID: "OW002", Severity: Error, Kinds: packOnly, check: checkConnectorResolves,
@@ -137,7 +137,7 @@ func ruleTable() []Rule {
 		{ID: PlaceholderRule, Severity: Warning, Kinds: newDocs, check: checkScaffoldPlaceholders,
 			Summary: "no value is still one wopkit new writes to be replaced (an example.com address, \"A new OpenWOP pack.\", a template prompt, a name under the example organisation)"},
 
-		// Agent tool install manifests (SPEC-NOTES §2, in its order), then extras.
+		// Agent tool install manifests (docs/FORMATS.md §2, in its order), then extras.
 		{ID: "IM001", Severity: Error, Kinds: toolOnly, check: checkScopesUsed,
 			Summary: "actions[].scopes_used[] entries are declared scopes[].resource"},
 		{ID: "IM002", Severity: Error, Kinds: toolOnly, check: checkSmokeAction,
