@@ -60,6 +60,8 @@ func newRootCmd() *cobra.Command {
 		newLspCmd(),
 		newRunCmd(),
 		newTestCmd(),
+		newChainCmd(),
+		newEvalCmd(),
 		newVersionCmd(),
 	)
 	markRun(root)

@@ -41,7 +41,7 @@ func newTestCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, names := splitDirArgs(args)
 			if o.Smoke {
-				return runSmoke(cmd, dir, names, &o, out.JSON)
+				return runSmoke(cmd, dir, names, o.timeout, out.JSON)
 			}
 			if o.Watch {
 				return watchTests(cmd, dir, names, &o, out.JSON)
