@@ -51,7 +51,9 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/kinds"
+	"github.com/openwop/wopkit/internal/order"
 	"github.com/openwop/wopkit/internal/registry"
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
@@ -203,6 +205,9 @@ func Run(dir string, o Options) (*Result, error) {
 func packDir(p string) (string, error) {
 	if p == "" {
 		p = "."
+	}
+	if err := safefile.CheckDir(p); err != nil {
+		return "", err
 	}
 	fi, err := os.Stat(p)
 	if err != nil {
@@ -373,7 +378,7 @@ func (r *Result) plan(cur *semdiff.Pack, nv string) error {
 		}
 	}
 	slices.SortFunc(rels, func(a, b string) int {
-		return cmp.Or(boolCmp(a != "pack.json", b != "pack.json"), cmp.Compare(a, b))
+		return cmp.Or(order.Bool(a != "pack.json", b != "pack.json"), cmp.Compare(a, b))
 	})
 	docs := map[string]*jsondoc.Doc{}
 	for _, rel := range rels {
@@ -415,16 +420,6 @@ func (r *Result) plan(cur *semdiff.Pack, nv string) error {
 		r.Diff += udiff.Unified(name, name, string(before), string(after))
 	}
 	return nil
-}
-
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case !a:
-		return -1
-	}
-	return 1
 }
 
 // idBase is where the registry serves a pack's schemas (OW013).

@@ -147,6 +147,9 @@ const maxDirFiles = 10000
 // loadDir reads a pack folder through untrusted.DirFS.
 func loadDir(dir string) (*Pack, error) {
 	fsys, err := untrusted.DirFS(dir)
+	if werr.CodeOf(err) != "" {
+		return nil, err // the read door's refusal (file_not_regular)
+	}
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", dir)
 	}
