@@ -137,6 +137,14 @@ func at(p string) string {
 // runs in (node --test elsewhere runs no test).
 func testNote(plan *scaffold.Plan, dir string) []string {
 	notes := slices.Clone(plan.Notes)
+	d := at(dir)
+	if d == "" {
+		d = "."
+	}
+	for _, agent := range plan.Evals {
+		notes = append(notes, "run the eval suite with: "+Command+" eval "+shellWord(filepath.ToSlash(d))+" "+shellWord(agent)+
+			" --model echo (then --model replay:FILE or openai:BASEURL#MODEL: docs/EVAL.md)")
+	}
 	if plan.Test == "" {
 		return notes
 	}
