@@ -58,6 +58,8 @@ func newRootCmd() *cobra.Command {
 		newToolCmd(),
 		newMigrateCmd(),
 		newLspCmd(),
+		newRunCmd(),
+		newTestCmd(),
 		newChainCmd(),
 		newEvalCmd(),
 		newVersionCmd(),
