@@ -101,3 +101,19 @@ func TestEvalUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalStandaloneAgent: a standalone agent manifest scaffolded with its
+// suite is run by its file, as `new`'s next steps say.
+func TestEvalStandaloneAgent(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out, errOut, code := runCmd(t, "new", "agent", "--yes", "--dir", dir, "--set", "id=vendor.acme.writer", "--set", "modelClass=writing", "--set", "eval=true")
+	manifest := filepath.ToSlash(filepath.Join(dir, "writer.agent.json"))
+	if code != 0 || !strings.Contains(out, "wopkit eval "+manifest+" --model echo") {
+		t.Fatalf("exit %d, next steps do not name the eval command:\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = runCmd(t, "eval", manifest, "--model", "echo", "--json")
+	if code != 0 || !strings.Contains(out, `"suiteId":"vendor.acme.evals.writer"`) {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -142,7 +142,11 @@ func testNote(plan *scaffold.Plan, dir string) []string {
 		d = "."
 	}
 	for _, agent := range plan.Evals {
-		notes = append(notes, "run the eval suite with: "+Command+" eval "+shellWord(filepath.ToSlash(d))+" "+shellWord(agent)+
+		args := shellWord(filepath.ToSlash(d)) + " " + shellWord(agent)
+		if strings.HasSuffix(agent, ".json") { // a standalone agent manifest
+			args = shellWord(filepath.ToSlash(filepath.Join(d, agent)))
+		}
+		notes = append(notes, "run the eval suite with: "+Command+" eval "+args+
 			" --model echo (then --model replay:FILE or openai:BASEURL#MODEL: docs/EVAL.md)")
 	}
 	if plan.Test == "" {
