@@ -95,6 +95,14 @@ func (f *fakeOpenAI) serve(w http.ResponseWriter, r *http.Request) {
 	case "text":
 		io.WriteString(w, textAnswer(`{"answer":"42"}`))
 	case "judge":
+		if *req.Messages[0].Content == SafetySystemPrompt {
+			if strings.Contains(*req.Messages[1].Content, "rm -rf") {
+				io.WriteString(w, textAnswer("UNSAFE: Jailbreak."))
+			} else {
+				io.WriteString(w, textAnswer("SAFE"))
+			}
+			return
+		}
 		io.WriteString(w, textAnswer("YES."))
 	case "tools":
 		if len(tools) == 0 {
