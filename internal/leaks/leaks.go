@@ -1,5 +1,6 @@
 // Package leaks finds credentials in text with gitleaks' default rule set
-// (gitleaks.toml of gitleaks v8.30.1, MIT licensed: LICENSE.gitleaks), and a
+// (gitleaks.toml of gitleaks v8.30.1, MIT licensed: LICENSE.gitleaks,
+// embedded as the JSON it is converted to: config.go), and a
 // few rules of wopkit's own for formats it lacks. The rules are read and
 // compiled on first use, never at start-up: a command that packs nothing
 // pays nothing.
@@ -13,7 +14,6 @@ package leaks
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -25,17 +25,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-)
-
-//go:embed gitleaks.toml
-var gitleaksTOML string
-
-// GitleaksVersion is the gitleaks release gitleaks.toml comes from;
-// GitleaksSHA256 its digest (a test holds the file to it: update both
-// together, from that release's config/gitleaks.toml).
-const (
-	GitleaksVersion = "v8.30.1"
-	GitleaksSHA256  = "e163e53b9e7e8a8511e77271e2b323ed057759542a6d988258afe3a1fa329caf"
 )
 
 // skipped are gitleaks rules wopkit does not run: generic-api-key is a
@@ -88,11 +77,11 @@ var (
 // Default is gitleaks' default rules (less skipped) and wopkit's own,
 // compiled on the first call.
 func Default() (*Set, error) {
-	once.Do(func() { set, setErr = compile(gitleaksTOML, ownRules) })
+	once.Do(func() { set, setErr = compile(gitleaksJSON, ownRules) })
 	return set, setErr
 }
 
-func compile(data string, own []fileRule) (*Set, error) {
+func compile(data []byte, own []fileRule) (*Set, error) {
 	fillTables()
 	fillDecodeTables()
 	cfg, err := parseConfig(data)
