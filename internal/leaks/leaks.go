@@ -14,7 +14,6 @@ package leaks
 
 import (
 	"bytes"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -562,59 +561,4 @@ func entropy(s string) float64 {
 		e -= f * math.Log2(f)
 	}
 	return e
-}
-
-// The rules of wopkit's own, for credentials gitleaks v8.30.1 has no rule
-// for (each written like its rules: a keyword, a regular expression, the
-// secret's group and entropy).
-const (
-	ownCheckedURL    = "wopkit-url-password"
-	ownCheckedDocker = "wopkit-docker-config-auth"
-)
-
-var ownRules = []fileRule{
-	{ID: "wopkit-openai-scoped-key", Description: "an OpenAI service-account or admin API key",
-		Regex: `\b(sk-(?:svcacct|admin)-[A-Za-z0-9_-]{20,})`, Keywords: []string{"sk-svcacct-", "sk-admin-"}, Entropy: 3.5},
-	{ID: "wopkit-dockerhub-pat", Description: "a Docker Hub access token",
-		Regex: `\b(dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,})`, Keywords: []string{"dckr_pat_", "dckr_oat_"}, Entropy: 3},
-	{ID: ownCheckedDocker, Description: "a registry credential in a Docker config.json (auths.*.auth)",
-		Regex: `"auth"\s*:\s*"([A-Za-z0-9+/]{6,}={0,2})"`, Keywords: []string{`"auth"`}},
-	{ID: "wopkit-stripe-webhook-secret", Description: "a Stripe webhook signing secret",
-		Regex: `\b(whsec_[A-Za-z0-9+/=]{24,})`, Keywords: []string{"whsec_"}, Entropy: 3},
-	{ID: "wopkit-gcp-oauth-client-secret", Description: "a Google OAuth client secret",
-		Regex: `\b(GOCSPX-[A-Za-z0-9_-]{28})\b`, Keywords: []string{"gocspx-"}, Entropy: 3},
-	{ID: "wopkit-azure-storage-account-key", Description: "an Azure storage account key",
-		Regex: `(?i)AccountKey\s*=\s*([A-Za-z0-9+/]{86}==)`, Keywords: []string{"accountkey"}, Entropy: 4},
-	{ID: "wopkit-wireguard-private-key", Description: "a WireGuard private key",
-		Regex: `(?im)^[ \t]*PrivateKey[ \t]*=[ \t]*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`, Keywords: []string{"privatekey"}, Entropy: 3},
-	{ID: ownCheckedURL, Description: "a password in a URL (scheme://user:password@host)",
-		Regex: `(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/?#@'"\x60<>]{1,64}:([^\s/?#@'"\x60<>]{3,128})@[a-z0-9]`, Keywords: []string{"://"}},
-}
-
-// placeholders are words documentation puts where a password goes.
-var placeholders = []string{"password", "passwd", "pass", "pwd", "secret", "token", "changeme", "example", "xxx", "***", "..."}
-
-// urlPassword: a URL's password that is not a placeholder or a reference
-// (${VAR}, {{var}}, <password>, %s, :port numbers are no password).
-func urlPassword(secret string) bool {
-	if strings.ContainsAny(secret, "${}<>%*") {
-		return false
-	}
-	l := strings.ToLower(secret)
-	for _, p := range placeholders {
-		if l == p || strings.Trim(l, p) == "" {
-			return false
-		}
-	}
-	return entropy(secret) > 3 // "postgres" (2.75) in a documented compose file is an example, not a secret
-}
-
-// dockerAuth: the auth value is base64 of user:password.
-func dockerAuth(secret string) bool {
-	b, err := base64.StdEncoding.DecodeString(secret)
-	if err != nil {
-		return false
-	}
-	user, pass, ok := strings.Cut(string(b), ":")
-	return ok && user != "" && pass != ""
 }
