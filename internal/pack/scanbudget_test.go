@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/leaks"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -41,7 +42,7 @@ func TestScanBudgetRefusesCraftedFile(t *testing.T) {
 	base, perByte := scanBudgetBase, scanBudgetPerByte
 	scanBudgetBase, scanBudgetPerByte = 1<<20, 64
 	defer func() { scanBudgetBase, scanBudgetPerByte = base, perByte }()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	os.MkdirAll(filepath.Join(dir, "prompts"), 0o755)
 	if err := os.WriteFile(filepath.Join(dir, "prompts", "words.txt"), craftedKeywords(t, 2<<20), 0o644); err != nil {
 		t.Fatal(err)

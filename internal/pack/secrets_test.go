@@ -17,6 +17,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -176,7 +177,7 @@ func TestPackRefusesSecrets(t *testing.T) {
 		{"keys/signer.jwk", `{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}`, "pack_private_key", "JSON Web Key"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			dir := copyTree(t, "testdata/basic")
+			dir := fixtures.CopyDir(t, "testdata/basic")
 			p := filepath.Join(dir, filepath.FromSlash(tc.file))
 			os.MkdirAll(filepath.Dir(p), 0o755)
 			os.WriteFile(p, []byte(tc.data), 0o644)
