@@ -2,11 +2,11 @@ package pack
 
 import (
 	"bytes"
+	gobuild "go/build"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -43,7 +43,7 @@ func BenchmarkScanSecrets(b *testing.B) {
 
 // benchFiles reads up to limit bytes of Go's own sources, or skips.
 func benchFiles(b *testing.B, limit int) (files [][]byte, names []string, total int) {
-	root := filepath.Join(runtime.GOROOT(), "src")
+	root := filepath.Join(gobuild.Default.GOROOT, "src")
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || total >= limit || !d.Type().IsRegular() {
 			return nil
