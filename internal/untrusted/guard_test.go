@@ -40,6 +40,7 @@ var trustedReads = map[string]string{
 	"cmd/wopkit/new.go:dropNodeKind":                      "the author's own --values file, read bounded by untrusted.ReadNamed",
 	"cmd/wopkit/new.go:packKind":                          "the author's own --values file, read bounded by untrusted.ReadNamed",
 	"internal/scaffold/render.go:Runtime":                 "wopkit's embedded templates",
+	"internal/leaks/config.go:parseConfig":                "wopkit's embedded gitleaks rules (gitleaks.json, converted from gitleaks.toml at update time)",
 	"internal/scaffold/set.go:Values":                     "the author's own --values/--set answers, into wopkit's answer structs",
 	"internal/scaffold/set.go:clone":                      "re-decoding wopkit's own answer structs",
 	"internal/scaffold/set.go:fromMap":                    "re-decoding wopkit's own answer structs",
