@@ -90,3 +90,33 @@ func TestFIFOsNeverBlock(t *testing.T) {
 		}
 	})
 }
+
+// Issue 45 item 2: a named pipe or a device where a folder is expected is
+// refused at once (file_not_regular, as validate refuses one), in every
+// verb; `diff FIFO NEW` and `bump auto --from FIFO` hung.
+func TestSpecialFoldersRefusedAtOnce(t *testing.T) {
+	t.Parallel()
+	const deadline = 10 * time.Second
+	tmp := t.TempDir()
+	fifo := filepath.Join(tmp, "pipe")
+	mkfifo(t, fifo)
+	dir := writePack(t)
+	for _, args := range [][]string{
+		{"diff", fifo, dir},
+		{"diff", dir, fifo},
+		{"bump", "auto", dir, "--from", fifo, "--no-validate"},
+		{"bump", "minor", fifo},
+		{"pack", fifo, "-o", filepath.Join(tmp, "x.tgz")},
+		{"publish", dir, "--registry", fifo},
+		{"yank", "vendor.acme.hello@1.0.0", "--registry", fifo, "--reason", "x"},
+		{"deprecate", "vendor.acme.hello@1.0.0", "--registry", fifo, "--reason", "x"},
+		{"keychain", "list", "--registry", fifo},
+		{"verify", filepath.Join(tmp, "x.tgz"), "--registry", fifo},
+		{"new", "agent", "--pack", fifo, "--yes"},
+	} {
+		out, errOut, code := runWithin(t, deadline, args...)
+		if code == 0 || !strings.Contains(errOut, "is a named pipe (FIFO), not a folder") {
+			t.Errorf("wopkit %s: exit %d: %s%s", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+}

@@ -94,6 +94,7 @@ func newKeychainAddCmd() *cobra.Command {
 				verb = "would add"
 			}
 			safeLine(out, "%s key %s to %s (%d file(s)):", verb, plan.KeyID, plan.Registry, len(plan.Changes))
+			safeLine(out, "  publicKeyUrl %s (on the registry's own origin)", plan.PublicKeyURL)
 			for _, c := range plan.Changes {
 				safeLine(out, "  %-6s %s (%d bytes)", c.Action, c.Path, c.Bytes)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/openwop/wopkit/internal/regcheck"
 	"github.com/openwop/wopkit/internal/report"
 	"github.com/openwop/wopkit/internal/semdiff"
+	"github.com/openwop/wopkit/internal/smoke"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -127,7 +128,7 @@ func newValidateCmd() *cobra.Command {
 					return err
 				}
 			}
-			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, Placeholders: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits(), RunEntry: o.RunEntry, Catalog: cat})
+			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, Placeholders: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits(), RunEntry: o.RunEntry, Catalog: cat, Smoke: smoke.ForValidate})
 			if err != nil {
 				return err
 			}

@@ -24,7 +24,7 @@ func TestCheckListsEveryRefusal(t *testing.T) {
 	for name, data := range map[string]string{
 		"schemas/.env":        "A=1",
 		"keys/.git/config":    "x",
-		"keys/dev.key":        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn==\n-----END OPENSSH PRIVATE KEY-----\n",
+		"keys/dev.key":        "-----BEGIN OPENSSH PRIVATE KEY-----\n" + fake("b3Bl", 60, alnums) + "\n-----END OPENSSH PRIVATE KEY-----\n",
 		"schemas/con.json":    "{}",
 		"prompts/big.md":      string(make([]byte, 4<<10)),
 		".openwopignore":      "prompts/helper.md\n",

@@ -64,7 +64,7 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"pem key in keys/", "keys/dev.key", keyPEM, "pack_private_key", "keys/dev.key", ""},
 		{"pem key inside a readme", "README.md", append([]byte("# Hi\n\n"), keyPEM...), "pack_private_key", "README.md", ""},
-		{"openssh key", "keys/id_ed25519", []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn==\n-----END OPENSSH PRIVATE KEY-----\n"), "pack_private_key", "keys/id_ed25519", ""},
+		{"openssh key", "keys/id_ed25519", []byte("-----BEGIN OPENSSH PRIVATE KEY-----\n" + fake("b3Bl", 60, alnums) + "\n-----END OPENSSH PRIVATE KEY-----\n"), "pack_private_key", "keys/id_ed25519", ""},
 		{"der pkcs8 key", "keys/k.der", mustPKCS8(t, der), "pack_private_key", "keys/k.der", ""},
 		{"ignored key is fine", "keys/dev.key", keyPEM, "", "", "*.key\n"},
 		{".env in schemas", "schemas/.env", []byte("TOKEN=x"), "pack_file_forbidden", "schemas/.env", ""},

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
+	"hash"
 	"io"
 	"path/filepath"
 
@@ -100,6 +101,9 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if res.NotWritten != "" {
+		return writeStream(res, b, wopts, opts, h)
+	}
 	// -o DIR/x.tgz: DIR is created when missing.
 	if err := atomicfile.MkdirAll(filepath.Dir(res.Output), 0o755); err != nil {
 		return werr.Wrap(werr.Env, "write_failed", err, "cannot create the directory of %s", res.Output).
@@ -155,4 +159,29 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 		return err
 	}
 	return batch.Commit()
+}
+
+// writeStream writes the tarball alone into standard output, a device or a
+// named pipe: no lock, journal or sidecar in the folder around it.
+func writeStream(res *Result, b *built, wopts tarball.WriteOptions, opts Options, h hash.Hash) error {
+	f, err := atomicfile.Create(res.Output, 0o644)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 256<<10)
+	cw := &countingHash{w: io.MultiWriter(bw, h)}
+	err = tarball.Write(cw, b.entries, wopts)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		f.Abort()
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", res.Output)
+	}
+	res.Integrity, res.Size = integrityOf(h.Sum(nil)), cw.n
+	if lim, ok := opts.limits(); ok && lim.MaxCompressed > 0 && res.Size > lim.MaxCompressed {
+		f.Abort()
+		return tooLarge(opts.Dir, res.Output, lim.MaxCompressed, res.Size, opts.ForRegistry)
+	}
+	return f.Commit()
 }

@@ -18,22 +18,25 @@ import (
 )
 
 // emptyRegistry makes a checkout laid out like the registry repository, with
-// the registry's scripts, the fixture registry's discovery document, keys and
-// the real advisories file, and no pack. It returns the checkout; it skips
-// without ../shared (the scripts and the fixture registry).
+// the registry's scripts (from the work tree WOPKIT_REGISTRY_CHECKOUT
+// names), its data (../shared/registry-data: package.json, the version
+// manifest schema, the real advisories file), the fixture registry's
+// discovery document and keys, and no pack. It returns the checkout; it
+// skips without a registry checkout or ../shared.
 func emptyRegistry(t testing.TB) string {
 	t.Helper()
-	return emptyRegistryOf(t, fixtures.RegistryTools(t), fixtures.Registry(t))
+	return emptyRegistryOf(t, fixtures.RegistryCheckout(t), fixtures.Shared(t, "registry-data"), fixtures.Registry(t))
 }
 
-// emptyRegistryOf is emptyRegistry from the registry's tools and the
+// emptyRegistryOf is emptyRegistry from the registry's work tree (its
+// scripts), its data and the
 // fixture registry found by the caller: it never skips (a checkout built
 // once for the test binary must not: see oracleRegistry).
-func emptyRegistryOf(t testing.TB, tools, fx string) string {
+func emptyRegistryOf(t testing.TB, checkout, data, fx string) string {
 	t.Helper()
 	dir := t.TempDir()
-	fixtures.CopyInto(t, filepath.Join(tools, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
-	fixtures.CopyInto(t, filepath.Join(tools, "scripts"), filepath.Join(dir, "scripts"))
+	fixtures.CopyInto(t, filepath.Join(checkout, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
+	fixtures.CopyInto(t, filepath.Join(checkout, "scripts"), filepath.Join(dir, "scripts"))
 	fixtures.CopyInto(t, filepath.Join(fx, ".well-known"), filepath.Join(dir, "registry", ".well-known"))
 	fixtures.CopyInto(t, filepath.Join(fx, "keys"), filepath.Join(dir, "registry", "keys"))
 	for src, dst := range map[string]string{
@@ -41,7 +44,7 @@ func emptyRegistryOf(t testing.TB, tools, fx string) string {
 		"registry-version-manifest.schema.json": "schemas/registry-version-manifest.schema.json",
 		"advisories.example.json":               "registry/security/advisories.json",
 	} {
-		b, err := os.ReadFile(filepath.Join(tools, src))
+		b, err := os.ReadFile(filepath.Join(data, src))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,8 +24,9 @@ import (
 // them in the same transaction as the indexes.
 //
 // Source: openwop/openwop-registry registry/scripts/build-index.mjs, v1-era
-// scripts (package.json version 1.0.0; the copy in
-// ../shared/registry-tools, sha256 fc531a6c…3a79). landing.html.tmpl is its
+// scripts (package.json version 1.0.0; sha256 fc531a6c…3a79 at registry
+// commit 85355a0; the tests run it from the registry work tree named by
+// WOPKIT_REGISTRY_CHECKOUT). landing.html.tmpl is its
 // template literal, the ${…} turned into text/template actions; the rows
 // and tables are built here as the script's rowFor, buildRows,
 // buildConnectionRows and tableFor build them. Keep both in step with the

@@ -336,6 +336,18 @@ func TestAddKeyRefusals(t *testing.T) {
 			`{"signingKeys": [], "SigningKeys": [{"keyId": "acme-1"}]}`, "json_duplicate_member", false},
 		{"not JSON", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}}, `{"signingKeys": [`, "", false},
 		{"not an object", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}}, `[]`, CodeKeychainInvalid, false},
+		{"key URL with a scheme", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"https://keys.evil.example/{keyId}.pub"`, 1), "registry_key_url_invalid", false},
+		{"key URL to another host", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"//keys.evil.example/{keyId}.pub"`, 1), "registry_key_url_invalid", false},
+		{"key URL with ..", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"/keys/../../{keyId}.pub"`, 1), "registry_key_url_invalid", false},
+		{"key URL with a backslash", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"/keys\\\\evil/{keyId}.pub"`, 1), "registry_key_url_invalid", false},
+		{"key URL with an encoded slash", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"/keys%2F..%2Fevil/{keyId}.pub"`, 1), "registry_key_url_invalid", false},
+		{"key URL relative", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"keys/{keyId}.pub"`, 1), "registry_key_url_invalid", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,9 +21,9 @@ import (
 func oracleRegistry(t *testing.T) string {
 	t.Helper()
 	needNode(t)
-	tools, fx := fixtures.RegistryTools(t), fixtures.Registry(t)
+	checkout, data, fx := fixtures.RegistryCheckout(t), fixtures.Shared(t, "registry-data"), fixtures.Registry(t)
 	oracleOnce.Do(func() {
-		dir := emptyRegistryOf(t, tools, fx)
+		dir := emptyRegistryOf(t, checkout, data, fx)
 		fixtures.CopyInto(t, filepath.Join(fx, "v1"), filepath.Join(dir, "registry", "v1"))
 		for _, s := range []string{"registry/scripts/build-index.mjs", "registry/scripts/generate-sbom.mjs"} {
 			if out, err := node(t, dir, s); err != nil {

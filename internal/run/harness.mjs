@@ -49,7 +49,10 @@ const DateNow = Date.now;
 const DateCtor = Date;
 const AbortCtl = AbortController;
 const abortFn = Function.prototype.call.bind(AbortController.prototype.abort);
-const memUsage = process.memoryUsage.bind(process);
+const processOn = process.on.bind(process);
+const exit = process.exit.bind(process);
+const stdoutStream = process.stdout;
+const stdoutOnce = process.stdout.once.bind(process.stdout);
 const resUsage = process.resourceUsage.bind(process);
 const StringCtor = String;
 const NumberIsFinite = Number.isFinite;
@@ -59,7 +62,7 @@ const MAX_FRAME = 16 << 20;
 
 // Introspection that would read this module's memory (the nonce): gone
 // before the pack is imported.
-const refuse = (what) => () => {
+const refuse = (what) => function () {
   const e = new ErrorCtor(what + " is not available to a pack under wopkit run");
   e.code = "ERR_ACCESS_DENIED";
   e.permission = what;
@@ -115,6 +118,10 @@ function writeAll(s) {
 
 // send writes one frame; a frame over MAX_FRAME is replaced by what it was.
 function send(obj) {
+  const top = create(null);
+  const ok = keys(obj);
+  for (let i = 0; i < ok.length; i++) defineProperty(top, ok[i], { value: obj[ok[i]], enumerable: true });
+  obj = top;
   let json;
   try {
     json = stringify(obj);
@@ -123,7 +130,7 @@ function send(obj) {
   }
   if (json === undefined) json = stringify({ id: obj.id, t: "fatal", code: "sandbox_invocation_error", message: "the result is not JSON" });
   if (json.length > MAX_FRAME) {
-    json = stringify({ id: obj.id, t: obj.t === "result" ? "result" : "dropped", status: "failure", code: "node_output_too_large", size: json.length,
+    json = stringify({ id: obj.id, t: obj.t === "result" ? "result" : "dropped", status: "failure", code: obj.t === "result" ? "node_output_invalid" : "sandbox_invocation_error", size: json.length,
       message: "the node's " + (obj.t === "result" ? "outputs are" : obj.t + " is") + " " + json.length + " characters of JSON, over the 16 MiB wopkit keeps: cut" });
   }
   writeAll(NONCE + " " + json + "\n");
@@ -164,7 +171,8 @@ function plain(v) {
   }
   if (v !== null && typeof v === "object") {
     const o = {};
-    for (const k of keys(v)) defineProperty(o, k, { value: plain(v[k]), writable: true, enumerable: true, configurable: true });
+    const ks = keys(v);
+    for (let i = 0; i < ks.length; i++) { const k = ks[i]; defineProperty(o, k, { value: plain(v[k]), writable: true, enumerable: true, configurable: true }); }
     return o;
   }
   return v;
@@ -211,6 +219,43 @@ function denied(perm, res) {
   }
 }
 
+// The built-ins a pack could change to confuse the next call of the same
+// process: after each call they are compared with this record, and a call
+// that changed one ends its process (wopkit starts a fresh one).
+const ownKeys = Reflect.ownKeys;
+const getDesc = O.getOwnPropertyDescriptor;
+const watched = [O.prototype, Array.prototype, Function.prototype, Promise.prototype, Promise, String.prototype, RegExp.prototype,
+  JSON, O, Array, Reflect, ErrorCtor.prototype, Symbol, Number.prototype, Boolean.prototype, Map.prototype, Set.prototype];
+function record() {
+  const out = [];
+  for (let i = 0; i < watched.length; i++) {
+    const ks = ownKeys(watched[i]);
+    const vals = [];
+    for (let j = 0; j < ks.length; j++) {
+      const d = getDesc(watched[i], ks[j]);
+      defineProperty(vals, j, { value: d === undefined ? undefined : d.value ?? d.get, enumerable: true });
+    }
+    defineProperty(out, i, { value: vals, enumerable: true });
+  }
+  return out;
+}
+const pristine = record();
+function tainted() {
+  try {
+    const now = record();
+    for (let i = 0; i < pristine.length; i++) {
+      if (now[i].length !== pristine[i].length) return true;
+      for (let j = 0; j < now[i].length; j++) if (now[i][j] !== pristine[i][j]) return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+// TOO_LARGE stands for a value over MAX_FRAME as JSON.
+const TOO_LARGE = freeze(create(null));
+
 // Suspension is the harness's own token: ctx.suspend throws it.
 const SUSPEND = freeze(create(null));
 
@@ -218,7 +263,9 @@ const SUSPEND = freeze(create(null));
 // takes the next answer.
 function mockSurface(spec, path, state) {
   const obj = {};
-  for (const k of keys(spec)) {
+  const ks = keys(spec);
+  for (let ki = 0; ki < ks.length; ki++) {
+    const k = ks[ki];
     const v = spec[k];
     const name = path + "." + k;
     if (isArray(v)) {
@@ -263,7 +310,10 @@ function setPath(ctx, dotted, value) {
   defineProperty(o, parts[parts.length - 1], { value, writable: true, enumerable: true, configurable: true });
 }
 
-async function call(req) {
+// current fails the call in progress (an uncaught exception of the pack).
+let current = null;
+
+async function call(req, done) {
   const id = req.id;
   const allowNet = req.allowNet === true;
   const state = create(null);
@@ -278,6 +328,7 @@ async function call(req) {
     const er = errorOf(e, allowNet);
     if (er.code !== "sandbox_capability_denied" && er.code !== "sandbox_memory_exceeded") er.code = "pack_load_failure";
     send({ id, t: "result", status: "failure", code: er.code, message: "importing the entry failed: " + er.message, denied: er.denied });
+    done();
     return;
   }
   const nodes = own(entryModule, "nodes");
@@ -288,6 +339,7 @@ async function call(req) {
       message: typeOf(nodes) !== "object"
         ? "the entry exports no `nodes` object" + (typeof dflt === "function" ? " (the node is only in the default export)" : "")
         : "the entry's `nodes` has no function for " + req.typeId });
+    done();
     return;
   }
   const controller = new AbortCtl();
@@ -297,7 +349,8 @@ async function call(req) {
     ctx = { runId: "r-test", nodeId: "n-test", config: {}, inputs: {}, triggerData: {}, log() {} };
   } else {
     ctx = {};
-    for (const k of keys(data)) defineProperty(ctx, k, { value: plain(data[k]), writable: true, enumerable: true, configurable: true });
+    const dk = keys(data);
+    for (let i = 0; i < dk.length; i++) defineProperty(ctx, dk[i], { value: plain(data[dk[i]]), writable: true, enumerable: true, configurable: true });
     ctx.log = function (level, message, extra) {
       send({ id, t: "log", level: strSlice(StringCtor(level ?? "info"), 0, 40), message: safeText(message), data: extra === undefined ? null : jsonSafe(extra) });
     };
@@ -318,14 +371,16 @@ async function call(req) {
     ctx.now = () => new DateCtor(DateNow());
     const vars = create(null);
     const initial = req.variables ?? {};
-    for (const k of keys(initial)) vars[k] = plain(initial[k]);
+    const ik = keys(initial);
+    for (let i = 0; i < ik.length; i++) vars[ik[i]] = plain(initial[ik[i]]);
     ctx.variables = {
       get: (k) => vars[StringCtor(k)],
       set: (k, v) => { vars[StringCtor(k)] = v; },
     };
     const secrets = {};
     const given = req.secrets ?? {};
-    for (const k of keys(given)) defineProperty(secrets, k, { value: StringCtor(given[k]), writable: false, enumerable: true, configurable: true });
+    const gk = keys(given);
+    for (let i = 0; i < gk.length; i++) defineProperty(secrets, gk[i], { value: StringCtor(given[gk[i]]), writable: false, enumerable: true, configurable: true });
     defineProperty(secrets, "resolve", {
       value: async (arg) => {
         const ref = typeof arg === "string" ? arg : own(arg, "ref");
@@ -348,49 +403,70 @@ async function call(req) {
     ctx.suspend = suspend("approval");
     ctx.interrupt = suspend("approval");
     const mocks = req.mocks ?? {};
-    for (const k of keys(mocks)) {
+    const mk = keys(mocks);
+    for (let i = 0; i < mk.length; i++) {
+      const k = mk[i];
       const m = mocks[k];
       setPath(ctx, k, m !== null && typeof m === "object" && !isArray(m) ? mockSurface(m, k, state) : plain(m));
     }
   }
-  const timer = NumberIsFinite(req.timeoutMs) && req.timeoutMs > 0
+  let settled = false;
+  let timer;
+  const finish = (out) => {
+    if (settled) return;
+    settled = true;
+    current = null;
+    if (timer !== undefined) ClearTimeout(timer);
+    if (state.suspended !== undefined) out = { status: "suspended", interrupt: state.suspended };
+    if (state.mockMissing !== undefined && out.status !== "suspended") {
+      out = { status: "failure", code: "mock_exhausted", message: "the node called " + state.mockMissing + ", for which the mocks have no answer left" };
+    }
+    if (state.timedOut) out = { status: "failure", code: "sandbox_timeout", message: "the node did not finish within the time limit (ctx.signal was aborted)" };
+    let mem = 0;
+    try { mem = resUsage().maxRSS * 1024; } catch {}
+    // What the pack queued on standard output goes first: wopkit stops a
+    // process that writes too much there before it reads this result.
+    const frame = { ...out, id, t: "result", peakMemoryBytes: mem, restart: tainted() };
+    let sent = false;
+    const go = () => { if (!sent) { sent = true; send(frame); done(); } };
+    try {
+      if (stdoutStream.writableLength > MAX_FRAME) { sent = true; send({ id, t: "result", status: "failure", code: "sandbox_invocation_error", message: "the node wrote over 16 MiB to standard output: cut, and its process was stopped", restart: true }); done(); }
+      else if (stdoutStream.writableLength > 0) stdoutOnce("drain", go);
+      else go();
+    } catch { go(); }
+  };
+  current = (e) => {
+    const er = errorOf(e, allowNet);
+    finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, thrown: true });
+  };
+  timer = NumberIsFinite(req.timeoutMs) && req.timeoutMs > 0
     ? SetTimeout(() => {
       state.timedOut = true;
       const e = new ErrorCtor("wopkit run: the time limit was reached");
       e.code = "sandbox_timeout";
       try { abortFn(controller, e); } catch {}
+      finish({ status: "failure" });
     }, req.timeoutMs)
     : undefined;
-  let out;
-  try {
-    const r = await fn(ctx);
-    out = resultOf(r);
-  } catch (e) {
-    if (e === SUSPEND) out = { status: "suspended" };
-    else {
-      const er = errorOf(e, allowNet);
-      out = { status: "failure", code: er.code, message: er.message, denied: er.denied, thrown: true };
+  (async () => {
+    try {
+      finish(resultOf(await fn(ctx)));
+    } catch (e) {
+      if (e === SUSPEND) finish({ status: "suspended" });
+      else {
+        const er = errorOf(e, allowNet);
+        finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, thrown: true });
+      }
     }
-  }
-  if (timer !== undefined) ClearTimeout(timer);
-  if (state.suspended !== undefined) out = { status: "suspended", interrupt: state.suspended };
-  if (state.mockMissing !== undefined && out.status !== "suspended") {
-    out = { status: "failure", code: "mock_exhausted", message: "the node called " + state.mockMissing + ", for which the mocks have no answer left" };
-  }
-  if (state.timedOut) out = { status: "failure", code: "sandbox_timeout", message: "the node did not finish within the time limit (ctx.signal was aborted)" };
-  let mem = 0;
-  try { mem = resUsage().maxRSS * 1024; } catch {}
-  out.id = id;
-  out.t = "result";
-  out.peakMemoryBytes = mem;
-  send(out);
+  })();
 }
 
 function resultOf(r) {
   const status = own(r, "status");
   if (status === "success") {
-    const outputs = own(r, "outputs");
-    return { status: "success", outputs: jsonSafe(outputs === undefined ? null : outputs) };
+    const outputs = jsonSafe(own(r, "outputs") ?? null);
+    if (outputs === TOO_LARGE) return { status: "failure", code: "node_output_invalid", message: "the node's outputs are over 16 MiB of JSON, more than wopkit keeps: cut" };
+    return { status: "success", outputs };
   }
   if (status === "error") {
     const err = own(r, "error");
@@ -409,28 +485,32 @@ function jsonSafe(v) {
   try {
     const s = stringify(v);
     if (s === undefined) return null;
-    if (s.length > MAX_FRAME) return { $wopkitTooLarge: s.length };
+    if (s.length > MAX_FRAME) return TOO_LARGE;
     return parse(s);
   } catch (e) {
     return { $wopkitUnserializable: safeText(e) };
   }
 }
 
-process.on("unhandledRejection", () => {});
+processOn("unhandledRejection", () => {});
+processOn("uncaughtException", (e) => { if (current !== null) current(e); });
 
 send({ id: 0, t: "ready", pid: process.pid });
-for (;;) {
-  const line = readLine();
-  if (line === null) break;
-  if (line === "") continue;
-  let req;
-  try {
-    req = parse(line);
-  } catch {
-    continue;
+function next() {
+  for (;;) {
+    const line = readLine();
+    if (line === null) return exit(0);
+    if (line === "") continue;
+    let req;
+    try {
+      req = parse(line);
+    } catch {
+      continue;
+    }
+    // The next request is read once this one is done (and the pack's
+    // pending callbacks, a stray emit, have run).
+    call(req, () => SetImmediate(next));
+    return;
   }
-  await call(req);
-  // Let the pack's pending callbacks (a stray emit) run before the next case.
-  await new PromiseCtor((res) => SetImmediate(res));
 }
-process.exit(0);
+next();

@@ -270,6 +270,9 @@ type frame struct {
 	Level           string          `json:"level"`
 	Data            any             `json:"data"`
 	PeakMemoryBytes uint64          `json:"peakMemoryBytes"`
+	// Restart is set when the call changed the built-in objects: the
+	// process serves no other call.
+	Restart bool `json:"restart"`
 }
 
 // nodeProc is one running node with its harness.
@@ -287,8 +290,9 @@ type nodeProc struct {
 }
 
 type frameOrErr struct {
-	f   *frame
-	err string // a line that is not a frame of the harness
+	f    *frame
+	err  string // a line that is not a frame of the harness
+	code string // sandbox_escape_attempt (no nonce) or sandbox_invocation_error
 }
 
 // procHandle is the started process (sandbox.Process on Linux).
@@ -378,7 +382,7 @@ func (p *nodeProc) readFrames(r io.ReadCloser) {
 	for {
 		line, err := readLine(br, maxFrameLen)
 		if err == errLineTooLong {
-			p.frames <- frameOrErr{err: "a line of over 17 MiB on wopkit's channel"}
+			p.frames <- frameOrErr{err: "a line of over 17 MiB on wopkit's channel", code: "sandbox_invocation_error"}
 			io.Copy(io.Discard, r)
 			return
 		}
@@ -386,13 +390,13 @@ func (p *nodeProc) readFrames(r io.ReadCloser) {
 			return
 		}
 		if !bytes.HasPrefix(line, []byte(prefix)) {
-			p.frames <- frameOrErr{err: "a line on wopkit's channel that the harness did not write"}
+			p.frames <- frameOrErr{err: "a line on wopkit's channel that the harness did not write: a pack cannot report its own result", code: "sandbox_escape_attempt"}
 			io.Copy(io.Discard, r)
 			return
 		}
 		var f frame
 		if jerr := untrusted.DecodeJSON(line[len(prefix):], &f); jerr != nil {
-			p.frames <- frameOrErr{err: "a frame wopkit cannot read: " + jerr.Error()}
+			p.frames <- frameOrErr{err: "a result wopkit cannot read: " + jerr.Error(), code: "sandbox_invocation_error"}
 			io.Copy(io.Discard, r)
 			return
 		}
@@ -448,13 +452,18 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 		select {
 		case fe, ok := <-p.frames:
 			if !ok {
-				p.proc.Kill()
-				<-p.ended
+				// The channel closed: the process is ending on its own; give
+				// it a moment so that its exit status is its own.
+				select {
+				case <-p.ended:
+				case <-time.After(2 * time.Second):
+					p.proc.Kill()
+				}
 				p.ended2(out, "")
 				return out, true
 			}
 			if fe.f == nil {
-				out.fail("sandbox_escape_attempt", "the node wrote "+fe.err+": a pack cannot report its own result")
+				out.fail(fe.code, "wopkit's channel carried "+fe.err)
 				return out, true
 			}
 			f := fe.f
@@ -496,7 +505,12 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 						out.Error.Code = "sandbox_invocation_error"
 					}
 				}
-				return out, f.T == "fatal"
+				if p.stdout.over() || p.stderr.over() {
+					p.proc.Kill()
+					p.ended2(out, "")
+					return out, true
+				}
+				return out, f.T == "fatal" || f.Restart
 			}
 		case <-timer.C:
 			p.proc.Kill()

@@ -3,10 +3,10 @@ package semdiff
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/ecmare"
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/packref"
@@ -33,7 +33,7 @@ type differ struct {
 	sameDepth           int // the pairs of targets being compared by same
 	oldIDs, newIDs      map[loc]int32
 	resolved            map[resolveKey]resolution
-	regexps             map[string]*regexp.Regexp
+	regexps             map[string]*ecmare.Regexp
 	keys                map[keysAt][]string
 }
 
@@ -241,6 +241,9 @@ func (d *differ) member(what, file, ptr, k string, ov, nv any) {
 	case fConsent:
 		d.set(setChange{what, k, file, ptr, ov, nv}, consents)
 	case fOffers:
+		if k == "capabilities" {
+			ov, nv = d.sideEffectful(what, file, ptr, ov, nv)
+		}
 		d.set(setChange{what, k, file, ptr, ov, nv}, offers)
 	case fVariables:
 		d.variables(what, file, ptr, ov, nv)
@@ -408,6 +411,36 @@ func (d *differ) set(c setChange, r setRule) {
 	if dropped := setDiff(os, ns); len(dropped) > 0 {
 		d.add(r.dropLevel, r.dropRule, c.file, c.ptr, "%s: %s %s: %s", c.what, c.k, r.dropWords, strings.Join(dropped, ", "))
 	}
+}
+
+// sideEffectful compares the capability side-effectful, which is no offer:
+// hosts that see it stop caching the node and enforce idempotency, and
+// chains that replayed it as free of effects now run one. Gained, it is
+// a requirement on every host (breaking); lost, one dropped (a feature).
+// The lists are returned without it.
+func (d *differ) sideEffectful(what, file, ptr string, ov, nv any) (any, any) {
+	const se = "side-effectful"
+	o, n := members(ov)[se], members(nv)[se]
+	switch {
+	case n && !o:
+		d.add(Breaking, RuleRequirementAdded, file, ptr, "%s: capabilities gained %s: hosts stop caching it and enforce idempotency, and chains that replayed it as free of effects now run one", what, se)
+	case o && !n:
+		d.add(Feature, RuleRequirementDrop, file, ptr, "%s: capabilities lost %s: hosts may cache and replay it", what, se)
+	}
+	drop := func(v any) any {
+		l, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		out := make([]any, 0, len(l))
+		for _, x := range l {
+			if x != se {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	return drop(ov), drop(nv)
 }
 
 // members is a list (or an object of lists, as read/write scope groups)

@@ -2,7 +2,6 @@ package semdiff
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -222,17 +221,6 @@ var annotations = map[string]bool{"title": true, "description": true, "$comment"
 	"$vocabulary": true, "contentEncoding": true, "contentMediaType": true, "contentSchema": true,
 	"$defs": true, "definitions": true, "markdownDescription": true}
 
-// handled are the keywords cmp compares by their meaning (draft 2020-12,
-// and draft-07's definitions, dependencies, tuple items and
-// additionalItems). Any other keyword is one wopkit does not read: a
-// change of it could not be proved compatible.
-var handled = map[string]bool{"$ref": true, "$dynamicRef": true, "$schema": true, "type": true, "enum": true, "const": true,
-	"required": true, "dependentRequired": true, "properties": true, "patternProperties": true, "additionalProperties": true,
-	"propertyNames": true, "items": true, "prefixItems": true, "additionalItems": true, "contains": true, "pattern": true,
-	"format": true, "multipleOf": true, "uniqueItems": true, "allOf": true, "anyOf": true, "oneOf": true, "if": true,
-	"then": true, "else": true, "not": true, "dependentSchemas": true, "dependencies": true,
-	"unevaluatedProperties": true, "unevaluatedItems": true}
-
 func (c *schemaCmp) cmp(o, n node) {
 	if c.d.spend(1) {
 		return
@@ -261,6 +249,18 @@ func (c *schemaCmp) cmp(o, n node) {
 	case oIsBool || nIsBool || om == nil || nm == nil:
 		c.boolAndObject(o, n)
 		return
+	}
+	od, nd := c.d.dialectOf(o), c.d.dialectOf(n)
+	if od == dialectOther || nd == dialectOther {
+		c.emit(unknown, n, "", "the schema is written in a draft of JSON Schema wopkit does not read, and it changed")
+		return
+	}
+	// draft-07 ignores every keyword beside $ref.
+	if ref, ok := om["$ref"]; ok && od == dialect07 {
+		om = map[string]any{"$ref": ref}
+	}
+	if ref, ok := nm["$ref"]; ok && nd == dialect07 {
+		nm = map[string]any{"$ref": ref}
 	}
 	if c.refs(o, n, om, nm) {
 		return
@@ -313,6 +313,9 @@ func (c *schemaCmp) keywords(o, n node, om, nm map[string]any) {
 	if c.d.spend(len(om) + len(nm)) {
 		return
 	}
+	od, nd := c.d.dialectOf(o), c.d.dialectOf(n)
+	all, allN := om, nm
+	om, nm = inDialect(od, om), inDialect(nd, nm)
 	c.wording(n, om, nm)
 	c.dialect(n, om, nm)
 	c.types(n, om, nm)
@@ -328,7 +331,8 @@ func (c *schemaCmp) keywords(o, n node, om, nm map[string]any) {
 	c.conditional(o, n, om, nm)
 	c.dependents(o, n, om, nm)
 	c.monotone(o, n, om, nm, "propertyNames")
-	c.dynamicRef(o, n, om, nm)
+	c.dynamicRef(o, n, om, nm, "$dynamicRef")
+	c.dynamicRef(o, n, om, nm, "$recursiveRef")
 	for _, kw := range []string{"unevaluatedProperties", "unevaluatedItems"} {
 		if _, oHas := om[kw]; oHas {
 			c.emit(unknown, n, kw, kw+" depends on what every other keyword evaluates, and the schema changed")
@@ -342,20 +346,31 @@ func (c *schemaCmp) keywords(o, n node, om, nm map[string]any) {
 	if ou, nu := om["uniqueItems"] == true, nm["uniqueItems"] == true; ou != nu {
 		c.emit(map[bool]way{true: less, false: more}[nu], n, "uniqueItems", map[bool]string{true: "items must now be unique", false: "items need no longer be unique"}[nu])
 	}
+	c.notRead(n, all, allN, od, nd)
+}
+
+// notRead compares the keywords wopkit does not read (not defined by the
+// side's dialect, not an annotation, not x-*) as JSON: one added,
+// removed or changed could not be proved compatible.
+func (c *schemaCmp) notRead(n node, om, nm map[string]any, od, nd dialect) {
 	for _, kw := range unionKeys(om, nm) {
-		if handled[kw] || annotations[kw] || strings.HasPrefix(kw, "x-") || slices.Contains(lowerBounds, kw) || slices.Contains(upperBounds, kw) {
+		if od.reads(kw) && nd.reads(kw) || annotations[kw] || strings.HasPrefix(kw, "x-") || kw == "$recursiveAnchor" {
 			continue
 		}
 		ov, oHas := om[kw]
 		nv, nHas := nm[kw]
+		why := "a keyword wopkit does not read"
+		if known := od.reads(kw) || nd.reads(kw) || dialect2020.reads(kw) || dialect2019.reads(kw) || dialect07.reads(kw); known {
+			why = "a keyword " + od.String() + " does not define (a validator ignores it; wopkit does not read it)"
+		}
 		switch {
 		case oHas && nHas && c.canon(ov) == c.canon(nv):
 		case !oHas:
-			c.emit(unknown, n, kw, fmt.Sprintf("%s %s was added, a keyword wopkit does not read", kw, short(nv)))
+			c.emit(unknown, n, kw, fmt.Sprintf("%s %s was added, %s", kw, short(nv), why))
 		case !nHas:
-			c.emit(unknown, n, kw, fmt.Sprintf("%s %s was removed, a keyword wopkit does not read", kw, short(ov)))
+			c.emit(unknown, n, kw, fmt.Sprintf("%s %s was removed, %s", kw, short(ov), why))
 		default:
-			c.emit(unknown, n, kw, fmt.Sprintf("%s changed from %s to %s, a keyword wopkit does not read", kw, short(ov), short(nv)))
+			c.emit(unknown, n, kw, fmt.Sprintf("%s changed from %s to %s, %s", kw, short(ov), short(nv), why))
 		}
 	}
 }

@@ -94,12 +94,13 @@ func without(m map[string]any, k string) map[string]any {
 	return out
 }
 
-// dynamicRef compares $dynamicRef: it leads where $ref would unless its
-// target holds a $dynamicAnchor, whose meaning depends on where the
-// validation started (could not prove).
-func (c *schemaCmp) dynamicRef(o, n node, om, nm map[string]any) {
-	oref, oHas := om["$dynamicRef"].(string)
-	nref, nHas := nm["$dynamicRef"].(string)
+// dynamicRef compares $dynamicRef (kw; or draft 2019-09's $recursiveRef):
+// it leads where $ref would unless its target holds a $dynamicAnchor (a
+// $recursiveAnchor true), whose meaning depends on where the validation
+// started (could not prove).
+func (c *schemaCmp) dynamicRef(o, n node, om, nm map[string]any, kw string) {
+	oref, oHas := om[kw].(string)
+	nref, nHas := nm[kw].(string)
 	if !oHas && !nHas {
 		return
 	}
@@ -114,11 +115,13 @@ func (c *schemaCmp) dynamicRef(o, n node, om, nm map[string]any) {
 			return
 		}
 	}
-	c.emit(unknown, n, "$dynamicRef", "a $dynamicRef changed, and where it leads depends on where validation started")
+	c.emit(unknown, n, kw, "a "+kw+" changed, or what it reaches did, and where it leads depends on where validation started")
 }
 
+// dynamic reports whether the schema at x is a dynamic target: it holds a
+// $dynamicAnchor, or a $recursiveAnchor true.
 func dynamic(x node) bool {
 	m, _ := x.v.(map[string]any)
 	_, ok := m["$dynamicAnchor"]
-	return ok
+	return ok || m["$recursiveAnchor"] == true
 }

@@ -3,16 +3,11 @@
 package semdiff
 
 import (
+	"encoding/json"
 	"fmt"
-	"slices"
+	"math/big"
 	"strings"
 )
-
-// lower and upper bounds: raising a lower bound or lowering an upper one
-// accepts less.
-var lowerBounds = []string{"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}
-
-var upperBounds = []string{"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"}
 
 // wording reports changed annotations (one finding per keyword).
 func (c *schemaCmp) wording(n node, om, nm map[string]any) {
@@ -153,29 +148,131 @@ func (c *schemaCmp) valueSet(m map[string]any, kw string) (map[string]bool, bool
 	return s, true
 }
 
-// bounds compares minimum/maximum and their kin.
+// bounds compares minimum/maximum and their kin, as exact numbers. A
+// number's lower bound is minimum and exclusiveMinimum together (the
+// tighter holds), its upper bound maximum and exclusiveMaximum; where the
+// side's type admits integers only, a bound is read as the integer it
+// allows (exclusiveMinimum 5 is minimum 6), so that rewriting one as the
+// other is no change.
 func (c *schemaCmp) bounds(n node, om, nm map[string]any) {
-	for _, kw := range append(slices.Clone(lowerBounds), upperBounds...) {
-		ov, oHas := om[kw]
-		nv, nHas := nm[kw]
-		of, oNum := ov.(float64)
-		nf, nNum := nv.(float64)
-		upper := slices.Contains(upperBounds, kw)
-		switch {
-		case !oHas && !nHas:
-		case oHas && !oNum, nHas && !nNum:
-			if c.canon(ov) != c.canon(nv) {
+	c.bound(n, om, nm, "minimum", "exclusiveMinimum", false)
+	c.bound(n, om, nm, "maximum", "exclusiveMaximum", true)
+	for _, kw := range []string{"minLength", "minItems", "minProperties", "minContains"} {
+		c.bound(n, om, nm, kw, "", false)
+	}
+	for _, kw := range []string{"maxLength", "maxItems", "maxProperties", "maxContains"} {
+		c.bound(n, om, nm, kw, "", true)
+	}
+}
+
+// limit is one side's bound: the keyword it comes from, its value (nil:
+// none) and whether it is exclusive.
+type limit struct {
+	kw   string
+	v    *big.Rat
+	excl bool
+}
+
+// limitOf is the bound of m given by the keywords incl and excl (excl may
+// be ""); ok is false when one of them is not a number.
+func limitOf(m map[string]any, incl, excl string, upper bool) (l limit, ok bool) {
+	for _, kw := range []string{incl, excl} {
+		v, has := m[kw]
+		if kw == "" || !has {
+			continue
+		}
+		r, isNum := num(v)
+		if !isNum {
+			return limit{}, false
+		}
+		cand := limit{kw, r, kw == excl}
+		if l.v == nil || tighter(cand, l, upper) > 0 {
+			l = cand
+		}
+	}
+	if ts := typeSet(m["type"]); l.v != nil && excl != "" && ts != nil && !ts["number"] {
+		// Integers only: the bound is the integer it allows.
+		l.v = integerBound(l.v, l.excl, upper)
+		l.excl = false
+	}
+	return l, true
+}
+
+// integerBound is the first integer past the bound v (the last below it
+// when upper), inclusive.
+func integerBound(v *big.Rat, excl, upper bool) *big.Rat {
+	q, m := new(big.Int).DivMod(v.Num(), v.Denom(), new(big.Int)) // q = floor(v)
+	exact := m.Sign() == 0
+	switch {
+	case !upper && (excl || !exact):
+		q.Add(q, big.NewInt(1))
+	case upper && excl && exact:
+		q.Sub(q, big.NewInt(1))
+	}
+	return new(big.Rat).SetInt(q)
+}
+
+// tighter is 1 when the bound a admits fewer values than b, -1 when more,
+// 0 when as many (no bound admits the most).
+func tighter(a, b limit, upper bool) int {
+	switch {
+	case a.v == nil && b.v == nil:
+		return 0
+	case a.v == nil:
+		return -1
+	case b.v == nil:
+		return 1
+	}
+	c := a.v.Cmp(b.v)
+	if upper {
+		c = -c
+	}
+	if c == 0 && a.excl != b.excl {
+		c = map[bool]int{true: 1, false: -1}[a.excl]
+	}
+	return c
+}
+
+// num is v as an exact number (a float64, or a json.Number of a number
+// float64 cannot hold).
+func num(v any) (*big.Rat, bool) {
+	switch x := v.(type) {
+	case float64:
+		r := new(big.Rat)
+		if r.SetFloat64(x) == nil {
+			return nil, false
+		}
+		return r, true
+	case json.Number:
+		return new(big.Rat).SetString(string(x))
+	}
+	return nil, false
+}
+
+// bound compares the bound given by incl and excl.
+func (c *schemaCmp) bound(n node, om, nm map[string]any, incl, excl string, upper bool) {
+	ol, ook := limitOf(om, incl, excl, upper)
+	nl, nok := limitOf(nm, incl, excl, upper)
+	if !ook || !nok {
+		for _, kw := range []string{incl, excl} {
+			if ov, nv := om[kw], nm[kw]; kw != "" && c.canon(ov) != c.canon(nv) {
 				c.emit(unknown, n, kw, fmt.Sprintf("%s changed from %s to %s", kw, short(ov), short(nv)))
 			}
-		case oHas && nHas && of == nf:
-		case !oHas:
-			c.emit(less, n, kw, fmt.Sprintf("%s %v was added", kw, nf))
-		case !nHas:
-			c.emit(more, n, kw, fmt.Sprintf("%s %v was removed", kw, of))
-		case (nf > of) != upper:
-			c.emit(less, n, kw, fmt.Sprintf("%s went from %v to %v", kw, of, nf))
-		default:
-			c.emit(more, n, kw, fmt.Sprintf("%s went from %v to %v", kw, of, nf))
 		}
+		return
+	}
+	w := map[int]way{1: less, -1: more}[tighter(nl, ol, upper)]
+	if w == 0 {
+		return
+	}
+	switch {
+	case ol.v == nil:
+		c.emit(w, n, nl.kw, fmt.Sprintf("%s %s was added", nl.kw, short(nm[nl.kw])))
+	case nl.v == nil:
+		c.emit(w, n, ol.kw, fmt.Sprintf("%s %s was removed", ol.kw, short(om[ol.kw])))
+	case ol.kw == nl.kw:
+		c.emit(w, n, nl.kw, fmt.Sprintf("%s went from %s to %s", nl.kw, short(om[nl.kw]), short(nm[nl.kw])))
+	default:
+		c.emit(w, n, nl.kw, fmt.Sprintf("the %s bound went from %s %s to %s %s", map[bool]string{false: "lower", true: "upper"}[upper], ol.kw, short(om[ol.kw]), nl.kw, short(nm[nl.kw])))
 	}
 }

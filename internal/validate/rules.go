@@ -57,6 +57,8 @@ func ruleTable() []Rule {
 			Summary: "--for-registry: every *SchemaRef names a schemas/<file>.json that publish serves (check-pack-schema-tree-complete)"},
 		{ID: "OW022", Severity: Error, Kinds: everyPack, check: checkEventNames,
 			Summary: "--for-registry: every eventName is templated, a protocol event type or <org>.<kebab>[.<kebab>] under a registered org (check-pack-event-names)"},
+		{ID: "OW023", Severity: Error, Kinds: packOnly, NeedsFiles: true, check: checkSmoke,
+			Summary: "--for-registry --run-entry: the registry's pre-PR smoke test (test-packs.mjs, as `wopkit test --smoke`) passes: schemas/*.json compile, and each node called once under the minimal ctx returns an object with outputs or throws (a pure node not host_capability_missing; a pure node that returns is cacheable)"},
 
 		// Every v2 pack manifest (the registry's v2 checks; spec-v2 NOTES §6).
 		{ID: "PK001", Severity: Error, Kinds: v2Packs, check: checkEnginesAdmit2,

@@ -19,7 +19,7 @@ func TestMatchesGenerateSBOM(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node not found: skipping the comparison with generate-sbom.mjs")
 	}
-	tools := fixtures.RegistryTools(t)
+	tools := fixtures.RegistryCheckout(t)
 	reg := fixtures.Registry(t)
 	dir := t.TempDir()
 	fixtures.CopyInto(t, filepath.Join(reg, "v1"), filepath.Join(dir, "registry", "v1"))
