@@ -23,6 +23,7 @@ var unnamed = []string{
 	"internal/leaks",
 	"internal/pack",
 	"internal/publish",
+	"internal/run",
 	"internal/semdiff",
 	"internal/tui",
 	"internal/untrusted",
