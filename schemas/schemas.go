@@ -8,9 +8,9 @@
 //     not cover (workflow-chain, prompt, card, form-content, artifact-type,
 //     the registry version manifest, ...), from openwop/openwop-registry.
 //   - v2/: the OpenWOP v2 schema set (RFC 0177, $id https://openwop.dev/spec/v2/…)
-//     as gathered in ../shared/spec-v2/schemas (SOURCES.tsv there says where
-//     each came from). Where the spec's copy and the registry's differ
-//     (spec-v2 NOTES.md §7), wopkit decided:
+//     as gathered from the OpenWOP spec and the registry's v2 tree (each
+//     file's $id says which). Where the spec's copy and the registry's
+//     differ, wopkit decided:
 //   - prompt-pack-manifest: the published schema still declares the v1
 //     signing block, which the registry's own published prompt pack
 //     (vendor.openwop.prompt-sample@1.0.1, signed {keyId, scheme}) fails;

@@ -23,7 +23,7 @@ type diffOptions struct {
 
 func (o *diffOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.BoolVar(&o.JSON, "json", false, "print the comparison as one JSON object (shape in CLI.md); same as --format json")
+	f.BoolVar(&o.JSON, "json", false, "print the comparison as one JSON object (shape in docs/CLI.md); same as --format json")
 	f.StringVar(&o.Registry, "registry", "", "registry checkout (or root) that NAME@VERSION sides are read from (v2 tree, then v1)")
 	o.Size.AddFlags(cmd)
 	o.Format.AddFlags(cmd)

@@ -119,13 +119,13 @@ var newKinds = scaffold.Verbs()
 // every kind (kept out of `new --help`, where they buried the examples).
 const newKeysIntro = "Keys for --set (N is a list index, a|b are keys beside each other):\n"
 
-// newNewCmd scaffolds packs, agents, nodes, eval suites and tool manifests
 // registryEnv names a registry checkout the wizard's review compares a
 // pack with: the version of the same pack it follows, and the bump its
 // changes need (see `wopkit diff`).
 const registryEnv = "WOPKIT_REGISTRY"
 
-// from templates/.
+// newNewCmd scaffolds packs, agents, nodes, eval suites, chains and tool
+// manifests from templates/.
 func newNewCmd() *cobra.Command {
 	o := &newOptions{}
 	cmd := &cobra.Command{

@@ -87,7 +87,7 @@ func newPackCmd() *cobra.Command {
 }
 
 // printPackResult prints a pack (or sign) result as text or as the
-// `pack --json` object of CLI.md.
+// `pack --json` object of docs/CLI.md.
 func printPackResult(w io.Writer, res *pack.Result, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, res)

@@ -16,6 +16,7 @@ import (
 	"github.com/openwop/wopkit/internal/regcheck"
 	"github.com/openwop/wopkit/internal/report"
 	"github.com/openwop/wopkit/internal/semdiff"
+	"github.com/openwop/wopkit/internal/smoke"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -42,7 +43,7 @@ type validateOptions struct {
 
 func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.BoolVar(&o.JSON, "json", false, "print the report as one JSON object (shape in CLI.md); same as --format json")
+	f.BoolVar(&o.JSON, "json", false, "print the report as one JSON object (shape in docs/CLI.md); same as --format json")
 	f.BoolVar(&o.Strict, "strict", false, "fail on warnings too, and on the placeholders wopkit new writes to be replaced (PH001)")
 	f.StringVar(&o.SchemaDir, "schemas", "", "directory of JSON Schemas that override the embedded ones by $id")
 	f.StringVar(&o.Kind, "kind", "", "treat standalone documents as this kind: "+kindList())
@@ -127,7 +128,7 @@ func newValidateCmd() *cobra.Command {
 					return err
 				}
 			}
-			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, Placeholders: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits(), RunEntry: o.RunEntry, Catalog: cat})
+			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, Placeholders: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits(), RunEntry: o.RunEntry, Catalog: cat, Smoke: smoke.ForValidate})
 			if err != nil {
 				return err
 			}

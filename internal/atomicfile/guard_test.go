@@ -17,7 +17,7 @@ import (
 // and os.OpenRoot (an *os.Root's methods write).
 var rawWriters = map[string][]string{
 	"os": {"WriteFile", "Create", "CreateTemp", "MkdirTemp", "OpenFile", "Rename", "Remove", "RemoveAll",
-		"Mkdir", "MkdirAll", "Symlink", "Link", "Chmod", "Chown", "Lchown", "Chtimes", "Truncate", "OpenRoot", "OpenInRoot"},
+		"Mkdir", "MkdirAll", "Symlink", "Link", "Chmod", "Chown", "Lchown", "Chtimes", "Truncate", "OpenRoot", "OpenInRoot", "CopyFS"},
 	"io/ioutil": {"WriteFile", "TempFile", "TempDir"},
 	"syscall":   {"Open", "Creat", "Rename", "Unlink", "Rmdir", "Mkdir", "Symlink", "Link", "Chmod", "Truncate"},
 }

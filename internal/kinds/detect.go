@@ -11,7 +11,7 @@ import (
 )
 
 // Detect tells the kind of a decoded document from its content and file
-// name (SPEC-NOTES §1). It returns Unknown when nothing matches.
+// name (docs/FORMATS.md §1). It returns Unknown when nothing matches.
 func Detect(name string, root *jsondoc.Node) Kind {
 	if root == nil || root.Kind != jsondoc.Object {
 		if path.Base(name) == "pack.json" {

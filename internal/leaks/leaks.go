@@ -194,6 +194,7 @@ func compileAllowlist(a fileAllowlist) (allowlist, error) {
 // work budget.
 type Scratch struct {
 	regions [][]region      // by rule: where its keywords are
+	off     []bool          // by rule: it does not run on this file (its path)
 	matches []encodingMatch // of a decoding pass
 	// Budget is the work the scan may do, 0 for no bound; Work the work
 	// done so far, over every text this Scratch scanned. A byte given to a
@@ -277,8 +278,12 @@ func (s *Set) find(text []byte, seen int, only []region, path string, sc *Scratc
 	if len(sc.regions) != len(s.Rules) {
 		sc.regions = make([][]region, len(s.Rules))
 	}
-	for i := range sc.regions {
+	if len(sc.off) != len(s.Rules) {
+		sc.off = make([]bool, len(s.Rules))
+	}
+	for i, r := range s.Rules {
 		sc.regions[i] = sc.regions[i][:0]
+		sc.off[i] = !r.appliesTo(path)
 	}
 	any := false
 	lineStart, lineEnd := 0, -1 // lineEnd: the current line's newline (or len(text)), once needed
@@ -298,8 +303,14 @@ func (s *Set) find(text []byte, seen int, only []region, path string, sc *Scratc
 			}
 			any = true
 			for _, ri := range s.kwRules[k] {
+				if sc.off[ri] {
+					continue // a rule of other files (kubernetes-secret-yaml: .yaml) costs nothing
+				}
 				sh := &s.Rules[ri].shape
 				rs := sc.regions[ri]
+				if !sh.opens(text, i) {
+					continue
+				}
 				if !sh.contained {
 					if len(rs) == 0 {
 						sc.regions[ri] = append(rs, region{0, len(text)})
@@ -330,6 +341,18 @@ func (s *Set) find(text []byte, seen int, only []region, path string, sc *Scratc
 				start, end = max(start, 0), min(end, len(text))
 				if only != nil && !touches(only, start, end) {
 					continue
+				}
+				if w := text[start:end]; (sh.run != nil || len(sh.literals) > 0) && len(w) <= maxOwnCheck {
+					// A narrow window is checked on its own, before it
+					// merges with others: a keyword as frequent as "s." in
+					// JavaScript or "EAAC" in a source map then gives the
+					// expression only the windows that could hold a match.
+					if sc.charge(int64(len(w) * (1 + len(sh.literals)))) {
+						return nil, ErrBudget
+					}
+					if sh.run != nil && !hasRun(w, sh.run, sh.minRun) || !holdsAll(w, sh.literals) {
+						continue
+					}
 				}
 				if n := len(rs); n > 0 && start <= rs[n-1].end {
 					rs[n-1].end = max(rs[n-1].end, end)
@@ -369,6 +392,10 @@ func (s *Set) find(text []byte, seen int, only []region, path string, sc *Scratc
 	return nil, nil
 }
 
+// maxOwnCheck is the widest window checked for its rule's run and literals
+// on its own (find).
+const maxOwnCheck = 1024
+
 // endOfLine is the index of the newline that ends the line of text[i]
 // (len(text) when none), or known when it is known already (not -1).
 func endOfLine(text []byte, i, known int) int {
@@ -407,9 +434,9 @@ func touches(regions []region, start, end int) bool {
 	return i < len(regions) && regions[i].start <= end
 }
 
-// finds runs the rule on text[g.start:g.end] as gitleaks does (only: see
-// find).
-func (r *Rule) finds(text []byte, g region, only []region, path string, global *allowlist) bool {
+// appliesTo reports whether the rule runs on the file at path: its path
+// expression matches, and none of its allowlists skips the path alone.
+func (r *Rule) appliesTo(path string) bool {
 	if r.path != nil && (path == "" || !r.path.MatchString(path)) {
 		return false
 	}
@@ -418,6 +445,12 @@ func (r *Rule) finds(text []byte, g region, only []region, path string, global *
 			return false
 		}
 	}
+	return true
+}
+
+// finds runs the rule on text[g.start:g.end] as gitleaks does (only: see
+// find).
+func (r *Rule) finds(text []byte, g region, only []region, path string, global *allowlist) bool {
 	w := text[g.start:g.end]
 	for _, m := range r.re.FindAllIndex(w, -1) {
 		if only != nil && !touches(only, g.start+m[0], g.start+m[1]) {
@@ -566,7 +599,7 @@ var ownRules = []fileRule{
 	{ID: "wopkit-wireguard-private-key", Description: "a WireGuard private key",
 		Regex: `(?im)^[ \t]*PrivateKey[ \t]*=[ \t]*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`, Keywords: []string{"privatekey"}, Entropy: 3},
 	{ID: ownCheckedURL, Description: "a password in a URL (scheme://user:password@host)",
-		Regex: `(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/?#@'"\x60<>]{1,64}:([^\s/?#@'"\x60<>]{3,128})@[a-z0-9][a-z0-9.-]*`, Keywords: []string{"://"}},
+		Regex: `(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/?#@'"\x60<>]{1,64}:([^\s/?#@'"\x60<>]{3,128})@[a-z0-9]`, Keywords: []string{"://"}},
 }
 
 // placeholders are words documentation puts where a password goes.

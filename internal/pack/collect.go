@@ -23,7 +23,7 @@ type File struct {
 	Size int64  `json:"size"`
 }
 
-// packDirs are the directories packed whole (SPEC-NOTES §3).
+// packDirs are the directories packed whole (docs/FORMATS.md §3).
 var packDirs = []string{"schemas", "prompts", "evals", "keys"}
 
 // collected is what goes into a pack: from a directory (collect) or from

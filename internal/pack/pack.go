@@ -1,5 +1,5 @@
 // Package pack builds a pack directory into the registry's tarball format
-// (SPEC-NOTES §3): it collects what goes in, writes the canonical pack.json
+// (docs/FORMATS.md §3): it collects what goes in, writes the canonical pack.json
 // (signed in the same step when a sign.Signer is given), streams a
 // deterministic gzip'd USTAR archive, and writes the detached signature and
 // the registry-style version manifest beside it, all or nothing.
@@ -33,7 +33,7 @@ type Options struct {
 	NoValidate bool
 	// DryRun lists what would go in and computes the integrity, writing nothing.
 	DryRun bool
-	// ForRegistry turns the registry limits (SPEC-NOTES §3) into errors.
+	// ForRegistry turns the registry limits (docs/FORMATS.md §3) into errors.
 	ForRegistry bool
 	// Limits, when set, are the size limits the pack must meet without
 	// ForRegistry (wopkit pack --max-size; the registry's by default, so

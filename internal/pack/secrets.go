@@ -68,8 +68,8 @@ func scanPrivateKey(r io.Reader) (string, error) { return scanSecrets(r, "", new
 // scanSecrets is scanPrivateKey for the file at rel (pack-relative, with
 // slashes; "" when unknown), which also runs gitleaks' rules (internal/leaks)
 // on each window and on its decoded readings (UTF-16, JSON escapes), and
-// scanRules on those readings too. b is the work budget of the pack the file
-// is part of: ErrScanBudget once it is used up.
+// scanRules on those readings too. b is the work budget, of this file
+// alone: ErrScanBudget once it is used up.
 func scanSecrets(r io.Reader, rel string, b *scanBudget) (string, error) {
 	const chunk = 256 << 10
 	const keep = 8 << 10 // longer than any marker and what its check reads after it, and than most rules' windows
@@ -79,6 +79,8 @@ func scanSecrets(r io.Reader, rel string, b *scanBudget) (string, error) {
 	}
 	var dbuf [2][]byte
 	sc := &b.sc
+	b.bytes, sc.Work = 0, 0
+	b.grant(0)
 	buf := make([]byte, 0, chunk+keep)
 	var head []byte // the first maxJWKSniff+1 bytes
 	s := &scanBuf{}
@@ -111,7 +113,7 @@ func scanSecrets(r io.Reader, rel string, b *scanBudget) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		cut := len(buf) - min(keep, len(buf))
+		cut := encodedStart(buf, len(buf)-min(keep, len(buf)))
 		if cut > 0 {
 			s.before = buf[cut-1]
 		}
@@ -138,6 +140,32 @@ func scanSecrets(r io.Reader, rel string, b *scanBudget) (string, error) {
 	}
 	return "", nil
 }
+
+// maxCarry bounds the encoded run carried whole into the next window.
+const maxCarry = 64 << 10
+
+// encodedStart moves the start of the next window, cut, back to the start
+// of the encoded run (base64 or hex, gitleaks' [\w/+-]) it falls in, so that
+// the run is decoded from its real start, not from the middle and off its
+// grid of 4 characters (which decodes to noise and hid a token there); a
+// run longer than maxCarry is cut on its grid instead. The window before
+// ended its run where the window ended: what it decoded was a prefix.
+func encodedStart(buf []byte, cut int) int {
+	if cut <= 0 || cut >= len(buf) || !encodedByte(buf[cut-1]) || !encodedByte(buf[cut]) {
+		return cut
+	}
+	start := cut - 1
+	for start > 0 && encodedByte(buf[start-1]) {
+		start--
+	}
+	if cut-start <= maxCarry {
+		return start
+	}
+	return cut - (cut-start)%4
+}
+
+// encodedByte is a byte of gitleaks' base64 class, which holds hex's.
+func encodedByte(c byte) bool { return alnumUnderscore(c) || c == '/' || c == '+' || c == '-' }
 
 // findLeak names what a gitleaks rule (or one of leaks' own) finds in
 // text, or "": when decode, in its decodings too (leaks.Set.FindDecoding;
@@ -171,21 +199,24 @@ func findLeak(rules *leaks.Set, sc *leaks.Scratch, text []byte, seen int, rel st
 // up (see scanBudget).
 var ErrScanBudget = errors.New("the secret scan's work budget is used up")
 
-// The secret scan's work budget for one pack, counted as leaks.Scratch
-// counts: scanBudgetBase, and scanBudgetPerByte more for each byte read (a
-// pack of text however large still packs). Text holds few of the rules'
-// keywords, and few of those where a secret's characters could be: Go's
-// sources cost about 4 a byte, the registry's packs less. A file made of
-// keywords costs some 2,000 a byte and uses the budget up within a few
-// seconds: at the registry's limits, 50 MiB, the budget is 0.7 G (about 1
-// to 2 s of work).
-const (
-	scanBudgetBase    = 256 << 20
-	scanBudgetPerByte = 8
+// The secret scan's work budget for one file, counted as leaks.Scratch
+// counts: scanBudgetBase, and scanBudgetPerByte more for each byte read.
+// The scan is linear in its input: each rule's expression runs at most
+// once over a byte, a rule only on the windows its keywords open, and the
+// dearest byte costs the sum of the rules' program sizes (about 1,200: a
+// file made of every rule's keywords, 2 MiB of which take 1.4 to 2 s).
+// Measured over real code (Go's sources, the module cache, npm packages:
+// TestScanRealCode, docs/SECURITY.md), no file of 64 KiB or more costs
+// more than 590 a byte and no smaller one more than 9.2 M: the budget is
+// ten times both, so that no real file comes near it; it remains the guard
+// that refuses (naming it) a file the scan could not finish.
+var (
+	scanBudgetBase    int64 = 128 << 20
+	scanBudgetPerByte int64 = 6000
 )
 
-// scanBudget is the scan budget of one pack (and the memory its scans
-// reuse).
+// scanBudget is the scan budget of the file being scanned (and the memory
+// the scans of a pack's files reuse).
 type scanBudget struct {
 	sc      leaks.Scratch
 	bytes   int64
@@ -452,7 +483,8 @@ func awsSecret(s *scanBuf, i int) string {
 
 // pemPrivate checks a PEM "-----BEGIN <label>" line for a private key
 // ("RSA PRIVATE KEY", "ENCRYPTED PRIVATE KEY", "OPENSSH PRIVATE KEY",
-// "PGP PRIVATE KEY BLOCK").
+// "PGP PRIVATE KEY BLOCK") whose body could be one (pemBody): a
+// documentation placeholder ("<KEY>", "...", "YOUR_KEY_HERE") is none.
 func pemPrivate(s *scanBuf, i int) string {
 	j := i + len("-----BEGIN ")
 	w := s.b[j:min(len(s.b), j+40)]
@@ -464,17 +496,68 @@ func pemPrivate(s *scanBuf, i int) string {
 	if bytes.ContainsAny(label, "\n-") {
 		return ""
 	}
+	if !s.pemBody(j + len(label)) {
+		return ""
+	}
 	return "a PEM " + string(label) + " block"
+}
+
+// minPEMBody is the least base64 a private key's PEM body holds (the
+// smallest, an Ed25519 PKCS#8 key, has 64; gitleaks' private-key rule asks
+// for 64 characters too); maxPEMBody how far the body is read for them;
+// maxPEMGap the most bytes before the body's first line (headers such as
+// DEK-Info, a string's quotes and escapes) and between two of its lines.
+const (
+	minPEMBody = 64
+	maxPEMBody = 4 << 10
+	maxPEMGap  = 160
+)
+
+// pemBody reports whether the PEM body after its header's label at b[j:]
+// could be a key: it starts, within maxPEMGap bytes, with a line of 40 or
+// more base64 characters (PEM's lines are 64), and holds minPEMBody of them
+// in lines of 16 or more, each within maxPEMGap of the last, before its
+// END line. A placeholder ("<KEY>", "...", "YOUR_KEY_HERE") or the code
+// around a truncated key is no body. Undecided (false) until the stream
+// ends when the body reaches past the window: the header is then in the
+// bytes carried into the next.
+func (s *scanBuf) pemBody(j int) bool {
+	e := min(len(s.b), j+maxPEMBody)
+	if k := bytes.Index(s.b[j:min(e, j+16)], []byte("-----")); k >= 0 {
+		j += k + len("-----") // the header's closing dashes
+	}
+	n, run, last := 0, 0, j
+	for ; j < e; j++ {
+		c := s.b[j]
+		if base64Char(c) {
+			run++
+			continue
+		}
+		if run >= 40 || n > 0 && run >= 16 {
+			n, last = n+run, j
+		}
+		run = 0
+		if n >= minPEMBody {
+			return true
+		}
+		if j-last > maxPEMGap || c == '-' && bytes.HasPrefix(s.b[j:], []byte("-----")) {
+			return false // no more body: a gap, or the END line
+		}
+	}
+	if run >= 40 || n > 0 && run >= 16 {
+		n += run
+	}
+	return n >= minPEMBody
 }
 
 // base64PEM decodes the base64 text at b[i:] and checks it for a PEM
 // private key.
 func base64PEM(s *scanBuf, i int) string {
-	run, ok := s.run(i, base64Char, 88)
+	run, ok := s.run(i, base64Char, 256)
 	if !ok {
 		return ""
 	}
-	dec := make([]byte, 66)
+	dec := make([]byte, 192) // the header and the first of the body
 	n, _ := base64.StdEncoding.Decode(dec, run[:len(run)/4*4])
 	if what := pemPrivate(&scanBuf{b: dec[:n], eof: true}, 0); what != "" {
 		return "a base64-encoded " + strings.TrimPrefix(what, "a ")

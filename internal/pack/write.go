@@ -13,7 +13,7 @@ import (
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// Registry limits of SPEC-NOTES §3.
+// Registry limits of docs/FORMATS.md §3.
 const (
 	LimitCompressed = 10 << 20
 	LimitUnpacked   = 50 << 20
@@ -36,7 +36,7 @@ func (o Options) limits() (tarball.Limits, bool) {
 func tooLarge(dir, what string, limit, actual int64, forRegistry bool) *werr.Error {
 	e := werr.New(werr.Invalid, "pack_too_large", "%s in %s: %d bytes, the limit is %d bytes", what, dir, actual, limit)
 	if forRegistry {
-		return e.WithHint("the registry accepts no larger pack (SPEC-NOTES §3): make it smaller")
+		return e.WithHint("the registry accepts no larger pack (docs/FORMATS.md §3): make it smaller")
 	}
 	return e.WithHint("make it smaller, or for a private pack raise the limits with --max-size MB (every reader of the tarball then needs the same flag)")
 }

@@ -19,32 +19,6 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
-// copyDir copies the regular files under src into dst.
-func copyDir(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if d.Name() == "openwop-registry.json" {
-			b = advertiseV2(b)
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // v2Endpoints is the v2 tree of the real registry's discovery document at
 // spec v2 (../shared/spec-v2/registry/.well-known/openwop-registry.json).
 const v2Endpoints = `"v2": {"registryIndex": "/v2/index.json", "packMetadata": "/v2/packs/{name}/index.json", "versionManifest": "/v2/packs/{name}/-/{version}.json", "versionTarball": "/v2/packs/{name}/-/{version}.tgz", "versionSignature": "/v2/packs/{name}/-/{version}.sig"}`
@@ -69,30 +43,35 @@ func advertiseV2(doc []byte) []byte {
 }
 
 // emptyRegistry makes a checkout laid out like the registry repository, with
-// the registry's scripts, the fixture registry's discovery document, keys and
-// the real advisories file, and no pack. It returns the checkout; it skips
-// without ../shared (the scripts and the fixture registry).
+// the registry's scripts (from the work tree WOPKIT_REGISTRY_CHECKOUT
+// names), its data (../shared/registry-data: package.json, the version
+// manifest schema, the real advisories file), the fixture registry's
+// discovery document and keys, and no pack. It returns the checkout; it
+// skips without a registry checkout or ../shared.
 func emptyRegistry(t testing.TB) string {
 	t.Helper()
-	return emptyRegistryOf(t, fixtures.RegistryTools(t), fixtures.Registry(t))
+	return emptyRegistryOf(t, fixtures.RegistryCheckout(t), fixtures.Shared(t, "registry-data"), fixtures.Registry(t))
 }
 
-// emptyRegistryOf is emptyRegistry from the registry's tools and the
+// emptyRegistryOf is emptyRegistry from the registry's work tree (its
+// scripts), its data and the
 // fixture registry found by the caller: it never skips (a checkout built
 // once for the test binary must not: see oracleRegistry).
-func emptyRegistryOf(t testing.TB, tools, fx string) string {
+func emptyRegistryOf(t testing.TB, checkout, data, fx string) string {
 	t.Helper()
 	dir := t.TempDir()
-	copyDir(t, filepath.Join(tools, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
-	copyDir(t, filepath.Join(tools, "scripts"), filepath.Join(dir, "scripts"))
-	copyDir(t, filepath.Join(fx, ".well-known"), filepath.Join(dir, "registry", ".well-known"))
-	copyDir(t, filepath.Join(fx, "keys"), filepath.Join(dir, "registry", "keys"))
+	fixtures.CopyInto(t, filepath.Join(checkout, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
+	fixtures.CopyInto(t, filepath.Join(checkout, "scripts"), filepath.Join(dir, "scripts"))
+	fixtures.CopyInto(t, filepath.Join(fx, ".well-known"), filepath.Join(dir, "registry", ".well-known"))
+	wk := filepath.Join(dir, "registry", ".well-known", "openwop-registry.json")
+	writeFile(t, wk, string(advertiseV2(readFileT(t, wk))))
+	fixtures.CopyInto(t, filepath.Join(fx, "keys"), filepath.Join(dir, "registry", "keys"))
 	for src, dst := range map[string]string{
 		"package.json":                          "package.json",
 		"registry-version-manifest.schema.json": "schemas/registry-version-manifest.schema.json",
 		"advisories.example.json":               "registry/security/advisories.json",
 	} {
-		b, err := os.ReadFile(filepath.Join(tools, src))
+		b, err := os.ReadFile(filepath.Join(data, src))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -66,7 +67,7 @@ func TestLinksLeavingTheCheckoutRefused(t *testing.T) {
 			link := filepath.Join(root, filepath.FromSlash(c.link))
 			outside := t.TempDir()
 			if fi, err := os.Stat(link); err == nil && fi.IsDir() {
-				copyDir(t, link, outside) // the link shows what was there
+				fixtures.CopyInto(t, link, outside) // the link shows what was there
 				if err := os.RemoveAll(link); err != nil {
 					t.Fatal(err)
 				}
@@ -120,8 +121,8 @@ func TestSpecialFilesRefusedPromptly(t *testing.T) {
 			}
 			t.Run(c.rel+" "+kind, func(t *testing.T) {
 				dir, rdir := t.TempDir(), t.TempDir()
-				copyDir(t, base, dir)
-				copyDir(t, release, rdir)
+				fixtures.CopyInto(t, base, dir)
+				fixtures.CopyInto(t, release, rdir)
 				tgz := filepath.Join(rdir, testPack+"-1.1.0.tgz")
 				p := filepath.Join(dir, "registry", filepath.FromSlash(c.rel))
 				if ext, ok := strings.CutPrefix(c.rel, "beside/"); ok {

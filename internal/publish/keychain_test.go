@@ -188,7 +188,7 @@ func TestAddKeyWritesTheOnboardingPullRequest(t *testing.T) {
 func TestAddKeyToTheFixtureRegistry(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	copyDir(t, fixtures.Registry(t), dir)
+	fixtures.CopyInto(t, fixtures.Registry(t), dir)
 	before := readFileT(t, filepath.Join(dir, ".well-known", "openwop-registry.json"))
 	pubFile, _ := newPub(t)
 	p := addKey(t, KeyOptions{Registry: dir, KeyID: "acme-1", PublicKey: pubFile, Namespaces: []string{"vendor.acme.*", "community.acme.*"}})

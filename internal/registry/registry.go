@@ -1,4 +1,4 @@
-// Package registry reads an OpenWOP registry root from disk (SPEC-NOTES §5,
+// Package registry reads an OpenWOP registry root from disk (docs/FORMATS.md §5,
 // spec v2 packs.md "The registry tree"): its discovery document
 // .well-known/openwop-registry.json (keychain and endpoints), keys/<id>.pub,
 // the namespaces each key may sign for, and in both trees (v2, where new

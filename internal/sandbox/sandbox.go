@@ -38,6 +38,7 @@ package sandbox
 import (
 	"errors"
 	"io"
+	"os"
 	"time"
 )
 
@@ -56,6 +57,10 @@ type Limits struct {
 	// Memory bounds the private writable memory in bytes (RLIMIT_DATA:
 	// heap, anonymous mappings, thread stacks); zero means DefaultMemory.
 	Memory uint64
+	// FileSize is the largest file the program may write (RLIMIT_FSIZE);
+	// zero means it may write none. A write past it raises SIGXFSZ, which
+	// ends a program that does not handle it.
+	FileSize uint64
 }
 
 // Cmd is one program to run in the sandbox.
@@ -64,9 +69,13 @@ type Cmd struct {
 	Args   []string // arguments after the program name
 	Dir    string   // working directory
 	Env    []string // the whole environment (nothing is inherited)
+	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
-	Limits Limits
+	// ExtraFiles are open files the program inherits, as file descriptors
+	// 4, 5, … (3 is the sandbox's own status pipe, closed at the exec).
+	ExtraFiles []*os.File
+	Limits     Limits
 }
 
 // ErrTimeout is returned when the program was killed at Limits.Timeout.

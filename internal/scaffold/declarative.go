@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/openwop/wopkit/internal/scaffold/placeholder"
+	"github.com/openwop/wopkit/internal/placeholder"
 	"github.com/openwop/wopkit/internal/validate"
 )
 

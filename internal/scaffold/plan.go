@@ -26,7 +26,7 @@ type Plan struct {
 	Notes []string // what the author should know or do next
 	// Placeholders are the values the files still hold that a scaffold
 	// writes to be replaced (validate's rule PH001, from the list of
-	// internal/scaffold/placeholder): warnings, which the review lists and
+	// internal/placeholder): warnings, which the review lists and
 	// `validate --strict` refuses, not problems that stop the files.
 	Placeholders FieldErrors
 	// Test is the command that runs the scaffolded tests, run in the

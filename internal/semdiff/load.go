@@ -2,8 +2,11 @@ package semdiff
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
+	"math/big"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
@@ -227,9 +230,88 @@ func (p *Pack) JSON(rel string) any {
 		return v
 	}
 	var v any
-	if data, ok := p.Files[rel]; ok && untrusted.DecodeJSON(data, &v) != nil {
+	data, ok := p.Files[rel]
+	if ok && untrusted.DecodeJSON(data, &v) != nil {
 		v = nil
+	}
+	if v != nil && longDigits(data) {
+		if doc, err := jsondoc.Parse(data); err == nil {
+			v = exact(doc.Root)
+		}
 	}
 	p.decoded[rel] = v
 	return v
+}
+
+// longDigits reports whether data holds a run of more than 15 digits: a
+// number float64 may not hold exactly (or a long string of digits).
+func longDigits(data []byte) bool {
+	run := 0
+	for _, b := range data {
+		switch {
+		case b >= '0' && b <= '9':
+			run++
+			if run > 15 {
+				return true
+			}
+		case b == '.':
+		default:
+			run = 0
+		}
+	}
+	return false
+}
+
+// exact is the value of n with every number float64 cannot hold exactly
+// (9007199254740993, 0.30000000000000000001) kept as a json.Number in a
+// canonical spelling, so that a change past float64's precision is seen;
+// other numbers are float64s, as untrusted.DecodeJSON gives them.
+func exact(n *jsondoc.Node) any {
+	switch n.Kind {
+	case jsondoc.Object:
+		m := make(map[string]any, len(n.Members))
+		for _, mb := range n.Members {
+			m[mb.Key] = exact(mb.Value)
+		}
+		return m
+	case jsondoc.Array:
+		l := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			l[i] = exact(it)
+		}
+		return l
+	case jsondoc.Number:
+		return exactNumber(n.Str)
+	}
+	return n.Value()
+}
+
+// exactNumber is the number written s: a float64 when it holds s exactly
+// as written (its shortest spelling reads back as the same decimal), else
+// a json.Number spelled canonically.
+func exactNumber(s string) any {
+	f, err := strconv.ParseFloat(s, 64)
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		// big.Rat would build 10^exp: a number written 1e999999999 is
+		// kept as written, not expanded.
+		if e, err := strconv.Atoi(strings.TrimPrefix(s[i+1:], "+")); err != nil || e > 400 || e < -400 {
+			return json.Number(s)
+		}
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return f
+	}
+	if back, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64)); err == nil && ok && back.Cmp(r) == 0 {
+		return f
+	}
+	if r.IsInt() {
+		return json.Number(r.Num().String())
+	}
+	for digits := 1; ; digits++ {
+		t := r.FloatString(digits)
+		if back, _ := new(big.Rat).SetString(t); back.Cmp(r) == 0 {
+			return json.Number(t)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/ecmare"
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/third_party/jsonschema"
@@ -365,9 +366,18 @@ func defs(f map[string]any) map[string]any {
 	return d
 }
 
-// validatorFor compiles the pack's config schema with the validator.
+// validatorFor compiles the pack's config schema with the validator,
+// its patterns read as ECMA-262 (internal/ecmare, itself checked against
+// ajv's verdicts).
 func validatorFor(files map[string]any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
+	c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) {
+		re, err := ecmare.Cached(s)
+		if err != nil {
+			return nil, err
+		}
+		return re, nil
+	})
 	for _, name := range unionKeys(files, nil) {
 		url := "file:///pack/" + name
 		if id, ok := files[name].(map[string]any)["$id"].(string); ok {

@@ -25,7 +25,7 @@
 package untrusted
 
 // Size bounds for what is read from strangers. They follow the registry's
-// own limits (SPEC-NOTES §3, tarball.RegistryLimits), with room above the
+// own limits (docs/FORMATS.md §3, tarball.RegistryLimits), with room above the
 // largest real document of each kind.
 const (
 	// MaxDocument bounds one registry document: a version manifest, a

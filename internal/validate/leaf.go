@@ -11,6 +11,7 @@ import (
 	"github.com/openwop/wopkit/third_party/jsonschema"
 	"github.com/openwop/wopkit/third_party/jsonschema/kind"
 
+	"github.com/openwop/wopkit/internal/ecmare"
 	"github.com/openwop/wopkit/internal/jsondoc"
 )
 
@@ -61,6 +62,10 @@ func (s *shaper) leaf(e *jsonschema.ValidationError) {
 		hint := "the schema's form for it is " + k.Want
 		if words != "" {
 			hint = words
+		}
+		if ecmare.Undecided(k.Want, k.Got) {
+			msg = fmt.Sprintf("%s could not be checked against the form %s needs: the schema's pattern backtracks too much to decide within %v", gotText(got), quoteKey(field), ecmare.Timeout)
+			hint = "simplify the pattern " + k.Want + " (nested repetition such as (a+)+ takes exponential time), or shorten the value"
 		}
 		add(ptr, false, "pattern", msg, hint)
 	case *kind.Format:

@@ -54,6 +54,11 @@ type Options struct {
 	// RunEntry lets OW017 load a javascript pack's runtime.entry with node
 	// (which runs the author's code) for packs read from a directory.
 	RunEntry bool
+	// Smoke runs the registry's smoke test (internal/smoke) on a pack
+	// directory for OW023, which runs only with ForRegistry and RunEntry;
+	// cmd/wopkit sets it (validate cannot import the smoke test, which
+	// uses it).
+	Smoke func(dir string) []SmokeFinding
 	// SkipPackCheck leaves out of a pack directory's verdict what only
 	// `wopkit pack` refuses (pack.Check): BeforePack sets it, since pack
 	// collects the files itself right after validating.

@@ -1,6 +1,7 @@
 package semdiff
 
 import (
+	"encoding/json"
 	"net/url"
 	"sort"
 	"strings"
@@ -320,7 +321,7 @@ func (c *schemaCmp) sameTarget(o, n node, dyn bool) (same, assumed bool) {
 	c.d.sameDepth++
 	saved := c.path
 	c.path = nil
-	r, assumed := c.sameVal(o, n, o.v, n.v, dyn)
+	r, assumed := c.sameVal(o, n, o.v, n.v, dyn, posSchema)
 	c.path = saved
 	c.d.sameDepth--
 	switch {
@@ -341,8 +342,36 @@ func (c *schemaCmp) sameTarget(o, n node, dyn bool) (same, assumed bool) {
 	return r, assumed
 }
 
-// sameVal compares the values ov (at o's place) and nv (at n's).
-func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool) (bool, bool) {
+// pos is what a value is in a schema: a schema, a list or an object of
+// schemas, or data (the value of const, enum, default, examples or of an
+// unknown keyword), compared as JSON: a "$ref" member in data is no
+// reference.
+type pos uint8
+
+const (
+	posSchema pos = iota
+	posList
+	posMap
+	posData
+)
+
+// keywordPos is what the value v of the keyword k of a schema object is.
+func keywordPos(k string, v any) pos {
+	_, isList := v.([]any)
+	switch {
+	case listSub[k] && isList:
+		return posList
+	case singleSub[k]:
+		return posSchema
+	case mapSub[k]:
+		return posMap
+	}
+	return posData
+}
+
+// sameVal compares the values ov (at o's place) and nv (at n's), which
+// are at in the schema.
+func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool, at pos) (bool, bool) {
 	if c.d.spend(1) {
 		return false, false
 	}
@@ -358,12 +387,12 @@ func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool) (bool, bool) {
 			if !ok {
 				return false, assumed
 			}
-			if xs, ok := xv.(string); ok && (k == "$ref" || k == "$dynamicRef") {
+			if xs, ok := xv.(string); ok && at == posSchema && (k == "$ref" || k == "$dynamicRef" || k == "$recursiveRef") {
 				ys, ok := yv.(string)
 				if !ok {
 					return false, assumed
 				}
-				r, a := c.sameRef(c.here(o), c.here(n), xs, ys, k == "$dynamicRef" && !dyn, dyn)
+				r, a := c.sameRef(c.here(o), c.here(n), xs, ys, k != "$ref" && !dyn, dyn)
 				assumed = assumed || a
 				if !r {
 					return false, assumed
@@ -373,8 +402,15 @@ func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool) (bool, bool) {
 			if c.d.spend(len(k) / 32) {
 				return false, assumed
 			}
+			sub := posData
+			switch at {
+			case posSchema:
+				sub = keywordPos(k, xv)
+			case posMap:
+				sub = posSchema
+			}
 			c.path = append(c.path, escape(k))
-			r, a := c.sameVal(o, n, xv, yv, dyn)
+			r, a := c.sameVal(o, n, xv, yv, dyn, sub)
 			c.path = c.path[:len(c.path)-1]
 			assumed = assumed || a
 			if !r {
@@ -387,10 +423,14 @@ func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool) (bool, bool) {
 		if !ok || len(x) != len(y) {
 			return false, false
 		}
+		sub := posData
+		if at == posList {
+			sub = posSchema
+		}
 		assumed := false
 		for i := range x {
 			c.path = append(c.path, itoa(i))
-			r, a := c.sameVal(o, n, x[i], y[i], dyn)
+			r, a := c.sameVal(o, n, x[i], y[i], dyn, sub)
 			c.path = c.path[:len(c.path)-1]
 			assumed = assumed || a
 			if !r {
@@ -398,7 +438,7 @@ func (c *schemaCmp) sameVal(o, n node, ov, nv any, dyn bool) (bool, bool) {
 			}
 		}
 		return true, assumed
-	case string, float64, bool, nil:
+	case string, float64, bool, nil, json.Number:
 		return ov == nv, false
 	}
 	return false, false
@@ -429,4 +469,12 @@ func (c *schemaCmp) sameRef(o, n node, oref, nref string, strict, dyn bool) (boo
 		return ot.ptr == nt.ptr, false
 	}
 	return false, false
+}
+
+// Subschemas says what the value of the keyword k of a schema object holds
+// (isList: the value is an array): one schema, a list of schemas, an
+// object whose members are schemas, or none of these (then it is data: a
+// "$ref" or "$id" inside it is no reference). `bump` walks schemas with it.
+func Subschemas(k string, isList bool) (one, list, object bool) {
+	return singleSub[k] && !(isList && listSub[k]), listSub[k] && isList, mapSub[k]
 }
