@@ -20,10 +20,8 @@ import (
 var spelledElsewhere = map[string]string{
 	"internal/fixtures/ajv.go node":              "the Node.js executable",
 	"internal/chainexp/text.go node":             "a node of the expanded fragment, counted in words",
-	"internal/run/pack.go node":                  "the pack kind itself, spelled by the run work (to be kinds.NodeName; internal/run is not this change's to edit)",
 	"internal/run/host.go node":                  "the Node.js executable",
 	"internal/validate/lint_entry.go node":       "the Node.js executable",
-	"internal/chainexp/text.go node":             "the noun of a count of expanded workflow nodes",
 	"internal/smoke/harness.go node":             "the Node.js executable",
 	"internal/scaffold/tool.go node":             "the Node.js executable of a tool's command",
 	"internal/scaffold/render.go node":           "the runtime language of a node pack's entry",
