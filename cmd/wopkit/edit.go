@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/openwop/wopkit/internal/tui"
+	"github.com/openwop/wopkit/internal/tui/editor"
 	"github.com/openwop/wopkit/internal/tui/styles"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -48,7 +48,7 @@ func newEditCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return tui.Edit(cmd.Context(), tui.EditOptions{Path: args[0], Validator: v, Plain: styles.NoColor()})
+			return editor.Run(cmd.Context(), editor.Options{Path: args[0], Validator: v, Plain: styles.NoColor()})
 		},
 	}
 	o.AddFlags(cmd)
