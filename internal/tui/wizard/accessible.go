@@ -9,13 +9,14 @@ import (
 	"strings"
 
 	"charm.land/huh/v2"
-	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 
 	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 	"github.com/openwop/wopkit/internal/werr"
 	"github.com/openwop/wopkit/internal/words"
 )
@@ -29,7 +30,7 @@ import (
 // answer (or a problem the checks find) stops the run, since the next
 // line is the answer to the next question. On a terminal a refused answer
 // is asked again.
-func runAccessible(ctx context.Context, k asker, a *answers, opts session) error {
+func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) error {
 	var in io.Reader = os.Stdin
 	if opts.Input != nil {
 		in = opts.Input
@@ -38,13 +39,13 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts session) error
 	if opts.Screen != nil {
 		out = opts.Screen
 	}
-	pipe := !inputIsTerminal(in)
+	pipe := !ask.IsTerminal(in)
 	if opts.pass == nil {
 		opts.pass = &keyPass{}
 	}
-	tr := &transcript{out: out, pipe: pipe}
-	lines := &byteReader{r: in, tr: tr}
-	k.accessible = true
+	tr := &ask.Transcript{Out: out, Pipe: pipe}
+	lines := &ask.Lines{R: in, T: tr}
+	k.Accessible = true
 	if d, ok := draftToOffer(opts.Options); ok {
 		resume, err := offerDraft(ctx, k, d, lines, tr, pipe)
 		if err != nil {
@@ -56,7 +57,7 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts session) error
 		case pipe:
 			opts.otherDraft = true
 		default:
-			removeDraft(opts.draftOut())
+			drafts.Remove(opts.draftOut())
 		}
 	}
 	w := newWizard(common.New(true), k, a, opts)
@@ -73,12 +74,12 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts session) error
 			if hide := w.hidden[g]; hide != nil && hide() {
 				continue
 			}
-			f := huh.NewForm(g).WithTheme(plainThemeOnce).WithAccessible(true).WithInput(lines).WithOutput(tr)
-			if err := tr.run(func() error { return f.RunWithContext(ctx) }); err != nil {
-				return tr.fail(err, w.at.pg.title)
+			f := huh.NewForm(g).WithTheme(ask.PlainTheme).WithAccessible(true).WithInput(lines).WithOutput(tr)
+			if err := tr.Run(func() error { return f.RunWithContext(ctx) }); err != nil {
+				return tr.Fail(err, w.at.pg.title)
 			}
-			if lines.eof {
-				return ended(w.at.pg.title)
+			if lines.EOF {
+				return ask.Ended(w.at.pg.title)
 			}
 			w.sync()
 		}
@@ -101,7 +102,7 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts session) error
 		if a.isPack() && needsKey(a.SignMethod) {
 			a.keyDefaults()
 		}
-		p = checked(k.v, a, opts)
+		p = checked(k.V, a, opts)
 		if p.err != nil {
 			return p.err
 		}
@@ -141,16 +142,16 @@ func runAccessible(ctx context.Context, k asker, a *answers, opts session) error
 			if err := saveDraft(opts.draftOut(), a); err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "Nothing was written. Your answers are kept as a draft (%s): run `wopkit new` in this folder again to resume it.\n", draftFile(opts.draftOut()))
+			fmt.Fprintf(out, "Nothing was written. Your answers are kept as a draft (%s): run `wopkit new` in this folder again to resume it.\n", drafts.File(opts.draftOut()))
 			return nil
 		}
 	}
-	res, err := create.Run(ctx, createOptions(k.v, a, opts, p.plan))
+	res, err := create.Run(ctx, createOptions(k.V, a, opts, p.plan))
 	if err != nil {
 		return keep(opts, a, err)
 	}
 	printLines(out, res.Summary())
-	removeDraft(opts.draftOut())
+	drafts.Remove(opts.draftOut())
 	return nil
 }
 
@@ -197,20 +198,14 @@ func printSummary(out io.Writer, p planned) {
 
 // confirmWrite asks whether to write what printSummary listed (yes by
 // default; the end of the input keeps it).
-func confirmWrite(ctx context.Context, k asker, lines *byteReader, tr *transcript) (bool, error) {
+func confirmWrite(ctx context.Context, k ask.Asker, lines *ask.Lines, tr *ask.Transcript) (bool, error) {
 	write := true
-	q := k.yes("write", "Write these files?", huh.NewPointerAccessor(&write))
-	f := huh.NewForm(huh.NewGroup(q)).WithTheme(plainThemeOnce).WithAccessible(true).WithInput(lines).WithOutput(tr)
-	if err := tr.run(func() error { return f.RunWithContext(ctx) }); err != nil {
-		return false, tr.fail(err, "about to write")
+	q := k.Yes("write", "Write these files?", huh.NewPointerAccessor(&write))
+	f := huh.NewForm(huh.NewGroup(q)).WithTheme(ask.PlainTheme).WithAccessible(true).WithInput(lines).WithOutput(tr)
+	if err := tr.Run(func() error { return f.RunWithContext(ctx) }); err != nil {
+		return false, tr.Fail(err, "about to write")
 	}
 	return write, nil
-}
-
-// ended is the error of an input that ends before the questions do.
-func ended(page string) error {
-	return werr.New(werr.Invalid, "prompt_input_ended", "the answers ended before the questions (at %q)", page).
-		WithHint("give one line per question (an empty line keeps the suggestion)")
 }
 
 // offerDraft asks whether to resume the draft d kept for the folder, as
@@ -219,24 +214,24 @@ func ended(page string) error {
 // and drops it. Answers read from a pipe are not asked (the next line
 // answers the first question, not this one): they start afresh, and the
 // draft is said, and kept as it is.
-func offerDraft(ctx context.Context, k asker, d *answers, lines *byteReader, tr *transcript, pipe bool) (bool, error) {
+func offerDraft(ctx context.Context, k ask.Asker, d *answers, lines *ask.Lines, tr *ask.Transcript, pipe bool) (bool, error) {
 	name := d.What
 	if d.isPack() {
 		name = d.name()
 	}
 	if pipe {
-		fmt.Fprintf(tr.out, "A draft from an earlier run is here (%s): answers read from a pipe start afresh, and the draft is kept as it is (run `%s new` on a terminal to resume it).\n", name, create.Command)
+		fmt.Fprintf(tr.Out, "A draft from an earlier run is here (%s): answers read from a pipe start afresh, and the draft is kept as it is (run `%s new` on a terminal to resume it).\n", name, create.Command)
 		return false, nil
 	}
 	resume := true
-	fmt.Fprintln(tr.out, "\nyes resumes the draft (each question offers its answer: an empty line keeps it); no starts again and drops it")
-	q := k.yes("draft", "A draft from an earlier run is here ("+name+"). Resume it?", huh.NewPointerAccessor(&resume))
-	f := huh.NewForm(huh.NewGroup(q)).WithTheme(plainThemeOnce).WithAccessible(true).WithInput(lines).WithOutput(tr)
-	if err := tr.run(func() error { return f.RunWithContext(ctx) }); err != nil {
-		return false, tr.fail(err, "wopkit new")
+	fmt.Fprintln(tr.Out, "\nyes resumes the draft (each question offers its answer: an empty line keeps it); no starts again and drops it")
+	q := k.Yes("draft", "A draft from an earlier run is here ("+name+"). Resume it?", huh.NewPointerAccessor(&resume))
+	f := huh.NewForm(huh.NewGroup(q)).WithTheme(ask.PlainTheme).WithAccessible(true).WithInput(lines).WithOutput(tr)
+	if err := tr.Run(func() error { return f.RunWithContext(ctx) }); err != nil {
+		return false, tr.Fail(err, "wopkit new")
 	}
-	if lines.eof {
-		return false, ended("wopkit new")
+	if lines.EOF {
+		return false, ask.Ended("wopkit new")
 	}
 	return resume, nil
 }
@@ -250,7 +245,7 @@ func keep(opts session, a *answers, err error) error {
 	if derr := saveDraft(opts.draftOut(), a); derr != nil { // said, not lost silently: both failures
 		return errors.Join(err, derr)
 	}
-	return withDraftNote(err, draftFile(opts.draftOut()))
+	return withDraftNote(err, drafts.File(opts.draftOut()))
 }
 
 // withDraftNote is err with its hint saying where the draft of the answers
@@ -273,163 +268,10 @@ func withDraftNote(err error, path string) error {
 	return &c
 }
 
-// byteReader reads one byte at a time, so that each prompt's line reader
-// takes only its line from a pipe, notes the end of the input, and hands
-// each line read to the transcript.
-type byteReader struct {
-	r    io.Reader
-	tr   *transcript
-	eof  bool
-	line []byte
-}
-
-func (b *byteReader) Read(p []byte) (int, error) {
-	if len(p) > 1 {
-		p = p[:1]
-	}
-	n, err := b.r.Read(p)
-	if n == 1 {
-		if p[0] == '\n' {
-			b.tr.answered(strings.TrimSuffix(string(b.line), "\r"))
-			b.line = b.line[:0]
-		} else {
-			b.line = append(b.line, p[0])
-		}
-	}
-	if err == io.EOF {
-		b.eof = true
-		b.tr.ended()
-	}
-	return n, err
-}
-
-// inputIsTerminal reports whether the answers are typed on a terminal
-// (else they come from a pipe or a file).
-var inputIsTerminal = func(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 func printLines(w io.Writer, ls []string) {
 	for _, l := range ls {
 		fmt.Fprintln(w, l)
 	}
-}
-
-// transcript is the accessible prompts' output. With answers from a pipe
-// it echoes each answer after its question, so that a log reads as a
-// transcript, and stops the prompts at an answer they refuse (huh's
-// prompts would print why and read the next line, the next question's
-// answer) or at the end of the input (where they would go on with the
-// suggestions). huh's prompts loop until an answer is taken and offer no
-// way out, so the transcript stops them with a panic (stopped) that run
-// recovers.
-type transcript struct {
-	out     io.Writer
-	pipe    bool
-	asked   strings.Builder // what was written since the last answer taken: the question
-	answer  string
-	pending bool  // an answer was read: the next write says whether it was taken
-	stop    error // why the prompts were stopped
-}
-
-// stopped is the panic with which the transcript stops huh's prompts.
-type stopped struct{}
-
-// refusal is an answer from a pipe that a prompt refused.
-type refusal struct{ question, answer, why string }
-
-func (r *refusal) Error() string { return r.why }
-
-// errEnded: the input ended before the questions did.
-var errEnded = errors.New("the answers ended")
-
-// answered is told of each line read: from a pipe it is echoed, and the
-// next write says whether the prompt took it (a new line) or refused it
-// (why).
-func (t *transcript) answered(line string) {
-	if !t.pipe {
-		return
-	}
-	fmt.Fprintln(t.out, line)
-	t.answer, t.pending = line, true
-}
-
-// ended is told of the end of the input: from a pipe it ends the line of
-// the question left unanswered and stops the prompts.
-func (t *transcript) ended() {
-	if t.pipe {
-		fmt.Fprintln(t.out)
-		t.stop = errEnded
-		panic(stopped{})
-	}
-}
-
-func (t *transcript) Write(p []byte) (int, error) {
-	if t.pending {
-		t.pending = false
-		if string(p) != "\n" {
-			t.stop = &refusal{question: t.question(), answer: t.answer, why: strings.TrimSpace(ansi.Strip(string(p)))}
-			panic(stopped{})
-		}
-		t.asked.Reset()
-	}
-	t.asked.Write(p)
-	return t.out.Write(p)
-}
-
-// question is the first line of what was asked since the last answer: an
-// input's title (with its suggestion), a choice's title above its options.
-func (t *transcript) question() string {
-	// A prompt's help and a suggestion of several lines are printed
-	// indented, before or after its title: the question is its first line
-	// that is not indented (or, failing that, its first line).
-	first := ""
-	for _, l := range strings.Split(ansi.Strip(t.asked.String()), "\n") {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		if l[0] != ' ' && l[0] != '\t' {
-			return strings.TrimSpace(l)
-		}
-		if first == "" {
-			first = strings.TrimSpace(l)
-		}
-	}
-	return first
-}
-
-// run runs a form's prompts; an error says why they were stopped.
-func (t *transcript) run(prompts func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(stopped); !ok {
-				panic(r)
-			}
-			err = t.stop
-		}
-	}()
-	t.asked.Reset()
-	t.pending, t.stop = false, nil
-	return prompts()
-}
-
-// fail is the error of prompts stopped on page.
-func (t *transcript) fail(err error, page string) error {
-	var r *refusal
-	switch {
-	case errors.As(err, &r):
-		return werr.New(werr.Invalid, "prompt_answer_refused", "%s, %q: the answer %q was refused: %s", page, r.question, r.answer, r.why).
-			WithHint("answers read from a pipe are not asked again, since the next line answers the next question: fix that line and run again; an empty line keeps the suggestion")
-	case errors.Is(err, errEnded):
-		return ended(page)
-	}
-	return werr.Wrap(werr.Env, "prompt_aborted", err, "the questions stopped").
-		WithHint("run wopkit new again, or use --yes with --set to answer without prompts")
 }
 
 // askPassphrase asks the passphrase of the encrypted key file path in
@@ -437,7 +279,7 @@ func (t *transcript) fail(err error, page string) error {
 // echo, asked again when wrong; from a pipe one line, never echoed to the
 // transcript, and a wrong one stops the run (the next line answers
 // another question).
-func askPassphrase(in io.Reader, lines *byteReader, out io.Writer, pipe bool, p *keyPass, path string) error {
+func askPassphrase(in io.Reader, lines *ask.Lines, out io.Writer, pipe bool, p *keyPass, path string) error {
 	for tries := 0; ; tries++ {
 		fmt.Fprintf(out, "Key passphrase (%s is encrypted; not shown, never kept): ", path)
 		var s string
@@ -449,11 +291,11 @@ func askPassphrase(in io.Reader, lines *byteReader, out io.Writer, pipe bool, p 
 			}
 			s = string(b)
 		} else {
-			line, err := secretLine(lines.r)
+			line, err := ask.SecretLine(lines.R)
 			fmt.Fprintln(out)
 			if err != nil {
-				lines.eof = true
-				return ended("pack and sign")
+				lines.EOF = true
+				return ask.Ended("pack and sign")
 			}
 			s = line
 		}
@@ -466,27 +308,5 @@ func askPassphrase(in io.Reader, lines *byteReader, out io.Writer, pipe bool, p 
 				WithHint("check the passphrase, or set %s", sign.PassphraseEnv)
 		}
 		fmt.Fprintln(out, "  "+err.Error())
-	}
-}
-
-// secretLine reads one line from r a byte at a time (the answers after it
-// stay unread), without handing it to the transcript.
-func secretLine(r io.Reader) (string, error) {
-	var b []byte
-	one := make([]byte, 1)
-	for {
-		n, err := r.Read(one)
-		if n == 1 {
-			if one[0] == '\n' {
-				return strings.TrimSuffix(string(b), "\r"), nil
-			}
-			b = append(b, one[0])
-		}
-		if err == io.EOF && len(b) > 0 {
-			return string(b), nil
-		}
-		if err != nil {
-			return "", err
-		}
 	}
 }

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"bytes"
 	"context"
 	"errors"
@@ -58,14 +60,14 @@ func askUntil(t *testing.T, what string, terminal bool, target string, replies m
 	t.Helper()
 	dir := t.TempDir()
 	t.Chdir(dir)
-	old := inputIsTerminal
-	inputIsTerminal = func(io.Reader) bool { return terminal }
-	t.Cleanup(func() { inputIsTerminal = old })
+	old := ask.IsTerminal
+	ask.IsTerminal = func(io.Reader) bool { return terminal }
+	t.Cleanup(func() { ask.IsTerminal = old })
 	var out bytes.Buffer
 	in := &scripted{out: &out, target: target, replies: replies}
 	a := newAnswers()
 	opts := Options{What: what, DraftDir: dir, Accessible: true, Input: in, Screen: &out}
-	err := runAccessible(context.Background(), asker{v: testValidator}, a, session{Options: opts})
+	err := runAccessible(context.Background(), ask.Asker{V: testValidator}, a, session{Options: opts})
 	if !strings.Contains(out.String(), target) {
 		t.Fatalf("the question %q was not asked:\n%s", target, out.String())
 	}

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"bytes"
 	"context"
 	"io"
@@ -38,16 +40,16 @@ func TestAccessibleOffersTheDraft(t *testing.T) {
 			if err := saveDraft(dir, d); err != nil {
 				t.Fatal(err)
 			}
-			old := inputIsTerminal
-			inputIsTerminal = func(io.Reader) bool { return c.terminal }
-			t.Cleanup(func() { inputIsTerminal = old })
+			old := ask.IsTerminal
+			ask.IsTerminal = func(io.Reader) bool { return c.terminal }
+			t.Cleanup(func() { ask.IsTerminal = old })
 			var out bytes.Buffer
 			const target = "Pack name"
 			in := &scripted{out: &out, target: target, replies: map[string][]string{"Resume it?": {c.reply}}}
 			if !c.asked {
 				in.replies = map[string][]string{}
 			}
-			err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), session{Options: Options{DraftDir: dir, Accessible: true, Input: in, Screen: &out}})
+			err := runAccessible(context.Background(), ask.Asker{V: testValidator}, newAnswers(), session{Options: Options{DraftDir: dir, Accessible: true, Input: in, Screen: &out}})
 			if err == nil {
 				t.Fatal("the input ended early, and the run did not fail")
 			}

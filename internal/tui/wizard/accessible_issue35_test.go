@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -46,11 +49,11 @@ func TestAccessibleSuggestionFollows(t *testing.T) {
 
 func TestAccessibleLeftOutInWords(t *testing.T) {
 	t.Parallel()
-	k := asker{v: testValidator, accessible: true, titles: map[huh.Field]string{}, suggest: map[huh.Field]shown{}}
+	k := ask.Asker{V: testValidator, Accessible: true, Titles: map[huh.Field]string{}, Suggest: map[huh.Field]ask.Shown{}}
 	temp := -1.0
-	g := k.group(omittable(k, "prompts.1.temperature", "Temperature", &temp, validate.PromptPack, scaffold.PromptFieldPointer("prompts.1.temperature")))
+	g := k.Group(omittable(k, "prompts.1.temperature", "Temperature", &temp, validate.PromptPack, scaffold.PromptFieldPointer("prompts.1.temperature")))
 	var out strings.Builder
-	f := huh.NewForm(g).WithTheme(plainThemeOnce).WithAccessible(true).WithInput(strings.NewReader("\n")).WithOutput(&out)
+	f := huh.NewForm(g).WithTheme(ask.PlainTheme).WithAccessible(true).WithInput(strings.NewReader("\n")).WithOutput(&out)
 	if err := f.Run(); err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +93,7 @@ func TestAccessibleAsksBeforeWriting(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "piped")); err == nil {
 		t.Error("files were written after no")
 	}
-	if !strings.Contains(out, "Nothing was written") || !strings.Contains(out, draftFile(dir)) {
+	if !strings.Contains(out, "Nothing was written") || !strings.Contains(out, drafts.File(dir)) {
 		t.Errorf("no says neither that nothing was written nor where the draft is:\n%s", out)
 	}
 	if _, ok := loadDraft(dir); !ok {
@@ -112,7 +115,7 @@ func TestAccessiblePipeFailureSaysDraft(t *testing.T) {
 	if !errors.As(err, &e) {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if path := draftFile(dir); path == "" || !strings.Contains(e.Hint, path) || !strings.Contains(e.Hint, "draft") {
+	if path := drafts.File(dir); path == "" || !strings.Contains(e.Hint, path) || !strings.Contains(e.Hint, "draft") {
 		t.Errorf("the failure does not say where the draft is (%s): %s", path, e.Hint)
 	}
 	if _, ok := loadDraft(dir); !ok {

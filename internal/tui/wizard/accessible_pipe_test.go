@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"bytes"
 	"context"
 	"errors"
@@ -34,13 +36,13 @@ func pipeRun(t *testing.T, lines []string, terminal bool) (string, string, error
 	t.Helper()
 	dir := t.TempDir()
 	t.Chdir(dir)
-	old := inputIsTerminal
-	inputIsTerminal = func(io.Reader) bool { return terminal }
-	t.Cleanup(func() { inputIsTerminal = old })
+	old := ask.IsTerminal
+	ask.IsTerminal = func(io.Reader) bool { return terminal }
+	t.Cleanup(func() { ask.IsTerminal = old })
 	var out bytes.Buffer
 	in := strings.NewReader(strings.Join(lines, "\n") + "\n")
 	opts := Options{DraftDir: dir, Accessible: true, Input: in, Screen: &out}
-	err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), session{Options: opts})
+	err := runAccessible(context.Background(), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts})
 	return dir, out.String(), err
 }
 
@@ -138,7 +140,7 @@ func TestAccessiblePipeProblemStops(t *testing.T) {
 	var out bytes.Buffer
 	in := strings.NewReader(strings.Join(append(nodeLines("acme"), "", "", ""), "\n") + "\n")
 	opts := Options{DraftDir: dir, Accessible: true, Input: in, Screen: &out}
-	err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), session{Options: opts})
+	err := runAccessible(context.Background(), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts})
 	var e *werr.Error
 	if !errors.As(err, &e) || e.Class != werr.Invalid || !strings.Contains(out.String(), "already holds pack.json") {
 		t.Fatalf("a problem with piped answers: %v\n%s", err, out.String())

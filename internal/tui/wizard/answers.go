@@ -5,6 +5,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // What the wizard creates.
@@ -220,4 +221,12 @@ func (a *answers) keyIDFor(path string) string {
 		path = a.keyPathFor("new")
 	}
 	return scaffold.KeyID(strings.TrimSuffix(strings.TrimSpace(path), ".key"))
+}
+
+// packSpec is the spec version the pack of the answers is written for.
+func packSpec(a *answers) validate.Spec {
+	if a.Pack.Spec == scaffold.SpecV1 {
+		return validate.V1
+	}
+	return validate.V2
 }

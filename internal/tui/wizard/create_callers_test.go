@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"bytes"
 	"context"
 	"errors"
@@ -52,7 +54,7 @@ func TestWizardAndAccessibleShareThePreflight(t *testing.T) {
 	lines := append(nodeLines("acme")[:len(nodeLines("acme"))-1], "1", "", "", "")
 	var out bytes.Buffer
 	opts := Options{DraftDir: dir, Accessible: true, Input: strings.NewReader(strings.Join(lines, "\n") + "\n"), Screen: &out}
-	err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), session{Options: opts})
+	err := runAccessible(context.Background(), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts})
 	var e *werr.Error
 	if !errors.As(err, &e) || e.Class != werr.Invalid {
 		t.Fatalf("accessible mode: %v\n%s", err, out.String())

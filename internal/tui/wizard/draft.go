@@ -7,19 +7,21 @@ import (
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 )
 
 // draftOffer is the first screen when a draft was kept: resume it, or
 // start again from the defaults. It replaces itself with the wizard.
 type draftOffer struct {
 	ctx   *common.Context
-	k     asker
+	k     ask.Asker
 	fresh *answers
 	draft *answers
 	opts  session
 }
 
-func newDraftOffer(ctx *common.Context, k asker, fresh, draft *answers, opts session) *draftOffer {
+func newDraftOffer(ctx *common.Context, k ask.Asker, fresh, draft *answers, opts session) *draftOffer {
 	return &draftOffer{ctx: ctx, k: k, fresh: fresh, draft: draft, opts: opts}
 }
 
@@ -36,7 +38,7 @@ func (d *draftOffer) Update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 		a = d.draft
 	case key.Matches(k, d.ctx.Keys.No):
 		a = d.fresh
-		removeDraft(d.opts.draftOut())
+		drafts.Remove(d.opts.draftOut())
 	default:
 		return d, nil
 	}

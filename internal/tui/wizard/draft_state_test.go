@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 	"github.com/openwop/wopkit/internal/userstate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -15,7 +17,7 @@ import (
 // an earlier run would have.
 func plantStateDraft(t *testing.T, dir string, b []byte) {
 	t.Helper()
-	path := draftFile(dir)
+	path := drafts.File(dir)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -39,8 +41,8 @@ func TestDraftIsKeptInTheStateFolderNotTheTree(t *testing.T) {
 		t.Fatalf("the draft wrote into the working folder: %v", ents)
 	}
 	state, _ := userstate.Dir()
-	path := draftFile(dir)
-	if !strings.HasPrefix(path, filepath.Join(state, draftFolder)+string(filepath.Separator)) {
+	path := drafts.File(dir)
+	if !strings.HasPrefix(path, filepath.Join(state, drafts.Folder)+string(filepath.Separator)) {
 		t.Fatalf("the draft is at %s, not in wopkit's state folder %s", path, state)
 	}
 	fi, err := os.Stat(path)
@@ -62,7 +64,7 @@ func TestDraftIsKeptInTheStateFolderNotTheTree(t *testing.T) {
 	if _, ok := loadDraft(t.TempDir()); ok {
 		t.Fatal("another folder's draft was offered")
 	}
-	removeDraft(dir)
+	drafts.Remove(dir)
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("removeDraft left %s: %v", path, err)
 	}
@@ -81,7 +83,7 @@ func TestDraftPlantedInTheTreeIsNotOffered(t *testing.T) {
 	}
 	// the full-screen wizard starts on its first page, not on a draft offer
 	opts := Options{DraftDir: dir}
-	if s, ok := firstScreen(common.New(true), asker{v: testValidator}, newAnswers(), session{Options: opts}).(*draftOffer); ok {
+	if s, ok := firstScreen(common.New(true), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts}).(*draftOffer); ok {
 		t.Fatalf("the planted draft is offered: %+v", s.draft.Pack)
 	}
 	// one this user's wopkit kept is
@@ -90,7 +92,7 @@ func TestDraftPlantedInTheTreeIsNotOffered(t *testing.T) {
 	if err := saveDraft(dir, a); err != nil {
 		t.Fatal(err)
 	}
-	s, ok := firstScreen(common.New(true), asker{v: testValidator}, newAnswers(), session{Options: opts}).(*draftOffer)
+	s, ok := firstScreen(common.New(true), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts}).(*draftOffer)
 	if !ok || s.draft.Pack.Name != "community.acme.mine" {
 		t.Fatalf("the kept draft is not offered (%v)", ok)
 	}

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -68,8 +70,8 @@ func listGroups(w *wizard, at pos) []*huh.Group {
 		}
 	}
 	w.choice = listDone
-	return []*huh.Group{w.k.group(w.k.choose(choice{key: at.pg.id, title: title,
-		opts: opts, acc: huh.NewPointerAccessor(&w.choice)}))}
+	return []*huh.Group{w.k.Group(w.k.Choose(ask.Choice{Key: at.pg.id, Title: title,
+		Opts: opts, Acc: huh.NewPointerAccessor(&w.choice)}))}
 }
 
 // listNext applies the list page's choice and says where it leads; ok is

@@ -19,6 +19,7 @@ import (
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -103,7 +104,7 @@ func Run(ctx context.Context, settings Options) error {
 	if opts.Pack != nil && opts.What == "" {
 		opts.What = a.What // the kind of pack follows from the answers given
 	}
-	k := asker{v: v}
+	k := ask.Asker{V: v}
 	if opts.Accessible {
 		return runAccessible(ctx, k, a, opts)
 	}
@@ -130,7 +131,7 @@ func Run(ctx context.Context, settings Options) error {
 // firstScreen is the wizard, or the offer to resume the draft this user's
 // wopkit kept for the folder (never one found in the folder itself) when no
 // answers were given on the command line.
-func firstScreen(c *common.Context, k asker, a *answers, opts session) tui.Screen {
+func firstScreen(c *common.Context, k ask.Asker, a *answers, opts session) tui.Screen {
 	if d, ok := draftToOffer(opts.Options); ok {
 		return newDraftOffer(c, k, a, d, opts)
 	}

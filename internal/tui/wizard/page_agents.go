@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"errors"
 	"fmt"
 	"strings"
@@ -84,39 +86,39 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 	ak := validate.NodePack
 	key := func(f string) string { return fmt.Sprintf("agents.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/agents/%d/%s", i, f) }
-	idv := str{p: &g.ID, def: def.ID}
+	idv := ask.Str{P: &g.ID, Def: def.ID}
 	mem := g.Memory.Flags() // a plain value: huh's prompts offer its default only then
 	w.onSync(func() { g.Memory.SetFlags(mem) })
-	id := k.reg(k.text(key("id"), "Agent id", idv, "", "").Description(k.fit("appended to the pack name to form the agentId", descInset)),
-		k.check(ak, ptr("agentId"), func(s string) any { return a.name() + "." + idv.value(s).(string) }))
+	id := k.Reg(k.Text(key("id"), "Agent id", idv, "", "").Description(k.Fit("appended to the pack name to form the agentId", ask.DescInset)),
+		k.Check(ak, ptr("agentId"), func(s string) any { return a.name() + "." + idv.Value(s).(string) }))
 	if a.What == whatSoloAgent { // no pack name to prefix
-		id = k.text(key("id"), "Agent id", str{p: &g.ID, def: g.ID}, validate.Agent, "/agentId").
+		id = k.Text(key("id"), "Agent id", ask.Str{P: &g.ID, Def: g.ID}, validate.Agent, "/agentId").
 			Description("the full agentId, e.g. vendor.acme.writer")
 	}
 	return []*huh.Group{
-		w.k.group(
+		w.k.Group(
 			id,
-			k.derived(key("persona"), "Persona", &g.Persona, ak, ptr("persona")),
-			k.derived(key("label"), "Label", &g.Label, ak, ptr("label")),
-			k.text(key("description"), "Description", str{p: &g.Description, def: def.Description}, ak, ptr("description")),
+			k.Derived(key("persona"), "Persona", &g.Persona, ak, ptr("persona")),
+			k.Derived(key("label"), "Label", &g.Label, ak, ptr("label")),
+			k.Text(key("description"), "Description", ask.Str{P: &g.Description, Def: def.Description}, ak, ptr("description")),
 		),
-		w.k.group(
-			k.choose(choice{key: key("modelClass"), title: "Model class",
-				desc: k.help(ak, ptr("modelClass")), opts: k.enum(ak, ptr("modelClass")),
-				acc: huh.NewPointerAccessor(&g.ModelClass)}),
+		w.k.Group(
+			k.Choose(ask.Choice{Key: key("modelClass"), Title: "Model class",
+				Desc: k.Help(ak, ptr("modelClass")), Opts: k.Enum(ak, ptr("modelClass")),
+				Acc: huh.NewPointerAccessor(&g.ModelClass)}),
 			// The suggestion is a placeholder: typing replaces it (a text
 			// field holding it would keep it and add the typing after it).
-			k.long(key("systemPrompt"), "System prompt", "written to prompts/; ctrl+e opens $EDITOR",
-				str{p: &g.SystemPrompt, def: def.SystemPrompt}, "", ""),
+			k.Long(key("systemPrompt"), "System prompt", "written to prompts/; ctrl+e opens $EDITOR",
+				ask.Str{P: &g.SystemPrompt, Def: def.SystemPrompt}, "", ""),
 		),
-		w.k.group(
-			w.toolAllowlist(key("toolAllowlist"), list{p: &g.ToolAllowlist, def: def.ToolAllowlist}, ptr("toolAllowlist")),
-			k.multi(key("memory"), "Memory", k.help(ak, ptr("memoryShape")), fixed(scaffold.MemoryFlags), &mem, ""),
-			k.text(key("confidence"), "Confidence threshold", newNum(&g.Confidence, def.Confidence), ak, ptr("confidence/defaultThreshold")).
+		w.k.Group(
+			w.toolAllowlist(key("toolAllowlist"), ask.List{P: &g.ToolAllowlist, Def: def.ToolAllowlist}, ptr("toolAllowlist")),
+			k.Multi(key("memory"), "Memory", k.Help(ak, ptr("memoryShape")), ask.Fixed(scaffold.MemoryFlags), &mem, ""),
+			k.Text(key("confidence"), "Confidence threshold", ask.NewNum(&g.Confidence, def.Confidence), ak, ptr("confidence/defaultThreshold")).
 				Description("0 to 1"),
-			k.yes(key("handoff"), "Handoff task and return schemas?", huh.NewPointerAccessor(&g.Handoff)),
+			k.Yes(key("handoff"), "Handoff task and return schemas?", huh.NewPointerAccessor(&g.Handoff)),
 		),
-		w.k.group(k.yes(key("eval"), "Add an eval suite for this agent?", withEval{g})),
+		w.k.Group(k.Yes(key("eval"), "Add an eval suite for this agent?", withEval{g})),
 	}
 }
 
@@ -128,15 +130,15 @@ func evalGroups(w *wizard, at pos) []*huh.Group {
 	def := scaffold.EvalAnswers{}.Defaults()
 	ek := validate.EvalSuite
 	key := func(f string) string { return fmt.Sprintf("agents.%d.eval.%s", i, f) }
-	groups := []*huh.Group{w.k.group(
-		k.multi(key("modes"), "Eval modes", k.help(ek, "/modes"), fixed(k.v.Field(ek, "/modes").Enum), &e.Modes, ""),
-		k.text(key("passScore"), "Pass score", newNum(&e.PassScore, def.PassScore), ek, "/thresholds/passScore").Description(k.fit("0 to 1", descInset)),
+	groups := []*huh.Group{w.k.Group(
+		k.Multi(key("modes"), "Eval modes", k.Help(ek, "/modes"), ask.Fixed(k.V.Field(ek, "/modes").Enum), &e.Modes, ""),
+		k.Text(key("passScore"), "Pass score", ask.NewNum(&e.PassScore, def.PassScore), ek, "/thresholds/passScore").Description(k.Fit("0 to 1", ask.DescInset)),
 	)}
 	if w.a.What == whatSoloEval {
-		groups = append([]*huh.Group{w.k.group(
-			k.optional(key("targetAgentId"), "Target agent id", &e.TargetAgentID, ek, "/targetAgentId").
+		groups = append([]*huh.Group{w.k.Group(
+			k.Optional(key("targetAgentId"), "Target agent id", &e.TargetAgentID, ek, "/targetAgentId").
 				Description("the full agentId the suite is for, e.g. vendor.acme.writer (empty: any agent)"),
-			k.optional(key("suiteId"), "Suite id", &e.SuiteID, ek, "/suiteId").
+			k.Optional(key("suiteId"), "Suite id", &e.SuiteID, ek, "/suiteId").
 				Description("<scope>.<org>.evals.<name>; empty: from the target agent, else "+scaffold.StandaloneSuiteID),
 		)}, groups...)
 	}
@@ -152,43 +154,43 @@ func taskGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("agents.%d.eval.tasks.%d.%s", at.i, at.j, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/tasks/%d/%s", at.j, f) }
 	return []*huh.Group{
-		w.k.group(
-			k.text(key("id"), "Task id", str{p: &t.ID, def: def.ID}, ek, ptr("taskId")),
-			k.text(key("input"), "Task input", str{p: &t.Input, def: def.Input}, "", "").Description(k.fit("the text the agent is given", descInset)),
-			k.choose(choice{key: key("kind"), title: "Expectation",
-				opts: choices(scaffold.TaskKinds), acc: huh.NewPointerAccessor(&t.Kind)}),
+		w.k.Group(
+			k.Text(key("id"), "Task id", ask.Str{P: &t.ID, Def: def.ID}, ek, ptr("taskId")),
+			k.Text(key("input"), "Task input", ask.Str{P: &t.Input, Def: def.Input}, "", "").Description(k.Fit("the text the agent is given", ask.DescInset)),
+			k.Choose(ask.Choice{Key: key("kind"), Title: "Expectation",
+				Opts: ask.Choices(scaffold.TaskKinds), Acc: huh.NewPointerAccessor(&t.Kind)}),
 		),
-		w.hideWhen(w.k.group(
-			k.choose(choice{key: key("strategy"), title: "Golden match",
-				desc: "for golden tasks", opts: huh.NewOptions(scaffold.GoldenStrategies...),
-				acc: huh.NewPointerAccessor(&t.Strategy)}),
-			k.text(key("expected"), "Expected answer", str{p: &t.Expected, def: def.Expected}, "", "").Description(k.fit("for golden tasks", descInset)),
+		w.hideWhen(w.k.Group(
+			k.Choose(ask.Choice{Key: key("strategy"), Title: "Golden match",
+				Desc: "for golden tasks", Opts: huh.NewOptions(scaffold.GoldenStrategies...),
+				Acc: huh.NewPointerAccessor(&t.Strategy)}),
+			k.Text(key("expected"), "Expected answer", ask.Str{P: &t.Expected, Def: def.Expected}, "", "").Description(k.Fit("for golden tasks", ask.DescInset)),
 		), func() bool { return t.Kind != scaffold.TaskKinds[0].Value }),
-		w.hideWhen(w.k.group(
-			k.reg(k.text(key("criteria"), "Rubric criteria", list{p: &t.Criteria}, "", ""), func(s string) error {
-				if len(splitList(s)) == 0 {
+		w.hideWhen(w.k.Group(
+			k.Reg(k.Text(key("criteria"), "Rubric criteria", ask.List{P: &t.Criteria}, "", ""), func(s string) error {
+				if len(ask.SplitList(s)) == 0 {
 					return errors.New("a rubric task needs at least one criterion: what a good answer does, comma-separated")
 				}
 				return nil
-			}).Description(k.fit("comma-separated, weighted equally", descInset)),
+			}).Description(k.Fit("comma-separated, weighted equally", ask.DescInset)),
 		), func() bool { return t.Kind != scaffold.TaskKinds[1].Value }),
 	}
 }
 
 // toolAllowlist asks an agent's allowed tools: the schema's check, then
 // the form the review's rule checks, its help from the same words.
-func (w *wizard) toolAllowlist(key string, tv list, ptr string) *huh.Input {
+func (w *wizard) toolAllowlist(key string, tv ask.List, ptr string) *huh.Input {
 	k := w.k
-	schema := titled("Tool allowlist", ptr, k.check(validate.NodePack, ptr, tv.value))
-	return k.reg(k.text(key, "Tool allowlist", tv, "", ""), func(s string) error {
+	schema := ask.Titled("Tool allowlist", ptr, k.Check(validate.NodePack, ptr, tv.Value))
+	return k.Reg(k.Text(key, "Tool allowlist", tv, "", ""), func(s string) error {
 		if err := schema(s); err != nil {
 			return err
 		}
-		for _, x := range tv.value(s).([]any) {
+		for _, x := range tv.Value(s).([]any) {
 			if !validate.ToolRef(x.(string)) {
 				return fmt.Errorf("%q is not of the form %s: write, e.g., %s", x, validate.ToolRefForm, strings.Join(validate.ToolRefExamples, " or "))
 			}
 		}
 		return nil
-	}).Description(k.fit("comma-separated "+validate.ToolRefForm+", e.g. "+validate.ToolRefExamples[0]+" (optional)", descInset))
+	}).Description(k.Fit("comma-separated "+validate.ToolRefForm+", e.g. "+validate.ToolRefExamples[0]+" (optional)", ask.DescInset))
 }

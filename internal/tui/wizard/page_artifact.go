@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"fmt"
 	"strings"
 
@@ -49,8 +51,8 @@ func (a *answers) artifactPack() *scaffold.ArtifactPackAnswers {
 
 func hostBaseGroups(w *wizard, _ pos) []*huh.Group {
 	h := &w.a.artifactPack().HostBase
-	return []*huh.Group{w.k.group(
-		w.k.text("hostBase", "Schema host", str{p: h, def: *h}, "", "").
+	return []*huh.Group{w.k.Group(
+		w.k.Text("hostBase", "Schema host", ask.Str{P: h, Def: *h}, "", "").
 			Description("the publishing host's origin: each type's schema $id is minted under it"),
 	)}
 }
@@ -59,31 +61,31 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 	k, t := w.k, &w.a.artifactPack().Types[at.i]
 	key := func(f string) string { return fmt.Sprintf("artifactTypes.%d.%s", at.i, f) }
 	text := pointed(k, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer)
-	help := func(f string) string { return k.help(validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key(f))) }
+	help := func(f string) string { return k.Help(validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key(f))) }
 	groups := []*huh.Group{
-		w.k.group(
-			qualified(w, validate.ArtifactTypePack, key("id"), "Artifact type id", str{p: &t.ID, def: t.ID}, fmt.Sprintf("/artifactTypes/%d/artifactTypeId", at.i)).
-				Description(k.fit("appended to the pack name to form the artifactTypeId", descInset)),
-			k.derived(key("displayName"), "Display name", &t.DisplayName, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("displayName"))),
-			k.choose(choice{key: key("validation"), title: "Validation",
-				desc: help("validation"),
-				opts: huh.NewOptions(withCurrent(scaffold.ArtifactValidations(), t.Validation)...),
-				acc:  huh.NewPointerAccessor(&t.Validation)}),
-			k.choose(choice{key: key("display"), title: "Display",
-				desc: help("display"),
-				opts: huh.NewOptions(withCurrent(scaffold.ArtifactDisplays(), t.Display)...),
-				acc:  huh.NewPointerAccessor(&t.Display)}),
-			k.optional(key("syncOn"), "Registered on", &t.SyncOn, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("syncOn"))).
+		w.k.Group(
+			qualified(w, validate.ArtifactTypePack, key("id"), "Artifact type id", ask.Str{P: &t.ID, Def: t.ID}, fmt.Sprintf("/artifactTypes/%d/artifactTypeId", at.i)).
+				Description(k.Fit("appended to the pack name to form the artifactTypeId", ask.DescInset)),
+			k.Derived(key("displayName"), "Display name", &t.DisplayName, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("displayName"))),
+			k.Choose(ask.Choice{Key: key("validation"), Title: "Validation",
+				Desc: help("validation"),
+				Opts: huh.NewOptions(withCurrent(scaffold.ArtifactValidations(), t.Validation)...),
+				Acc:  huh.NewPointerAccessor(&t.Validation)}),
+			k.Choose(ask.Choice{Key: key("display"), Title: "Display",
+				Desc: help("display"),
+				Opts: huh.NewOptions(withCurrent(scaffold.ArtifactDisplays(), t.Display)...),
+				Acc:  huh.NewPointerAccessor(&t.Display)}),
+			k.Optional(key("syncOn"), "Registered on", &t.SyncOn, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("syncOn"))).
 				Suggestions(scaffold.ArtifactSyncOn()).Placeholder("(optional) "+strings.Join(scaffold.ArtifactSyncOn(), ", ")),
 		),
-		w.k.group(
-			text(key("exportFormats"), "Export formats", list{p: &t.ExportFormats, def: t.ExportFormats}).Description(k.fit("comma-separated (optional)", descInset)),
-			k.yes(key("versionable"), "Versionable?", huh.NewPointerAccessor(&t.Versionable)),
-			k.yes(key("diffable"), "Diffable?", huh.NewPointerAccessor(&t.Diffable)),
-			text(key("properties"), "Properties", list{p: &t.Properties, def: t.Properties}).Description(k.fit("the artifact's string properties, comma-separated", descInset)),
+		w.k.Group(
+			text(key("exportFormats"), "Export formats", ask.List{P: &t.ExportFormats, Def: t.ExportFormats}).Description(k.Fit("comma-separated (optional)", ask.DescInset)),
+			k.Yes(key("versionable"), "Versionable?", huh.NewPointerAccessor(&t.Versionable)),
+			k.Yes(key("diffable"), "Diffable?", huh.NewPointerAccessor(&t.Diffable)),
+			text(key("properties"), "Properties", ask.List{P: &t.Properties, Def: t.Properties}).Description(k.Fit("the artifact's string properties, comma-separated", ask.DescInset)),
 		),
 	}
 	// the choices are the properties as answered above, not as suggested
-	return append(groups, w.k.group(k.multi(key("required"), "Required properties", "those an artifact must have",
+	return append(groups, w.k.Group(k.Multi(key("required"), "Required properties", "those an artifact must have",
 		func() []string { return t.RequiredChoices() }, &t.Required, "no properties given")))
 }

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"fmt"
 
 	"charm.land/huh/v2"
@@ -62,16 +64,16 @@ func cardGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("cards.%d.%s", at.i, f) }
 	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{
-		w.k.group(
-			qualified(w, validate.CardPack, key("id"), "Card id", str{p: &c.ID, def: c.ID}, fmt.Sprintf("/cards/%d/cardTypeId", at.i)).
-				Description(k.fit("appended to the pack name to form the cardTypeId", descInset)),
-			text(key("systemPrompt"), "System prompt", str{p: &c.SystemPrompt, def: c.SystemPrompt}),
-			k.long(key("template"), "Template", "the prompt; {{id}} is an input's slot, each input has one",
-				str{p: &c.Template, def: c.Template}, validate.CardPack, scaffold.CardFieldPointer(key("template"))),
+		w.k.Group(
+			qualified(w, validate.CardPack, key("id"), "Card id", ask.Str{P: &c.ID, Def: c.ID}, fmt.Sprintf("/cards/%d/cardTypeId", at.i)).
+				Description(k.Fit("appended to the pack name to form the cardTypeId", ask.DescInset)),
+			text(key("systemPrompt"), "System prompt", ask.Str{P: &c.SystemPrompt, Def: c.SystemPrompt}),
+			k.Long(key("template"), "Template", "the prompt; {{id}} is an input's slot, each input has one",
+				ask.Str{P: &c.Template, Def: c.Template}, validate.CardPack, scaffold.CardFieldPointer(key("template"))),
 		),
-		w.k.group(
+		w.k.Group(
 			omittable(k, key("temperature"), "Temperature", &c.Temperature, validate.CardPack, scaffold.CardFieldPointer(key("temperature"))),
-			k.optional(key("outputArtifactType"), "Output artifact type", &c.Output, validate.CardPack, scaffold.CardFieldPointer(key("outputArtifactType"))).
+			k.Optional(key("outputArtifactType"), "Output artifact type", &c.Output, validate.CardPack, scaffold.CardFieldPointer(key("outputArtifactType"))).
 				Placeholder("(optional)"),
 		),
 	}
@@ -81,16 +83,16 @@ func cardInputGroups(w *wizard, at pos) []*huh.Group {
 	k, in := w.k, &w.a.cardPack().Cards[at.i].Inputs[at.j]
 	key := func(f string) string { return fmt.Sprintf("cards.%d.inputs.%d.%s", at.i, at.j, f) }
 	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
-	return []*huh.Group{w.k.group(
-		text(key("id"), "Input id", str{p: &in.ID, def: in.ID}).Description(k.fit("the template uses it as {{id}}", descInset)),
-		k.choose(choice{key: key("type"), title: "Type",
-			desc: k.help(validate.CardPack, scaffold.CardFieldPointer(key("type"))),
-			opts: huh.NewOptions(withCurrent(scaffold.CardInputTypes(), in.Type)...),
-			acc:  huh.NewPointerAccessor(&in.Type)}),
-		text(key("label"), "Label", str{p: &in.Label, def: in.Label}),
-		k.yes(key("required"), "Required?", huh.NewPointerAccessor(&in.Required)),
+	return []*huh.Group{w.k.Group(
+		text(key("id"), "Input id", ask.Str{P: &in.ID, Def: in.ID}).Description(k.Fit("the template uses it as {{id}}", ask.DescInset)),
+		k.Choose(ask.Choice{Key: key("type"), Title: "Type",
+			Desc: k.Help(validate.CardPack, scaffold.CardFieldPointer(key("type"))),
+			Opts: huh.NewOptions(withCurrent(scaffold.CardInputTypes(), in.Type)...),
+			Acc:  huh.NewPointerAccessor(&in.Type)}),
+		text(key("label"), "Label", ask.Str{P: &in.Label, Def: in.Label}),
+		k.Yes(key("required"), "Required?", huh.NewPointerAccessor(&in.Required)),
 		// the options before the default, which a select's must be one of
-		text(key("options"), "Options", list{p: &in.Options, def: in.Options}).Description(k.fit("a select's choices, comma-separated", descInset)),
-		k.optional(key("default"), "Default", &in.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
+		text(key("options"), "Options", ask.List{P: &in.Options, Def: in.Options}).Description(k.Fit("a select's choices, comma-separated", ask.DescInset)),
+		k.Optional(key("default"), "Default", &in.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
 	)}
 }

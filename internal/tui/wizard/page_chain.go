@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"fmt"
 	"strings"
 
@@ -105,28 +107,28 @@ func chainGroups(w *wizard, at pos) []*huh.Group {
 	k, c := w.k, &w.a.chainPack().Chains[at.i]
 	def := scaffold.ChainAnswers{}.Defaults()
 	key := func(f string) string { return fmt.Sprintf("chains.%d.%s", at.i, f) }
-	text := func(f, title string, tv textValue) *huh.Input {
+	text := func(f, title string, tv ask.TextValue) *huh.Input {
 		kind, ptr := w.chainCheck(key(f))
-		return k.text(key(f), title, tv, kind, ptr)
+		return k.Text(key(f), title, tv, kind, ptr)
 	}
-	return []*huh.Group{w.k.group(
-		text("id", "Chain id", str{p: &c.ID, def: c.ID}).Description(k.fit("appended to the pack name to form the chainId", descInset)),
-		text("version", "Chain version", str{p: &c.Version, def: def.Version}),
-		k.derived(key("label"), "Label", &c.Label, validate.WorkflowChainPack, fmt.Sprintf("/chains/%d/label", at.i)),
-		text("description", "Description", str{p: &c.Description, def: c.Description}),
-		k.multi(key("capabilities"), "Capabilities", "what the chain does that a host must allow", scaffold.ChainCapabilities, &c.Capabilities, ""),
+	return []*huh.Group{w.k.Group(
+		text("id", "Chain id", ask.Str{P: &c.ID, Def: c.ID}).Description(k.Fit("appended to the pack name to form the chainId", ask.DescInset)),
+		text("version", "Chain version", ask.Str{P: &c.Version, Def: def.Version}),
+		k.Derived(key("label"), "Label", &c.Label, validate.WorkflowChainPack, fmt.Sprintf("/chains/%d/label", at.i)),
+		text("description", "Description", ask.Str{P: &c.Description, Def: c.Description}),
+		k.Multi(key("capabilities"), "Capabilities", "what the chain does that a host must allow", scaffold.ChainCapabilities, &c.Capabilities, ""),
 	)}
 }
 
 func paramGroups(w *wizard, at pos) []*huh.Group {
 	k, pa := w.k, &w.a.chainPack().Chains[at.i].Parameters[at.j]
 	key := func(f string) string { return fmt.Sprintf("chains.%d.parameters.%d.%s", at.i, at.j, f) }
-	return []*huh.Group{w.k.group(
-		k.text(key("name"), "Parameter name", str{p: &pa.Name, def: pa.Name}, "", "").Description(k.fit("a step uses it as {{params.<name>}}", descInset)),
-		k.choose(choice{key: key("type"), title: "Type",
-			opts: huh.NewOptions(scaffold.ChainValueTypes()...), acc: huh.NewPointerAccessor(&pa.Type)}),
-		k.text(key("description"), "Description", str{p: &pa.Description}, "", ""),
-		k.yes(key("required"), "Required?", huh.NewPointerAccessor(&pa.Required)),
+	return []*huh.Group{w.k.Group(
+		k.Text(key("name"), "Parameter name", ask.Str{P: &pa.Name, Def: pa.Name}, "", "").Description(k.Fit("a step uses it as {{params.<name>}}", ask.DescInset)),
+		k.Choose(ask.Choice{Key: key("type"), Title: "Type",
+			Opts: huh.NewOptions(scaffold.ChainValueTypes()...), Acc: huh.NewPointerAccessor(&pa.Type)}),
+		k.Text(key("description"), "Description", ask.Str{P: &pa.Description}, "", ""),
+		k.Yes(key("required"), "Required?", huh.NewPointerAccessor(&pa.Required)),
 	)}
 }
 
@@ -134,17 +136,17 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 	k, c := w.k, &w.a.chainPack().Chains[at.i]
 	st := &c.Steps[at.j]
 	key := func(f string) string { return fmt.Sprintf("chains.%d.steps.%d.%s", at.i, at.j, f) }
-	text := func(f, title string, tv textValue) *huh.Input {
+	text := func(f, title string, tv ask.TextValue) *huh.Input {
 		kind, ptr := w.chainCheck(key(f))
 		if ptr == "" {
-			return k.text(key(f), title, tv, "", "")
+			return k.Text(key(f), title, tv, "", "")
 		}
-		return k.text(key(f), title, tv, kind, ptr)
+		return k.Text(key(f), title, tv, kind, ptr)
 	}
 	fields := []huh.Field{
-		text("id", "Step id", str{p: &st.ID, def: st.ID}).Description(k.fit("the node's id in the chain", descInset)),
-		w.stepType(key("typeId"), str{p: &st.TypeID, def: st.TypeID}),
-		k.derived(key("name"), "Name", &st.Name, validate.WorkflowChainPack, ""),
+		text("id", "Step id", ask.Str{P: &st.ID, Def: st.ID}).Description(k.Fit("the node's id in the chain", ask.DescInset)),
+		w.stepType(key("typeId"), ask.Str{P: &st.TypeID, Def: st.TypeID}),
+		k.Derived(key("name"), "Name", &st.Name, validate.WorkflowChainPack, ""),
 	}
 	if w.a.Pack.Spec != scaffold.SpecV1 { // a v2 chain pins each node's version (v1's schema admits no @)
 		// a typeId typed with its own pin gives the version: the suggested
@@ -154,50 +156,50 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 				st.Version = ""
 			}
 		})
-		fields = append(fields, k.text(key("version"), "Node version", str{p: &st.Version, def: scaffold.DefaultNodeVersion}, "", "").Description(k.fit("the exact version of the node it runs (MAJOR.MINOR.PATCH): the typeId is written <typeId>@<version>; a typeId typed with its own @pin keeps it", descInset)))
+		fields = append(fields, k.Text(key("version"), "Node version", ask.Str{P: &st.Version, Def: scaffold.DefaultNodeVersion}, "", "").Description(k.Fit("the exact version of the node it runs (MAJOR.MINOR.PATCH): the typeId is written <typeId>@<version>; a typeId typed with its own @pin keeps it", ask.DescInset)))
 	}
 	// The ports name the ends of the edges between steps: the first step
 	// has no edge in, the last none out, so they are not asked there.
 	if at.j > 0 {
-		fields = append(fields, text("input", "Input port", str{p: &st.Input}).Description(k.fit("the port the step before feeds (empty: the node itself)", descInset)))
+		fields = append(fields, text("input", "Input port", ask.Str{P: &st.Input}).Description(k.Fit("the port the step before feeds (empty: the node itself)", ask.DescInset)))
 	}
 	if at.j < len(c.Steps)-1 {
-		fields = append(fields, text("output", "Output port", str{p: &st.Output}).Description(k.fit("the port the next step reads (empty: the node itself)", descInset)))
+		fields = append(fields, text("output", "Output port", ask.Str{P: &st.Output}).Description(k.Fit("the port the next step reads (empty: the node itself)", ask.DescInset)))
 	}
 	if len(c.ParamChoices()) > 0 || len(st.Params) > 0 { // the parameters ticked and then removed are said
-		fields = append(fields, k.multi(key("params"), "Parameters it receives", "written into its config as {{params.<name>}}",
+		fields = append(fields, k.Multi(key("params"), "Parameters it receives", "written into its config as {{params.<name>}}",
 			func() []string { return c.ParamChoices() }, &st.Params, "the chain has no parameters"))
 	}
-	return []*huh.Group{w.k.group(fields...)}
+	return []*huh.Group{w.k.Group(fields...)}
 }
 
 func outputGroups(w *wizard, at pos) []*huh.Group {
 	k, o := w.k, &w.a.chainPack().Chains[at.i].Outputs[at.j]
 	key := func(f string) string { return fmt.Sprintf("chains.%d.outputs.%d.%s", at.i, at.j, f) }
-	return []*huh.Group{w.k.group(
-		k.text(key("name"), "Output name", str{p: &o.Name, def: o.Name}, "", ""),
-		k.choose(choice{key: key("type"), title: "Type",
-			opts: huh.NewOptions(scaffold.ChainValueTypes()...), acc: huh.NewPointerAccessor(&o.Type)}),
-		k.text(key("description"), "Description", str{p: &o.Description}, "", ""),
+	return []*huh.Group{w.k.Group(
+		k.Text(key("name"), "Output name", ask.Str{P: &o.Name, Def: o.Name}, "", ""),
+		k.Choose(ask.Choice{Key: key("type"), Title: "Type",
+			Opts: huh.NewOptions(scaffold.ChainValueTypes()...), Acc: huh.NewPointerAccessor(&o.Type)}),
+		k.Text(key("description"), "Description", ask.Str{P: &o.Description}, "", ""),
 	)}
 }
 
 // stepType asks a step's node type: the typeId, checked where the schema
 // checks it, with an optional @MAJOR.MINOR.PATCH pin kept as typed (the
 // node version field asks it otherwise).
-func (w *wizard) stepType(key string, tv str) *huh.Input {
+func (w *wizard) stepType(key string, tv ask.Str) *huh.Input {
 	kind, ptr := w.chainCheck(key)
 	bare := func(string) error { return nil }
 	if ptr != "" {
-		bare = titled("Node type", ptr, w.k.check(kind, ptr, func(s string) any { id, _, _ := strings.Cut(tv.value(s).(string), "@"); return id }))
+		bare = ask.Titled("Node type", ptr, w.k.Check(kind, ptr, func(s string) any { id, _, _ := strings.Cut(tv.Value(s).(string), "@"); return id }))
 	}
-	return w.k.reg(w.k.text(key, "Node type", tv, "", ""), func(s string) error {
+	return w.k.Reg(w.k.Text(key, "Node type", tv, "", ""), func(s string) error {
 		if err := bare(s); err != nil {
 			return err
 		}
-		if _, pin, ok := strings.Cut(tv.value(s).(string), "@"); ok && !scaffold.ExactVersion(pin) {
+		if _, pin, ok := strings.Cut(tv.Value(s).(string), "@"); ok && !scaffold.ExactVersion(pin) {
 			return fmt.Errorf("the pin @%s is not one exact version: write MAJOR.MINOR.PATCH, e.g. @1.0.0 (hosts refuse a range)", pin)
 		}
 		return nil
-	}).Description(w.k.fit("the typeId of the node it runs, e.g. core.openwop.http.fetch (a pin such as @1.0.0 may follow)", descInset))
+	}).Description(w.k.Fit("the typeId of the node it runs, e.g. core.openwop.http.fetch (a pin such as @1.0.0 may follow)", ask.DescInset))
 }

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"fmt"
 
 	"charm.land/huh/v2"
@@ -88,39 +90,39 @@ func connScopes(a *answers, write bool) *[]scaffold.ScopeGroupAnswers {
 
 // connText is an input for the connection answer field, checked where the
 // scaffold's pointer map puts it in pack.json.
-func connText(k asker) func(key, title string, tv textValue) *huh.Input {
+func connText(k ask.Asker) func(key, title string, tv ask.TextValue) *huh.Input {
 	return pointed(k, validate.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer)
 }
 
 // connHelp is the schema's help of a connection answer field.
-func connHelp(k asker, field string) string {
-	return k.help(validate.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer(field))
+func connHelp(k ask.Asker, field string) string {
+	return k.Help(validate.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer(field))
 }
 
 // connOptional is an optional connection answer (empty leaves it out).
-func connOptional(k asker, field, title string, v *string) *huh.Input {
-	return k.optional(field, title, v, validate.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer(field)).
+func connOptional(k ask.Asker, field, title string, v *string) *huh.Input {
+	return k.Optional(field, title, v, validate.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer(field)).
 		Placeholder("(optional)")
 }
 
 // schemaOptions lists the v2 connection schema's enum at ptr, the current
 // answer added when it is not one of them.
-func schemaOptions(k asker, ptr, cur string) []huh.Option[string] {
-	return huh.NewOptions(withCurrent(k.v.FieldFor(validate.V2, validate.ConnectionPack, ptr).Enum, cur)...)
+func schemaOptions(k ask.Asker, ptr, cur string) []huh.Option[string] {
+	return huh.NewOptions(withCurrent(k.V.FieldFor(validate.V2, validate.ConnectionPack, ptr).Enum, cur)...)
 }
 
 func providerGroups(w *wizard, _ pos) []*huh.Group {
 	k, pr := w.k, &w.a.connectionPack().Provider
 	text := connText(k)
-	return []*huh.Group{w.k.group(
-		text("provider.id", "Provider id", str{p: &pr.ID, def: pr.ID}).
+	return []*huh.Group{w.k.Group(
+		text("provider.id", "Provider id", ask.Str{P: &pr.ID, Def: pr.ID}).
 			Description("the short name connectors use to sign in to it, e.g. github"),
-		text("provider.displayName", "Display name", str{p: &pr.DisplayName, def: pr.DisplayName}).
+		text("provider.displayName", "Display name", ask.Str{P: &pr.DisplayName, Def: pr.DisplayName}).
 			Description("shown to people when they connect, e.g. GitHub"),
-		k.choose(choice{key: "provider.category", title: "Category",
-			desc: connHelp(k, "provider.category"),
-			opts: huh.NewOptions(withCurrent(scaffold.ConnectionCategories(), pr.Category)...),
-			acc:  huh.NewPointerAccessor(&pr.Category)}),
+		k.Choose(ask.Choice{Key: "provider.category", Title: "Category",
+			Desc: connHelp(k, "provider.category"),
+			Opts: huh.NewOptions(withCurrent(scaffold.ConnectionCategories(), pr.Category)...),
+			Acc:  huh.NewPointerAccessor(&pr.Category)}),
 		connOptional(k, "provider.vendor", "Vendor", &pr.Vendor),
 		connOptional(k, "provider.docsUrl", "Documentation address", &pr.DocsURL),
 	)}
@@ -131,31 +133,31 @@ func providerGroups(w *wizard, _ pos) []*huh.Group {
 func connAuthGroups(w *wizard, _ pos) []*huh.Group {
 	k, au := w.k, &w.a.connectionPack().Provider.Auth
 	text := connText(k)
-	kind := w.k.group(k.choose(choice{key: "provider.auth.kind", title: "How connectors sign in",
-		desc: "oauth2: people sign in at the provider and grant scopes; api_key, bearer, basic: the operator supplies a credential",
-		opts: huh.NewOptions(withCurrent(scaffold.ConnectionAuthKinds(), au.Kind)...),
-		acc:  huh.NewPointerAccessor(&au.Kind)}))
-	endpoints := w.k.group(
-		k.choose(choice{key: "provider.auth.flow", title: "OAuth flow",
-			opts: huh.NewOptions(withCurrent(scaffold.ConnectionAuthFlows(), au.Flow)...),
-			acc:  huh.NewPointerAccessor(&au.Flow)}),
-		k.choose(choice{key: "provider.auth.scopeModel", title: "Scope model",
-			desc: "groups: read and write scope groups people consent to; coarse: one read-or-write choice; capabilities: a fixed set granted in the provider's developer portal",
-			opts: schemaOptions(k, "/provider/auth/scopeModel", au.ScopeModel),
-			acc:  huh.NewPointerAccessor(&au.ScopeModel)}),
-		text("provider.auth.authorize", "Authorization address", str{p: &au.Authorize, def: au.Authorize}).
+	kind := w.k.Group(k.Choose(ask.Choice{Key: "provider.auth.kind", Title: "How connectors sign in",
+		Desc: "oauth2: people sign in at the provider and grant scopes; api_key, bearer, basic: the operator supplies a credential",
+		Opts: huh.NewOptions(withCurrent(scaffold.ConnectionAuthKinds(), au.Kind)...),
+		Acc:  huh.NewPointerAccessor(&au.Kind)}))
+	endpoints := w.k.Group(
+		k.Choose(ask.Choice{Key: "provider.auth.flow", Title: "OAuth flow",
+			Opts: huh.NewOptions(withCurrent(scaffold.ConnectionAuthFlows(), au.Flow)...),
+			Acc:  huh.NewPointerAccessor(&au.Flow)}),
+		k.Choose(ask.Choice{Key: "provider.auth.scopeModel", Title: "Scope model",
+			Desc: "groups: read and write scope groups people consent to; coarse: one read-or-write choice; capabilities: a fixed set granted in the provider's developer portal",
+			Opts: schemaOptions(k, "/provider/auth/scopeModel", au.ScopeModel),
+			Acc:  huh.NewPointerAccessor(&au.ScopeModel)}),
+		text("provider.auth.authorize", "Authorization address", ask.Str{P: &au.Authorize, Def: au.Authorize}).
 			Description("the provider's https page where people sign in and consent"),
-		text("provider.auth.token", "Token address", str{p: &au.Token, def: au.Token}).
+		text("provider.auth.token", "Token address", ask.Str{P: &au.Token, Def: au.Token}).
 			Description("the provider's https endpoint that issues tokens"),
 		connOptional(k, "provider.auth.revoke", "Revocation address", &au.Revoke),
 	)
-	issuer := w.k.group(
-		text("provider.auth.issuer", "Issuer", str{p: &au.Issuer, def: au.Issuer}).
+	issuer := w.k.Group(
+		text("provider.auth.issuer", "Issuer", ask.Str{P: &au.Issuer, Def: au.Issuer}).
 			Description("the authorization server's issuer, an https address (hosts need it for a provider reached over MCP)"),
-		k.choose(choice{key: "provider.auth.pkce", title: "PKCE",
-			desc: "S256 unless the provider cannot do PKCE (then hosts refuse it over MCP)",
-			opts: schemaOptions(k, "/provider/auth/pkce", au.PKCE),
-			acc:  huh.NewPointerAccessor(&au.PKCE)}),
+		k.Choose(ask.Choice{Key: "provider.auth.pkce", Title: "PKCE",
+			Desc: "S256 unless the provider cannot do PKCE (then hosts refuse it over MCP)",
+			Opts: schemaOptions(k, "/provider/auth/pkce", au.PKCE),
+			Acc:  huh.NewPointerAccessor(&au.PKCE)}),
 	)
 	notOAuth := func() bool { return au.Kind != "oauth2" }
 	return []*huh.Group{kind, w.hideWhen(endpoints, notOAuth), w.hideWhen(issuer, notOAuth)}
@@ -166,10 +168,10 @@ func connScopeGroups(w *wizard, at pos, write bool) []*huh.Group {
 	k, g := w.k, &(*connScopes(w.a, write))[at.j]
 	key := func(f string) string { return fmt.Sprintf("provider.auth.%s.%d.%s", scopeSide(write), at.j, f) }
 	text := connText(k)
-	return []*huh.Group{w.k.group(
-		text(key("key"), "Group key", str{p: &g.Key, def: g.Key}).Description(k.fit("a short name for the group, e.g. repo-read", descInset)),
-		text(key("label"), "Label", str{p: &g.Label, def: g.Label}).Description(k.fit("what people are asked to allow, e.g. Read your repositories", descInset)),
-		text(key("scopes"), "Provider scopes", list{p: &g.Scopes, def: g.Scopes}).
+	return []*huh.Group{w.k.Group(
+		text(key("key"), "Group key", ask.Str{P: &g.Key, Def: g.Key}).Description(k.Fit("a short name for the group, e.g. repo-read", ask.DescInset)),
+		text(key("label"), "Label", ask.Str{P: &g.Label, Def: g.Label}).Description(k.Fit("what people are asked to allow, e.g. Read your repositories", ask.DescInset)),
+		text(key("scopes"), "Provider scopes", ask.List{P: &g.Scopes, Def: g.Scopes}).
 			Description("the provider's own scope strings the group asks for, comma-separated"),
 	)}
 }
@@ -178,23 +180,23 @@ func connScopeGroups(w *wizard, at pos, write bool) []*huh.Group {
 func reachGroups(w *wizard, _ pos) []*huh.Group {
 	k, pr := w.k, &w.a.connectionPack().Provider
 	text := connText(k)
-	reach := w.k.group(k.choose(choice{key: "provider.reach", title: "Reached through",
-		desc: "mcp: its MCP server; openapi: its HTTP API, described by an OpenAPI document; integration: a core integration node",
-		opts: huh.NewOptions(withCurrent(scaffold.ConnectionReaches(), pr.Reach)...),
-		acc:  huh.NewPointerAccessor(&pr.Reach)}))
-	mcp := w.k.group(
-		text("provider.server", "MCP server address", str{p: &pr.Server, def: pr.Server}).Description(k.fit("the server's https address", descInset)),
-		k.choose(choice{key: "provider.transport", title: "Transport",
-			opts: huh.NewOptions(withCurrent(scaffold.ConnectionTransports(), pr.Transport)...),
-			acc:  huh.NewPointerAccessor(&pr.Transport)}),
+	reach := w.k.Group(k.Choose(ask.Choice{Key: "provider.reach", Title: "Reached through",
+		Desc: "mcp: its MCP server; openapi: its HTTP API, described by an OpenAPI document; integration: a core integration node",
+		Opts: huh.NewOptions(withCurrent(scaffold.ConnectionReaches(), pr.Reach)...),
+		Acc:  huh.NewPointerAccessor(&pr.Reach)}))
+	mcp := w.k.Group(
+		text("provider.server", "MCP server address", ask.Str{P: &pr.Server, Def: pr.Server}).Description(k.Fit("the server's https address", ask.DescInset)),
+		k.Choose(ask.Choice{Key: "provider.transport", Title: "Transport",
+			Opts: huh.NewOptions(withCurrent(scaffold.ConnectionTransports(), pr.Transport)...),
+			Acc:  huh.NewPointerAccessor(&pr.Transport)}),
 	)
-	openapi := w.k.group(
-		text("provider.openapi", "OpenAPI document", str{p: &pr.OpenAPI, def: pr.OpenAPI}).
-			Description(k.fit("its https address, or its path in the pack", descInset)),
+	openapi := w.k.Group(
+		text("provider.openapi", "OpenAPI document", ask.Str{P: &pr.OpenAPI, Def: pr.OpenAPI}).
+			Description(k.Fit("its https address, or its path in the pack", ask.DescInset)),
 	)
-	node := w.k.group(
-		text("provider.node", "Integration node", str{p: &pr.Node, def: pr.Node}).
-			Description(k.fit("the typeId of the core integration node, e.g. core.openwop.integration.slack", descInset)),
+	node := w.k.Group(
+		text("provider.node", "Integration node", ask.Str{P: &pr.Node, Def: pr.Node}).
+			Description(k.Fit("the typeId of the core integration node, e.g. core.openwop.integration.slack", ask.DescInset)),
 	)
 	return []*huh.Group{reach,
 		w.hideWhen(mcp, func() bool { return pr.Reach != "mcp" }),
@@ -202,7 +204,7 @@ func reachGroups(w *wizard, _ pos) []*huh.Group {
 		w.hideWhen(node, func() bool { return pr.Reach != "integration" }),
 		// asked whatever the reach: required for openapi, and the schema
 		// lets any provider name where its credential may go
-		w.k.group(text("provider.apiHosts", "API hosts", list{p: &pr.APIHosts, def: pr.APIHosts}).
-			Description(k.fit("the hosts the credential may be sent to, comma-separated, e.g. api.acme.com (needed for openapi)", descInset))),
+		w.k.Group(text("provider.apiHosts", "API hosts", ask.List{P: &pr.APIHosts, Def: pr.APIHosts}).
+			Description(k.Fit("the hosts the credential may be sent to, comma-separated, e.g. api.acme.com (needed for openapi)", ask.DescInset))),
 	}
 }

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"encoding/json"
 	"slices"
 	"strings"
@@ -39,47 +41,47 @@ func entryList[P any](noun, plural, page string, min int, of func(a *answers, i 
 
 // pointed is an input for the answer field key, checked in the schema of
 // kind at the pointer the scaffold gives the field ("" : no check).
-func pointed(k asker, kind validate.Kind, pointer func(string) string) func(key, title string, tv textValue) *huh.Input {
-	return func(key, title string, tv textValue) *huh.Input {
+func pointed(k ask.Asker, kind validate.Kind, pointer func(string) string) func(key, title string, tv ask.TextValue) *huh.Input {
+	return func(key, title string, tv ask.TextValue) *huh.Input {
 		ptr := pointer(key)
 		if ptr == "" {
-			return k.text(key, title, tv, "", "")
+			return k.Text(key, title, tv, "", "")
 		}
-		return k.text(key, title, tv, kind, ptr)
+		return k.Text(key, title, tv, kind, ptr)
 	}
 }
 
 // omittable is a number input where a negative number leaves the answer
 // out of the document (a temperature); otherwise it is checked at ptr.
-func omittable(k asker, key, title string, p *float64, kind validate.Kind, ptr string) *huh.Input {
-	tv := newNum(p, *p)
-	check := k.check(kind, ptr, tv.value)
-	return k.reg(k.text(key, title, leftOut{tv}, "", ""), func(s string) error {
-		if f, ok := tv.value(s).(float64); ok && f < 0 {
+func omittable(k ask.Asker, key, title string, p *float64, kind validate.Kind, ptr string) *huh.Input {
+	tv := ask.NewNum(p, *p)
+	check := k.Check(kind, ptr, tv.Value)
+	return k.Reg(k.Text(key, title, leftOut{tv}, "", ""), func(s string) error {
+		if f, ok := tv.Value(s).(float64); ok && f < 0 {
 			return nil
 		}
 		return check(s)
-	}).Description(k.fit(strings.TrimSpace(k.help(kind, ptr)+" A negative number leaves it out."), descInset))
+	}).Description(k.Fit(strings.TrimSpace(k.Help(kind, ptr)+" A negative number leaves it out."), ask.DescInset))
 }
 
 // qualified is the input of a declarative entry's id, which the pack name
 // prefixes (scaffold.Qualify): checked as it lands, at ptr.
-func qualified(w *wizard, kind validate.Kind, key, title string, tv textValue, ptr string) *huh.Input {
+func qualified(w *wizard, kind validate.Kind, key, title string, tv ask.TextValue, ptr string) *huh.Input {
 	k := w.k
-	return k.reg(k.text(key, title, tv, "", ""), titled(title, ptr, k.check(kind, ptr, func(s string) any {
-		return scaffold.Qualify(w.a.name(), tv.value(s).(string))
+	return k.Reg(k.Text(key, title, tv, "", ""), ask.Titled(title, ptr, k.Check(kind, ptr, func(s string) any {
+		return scaffold.Qualify(w.a.name(), tv.Value(s).(string))
 	})))
 }
 
 // leftOut is a number answer whose negative suggestion stands for "leave
 // it out": offered in those words, not as the number.
-type leftOut struct{ num }
+type leftOut struct{ ask.Num }
 
-func (l leftOut) offer() string {
-	if l.def < 0 {
+func (l leftOut) Offer() string {
+	if l.Default() < 0 {
 		return "none: left out"
 	}
-	return l.suggestion()
+	return l.Suggestion()
 }
 
 // withCurrent is a list of choices with the current answer added when it

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -65,14 +67,14 @@ func formGroups(w *wizard, at pos) []*huh.Group {
 	k, t := w.k, &w.a.formPack().Templates[at.i]
 	key := func(f string) string { return fmt.Sprintf("templates.%d.%s", at.i, f) }
 	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
-	return []*huh.Group{w.k.group(
-		qualified(w, validate.FormContentPack, key("id"), "Form id", str{p: &t.ID, def: t.ID}, fmt.Sprintf("/templates/%d/templateId", at.i)).
-			Description(k.fit("appended to the pack name to form the templateId", descInset)),
-		text(key("version"), "Form version", str{p: &t.Version, def: t.Version}),
-		k.derived(key("label"), "Label", &t.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
-		k.optional(key("title"), "Title", &t.Title, validate.FormContentPack, scaffold.FormFieldPointer(key("title"))).Placeholder("(the label)"),
-		text(key("description"), "Description", str{p: &t.Description, def: t.Description}),
-		text(key("category"), "Category", str{p: &t.Category, def: t.Category}),
+	return []*huh.Group{w.k.Group(
+		qualified(w, validate.FormContentPack, key("id"), "Form id", ask.Str{P: &t.ID, Def: t.ID}, fmt.Sprintf("/templates/%d/templateId", at.i)).
+			Description(k.Fit("appended to the pack name to form the templateId", ask.DescInset)),
+		text(key("version"), "Form version", ask.Str{P: &t.Version, Def: t.Version}),
+		k.Derived(key("label"), "Label", &t.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
+		k.Optional(key("title"), "Title", &t.Title, validate.FormContentPack, scaffold.FormFieldPointer(key("title"))).Placeholder("(the label)"),
+		text(key("description"), "Description", ask.Str{P: &t.Description, Def: t.Description}),
+		text(key("category"), "Category", ask.Str{P: &t.Category, Def: t.Category}),
 	)}
 }
 
@@ -82,21 +84,21 @@ func formFieldGroups(w *wizard, at pos) []*huh.Group {
 	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
 	format, other := w.formatChoice(key("format"), &f.Format)
 	return []*huh.Group{
-		w.k.group(
-			text(key("id"), "Field id", str{p: &f.ID, def: f.ID}),
-			k.choose(choice{key: key("type"), title: "Type",
-				desc: k.help(validate.FormContentPack, scaffold.FormFieldPointer(key("type"))),
-				opts: huh.NewOptions(withCurrent(scaffold.FormFieldTypes(), f.Type)...),
-				acc:  huh.NewPointerAccessor(&f.Type)}),
-			k.derived(key("label"), "Label", &f.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
+		w.k.Group(
+			text(key("id"), "Field id", ask.Str{P: &f.ID, Def: f.ID}),
+			k.Choose(ask.Choice{Key: key("type"), Title: "Type",
+				Desc: k.Help(validate.FormContentPack, scaffold.FormFieldPointer(key("type"))),
+				Opts: huh.NewOptions(withCurrent(scaffold.FormFieldTypes(), f.Type)...),
+				Acc:  huh.NewPointerAccessor(&f.Type)}),
+			k.Derived(key("label"), "Label", &f.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
 			format,
 		),
 		other,
-		w.k.group(
-			text(key("description"), "Description", str{p: &f.Description, def: f.Description}),
-			k.yes(key("required"), "Required?", huh.NewPointerAccessor(&f.Required)),
-			k.optional(key("default"), "Default", &f.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
-			text(key("options"), "Options", list{p: &f.Options, def: f.Options}).Description(k.fit("a select's choices, comma-separated", descInset)),
+		w.k.Group(
+			text(key("description"), "Description", ask.Str{P: &f.Description, Def: f.Description}),
+			k.Yes(key("required"), "Required?", huh.NewPointerAccessor(&f.Required)),
+			k.Optional(key("default"), "Default", &f.Default, "", "").Placeholder("(optional, read as the type: a number, true, a, b)"),
+			text(key("options"), "Options", ask.List{P: &f.Options, Def: f.Options}).Description(k.Fit("a select's choices, comma-separated", ask.DescInset)),
 		),
 	}
 }
@@ -127,11 +129,11 @@ func (w *wizard) formatChoice(key string, v *string) (huh.Field, *huh.Group) {
 	for _, c := range scaffold.FormFormatChoices() {
 		opts = append(opts, huh.NewOption(c.About, c.Value))
 	}
-	list := k.choose(choice{key: key, title: "Format",
-		desc: k.help(validate.FormContentPack, scaffold.FormFieldPointer(key)), opts: opts,
-		acc: huh.NewPointerAccessor(&chosen)})
-	in := k.reg(k.text(key+".other", "Host format", str{p: v, def: scaffold.FormFormatOther}, "", "").Placeholder("x-phone").
+	list := k.Choose(ask.Choice{Key: key, Title: "Format",
+		Desc: k.Help(validate.FormContentPack, scaffold.FormFieldPointer(key)), Opts: opts,
+		Acc: huh.NewPointerAccessor(&chosen)})
+	in := k.Reg(k.Text(key+".other", "Host format", ask.Str{P: v, Def: scaffold.FormFormatOther}, "", "").Placeholder("x-phone").
 		Description("a format a host of yours knows: x- then lower-case letters, digits and dashes"),
 		scaffold.CheckHostFormat)
-	return list, w.hideWhen(w.k.group(in), func() bool { return chosen != scaffold.FormFormatOther })
+	return list, w.hideWhen(w.k.Group(in), func() bool { return chosen != scaffold.FormFormatOther })
 }

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"fmt"
 
 	"charm.land/huh/v2"
@@ -37,26 +39,26 @@ func nodeGroups(w *wizard, at pos) []*huh.Group {
 	nk := validate.NodePack
 	key := func(f string) string { return fmt.Sprintf("nodes.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/nodes/%d/%s", i, f) }
-	id := str{p: &n.ID, def: def.ID}
+	id := ask.Str{P: &n.ID, Def: def.ID}
 	return []*huh.Group{
-		w.k.group(
-			k.reg(k.text(key("id"), "Node id", id, "", "").Description(k.fit("appended to the pack name to form the typeId", descInset)),
-				titled("Node id", ptr("typeId"), k.check(nk, ptr("typeId"), func(s string) any { return a.name() + "." + id.value(s).(string) }))),
-			k.derived(key("label"), "Label", &n.Label, nk, ptr("label")),
-			k.text(key("description"), "Description", str{p: &n.Description, def: def.Description}, nk, ptr("description")),
+		w.k.Group(
+			k.Reg(k.Text(key("id"), "Node id", id, "", "").Description(k.Fit("appended to the pack name to form the typeId", ask.DescInset)),
+				ask.Titled("Node id", ptr("typeId"), k.Check(nk, ptr("typeId"), func(s string) any { return a.name() + "." + id.Value(s).(string) }))),
+			k.Derived(key("label"), "Label", &n.Label, nk, ptr("label")),
+			k.Text(key("description"), "Description", ask.Str{P: &n.Description, Def: def.Description}, nk, ptr("description")),
 		),
-		w.k.group(
-			k.choose(choice{key: key("category"), title: "Category",
-				desc: k.help(nk, ptr("category")), opts: k.enum(nk, ptr("category")),
-				acc: huh.NewPointerAccessor(&n.Category)}),
-			k.choose(choice{key: key("role"), title: "Role",
-				desc: k.help(nk, ptr("role")), opts: huh.NewOptions(scaffold.NodeRoles...),
-				acc: huh.NewPointerAccessor(&n.Role)}),
-			k.multi(key("capabilities"), "Capabilities", k.help(nk, ptr("capabilities")), fixed(k.v.Field(nk, ptr("capabilities")).Enum), &n.Capabilities, ""),
+		w.k.Group(
+			k.Choose(ask.Choice{Key: key("category"), Title: "Category",
+				Desc: k.Help(nk, ptr("category")), Opts: k.Enum(nk, ptr("category")),
+				Acc: huh.NewPointerAccessor(&n.Category)}),
+			k.Choose(ask.Choice{Key: key("role"), Title: "Role",
+				Desc: k.Help(nk, ptr("role")), Opts: huh.NewOptions(scaffold.NodeRoles...),
+				Acc: huh.NewPointerAccessor(&n.Role)}),
+			k.Multi(key("capabilities"), "Capabilities", k.Help(nk, ptr("capabilities")), ask.Fixed(k.V.Field(nk, ptr("capabilities")).Enum), &n.Capabilities, ""),
 		),
-		w.k.group(
-			k.text(key("inputs"), "Input ports", list{p: &n.Inputs, def: def.Inputs}, "", "").Description(k.fit("comma-separated names", descInset)),
-			k.text(key("outputs"), "Output ports", list{p: &n.Outputs, def: def.Outputs}, "", "").Description(k.fit("comma-separated names", descInset)),
+		w.k.Group(
+			k.Text(key("inputs"), "Input ports", ask.List{P: &n.Inputs, Def: def.Inputs}, "", "").Description(k.Fit("comma-separated names", ask.DescInset)),
+			k.Text(key("outputs"), "Output ports", ask.List{P: &n.Outputs, Def: def.Outputs}, "", "").Description(k.Fit("comma-separated names", ask.DescInset)),
 		),
 	}
 }

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"fmt"
 
 	"charm.land/huh/v2"
@@ -62,21 +64,21 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.%s", at.i, f) }
 	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{
-		w.k.group(
-			text(key("id"), "Template id", str{p: &pr.ID, def: pr.ID}).Description(k.fit("the templateId, e.g. writer-system", descInset)),
-			text(key("version"), "Template version", str{p: &pr.Version, def: pr.Version}),
-			k.choose(choice{key: key("kind"), title: "Role",
-				desc: k.help(validate.PromptPack, scaffold.PromptFieldPointer(key("kind"))),
-				opts: huh.NewOptions(withCurrent(scaffold.PromptKinds(), pr.Kind)...),
-				acc:  huh.NewPointerAccessor(&pr.Kind)}),
-			k.derived(key("name"), "Name", &pr.Name, validate.PromptPack, scaffold.PromptFieldPointer(key("name"))),
-			text(key("description"), "Description", str{p: &pr.Description, def: pr.Description}),
+		w.k.Group(
+			text(key("id"), "Template id", ask.Str{P: &pr.ID, Def: pr.ID}).Description(k.Fit("the templateId, e.g. writer-system", ask.DescInset)),
+			text(key("version"), "Template version", ask.Str{P: &pr.Version, Def: pr.Version}),
+			k.Choose(ask.Choice{Key: key("kind"), Title: "Role",
+				Desc: k.Help(validate.PromptPack, scaffold.PromptFieldPointer(key("kind"))),
+				Opts: huh.NewOptions(withCurrent(scaffold.PromptKinds(), pr.Kind)...),
+				Acc:  huh.NewPointerAccessor(&pr.Kind)}),
+			k.Derived(key("name"), "Name", &pr.Name, validate.PromptPack, scaffold.PromptFieldPointer(key("name"))),
+			text(key("description"), "Description", ask.Str{P: &pr.Description, Def: pr.Description}),
 		),
-		w.k.group(
-			k.long(key("text"), "Text", "the template; {{name}} is a variable's slot",
-				str{p: &pr.Text, def: pr.Text}, validate.PromptPack, scaffold.PromptFieldPointer(key("text"))),
-			text(key("tags"), "Tags", list{p: &pr.Tags, def: pr.Tags}).Description(k.fit("comma-separated (optional)", descInset)),
-			k.optional(key("modelClass"), "Model class", &pr.ModelClass, validate.PromptPack, scaffold.PromptFieldPointer(key("modelClass"))).
+		w.k.Group(
+			k.Long(key("text"), "Text", "the template; {{name}} is a variable's slot",
+				ask.Str{P: &pr.Text, Def: pr.Text}, validate.PromptPack, scaffold.PromptFieldPointer(key("text"))),
+			text(key("tags"), "Tags", ask.List{P: &pr.Tags, Def: pr.Tags}).Description(k.Fit("comma-separated (optional)", ask.DescInset)),
+			k.Optional(key("modelClass"), "Model class", &pr.ModelClass, validate.PromptPack, scaffold.PromptFieldPointer(key("modelClass"))).
 				Placeholder("(optional)"),
 			omittable(k, key("temperature"), "Temperature", &pr.Temperature, validate.PromptPack, scaffold.PromptFieldPointer(key("temperature"))),
 		),
@@ -87,20 +89,20 @@ func variableGroups(w *wizard, at pos) []*huh.Group {
 	k, va := w.k, &w.a.promptPack().Prompts[at.i].Variables[at.j]
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.variables.%d.%s", at.i, at.j, f) }
 	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
-	return []*huh.Group{w.k.group(
-		text(key("name"), "Variable name", str{p: &va.Name, def: va.Name}).Description(k.fit("the template uses it as {{name}}", descInset)),
-		k.choose(choice{key: key("type"), title: "Type",
-			opts: huh.NewOptions(withCurrent(scaffold.PromptVariableTypes(), va.Type)...),
-			acc:  huh.NewPointerAccessor(&va.Type)}),
-		k.choose(choice{key: key("source"), title: "Source",
-			desc: k.help(validate.PromptPack, scaffold.PromptFieldPointer(key("source"))),
-			opts: huh.NewOptions(withCurrent(scaffold.PromptVariableSources(), va.Source)...),
-			acc:  huh.NewPointerAccessor(&va.Source)}),
-		k.yes(key("required"), "Required?", huh.NewPointerAccessor(&va.Required)),
+	return []*huh.Group{w.k.Group(
+		text(key("name"), "Variable name", ask.Str{P: &va.Name, Def: va.Name}).Description(k.Fit("the template uses it as {{name}}", ask.DescInset)),
+		k.Choose(ask.Choice{Key: key("type"), Title: "Type",
+			Opts: huh.NewOptions(withCurrent(scaffold.PromptVariableTypes(), va.Type)...),
+			Acc:  huh.NewPointerAccessor(&va.Type)}),
+		k.Choose(ask.Choice{Key: key("source"), Title: "Source",
+			Desc: k.Help(validate.PromptPack, scaffold.PromptFieldPointer(key("source"))),
+			Opts: huh.NewOptions(withCurrent(scaffold.PromptVariableSources(), va.Source)...),
+			Acc:  huh.NewPointerAccessor(&va.Source)}),
+		k.Yes(key("required"), "Required?", huh.NewPointerAccessor(&va.Required)),
 	),
 		// a required variable's default is never used: asked only when it is not required
-		w.hideWhen(w.k.group(k.optional(key("default"), "Default", &va.Default, validate.PromptPack, scaffold.PromptFieldPointer(key("default"))).
+		w.hideWhen(w.k.Group(k.Optional(key("default"), "Default", &va.Default, validate.PromptPack, scaffold.PromptFieldPointer(key("default"))).
 			Placeholder("(optional, used when the caller gives none)")), func() bool { return va.Required }),
-		w.k.group(text(key("description"), "Description", str{p: &va.Description, def: va.Description})),
+		w.k.Group(text(key("description"), "Description", ask.Str{P: &va.Description, Def: va.Description})),
 	}
 }

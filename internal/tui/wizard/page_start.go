@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"slices"
 
 	"charm.land/huh/v2"
@@ -51,13 +53,13 @@ func whatGroups(w *wizard, _ pos) []*huh.Group {
 	var opts []huh.Option[string]
 	for _, c := range offered() {
 		label := c.About
-		if w.k.accessible { // its name, which an answer may give
+		if w.k.Accessible { // its name, which an answer may give
 			label = c.Value + ": " + c.About
 		}
 		opts = append(opts, huh.NewOption(label, c.Value))
 	}
-	return []*huh.Group{w.k.group(w.k.choose(choice{key: "what", title: "What do you want to create?",
-		opts: opts, acc: huh.NewPointerAccessor(&w.a.What)}))}
+	return []*huh.Group{w.k.Group(w.k.Choose(ask.Choice{Key: "what", Title: "What do you want to create?",
+		Opts: opts, Acc: huh.NewPointerAccessor(&w.a.What)}))}
 }
 
 // identityGroups ask the pack's name (scope, organisation, name part) and
@@ -66,35 +68,35 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 	k, a := w.k, w.a
 	def := scaffold.PackAnswers{}.Defaults()
 	_, defOrg, defPart := scaffold.SplitName(def.Name)
-	nameCheck := func(tv textValue, part func(string) string) func(string) error {
+	nameCheck := func(tv ask.TextValue, part func(string) string) func(string) error {
 		return func(s string) error {
-			return k.check(validate.NodePack, "/name", func(string) any { return part(tv.value(s).(string)) })(s)
+			return k.Check(validate.NodePack, "/name", func(string) any { return part(tv.Value(s).(string)) })(s)
 		}
 	}
-	n := splitName(&a.Pack.Name)
-	scope, org, part := n.part(0, ""), n.part(1, defOrg), n.part(2, defPart)
+	n := ask.SplitName(&a.Pack.Name)
+	scope, org, part := n.Part(0, ""), n.Part(1, defOrg), n.Part(2, defPart)
 	license, other := w.license(&a.Pack.License)
 	groups := []*huh.Group{
-		w.k.group(
-			k.choose(choice{key: "name.scope", title: "Scope",
-				desc: k.help(validate.NodePack, "/name"), opts: choices(scaffold.NameScopes),
-				acc: scope}),
-			k.reg(k.text("name", "Organisation or author", org, "", "").Description(k.fit("the second part of the name, e.g. acme", descInset)),
-				nameCheck(org, org.with)),
-			k.reg(k.text("name.part", "Pack name", part, "", "").Description(k.fit("the last part, e.g. hello-world", descInset)),
-				nameCheck(part, part.with)),
+		w.k.Group(
+			k.Choose(ask.Choice{Key: "name.scope", Title: "Scope",
+				Desc: k.Help(validate.NodePack, "/name"), Opts: ask.Choices(scaffold.NameScopes),
+				Acc: scope}),
+			k.Reg(k.Text("name", "Organisation or author", org, "", "").Description(k.Fit("the second part of the name, e.g. acme", ask.DescInset)),
+				nameCheck(org, org.With)),
+			k.Reg(k.Text("name.part", "Pack name", part, "", "").Description(k.Fit("the last part, e.g. hello-world", ask.DescInset)),
+				nameCheck(part, part.With)),
 		),
-		w.k.group(
-			k.text("version", "Version", str{p: &a.Pack.Version, def: def.Version}, validate.NodePack, "/version"),
-			k.text("description", "Description", str{p: &a.Pack.Description, def: def.Description}, validate.NodePack, "/description"),
-			k.text("author", "Author", str{p: &a.Pack.Author, def: def.Author}, validate.NodePack, "/author"),
+		w.k.Group(
+			k.Text("version", "Version", ask.Str{P: &a.Pack.Version, Def: def.Version}, validate.NodePack, "/version"),
+			k.Text("description", "Description", ask.Str{P: &a.Pack.Description, Def: def.Description}, validate.NodePack, "/description"),
+			k.Text("author", "Author", ask.Str{P: &a.Pack.Author, Def: def.Author}, validate.NodePack, "/author"),
 			license,
 		),
 		other,
-		w.k.group(
-			k.text("homepage", "Homepage", str{p: &a.Pack.Homepage}, validate.NodePack, "/homepage").Placeholder("https://… (optional)"),
-			k.text("repository", "Repository", str{p: &a.Pack.Repository}, validate.NodePack, "/repository").Placeholder("https://… (optional)"),
-			k.text("keywords", "Keywords", list{p: &a.Pack.Keywords, def: def.Keywords}, validate.NodePack, "/keywords").
+		w.k.Group(
+			k.Text("homepage", "Homepage", ask.Str{P: &a.Pack.Homepage}, validate.NodePack, "/homepage").Placeholder("https://… (optional)"),
+			k.Text("repository", "Repository", ask.Str{P: &a.Pack.Repository}, validate.NodePack, "/repository").Placeholder("https://… (optional)"),
+			k.Text("keywords", "Keywords", ask.List{P: &a.Pack.Keywords, Def: def.Keywords}, validate.NodePack, "/keywords").
 				Description("comma-separated (optional)"),
 		),
 	}
@@ -115,9 +117,9 @@ func runtimeGroups(w *wizard, _ pos) []*huh.Group {
 		}
 		opts = append(opts, huh.NewOption(label, lang))
 	}
-	return []*huh.Group{w.k.group(
-		w.k.choose(choice{key: "runtime.language", title: "Runtime language",
-			desc: w.k.help(validate.NodePack, "/runtime/language"), opts: opts,
-			acc: huh.NewPointerAccessor(&w.a.Pack.Runtime.Language)}),
+	return []*huh.Group{w.k.Group(
+		w.k.Choose(ask.Choice{Key: "runtime.language", Title: "Runtime language",
+			Desc: w.k.Help(validate.NodePack, "/runtime/language"), Opts: opts,
+			Acc: huh.NewPointerAccessor(&w.a.Pack.Runtime.Language)}),
 	)}
 }

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"errors"
 	"fmt"
 	"strings"
@@ -76,28 +78,28 @@ func toolGroups(w *wizard, _ pos) []*huh.Group {
 	def := scaffold.ToolAnswers{}.Defaults()
 	tk := validate.ToolManifest
 	return []*huh.Group{
-		w.k.group(
-			k.text("tool.id", "Tool id", str{p: &t.Tool.ID, def: def.Tool.ID}, tk, "/tool/id"),
-			k.text("tool.version", "Tool version", str{p: &t.Tool.Version, def: def.Tool.Version}, tk, "/tool/version"),
-			k.text("tool.name", "Tool name", str{p: &t.Tool.Name, def: def.Tool.Name}, tk, "/tool/name"),
-			k.text("tool.summary", "Summary", str{p: &t.Tool.Summary, def: def.Tool.Summary}, tk, "/tool/summary"),
+		w.k.Group(
+			k.Text("tool.id", "Tool id", ask.Str{P: &t.Tool.ID, Def: def.Tool.ID}, tk, "/tool/id"),
+			k.Text("tool.version", "Tool version", ask.Str{P: &t.Tool.Version, Def: def.Tool.Version}, tk, "/tool/version"),
+			k.Text("tool.name", "Tool name", ask.Str{P: &t.Tool.Name, Def: def.Tool.Name}, tk, "/tool/name"),
+			k.Text("tool.summary", "Summary", ask.Str{P: &t.Tool.Summary, Def: def.Tool.Summary}, tk, "/tool/summary"),
 			// The homepage follows the id until it is typed (the scaffold's
 			// example.com page is only a placeholder to replace); the
 			// licence is the pack's when the tool ships in one.
-			k.following("tool.homepage", "Homepage", follow{p: &t.Tool.Homepage, def: func() string { return scaffold.ToolHomepage(t.Tool.ID) }},
+			k.Following("tool.homepage", "Homepage", ask.Follow{P: &t.Tool.Homepage, Def: func() string { return scaffold.ToolHomepage(t.Tool.ID) }},
 				&t.Tool.ID, tk, "/tool/homepage"),
 			// empty: the pack's licence as it is when the files are written
-			k.text("tool.license", "License (SPDX)", follow{p: &t.Tool.License, def: w.toolLicense, blank: true}, tk, "/tool/license").Suggestions(spdxIDs()),
+			k.Text("tool.license", "License (SPDX)", ask.Follow{P: &t.Tool.License, Def: w.toolLicense, Blank: true}, tk, "/tool/license").Suggestions(spdxIDs()),
 		),
-		w.k.group(
-			k.choose(choice{key: "runtime.kind", title: "Runtime kind",
-				desc: k.help(tk, "/runtime/kind"), opts: k.enum(tk, "/runtime/kind"),
-				acc: huh.NewPointerAccessor(&t.Runtime.Kind)}),
-			k.choose(choice{key: "install.method", title: "Install method",
-				desc: k.help(tk, "/runtime/install/method"),
-				opts: huh.NewOptions(scaffold.InstallMethods...),
-				acc:  huh.NewPointerAccessor(&t.Install.Method)}),
-			k.text("install.package", "Package", str{p: &t.Install.Package}, "", "").Description(k.fit("empty: the tool id", descInset)),
+		w.k.Group(
+			k.Choose(ask.Choice{Key: "runtime.kind", Title: "Runtime kind",
+				Desc: k.Help(tk, "/runtime/kind"), Opts: k.Enum(tk, "/runtime/kind"),
+				Acc: huh.NewPointerAccessor(&t.Runtime.Kind)}),
+			k.Choose(ask.Choice{Key: "install.method", Title: "Install method",
+				Desc: k.Help(tk, "/runtime/install/method"),
+				Opts: huh.NewOptions(scaffold.InstallMethods...),
+				Acc:  huh.NewPointerAccessor(&t.Install.Method)}),
+			k.Text("install.package", "Package", ask.Str{P: &t.Install.Package}, "", "").Description(k.Fit("empty: the tool id", ask.DescInset)),
 		),
 	}
 }
@@ -123,18 +125,18 @@ func envGroups(w *wizard, at pos) []*huh.Group {
 	tk := validate.ToolManifest
 	key := func(f string) string { return fmt.Sprintf("env.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/env/%d/%s", i, f) }
-	name := k.text(key("name"), "Environment variable", str{p: &e.Name, def: def.Name}, tk, ptr("name")).
+	name := k.Text(key("name"), "Environment variable", ask.Str{P: &e.Name, Def: def.Name}, tk, ptr("name")).
 		Description("a credential or setting the tool reads, e.g. ACME_API_KEY")
-	prompt := follow{p: &e.Prompt, def: func() string { return scaffold.EnvPrompt(e.Name) }, blank: true}
+	prompt := ask.Follow{P: &e.Prompt, Def: func() string { return scaffold.EnvPrompt(e.Name) }, Blank: true}
 	rest := []huh.Field{
-		k.following(key("prompt"), "Prompt", prompt, &e.Name, tk, ptr("prompt")),
-		k.yes(key("secret"), "Is it a secret?", yesNo{get: e.IsSecret, set: e.SetSecret}),
-		k.yes(key("required"), "Is it required?", huh.NewPointerAccessor(&e.Required)),
+		k.Following(key("prompt"), "Prompt", prompt, &e.Name, tk, ptr("prompt")),
+		k.Yes(key("secret"), "Is it a secret?", ask.YesNo{Read: e.IsSecret, Write: e.SetSecret}),
+		k.Yes(key("required"), "Is it required?", huh.NewPointerAccessor(&e.Required)),
 	}
-	if k.accessible {
-		return []*huh.Group{w.k.group(name), w.k.group(rest...)}
+	if k.Accessible {
+		return []*huh.Group{w.k.Group(name), w.k.Group(rest...)}
 	}
-	return []*huh.Group{w.k.group(append([]huh.Field{name}, rest...)...)}
+	return []*huh.Group{w.k.Group(append([]huh.Field{name}, rest...)...)}
 }
 
 // scopeGroups ask one scope: the resource, what is done with it and why.
@@ -145,16 +147,16 @@ func scopeGroups(w *wizard, at pos) []*huh.Group {
 	tk := validate.ToolManifest
 	key := func(f string) string { return fmt.Sprintf("scopes.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/scopes/%d/%s", i, f) }
-	return []*huh.Group{w.k.group(
-		k.text(key("resource"), "Resource", str{p: &s.Resource, def: def.Resource}, tk, ptr("resource")).
+	return []*huh.Group{w.k.Group(
+		k.Text(key("resource"), "Resource", ask.Str{P: &s.Resource, Def: def.Resource}, tk, ptr("resource")).
 			Description("what the tool touches, e.g. net.outbound, gmail.messages"),
-		k.multi(key("actions"), "Actions on it", "what the tool does with it", fixed(k.v.Field(tk, ptr("actions/0")).Enum), &s.Actions, ""),
-		k.text(key("rationale"), "Rationale", str{p: &s.Rationale, def: def.Rationale}, tk, ptr("rationale")),
+		k.Multi(key("actions"), "Actions on it", "what the tool does with it", ask.Fixed(k.V.Field(tk, ptr("actions/0")).Enum), &s.Actions, ""),
+		k.Text(key("rationale"), "Rationale", ask.Str{P: &s.Rationale, Def: def.Rationale}, tk, ptr("rationale")),
 	),
 		// written to data_boundary.reads: asked for private data, which has one
-		w.hideWhen(w.k.group(k.choose(choice{key: key("sensitivity"), title: "Sensitivity of the data",
-			desc: "written to data_boundary.reads for private data (gmail.*, files.*, …)",
-			opts: k.enum(tk, "/data_boundary/reads/0/sensitivity"), acc: sensitivity{s}})),
+		w.hideWhen(w.k.Group(k.Choose(ask.Choice{Key: key("sensitivity"), Title: "Sensitivity of the data",
+			Desc: "written to data_boundary.reads for private data (gmail.*, files.*, …)",
+			Opts: k.Enum(tk, "/data_boundary/reads/0/sensitivity"), Acc: sensitivity{s}})),
 			func() bool { return !scaffold.IsPrivateData(s.Resource) }),
 	}
 }
@@ -169,18 +171,18 @@ func actionGroups(w *wizard, at pos) []*huh.Group {
 	key := func(f string) string { return fmt.Sprintf("actions.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/actions/%d/%s", i, f) }
 	fields := []huh.Field{
-		k.text(key("name"), "Action name", str{p: &act.Name, def: def.Name}, tk, ptr("name")),
-		k.text(key("summary"), "Action summary", str{p: &act.Summary, def: def.Summary}, tk, ptr("summary")),
-		k.choose(choice{key: key("sideEffects"), title: "Side effects",
-			desc: k.help(tk, ptr("side_effects")), opts: k.enum(tk, ptr("side_effects")),
-			acc: huh.NewPointerAccessor(&act.SideEffects)}),
-		k.text(key("inputs"), "Inputs", list{p: &act.Inputs, def: def.Inputs}, "", "").Description(k.fit("comma-separated names of its string inputs", descInset)),
+		k.Text(key("name"), "Action name", ask.Str{P: &act.Name, Def: def.Name}, tk, ptr("name")),
+		k.Text(key("summary"), "Action summary", ask.Str{P: &act.Summary, Def: def.Summary}, tk, ptr("summary")),
+		k.Choose(ask.Choice{Key: key("sideEffects"), Title: "Side effects",
+			Desc: k.Help(tk, ptr("side_effects")), Opts: k.Enum(tk, ptr("side_effects")),
+			Acc: huh.NewPointerAccessor(&act.SideEffects)}),
+		k.Text(key("inputs"), "Inputs", ask.List{P: &act.Inputs, Def: def.Inputs}, "", "").Description(k.Fit("comma-separated names of its string inputs", ask.DescInset)),
 	}
 	if len(t.ScopeChoices()) > 0 || len(act.ScopesUsed) > 0 { // the scopes ticked and then removed are said
-		fields = append(fields, k.multi(key("scopesUsed"), "Scopes it uses", "the scopes this action needs",
+		fields = append(fields, k.Multi(key("scopesUsed"), "Scopes it uses", "the scopes this action needs",
 			func() []string { return t.ScopeChoices() }, &act.ScopesUsed, "the tool has no scopes"))
 	}
-	return []*huh.Group{w.k.group(fields...)}
+	return []*huh.Group{w.k.Group(fields...)}
 }
 
 // safetyGroups ask the smoke test and the kill switch; each offers first
@@ -192,34 +194,34 @@ func safetyGroups(w *wizard, _ pos) []*huh.Group {
 	derived.KillSwitch.Kind = scaffold.Derived
 	opts := []huh.Option[string]{huh.NewOption("from the answers: "+derived.KillSwitchKind()+why(derived), scaffold.Derived)}
 	opts = append(opts, huh.NewOptions(scaffold.KillSwitchKinds...)...)
-	return []*huh.Group{w.k.group(
-		w.k.choose(choice{key: "smoke.kind", title: "Smoke test",
-			desc: "what checks the tool once it is installed", opts: choices(t.SmokeChoices()),
-			acc: huh.NewPointerAccessor(&t.Smoke.Kind)}),
-		w.k.choose(choice{key: "killSwitch.kind", title: "Kill switch",
-			desc: "how the owner stops the tool", opts: opts,
-			acc: huh.NewPointerAccessor(&t.KillSwitch.Kind)}),
+	return []*huh.Group{w.k.Group(
+		w.k.Choose(ask.Choice{Key: "smoke.kind", Title: "Smoke test",
+			Desc: "what checks the tool once it is installed", Opts: ask.Choices(t.SmokeChoices()),
+			Acc: huh.NewPointerAccessor(&t.Smoke.Kind)}),
+		w.k.Choose(ask.Choice{Key: "killSwitch.kind", Title: "Kill switch",
+			Desc: "how the owner stops the tool", Opts: opts,
+			Acc: huh.NewPointerAccessor(&t.KillSwitch.Kind)}),
 	),
 		// what the kind chosen needs, asked only for it
-		w.hideWhen(w.k.group(w.k.reg(w.k.text("killSwitch.url", "Kill switch address", str{p: &t.KillSwitch.URL}, "", ""), func(s string) error {
+		w.hideWhen(w.k.Group(w.k.Reg(w.k.Text("killSwitch.url", "Kill switch address", ask.Str{P: &t.KillSwitch.URL}, "", ""), func(s string) error {
 			switch {
 			case strings.TrimSpace(s) == "":
 				return errors.New("the address is needed: where the owner revokes the tool (https://…)")
 			case scaffold.IsPlaceholderURL(s):
 				return errors.New(s + " is a placeholder, which stops nothing: give the real address")
 			}
-			return w.k.check(validate.ToolManifest, "/kill_switch/url", func(s string) any { return s })(s)
-		}).Description(w.k.fit("where the owner revokes the tool, e.g. https://acme.dev/tools/revoke", descInset))),
+			return w.k.Check(validate.ToolManifest, "/kill_switch/url", func(s string) any { return s })(s)
+		}).Description(w.k.Fit("where the owner revokes the tool, e.g. https://acme.dev/tools/revoke", ask.DescInset))),
 			func() bool { return t.KillSwitch.Kind != "url" }),
-		w.hideWhen(w.k.group(w.k.reg(w.k.text("killSwitch.command", "Kill switch command", str{p: &t.KillSwitch.Command}, "", ""), func(s string) error {
+		w.hideWhen(w.k.Group(w.k.Reg(w.k.Text("killSwitch.command", "Kill switch command", ask.Str{P: &t.KillSwitch.Command}, "", ""), func(s string) error {
 			if strings.TrimSpace(s) == "" {
 				return errors.New("the command is needed: what the owner runs to stop the tool")
 			}
 			return nil
-		}).Description(w.k.fit("the command that stops the tool, words separated by spaces, e.g. acme-tool revoke", descInset))),
+		}).Description(w.k.Fit("the command that stops the tool, words separated by spaces, e.g. acme-tool revoke", ask.DescInset))),
 			func() bool { return t.KillSwitch.Kind != "shell" }),
-		w.hideWhen(w.k.group(w.k.text("killSwitch.instructions", "Kill switch instructions", str{p: &t.KillSwitch.Instructions}, "", "").
-			Placeholder("(from the answers: remove the tool, then revoke its credentials)").Description(w.k.fit("what the owner does to stop the tool (optional)", descInset))),
+		w.hideWhen(w.k.Group(w.k.Text("killSwitch.instructions", "Kill switch instructions", ask.Str{P: &t.KillSwitch.Instructions}, "", "").
+			Placeholder("(from the answers: remove the tool, then revoke its credentials)").Description(w.k.Fit("what the owner does to stop the tool (optional)", ask.DescInset))),
 			func() bool { return t.KillSwitch.Kind != "manual" }),
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/keymap"
 	"github.com/openwop/wopkit/internal/tui/widgets"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 	"github.com/openwop/wopkit/internal/werr"
 	"github.com/openwop/wopkit/internal/words"
 )
@@ -115,7 +117,7 @@ func (r *review) problemLine(i int) string {
 	}
 	switch {
 	case label != "":
-		return label + ": " + inWords(p.Message, p.Pointer, label)
+		return label + ": " + ask.InWords(p.Message, p.Pointer, label)
 	case p.Field == "":
 		return p.Pointer + ": " + p.Message
 	}
@@ -146,7 +148,7 @@ func (w *wizard) updateReview(k tea.KeyPressMsg) tea.Cmd {
 			return w.fix(r.problems[r.cursor])
 		case r.plan != nil:
 			w.busy = "writing…"
-			return runCmd(w.k.v, w.a, w.opts, r.plan)
+			return runCmd(w.k.V, w.a, w.opts, r.plan)
 		}
 	case key.Matches(k, keys.Quit):
 		if d := w.confirmQuitReview(); d != nil {
@@ -167,7 +169,7 @@ func (w *wizard) confirmQuitReview() tui.Screen {
 	}
 	no := c.OnNo
 	c.OnNo = func() tea.Msg {
-		removeDraft(w.opts.draftOut())
+		drafts.Remove(w.opts.draftOut())
 		return no()
 	}
 	return c
@@ -177,7 +179,7 @@ func (w *wizard) confirmQuitReview() tui.Screen {
 // its review for a page: leaving from there asks about a draft again.
 func (w *wizard) dropFailDraft() {
 	if w.rev.failDraft {
-		removeDraft(w.opts.draftOut())
+		drafts.Remove(w.opts.draftOut())
 		w.rev.failDraft = false
 	}
 }
@@ -208,7 +210,7 @@ func (w *wizard) ran(m runMsg) tea.Cmd {
 	if m.err == nil {
 		w.finished, w.done, w.err = true, m.summary, "" // the plan's notes end it (a connection's OAuth client)
 		w.out.ok, w.out.err, w.out.summary = true, nil, m.summary
-		removeDraft(w.opts.draftOut())
+		drafts.Remove(w.opts.draftOut())
 		return nil
 	}
 	w.out.err = m.err

@@ -1,14 +1,14 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
-	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
 )
@@ -29,11 +29,11 @@ type labeledMsg struct {
 // both off the screen's thread: building a page may take time (the sign
 // page asks the ssh-agent for its keys).
 func (w *wizard) reviewCmd() tea.Cmd {
-	plan := planCmd(w.k.v, w.a, w.opts)
+	plan := planCmd(w.k.V, w.a, w.opts)
 	a := w.a.clone() // the answers as planned (planCmd derived the key)
 	ctx := *w.ctx
-	lw := &wizard{ctx: &ctx, k: w.k, opts: w.opts, built: map[pos]fieldLabels{}}
-	lw.k.rows = nil
+	lw := &wizard{ctx: &ctx, k: w.k, opts: w.opts, built: map[pos]ask.FieldLabels{}}
+	lw.k.Rows = nil
 	return func() tea.Msg {
 		m, _ := plan().(planMsg)
 		for i, fe := range m.problems { // the places a message names, by their labels too
@@ -46,7 +46,7 @@ func (w *wizard) reviewCmd() tea.Cmd {
 // labels are the labels of problems about the answers a (see where).
 func (w *wizard) labels(a *answers, problems []scaffold.FieldError) []string {
 	if w.built == nil { // each page built once for these answers
-		w.built = map[pos]fieldLabels{}
+		w.built = map[pos]ask.FieldLabels{}
 		defer func() { w.built = nil }()
 	}
 	var out []string
@@ -77,7 +77,7 @@ func (w *wizard) where(cur *answers, fe scaffold.FieldError) string {
 	for k := range titles {
 		keys = append(keys, k)
 	}
-	if best := bestKey(fieldKey(fe), keys); best != "" && titles[best] != "" {
+	if best := ask.BestKey(fieldKey(fe), keys); best != "" && titles[best] != "" {
 		return head + " › " + titles[best]
 	}
 	return head
@@ -92,13 +92,13 @@ func (w *wizard) titlesOf(a *answers, at pos) map[string]string {
 		return l
 	}
 	s := &wizard{ctx: w.ctx, k: w.k, a: a, opts: w.opts, hidden: map[*huh.Group]func() bool{}}
-	s.k.live, s.k.suggest, s.k.accessible = map[huh.Field]func(string) error{}, map[huh.Field]shown{}, false
-	s.k.labels = fieldLabels{}
+	s.k.Live, s.k.Suggest, s.k.Accessible = map[huh.Field]func(string) error{}, map[huh.Field]ask.Shown{}, false
+	s.k.Labels = ask.FieldLabels{}
 	at.pg.groups(s, at)
 	if w.built != nil {
-		w.built[at] = s.k.labels
+		w.built[at] = s.k.Labels
 	}
-	return s.k.labels
+	return s.k.Labels
 }
 
 // pageLabel is a page's title, with the entry it asks when there are
@@ -145,24 +145,6 @@ func (a *answers) clone() *answers {
 		return a
 	}
 	return c
-}
-
-// inWords is a problem's message with the document's name of the answer
-// (`defaultThreshold`) said as its label ("Confidence threshold").
-func inWords(msg, pointer, label string) string {
-	if label == "" || pointer == "" {
-		return msg
-	}
-	toks := jsondoc.SplitPointer(pointer)
-	if len(toks) == 0 {
-		return msg
-	}
-	i := strings.LastIndex(label, " › ")
-	if i < 0 { // the page alone: no field to name
-		return msg
-	}
-	field := label[i+len(" › "):]
-	return strings.ReplaceAll(msg, "`"+toks[len(toks)-1]+"`", field)
 }
 
 // placesInWords names the places of the document a message points at by

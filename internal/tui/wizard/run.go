@@ -288,7 +288,7 @@ func (w *wizard) replaceCmd() tea.Cmd {
 	// it, where the wizard's answers and options are not its to change
 	opts := w.opts
 	opts.Force = true
-	plan := planCmd(w.k.v, w.a, opts)
+	plan := planCmd(w.k.V, w.a, opts)
 	yes := func() tea.Msg { return replaceMsg{plan()} }
 	return tui.Push(tui.NewConfirm(w.ctx, "Replace the pack in "+dir+" (and a release of the same version beside it)? "+
 		"Its files are replaced only once everything is written, and put back as they were if writing fails.", yes, nil))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/sign/sigstore"
 	"github.com/openwop/wopkit/internal/sign/sigstore/sigstoretest"
+	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 )
 
 // downURL is the address of a server that was closed: nothing listens
@@ -55,7 +56,7 @@ func TestSignOfflineKeyless(t *testing.T) {
 					t.Errorf("the failure does not say %q: %s / %s", want, p.Message, p.Hint)
 				}
 			}
-			if _, err := os.Stat(draftFile(dir)); err != nil {
+			if _, err := os.Stat(drafts.File(dir)); err != nil {
 				t.Errorf("no draft kept after the failure: %v", err)
 			}
 			d.Keys("enter") // fix it
@@ -75,7 +76,7 @@ func TestSignOfflineKeyless(t *testing.T) {
 				t.Fatalf("q did not ask about a draft:\n%s", d.View())
 			}
 			d.Keys(keep)
-			_, err := os.Stat(draftFile(dir))
+			_, err := os.Stat(drafts.File(dir))
 			if kept := err == nil; kept != (keep == "y") {
 				t.Errorf("answered %s to Keep a draft: the draft kept %v", keep, kept)
 			}
@@ -104,7 +105,7 @@ func TestSignOfflineLeaveFromPage(t *testing.T) {
 		t.Fatalf("esc did not ask about a draft:\n%s", d.View())
 	}
 	d.Keys("n")
-	if _, err := os.Stat(draftFile(dir)); err == nil {
+	if _, err := os.Stat(drafts.File(dir)); err == nil {
 		t.Error("n to Keep a draft left the draft")
 	}
 }

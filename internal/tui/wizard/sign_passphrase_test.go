@@ -11,6 +11,8 @@ import (
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -43,7 +45,7 @@ func passSignPage(t *testing.T, dir, keyPath string) (*driver, *wizard) {
 	a.SignMethod, a.KeyChoice, a.KeyPath, a.KeyID = sign.MethodV2, "existing", keyPath, "acme-1"
 	opts := Options{Dir: filepath.Join(dir, "pack"), Output: filepath.Join(dir, "out.tgz"), DraftDir: dir}
 	d := newDriver(t, func(ctx *common.Context) tui.Screen {
-		return newWizard(ctx, asker{v: testValidator}, a, session{Options: opts})
+		return newWizard(ctx, ask.Asker{V: testValidator}, a, session{Options: opts})
 	})
 	w := d.App.Top().(*wizard)
 	toPage(d, w, "sign")
@@ -86,7 +88,7 @@ func TestWizardAsksAnEncryptedKeysPassphrase(t *testing.T) {
 	if err := saveDraft(dir, w.a); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(draftFile(dir))
+	b, err := os.ReadFile(drafts.File(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +137,7 @@ func TestAccessibleAsksAnEncryptedKeysPassphrase(t *testing.T) {
 		lines := append(nodeLines("acme")[:len(nodeLines("acme"))-1], "1", "", "", "", tc.pass)
 		var out bytes.Buffer
 		opts := Options{DraftDir: dir, Accessible: true, Input: strings.NewReader(strings.Join(lines, "\n") + "\n"), Screen: &out}
-		err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), session{Options: opts})
+		err := runAccessible(context.Background(), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts})
 		s := out.String()
 		if !strings.Contains(s, "Key passphrase") {
 			t.Fatalf("the passphrase is not asked:\n%s", s)
@@ -155,7 +157,7 @@ func TestAccessibleAsksAnEncryptedKeysPassphrase(t *testing.T) {
 		if werr.CodeOf(err) != "key_passphrase_wrong" || werr.ExitCode(err) != 1 {
 			t.Fatalf("a wrong passphrase: %v (exit %d)\n%s", err, werr.ExitCode(err), s)
 		}
-		if b, _ := os.ReadFile(draftFile(dir)); bytes.Contains(b, []byte(tc.pass)) {
+		if b, _ := os.ReadFile(drafts.File(dir)); bytes.Contains(b, []byte(tc.pass)) {
 			t.Fatal("the draft kept holds the passphrase")
 		}
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 )
 
 // The sign page's Ed25519 method follows the pack's spec: a v2 pack is not
@@ -43,12 +45,12 @@ func TestQuitWithoutDraftDropsTheResumedOne(t *testing.T) {
 	opts := Options{DraftDir: dir}
 	a := newAnswers()
 	a.What = whatNodes
-	path := draftFile(dir)
+	path := drafts.File(dir)
 	if err := saveDraft(dir, a); err != nil {
 		t.Fatal(err)
 	}
 	d := newDriver(t, func(ctx *common.Context) tui.Screen {
-		return newWizard(ctx, asker{v: testValidator}, a, session{Options: opts})
+		return newWizard(ctx, ask.Asker{V: testValidator}, a, session{Options: opts})
 	})
 	d.Keys("esc")
 	if _, ok := d.App.Top().(*tui.Confirm); !ok {

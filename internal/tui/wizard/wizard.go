@@ -1,10 +1,8 @@
 package wizard
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
-	"reflect"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -16,6 +14,8 @@ import (
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -24,13 +24,13 @@ import (
 // fail checked, then writing, packing and signing, all or nothing.
 type wizard struct {
 	ctx  *common.Context
-	k    asker
+	k    ask.Asker
 	a    *answers
 	opts session
 	out  *outcome
 	// built keeps the labels of the pages built apart to label a review
 	// (nil: none kept; see titlesOf).
-	built map[pos]fieldLabels
+	built map[pos]ask.FieldLabels
 
 	at    pos       // the current page
 	form  *huh.Form // its fields (nil on the review)
@@ -102,7 +102,7 @@ func (w *wizard) liveCheck() tea.Cmd {
 	w.liveSeq++
 	w.live = ""
 	f := w.form.GetFocusedField()
-	check := w.k.live[f]
+	check := w.k.Live[f]
 	if check == nil {
 		return nil
 	}
@@ -110,22 +110,22 @@ func (w *wizard) liveCheck() tea.Cmd {
 	return func() tea.Msg { return liveCheckMsg{seq: seq, err: check(text)} }
 }
 
-func newWizard(ctx *common.Context, k asker, a *answers, opts session) *wizard {
-	if k.live == nil {
-		k.live = map[huh.Field]func(string) error{}
+func newWizard(ctx *common.Context, k ask.Asker, a *answers, opts session) *wizard {
+	if k.Live == nil {
+		k.Live = map[huh.Field]func(string) error{}
 	}
-	if k.titles == nil {
-		k.titles = map[huh.Field]string{}
+	if k.Titles == nil {
+		k.Titles = map[huh.Field]string{}
 	}
-	if k.suggest == nil {
-		k.suggest = map[huh.Field]shown{}
+	if k.Suggest == nil {
+		k.Suggest = map[huh.Field]ask.Shown{}
 	}
-	if k.ends == nil {
-		k.ends = map[huh.Field]string{}
+	if k.Ends == nil {
+		k.Ends = map[huh.Field]string{}
 	}
-	k.plain = ctx.Styles.Plain
-	k.rows = func() int { return max(ctx.Height-4, 5) } // formSize's height
-	k.cols = func() int { return ctx.Width }
+	k.Plain = ctx.Styles.Plain
+	k.Rows = func() int { return max(ctx.Height-4, 5) } // formSize's height
+	k.Cols = func() int { return ctx.Width }
 	out := opts.out
 	if out == nil {
 		out = &outcome{}
@@ -141,8 +141,8 @@ func newWizard(ctx *common.Context, k asker, a *answers, opts session) *wizard {
 	}
 	pristine := a.fingerprint() == fresh.fingerprint()
 	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, out: out, hidden: map[*huh.Group]func() bool{}}
-	w.k.cross = w.crossCheck
-	w.k.spec = func() validate.Spec { return packSpec(w.a) } // a pack's fields are checked as the review checks the pack
+	w.k.Cross = w.crossCheck
+	w.k.Spec = func() validate.Spec { return packSpec(w.a) } // a pack's fields are checked as the review checks the pack
 	ws := walk(a)
 	w.at = ws[0]
 	if opts.What != "" {
@@ -228,16 +228,16 @@ func (w *wizard) move(to pos) tea.Cmd {
 
 // build makes the form of a page.
 func (w *wizard) build(at pos) *huh.Form {
-	clear(w.k.live)
-	clear(w.k.suggest)
-	clear(w.k.ends)
+	clear(w.k.Live)
+	clear(w.k.Suggest)
+	clear(w.k.Ends)
 	clear(w.hidden)
 	w.syncs = nil
 	w.live = ""
 	w.builtCols = w.ctx.Width
-	theme := charmTheme
+	theme := ask.CharmTheme
 	if w.ctx.Styles.Plain {
-		theme = plainThemeOnce
+		theme = ask.PlainTheme
 	}
 	// The help line names every key; a refusal is shown once, above the
 	// field (View), not again in the form's footer.
@@ -349,7 +349,7 @@ func (w *wizard) update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 			w.form = w.build(w.at)
 			cmd := w.startForm()
 			if key != "" {
-				focusKey(w.form, key)
+				ask.FocusKey(w.form, key)
 			}
 			return w, cmd
 		}
@@ -400,33 +400,11 @@ func (w *wizard) update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 	if w.form == nil {
 		return w, nil
 	}
-	msg = editorValue(msg)
+	msg = ask.EditorValue(msg)
 	m, cmd := w.form.Update(msg)
 	w.form = m.(*huh.Form)
 	return w, w.afterForm(msg, cmd)
 }
-
-// editorValue is the value huh's multi-line field reads back from $EDITOR
-// (ctrl+e; huh's own message, of a type it does not export) without the
-// final newline the editor adds to the file (issue 35, item 8: the system
-// prompt got a trailing blank line); any other message as it is.
-func editorValue(msg tea.Msg) tea.Msg {
-	v := reflect.ValueOf(msg)
-	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Uint8 ||
-		v.Type().Name() != "updateValueMsg" || v.Type().PkgPath() != huhPkg {
-		return msg
-	}
-	b := v.Bytes()
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	b = bytes.TrimSuffix(b, []byte("\r"))
-	out := reflect.New(v.Type()).Elem()
-	out.SetBytes(b)
-	return out.Interface()
-}
-
-// huhPkg is the import path of huh, whose text field's message
-// editorValue reads.
-var huhPkg = reflect.TypeOf(huh.Option[string]{}).PkgPath()
 
 // afterForm follows a form update: the name, the live check, and the next
 // page once the form is complete.
@@ -469,7 +447,7 @@ func (w *wizard) pageKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			w.notice = "ctrl+e opens your editor, but $EDITOR is not set: set it (e.g. EDITOR=nano) and start again, or type here"
 			return nil, true
 		}
-	case (s == "left" || s == "right") && onSide(focused, s):
+	case (s == "left" || s == "right") && ask.OnSide(focused, s):
 		// ← is the left option (Yes), → the right one (No): huh's confirm
 		// flips on either, so the key that names the side already chosen
 		// is kept from it.
@@ -491,11 +469,11 @@ func (w *wizard) pageKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 // suggestion is the suggestion an empty text field offers ("" when it is
 // not empty or offers none).
 func (w *wizard) suggestion(f huh.Field) string {
-	sh, ok := w.k.suggest[f]
+	sh, ok := w.k.Suggest[f]
 	if !ok {
 		return ""
 	}
-	return sh.offered()
+	return sh.Offered()
 }
 
 // takeSuggestion puts the suggestion into the focused field, to be
@@ -526,7 +504,7 @@ func (w *wizard) enter(focused huh.Field, k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	text := in.GetValue().(string)
-	if check := w.k.live[in]; check != nil && check(text) != nil {
+	if check := w.k.Live[in]; check != nil && check(text) != nil {
 		return nil, false // the form shows the problem
 	}
 	if in.GetKey() == passKey { // checked on enter only (opening the key is slow by design)
@@ -566,13 +544,13 @@ func (w *wizard) ConfirmQuit() tui.Screen {
 			w.out.notes = append(w.out.notes, "your answers were not kept: no draft could be written (why, below)")
 			return tui.QuitMsg{}
 		}
-		w.out.notes = append(w.out.notes, "kept a draft of your answers in "+draftFile(path)+": run `"+create.Command+" new` in this folder to resume")
+		w.out.notes = append(w.out.notes, "kept a draft of your answers in "+drafts.File(path)+": run `"+create.Command+" new` in this folder to resume")
 		return tui.QuitMsg{}
 	}
 	c := tui.NewConfirm(w.ctx, "Keep a draft of your answers? `"+create.Command+" new` offers it next time in this directory.", keep,
 		// n: no draft, not even one kept earlier (a resumed draft, or the
 		// one a failed write kept).
-		func() tea.Msg { removeDraft(path); return tui.QuitMsg{} })
+		func() tea.Msg { drafts.Remove(path); return tui.QuitMsg{} })
 	c.OnForce, c.ForceText = keep, "keep it and quit"
 	return c
 }
@@ -584,11 +562,4 @@ func (a *answers) fingerprint() string {
 	c.Page, c.Entry, c.Sub = "", 0, 0
 	b, _ := json.Marshal(&c)
 	return string(b)
-}
-
-// onSide reports whether the focused field is a yes/no already on the side
-// the arrow key names (← Yes, → No).
-func onSide(f huh.Field, arrow string) bool {
-	c, ok := f.(*huh.Confirm)
-	return ok && c.GetValue() == (arrow == "left")
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 )
 
 // wizardAt opens the wizard (colours on, 80x24) on page id, the focus on
@@ -15,7 +16,7 @@ func wizardAt(b *testing.B, id, key string) *tui.App {
 	b.Helper()
 	ctx := common.New(false)
 	a := newAnswers()
-	w := newWizard(ctx, asker{v: testValidator}, a, session{Options: Options{DraftDir: b.TempDir()}})
+	w := newWizard(ctx, ask.Asker{V: testValidator}, a, session{Options: Options{DraftDir: b.TempDir()}})
 	ap := tui.NewApp(ctx, w)
 	ap.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	for _, at := range walk(a) {
@@ -25,7 +26,7 @@ func wizardAt(b *testing.B, id, key string) *tui.App {
 		}
 	}
 	if key != "" {
-		if found, _ := focusKey(w.form, key); !found {
+		if found, _ := ask.FocusKey(w.form, key); !found {
 			b.Fatalf("no field %s on %s", key, id)
 		}
 	}

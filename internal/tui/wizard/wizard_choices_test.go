@@ -10,11 +10,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 )
 
 // Issue 17, items 2, 3 and 11: multi-selects show their options and what
@@ -101,33 +101,6 @@ func TestMultiSelectShowsOptions(t *testing.T) {
 				t.Errorf("%dx%d %s: once left, the field does not show what is ticked (%s):\n%s", size[0], size[1], tt.key, ticked, v)
 			}
 		}
-	}
-}
-
-// Item 2: more options than the terminal has rows for scroll with the
-// cursor, saying how many more there are; every one can be reached.
-func TestPickScrolls(t *testing.T) {
-	opts := []string{"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8"}
-	var v []string
-	p := newPick("k", "Title", "", func() []string { return opts }, &v)
-	p.WithTheme(plainThemeOnce)
-	p.WithWidth(40)
-	p.rows = func() int { return 5 }
-	p.Focus()
-	view := ansi.Strip(p.View())
-	if !strings.Contains(view, "a1") || strings.Contains(view, "a8") || !strings.Contains(view, "↓ 5 more") {
-		t.Errorf("first screen:\n%s", view)
-	}
-	for range 7 {
-		p.Update(keyMsg("down"))
-	}
-	p.Update(keyMsg("x"))
-	view = ansi.Strip(p.View())
-	if !strings.Contains(view, "> [•] a8") || !strings.Contains(view, "↑ 5 more") || strings.Count(view, "\n") > 4 {
-		t.Errorf("last option:\n%s", view)
-	}
-	if !slices.Equal(v, []string{"a8"}) {
-		t.Errorf("value %q", v)
 	}
 }
 
@@ -237,7 +210,7 @@ func TestSuggestionsEditable(t *testing.T) {
 	// with colour the placeholder's grey marks it: no words added
 	col := newDriver(t, func(ctx *common.Context) tui.Screen {
 		ctx.Styles.Plain = false
-		return newWizard(ctx, asker{v: testValidator}, newAnswers(), session{Options: Options{What: whatNodes, DraftDir: dir}})
+		return newWizard(ctx, ask.Asker{V: testValidator}, newAnswers(), session{Options: Options{What: whatNodes, DraftDir: dir}})
 	})
 	cw := col.App.Top().(*wizard)
 	pageOf(t, col, cw, pageIdentity, 0)

@@ -48,18 +48,18 @@ func TestWizardContractFieldChecks(t *testing.T) {
 					t.Fatalf("the walk does not reach the review (on %s/%d)", w.at.pg.id, w.at.i)
 				}
 				f := w.form.GetFocusedField()
-				sh, isText := w.k.suggest[f]
+				sh, isText := w.k.Suggest[f]
 				key := f.GetKey()
 				if isText && unwritten[key] == "" && !isNamed(key) {
-					was := *sh.text
+					was := sh.Text()
 					for _, bad := range refusable {
-						if check := w.k.live[f]; check != nil && check(bad) != nil {
+						if check := w.k.Live[f]; check != nil && check(bad) != nil {
 							continue // refused on the field
 						}
 						sh.Set(bad)
 						w.sync()
 						tried++
-						if ps := fieldProblems(checked(w.k.v, w.a, w.opts).problems, key); len(ps) > 0 {
+						if ps := fieldProblems(checked(w.k.V, w.a, w.opts).problems, key); len(ps) > 0 {
 							t.Errorf("%s › %s takes %q, which the review refuses: %s", w.at.pg.id, key, bad, strings.Join(ps, "; "))
 						}
 						sh.Set(was)

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -45,7 +47,7 @@ func tokenOf(id string) int {
 // plain prompt in accessible mode).
 func isChoice(f huh.Field) bool {
 	switch f.(type) {
-	case *huh.Select[string], *plainChoice:
+	case *huh.Select[string], *ask.PlainChoice:
 		return true
 	}
 	return false
@@ -65,7 +67,7 @@ func choiceWalk(t *testing.T, d *driver, w *wizard, typed map[string]bool, answe
 		f := w.form.GetFocusedField()
 		c := choiceAt{at: w.at, key: f.GetKey()}
 		id := c.id()
-		sh, isText := w.k.suggest[f]
+		sh, isText := w.k.Suggest[f]
 		switch {
 		case isChoice(f) && w.at.pg.list == nil && w.at.pg.doc != docSign && w.at.pg.id != "what":
 			if found != nil {
@@ -74,11 +76,11 @@ func choiceWalk(t *testing.T, d *driver, w *wizard, typed map[string]bool, answe
 			if flip != nil && flip(id) {
 				d.Keys("down")
 			}
-		case isText && answer != nil && answer(id) && !typed[id] && unwritten[f.GetKey()] == "" && !(isNamed(f.GetKey()) && sh.offered() != ""):
+		case isText && answer != nil && answer(id) && !typed[id] && unwritten[f.GetKey()] == "" && !(isNamed(f.GetKey()) && sh.Offered() != ""):
 			typed[id] = true
 			taken := false
-			for _, cand := range candidates(sh.suggestion(), tokenOf(id), nil) {
-				if check := w.k.live[f]; check != nil && check(cand) != nil {
+			for _, cand := range candidates(sh.Suggestion(), tokenOf(id), nil) {
+				if check := w.k.Live[f]; check != nil && check(cand) != nil {
 					continue
 				}
 				form := w.form

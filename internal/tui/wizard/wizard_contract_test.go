@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -96,7 +98,7 @@ func contractWalk(t *testing.T, d *driver, w *wizard, got *[]answered, seen map[
 		}
 		f := w.form.GetFocusedField()
 		id := fmt.Sprintf("%s/%d/%d/%s", w.at.pg.id, w.at.i, w.at.j, f.GetKey())
-		sh, isText := w.k.suggest[f]
+		sh, isText := w.k.Suggest[f]
 		switch f.(type) {
 		case *huh.Input, *huh.Text:
 			if !isText {
@@ -109,8 +111,8 @@ func contractWalk(t *testing.T, d *driver, w *wizard, got *[]answered, seen map[
 			continue
 		}
 		seen[id] = true
-		if isNamed(f.GetKey()) && sh.offered() != "" {
-			*got = append(*got, answered{id, f.GetKey(), sh.suggestion()})
+		if isNamed(f.GetKey()) && sh.Offered() != "" {
+			*got = append(*got, answered{id, f.GetKey(), sh.Suggestion()})
 			d.Keys("enter")
 			continue
 		}
@@ -119,8 +121,8 @@ func contractWalk(t *testing.T, d *driver, w *wizard, got *[]answered, seen map[
 		for _, g := range *got {
 			before = append(before, g.value)
 		}
-		for _, c := range candidates(sh.suggestion(), len(seen), before) {
-			if check := w.k.live[f]; check != nil && check(c) != nil || crossed(w, f, sh, c) {
+		for _, c := range candidates(sh.Suggestion(), len(seen), before) {
+			if check := w.k.Live[f]; check != nil && check(c) != nil || crossed(w, f, sh, c) {
 				continue
 			}
 			form := w.form
@@ -140,8 +142,8 @@ func contractWalk(t *testing.T, d *driver, w *wizard, got *[]answered, seen map[
 
 // crossed reports whether the whole answers have a problem at the field
 // with text as its answer (the warning said as it is left, see crossCheck).
-func crossed(w *wizard, f huh.Field, sh shown, text string) bool {
-	was := *sh.text
+func crossed(w *wizard, f huh.Field, sh ask.Shown, text string) bool {
+	was := sh.Text()
 	sh.Set(text)
 	w.sync()
 	bad := w.crossProblem(f.GetKey()) != ""

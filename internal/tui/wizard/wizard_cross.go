@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"slices"
 	"strings"
 )
@@ -37,14 +39,14 @@ func (w *wizard) recheckWarn() {
 func (w *wizard) crossProblem(key string) string {
 	// Accessible mode lists every problem under its question before it
 	// writes (a refusal would end a run whose answers come from a pipe).
-	if w.a == nil || key == "" || w.k.accessible {
+	if w.a == nil || key == "" || w.k.Accessible {
 		return ""
 	}
-	p := makePlan(w.k.v, w.a)
+	p := makePlan(w.k.V, w.a)
 	probs := p.problems
 	switch key { // the answers the create workflow's preflight is about
 	case "name.part", "version", "signMethod", "keyPath", "keyId", mainField(w.a).Field:
-		probs = append(probs, preflight(w.k.v, w.a, w.opts, p.plan)...)
+		probs = append(probs, preflight(w.k.V, w.a, w.opts, p.plan)...)
 	}
 	var msgs []string
 	for _, fe := range probs {
@@ -55,7 +57,7 @@ func (w *wizard) crossProblem(key string) string {
 		}
 		msg := fe.Message
 		if w.at.pg.id != "sign" { // (labelling builds pages apart; the sign page asks the ssh-agent)
-			msg = w.placesInWords(w.a, inWords(msg, fe.Pointer, w.where(w.a, fe)))
+			msg = w.placesInWords(w.a, ask.InWords(msg, fe.Pointer, w.where(w.a, fe)))
 		}
 		if fe.Hint != "" {
 			msg += " (" + fe.Hint + ")"

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -47,7 +49,7 @@ func TestChecksWhenLeavingTheField(t *testing.T) {
 				if at.pg.id == c.page {
 					d.Run(w.move(at))
 					if w.form != nil {
-						if found, _ = focusKey(w.form, c.key); found {
+						if found, _ = ask.FocusKey(w.form, c.key); found {
 							break
 						}
 					}
@@ -82,7 +84,7 @@ func TestNewLineKeyNamed(t *testing.T) {
 	a.Pack.Name = "community.acme.lines"
 	d, w := wizardOn(t, a, Options{Dir: filepath.Join(dir, "out"), DraftDir: dir})
 	toPage(d, w, "agent")
-	if found, _ := focusKey(w.form, "agents.0.systemPrompt"); !found {
+	if found, _ := ask.FocusKey(w.form, "agents.0.systemPrompt"); !found {
 		t.Fatalf("no system prompt field on the agent page:\n%s", d.View())
 	}
 	if v := flat(d.View()); !strings.Contains(v, "alt+enter (or ctrl+j) starts a new line") {
@@ -134,7 +136,7 @@ func TestToolAsksHomepageAndLicence(t *testing.T) {
 	var out bytes.Buffer
 	in := strings.NewReader(strings.Join(lines, "\n") + "\n")
 	opts := Options{What: whatTool, Dir: dir, DraftDir: dir, Accessible: true, Input: in, Screen: &out}
-	if err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), session{Options: opts}); err != nil {
+	if err := runAccessible(context.Background(), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts}); err != nil {
 		t.Fatalf("accessible run: %v\n%s", err, out.String())
 	}
 	if s := out.String(); !strings.Contains(s, "Homepage") || !strings.Contains(s, "License (SPDX)") {
@@ -208,7 +210,7 @@ func TestFormFormatIsAChoice(t *testing.T) {
 	d, w := wizardOn(t, a, Options{What: scaffold.KindFormContent, DraftDir: dir, Dir: filepath.Join(dir, "out")})
 	toPage(d, w, "field")
 	key := "templates.0.fields.0.format"
-	if found, _ := focusKey(w.form, key); !found {
+	if found, _ := ask.FocusKey(w.form, key); !found {
 		t.Fatalf("no format field:\n%s", d.View())
 	}
 	v := d.View()
@@ -244,7 +246,7 @@ func TestFieldChecksSayTheTitle(t *testing.T) {
 	a.Pack.Name = "community.acme.titles"
 	d, w := wizardOn(t, a, Options{Dir: filepath.Join(dir, "out"), DraftDir: dir})
 	toPage(d, w, pageIdentity)
-	if found, _ := focusKey(w.form, "version"); !found {
+	if found, _ := ask.FocusKey(w.form, "version"); !found {
 		t.Fatal("no version field")
 	}
 	d.Keys("ctrl+u", "type:1.0", "enter")
@@ -268,7 +270,7 @@ func TestFormHostFormatAccessible(t *testing.T) {
 	opts := Options{What: scaffold.KindFormContent, Dir: filepath.Join(dir, "forms"), DraftDir: dir, Accessible: true, Input: in, Screen: &out}
 	a := newAnswers()
 	a.SignMethod = "skip"
-	if err := runAccessible(context.Background(), asker{v: testValidator}, a, session{Options: opts}); err != nil {
+	if err := runAccessible(context.Background(), ask.Asker{V: testValidator}, a, session{Options: opts}); err != nil {
 		t.Fatalf("accessible run: %v\n%s", err, out.String())
 	}
 	if !strings.Contains(out.String(), "Host format") {

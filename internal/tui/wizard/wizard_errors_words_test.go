@@ -74,7 +74,7 @@ func TestWizardErrorsNameNoInternalWords(t *testing.T) {
 				// every field of the page, those shown only after another
 				// choice too (a kill switch's address, a host's own format):
 				// their groups are built hidden, with their checks
-				for f, check := range w.k.live {
+				for f, check := range w.k.Live {
 					if !seen[f] {
 						try(f, check)
 					}

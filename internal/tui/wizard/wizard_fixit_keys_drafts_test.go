@@ -10,6 +10,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 )
 
 // One test per "what was seen" item of issue 25, each failing on the
@@ -196,7 +197,7 @@ func TestCtrlCTwiceKeepsDraft(t *testing.T) {
 	if !ok || !strings.Contains(b.Pack.Name, "acme") {
 		t.Fatalf("no draft with the answers kept (%v)", ok)
 	}
-	if len(out.notes) == 0 || !strings.Contains(out.notes[len(out.notes)-1], draftFile(dir)) {
+	if len(out.notes) == 0 || !strings.Contains(out.notes[len(out.notes)-1], drafts.File(dir)) {
 		t.Errorf("where the draft is kept is not said: %q", out.notes)
 	}
 	_ = w

@@ -8,6 +8,7 @@ import (
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 )
 
 // TestReviewProblemFocusesField: a bad answer stops the plan; enter on its
@@ -46,7 +47,7 @@ func TestReviewProblemFocusesField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			k := asker{v: testValidator}
+			k := ask.Asker{V: testValidator}
 			a := newAnswers()
 			a.Pack.Name = "community.acme.focus"
 			tt.set(a)
@@ -102,7 +103,7 @@ func TestBestKey(t *testing.T) {
 		{"agents.eval", "agents.eval"},
 		{"agents.evalx", ""},
 	} {
-		if got := bestKey(tt.key, keys); got != tt.want {
+		if got := ask.BestKey(tt.key, keys); got != tt.want {
 			t.Errorf("bestKey(%q) = %q, want %q", tt.key, got, tt.want)
 		}
 	}
@@ -119,7 +120,7 @@ func TestStartAtUnknownField(t *testing.T) {
 		t.Run(tt.field, func(t *testing.T) {
 			a := newAnswers()
 			d := newDriver(t, func(ctx *common.Context) tui.Screen {
-				return newWizard(ctx, asker{v: testValidator}, a, session{Options: Options{DraftDir: t.TempDir()}})
+				return newWizard(ctx, ask.Asker{V: testValidator}, a, session{Options: Options{DraftDir: t.TempDir()}})
 			})
 			w := d.App.Top().(*wizard)
 			toPage(d, w, "agent")

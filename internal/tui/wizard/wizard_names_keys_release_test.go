@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -101,7 +103,7 @@ func TestSecretFollowsNameAccessible(t *testing.T) {
 	var out bytes.Buffer
 	in := strings.NewReader(strings.Join(lines, "\n") + "\n")
 	opts := Options{What: whatTool, Dir: dir, DraftDir: dir, Accessible: true, Input: in, Screen: &out}
-	if err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), session{Options: opts}); err != nil {
+	if err := runAccessible(context.Background(), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts}); err != nil {
 		t.Fatalf("accessible run: %v\n%s", err, out.String())
 	}
 	s := out.String()

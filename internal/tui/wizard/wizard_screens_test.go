@@ -16,6 +16,7 @@ import (
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -41,7 +42,7 @@ func wizardOn(t *testing.T, a *answers, opts Options) (*driver, *wizard) {
 // wizardIn is wizardOn with the run's own state given too.
 func wizardIn(t *testing.T, a *answers, s session) (*driver, *wizard) {
 	t.Helper()
-	d := newDriver(t, func(ctx *common.Context) tui.Screen { return newWizard(ctx, asker{v: testValidator}, a, s) })
+	d := newDriver(t, func(ctx *common.Context) tui.Screen { return newWizard(ctx, ask.Asker{V: testValidator}, a, s) })
 	return d, d.App.Top().(*wizard)
 }
 
@@ -143,7 +144,7 @@ func TestAccessibleToolFromStdin(t *testing.T) {
 	var out bytes.Buffer
 	in := strings.NewReader(strings.Join(lines, "\n") + "\n")
 	opts := Options{What: whatTool, Dir: dir, DraftDir: dir, Accessible: true, Input: in, Screen: &out}
-	if err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), session{Options: opts}); err != nil {
+	if err := runAccessible(context.Background(), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts}); err != nil {
 		t.Fatalf("accessible run: %v\n%s", err, out.String())
 	}
 	strictValid(t, filepath.Join(dir, "my-tool.tool.json"))

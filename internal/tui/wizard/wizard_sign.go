@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+
 	"errors"
 	"fmt"
 	"os"
@@ -81,9 +83,9 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 		}
 		opts = append(opts, huh.NewOption(label, m.Value))
 	}
-	method := k.choose(choice{key: "signMethod", title: "Pack and sign now?",
-		opts: opts, acc: huh.NewPointerAccessor(&a.SignMethod),
-		check: func(m string) error {
+	method := k.Choose(ask.Choice{Key: "signMethod", Title: "Pack and sign now?",
+		Opts: opts, Acc: huh.NewPointerAccessor(&a.SignMethod),
+		Check: func(m string) error {
 			if m == signKeyless && !ready {
 				return why
 			}
@@ -93,9 +95,9 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 			return nil
 		}})
 	a.keyDefaults()
-	needed := func(what string, tv textValue) func(string) error {
+	needed := func(what string, tv ask.TextValue) func(string) error {
 		return func(s string) error {
-			if needsKey(a.SignMethod) && strings.TrimSpace(tv.value(s).(string)) == "" {
+			if needsKey(a.SignMethod) && strings.TrimSpace(tv.Value(s).(string)) == "" {
 				return errors.New("a " + what + " is needed to sign")
 			}
 			return nil
@@ -103,27 +105,27 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 	}
 	// the key file suggested follows the choice (an ssh-agent key's is its
 	// ssh-agent: reference), the key id the key file
-	path := follow{p: &a.KeyPath, def: func() string {
+	path := ask.Follow{P: &a.KeyPath, Def: func() string {
 		if sign.IsAgentRef(a.KeyChoice) {
 			return a.KeyChoice
 		}
 		return a.keyPathFor(a.KeyChoice)
 	}}
-	id := follow{p: &a.KeyID, def: func() string { return a.keyIDFor(a.KeyPath) }}
+	id := ask.Follow{P: &a.KeyID, Def: func() string { return a.keyIDFor(a.KeyPath) }}
 	agentKeys, agentNote := agentKeyChoices()
-	keys := w.hideWhen(w.k.group(
-		k.choose(choice{key: "keyChoice", title: "Key",
-			desc: joinNotes(keyWhere(a.KeyAuto.Default), agentNote),
-			opts: append([]huh.Option[string]{
+	keys := w.hideWhen(w.k.Group(
+		k.Choose(ask.Choice{Key: "keyChoice", Title: "Key",
+			Desc: joinNotes(keyWhere(a.KeyAuto.Default), agentNote),
+			Opts: append([]huh.Option[string]{
 				huh.NewOption("create a new key pair", "new"),
 				huh.NewOption("use an existing private key file", "existing")}, agentKeys...),
-			acc: huh.NewPointerAccessor(&a.KeyChoice)}),
-		k.reg(k.following("keyPath", "Key file", path, &a.KeyChoice, "", "").Description(k.fit("new: the prefix of PREFIX.key and PREFIX.pub (kept outside the pack); existing: the .key file, or "+sign.AgentPrefix+"SHA256:<fingerprint> for a key in the ssh-agent", descInset)),
+			Acc: huh.NewPointerAccessor(&a.KeyChoice)}),
+		k.Reg(k.Following("keyPath", "Key file", path, &a.KeyChoice, "", "").Description(k.Fit("new: the prefix of PREFIX.key and PREFIX.pub (kept outside the pack); existing: the .key file, or "+sign.AgentPrefix+"SHA256:<fingerprint> for a key in the ssh-agent", ask.DescInset)),
 			needed("key file", path)),
-		k.reg(k.following("keyId", "Key id", id, &a.KeyPath, "", "").Description(k.fit("the id the registry knows your public key by, e.g. acme-1", descInset)),
+		k.Reg(k.Following("keyId", "Key id", id, &a.KeyPath, "", "").Description(k.Fit("the id the registry knows your public key by, e.g. acme-1", ask.DescInset)),
 			needed("key id", id)),
 	), func() bool { return !needsKey(a.SignMethod) })
-	return []*huh.Group{w.k.group(method), keys, passGroup(w)}
+	return []*huh.Group{w.k.Group(method), keys, passGroup(w)}
 }
 
 // keyPass is the passphrase of an encrypted key file, typed on the sign
@@ -176,10 +178,10 @@ func needsPass(a *answers) bool {
 // and would read the answers' pipe.
 func passGroup(w *wizard) *huh.Group {
 	a, p := w.a, w.opts.pass
-	in := w.k.text(passKey, "Key passphrase", str{p: &p.text}, "", "").EchoMode(huh.EchoModePassword).
+	in := w.k.Text(passKey, "Key passphrase", ask.Str{P: &p.text}, "", "").EchoMode(huh.EchoModePassword).
 		Description("the key file is encrypted: its passphrase signs with it now and is never kept (not in a draft either)").
 		Validate(w.passCheck)
-	return w.hideWhen(w.k.group(in), func() bool { return w.k.accessible || !needsPass(a) })
+	return w.hideWhen(w.k.Group(in), func() bool { return w.k.Accessible || !needsPass(a) })
 }
 
 // passKey is the passphrase field's key.

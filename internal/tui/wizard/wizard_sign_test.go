@@ -13,6 +13,7 @@ import (
 	"github.com/openwop/wopkit/internal/sign/sigstore/sigstoretest"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 	"github.com/openwop/wopkit/internal/verify"
 )
 
@@ -25,7 +26,7 @@ func signPage(t *testing.T, dir string) (*driver, *wizard) {
 	a.What, a.Pack.Name = whatAgent, "community.acme.keyless"
 	opts := Options{Dir: filepath.Join(dir, "pack"), Output: filepath.Join(dir, "out.tgz"), DraftDir: dir}
 	d := newDriver(t, func(ctx *common.Context) tui.Screen {
-		return newWizard(ctx, asker{v: testValidator}, a, session{Options: opts})
+		return newWizard(ctx, ask.Asker{V: testValidator}, a, session{Options: opts})
 	})
 	w := d.App.Top().(*wizard)
 	toPage(d, w, "sign")

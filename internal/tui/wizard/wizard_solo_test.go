@@ -11,6 +11,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -32,7 +33,7 @@ func TestAccessibleStandalone(t *testing.T) {
 			var out bytes.Buffer
 			in := iotest.OneByteReader(strings.NewReader(strings.Repeat("\n", 200)))
 			opts := Options{What: tt.what, Dir: dir, DraftDir: dir, Accessible: true, Input: in, Screen: &out}
-			if err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), session{Options: opts}); err != nil {
+			if err := runAccessible(context.Background(), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts}); err != nil {
 				t.Fatalf("accessible run: %v\n%s", err, out.String())
 			}
 			rep, err := v.Path(filepath.Join(dir, tt.file))
@@ -74,7 +75,7 @@ func TestWizardStandaloneEval(t *testing.T) {
 	dir := t.TempDir()
 	a := newAnswers()
 	d := newDriver(t, func(ctx *common.Context) tui.Screen {
-		return newWizard(ctx, asker{v: testValidator}, a, session{Options: Options{Dir: dir, DraftDir: dir}})
+		return newWizard(ctx, ask.Asker{V: testValidator}, a, session{Options: Options{Dir: dir, DraftDir: dir}})
 	})
 	w := d.App.Top().(*wizard)
 	d.Keys("down", "down", "down", "down", "down")

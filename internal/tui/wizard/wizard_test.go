@@ -12,6 +12,7 @@ import (
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 )
 
 // TestPlanEveryKind plans each thing the wizard creates from its default
@@ -127,7 +128,7 @@ func TestOwner(t *testing.T) {
 func TestWizardEscKeepsDraft(t *testing.T) {
 	dir := t.TempDir()
 	opts := Options{DraftDir: dir}
-	k := asker{v: testValidator}
+	k := ask.Asker{V: testValidator}
 	a := newAnswers()
 	d := newDriver(t, func(ctx *common.Context) tui.Screen { return newWizard(ctx, k, a, session{Options: opts}) })
 	d.Keys("down", "enter") // a pack of nodes
@@ -163,7 +164,7 @@ func TestAccessibleDefaults(t *testing.T) {
 	var out bytes.Buffer
 	in := iotest.OneByteReader(strings.NewReader(strings.Repeat("\n", 200)))
 	opts := Options{What: whatTool, Dir: dir, DraftDir: dir, Accessible: true, Input: in, Screen: &out}
-	if err := runAccessible(context.Background(), asker{v: testValidator}, newAnswers(), session{Options: opts}); err != nil {
+	if err := runAccessible(context.Background(), ask.Asker{V: testValidator}, newAnswers(), session{Options: opts}); err != nil {
 		t.Fatalf("accessible run: %v\n%s", err, out.String())
 	}
 	if _, err := os.Stat(filepath.Join(dir, "my-tool.tool.json")); err != nil {
@@ -195,7 +196,7 @@ func TestReservedScopeStopsThePlan(t *testing.T) {
 // answer, follows a problem back to its step and returns to the review
 // once that step is answered again.
 func TestWizardReview(t *testing.T) {
-	k := asker{v: testValidator}
+	k := ask.Asker{V: testValidator}
 	a := newAnswers()
 	a.Pack.Name = "community.acme.review"
 	dir := t.TempDir()
@@ -237,7 +238,7 @@ func TestListPages(t *testing.T) {
 	a := newAnswers()
 	dir := t.TempDir()
 	d := newDriver(t, func(ctx *common.Context) tui.Screen {
-		return newWizard(ctx, asker{v: testValidator}, a, session{Options: Options{DraftDir: dir, Dir: filepath.Join(dir, "out")}})
+		return newWizard(ctx, ask.Asker{V: testValidator}, a, session{Options: Options{DraftDir: dir, Dir: filepath.Join(dir, "out")}})
 	})
 	w := d.App.Top().(*wizard)
 	toPage(d, w, "nodes")
@@ -284,7 +285,7 @@ func TestListPages(t *testing.T) {
 // TestWizardBack goes forward one page and back with ctrl+b, the answer
 // kept.
 func TestWizardBack(t *testing.T) {
-	k := asker{v: testValidator}
+	k := ask.Asker{V: testValidator}
 	a := newAnswers()
 	d := newDriver(t, func(ctx *common.Context) tui.Screen {
 		return newWizard(ctx, k, a, session{Options: Options{DraftDir: t.TempDir()}})
@@ -345,7 +346,7 @@ func TestPrefill(t *testing.T) {
 // TestWizardChecksAsTyped types a bad organisation name: the schema's
 // complaint shows before enter is pressed, and goes once the text is fixed.
 func TestWizardChecksAsTyped(t *testing.T) {
-	k := asker{v: testValidator}
+	k := ask.Asker{V: testValidator}
 	a := newAnswers()
 	d := newDriver(t, func(ctx *common.Context) tui.Screen {
 		return newWizard(ctx, k, a, session{Options: Options{What: whatNodes, DraftDir: t.TempDir()}})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 )
 
 // TestKeysTypedAfterEnterLandInTheNextField: enter and the keys typed right
@@ -30,7 +31,7 @@ func TestKeysTypedAfterEnterLandInTheNextField(t *testing.T) {
 			a := newAnswers()
 			dir := t.TempDir()
 			d := newDriver(t, func(ctx *common.Context) tui.Screen {
-				return newWizard(ctx, asker{v: testValidator}, a, session{Options: Options{DraftDir: dir, Dir: filepath.Join(dir, "out")}})
+				return newWizard(ctx, ask.Asker{V: testValidator}, a, session{Options: Options{DraftDir: dir, Dir: filepath.Join(dir, "out")}})
 			})
 			w := d.App.Top().(*wizard)
 			toPage(d, w, tc.page)
@@ -47,7 +48,7 @@ func TestKeysTypedAfterEnterLandInTheNextField(t *testing.T) {
 		a := newAnswers()
 		dir := t.TempDir()
 		d := newDriver(t, func(ctx *common.Context) tui.Screen {
-			return newWizard(ctx, asker{v: testValidator}, a, session{Options: Options{DraftDir: dir, Dir: filepath.Join(dir, "out")}})
+			return newWizard(ctx, ask.Asker{V: testValidator}, a, session{Options: Options{DraftDir: dir, Dir: filepath.Join(dir, "out")}})
 		})
 		w := d.App.Top().(*wizard)
 		var confirm huh.Field

@@ -4,7 +4,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/tui/widgets"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 )
 
 // View draws the header, then the form, the review, or the summary.
@@ -92,7 +92,7 @@ func (w *wizard) moreBelow(view string) bool {
 	if f == nil {
 		return false
 	}
-	if end := w.k.ends[f]; end != "" && !slices.ContainsFunc(vl, func(l string) bool { return strings.HasSuffix(l, end) }) {
+	if end := w.k.Ends[f]; end != "" && !slices.ContainsFunc(vl, func(l string) bool { return strings.HasSuffix(l, end) }) {
 		return true // a choice whose options are cut
 	}
 	// the group's content is drawn once per field focused (and form size):
@@ -182,7 +182,7 @@ func (w *wizard) Help() []key.Binding {
 			}
 			out = append(out, b("/", "search"))
 		}
-	case *pick:
+	case *ask.Pick:
 		out = append(out, b("↑/↓", "move"), b("x", "tick"))
 	case *huh.Confirm:
 		out = append(out, b("←/→", "yes or no"))
@@ -224,43 +224,3 @@ func helpWidth(bs []key.Binding) int {
 	}
 	return n - 2
 }
-
-// plainTheme is huh's base theme for NO_COLOR: the focused button and the
-// chosen option are marked with characters, not colours.
-func plainTheme(isDark bool) *huh.Styles {
-	t := huh.ThemeBase(isDark)
-	button := lipgloss.NewStyle().Padding(0, 1).MarginRight(1)
-	on := button.Transform(func(s string) string { return "[" + s + "]" })
-	off := button.Transform(func(s string) string { return " " + s + " " })
-	for _, fs := range []*huh.FieldStyles{&t.Focused, &t.Blurred} {
-		fs.FocusedButton, fs.BlurredButton, fs.Next = on, off, on
-	}
-	return t
-}
-
-// cachedTheme builds a huh theme once for each background: huh asks its
-// theme for the styles on every option it draws, and building them is what
-// made moving through the license list slow.
-type cachedTheme struct {
-	dark, light func() *huh.Styles
-}
-
-func newCachedTheme(f func(isDark bool) *huh.Styles) cachedTheme {
-	return cachedTheme{
-		dark:  sync.OnceValue(func() *huh.Styles { return f(true) }),
-		light: sync.OnceValue(func() *huh.Styles { return f(false) }),
-	}
-}
-
-// Theme implements huh.Theme.
-func (c cachedTheme) Theme(isDark bool) *huh.Styles {
-	if isDark {
-		return c.dark()
-	}
-	return c.light()
-}
-
-var (
-	charmTheme     = newCachedTheme(huh.ThemeCharm)
-	plainThemeOnce = newCachedTheme(plainTheme)
-)

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 )
 
 // A host's own format chosen and left empty is said once, in words (it
@@ -21,7 +22,7 @@ func TestHostFormatEmptySaidInWords(t *testing.T) {
 	a.Pack.Name = "community.acme.formats"
 	d, w := wizardOn(t, a, Options{What: scaffold.KindFormContent, DraftDir: dir, Dir: filepath.Join(dir, "out")})
 	toPage(d, w, "field")
-	if found, _ := focusKey(w.form, "templates.0.fields.0.format"); !found {
+	if found, _ := ask.FocusKey(w.form, "templates.0.fields.0.format"); !found {
 		t.Fatalf("no format field:\n%s", d.View())
 	}
 	for range len(scaffold.FormFieldFormats()) + 1 {

@@ -1,4 +1,4 @@
-package wizard
+package ask
 
 import (
 	"io"
@@ -15,7 +15,7 @@ import (
 	"github.com/openwop/wopkit/internal/tui/widgets"
 )
 
-// pick is the wizard's multi-select field (huh's MultiSelect drew its
+// Pick is the wizard's multi-select field (huh's MultiSelect drew its
 // options in a viewport sized once: none, or one at a time with empty rows
 // below, and the cursor's option once left). Focused, it lists every
 // option, or as many as the form's height leaves room for, scrolled with
@@ -33,7 +33,7 @@ import (
 // properties) types spaces, and a space that ticked an option unseen was
 // the surprise issue 17 reported; space, and any other letter, say which
 // key ticks instead.
-type pick struct {
+type Pick struct {
 	key, title, desc string
 	options          func() []string
 	value            *[]string
@@ -51,16 +51,16 @@ type pick struct {
 	err              error
 }
 
-// newPick is a multi-select of options() bound to v; the ticked values
+// NewPick is a multi-select of options() bound to v; the ticked values
 // options() does not offer are dropped at once (and said).
-func newPick(key, title, desc string, options func() []string, v *[]string) *pick {
-	p := &pick{key: key, title: title, desc: desc, options: options, value: v, validate: func([]string) error { return nil }}
+func NewPick(key, title, desc string, options func() []string, v *[]string) *Pick {
+	p := &Pick{key: key, title: title, desc: desc, options: options, value: v, validate: func([]string) error { return nil }}
 	p.prune()
 	return p
 }
 
 // prune unticks the values no longer offered, noting them.
-func (p *pick) prune() {
+func (p *Pick) prune() {
 	kept, dropped := scaffold.Ticked(*p.value, p.options())
 	if len(dropped) > 0 {
 		*p.value = kept
@@ -68,10 +68,10 @@ func (p *pick) prune() {
 	}
 }
 
-func (p *pick) ticked(o string) bool { return slices.Contains(*p.value, o) }
+func (p *Pick) ticked(o string) bool { return slices.Contains(*p.value, o) }
 
 // toggle ticks or unticks an option; the answer keeps the options' order.
-func (p *pick) toggle(o string) {
+func (p *Pick) toggle(o string) {
 	on := !p.ticked(o)
 	var out []string
 	for _, x := range p.options() {
@@ -84,10 +84,10 @@ func (p *pick) toggle(o string) {
 }
 
 // Init implements huh.Field.
-func (p *pick) Init() tea.Cmd { return nil }
+func (p *Pick) Init() tea.Cmd { return nil }
 
 // Update moves the cursor and ticks options.
-func (p *pick) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
+func (p *Pick) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
 		p.dark = msg.IsDark()
@@ -126,10 +126,10 @@ func (p *pick) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 	return p, nil
 }
 
-func (p *pick) styles() *huh.FieldStyles {
+func (p *Pick) styles() *huh.FieldStyles {
 	t := p.theme
 	if t == nil {
-		t = charmTheme
+		t = CharmTheme
 	}
 	if p.focused {
 		return &t.Theme(p.dark).Focused
@@ -139,7 +139,7 @@ func (p *pick) styles() *huh.FieldStyles {
 
 // View draws the title, the description, then the options (focused) or
 // what is ticked, then what was unticked and the note.
-func (p *pick) View() string {
+func (p *Pick) View() string {
 	st := p.styles()
 	inner := max(p.width-st.Base.GetHorizontalFrameSize(), 10)
 	if p.width <= 0 {
@@ -180,7 +180,7 @@ func (p *pick) View() string {
 	return st.Base.Width(p.width).Render(strings.Join(lines, "\n"))
 }
 
-func (p *pick) tickedText() string {
+func (p *Pick) tickedText() string {
 	if len(*p.value) == 0 {
 		return "none"
 	}
@@ -188,7 +188,7 @@ func (p *pick) tickedText() string {
 }
 
 // room is how many lines the options may take below the others.
-func (p *pick) room(others int) int {
+func (p *Pick) room(others int) int {
 	h := p.height
 	if p.rows != nil {
 		h = p.rows()
@@ -201,7 +201,7 @@ func (p *pick) room(others int) int {
 
 // optionLines are the options that fit in room lines, the cursor's among
 // them, with a line saying how many more there are above and below.
-func (p *pick) optionLines(st *huh.FieldStyles, opts []string, room int) []string {
+func (p *Pick) optionLines(st *huh.FieldStyles, opts []string, room int) []string {
 	p.cursor = min(p.cursor, len(opts)-1)
 	n := len(opts)
 	if n > room {
@@ -235,39 +235,39 @@ func (p *pick) optionLines(st *huh.FieldStyles, opts []string, room int) []strin
 }
 
 // Focus drops the ticked values no longer offered.
-func (p *pick) Focus() tea.Cmd {
+func (p *Pick) Focus() tea.Cmd {
 	p.focused = true
 	p.prune()
 	return nil
 }
 
 // Blur implements huh.Field.
-func (p *pick) Blur() tea.Cmd {
+func (p *Pick) Blur() tea.Cmd {
 	p.focused, p.note = false, ""
 	return nil
 }
 
 // Error implements huh.Field.
-func (p *pick) Error() error { return p.err }
+func (p *Pick) Error() error { return p.err }
 
 // Run implements huh.Field.
-func (p *pick) Run() error { return huh.Run(p) }
+func (p *Pick) Run() error { return huh.Run(p) }
 
 // RunAccessible is not used: accessible mode asks a line of values (see
-// asker.multi).
-func (p *pick) RunAccessible(io.Writer, io.Reader) error { return nil }
+// Asker.Multi).
+func (p *Pick) RunAccessible(io.Writer, io.Reader) error { return nil }
 
 // Skip implements huh.Field.
-func (p *pick) Skip() bool { return false }
+func (p *Pick) Skip() bool { return false }
 
 // Zoom implements huh.Field.
-func (p *pick) Zoom() bool { return false }
+func (p *Pick) Zoom() bool { return false }
 
 // KeyBinds implements huh.Field (the wizard draws its own help).
-func (p *pick) KeyBinds() []key.Binding { return nil }
+func (p *Pick) KeyBinds() []key.Binding { return nil }
 
 // WithTheme implements huh.Field.
-func (p *pick) WithTheme(t huh.Theme) huh.Field {
+func (p *Pick) WithTheme(t huh.Theme) huh.Field {
 	if p.theme == nil {
 		p.theme = t
 	}
@@ -275,19 +275,19 @@ func (p *pick) WithTheme(t huh.Theme) huh.Field {
 }
 
 // WithKeyMap implements huh.Field (the keys are the wizard's).
-func (p *pick) WithKeyMap(*huh.KeyMap) huh.Field { return p }
+func (p *Pick) WithKeyMap(*huh.KeyMap) huh.Field { return p }
 
 // WithWidth implements huh.Field.
-func (p *pick) WithWidth(w int) huh.Field { p.width = w; return p }
+func (p *Pick) WithWidth(w int) huh.Field { p.width = w; return p }
 
 // WithHeight implements huh.Field.
-func (p *pick) WithHeight(h int) huh.Field { p.height = h; return p }
+func (p *Pick) WithHeight(h int) huh.Field { p.height = h; return p }
 
 // WithPosition implements huh.Field.
-func (p *pick) WithPosition(pos huh.FieldPosition) huh.Field { p.pos = pos; return p }
+func (p *Pick) WithPosition(pos huh.FieldPosition) huh.Field { p.pos = pos; return p }
 
 // GetKey implements huh.Field.
-func (p *pick) GetKey() string { return p.key }
+func (p *Pick) GetKey() string { return p.key }
 
 // GetValue implements huh.Field.
-func (p *pick) GetValue() any { return *p.value }
+func (p *Pick) GetValue() any { return *p.value }

@@ -1,4 +1,4 @@
-package wizard
+package ask
 
 import (
 	"bufio"
@@ -11,64 +11,64 @@ import (
 	"charm.land/huh/v2"
 )
 
-// choice is a question with one answer among options, as the wizard asks
+// Choice is a question with one answer among options, as the wizard asks
 // it: a huh Select on the full screen; in accessible mode the same Select
 // whose plain prompt lists the options numbered with the default marked,
 // and takes the default (an empty line), a number, or an option's name.
-type choice struct {
-	key, title, desc string
-	opts             []huh.Option[string]
-	acc              huh.Accessor[string] // the answer (huh.NewPointerAccessor for a plain value)
-	check            func(string) error   // nil: every option is taken
+type Choice struct {
+	Key, Title, Desc string
+	Opts             []huh.Option[string]
+	Acc              huh.Accessor[string] // the answer (huh.NewPointerAccessor for a plain value)
+	Check            func(string) error   // nil: every option is taken
 }
 
-// choose builds the field that asks c (see choice).
-func (k asker) choose(c choice) huh.Field {
-	k.labels.note(c.key, c.title)
-	s := huh.NewSelect[string]().Title(c.title)
-	s.WithTheme(k.theme()) // before Options, which measures the options in the theme (see group)
-	opts, rows := c.opts, 0
-	if k.cols != nil { // the options wrapped at spaces (see fit)
-		opts = make([]huh.Option[string], len(c.opts))
-		for i, o := range c.opts {
-			o.Key = k.fit(o.Key, optInset)
+// Choose builds the field that asks c (see choice).
+func (k Asker) Choose(c Choice) huh.Field {
+	k.Labels.Note(c.Key, c.Title)
+	s := huh.NewSelect[string]().Title(c.Title)
+	s.WithTheme(k.Theme()) // before Options, which measures the options in the theme (see group)
+	opts, rows := c.Opts, 0
+	if k.Cols != nil { // the options wrapped at spaces (see fit)
+		opts = make([]huh.Option[string], len(c.Opts))
+		for i, o := range c.Opts {
+			o.Key = k.Fit(o.Key, OptInset)
 			opts[i] = o
 			rows += strings.Count(o.Key, "\n") + 1
 		}
 	}
-	if c.desc != "" {
-		s = s.Description(k.fitAbove(c.desc, min(rows, 4))) // room for some options at least
+	if c.Desc != "" {
+		s = s.Description(k.FitAbove(c.Desc, min(rows, 4))) // room for some options at least
 	}
-	s = s.Options(opts...).Accessor(c.acc).Key(c.key)
-	if k.ends != nil && len(opts) > 0 {
+	s = s.Options(opts...).Accessor(c.Acc).Key(c.Key)
+	if k.Ends != nil && len(opts) > 0 {
 		last := opts[len(opts)-1].Key
-		k.ends[s] = strings.TrimSpace(last[strings.LastIndexByte(last, '\n')+1:])
+		k.Ends[s] = strings.TrimSpace(last[strings.LastIndexByte(last, '\n')+1:])
 	}
-	if c.check != nil {
-		s = s.Validate(c.check)
+	if c.Check != nil {
+		s = s.Validate(c.Check)
 	}
-	if !k.accessible {
+	if !k.Accessible {
 		return s
 	}
-	return &plainChoice{Field: s, c: c}
+	return &PlainChoice{Field: s, c: c}
 }
 
-// yes builds a yes/no question bound to acc: huh's Confirm, whose plain
+// Yes builds a yes/no question bound to acc: huh's Confirm, whose plain
 // prompt in accessible mode shows the default ([Y/n], [y/N]) and says
 // what it takes when it refuses an answer.
-func (k asker) yes(key, title string, acc huh.Accessor[bool]) huh.Field {
-	k.labels.note(key, title)
+func (k Asker) Yes(key, title string, acc huh.Accessor[bool]) huh.Field {
+	k.Labels.Note(key, title)
 	f := huh.NewConfirm().Title(title).Accessor(acc).Key(key)
-	if !k.accessible {
+	if !k.Accessible {
 		return f
 	}
 	return &plainYes{Field: f, title: title, acc: acc}
 }
 
-// plainChoice is a choice's plain prompt (accessible mode).
-type plainChoice struct {
+// PlainChoice is a choice's plain prompt (accessible mode).
+type PlainChoice struct {
 	huh.Field
-	c choice
+	c Choice
 }
 
 // RunAccessible lists the options numbered, the default marked, and reads
@@ -77,18 +77,18 @@ type plainChoice struct {
 // answer it cannot take is refused with what it takes, and asked again
 // (the transcript stops a piped run there). At the end of the input the
 // default is kept.
-func (p *plainChoice) RunAccessible(w io.Writer, r io.Reader) error {
-	opts := p.c.opts
+func (p *PlainChoice) RunAccessible(w io.Writer, r io.Reader) error {
+	opts := p.c.Opts
 	def := 0
 	for i, o := range opts {
-		if o.Value == p.c.acc.Get() {
+		if o.Value == p.c.Acc.Get() {
 			def = i
 			break
 		}
 	}
-	fmt.Fprintln(w, p.c.title)
-	if p.c.desc != "" {
-		fmt.Fprintln(w, "  "+p.c.desc)
+	fmt.Fprintln(w, p.c.Title)
+	if p.c.Desc != "" {
+		fmt.Fprintln(w, "  "+p.c.Desc)
 	}
 	for i, o := range opts {
 		mark := ""
@@ -106,18 +106,18 @@ func (p *plainChoice) RunAccessible(w io.Writer, r io.Reader) error {
 		fmt.Fprint(w, prompt)
 		if !lines.Scan() {
 			fmt.Fprintln(w)
-			p.c.acc.Set(opts[def].Value)
+			p.c.Acc.Set(opts[def].Value)
 			return nil
 		}
 		i, err := pickOption(opts, def, lines.Text())
-		if err == nil && p.c.check != nil {
-			err = p.c.check(opts[i].Value)
+		if err == nil && p.c.Check != nil {
+			err = p.c.Check(opts[i].Value)
 		}
 		if err != nil {
 			fmt.Fprintln(w, err.Error())
 			continue
 		}
-		p.c.acc.Set(opts[i].Value)
+		p.c.Acc.Set(opts[i].Value)
 		return nil
 	}
 }
@@ -233,7 +233,7 @@ func (p *plainYes) RunAccessible(w io.Writer, r io.Reader) error {
 func tickNames(opts []string, line string) ([]string, error) {
 	choices := huh.NewOptions(opts...)
 	on := make([]bool, len(opts))
-	for _, x := range splitList(line) {
+	for _, x := range SplitList(line) {
 		i, err := pickOption(choices, -1, x)
 		if err != nil {
 			return nil, err

@@ -1,4 +1,4 @@
-package wizard
+package ask
 
 import (
 	"fmt"
@@ -9,29 +9,29 @@ import (
 	"charm.land/huh/v2"
 )
 
-// group is huh.NewGroup, the pages' way to put fields together: in
+// Group is huh.NewGroup, the pages' way to put fields together: in
 // accessible mode each text input is asked by its plain prompt
 // (plainInput), which says its help and names the suggestion of the moment.
 // Each field is given the form's theme first: huh.NewGroup draws its
 // fields to measure them, and a field with no theme builds huh's whole
 // Charm theme again for every line it draws (a sixth of the wizard's CPU).
-func (k asker) group(fields ...huh.Field) *huh.Group {
+func (k Asker) Group(fields ...huh.Field) *huh.Group {
 	for i, f := range fields {
-		f.WithTheme(k.theme()) // the field itself kept: a wrapper's promoted WithTheme returns what it wraps
-		if in, ok := f.(*huh.Input); ok && k.accessible {
-			fields[i] = &plainInput{Input: in, title: k.titles[in], sh: k.suggest[in]}
+		f.WithTheme(k.Theme()) // the field itself kept: a wrapper's promoted WithTheme returns what it wraps
+		if in, ok := f.(*huh.Input); ok && k.Accessible {
+			fields[i] = &plainInput{Input: in, title: k.Titles[in], sh: k.Suggest[in]}
 		}
 	}
 	return huh.NewGroup(fields...)
 }
 
-// theme is the huh theme the asker's forms are drawn in: the plain one under
+// Theme is the huh theme the asker's forms are drawn in: the plain one under
 // NO_COLOR and in accessible mode, else Charm's (each built once).
-func (k asker) theme() huh.Theme {
-	if k.plain || k.accessible {
-		return plainThemeOnce
+func (k Asker) Theme() huh.Theme {
+	if k.Plain || k.Accessible {
+		return PlainTheme
 	}
-	return charmTheme
+	return CharmTheme
 }
 
 // plainInput is a text input's plain prompt (accessible mode): its help on
@@ -42,17 +42,17 @@ func (k asker) theme() huh.Theme {
 type plainInput struct {
 	*huh.Input
 	title string // the field's title ("" when the asker did not note it)
-	sh    shown  // its answer and suggestion (nil textValue: not noted)
+	sh    Shown  // its answer and suggestion (nil textValue: not noted)
 }
 
 func (p *plainInput) RunAccessible(w io.Writer, r io.Reader) error {
 	if help := inputHelp(p.Input); help != "" {
 		fmt.Fprintln(w, "  "+help)
 	}
-	if p.title != "" && p.sh.textValue != nil {
+	if p.title != "" && p.sh.TextValue != nil {
 		cur := p.sh.Get()
 		if cur == "" {
-			cur = offerOf(p.sh.textValue)
+			cur = offerOf(p.sh.TextValue)
 		}
 		switch {
 		case strings.Contains(cur, "\n"):
@@ -71,12 +71,12 @@ func (p *plainInput) RunAccessible(w io.Writer, r io.Reader) error {
 }
 
 // offerOf is the suggestion a field offers in words: a value that stands
-// for "left out" says so (see leftOut).
-func offerOf(tv textValue) string {
-	if o, ok := tv.(interface{ offer() string }); ok {
-		return o.offer()
+// for "left out" says so with an Offer method (the wizard's leftOut).
+func offerOf(tv TextValue) string {
+	if o, ok := tv.(interface{ Offer() string }); ok {
+		return o.Offer()
 	}
-	return tv.suggestion()
+	return tv.Suggestion()
 }
 
 // inputHelp is an input's description: huh keeps it unexported and its
