@@ -17,7 +17,8 @@ import (
 // Options configure Run.
 type Options struct {
 	Path      string              // pack directory, pack.json, agent, eval suite or tool manifest
-	Validator *validate.Validator // the checks; nil means validate.New with no options
+	Validator *validate.Validator // the checks; nil means those of validator(SchemaDir)
+	SchemaDir string              // JSON Schemas that override the embedded ones by $id (--schemas)
 	Plain     bool                // no colour (NO_COLOR)
 	Input     io.Reader           // keys; nil means the terminal
 	Screen    io.Writer           // where the UI is drawn; nil means stdout
@@ -26,7 +27,7 @@ type Options struct {
 // Run opens the manifest editor on a terminal and returns when the user
 // quits. It refuses a file it cannot read or parse before the screen opens.
 func Run(ctx context.Context, opts Options) error {
-	v, err := tui.ValidatorOr(opts.Validator)
+	v, err := validator(opts)
 	if err != nil {
 		return err
 	}
@@ -36,4 +37,14 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	return tui.Run(ctx, tui.NewApp(c, ed), opts.Input, opts.Screen)
+}
+
+// validator is the checks the editor lists: the problems `validate
+// --strict` shows, the placeholders `wopkit new` writes to be replaced
+// (PH001) among them, each at its own severity.
+func validator(opts Options) (*validate.Validator, error) {
+	if opts.Validator != nil {
+		return opts.Validator, nil
+	}
+	return validate.New(validate.Options{SchemaDir: opts.SchemaDir, Placeholders: true})
 }

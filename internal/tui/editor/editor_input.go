@@ -187,7 +187,34 @@ func (e *editor) typedValue() (any, string) {
 		}
 		return v, ""
 	}
+	if v, ok := schemaTyped(e.field(e.inputPtr).Type, s); ok {
+		return v, "" // a "high" mended to 0.8 saves the number the schema wants
+	}
 	return s, ""
+}
+
+// schemaTyped is text typed into a field whose schema type is number,
+// integer or boolean as a value of that type, when it parses as one (ok
+// false otherwise: the text is written as a string, and the check says
+// what is wrong with it).
+func schemaTyped(typ, s string) (any, bool) {
+	t := strings.TrimSpace(s)
+	switch typ {
+	case "number":
+		var n json.Number
+		if t != "" && t[0] != '"' && json.Unmarshal([]byte(t), &n) == nil {
+			return n, true
+		}
+	case "integer":
+		if _, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return json.Number(t), true
+		}
+	case "boolean":
+		if b, err := strconv.ParseBool(t); err == nil && (t == "true" || t == "false") {
+			return b, true
+		}
+	}
+	return nil, false
 }
 
 // check runs the field's own schema check on the value being typed.
