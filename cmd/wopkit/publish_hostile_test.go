@@ -21,7 +21,7 @@ func acmeRegistry(t *testing.T) (root, key string) {
 	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
 		t.Fatalf("keygen: exit %d %s", code, errOut)
 	}
-	disc, _ := json.Marshal(map[string]any{"registryVersion": "1.0.0", "signingKeys": []map[string]any{{
+	disc, _ := json.Marshal(map[string]any{"registryVersion": "1.0.0", "endpoints": map[string]any{"v2": v2Tree}, "signingKeys": []map[string]any{{
 		"keyId": "acme-1", "algorithm": "ed25519", "publicKeyUrl": "/keys/acme-1.pub",
 		"permittedNamespaces": []string{"vendor.acme.*"}, "operator": "acme", "status": "active"}}})
 	pub, _ := os.ReadFile(key + ".pub")

@@ -450,7 +450,7 @@ func TestReadmeCitesNoFileOutsideTheRepository(t *testing.T) {
 // writes; each fails the test above once it exists, to be removed from
 // here.
 var awaitedDocs = map[string]string{
-	"docs/RUN.md": "`wopkit run` and `wopkit test`, cited by internal/run",
+	"docs/EVAL.md": "`wopkit eval`, cited by cmd/wopkit/eval.go and internal/eval",
 }
 
 // TestCLIContractNamesEveryVerb: docs/CLI.md, the contract --help cites,

@@ -365,3 +365,45 @@ func TestParentDeathKillsProgram(t *testing.T) {
 		t.Fatalf("the program outlived the process that ran it: %v", pids)
 	})
 }
+
+// TestAllowNetwork: with AllowNetwork the program reaches a loopback
+// listener; the rest of the filter stays (no signals out).
+func TestAllowNetwork(t *testing.T) {
+	eachMode(t, func(t *testing.T, ns bool) {
+		if err := Supported(); err != nil {
+			t.Skipf("no sandbox here: %v", err)
+		}
+		namespacesOff.Store(!ns)
+		t.Cleanup(func() { namespacesOff.Store(false) })
+		tcp, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tcp.Close()
+		got := make(chan struct{}, 1)
+		go func() {
+			if c, err := tcp.Accept(); err == nil {
+				got <- struct{}{}
+				c.Close()
+			}
+		}()
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		err = Run(context.Background(), &Cmd{Path: exe, Args: []string{tcp.Addr().String()}, Dir: t.TempDir(), Env: []string{probeEnv + "=net", "PATH=/usr/bin:/bin"},
+			Stdout: &out, Stderr: &out, AllowNetwork: true, Limits: Limits{Timeout: 10 * time.Second}})
+		if err != nil {
+			t.Fatalf("%v: %s", err, out.String())
+		}
+		select {
+		case <-got:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the listener was not reached: %s", out.String())
+		}
+		if !strings.Contains(out.String(), "dial "+tcp.Addr().String()+": <nil>") {
+			t.Errorf("dial failed: %s", out.String())
+		}
+	})
+}
