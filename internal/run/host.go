@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/proc"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
@@ -48,6 +49,7 @@ type Host struct {
 	nodeBin string
 	permFlg string
 	tmp     string // the host's temporary folder: harness.mjs, scratch/
+	rmTmp   func() // removes tmp (atomicfile.TempDir)
 	harness string
 	dir     string // the pack folder, resolved
 	p       *nodeProc
@@ -195,16 +197,17 @@ func NewHost(o HostOptions) (*Host, error) {
 	if err := checkTree(dir); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "wopkit-run-")
+	tmp, rmTmp, err := atomicfile.TempDir("wopkit-run-")
 	if err != nil {
-		return nil, werr.Wrap(werr.Env, "temp_unwritable", err, "cannot make a temporary folder")
+		return nil, err
 	}
 	if tmp, err = filepath.EvalSymlinks(tmp); err != nil {
+		rmTmp()
 		return nil, werr.Wrap(werr.Env, "temp_unwritable", err, "cannot resolve the temporary folder")
 	}
-	h := &Host{opts: o, nodeBin: nodeBin, permFlg: flag, tmp: tmp, dir: dir, harness: filepath.Join(tmp, "harness.mjs")}
+	h := &Host{opts: o, nodeBin: nodeBin, permFlg: flag, tmp: tmp, rmTmp: rmTmp, dir: dir, harness: filepath.Join(tmp, "harness.mjs")}
 	if err := writeHarness(h.harness, filepath.Join(tmp, "scratch")); err != nil {
-		os.RemoveAll(tmp)
+		rmTmp()
 		return nil, werr.Wrap(werr.Env, "temp_unwritable", err, "cannot write the harness into %s", tmp)
 	}
 	return h, nil
@@ -216,7 +219,8 @@ func (h *Host) Close() error {
 		h.p.kill()
 		h.p = nil
 	}
-	return os.RemoveAll(h.tmp)
+	h.rmTmp()
+	return nil
 }
 
 // Call runs one node once and returns what it did. The error is an
