@@ -178,7 +178,7 @@ func printRun(w io.Writer, r *run.Report) {
 	switch r.Status {
 	case "success":
 		var v any
-		json.Unmarshal(r.Outputs, &v)
+		untrusted.DecodeJSON(r.Outputs, &v)
 		pretty, _ := json.MarshalIndent(v, "", "  ")
 		b.Write(pretty)
 		b.WriteString("\n")

@@ -19,6 +19,7 @@ func init() {
 		p.Agents = []AgentAnswers{fullAgent()}
 		return &p
 	}
+	k.Pack = func(a any) *PackIdentity { return &a.(*PackAnswers).PackIdentity }
 	k.Plan = planned(PlanPack)
 	registerKind(k)
 }
