@@ -101,6 +101,13 @@ type Outcome struct {
 	// throw); Thrown when it threw.
 	Returned bool `json:"-"`
 	Thrown   bool `json:"-"`
+	// For the smoke test: ResultKind is the kind of a failing return value
+	// ("number", "undefined", "object", "array", …) and HasOutputs whether
+	// it has an `outputs` key; ThrownKind is the kind of what a node threw
+	// ("object", "null", "undefined", "string", …).
+	ResultKind string `json:"-"`
+	HasOutputs bool   `json:"-"`
+	ThrownKind string `json:"-"`
 	// Stdout and Stderr are what node wrote there (the first 64 KiB each).
 	Stdout          string        `json:"-"`
 	Stderr          string        `json:"-"`
@@ -267,6 +274,9 @@ type frame struct {
 	Export          string          `json:"export"`
 	Returned        bool            `json:"returned"`
 	Thrown          bool            `json:"thrown"`
+	Kind            string          `json:"kind"`
+	HasOutputs      bool            `json:"hasOutputs"`
+	ThrownKind      string          `json:"thrownKind"`
 	Interrupt       *Interrupt      `json:"interrupt"`
 	Type            string          `json:"type"`
 	Shape           string          `json:"shape"`
@@ -544,6 +554,7 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 				out.Status = f.Status
 				out.PeakMemoryBytes = f.PeakMemoryBytes
 				out.Export, out.Returned, out.Thrown = f.Export, f.Returned, f.Thrown
+				out.ResultKind, out.HasOutputs, out.ThrownKind = f.Kind, f.HasOutputs, f.ThrownKind
 				switch f.Status {
 				case "success":
 					out.Outputs = f.Outputs
