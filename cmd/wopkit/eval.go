@@ -94,13 +94,13 @@ func runEval(ctx context.Context, out io.Writer, o *evalOptions, dir, agent stri
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	t, err := eval.Load(eval.LoadOptions{Dir: dir, Agent: agent, SuiteFile: o.Suite})
-	if err != nil {
-		return err
-	}
 	mo := o.modelOpts
 	mo.APIKeyEnv, mo.Timeout = o.APIKeyEnv, o.Timeout
 	model, err := eval.ParseModel(o.Model, mo)
+	if err != nil {
+		return err
+	}
+	t, err := eval.Load(eval.LoadOptions{Dir: dir, Agent: agent, SuiteFile: o.Suite})
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/styles"
+	"github.com/openwop/wopkit/internal/tui/wizard"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -58,7 +58,7 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 // plain prompts read answers from stdin, a pipe too); with it nil, `new`
 // always takes the non-interactive path.
 var runWizard = func(cmd *cobra.Command, o *newOptions) error {
-	opts := tui.NewOptions{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, DryRun: o.DryRun, Plain: styles.NoColor(),
+	opts := wizard.Options{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, DryRun: o.DryRun, Plain: styles.NoColor(),
 		Registry: os.Getenv(registryEnv)}
 	if o.Accessible { // plain prompts read stdin, a terminal or not (scripts, screen readers)
 		opts.Input, opts.Screen = cmd.InOrStdin(), cmd.OutOrStdout()
@@ -70,7 +70,7 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 		switch {
 		case err != nil:
 			return err
-		case !tui.Asks(kind): // no wizard page for this kind yet: the answers given, no questions
+		case !wizard.Asks(kind): // no wizard page for this kind yet: the answers given, no questions
 			return runNew(cmd.OutOrStdout(), o)
 		}
 		if given { // the wizard starts on the kind asked, from the answers given, and asks the rest
@@ -102,7 +102,7 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 	default: // a node added into a pack: no questions
 		return runNew(cmd.OutOrStdout(), o)
 	}
-	return tui.New(cmd.Context(), opts)
+	return wizard.Run(cmd.Context(), opts)
 }
 
 // newKinds are the things `wopkit new` creates (the scaffold's kinds' verbs).

@@ -108,7 +108,7 @@ type LimitOptions struct {
 func (o *LimitOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.Timeout, "timeout", "30s", "time limit of one call (the node's process is killed at it)")
 	cmd.Flags().StringVar(&o.Memory, "memory", "256MiB", "memory limit of node's heap (KiB, MiB, GiB)")
-	cmd.Flags().BoolVar(&o.AllowNet, "allow-net", false, "let the node open sockets and resolve names (not on Linux yet)")
+	cmd.Flags().BoolVar(&o.AllowNet, "allow-net", false, "let the node open sockets and resolve names")
 }
 
 // Validate parses the limits.
@@ -178,7 +178,7 @@ func printRun(w io.Writer, r *run.Report) {
 	switch r.Status {
 	case "success":
 		var v any
-		json.Unmarshal(r.Outputs, &v)
+		untrusted.DecodeJSON(r.Outputs, &v)
 		pretty, _ := json.MarshalIndent(v, "", "  ")
 		b.Write(pretty)
 		b.WriteString("\n")

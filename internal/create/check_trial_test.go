@@ -10,6 +10,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/testwait"
 )
 
 // TestPreflightPacksThePlanInMemory (issue 26): the preflight packs the
@@ -109,7 +110,7 @@ func TestPreflightReadsTheFolderAsAStrangers(t *testing.T) {
 					t.Errorf("the preflight read through the link out: %s", ps[0].Message)
 				}
 				t.Log(ps[0].Message)
-			case <-time.After(20 * time.Second):
+			case <-time.After(testwait.Ceiling):
 				t.Fatal("the preflight hangs on the folder's " + c.name)
 			}
 		})

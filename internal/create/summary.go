@@ -137,6 +137,18 @@ func at(p string) string {
 // runs in (node --test elsewhere runs no test).
 func testNote(plan *scaffold.Plan, dir string) []string {
 	notes := slices.Clone(plan.Notes)
+	d := at(dir)
+	if d == "" {
+		d = "."
+	}
+	for _, agent := range plan.Evals {
+		args := shellWord(filepath.ToSlash(d)) + " " + shellWord(agent)
+		if strings.HasSuffix(agent, ".json") { // a standalone agent manifest
+			args = shellWord(filepath.ToSlash(filepath.Join(d, agent)))
+		}
+		notes = append(notes, "run the eval suite with: "+Command+" eval "+args+
+			" --model echo (then --model replay:FILE or openai:BASEURL#MODEL: docs/EVAL.md)")
+	}
 	if plan.Test == "" {
 		return notes
 	}

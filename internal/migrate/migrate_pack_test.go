@@ -10,6 +10,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -216,7 +217,7 @@ func TestPackLocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testwait.Ceiling):
 		t.Fatal("migrate still waiting after the lock was released")
 	}
 }

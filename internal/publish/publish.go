@@ -78,6 +78,9 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := t.serves(); err != nil {
+		return nil, err
+	}
 	if err := t.checkComplete(o.RebuildIndex); err != nil {
 		return nil, err
 	}
@@ -85,7 +88,7 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Registry: t.Root, Tree: t.Spec, Name: rel.Name, Version: rel.Version, Notes: append(t.notes, rel.Notes...), Changes: []Change{}}
+	plan := &Plan{Registry: t.Root, Tree: t.Spec, TreeReason: t.why, Name: rel.Name, Version: rel.Version, Notes: append(t.notes, rel.Notes...), Changes: []Change{}}
 
 	if err := checkAdvisories(t, rel.Name, rel.Version); err != nil {
 		return nil, err

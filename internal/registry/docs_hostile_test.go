@@ -181,7 +181,7 @@ func TestRegistryFilesNeverBlock(t *testing.T) {
 					os.WriteFile(p, big, 0o644)
 					want = untrusted.CodeTooLarge
 				}
-				err := within(t, 10*time.Second, func() error {
+				err := within(t, testwait.Ceiling, func() error {
 					r, err := Open(f.root)
 					if err != nil {
 						return err

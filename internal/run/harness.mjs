@@ -18,7 +18,6 @@
 
 import fs from "node:fs";
 import v8 from "node:v8";
-import inspector from "node:inspector";
 import nodeModule from "node:module";
 import { pathToFileURL } from "node:url";
 
@@ -70,9 +69,6 @@ const refuse = (what) => function () {
 };
 for (const k of ["getHeapSnapshot", "writeHeapSnapshot", "setFlagsFromString", "getHeapCodeStatistics"]) {
   try { v8[k] = refuse("v8." + k); } catch {}
-}
-for (const k of ["Session", "open", "url", "waitForDebugger"]) {
-  try { inspector[k] = refuse("inspector." + k); } catch {}
 }
 try { nodeModule.syncBuiltinESMExports(); } catch {}
 
@@ -495,7 +491,9 @@ function jsonSafe(v) {
 processOn("unhandledRejection", () => {});
 processOn("uncaughtException", (e) => { if (current !== null) current(e); });
 
-send({ id: 0, t: "ready", pid: process.pid });
+let permission = false;
+try { permission = process.permission !== undefined && process.permission.has("fs.read", "/") === false; } catch {}
+send({ id: 0, t: "ready", pid: process.pid, permission });
 function next() {
   for (;;) {
     const line = readLine();

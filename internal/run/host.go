@@ -270,6 +270,8 @@ type frame struct {
 	Level           string          `json:"level"`
 	Data            any             `json:"data"`
 	PeakMemoryBytes uint64          `json:"peakMemoryBytes"`
+	// Permission (on the ready frame): node's permission model is on.
+	Permission bool `json:"permission"`
 	// Restart is set when the call changed the built-in objects: the
 	// process serves no other call.
 	Restart bool `json:"restart"`
@@ -302,7 +304,55 @@ type procHandle interface {
 	Done() <-chan struct{}
 }
 
+// startProc starts node on the harness and waits for it to be ready. A
+// node that does not know the permission flag is started again with the
+// other one; one that knows neither is runtime_unavailable.
 func (h *Host) startProc(ctx context.Context) (*nodeProc, error) {
+	for {
+		p, err := h.startOnce(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ready, perm := p.waitReady()
+		if ready && perm {
+			permMu.Lock()
+			permFlags[h.nodeBin] = h.permFlg
+			permMu.Unlock()
+			return p, nil
+		}
+		p.kill()
+		stderr := p.stderr.peek()
+		if ready || !strings.Contains(stderr, "bad option") {
+			if ready {
+				return nil, noPermissionModel(h.nodeBin)
+			}
+			return nil, werr.New(werr.Env, "sandbox_unavailable", "node stopped before the harness was ready: %s", firstLine(stderr)).
+				WithHint("run `node --version` (20 or later is needed); if the sandbox refuses node here, see docs/SECURITY.md")
+		}
+		switch h.permFlg {
+		case permissionFlags[0]:
+			h.permFlg = permissionFlags[1]
+		default:
+			return nil, noPermissionModel(h.nodeBin)
+		}
+	}
+}
+
+// waitReady waits for the harness's first frame: whether it came, and
+// whether node's permission model is on (reads of / refused).
+func (p *nodeProc) waitReady() (ready, perm bool) {
+	select {
+	case fe, ok := <-p.frames:
+		if !ok || fe.f == nil || fe.f.T != "ready" {
+			return false, false
+		}
+		return true, fe.f.Permission
+	case <-time.After(30 * time.Second):
+		return false, false
+	}
+}
+
+func (h *Host) startOnce(ctx context.Context) (*nodeProc, error) {
 	nonce := make([]byte, 24)
 	if _, err := rand.Read(nonce); err != nil {
 		return nil, werr.Wrap(werr.Env, "sandbox_unavailable", err, "no randomness for the harness's nonce")
@@ -628,43 +678,35 @@ func (c *capBuffer) over() bool {
 	return c.n > c.max
 }
 
-// findNode finds node 20 or later and its permission flag.
+// findNode finds node; its permission flag is found when it starts.
 func findNode() (bin, flag string, err error) {
 	bin, err = proc.LookPath("node")
 	if err != nil {
 		return "", "", werr.New(werr.Env, "runtime_unavailable", "node is not installed (wopkit runs a pack's JavaScript with node 20 or later)").
-			WithHint("install node 20 or later (https://nodejs.org/en/download, or your package manager: apt install nodejs, brew install node) and make sure it is on PATH")
+			WithHint("%s", installNode)
 	}
-	flag = permissionFlag(bin)
+	permMu.Lock()
+	flag = permFlags[bin]
+	permMu.Unlock()
 	if flag == "" {
-		return "", "", werr.New(werr.Env, "runtime_unavailable", "%s has no permission model: wopkit runs a pack's JavaScript only with node 20 or later, whose permission model keeps it inside the pack", bin).
-			WithHint("install node 20 or later (https://nodejs.org/en/download) and put it first on PATH")
+		flag = permissionFlags[0]
 	}
 	return bin, flag, nil
 }
 
+const installNode = "install node 20 or later (https://nodejs.org/en/download, or your package manager: apt install nodejs, brew install node) and make sure it is first on PATH"
+
+// permissionFlags turn on node's permission model: node 20 to 22 know the
+// first; node 23.5 and later the second (a node that knows neither is too
+// old).
+var permissionFlags = []string{"--experimental-permission", "--permission"}
+
 var (
 	permMu    sync.Mutex
-	permFlags = map[string]string{}
+	permFlags = map[string]string{} // node binary -> the flag it took
 )
 
-// permissionFlag is --permission (node 23.5 and later) or
-// --experimental-permission (node 20 to 22), or "" for an older node.
-func permissionFlag(bin string) string {
-	permMu.Lock()
-	defer permMu.Unlock()
-	if v, ok := permFlags[bin]; ok {
-		return v
-	}
-	flag := ""
-	for _, f := range []string{"--permission", "--experimental-permission"} {
-		cmd := proc.Command(bin, []string{f, "-e", "process.exit(process.permission && !process.permission.has('fs.read', '/') ? 0 : 3)"},
-			os.TempDir(), []string{"NODE_OPTIONS="})
-		if cmd.Run() == nil {
-			flag = f
-			break
-		}
-	}
-	permFlags[bin] = flag
-	return flag
+func noPermissionModel(bin string) error {
+	return werr.New(werr.Env, "runtime_unavailable", "%s has no permission model: wopkit runs a pack's JavaScript only with node 20 or later, whose permission model keeps it inside the pack", bin).
+		WithHint("%s", installNode)
 }

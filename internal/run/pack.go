@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -121,7 +122,7 @@ func (p *Pack) CheckRuntime() error {
 	}
 	switch p.Language {
 	case "javascript", "":
-		if p.Kind != "" && p.Kind != "node" {
+		if p.Kind != "" && p.Kind != kinds.NodeName {
 			return werr.New(werr.Invalid, "unsupported_runtime", "the pack is of kind %q: there is no node to run", p.Kind)
 		}
 		return nil

@@ -119,6 +119,9 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 	if err := runtimeFiles(p, rs, vw); err != nil {
 		return nil, err
 	}
+	if err := addCases(p, rs, vw.Nodes); err != nil {
+		return nil, err
+	}
 	p.Files = append(p.Files, extra.Files...)
 	p.owners = extra.owners
 	p.Test = rs.Test

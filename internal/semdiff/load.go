@@ -36,6 +36,7 @@ type Pack struct {
 	decoded  map[string]any // decoded JSON files, by path (nil value: not JSON)
 	entry    string         // the runtime entry's path, once compared
 	refs     *refIndex      // where the pack's schema references lead, once built
+	registry string         // the registry checkout named when it was loaded, if any
 }
 
 // Display is the file a finding on the member rel points at: a path
@@ -67,7 +68,12 @@ func (o LoadOptions) limits() tarball.Limits {
 // regular file, minus .openwopignore, dot-folders and node_modules), a .tgz,
 // or NAME@VERSION from o.Registry. Every byte is read through the
 // untrusted layer; a tarball through the safe reader.
-func Load(arg string, o LoadOptions) (*Pack, error) {
+func Load(arg string, o LoadOptions) (p *Pack, err error) {
+	defer func() {
+		if p != nil {
+			p.registry = o.Registry
+		}
+	}()
 	if name, version, ok := registryRef(arg); ok {
 		if o.Registry == "" {
 			return nil, werr.New(werr.Usage, "usage", "%s names a published version, but no registry was given", arg).

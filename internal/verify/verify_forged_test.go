@@ -15,6 +15,7 @@ import (
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -93,8 +94,8 @@ func (g *forgedRegistry) verifyWithin(t *testing.T, tgz string) *Result {
 	select {
 	case r := <-done:
 		return r
-	case <-time.After(10 * time.Second):
-		t.Fatalf("verify of %s still blocked after 10 s", tgz)
+	case <-time.After(testwait.Ceiling):
+		t.Fatalf("verify of %s still blocked after %v", tgz, testwait.Ceiling)
 		return nil
 	}
 }
