@@ -102,7 +102,11 @@ func newKeychainAddCmd() *cobra.Command {
 				safeLine(out, "note: %s", n)
 			}
 			if !o.DryRun {
-				safeLine(out, "next: commit these files (no private key) and open a pull request to the registry")
+				safeLine(out, "next: commit these files (no private key) and open the key's pull request to the registry:")
+				for _, s := range plan.PRSteps() {
+					safeLine(out, "  %s", s)
+				}
+				safeLine(out, "next: %s", keychainNext(o.PublicKey, plan.KeyID))
 			}
 			return nil
 		},

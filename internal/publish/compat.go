@@ -2,6 +2,7 @@ package publish
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/semdiff"
@@ -45,12 +46,18 @@ func checkBump(t *Tree, rel *Release, versions []string, allowBreaking bool) (*s
 	if res.VersionOK || allowBreaking {
 		return res, "", nil
 	}
-	return res, "", BumpTooSmall(res)
+	root := t.Root
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	return res, "", BumpTooSmall(res, root)
 }
 
 // BumpTooSmall is the refusal of a release whose version bump is smaller
-// than its changes need: the changes of the top level, listed.
-func BumpTooSmall(res *semdiff.Result) error {
+// than its changes need: the changes of the top level, listed, and the
+// one command that raises the version enough, run in the pack's source
+// folder against the registry root (whole path, so that it runs there).
+func BumpTooSmall(res *semdiff.Result, root string) error {
 	top := res.Breaking()
 	what := "breaking change"
 	if len(top) == 0 {
@@ -70,5 +77,5 @@ func BumpTooSmall(res *semdiff.Result) error {
 		fmt.Fprintf(&b, "; %s %s: %s", c.File, c.Pointer, c.Message)
 	}
 	return werr.New(werr.Invalid, "version_bump_too_small", "%s: %s; %d %s(s)%s", res.To, res.Verdict, len(top), what, b.String()).
-		WithHint("raise the version in pack.json, pack and sign again; or pass --allow-breaking to publish it anyway (consumers pinned to %s's range get the change)", res.From)
+		WithHint("in the pack's source folder run `wopkit bump auto --registry %s` (it raises the version and everything that names it: $ids, $refs, the README), then pack and sign again; or pass --allow-breaking to publish it anyway (consumers pinned to %s's range get the change)", shellQuote(root), res.From)
 }
