@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/untrusted"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // The next steps the road from `wopkit new` to a merged pull request
@@ -68,20 +71,72 @@ func keygenNext(prefix string) string {
 		" --namespace " + shellWord("vendor."+base+".*")
 }
 
-// keychainNext is the step after keychain add: signing a pack with the
-// key, in the pack's folder (the private key named by its whole path).
-func keychainNext(pubPath, keyID string) string {
+// keychainNext is the step after keychain add: packing and signing with
+// the key the pack in this folder or one below it whose name the key's
+// namespaces grant (DIR when there is not exactly one), with the private
+// key beside the public one keychain add was given.
+func keychainNext(pubPath, keyID string, namespaces []string) string {
 	key := strings.TrimSuffix(pubPath, ".pub") + ".key"
-	if abs, err := filepath.Abs(key); err == nil {
-		key = abs
-	}
 	if _, err := os.Stat(key); err != nil {
 		key = "KEY"
 	}
-	return "in your pack's folder, pack and sign it with this key: wopkit pack --sign v2 --key " + shellWord(key) + " --key-id " + shellWord(keyID)
+	dir := packFor(namespaces)
+	if dir == "" {
+		dir = "DIR"
+	}
+	return "pack and sign it with this key: wopkit pack " + shellWord(dir) + " --sign v2 --key " + shellWord(key) + " --key-id " + shellWord(keyID)
+}
+
+// packFor is the one pack folder (".", or a folder in it) whose pack's
+// name one of namespaces grants, or "".
+func packFor(namespaces []string) string {
+	cands, _ := filepath.Glob(filepath.Join("*", "pack.json"))
+	cands = append([]string{"pack.json"}, cands...)
+	found := ""
+	for _, pj := range cands {
+		data, err := untrusted.ReadNamed(pj, validate.MaxFileSize)
+		if err != nil {
+			continue
+		}
+		var m struct{ Name string }
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
+		for _, ns := range namespaces {
+			if prefix, ok := strings.CutSuffix(ns, "*"); ok && strings.HasPrefix(m.Name, prefix) || ns == m.Name {
+				if found != "" {
+					return ""
+				}
+				found = filepath.Dir(pj)
+				break
+			}
+		}
+	}
+	return found
 }
 
 // packNext is the step after a signed pack: publishing it.
 func packNext(tgz string) string {
 	return "publish it into your registry checkout: wopkit publish " + shellWord(tgz) + " --registry " + shellWord(registryPath())
+}
+
+// printPRSteps prints the commands of a pull request (publish.Plan's
+// PRSteps): the branch and the commit, then the checks the pull request
+// will run, named from the registry's workflows, to run before pushing.
+func printPRSteps(w io.Writer, what string, steps []string) {
+	safeLine(w, "next: %s (a branch and the commit; then push the branch and open the pull request):", what)
+	var checks []string
+	for _, s := range steps {
+		if strings.HasPrefix(s, "git ") {
+			safeLine(w, "  %s", s)
+		} else {
+			checks = append(checks, s)
+		}
+	}
+	if len(checks) > 0 {
+		safeLine(w, "the checks the pull request runs (the registry's .github/workflows), to run before you push:")
+		for _, s := range checks {
+			safeLine(w, "  %s", s)
+		}
+	}
 }

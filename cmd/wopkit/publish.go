@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -83,19 +82,7 @@ func newPublishCmd() *cobra.Command {
 			if err := finishPlan(cmd, plan, o.DryRun, o.Output.JSON); err != nil || o.DryRun || o.Output.JSON || plan.NoOp {
 				return err
 			}
-			safeLine(out, "next: open the pull request from the checkout (a branch, the commit; then push it and open the pull request):")
-			steps := plan.PRSteps()
-			for _, s := range steps {
-				if strings.HasPrefix(s, "git ") {
-					safeLine(out, "  %s", s)
-				}
-			}
-			if len(steps) > 3 {
-				safeLine(out, "the checks the pull request runs (the registry's .github/workflows), to run first:")
-				for _, s := range steps[3:] {
-					safeLine(out, "  %s", s)
-				}
-			}
+			printPRSteps(out, "open the pull request from the checkout", plan.PRSteps())
 			return nil
 		},
 	}

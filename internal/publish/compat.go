@@ -46,11 +46,22 @@ func checkBump(t *Tree, rel *Release, versions []string, allowBreaking bool) (*s
 	if res.VersionOK || allowBreaking {
 		return res, "", nil
 	}
-	root := t.Root
-	if abs, err := filepath.Abs(root); err == nil {
-		root = abs
+	return res, "", BumpTooSmall(res, rootAbs(t))
+}
+
+// rootAbs is the registry root by its whole path (a command printed for
+// the pack's folder names it so).
+func rootAbs(t *Tree) string {
+	if abs, err := filepath.Abs(t.Root); err == nil {
+		return abs
 	}
-	return res, "", BumpTooSmall(res, root)
+	return t.Root
+}
+
+// bumpCommand is the one command that raises a release's version above
+// what the tree holds, with everything that names it, then what follows.
+func bumpCommand(t *Tree) string {
+	return "in the pack's source folder run `wopkit bump auto --registry " + shellQuote(rootAbs(t)) + "` (the version, and every $id, $ref and the README that name it), then pack and sign again"
 }
 
 // BumpTooSmall is the refusal of a release whose version bump is smaller
