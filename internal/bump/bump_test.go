@@ -704,3 +704,21 @@ func js(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// Issue 44 item 4: the version line of the README `wopkit new` writes
+// ships in the tarball; bump rewrites it, also when it names a version
+// older than pack.json's (raised by hand), and touches nothing else.
+func TestReadmeVersionLine(t *testing.T) {
+	t.Parallel()
+	files := nodePack()
+	files["README.md"] = "# x\n\n| | |\n|---|---|\n| Version | `1.1.0` |\n\nVersion `1.2.0` in prose stays.\n"
+	dir := writeTree(t, files)
+	res, err := Run(dir, Options{Level: Minor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# x\n\n| | |\n|---|---|\n| Version | `1.3.0` |\n\nVersion `1.2.0` in prose stays.\n"
+	if got := read(t, dir, "README.md"); got != want || res.New != "1.3.0" {
+		t.Errorf("README.md after bump to %s:\n%s", res.New, got)
+	}
+}
