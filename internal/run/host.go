@@ -446,7 +446,7 @@ func (p *nodeProc) readFrames(r io.ReadCloser) {
 	for {
 		line, err := readLine(br, maxFrameLen)
 		if err == errLineTooLong {
-			p.frames <- frameOrErr{err: "a line of over 17 MiB on wopkit's channel", code: "sandbox_invocation_error"}
+			p.frames <- frameOrErr{err: "a line of over 17 MiB came on wopkit's channel", code: "sandbox_invocation_error"}
 			io.Copy(io.Discard, r)
 			return
 		}
@@ -454,13 +454,13 @@ func (p *nodeProc) readFrames(r io.ReadCloser) {
 			return
 		}
 		if !bytes.HasPrefix(line, []byte(prefix)) {
-			p.frames <- frameOrErr{err: "a line on wopkit's channel that the harness did not write: a pack cannot report its own result", code: "sandbox_escape_attempt"}
+			p.frames <- frameOrErr{err: "a line on wopkit's channel was not written by the harness (a pack cannot report its own result)", code: "sandbox_escape_attempt"}
 			io.Copy(io.Discard, r)
 			return
 		}
 		var f frame
 		if jerr := untrusted.DecodeJSON(line[len(prefix):], &f); jerr != nil {
-			p.frames <- frameOrErr{err: "a result wopkit cannot read: " + jerr.Error(), code: "sandbox_invocation_error"}
+			p.frames <- frameOrErr{err: "a result on wopkit's channel could not be read: " + jerr.Error(), code: "sandbox_invocation_error"}
 			io.Copy(io.Discard, r)
 			return
 		}
@@ -507,7 +507,7 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 		return out, false
 	}
 	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
-		p.ended2(out, "node stopped before it took the call")
+		p.ended2(out, "the node process stopped before it took the call")
 		return out, true
 	}
 	timer := time.NewTimer(o.Timeout + killGrace)
@@ -527,7 +527,7 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 				return out, true
 			}
 			if fe.f == nil {
-				out.fail(fe.code, "wopkit's channel carried "+fe.err)
+				out.fail(fe.code, fe.err)
 				return out, true
 			}
 			f := fe.f
@@ -616,7 +616,7 @@ func (p *nodeProc) ended2(out *Outcome, why string) {
 	case exitStatus(werr) == 13 || strings.Contains(stderr, "unsettled top-level await"):
 		out.fail("sandbox_timeout", "the node's promise never settled (node found nothing left to wait for and stopped)")
 	default:
-		msg := "node stopped before the node returned"
+		msg := "the node process stopped before the node returned"
 		if why != "" {
 			msg = why
 		}
