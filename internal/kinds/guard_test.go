@@ -22,7 +22,6 @@ var spelledElsewhere = map[string]string{
 	"internal/chainexp/text.go node":                    "a node of the expanded fragment, counted in words",
 	"internal/run/host.go node":                         "the Node.js executable",
 	"internal/validate/lint_entry.go node":              "the Node.js executable",
-	"internal/smoke/harness.go node":                    "the Node.js executable",
 	"internal/scaffold/tool.go node":                    "the Node.js executable of a tool's command",
 	"internal/scaffold/render.go node":                  "the runtime language of a node pack's entry",
 	"internal/scaffold/spec.go node":                    "the runtime language of a node pack's entry",
