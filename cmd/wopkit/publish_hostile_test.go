@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/openwop/wopkit/internal/termsafe"
+	"github.com/openwop/wopkit/internal/testwait"
 )
 
 // acmeRegistry is a registry root whose keychain grants the key it returns
@@ -21,7 +21,7 @@ func acmeRegistry(t *testing.T) (root, key string) {
 	if _, errOut, code := runCmd(t, "keygen", "--out", key); code != 0 {
 		t.Fatalf("keygen: exit %d %s", code, errOut)
 	}
-	disc, _ := json.Marshal(map[string]any{"registryVersion": "1.0.0", "signingKeys": []map[string]any{{
+	disc, _ := json.Marshal(map[string]any{"registryVersion": "1.0.0", "endpoints": map[string]any{"v2": v2Tree}, "signingKeys": []map[string]any{{
 		"keyId": "acme-1", "algorithm": "ed25519", "publicKeyUrl": "/keys/acme-1.pub",
 		"permittedNamespaces": []string{"vendor.acme.*"}, "operator": "acme", "status": "active"}}})
 	pub, _ := os.ReadFile(key + ".pub")
@@ -134,7 +134,7 @@ func TestPublishAndYankFIFOsNeverBlock(t *testing.T) {
 			if rel == "security/advisories.json" && args[0] == "yank" {
 				continue // yank does not read the advisories
 			}
-			_, errOut, code := runWithin(t, 10*time.Second, args...)
+			_, errOut, code := runWithin(t, testwait.Ceiling, args...)
 			if code != 1 || !strings.Contains(errOut, "named pipe") {
 				t.Errorf("%s with a FIFO at %s: exit %d: %s", args[0], rel, code, errOut)
 			}

@@ -21,12 +21,42 @@ func emptyRegistryRoot(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if strings.HasSuffix(rel, ".json") {
+			b = advertiseV2(t, b)
+		}
 		os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755)
 		if err := os.WriteFile(filepath.Join(root, rel), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return root
+}
+
+// v2Tree is the v2 tree of the real registry's discovery document at spec
+// v2 (../shared/spec-v2/registry/.well-known/openwop-registry.json).
+var v2Tree = map[string]any{"registryIndex": "/v2/index.json", "packMetadata": "/v2/packs/{name}/index.json",
+	"versionManifest": "/v2/packs/{name}/-/{version}.json", "versionTarball": "/v2/packs/{name}/-/{version}.tgz",
+	"versionSignature": "/v2/packs/{name}/-/{version}.sig"}
+
+// advertiseV2 adds the v2 tree to a discovery document's endpoints, as a
+// registry that serves v2 has it: publish writes registry/v2/ only then.
+func advertiseV2(t *testing.T, doc []byte) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(doc, &m); err != nil {
+		t.Fatal(err)
+	}
+	eps, _ := m["endpoints"].(map[string]any)
+	if eps == nil {
+		eps = map[string]any{}
+	}
+	eps["v2"] = v2Tree
+	m["endpoints"] = eps
+	out, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func listFiles(t *testing.T, dir string) []string {
@@ -186,5 +216,38 @@ func TestPublishPartialCheckout(t *testing.T) {
 	}
 	if _, errOut, code := runCmd(t, "publish", a2a, "--url", "http://127.0.0.1:1", "--rebuild-index"); code != 2 || !strings.Contains(errOut, "--rebuild-index apply to --registry") {
 		t.Errorf("--rebuild-index with --url: exit %d: %s", code, errOut)
+	}
+}
+
+// Issue 44 item 2: publish into a checkout whose discovery document names
+// only /v1/ endpoints (the fixture slice of the real registry) refuses the
+// v2 tree, naming the document and the way out; the dry run into one that
+// advertises v2 says which tree and why.
+func TestPublishFollowsTheDiscoveryDocument(t *testing.T) {
+	t.Parallel()
+	root, key := acmeRegistry(t)
+	tgz := acmePack(t, key, "vendor.acme.hello", "1.0.0", filepath.Join(t.TempDir(), "hello-1.0.0.tgz"))
+	out, errOut, code := runCmd(t, "publish", tgz, "--registry", root, "--dry-run")
+	if code != 0 || !strings.Contains(out, "tree v2: .well-known/openwop-registry.json advertises a v2 tree (endpoints.v2)") {
+		t.Fatalf("dry run: exit %d: %s%s", code, out, errOut)
+	}
+	v1only, err := os.ReadFile(filepath.Join(fixtures.Registry(t), ".well-known", "openwop-registry.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	json.Unmarshal(v1only, &m)
+	cur, _ := os.ReadFile(filepath.Join(root, ".well-known", "openwop-registry.json"))
+	var c map[string]any
+	json.Unmarshal(cur, &c)
+	c["endpoints"] = m["endpoints"]
+	b, _ := json.Marshal(c)
+	os.WriteFile(filepath.Join(root, ".well-known", "openwop-registry.json"), b, 0o644)
+	_, errOut, code = runCmd(t, "publish", tgz, "--registry", root)
+	if code != 1 || !strings.Contains(errOut, "openwop-registry.json advertises only v1") || !strings.Contains(errOut, "--spec v1") {
+		t.Errorf("v1-only checkout: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(root, "v2")); err == nil {
+		t.Error("a v2 tree was made")
 	}
 }

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -16,6 +18,29 @@ import (
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
 )
+
+// v2Endpoints is the v2 tree of the real registry's discovery document at
+// spec v2 (../shared/spec-v2/registry/.well-known/openwop-registry.json).
+const v2Endpoints = `"v2": {"registryIndex": "/v2/index.json", "packMetadata": "/v2/packs/{name}/index.json", "versionManifest": "/v2/packs/{name}/-/{version}.json", "versionTarball": "/v2/packs/{name}/-/{version}.tgz", "versionSignature": "/v2/packs/{name}/-/{version}.sig"}`
+
+// advertiseV2 adds the v2 tree to a discovery document's endpoints, as the
+// registry's own does once it serves v2: the test checkouts copied from
+// the v1 fixture registry are written into as v2 registries (publish
+// refuses a v2 tree a document does not advertise; tree_test.go checks
+// that on a v1-only copy).
+func advertiseV2(doc []byte) []byte {
+	if bytes.Contains(doc, []byte(`"v2"`)) {
+		return doc
+	}
+	if i := bytes.Index(doc, []byte(`"endpoints": {`)); i >= 0 {
+		i += len(`"endpoints": {`)
+		return slices.Concat(doc[:i], []byte("\n    "+v2Endpoints+","), doc[i:])
+	}
+	if i := bytes.IndexByte(doc, '{'); i >= 0 {
+		return slices.Concat(doc[:i+1], []byte(`"endpoints": {`+v2Endpoints+`},`), doc[i+1:])
+	}
+	return doc
+}
 
 // emptyRegistry makes a checkout laid out like the registry repository, with
 // the registry's scripts (from the work tree WOPKIT_REGISTRY_CHECKOUT
@@ -38,6 +63,8 @@ func emptyRegistryOf(t testing.TB, checkout, data, fx string) string {
 	fixtures.CopyInto(t, filepath.Join(checkout, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
 	fixtures.CopyInto(t, filepath.Join(checkout, "scripts"), filepath.Join(dir, "scripts"))
 	fixtures.CopyInto(t, filepath.Join(fx, ".well-known"), filepath.Join(dir, "registry", ".well-known"))
+	wk := filepath.Join(dir, "registry", ".well-known", "openwop-registry.json")
+	writeFile(t, wk, string(advertiseV2(readFileT(t, wk))))
 	fixtures.CopyInto(t, filepath.Join(fx, "keys"), filepath.Join(dir, "registry", "keys"))
 	for src, dst := range map[string]string{
 		"package.json":                          "package.json",
@@ -200,7 +227,7 @@ func writeFile(t testing.TB, p, content string) {
 func minimalRegistry(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"), `{"registryVersion":"1.0.0","signingKeys":[]}`+"\n")
+	writeFile(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"), string(advertiseV2([]byte(`{"registryVersion":"1.0.0","signingKeys":[]}`+"\n"))))
 	if err := os.MkdirAll(filepath.Join(dir, "registry", "keys"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ const keychainDoc = `{
 func keychainRegistry(t *testing.T, doc string) (string, ed25519.PublicKey) {
 	t.Helper()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"), doc)
+	writeFile(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"), string(advertiseV2([]byte(doc))))
 	pub, _, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestAddKeyWritesTheOnboardingPullRequest(t *testing.T) {
 	wk := readFileT(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"))
 	// Written by hand in the registry's layout (the fixture registry's own
 	// entries read the same way).
-	want := strings.Replace(keychainDoc, `      "status": "active"
+	want := strings.Replace(string(advertiseV2([]byte(keychainDoc))), `      "status": "active"
     }
   ],`, `      "status": "active"
     },

@@ -66,3 +66,32 @@ func (r *Root) Published(tree, name string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// IndexedPack is one pack of a tree's registry index (index.json): its
+// name, its latest version and the ids of its entries (a node pack's
+// typeIds, a chain pack's chainIds, …).
+type IndexedPack struct {
+	Name          string   `json:"name"`
+	LatestVersion string   `json:"latestVersion"`
+	TypeIDs       []string `json:"typeIds"`
+}
+
+// Packs lists the packs of the tree's registry index (none when the tree
+// has no index): `diff` names the pack that provides a node type a chain
+// needs.
+func (r *Root) Packs(tree string) ([]IndexedPack, error) {
+	rel := r.rel(tree, "registryIndex", "index", "")
+	if rel == "" {
+		return nil, nil
+	}
+	var idx struct {
+		Packs []IndexedPack `json:"packs"`
+	}
+	if err := r.read(rel, &idx, nil); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return idx.Packs, nil
+}

@@ -19,6 +19,7 @@ func init() {
 		p.Agents = []AgentAnswers{fullAgent()}
 		return &p
 	}
+	k.Pack = func(a any) *PackIdentity { return &a.(*PackAnswers).PackIdentity }
 	k.Plan = planned(PlanPack)
 	registerKind(k)
 }
@@ -116,6 +117,9 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 	}
 	p.add("LICENSE", lic)
 	if err := runtimeFiles(p, rs, vw); err != nil {
+		return nil, err
+	}
+	if err := addCases(p, rs, vw.Nodes); err != nil {
 		return nil, err
 	}
 	p.Files = append(p.Files, extra.Files...)
