@@ -236,6 +236,11 @@ func runNew(out io.Writer, o *newOptions) error {
 	for _, n := range res.Notes {
 		safeLine(out, "next: %s", n)
 	}
+	if o.Kind == "pack" {
+		if n := newPackNext(plan); n != "" {
+			safeLine(out, "next: %s", n)
+		}
+	}
 	return nil
 }
 

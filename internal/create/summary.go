@@ -88,6 +88,12 @@ func (r Result) Summary() []string {
 	if r.VersionManifest != "" {
 		sum = append(sum, "version manifest "+r.VersionManifest)
 	}
+	if len(r.Expansion) > 0 {
+		sum = append(sum, "", "the expansion a host splices when an editor drops the chain (default parameters; `wopkit chain expand` to choose them):")
+		for _, l := range r.Expansion {
+			sum = append(sum, "  "+l)
+		}
+	}
 	sum = append(sum, "", "next:")
 	for _, n := range append(r.Next(), r.Notes...) {
 		sum = append(sum, "  "+n)

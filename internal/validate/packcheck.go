@@ -138,10 +138,11 @@ func BeforePack(dir string, opts pack.Options) error {
 		return nil
 	}
 	var lines []string
-	n := 0
+	n, staleIDs := 0, false
 	for _, f := range rep.Files {
 		for _, p := range f.Errors {
 			n++
+			staleIDs = staleIDs || p.Rule == "OW013"
 			if len(lines) < maxListed {
 				lines = append(lines, "  "+p.String())
 			}
@@ -149,6 +150,11 @@ func BeforePack(dir string, opts pack.Options) error {
 	}
 	if n > len(lines) {
 		lines = append(lines, fmt.Sprintf("  ... and %d more", n-len(lines)))
+	}
+	if staleIDs {
+		// The version was raised by hand: the $ids still name the old one.
+		return werr.New(werr.Invalid, "pack_invalid", "%s does not validate (%d errors):\n%s", dir, n, strings.Join(lines, "\n")).
+			WithHint("`wopkit validate --fix %s` rewrites every $id (and $ref) to name the pack's version; then pack again (`wopkit bump` raises a version and its $ids together)", dir)
 	}
 	if spec == V2 {
 		return werr.New(werr.Invalid, "pack_invalid", "%s does not validate as the v2 pack a v2 signature makes it (%d errors):\n%s", dir, n, strings.Join(lines, "\n")).
