@@ -365,10 +365,10 @@ func runCmd(v *validate.Validator, a *answers, opts session, plan *scaffold.Plan
 }
 
 // draftKinds are where a draft kept before the kinds had one place kept
-// each declarative kind's answers ("chain", "prompt", …): upgradeDraft
-// moves them under "kinds", so that resuming such a draft loses nothing.
-var draftKinds = map[string]string{"chain": scaffold.KindWorkflowChain, "prompt": scaffold.KindPrompt,
-	"card": scaffold.KindCard, "form": scaffold.KindFormContent, "artifact": scaffold.KindArtifactType}
+// each declarative kind's answers ("chain", "prompt", …), by kind name
+// (each kind's pages file says its own, askKind): upgradeDraft moves them
+// under "kinds", so that resuming such a draft loses nothing.
+var draftKinds = map[string]string{}
 
 // upgradeDraft is the draft b in today's shape (b itself when it is).
 func upgradeDraft(b []byte) []byte {
