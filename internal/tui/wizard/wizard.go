@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
@@ -42,6 +43,7 @@ type wizard struct {
 	rev      review
 	busy     string   // what is running, shown instead of the form
 	finished bool     // the summary is shown
+	cases    string   // the new pack's folder while its stored cases can be run (t)
 	done     []string // the summary lines
 	err      string   // the last failure
 	notice   string   // a note above the form (a key that cannot work here)
@@ -371,6 +373,15 @@ func (w *wizard) update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 	case replaceMsg:
 		w.opts.Force = true
 		return w.update(msg.Msg)
+	case casesMsg:
+		w.busy, w.cases = "", ""
+		lines := []string{"", "The stored cases (wopkit test runs them again):"}
+		for _, l := range msg.lines {
+			lines = append(lines, "  "+termsafe.String(l))
+		}
+		w.done = append(w.done, lines...)
+		w.out.summary = append(w.out.summary, lines...)
+		return w, nil
 	case runMsg:
 		return w, w.ran(msg)
 	case tui.QuitMsg:
@@ -387,6 +398,10 @@ func (w *wizard) update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 		if w.finished {
 			if key.Matches(msg, w.ctx.Keys.Quit) || msg.String() == "enter" {
 				return w, tea.Quit
+			}
+			if msg.String() == "t" && w.cases != "" {
+				w.busy = "running the new pack's stored cases…"
+				return w, runCases(w.cases)
 			}
 			return w, nil
 		}

@@ -147,6 +147,9 @@ func (w *wizard) summaryView() string {
 		pre := l[:len(l)-len(body)]
 		out += pre + strings.ReplaceAll(widgets.Wrap(body, w.ctx.Width-2-len(pre)), "\n", "\n"+pre) + "\n"
 	}
+	if w.cases != "" {
+		out += "\n" + widgets.Wrap("Press t to run the new pack's stored cases in the sandbox (each node's outputs, or why it failed).", w.ctx.Width-2) + "\n"
+	}
 	return out
 }
 
@@ -155,6 +158,9 @@ func (w *wizard) Help() []key.Binding {
 	k := w.ctx.Keys
 	switch {
 	case w.finished:
+		if w.cases != "" {
+			return []key.Binding{key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "run the cases")), k.Quit}
+		}
 		return []key.Binding{k.Quit}
 	case w.form == nil:
 		return w.rev.help(k)
