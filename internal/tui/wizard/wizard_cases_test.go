@@ -20,6 +20,8 @@ func TestWizardRunsTheNewCases(t *testing.T) {
 		t.Skipf("no sandbox here: %v", err)
 	}
 	dir := t.TempDir()
+	t.Chdir(dir) // the release is written beside the pack's folder
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	a := newAnswers()
 	a.Pack.Name = "community.acme.cased"
 	d, w := wizardOn(t, a, Options{What: whatNodes, Dir: filepath.Join(dir, "cased"), DraftDir: dir})
