@@ -41,15 +41,17 @@ type wizard struct {
 	fixing bool   // the page was opened from a review problem: back to the review after it
 
 	rev      review
-	busy     string   // what is running, shown instead of the form
-	finished bool     // the summary is shown
-	cases    string   // the new pack's folder while its stored cases can be run (t)
-	done     []string // the summary lines
-	err      string   // the last failure
-	notice   string   // a note above the form (a key that cannot work here)
-	fixNote  string   // the review problem the page was opened to fix, until it is left or fixed
-	fixKey   string   // the key of the field fixNote is about
-	start    string   // a fresh start's answers (fingerprint; "" for a draft or given answers): leaving them so keeps no draft
+	busy     string // what is running, shown instead of the form
+	finished bool   // the summary is shown
+	cases    string // the new pack's folder while its stored cases can be run (t)
+	// caseLines are the stored cases' result, once run.
+	caseLines []string
+	done      []string // the summary lines
+	err       string   // the last failure
+	notice    string   // a note above the form (a key that cannot work here)
+	fixNote   string   // the review problem the page was opened to fix, until it is left or fixed
+	fixKey    string   // the key of the field fixNote is about
+	start     string   // a fresh start's answers (fingerprint; "" for a draft or given answers): leaving them so keeps no draft
 	// filtering is set while the license list is being searched (esc then
 	// stops the search, not the wizard).
 	filtering bool
@@ -375,12 +377,12 @@ func (w *wizard) update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 		return w.update(msg.Msg)
 	case casesMsg:
 		w.busy, w.cases = "", ""
-		lines := []string{"", "The stored cases (wopkit test runs them again):"}
+		w.caseLines = []string{"The stored cases (wopkit test runs them again):"}
 		for _, l := range msg.lines {
-			lines = append(lines, "  "+termsafe.String(l))
+			w.caseLines = append(w.caseLines, "  "+termsafe.String(l))
 		}
-		w.done = append(w.done, lines...)
-		w.out.summary = append(w.out.summary, lines...)
+		// shown first: a short screen cuts the summary's end
+		w.out.summary = append(append(w.out.summary, ""), w.caseLines...)
 		return w, nil
 	case runMsg:
 		return w, w.ran(msg)

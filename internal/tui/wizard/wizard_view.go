@@ -142,12 +142,16 @@ func trimmedLines(s string) []string {
 
 func (w *wizard) summaryView() string {
 	out := ""
-	for _, l := range w.done { // an indented line's wrapped rest keeps its indent
+	lines := w.done
+	if len(w.caseLines) > 0 {
+		lines = append(append(append([]string{}, w.caseLines...), ""), w.done...)
+	}
+	for _, l := range lines { // an indented line's wrapped rest keeps its indent
 		body := strings.TrimLeft(l, " ")
 		pre := l[:len(l)-len(body)]
 		out += pre + strings.ReplaceAll(widgets.Wrap(body, w.ctx.Width-2-len(pre)), "\n", "\n"+pre) + "\n"
 	}
-	if w.cases != "" {
+	if w.cases != "" { // after the next commands; the help line offers it too
 		out += "\n" + widgets.Wrap("Press t to run the new pack's stored cases in the sandbox (each node's outputs, or why it failed).", w.ctx.Width-2) + "\n"
 	}
 	return out
