@@ -447,7 +447,7 @@ e2e_new() {
 	# next steps run as printed from the folder the author is in (item 3)
 	local kept step
 	kept=$(tmux -L "$sock" capture-pane -p -J -S -200 -t e2e)
-	for want in "wrote 14 files in ~/$nd/e2e-demo: pack.json" "packed ~/$nd/community.acme.e2e-demo-0.1.0.tgz (sha256-" \
+	for want in "wrote 15 files in ~/$nd/e2e-demo: pack.json" "packed ~/$nd/community.acme.e2e-demo-0.1.0.tgz (sha256-" \
 		"signed (v2, key id e2e-1)" "next:" "wopkit verify community.acme.e2e-demo-0.1.0.tgz --key e2e-key.pub" \
 		"run the scaffolded tests with: cd e2e-demo && node --test"; do
 		grep -qF -- "$want" <<<"$kept" || fail "the summary left on the terminal lacks '$want':

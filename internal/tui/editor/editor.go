@@ -77,6 +77,8 @@ type editor struct {
 	// sealed: a registry version manifest, whose integrity a hand edit
 	// breaks; the first save only says so, the second saves.
 	sealed, saveAnyway bool
+	// cases is the focused node's stored cases, run with t (nil until then).
+	cases *casesMsg
 }
 
 // loadEditor reads the document at path (a pack directory means its

@@ -1,12 +1,12 @@
 package editor
 
 import (
-	"github.com/openwop/wopkit/internal/tui"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/termsafe"
+	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -39,6 +39,12 @@ func (e *editor) Update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 		e.status = "saved " + e.path
 		if msg.quit {
 			return e, tea.Quit
+		}
+	case casesMsg:
+		e.cases = &msg
+		e.status = ""
+		if n := len(msg.lines); n > 0 {
+			e.status = "cases of " + msg.node + ": " + termsafe.String(msg.lines[n-1])
 		}
 	case tui.QuitMsg:
 		return e, tea.Quit
@@ -126,6 +132,8 @@ func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
 		if len(e.problems.Items) > 0 {
 			e.focus = focusProblems
 		}
+	case key.Matches(k, keys.Test):
+		return e.runCases()
 	case key.Matches(k, keys.Quit):
 		if d := e.ConfirmQuit(); d != nil {
 			return tui.Push(d)

@@ -145,8 +145,16 @@ func (e *editor) View() string {
 	b.WriteByte('\n')
 	b.WriteString(widgets.Fit(st.Label.Render("Problems: "+words.Plural(errs, "error")+", "+words.Plural(warns, "warning")), w, 1))
 	b.WriteByte('\n')
+	if cl := e.casesLines(); len(cl) > 0 && w >= 60 {
+		// the cases' result beside the problems list
+		pw := w * 11 / 20
+		list := e.problems.View(st, pw, problemRows, e.focus == focusProblems)
+		side := widgets.Fit(strings.Join(cl, "\n"), w-pw-2, problemRows)
+		b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, widgets.Fit(list, pw, problemRows), "  ", side))
+		return b.String()
+	}
 	b.WriteString(e.problems.View(st, w, problemRows, e.focus == focusProblems))
-	return b.String()
+	return b.String() // a narrow screen: the status line says the count
 }
 
 // inputNote is the line under the prompt: the first check failure, or what
@@ -298,10 +306,15 @@ func (e *editor) Help() []key.Binding {
 	case focusProblems:
 		return []key.Binding{k.Up, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to field")), k.Whole, k.Problems}
 	}
+	out := []key.Binding{k.Up, k.Edit, k.Save, k.Quit}
 	if e.kind == validate.WorkflowChainPack {
-		return []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Expansion, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo}
+		out = append(out, k.Expansion)
 	}
-	return []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo}
+	out = append(out, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo)
+	if e.focusedNode() != "" {
+		out = append(out, k.Test)
+	}
+	return out
 }
 
 // expansionView is the detail pane of the expansion key: the chain under
