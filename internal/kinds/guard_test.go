@@ -33,10 +33,8 @@ var spelledElsewhere = map[string]string{
 	"internal/semdiff/diff.go prompt":                   "a card's prompt member, compared as text",
 	"internal/tui/wizard/page_tool.go prompt":           "a tool action's prompt member",
 	"internal/placeholder/placeholder.go prompt":        "an environment variable's prompt member",
-	"internal/tui/wizard/run.go prompt":                 "the member a draft before the kinds table kept prompt answers in",
-	"internal/tui/wizard/run.go card":                   "the member a draft before the kinds table kept card answers in",
-	"internal/tui/wizard/page_prompt.go prompt":         "the wizard's page id",
-	"internal/tui/wizard/page_card.go card":             "the wizard's page id and list noun",
+	"internal/tui/wizard/page_prompt.go prompt":         "the wizard's page id, and the member a draft before the kinds table kept prompt answers in",
+	"internal/tui/wizard/page_card.go card":             "the wizard's page id and list noun, and the member a draft before the kinds table kept card answers in",
 	"internal/tui/wizard/page_nodes.go node":            "the wizard's page id and list noun",
 	"internal/tui/wizard/page_connection.go connection": "the wizard's list of connection answers",
 }
