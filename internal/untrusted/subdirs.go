@@ -10,8 +10,11 @@ import (
 	"syscall"
 )
 
-// maxSubdirs bounds the directory handles a Dir keeps open (see sub).
-const maxSubdirs = 128
+// maxSubdirs bounds the directory handles a Dir keeps open (see sub): a
+// registry keeps two per pack (<tree>/packs/<name> and its -), so 512
+// covers a registry of 255 packs (the live one has 156; with 128, verify
+// of it walked every path of the last 93 component by component).
+const maxSubdirs = 512
 
 // sub returns a handle on the directory dir (a clean slash path inside the
 // root), opened once, from its parent's handle, and kept until the Dir is
@@ -108,8 +111,10 @@ func (d *Dir) closeSubs() {
 	d.subs = nil
 }
 
-// maxFolders bounds the folders a Folders keeps open.
-const maxFolders = 32
+// maxFolders bounds the folders a Folders keeps open: verify of a whole
+// registry's tarballs reads beside each one in its own pack's folder (156
+// in the live registry; past the bound each read opens and closes it).
+const maxFolders = 256
 
 // Folders reads files named by their path as ReadFile does (the file's
 // folder is the root), keeping each folder open for the next file of it:
