@@ -55,6 +55,9 @@ type Root struct {
 
 	mu     sync.Mutex
 	loaded map[string]*Key
+	// indexes are the small per-pack indexes Listing read, by tree and
+	// name (see maxKeptIndexes).
+	indexes map[string]*PackIndex
 }
 
 // KeyEntry is one member of signingKeys[] in the registry metadata.
