@@ -3,11 +3,10 @@ package publish
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/untrusted"
 )
 
@@ -24,11 +23,9 @@ func Checkout(root string) string {
 }
 
 // workflowRun matches a check a workflow runs: a node script of the
-// registry ("node registry/scripts/build-index.mjs --check"); compiled on
-// first use, so that start-up pays nothing for it.
-var workflowRun = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:-\s*)?(?:run:\s*)?(node (?:registry/)?scripts/[A-Za-z0-9._/-]+\.mjs(?: --[a-z-]+)*)\s*$`)
-})
+// registry ("node registry/scripts/build-index.mjs --check"); compiled on first
+// use.
+var workflowRun = lazyre.New(`^(?:-\s*)?(?:run:\s*)?(node (?:registry/)?scripts/[A-Za-z0-9._/-]+\.mjs(?: --[a-z-]+)*)\s*$`)
 
 // PRChecks are the checks the registry's pull-request workflows run,
 // named from the checkout's .github/workflows (the node scripts of the
@@ -48,7 +45,7 @@ func PRChecks(checkout string) []string {
 			continue
 		}
 		for _, line := range strings.Split(string(data), "\n") {
-			m := workflowRun().FindStringSubmatch(strings.TrimSpace(line))
+			m := workflowRun.FindStringSubmatch(strings.TrimSpace(line))
 			if m == nil || slices.Contains(out, m[1]) {
 				continue
 			}

@@ -8,11 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -272,8 +271,8 @@ var registered = map[string]bool{
 }
 
 // vendorCode is a vendor error code's shape (vendor.code); compiled on first
-// use, so that start-up pays nothing for it.
-var vendorCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*\.[a-z][a-z0-9_]*$`) })
+// use.
+var vendorCode = lazyre.New(`^[a-z][a-z0-9]*(-[a-z0-9]+)*\.[a-z][a-z0-9_]*$`)
 
 // annotate adds what a host would not say: the peerDependencies family of
 // a missing surface, the pack code a host drops, an unregistered code.
@@ -291,7 +290,7 @@ func annotate(p *Pack, o *Outcome, r *Report) {
 		r.Warnings = append(r.Warnings, "a host records only {status: \"success\", outputs}; anything else is pack_node_error")
 	}
 	if o.Thrown && code != "pack_node_error" && code != "host_capability_missing" && !registered[code] && !strings.HasPrefix(code, "sandbox_") &&
-		(!vendorCode().MatchString(code) || strings.HasPrefix(code, "openwop.")) {
+		(!vendorCode.MatchString(code) || strings.HasPrefix(code, "openwop.")) {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("the node threw code %q, which is neither a registered v2 error code (%s) nor a vendor code <org>.<code>", code, strings.Join(registeredList(), ", ")))
 	}
 }
