@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -155,7 +156,7 @@ func TestDeclarativeKinds(t *testing.T) {
 		if !k.IsPack() || k.Name == KindNode {
 			continue
 		}
-		if got := orDefault(nil).FieldFor(validate.V2, k.Schema, "/kind").Enum; len(got) != 1 || got[0] != k.Name {
+		if got := orDefault(nil).FieldFor(kinds.V2, k.Schema, "/kind").Enum; len(got) != 1 || got[0] != k.Name {
 			t.Errorf("%s: the %s schema's kind is %v", k.Name, k.Schema, got)
 		}
 		a := k.New()

@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/styles"
 	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/validate"
@@ -48,7 +49,7 @@ func (e *editor) treeHeight() int {
 func (e *editor) headLines() []string {
 	header := "wopkit edit " + e.name
 	if e.kind != "" {
-		if sp := e.spec(); sp == validate.V2 { // v1 is what a document that says nothing is
+		if sp := e.spec(); sp == kinds.V2 { // v1 is what a document that says nothing is
 			header += " (" + string(e.kind) + ", " + string(sp) + ")"
 		} else {
 			header += " (" + string(e.kind) + ")"
