@@ -78,6 +78,9 @@ type Key struct {
 	// Passphrase gives an encrypted key's passphrase; nil reads
 	// WOPKIT_KEY_PASSPHRASE only (the terminal may belong to a UI).
 	Passphrase sign.PassphraseFunc
+	// NewPassphrase encrypts a new pair's private key (empty: the key is
+	// written unencrypted, and the summary says so).
+	NewPassphrase []byte
 }
 
 // prefix is the prefix of a new pair (the path without .key).
@@ -143,7 +146,10 @@ type Result struct {
 	NewKey, PublicKey string
 	// KeptOut is the git checkout a new key was kept out of ("" when not).
 	KeptOut string
-	would   []string // a dry run: what Run would have written (Where)
+	// newKeyPass is the passphrase the new private key was encrypted with
+	// (empty: unencrypted), for the summary's word on it.
+	newKeyPass []byte
+	would      []string // a dry run: what Run would have written (Where)
 	// agentStep writes the public half of a key the ssh-agent keeps, the
 	// file the verify step names: the first step.
 	agentStep string
@@ -234,6 +240,7 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 		if res.NewKey, res.PublicKey, err = save(&tx); err != nil {
 			return Result{}, err
 		}
+		res.newKeyPass = r.Key.NewPassphrase
 		if d := r.Key.Default; d.Checkout != "" && r.Key.prefix() == d.New {
 			res.KeptOut = d.Checkout
 		}

@@ -48,18 +48,12 @@ func (p *Pack) Display(rel string) string {
 
 // LoadOptions say where NAME@VERSION is read and within which limits.
 type LoadOptions struct {
-	// Registry is a registry checkout or root; it is needed only for a
-	// side written NAME@VERSION (v2 tree first, then v1).
+	// Registry is a registry checkout or root; it is needed for a side
+	// written NAME@VERSION (v2 tree first, then v1), and names the pack
+	// that provides a type a chain needs.
 	Registry string
 	// Limits bound a tarball (default: the registry's).
 	Limits *tarball.Limits
-}
-
-func (o LoadOptions) limits() tarball.Limits {
-	if o.Limits != nil {
-		return *o.Limits
-	}
-	return tarball.DefaultLimits
 }
 
 // Load reads one side: a pack folder (the files `pack` would ship),

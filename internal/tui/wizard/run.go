@@ -1,8 +1,6 @@
 package wizard
 
 import (
-	"github.com/openwop/wopkit/internal/tui"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,8 +11,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/run"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/semdiff"
+	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -26,6 +26,11 @@ type (
 	runMsg struct {
 		summary []string
 		err     error
+		cases   string // the new pack's folder, when it has stored cases to run
+	}
+	// casesMsg is the new pack's stored cases run (the summary's t key).
+	casesMsg struct {
+		lines []string
 	}
 	// replaceMsg is the review planned again to replace the pack in the
 	// target folder (--force): the wizard keeps Force from then on.
@@ -233,7 +238,7 @@ func createOptions(v *validate.Validator, a *answers, opts session, plan *scaffo
 	default:
 		o.Release = &create.Release{Name: a.name(), Version: a.Pack.Version, Output: opts.Output, Sign: a.SignMethod,
 			Key: create.Key{New: a.KeyChoice == "new", Path: strings.TrimSpace(a.KeyPath), ID: a.KeyID, Default: a.KeyAuto.Default,
-				Passphrase: passFor(a, opts)}}
+				Passphrase: passFor(a, opts), NewPassphrase: newPassFor(a, opts.pass)}}
 	}
 	return o
 }
@@ -299,7 +304,7 @@ func (w *wizard) replaceCmd() tea.Cmd {
 // It is where create.Problem becomes the one problem type the wizard
 // handles, scaffold.FieldError (TestWizardHandlesOneProblemType).
 func preflight(v *validate.Validator, a *answers, opts session, plan *scaffold.Plan) []scaffold.FieldError {
-	var out []scaffold.FieldError
+	out := newPassProblem(a, opts.pass)
 	for _, p := range create.Preflight(createOptions(v, a, opts, plan)) {
 		fe := problemField(a, opts, p.Subject)
 		fe.Message, fe.Hint = p.Message, p.Hint
@@ -354,12 +359,29 @@ func errText(err error) string { return create.Text(err) }
 // workflow, all or nothing.
 func runCmd(v *validate.Validator, a *answers, opts session, plan *scaffold.Plan) tea.Cmd {
 	o := createOptions(v, a, opts, plan)
+	ac := a.clone() // read beside the screen (towardPR)
 	return func() tea.Msg {
 		res, err := create.Run(context.Background(), o)
 		if err != nil {
 			return runMsg{err: err}
 		}
-		return runMsg{summary: res.Summary()}
+		m := runMsg{summary: summaryWith(res.Summary(), towardPR(ac, opts, res))}
+		if !res.DryRun && run.HasCases(res.Dir) {
+			m.cases = res.Dir
+		}
+		return m
+	}
+}
+
+// runCases runs the stored cases of the pack in dir (the summary's t key):
+// each node's outputs, or its failure, in words.
+func runCases(dir string) tea.Cmd {
+	return func() tea.Msg {
+		tr, err := run.TestPack(context.Background(), dir, nil)
+		if err != nil {
+			return casesMsg{lines: []string{"the cases did not run: " + create.Text(err)}}
+		}
+		return casesMsg{lines: tr.Lines()}
 	}
 }
 
