@@ -82,7 +82,7 @@ func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(k, keys.Expansion) && e.kind == kinds.WorkflowChainPack:
+	case key.Matches(k, keys.Expansion) && kinds.Expands(e.kind):
 		e.expansion = true
 		return nil
 	case key.Matches(k, keys.Up):

@@ -308,7 +308,7 @@ func (e *editor) Help() []key.Binding {
 		return []key.Binding{k.Up, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to field")), k.Whole, k.Problems}
 	}
 	out := []key.Binding{k.Up, k.Edit, k.Save, k.Quit}
-	if e.kind == kinds.WorkflowChainPack {
+	if kinds.Expands(e.kind) {
 		out = append(out, k.Expansion)
 	}
 	out = append(out, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo)
