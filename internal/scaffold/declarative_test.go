@@ -147,8 +147,8 @@ func TestDeclarativeScaffoldAjv(t *testing.T) {
 }
 
 // TestDeclarativeKinds: each declarative kind's constant is its schema's
-// const "kind", NewDeclarative gives its default answers planned as set
-// (and nothing for node), and PackKinds lists node then these in order.
+// const "kind", its default answers (New, their identity through Pack)
+// are planned as set, and PackKinds lists node then these in order.
 func TestDeclarativeKinds(t *testing.T) {
 	t.Parallel()
 	want := []string{KindNode}
