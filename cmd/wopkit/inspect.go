@@ -207,7 +207,7 @@ func contentNoun(member string) string {
 }
 
 // specFrom says in words what told a document's spec version
-// (validate.DetectSpec's reasons).
+// (kinds.DetectSpec's reasons).
 var specFrom = map[string]string{
 	"$schema":    "named by its $schema",
 	"signing":    "told by the shape of its signing block",
