@@ -447,7 +447,7 @@ e2e_new() {
 	# next steps run as printed from the folder the author is in (item 3)
 	local kept step
 	kept=$(tmux -L "$sock" capture-pane -p -J -S -200 -t e2e)
-	for want in "wrote 14 files in ~/$nd/e2e-demo: pack.json" "packed ~/$nd/community.acme.e2e-demo-0.1.0.tgz (sha256-" \
+	for want in "wrote 15 files in ~/$nd/e2e-demo: pack.json" "packed ~/$nd/community.acme.e2e-demo-0.1.0.tgz (sha256-" \
 		"signed (v2, key id e2e-1)" "next:" "wopkit verify community.acme.e2e-demo-0.1.0.tgz --key e2e-key.pub" \
 		"run the scaffolded tests with: cd e2e-demo && node --test"; do
 		grep -qF -- "$want" <<<"$kept" || fail "the summary left on the terminal lacks '$want':
@@ -825,7 +825,7 @@ e2e_resume() {
 	keys Escape
 	wait_for 'Keep a draft'
 	keys y
-	wait_for 'new --resume'
+	wait_for 'kept a draft of your answers'
 	wait_for '^EXIT=0'
 	[ -e "$(draft_of "$work/resume-name/named")" ] || fail "the draft is not kept for the folder the files go to"
 	(cd "$work" && "$wopkit" new --list-drafts) >"$work/drafts.txt" 2>&1 || fail "--list-drafts failed: $(cat "$work/drafts.txt")"

@@ -14,30 +14,6 @@ import (
 	"github.com/openwop/wopkit/internal/tarball"
 )
 
-// copyPackDir copies the regular files of src into a new folder.
-func copyPackDir(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Join(dst, filepath.Dir(rel)), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 // TestBumpCommand walks the issue's second release: a new pack at 0.1.0,
 // copied as the published version, then changed so that it breaks (its
 // text input gains a maxLength); `bump auto --from` makes it 0.2.0 (the breaking bump
@@ -50,7 +26,7 @@ func TestBumpCommand(t *testing.T) {
 	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--set", "name=vendor.acme.hello", "--dir", dir); code != 0 {
 		t.Fatalf("new: %d %s%s", code, out, errOut)
 	}
-	old := copyPackDir(t, dir)
+	old := fixtures.CopyDir(t, dir)
 	in := filepath.Join(dir, "schemas", "hello.input.json")
 	b, err := os.ReadFile(in)
 	if err != nil {
@@ -64,7 +40,7 @@ func TestBumpCommand(t *testing.T) {
 	}
 
 	// By hand: the registry's gate refuses every stale $id.
-	byHand := copyPackDir(t, dir)
+	byHand := fixtures.CopyDir(t, dir)
 	pj, _ := os.ReadFile(filepath.Join(byHand, "pack.json"))
 	os.WriteFile(filepath.Join(byHand, "pack.json"), bytes.Replace(pj, []byte(`"0.1.0"`), []byte(`"0.2.0"`), 1), 0o644)
 	out, _, code := runCmd(t, "validate", "--for-registry", byHand)
@@ -94,7 +70,7 @@ func TestBumpCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 {
 		t.Fatalf("exit %d, %v\n%s%s", code, err, out, errOut)
 	}
-	if res.Old != "0.1.0" || res.New != "0.2.0" || res.Level != "minor" || res.ComparedWith != "vendor.acme.hello@0.1.0" || !res.Written || len(res.Files) != 4 {
+	if res.Old != "0.1.0" || res.New != "0.2.0" || res.Level != "minor" || res.ComparedWith != "vendor.acme.hello@0.1.0" || !res.Written || len(res.Files) != 5 || res.Files[4].Path != "README.md" { // README: its version line
 		t.Errorf("bump: %+v", res)
 	}
 	if len(res.Reasons) == 0 || res.Reasons[0].Level != "breaking" || res.Reasons[0].File != "schemas/hello.input.json" {

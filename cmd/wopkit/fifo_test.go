@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/testwait"
 )
 
 // runWithin runs the command and fails (instead of hanging the suite) when
@@ -44,7 +45,7 @@ func mkfifo(t *testing.T, p string) {
 // pack forever. Each is now refused, naming the file.
 func TestFIFOsNeverBlock(t *testing.T) {
 	t.Parallel()
-	const deadline = 10 * time.Second
+	const deadline = testwait.Ceiling
 	t.Run("validate, a referenced schema is a FIFO", func(t *testing.T) {
 		dir := writePack(t)
 		pj := filepath.Join(dir, "pack.json")
@@ -89,4 +90,34 @@ func TestFIFOsNeverBlock(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Issue 45 item 2: a named pipe or a device where a folder is expected is
+// refused at once (file_not_regular, as validate refuses one), in every
+// verb; `diff FIFO NEW` and `bump auto --from FIFO` hung.
+func TestSpecialFoldersRefusedAtOnce(t *testing.T) {
+	t.Parallel()
+	const deadline = 10 * time.Second
+	tmp := t.TempDir()
+	fifo := filepath.Join(tmp, "pipe")
+	mkfifo(t, fifo)
+	dir := writePack(t)
+	for _, args := range [][]string{
+		{"diff", fifo, dir},
+		{"diff", dir, fifo},
+		{"bump", "auto", dir, "--from", fifo, "--no-validate"},
+		{"bump", "minor", fifo},
+		{"pack", fifo, "-o", filepath.Join(tmp, "x.tgz")},
+		{"publish", dir, "--registry", fifo},
+		{"yank", "vendor.acme.hello@1.0.0", "--registry", fifo, "--reason", "x"},
+		{"deprecate", "vendor.acme.hello@1.0.0", "--registry", fifo, "--reason", "x"},
+		{"keychain", "list", "--registry", fifo},
+		{"verify", filepath.Join(tmp, "x.tgz"), "--registry", fifo},
+		{"new", "agent", "--pack", fifo, "--yes"},
+	} {
+		out, errOut, code := runWithin(t, deadline, args...)
+		if code == 0 || !strings.Contains(errOut, "is a named pipe (FIFO), not a folder") {
+			t.Errorf("wopkit %s: exit %d: %s%s", strings.Join(args, " "), code, out, errOut)
+		}
+	}
 }

@@ -94,6 +94,7 @@ func newKeychainAddCmd() *cobra.Command {
 				verb = "would add"
 			}
 			safeLine(out, "%s key %s to %s (%d file(s)):", verb, plan.KeyID, plan.Registry, len(plan.Changes))
+			safeLine(out, "  publicKeyUrl %s (on the registry's own origin)", plan.PublicKeyURL)
 			for _, c := range plan.Changes {
 				safeLine(out, "  %-6s %s (%d bytes)", c.Action, c.Path, c.Bytes)
 			}
@@ -101,7 +102,8 @@ func newKeychainAddCmd() *cobra.Command {
 				safeLine(out, "note: %s", n)
 			}
 			if !o.DryRun {
-				safeLine(out, "next: commit these files (no private key) and open a pull request to the registry")
+				printPRSteps(out, "commit these files (no private key) and open the key's pull request", plan.PRSteps())
+				safeLine(out, "next: %s", keychainNext(o.PublicKey, plan.KeyID, plan.Namespaces))
 			}
 			return nil
 		},

@@ -44,7 +44,7 @@ func TestKeychainAddAndList(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("dry run: exit %d %s", code, errOut)
 	}
-	for _, s := range []string{"+++ b/keys/acme-1.pub", `+      "keyId": "acme-1",`, `+      "permittedNamespaces": ["vendor.acme.*"],`, "would add key acme-1"} {
+	for _, s := range []string{"+++ b/keys/acme-1.pub", `+      "keyId": "acme-1",`, `+      "permittedNamespaces": ["vendor.acme.*"],`, "would add key acme-1", "publicKeyUrl /keys/acme-1.pub (on the registry's own origin)"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("dry run output lacks %q:\n%s", s, out)
 		}

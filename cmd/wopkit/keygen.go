@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -72,8 +73,15 @@ func newKeygenCmdWith(secret sign.ReadSecret, env func(string) (string, bool)) *
 			return usageErr("unknown --algorithm "+o.Algorithm, "use ed25519 or ecdsa-p256")
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if kind := atomicfile.StreamKind(o.Out); kind != "" {
+				return usageErr(fmt.Sprintf("--out %s is %s: keygen writes two files named from the prefix (PREFIX.key and PREFIX.pub), and nothing beside a device, a named pipe or standard output", o.Out, articleOf(kind)),
+					"give a path prefix, e.g. --out keys/acme")
+			}
 			if o.FromAgent != "" {
 				return o.fromAgent(cmd)
+			}
+			if err := sign.KeyPairFree(o.Out, o.Force); err != nil {
+				return err
 			}
 			key, err := sign.GenerateKey(sign.Algorithm(o.Algorithm))
 			if err != nil {
@@ -98,6 +106,7 @@ func newKeygenCmdWith(secret sign.ReadSecret, env func(string) (string, bool)) *
 					"algorithm": o.Algorithm, "encrypted": len(pass) > 0})
 			}
 			safeLine(out, "wrote %s (private, mode 0600%s) and %s (public)", keyPath, map[bool]string{true: ", encrypted"}[len(pass) > 0], pubPath)
+			safeLine(out, "next: %s", keygenNext(o.Out))
 			return nil
 		},
 	}
@@ -211,4 +220,13 @@ func (o *keygenOptions) fromAgent(cmd *cobra.Command) error {
 	safeLine(out, "wrote %s (public, SPKI PEM) of the ssh-agent key %s", pubPath, key.Info)
 	safeLine(out, "sign with: --key %s", key.Info.Ref())
 	return nil
+}
+
+// articleOf is a stream kind with its article ("a device", "standard
+// output").
+func articleOf(kind string) string {
+	if kind == "standard output" {
+		return kind
+	}
+	return "a " + kind
 }

@@ -194,3 +194,18 @@ func TestKeygenPassphraseFromTheEnvironment(t *testing.T) {
 		t.Errorf("--passphrase from the variable with no terminal: %v", err)
 	}
 }
+
+// Issue 44 item 5: an existing PREFIX.key is refused before any prompt.
+func TestKeygenRefusesExistingBeforeAsking(t *testing.T) {
+	t.Parallel()
+	prefix := filepath.Join(t.TempDir(), "acme")
+	os.WriteFile(prefix+".key", []byte("mine"), 0o600)
+	term := &fakeTerminal{answers: []string{"a", "a"}}
+	_, _, err := keygenOn(t, term, "--out", prefix)
+	if werr.CodeOf(err) != "key_exists" || len(term.prompts) != 0 {
+		t.Errorf("err %v after prompts %q: want key_exists before any prompt", err, term.prompts)
+	}
+	if b, _ := os.ReadFile(prefix + ".key"); string(b) != "mine" {
+		t.Errorf("the existing key was replaced: %q", b)
+	}
+}

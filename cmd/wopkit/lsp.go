@@ -41,7 +41,7 @@ func newLspCmd() *cobra.Command {
 			"registry checkout --registry names, to compare a pack.json with the version it follows, as validate\n" +
 			"--registry does), never runs a pack's code (no OW017) and writes nothing: the editor applies the edits it\n" +
 			"proposes.\n\n" +
-			"Editors start it themselves: see \"Editor integration\" in README.md.",
+			"Editors start it themselves: see \"Editor integration\" in docs/GUIDE.md.",
 		Example: "  wopkit lsp\n  wopkit lsp --stdio\n  wopkit lsp --spec v2\n  wopkit lsp --for-registry --registry ../openwop-registry",
 		PreRunE: func(*cobra.Command, []string) error {
 			if _, ok := validate.ParseSpec(o.Spec); !ok {

@@ -50,19 +50,19 @@ func TestMessagesSayWhatToDo(t *testing.T) {
 	}
 }
 
-// Issue 35, item 8: the README's Neovim snippet needs 0.8 (vim.lsp.start,
-// vim.fs); on 0.7 it did nothing, silently. The README says the version,
+// Issue 35, item 8: the guide's Neovim snippet needs 0.8 (vim.lsp.start,
+// vim.fs); on 0.7 it did nothing, silently. The guide says the version,
 // and the snippet itself says so on an older Neovim.
 func TestReadmeNeovimSnippetSaysItsVersion(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../docs/GUIDE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(b)
 	at := strings.Index(s, "```lua\n")
 	if at < 0 {
-		t.Fatal("no lua snippet in the README")
+		t.Fatal("no lua snippet in docs/GUIDE.md")
 	}
 	snippet := s[at : at+strings.Index(s[at+3:], "```")+3]
 	guard := strings.Index(snippet, `vim.fn.has("nvim-0.8") == 0`)

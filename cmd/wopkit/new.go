@@ -86,21 +86,10 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 		case !wizard.Asks(kind): // no wizard page for this kind yet: the answers given, no questions
 			return runNew(cmd.OutOrStdout(), o)
 		}
-		if k, _ := scaffold.PackKind(kind); k.Identity != nil { // the wizard starts on that kind, from the answers given
-			a := k.New()
-			id := k.Identity(a)
-			id.Spec = o.specOr(id.Spec)
-			if err := applyAnswers(a, o, k.Aliases); err != nil {
-				return answersError(o.Kind, err)
-			}
-			opts.Declarative = a
-			break
-		}
-		if given { // the wizard starts from the answers given and asks the rest
-			k, _ := scaffold.PackKind(scaffold.KindNode)
-			a := k.New().(*scaffold.PackAnswers)
-			a.Spec = o.specOr(a.Spec)
-			if err := applyAnswers(a, o, k.Aliases); err != nil {
+		if given { // the wizard starts on the kind asked, from the answers given, and asks the rest
+			k, _ := scaffold.PackKind(kind)
+			a, err := packAnswers(k, o, false)
+			if err != nil {
 				return answersError(o.Kind, err)
 			}
 			opts.Pack = a
@@ -132,13 +121,13 @@ var newKinds = scaffold.Verbs()
 // every kind (kept out of `new --help`, where they buried the examples).
 const newKeysIntro = "Keys for --set (N is a list index, a|b are keys beside each other):\n"
 
-// newNewCmd scaffolds packs, agents, nodes, eval suites and tool manifests
 // registryEnv names a registry checkout the wizard's review compares a
 // pack with: the version of the same pack it follows, and the bump its
 // changes need (see `wopkit diff`).
 const registryEnv = "WOPKIT_REGISTRY"
 
-// from templates/.
+// newNewCmd scaffolds packs, agents, nodes, eval suites, chains and tool
+// manifests from templates/.
 func newNewCmd() *cobra.Command {
 	o := &newOptions{}
 	cmd := &cobra.Command{
@@ -280,6 +269,11 @@ func runNew(out io.Writer, o *newOptions) error {
 	for _, n := range res.Notes {
 		safeLine(out, "next: %s", n)
 	}
+	if o.Kind == "pack" {
+		if n := newPackNext(plan); n != "" {
+			safeLine(out, "next: %s", n)
+		}
+	}
 	return nil
 }
 
@@ -299,16 +293,8 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 		return nil, "", err
 	}
 	k, _ := scaffold.PackKind(kind)
-	if k.Identity != nil {
-		a := k.New()
-		return newDeclarativePack(o, a, k.Identity(a), k.Aliases, func() (*scaffold.Plan, error) { return k.Plan(a, nil) })
-	}
-	a := k.New().(*scaffold.PackAnswers)
-	if o.Dir != "" {
-		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
-	}
-	a.Spec = o.specOr(a.Spec)
-	if err := applyAnswers(a, o, k.Aliases); err != nil {
+	a, err := packAnswers(k, o, true)
+	if err != nil {
 		return nil, "", err
 	}
 	plan, err := k.Plan(a, nil)
@@ -317,32 +303,23 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	}
 	dir := o.Dir
 	if dir == "" {
-		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
+		name := k.Pack(a).Name
+		dir = name[strings.LastIndexByte(name, '.')+1:]
 	}
 	return plan, dir, nil
 }
 
-// newDeclarativePack plans a pack of a kind without runtime (chain, prompt,
-// connection, card, form-content, artifact-type): a, whose identity answers
-// are id, is filled from the defaults, --dir, --spec, --values and --set,
-// then planned.
-func newDeclarativePack(o *newOptions, a any, id *scaffold.Identity, aliases map[string]string, plan func() (*scaffold.Plan, error)) (*scaffold.Plan, string, error) {
-	if o.Dir != "" {
+// packAnswers are the answers of a new pack of kind k, whatever the kind:
+// its defaults, the name --dir suggests (when named), --spec, then --values
+// and --set.
+func packAnswers(k scaffold.Kind, o *newOptions, named bool) (any, error) {
+	a := k.New()
+	id := k.Pack(a)
+	if named && o.Dir != "" {
 		id.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
 	}
 	id.Spec = o.specOr(id.Spec)
-	if err := applyAnswers(a, o, aliases); err != nil {
-		return nil, "", err
-	}
-	p, err := plan()
-	if err != nil {
-		return nil, "", err
-	}
-	dir := o.Dir
-	if dir == "" {
-		dir = id.Name[strings.LastIndexByte(id.Name, '.')+1:]
-	}
-	return p, dir, nil
+	return a, applyAnswers(a, o, k.Aliases)
 }
 
 // packKind returns the pack kind the answers ask for: the last

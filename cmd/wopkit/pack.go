@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/validate"
@@ -67,7 +68,7 @@ func newPackCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printPackResult(cmd.OutOrStdout(), res, o.Output.JSON)
+			return printPackResult(summaryOut(cmd, o.OutputFile), res, o.Output.JSON)
 		},
 	}
 	f := cmd.Flags()
@@ -86,7 +87,7 @@ func newPackCmd() *cobra.Command {
 }
 
 // printPackResult prints a pack (or sign) result as text or as the
-// `pack --json` object of CLI.md.
+// `pack --json` object of docs/CLI.md.
 func printPackResult(w io.Writer, res *pack.Result, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, res)
@@ -104,12 +105,33 @@ func printPackResult(w io.Writer, res *pack.Result, asJSON bool) error {
 	safeLine(w, "%s %s (%d bytes, %s)", verb, res.Output, res.Size, res.Integrity)
 	if res.Signature != nil {
 		safeLine(w, "%s %s (%s signature)", verb, *res.Signature, res.Method)
+	} else if res.NotWritten != "" && res.Method != "" {
+		safeLine(w, "signed (%s)", res.Method)
 	} else {
 		safeLine(w, "not signed")
 	}
-	safeLine(w, "%s %s (version manifest)", verb, res.VersionManifest)
+	if res.NotWritten != "" {
+		safeLine(w, "note: %s", res.NotWritten)
+	} else {
+		safeLine(w, "%s %s (version manifest)", verb, res.VersionManifest)
+	}
+	if !res.DryRun && res.Method != "" && res.NotWritten == "" {
+		safeLine(w, "next: %s", packNext(res.Output))
+	}
 	for _, m := range res.Missing {
 		safeLine(w, "warning: pack.json references %s, which does not exist", m)
 	}
 	return nil
+}
+
+// summaryOut is where a verb's summary goes: standard error when one of
+// its outputs is standard output ("-": the output's bytes go there), else
+// standard output.
+func summaryOut(cmd *cobra.Command, outputs ...string) io.Writer {
+	for _, o := range outputs {
+		if o == atomicfile.Stdout {
+			return cmd.ErrOrStderr()
+		}
+	}
+	return cmd.OutOrStdout()
 }

@@ -21,12 +21,42 @@ func emptyRegistryRoot(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if strings.HasSuffix(rel, ".json") {
+			b = advertiseV2(t, b)
+		}
 		os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755)
 		if err := os.WriteFile(filepath.Join(root, rel), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return root
+}
+
+// v2Tree is the v2 tree of the real registry's discovery document at spec
+// v2 (../shared/spec-v2/registry/.well-known/openwop-registry.json).
+var v2Tree = map[string]any{"registryIndex": "/v2/index.json", "packMetadata": "/v2/packs/{name}/index.json",
+	"versionManifest": "/v2/packs/{name}/-/{version}.json", "versionTarball": "/v2/packs/{name}/-/{version}.tgz",
+	"versionSignature": "/v2/packs/{name}/-/{version}.sig"}
+
+// advertiseV2 adds the v2 tree to a discovery document's endpoints, as a
+// registry that serves v2 has it: publish writes registry/v2/ only then.
+func advertiseV2(t *testing.T, doc []byte) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(doc, &m); err != nil {
+		t.Fatal(err)
+	}
+	eps, _ := m["endpoints"].(map[string]any)
+	if eps == nil {
+		eps = map[string]any{}
+	}
+	eps["v2"] = v2Tree
+	m["endpoints"] = eps
+	out, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func listFiles(t *testing.T, dir string) []string {

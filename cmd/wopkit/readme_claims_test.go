@@ -14,9 +14,35 @@ import (
 	"github.com/openwop/wopkit/internal/pack"
 )
 
-// The README's claims that have a command are checked against the program
-// (issue 25, item 14): what it says to run exists, and what it says the
-// program does, the program does.
+// The claims of the README and of the manual in docs/ (GUIDE.md for
+// authors, CLI.md the contract, CONTRIBUTING.md) that have a command are
+// checked against the program (issue 25, item 14; issue 40, item 6): what
+// they say to run exists, and what they say the program does, the program
+// does.
+
+// manual are the documents checked, relative to the module root.
+var manual = []string{"README.md", "docs/GUIDE.md", "docs/CLI.md", "docs/CONTRIBUTING.md"}
+
+// docText is one document of manual.
+func docText(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// manualText is every document of manual, one after the other.
+func manualText(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for _, rel := range manual {
+		b.WriteString(docText(t, rel))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
 
 // readme is the repository's README.md.
 func readme(t *testing.T) string {
@@ -126,19 +152,30 @@ func flagOf(cmd *cobra.Command, word string) (found, value bool) {
 	return true, f.Value.Type() != "bool"
 }
 
-// TestReadmeCommandsExist: every `wopkit <verb> [flags]` the README's code
-// blocks show names a verb of the command tree and flags that verb has.
+// TestReadmeCommandsExist: every `wopkit <verb> [flags]` the code blocks of
+// the README and the manual show names a verb of the command tree and flags
+// that verb has.
 func TestReadmeCommandsExist(t *testing.T) {
-	cmds := readmeCommands(readme(t))
-	if len(cmds) < 20 {
-		t.Fatalf("only %d wopkit commands found in the README's code blocks", len(cmds))
+	n := 0
+	for _, rel := range manual {
+		cmds := readmeCommands(docText(t, rel))
+		n += len(cmds)
+		checkCommands(t, rel, cmds)
 	}
+	if n < 40 {
+		t.Fatalf("only %d wopkit commands found in the code blocks of %s", n, strings.Join(manual, ", "))
+	}
+}
+
+// checkCommands checks the command lines cmds of the document rel.
+func checkCommands(t *testing.T, rel string, cmds []string) {
+	t.Helper()
 	for _, line := range cmds {
 		words := shellWords(line)[1:]
 		root := newRootCmd()
 		cmd, rest, err := root.Find(words)
 		if err != nil || cmd == root {
-			t.Errorf("README: %q names no wopkit verb (%v)", line, err)
+			t.Errorf("%s: %q names no wopkit verb (%v)", rel, line, err)
 			continue
 		}
 		for i, w := range rest {
@@ -154,7 +191,7 @@ func TestReadmeCommandsExist(t *testing.T) {
 				}
 			}
 			if found, _ := flagOf(cmd, w); !found {
-				t.Errorf("README: %q: %s has no flag %s", line, cmd.CommandPath(), w)
+				t.Errorf("%s: %q: %s has no flag %s", rel, line, cmd.CommandPath(), w)
 			}
 		}
 	}
@@ -174,17 +211,17 @@ func TestReadmeFirstLines(t *testing.T) {
 	}
 }
 
-// TestReadmeConnectionPackInWizard: the README says the wizard's first
+// TestReadmeConnectionPackInWizard: the manual says the wizard's first
 // page offers a connection pack (quoting its label), and it does, as
 // `new --accessible` lists it; no sentence says it is not in the wizard.
 func TestReadmeConnectionPackInWizard(t *testing.T) {
-	text := readme(t)
+	text := manualText(t)
 	if m := regexp.MustCompile(`(?i)connection[^.]*not in the wizard`).FindString(text); m != "" {
-		t.Errorf("the README says the connection pack is not in the wizard: %q", m)
+		t.Errorf("the manual says the connection pack is not in the wizard: %q", m)
 	}
 	m := regexp.MustCompile(`"(A connection pack)" on the wizard's first page`).FindStringSubmatch(text)
 	if m == nil {
-		t.Fatal(`the README no longer says where the wizard offers a connection pack ("A connection pack" on the wizard's first page)`)
+		t.Fatal(`the manual no longer says where the wizard offers a connection pack ("A connection pack" on the wizard's first page)`)
 	}
 	t.Chdir(t.TempDir())
 	root := newRootCmd()
@@ -199,17 +236,17 @@ func TestReadmeConnectionPackInWizard(t *testing.T) {
 	}
 }
 
-// TestReadmeChainTypeIDsPinned: the README says a v2 chain's step typeIds
+// TestReadmeChainTypeIDsPinned: the manual says a v2 chain's step typeIds
 // are written pinned (typeId@major.minor.patch) to the version asked; the
 // program writes them so.
 func TestReadmeChainTypeIDsPinned(t *testing.T) {
-	text := readme(t)
+	text := manualText(t)
 	if !regexp.MustCompile("A v2 chain's step typeIds are written \\*\\*pinned\\*\\*, `<typeId>@<major>.<minor>.<patch>`").MatchString(text) ||
 		!strings.Contains(text, "a typeId typed with its own `@pin` keeps it") {
-		t.Fatal("the README no longer says how a v2 chain's step typeIds are written (pinned, a typed pin kept)")
+		t.Fatal("the manual no longer says how a v2 chain's step typeIds are written (pinned, a typed pin kept)")
 	}
 	if m := regexp.MustCompile(`(?i)v2[^.]*typeIds?[^.]*(written unpinned|pin is refused)`).FindString(text); m != "" {
-		t.Errorf("the README says a v2 chain's typeIds are unpinned: %q", m)
+		t.Errorf("the manual says a v2 chain's typeIds are unpinned: %q", m)
 	}
 	dir := filepath.Join(t.TempDir(), "chains")
 	if out, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", dir, "--set", "kind=workflow-chain",
@@ -243,15 +280,15 @@ func TestReadmeChainTypeIDsPinned(t *testing.T) {
 	}
 }
 
-// TestReadmeIgnoreSyntax: the README, the generated .openwopignore's
+// TestReadmeIgnoreSyntax: the manual, the generated .openwopignore's
 // comment and internal/pack's reader name the same syntax, and the reader
 // follows it where gitignore differs from a plain glob list (! re-includes,
 // a leading or inner / anchors, a trailing / is a folder).
 func TestReadmeIgnoreSyntax(t *testing.T) {
 	syntax := regexp.MustCompile(`\(([a-z-]+) syntax\)`)
-	m := syntax.FindStringSubmatch(regexp.MustCompile("`\\.openwopignore` \\([a-z-]+ syntax\\)").FindString(readme(t)))
+	m := syntax.FindStringSubmatch(regexp.MustCompile("`\\.openwopignore` \\([a-z-]+ syntax\\)").FindString(manualText(t)))
 	if m == nil {
-		t.Fatal("the README no longer names the syntax of .openwopignore (\"`.openwopignore` (… syntax)\")")
+		t.Fatal("the manual no longer names the syntax of .openwopignore (\"`.openwopignore` (… syntax)\")")
 	}
 	said := m[1]
 	dir := filepath.Join(t.TempDir(), "p")
@@ -263,10 +300,10 @@ func TestReadmeIgnoreSyntax(t *testing.T) {
 		t.Fatal(err)
 	}
 	if g := syntax.FindStringSubmatch(string(b)); g == nil || g[1] != said {
-		t.Errorf("the README says .openwopignore is %s syntax; the generated file says:\n%s", said, b)
+		t.Errorf("the manual says .openwopignore is %s syntax; the generated file says:\n%s", said, b)
 	}
 	if said != "gitignore" {
-		t.Fatalf("the README says %s syntax; internal/pack reads gitignore syntax", said)
+		t.Fatalf("the manual says %s syntax; internal/pack reads gitignore syntax", said)
 	}
 	ig := pack.ParseIgnore([]byte("*.log\n!keep.log\n/build\ndocs/tmp\ncache/\n"))
 	for path, want := range map[string]bool{
@@ -277,5 +314,167 @@ func TestReadmeIgnoreSyntax(t *testing.T) {
 		if got := ig.Ignored(path); got != want {
 			t.Errorf("gitignore syntax: %s ignored = %v, want %v", path, got, want)
 		}
+	}
+}
+
+// TestReadmeIsShort: the README is what a newcomer reads first (issue 40,
+// item 6): at most 200 lines, its Go version the one go.mod asks for, and
+// a link to each part of the manual.
+func TestReadmeIsShort(t *testing.T) {
+	text := readme(t)
+	if n := strings.Count(text, "\n"); n > 200 {
+		t.Errorf("README.md has %d lines; at most 200 (the rest belongs in docs/)", n)
+	}
+	mod := docText(t, "go.mod")
+	want := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindStringSubmatch(mod)
+	if want == nil {
+		t.Fatal("go.mod has no go line")
+	}
+	if got := regexp.MustCompile(`Go (\d+\.\d+) or later`).FindStringSubmatch(text); got == nil || got[1] != want[1] {
+		t.Errorf("the README says %v; go.mod asks for Go %s", got, want[1])
+	}
+	for _, rel := range manual[1:] {
+		if !strings.Contains(text, "]("+rel+")") {
+			t.Errorf("the README does not link %s", rel)
+		}
+	}
+}
+
+// TestReadmeLinksResolve: every relative link of the README and of docs/
+// names a file of the repository (a section after # is not checked here).
+func TestReadmeLinksResolve(t *testing.T) {
+	root := filepath.Join("..", "..")
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil || len(docs) < 4 {
+		t.Fatalf("docs/*.md: %v %v", docs, err)
+	}
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, doc := range append(docs, filepath.Join(root, "README.md")) {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
+			target, _, _ := strings.Cut(m[1], "#")
+			if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(doc), filepath.FromSlash(target))); err != nil {
+				t.Errorf("%s links %s, which is not in the repository", doc, m[1])
+			}
+		}
+	}
+}
+
+// citedDoc is a document named in prose or code: an upper-case Markdown
+// file name (CLI.md, GUIDE.md) or the name of a notes file without its
+// extension. A name is held when a file of the repository has it.
+var citedDoc = regexp.MustCompile(`(?:[\w./-]*/)?\b[A-Z][A-Z0-9_-]*\.md\b|\bSPEC-NOTES\b|\bRUN-CONTRACT\b`)
+
+// TestReadmeCitesNoFileOutsideTheRepository: the program (its Go sources,
+// --help texts included), the README and docs/ cite no document the
+// repository does not hold: every upper-case *.md they name is a file of
+// the module root, docs/ or templates/ (issue 40, item 6: --help cited
+// CLI.md and the code SPEC-NOTES, neither of them in the repository).
+func TestReadmeCitesNoFileOutsideTheRepository(t *testing.T) {
+	root := filepath.Join("..", "..")
+	held := map[string]bool{} // the base names of the repository's files
+	if err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			held[d.Name()] = true
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	exists := func(name string) bool {
+		if strings.Contains(name, "/") {
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(name, "./")))); err == nil {
+				return true
+			}
+			name = name[strings.LastIndex(name, "/")+1:]
+		}
+		return held[name]
+	}
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "third_party" || d.Name() == "node_modules" || rel == "templates") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		isDoc := strings.HasSuffix(rel, ".md") && (rel == "README.md" || strings.HasPrefix(rel, "docs/"))
+		isCode := strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go")
+		if !isDoc && !isCode {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, at := range citedDoc.FindAllIndex(b, -1) {
+			m := string(b[at[0]:at[1]])
+			if strings.HasPrefix(string(b[at[1]:]), ".tmpl") {
+				continue // a template's name (KIND-README.md.tmpl), not a document
+			}
+			if _, ok := awaitedDocs[m]; ok {
+				continue
+			}
+			if m == "SPEC-NOTES" || m == "RUN-CONTRACT" || !exists(m) {
+				t.Errorf("%s cites %s, which is not in the repository", rel, m)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 100 {
+		t.Fatalf("only %d files checked", checked)
+	}
+	for name, why := range awaitedDocs {
+		if exists(name) {
+			t.Errorf("%s is in the repository now: remove it from awaitedDocs (%s)", name, why)
+		}
+	}
+}
+
+// awaitedDocs are documents the code already cites that work under way
+// writes; each fails the test above once it exists, to be removed from
+// here.
+var awaitedDocs = map[string]string{}
+
+// TestCLIContractNamesEveryVerb: docs/CLI.md, the contract --help cites,
+// names every verb of the command tree (`wopkit keychain add`, …), so that
+// a new verb cannot land without its row.
+func TestCLIContractNamesEveryVerb(t *testing.T) {
+	contract := docText(t, "docs/CLI.md")
+	var walk func(c *cobra.Command)
+	n := 0
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Hidden || sub.Name() == "help" && c.HasParent() {
+				continue
+			}
+			path := sub.CommandPath()
+			n++
+			if !strings.Contains(contract, "`"+path) {
+				t.Errorf("docs/CLI.md does not name %s", path)
+			}
+			if sub.Name() != "completion" {
+				walk(sub)
+			}
+		}
+	}
+	walk(newRootCmd())
+	if n < 20 {
+		t.Fatalf("only %d verbs in the command tree", n)
 	}
 }

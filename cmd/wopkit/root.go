@@ -58,6 +58,10 @@ func newRootCmd() *cobra.Command {
 		newToolCmd(),
 		newMigrateCmd(),
 		newLspCmd(),
+		newRunCmd(),
+		newTestCmd(),
+		newChainCmd(),
+		newEvalCmd(),
 		newVersionCmd(),
 	)
 	markRun(root)

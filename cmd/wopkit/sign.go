@@ -78,7 +78,7 @@ func newSignCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printPackResult(cmd.OutOrStdout(), res, o.Output.JSON)
+			return printPackResult(summaryOut(cmd, o.OutputFile), res, o.Output.JSON)
 		},
 	}
 	cmd.Flags().StringVarP(&o.OutputFile, "output", "o", "", "tarball path (DIR: <name>-<version>.tgz; TGZ: the input itself)")
@@ -132,9 +132,9 @@ func prepare(cmd *cobra.Command, path string, st os.FileInfo, method string, o *
 	p := preparedResult{Prepared: o.Detached.Prepare, Size: len(msg), SHA256: hex.EncodeToString(sum[:]),
 		Method: signer.Method(), Scheme: signer.Scheme(), KeyID: o.Key.KeyID, Output: res.Output}
 	if o.Output.JSON {
-		return writeJSON(cmd.OutOrStdout(), p)
+		return writeJSON(summaryOut(cmd, o.Detached.Prepare), p)
 	}
-	w := cmd.OutOrStdout()
+	w := summaryOut(cmd, o.Detached.Prepare)
 	safeLine(w, "wrote %s (%d bytes, sha256 %s): pack.json with its signing block, as --sign %s (%s) signs it for key id %s",
 		p.Prepared, p.Size, p.SHA256, p.Method, p.Scheme, p.KeyID)
 	safeLine(w, "sign these exact bytes with plain Ed25519 (not prehashed), e.g.")

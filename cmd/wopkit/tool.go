@@ -88,6 +88,6 @@ func runToolUpgrade(cmd *cobra.Command, file string, o *toolUpgradeOptions) erro
 	if err := atomicfile.Replace(target, out, 0o644); err != nil {
 		return err
 	}
-	safeLine(cmd.OutOrStdout(), "upgraded %s to manifest_version %s: %s", file, scaffold.ToolManifestVersion, target)
+	safeLine(summaryOut(cmd, target), "upgraded %s to manifest_version %s: %s", file, scaffold.ToolManifestVersion, target)
 	return nil
 }

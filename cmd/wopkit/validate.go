@@ -16,6 +16,7 @@ import (
 	"github.com/openwop/wopkit/internal/regcheck"
 	"github.com/openwop/wopkit/internal/report"
 	"github.com/openwop/wopkit/internal/semdiff"
+	"github.com/openwop/wopkit/internal/smoke"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -42,7 +43,7 @@ type validateOptions struct {
 
 func (o *validateOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.BoolVar(&o.JSON, "json", false, "print the report as one JSON object (shape in CLI.md); same as --format json")
+	f.BoolVar(&o.JSON, "json", false, "print the report as one JSON object (shape in docs/CLI.md); same as --format json")
 	f.BoolVar(&o.Strict, "strict", false, "fail on warnings too, and on the placeholders wopkit new writes to be replaced (PH001)")
 	f.StringVar(&o.SchemaDir, "schemas", "", "directory of JSON Schemas that override the embedded ones by $id")
 	f.StringVar(&o.Kind, "kind", "", "treat standalone documents as this kind: "+kindList())
@@ -70,10 +71,12 @@ func newValidateCmd() *cobra.Command {
 		Long: "Validate checks each PATH (a pack directory, default \".\"; a pack.json of any kind; a registry version\n" +
 			"manifest; an agent, eval suite or tool manifest; or a pack .tgz, read without extracting) against the\n" +
 			"JSON Schemas of its kind and spec version (v1 or v2, detected from $schema, the signing block, a version\n" +
-			"manifest's tarballUrl or an engines range whose ceiling admits major 2; --spec forces one) and the lint\n" +
+			"manifest's tarballUrl or an engines range whose ceiling admits major 2; a range with no ceiling leaves\n" +
+			"it to the pack's v2 marks, a node's or agent's role, and says so; --spec forces one) and the lint\n" +
 			"rules, and prints every problem as file:line:column: message (at /json/pointer) [rule]; --format json,\n" +
-			"github (GitHub Actions annotations) or sarif (SARIF 2.1.0, for code scanning) prints it for tools. OW017, which loads a\n" +
-			"javascript pack's entry with node, runs only with --run-entry (or " + validate.RunEntryEnv + "=1), sandboxed.\n\n" +
+			"github (GitHub Actions annotations) or sarif (SARIF 2.1.0, for code scanning) prints it for tools.\n" +
+			"OW017, which loads a javascript pack's entry with node, runs only with --run-entry (or\n" +
+			validate.RunEntryEnv + "=1), sandboxed.\n\n" +
 			"Exit status: 0 valid, 1 problems found, 2 usage error, 3 unreadable input.",
 		Example: "  wopkit validate\n  wopkit validate ./my-pack --strict\n  wopkit validate tool.json --json\n" +
 			"  wopkit validate ./my-pack --format github\n  wopkit validate ./my-pack --format sarif > wopkit.sarif\n" +
@@ -127,7 +130,7 @@ func newValidateCmd() *cobra.Command {
 					return err
 				}
 			}
-			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, Placeholders: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits(), RunEntry: o.RunEntry, Catalog: cat})
+			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Strict: o.Strict, Placeholders: o.Strict, ForRegistry: o.ForRegistry, Kind: k, Spec: sp, Limits: o.Size.Limits(), RunEntry: o.RunEntry, Catalog: cat, Smoke: smoke.ForValidate})
 			if err != nil {
 				return err
 			}

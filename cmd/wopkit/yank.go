@@ -10,8 +10,7 @@ import (
 
 // newYankCmd builds `wopkit yank NAME@VERSION`.
 func newYankCmd() *cobra.Command {
-	o := &lifecycleOptions{}
-	cmd := &cobra.Command{
+	return newLifecycleCmd(&cobra.Command{
 		Use:   "yank NAME@VERSION",
 		Short: "Record in a registry checkout that a published version was published in error",
 		Long: "yank sets yanked and yankedReason in the version manifest and rebuilds the per-pack and registry\n" +
@@ -19,27 +18,35 @@ func newYankCmd() *cobra.Command {
 			"version stays served); in the v2 tree latest moves to the highest version not yanked. The files are\n" +
 			"written as one transaction inside the registry root, as publish writes them.",
 		Example: "  wopkit yank vendor.acme.hello@1.0.1 --registry ../openwop-registry --reason \"OPENWOP-2026-0007: leaks tokens\"",
-		Args:    usageArgs(cobra.ExactArgs(1)),
-		PreRunE: func(*cobra.Command, []string) error { return o.check() },
-		RunE: func(cmd *cobra.Command, args []string) error {
-			name, version, err := nameAtVersion(args[0])
-			if err != nil {
-				return err
-			}
-			unlock, err := publish.LockRegistry(o.Tree.Registry)
-			if err != nil {
-				return err
-			}
-			defer unlock()
-			plan, err := publish.Yank(publish.LifecycleOptions{Registry: o.Tree.Registry, Spec: o.Tree.Spec,
-				Name: name, Version: version, Reason: o.Reason, DryRun: o.DryRun})
-			if err != nil {
-				return err
-			}
-			return finishPlan(cmd, plan, o.DryRun, o.Output.JSON)
-		},
+	}, publish.Yank, false)
+}
+
+// newLifecycleCmd completes cmd (its words given) as a lifecycle verb of
+// a published version, yank or deprecate: NAME@VERSION, the registry
+// locked, the change planned by change and written (or listed with
+// --dry-run) as publish writes; superseded adds --superseded-by.
+func newLifecycleCmd(cmd *cobra.Command, change func(publish.LifecycleOptions) (*publish.Plan, error), superseded bool) *cobra.Command {
+	o := &lifecycleOptions{}
+	cmd.Args = usageArgs(cobra.ExactArgs(1))
+	cmd.PreRunE = func(*cobra.Command, []string) error { return o.check() }
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		name, version, err := nameAtVersion(args[0])
+		if err != nil {
+			return err
+		}
+		unlock, err := publish.LockRegistry(o.Tree.Registry)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		plan, err := change(publish.LifecycleOptions{Registry: o.Tree.Registry, Spec: o.Tree.Spec,
+			Name: name, Version: version, Reason: o.Reason, DryRun: o.DryRun, SupersededBy: o.SupersededBy})
+		if err != nil {
+			return err
+		}
+		return finishPlan(cmd, plan, o.DryRun, o.Output.JSON)
 	}
-	o.addFlags(cmd, false)
+	o.addFlags(cmd, superseded)
 	return cmd
 }
 

@@ -30,6 +30,8 @@ type File struct {
 	closed bool
 	base   []byte // for a replacement: the content it was planned from
 	check  bool   // base is set: refuse to rename over other content
+	stream bool   // a device, named pipe or standard output, written as it is
+	stdout bool   // standard output: never closed
 }
 
 // tempInfix makes up the names of temporary files
@@ -51,6 +53,9 @@ var beforeRename func(final string) error
 // written through a link that leaves it). The file gets mode perm whatever
 // the umask (key files must be 0600).
 func Create(final string, perm fs.FileMode) (*File, error) {
+	if final == Stdout {
+		return stdoutFile(), nil
+	}
 	pl, err := OpenPlace(filepath.Dir(final))
 	if err != nil {
 		return nil, err
@@ -66,9 +71,15 @@ func Create(final string, perm fs.FileMode) (*File, error) {
 
 // create starts writing final (inside the place).
 func (p *Place) create(final string, perm fs.FileMode) (*File, error) {
+	if final == Stdout {
+		return stdoutFile(), nil
+	}
 	rel, err := p.rel(final)
 	if err != nil {
 		return nil, err
+	}
+	if f, ok, err := openStream(p.root, p.dir, rel, final); ok || err != nil {
+		return f, err
 	}
 	tmp, err := tempIn(p.root, rel, perm)
 	if err != nil {
@@ -91,6 +102,12 @@ func (f *File) finish() error {
 		return nil
 	}
 	f.closed = true
+	if f.stream {
+		if f.stdout {
+			return nil
+		}
+		return f.File.Close()
+	}
 	err := f.Sync()
 	if errors.Is(err, os.ErrInvalid) {
 		err = nil
@@ -100,7 +117,11 @@ func (f *File) finish() error {
 
 // rename moves the temporary file over its final name.
 func (f *File) rename() error {
-	if err := f.root.Rename(f.tmp, f.rel); err != nil {
+	if f.stream {
+		f.release()
+		return nil
+	}
+	if err := renameOver(f.root, f.tmp, f.rel, f.final); err != nil {
 		return placeErr(err, f.final)
 	}
 	f.tmp = ""
@@ -110,7 +131,7 @@ func (f *File) rename() error {
 
 // release closes the place when it was opened for this file alone.
 func (f *File) release() {
-	if f.owned {
+	if f.owned && f.root != nil {
 		f.owned = false
 		f.root.Close()
 	}
@@ -133,7 +154,9 @@ func (f *File) Commit() error {
 func (f *File) Abort() {
 	if !f.closed {
 		f.closed = true
-		f.File.Close()
+		if !f.stdout {
+			f.File.Close()
+		}
 	}
 	if f.tmp != "" {
 		f.root.Remove(f.tmp)
@@ -265,6 +288,11 @@ func (b *Batch) place(final string) (*Place, error) {
 
 // Create starts writing one file of the batch.
 func (b *Batch) Create(final string, perm fs.FileMode) (*File, error) {
+	if final == Stdout {
+		f := stdoutFile()
+		b.files = append(b.files, f)
+		return f, nil
+	}
 	p, err := b.place(final)
 	if err != nil {
 		return nil, err
@@ -303,6 +331,9 @@ func (b *Batch) Replace(final string, data, base []byte, perm fs.FileMode) error
 }
 
 func (b *Batch) replace(final string, data, base []byte, perm fs.FileMode, check bool) error {
+	if final == Stdout {
+		return b.Add(final, data, perm)
+	}
 	p, err := b.place(final)
 	if err != nil {
 		return err
@@ -323,7 +354,7 @@ func (b *Batch) replace(final string, data, base []byte, perm fs.FileMode, check
 	if _, err := f.Write(data); err != nil {
 		return failed(err, final)
 	}
-	f.base, f.check = base, check
+	f.base, f.check = base, check && !f.stream
 	return nil
 }
 
@@ -380,9 +411,11 @@ func (b *Batch) Commit() error {
 		}
 	}
 	if b.Journal != nil {
-		staged := make([]Staged, len(b.files))
-		for i, f := range b.files {
-			staged[i] = Staged{Temp: filepath.Join(f.dir, f.tmp), Final: filepath.Join(f.dir, f.rel)}
+		staged := make([]Staged, 0, len(b.files))
+		for _, f := range b.files {
+			if !f.stream { // written already: nothing to rename
+				staged = append(staged, Staged{Temp: filepath.Join(f.dir, f.tmp), Final: filepath.Join(f.dir, f.rel)})
+			}
 		}
 		if err := b.Journal.Begin(staged); err != nil {
 			b.Abort()

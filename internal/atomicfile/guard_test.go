@@ -3,7 +3,10 @@ package atomicfile
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
+	"go/token"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/openwop/wopkit/internal/guard"
@@ -14,7 +17,7 @@ import (
 // and os.OpenRoot (an *os.Root's methods write).
 var rawWriters = map[string][]string{
 	"os": {"WriteFile", "Create", "CreateTemp", "MkdirTemp", "OpenFile", "Rename", "Remove", "RemoveAll",
-		"Mkdir", "MkdirAll", "Symlink", "Link", "Chmod", "Chown", "Lchown", "Chtimes", "Truncate", "OpenRoot", "OpenInRoot"},
+		"Mkdir", "MkdirAll", "Symlink", "Link", "Chmod", "Chown", "Lchown", "Chtimes", "Truncate", "OpenRoot", "OpenInRoot", "CopyFS"},
 	"io/ioutil": {"WriteFile", "TempFile", "TempDir"},
 	"syscall":   {"Open", "Creat", "Rename", "Unlink", "Rmdir", "Mkdir", "Symlink", "Link", "Chmod", "Truncate"},
 }
@@ -87,4 +90,70 @@ func writes(call *ast.CallExpr) bool {
 		return write
 	}
 	return true
+}
+
+// TestOnlyRenameOverRenames is the guard of outputs that are devices or
+// named pipes: in this package only renameOver renames (it refuses to
+// replace one), and only removeIn removes a file that may be an output,
+// so an output path never reaches a rename without that check.
+func TestOnlyRenameOverRenames(t *testing.T) {
+	t.Parallel()
+	allowed := map[string]string{"Rename": "renameOver", "Remove": "removeIn"}
+	fset := token.NewFileSet()
+	files, _ := filepath.Glob("*.go")
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				want, watched := allowed[sel.Sel.Name]
+				if !watched || fn.Name.Name == want {
+					return true
+				}
+				// Rename calls through the Place (which checks) are fine;
+				// a Remove of a temporary name (tmp) is the door's own file.
+				if id, ok := sel.X.(*ast.SelectorExpr); ok && id.Sel.Name == "root" || isIdent(sel.X, "r") {
+					if sel.Sel.Name == "Remove" && len(call.Args) == 1 && (isIdent(call.Args[0], "tmp") || isSel(call.Args[0], "tmp")) {
+						return true
+					}
+					t.Errorf("%s: %s calls %s.%s directly: an output that is a device or named pipe would be replaced; call %s", fset.Position(call.Pos()), fn.Name.Name, exprName(sel.X), sel.Sel.Name, want)
+				}
+				return true
+			})
+		}
+	}
+}
+
+func isIdent(e ast.Expr, name string) bool { id, ok := e.(*ast.Ident); return ok && id.Name == name }
+
+func isSel(e ast.Expr, name string) bool {
+	s, ok := e.(*ast.SelectorExpr)
+	return ok && s.Sel.Name == name
+}
+
+func exprName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.SelectorExpr:
+		return exprName(x.X) + "." + x.Sel.Name
+	}
+	return "?"
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -28,6 +29,9 @@ type Place struct {
 
 // OpenPlace opens dir as a place to write in.
 func OpenPlace(dir string) (*Place, error) {
+	if err := safefile.CheckDir(dir); err != nil {
+		return nil, err
+	}
 	r, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, failed(err, dir).WithHint("check that the folder exists and is writable")
@@ -115,7 +119,7 @@ func (p *Place) MkdirAll(path string, perm fs.FileMode) error {
 
 // Remove removes the file or empty folder path.
 func (p *Place) Remove(path string) error {
-	return p.do(path, func(rel string) error { return p.root.Remove(rel) })
+	return p.do(path, func(rel string) error { return removeIn(p.root, rel, path) })
 }
 
 // RemoveAll removes path and what it holds (never following a link).
@@ -129,7 +133,7 @@ func (p *Place) Rename(from, to string) error {
 	if err != nil {
 		return err
 	}
-	return p.do(to, func(rel string) error { return p.root.Rename(rf, rel) })
+	return p.do(to, func(rel string) error { return renameOver(p.root, rf, rel, to) })
 }
 
 // Link makes to a hard link of from, both inside the place.

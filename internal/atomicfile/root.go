@@ -15,6 +15,17 @@ import (
 // synced and renamed over name, and the directory is synced. Nothing leaves
 // r: a link on the way that leads out of it is refused by the root.
 func WriteIn(r *os.Root, name string, data []byte, perm fs.FileMode) error {
+	final := filepath.Join(r.Name(), name)
+	if f, ok, err := openStream(r, r.Name(), name, final); ok || err != nil {
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Abort()
+			return failed(err, final)
+		}
+		return f.Commit()
+	}
 	tmp, err := tempIn(r, name, perm)
 	if err != nil {
 		return err
@@ -28,7 +39,7 @@ func WriteIn(r *os.Root, name string, data []byte, perm fs.FileMode) error {
 		err = errors.Join(err, f.Close())
 	}
 	if err == nil {
-		err = r.Rename(tmp, name)
+		err = renameOver(r, tmp, name, final)
 	}
 	if err != nil {
 		r.Remove(tmp)

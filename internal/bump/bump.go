@@ -8,7 +8,10 @@
 //
 //   - pack.json `version`;
 //   - every `$id` the pack owns, https://packs.openwop.dev/<name>/<v>/<file>,
-//     in any JSON file the pack ships, at any depth: the registry's
+//     in any JSON file the pack ships, in every schema of it (the root and
+//     each keyword that holds subschemas, at any depth; never inside
+//     const, enum, default, examples or an unknown keyword, whose values
+//     are data the schema compares values with): the registry's
 //     check-pack-schema-ids refuses a stale one (OW013, an error with
 //     --for-registry) and the spec's PACK-AUTHOR-QUICKSTART says to "bump
 //     schema $id version segments with version"; a stale $id of an earlier
@@ -48,7 +51,9 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
 	"github.com/openwop/wopkit/internal/kinds"
+	"github.com/openwop/wopkit/internal/order"
 	"github.com/openwop/wopkit/internal/registry"
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
@@ -200,6 +205,9 @@ func Run(dir string, o Options) (*Result, error) {
 func packDir(p string) (string, error) {
 	if p == "" {
 		p = "."
+	}
+	if err := safefile.CheckDir(p); err != nil {
+		return "", err
 	}
 	fi, err := os.Stat(p)
 	if err != nil {
@@ -365,12 +373,12 @@ func (r *Result) plan(cur *semdiff.Pack, nv string) error {
 	old := cur.Version
 	rels := make([]string, 0, len(cur.Files))
 	for rel := range cur.Files {
-		if strings.HasSuffix(rel, ".json") {
+		if strings.HasSuffix(rel, ".json") && !linked(cur.Where, rel) {
 			rels = append(rels, rel)
 		}
 	}
 	slices.SortFunc(rels, func(a, b string) int {
-		return cmp.Or(boolCmp(a != "pack.json", b != "pack.json"), cmp.Compare(a, b))
+		return cmp.Or(order.Bool(a != "pack.json", b != "pack.json"), cmp.Compare(a, b))
 	})
 	docs := map[string]*jsondoc.Doc{}
 	for _, rel := range rels {
@@ -411,17 +419,55 @@ func (r *Result) plan(cur *semdiff.Pack, nv string) error {
 		name := path.Join(filepath.ToSlash(r.Path), rel)
 		r.Diff += udiff.Unified(name, name, string(before), string(after))
 	}
+	r.readme(cur, old, nv)
 	return nil
 }
 
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case !a:
-		return -1
+// linked reports whether rel in the folder dir is a symbolic link: pack
+// ships the file a link inside the pack names, and bump edits that file
+// under its own name, never through a link.
+func linked(dir, rel string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}
+
+// readmeVersion is the version line of the README `wopkit new` writes.
+const readmeVersion = "| Version | `%s` |"
+
+// readme rewrites the version line of the README the scaffold wrote
+// ("| Version | `0.1.0` |"), which ships in the tarball, whatever version
+// it names (a version raised by hand left it behind): nothing else of the
+// README is touched.
+func (r *Result) readme(cur *semdiff.Pack, _, nv string) {
+	const rel = "README.md"
+	before, ok := cur.Files[rel]
+	if !ok {
+		return
 	}
-	return 1
+	to := fmt.Sprintf(readmeVersion, nv)
+	pre, post, _ := strings.Cut(readmeVersion, "%s")
+	lines := strings.SplitAfter(string(before), "\n")
+	var edits []Edit
+	for i, l := range lines {
+		body := strings.TrimRight(l, "\r\n")
+		v, okPre := strings.CutPrefix(body, pre)
+		v, okPost := strings.CutSuffix(v, post)
+		if !okPre || !okPost || v == nv {
+			continue
+		}
+		if _, err := semver.NewVersion(v); err != nil {
+			continue
+		}
+		lines[i] = to + l[len(body):]
+		edits = append(edits, Edit{Line: i + 1, What: "the version line of the README", From: v, To: nv})
+	}
+	if len(edits) == 0 {
+		return
+	}
+	after := []byte(strings.Join(lines, ""))
+	r.Files = append(r.Files, File{Path: rel, Edits: edits, before: before, after: after})
+	name := path.Join(filepath.ToSlash(r.Path), rel)
+	r.Diff += udiff.Unified(name, name, string(before), string(after))
 }
 
 // idBase is where the registry serves a pack's schemas (OW013).
@@ -452,7 +498,7 @@ func ownIDs(name string, rels []string, docs map[string]*jsondoc.Doc, nv string)
 		if rel == "pack.json" || docs[rel] == nil {
 			continue
 		}
-		walk(docs[rel].Root, "", func(key string, n *jsondoc.Node, _ string) {
+		schemaWalk(docs[rel].Root, "", func(key string, n *jsondoc.Node, _ string) {
 			if key != "$id" || n.Kind != jsondoc.String {
 				return
 			}
@@ -467,7 +513,7 @@ func ownIDs(name string, rels []string, docs map[string]*jsondoc.Doc, nv string)
 // fileEdits are the $id and $ref edits of one JSON file of the pack.
 func fileEdits(doc *jsondoc.Doc, rel, name, old, nv string, own map[string]string) []Edit {
 	var out []Edit
-	walk(doc.Root, "", func(key string, n *jsondoc.Node, ptr string) {
+	schemaWalk(doc.Root, "", func(key string, n *jsondoc.Node, ptr string) {
 		if n.Kind != jsondoc.String {
 			return
 		}
@@ -576,21 +622,30 @@ func items(n *jsondoc.Node) []*jsondoc.Node {
 	return n.Items
 }
 
-// walk calls f on every object member below n, with its key and pointer.
-func walk(n *jsondoc.Node, ptr string, f func(key string, v *jsondoc.Node, ptr string)) {
-	if n == nil {
+// schemaWalk calls f on every member of the schema object n and of the
+// schemas below it, with its key and pointer. It goes down only the
+// keywords that hold subschemas (semdiff.Subschemas): a "$id" or "$ref"
+// inside const, enum, default, examples or an unknown keyword's value is
+// data, and rewriting it would change what the schema accepts.
+func schemaWalk(n *jsondoc.Node, ptr string, f func(key string, v *jsondoc.Node, ptr string)) {
+	if n == nil || n.Kind != jsondoc.Object {
 		return
 	}
-	switch n.Kind {
-	case jsondoc.Object:
-		for _, m := range n.Members {
-			p := jsondoc.Child(ptr, m.Key)
-			f(m.Key, m.Value, p)
-			walk(m.Value, p, f)
-		}
-	case jsondoc.Array:
-		for i, it := range n.Items {
-			walk(it, jsondoc.Index(ptr, i), f)
+	for _, m := range n.Members {
+		p := jsondoc.Child(ptr, m.Key)
+		f(m.Key, m.Value, p)
+		one, list, object := semdiff.Subschemas(m.Key, m.Value.Kind == jsondoc.Array)
+		switch {
+		case list:
+			for i, it := range m.Value.Items {
+				schemaWalk(it, jsondoc.Index(p, i), f)
+			}
+		case one:
+			schemaWalk(m.Value, p, f)
+		case object && m.Value.Kind == jsondoc.Object:
+			for _, mm := range m.Value.Members {
+				schemaWalk(mm.Value, jsondoc.Child(p, mm.Key), f)
+			}
 		}
 	}
 }

@@ -2,12 +2,14 @@ package bump
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/third_party/jsonschema"
 	"github.com/openwop/wopkit/third_party/semver"
 
 	"github.com/openwop/wopkit/internal/fixtures"
@@ -186,12 +188,15 @@ func TestChainPins(t *testing.T) {
 }
 
 // TestVersionManifestShipped: a version manifest of the pack at the old
-// version that the pack ships follows, with a note on its integrity.
+// version that the pack ships follows, with a note on its integrity; a
+// copy in a folder the pack does not ship (dist/) is not the pack's and is
+// left (bump reads what pack.ShippedFiles lists).
 func TestVersionManifestShipped(t *testing.T) {
 	t.Parallel()
 	files := nodePack()
 	vm := `{"name": "vendor.acme.bumpme", "version": "1.2.0", "kind": "node", "integrity": "sha256-AAAA",
   "tarballUrl": "/v2/packs/vendor.acme.bumpme/-/1.2.0.tgz", "signatureUrl": "/v2/packs/vendor.acme.bumpme/-/1.2.0.sig"}`
+	files["schemas/published/vendor.acme.bumpme-1.2.0.json"] = vm
 	files["dist/vendor.acme.bumpme-1.2.0.json"] = vm
 	dir := writeTree(t, files)
 	res, err := Run(dir, Options{Level: Patch, NoValidate: true})
@@ -199,8 +204,11 @@ func TestVersionManifestShipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.ReplaceAll(vm, "1.2.0", "1.2.1")
-	if got := read(t, dir, "dist/vendor.acme.bumpme-1.2.0.json"); got != want {
+	if got := read(t, dir, "schemas/published/vendor.acme.bumpme-1.2.0.json"); got != want {
 		t.Errorf("version manifest is\n%s\nwant\n%s", got, want)
+	}
+	if got := read(t, dir, "dist/vendor.acme.bumpme-1.2.0.json"); got != vm {
+		t.Errorf("a file the pack does not ship was rewritten:\n%s", got)
 	}
 	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "integrity") {
 		t.Errorf("notes: %q", res.Notes)
@@ -538,4 +546,179 @@ func unpackAsSource(t *testing.T, tgz, name, version string) string {
 		files[f.Name] = s
 	}
 	return writeTree(t, files)
+}
+
+// dataPack is nodePack whose config schema also holds the pack's own URLs
+// as data: a const, an enum, a default, examples and an unknown keyword
+// whose values contain "$ref" and "$id" members (issue 42.2).
+func dataPack() map[string]string {
+	files := nodePack()
+	own := idv + "1.2.0/common.json#/$defs/mode"
+	files["schemas/echo.config.json"] = schema(idv+"1.2.0/echo.config.json", `,
+  "properties": {
+    "mode": {"$ref": "`+idv+`1.0.0/common.json#/$defs/mode"},
+    "tag": {"const": {"$ref": "`+own+`"}},
+    "alt": {"enum": [{"$id": "`+idv+`1.2.0/x.json"}, {"$ref": "`+own+`"}]},
+    "def": {"type": "object", "default": {"$ref": "`+own+`"}, "examples": [{"$id": "`+idv+`1.2.0/y.json"}]},
+    "ext": {"x-sample": {"$ref": "`+own+`"}}
+  }`)
+	return files
+}
+
+// TestBumpLeavesData: $ref and $id inside const, enum, default, examples
+// and an unknown keyword are data, never rewritten; the schema's own $id
+// and its $ref are.
+func TestBumpLeavesData(t *testing.T) {
+	t.Parallel()
+	dir := writeTree(t, dataPack())
+	if _, err := Run(dir, Options{Level: Minor}); err != nil {
+		t.Fatal(err)
+	}
+	got := read(t, dir, "schemas/echo.config.json")
+	if n := strings.Count(got, idv+"1.2.0/"); n != 6 {
+		t.Errorf("%d of the 6 URLs in data kept, the file is\n%s", n, got)
+	}
+	if !strings.Contains(got, `"$id": "`+idv+`1.3.0/echo.config.json"`) || !strings.Contains(got, `{"$ref": "`+idv+`1.3.0/common.json#/$defs/mode"}`) {
+		t.Errorf("the schema's own $id and $ref were not bumped:\n%s", got)
+	}
+}
+
+// TestBumpDifferential (issue 42.9): after a bump that changes nothing
+// but the version, every value OLD's schemas accept is accepted by NEW's
+// (the validator says, each schema compiled with every file of its pack
+// by $id), and diff finds no breaking change between the two.
+func TestBumpDifferential(t *testing.T) {
+	t.Parallel()
+	for name, files := range map[string]map[string]string{"node pack": nodePack(), "data in schemas": dataPack()} {
+		dir := writeTree(t, files)
+		old, err := semdiff.Load(dir, semdiff.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Run(dir, Options{Level: Patch}); err != nil {
+			t.Fatal(err)
+		}
+		cur, err := semdiff.Load(dir, semdiff.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := semdiff.Compare(old, cur); len(r.Breaking()) != 0 {
+			t.Errorf("%s: diff after a bump: %+v", name, r.Breaking())
+		}
+		samples := samplesOf(old)
+		checked := 0
+		for _, rel := range []string{"schemas/echo.config.json", "schemas/echo.input.json", "schemas/echo.output.json"} {
+			os, ns := compileIn(t, old, rel), compileIn(t, cur, rel)
+			for _, v := range samples {
+				if os.Validate(v) == nil {
+					checked++
+					if err := ns.Validate(v); err != nil {
+						t.Errorf("%s: %s accepted %s before the bump, refuses it after: %v", name, rel, js(v), err)
+					}
+				}
+			}
+		}
+		if checked < 10 {
+			t.Errorf("%s: only %d accepted samples: the check proves little", name, checked)
+		}
+	}
+}
+
+// samplesOf are values to try against a pack's schemas: every const,
+// enum member, default and example in them, alone and as the value of
+// each property any of them names, and a few plain values.
+func samplesOf(p *semdiff.Pack) []any {
+	atoms := []any{"a", "b", 1.0, nil, true, map[string]any{}, []any{}}
+	names := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, vv := range x {
+				switch k {
+				case "const", "default":
+					atoms = append(atoms, vv)
+				case "enum", "examples":
+					if l, ok := vv.([]any); ok {
+						atoms = append(atoms, l...)
+					}
+				case "properties":
+					if m, ok := vv.(map[string]any); ok {
+						for name := range m {
+							names[name] = true
+						}
+					}
+				}
+				walk(vv)
+			}
+		case []any:
+			for _, vv := range x {
+				walk(vv)
+			}
+		}
+	}
+	for rel := range p.Files {
+		if strings.HasSuffix(rel, ".json") {
+			walk(p.JSON(rel))
+		}
+	}
+	out := append([]any(nil), atoms...)
+	for name := range names {
+		for _, a := range atoms {
+			out = append(out, map[string]any{name: a}, map[string]any{"mode": "a", name: a})
+		}
+	}
+	return out
+}
+
+// compileIn compiles the schema rel of the pack p with the validator,
+// every JSON file of the pack added by its $id (and by its file URL).
+func compileIn(t *testing.T, p *semdiff.Pack, rel string) *jsonschema.Schema {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	for name := range p.Files {
+		m, ok := p.JSON(name).(map[string]any)
+		if !ok || name == "pack.json" {
+			continue
+		}
+		url := "file:///pack/" + name
+		if id, ok := m["$id"].(string); ok {
+			url = id
+		}
+		if err := c.AddResource(url, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	url := "file:///pack/" + rel
+	if id, ok := p.JSON(rel).(map[string]any)["$id"].(string); ok {
+		url = id
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		t.Fatalf("%s: %v", rel, err)
+	}
+	return s
+}
+
+func js(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// Issue 44 item 4: the version line of the README `wopkit new` writes
+// ships in the tarball; bump rewrites it, also when it names a version
+// older than pack.json's (raised by hand), and touches nothing else.
+func TestReadmeVersionLine(t *testing.T) {
+	t.Parallel()
+	files := nodePack()
+	files["README.md"] = "# x\n\n| | |\n|---|---|\n| Version | `1.1.0` |\n\nVersion `1.2.0` in prose stays.\n"
+	dir := writeTree(t, files)
+	res, err := Run(dir, Options{Level: Minor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# x\n\n| | |\n|---|---|\n| Version | `1.3.0` |\n\nVersion `1.2.0` in prose stays.\n"
+	if got := read(t, dir, "README.md"); got != want || res.New != "1.3.0" {
+		t.Errorf("README.md after bump to %s:\n%s", res.New, got)
+	}
 }

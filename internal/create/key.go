@@ -23,7 +23,7 @@ func LoadKey(k Key, method string) (crypto.Signer, error) {
 	if k.New {
 		alg := sign.Ed25519
 		if method == sign.MethodSigstore {
-			alg = sign.ECDSAP256 // a Sigstore message signature needs ECDSA (LIBRARIES.md)
+			alg = sign.ECDSAP256 // a Sigstore message signature needs ECDSA (docs/FORMATS.md §4)
 		}
 		return sign.GenerateKey(alg)
 	}

@@ -97,6 +97,12 @@ func (r Result) Summary() []string {
 	if r.VersionManifest != "" {
 		sum = append(sum, "version manifest "+r.VersionManifest)
 	}
+	if len(r.Expansion) > 0 {
+		sum = append(sum, "", "the expansion a host splices when an editor drops the chain (default parameters; `wopkit chain expand` to choose them):")
+		for _, l := range r.Expansion {
+			sum = append(sum, "  "+l)
+		}
+	}
 	sum = append(sum, "", "next:")
 	for _, n := range append(r.Next(), r.Notes...) {
 		sum = append(sum, "  "+n)
@@ -146,6 +152,18 @@ func at(p string) string {
 // runs in (node --test elsewhere runs no test).
 func testNote(plan *scaffold.Plan, dir string) []string {
 	notes := slices.Clone(plan.Notes)
+	d := at(dir)
+	if d == "" {
+		d = "."
+	}
+	for _, agent := range plan.Evals {
+		args := shellWord(filepath.ToSlash(d)) + " " + shellWord(agent)
+		if strings.HasSuffix(agent, ".json") { // a standalone agent manifest
+			args = shellWord(filepath.ToSlash(filepath.Join(d, agent)))
+		}
+		notes = append(notes, "run the eval suite with: "+Command+" eval "+args+
+			" --model echo (then --model replay:FILE or openai:BASEURL#MODEL: docs/EVAL.md)")
+	}
 	if plan.Test == "" {
 		return notes
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/order"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -182,7 +183,7 @@ func plan(rep *validate.Report, roots []string, done map[string]bool) *round {
 	// Edits that shorten an array go last, the highest index first, so the
 	// pointers of the others still hold.
 	slices.SortStableFunc(keep, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(a.abs, b.abs), boolCmp(removes(a.p.Fix), removes(b.p.Fix)), -jsondoc.ComparePointers(lastRemove(a.p.Fix), lastRemove(b.p.Fix)))
+		return cmp.Or(cmp.Compare(a.abs, b.abs), order.Bool(removes(a.p.Fix), removes(b.p.Fix)), -jsondoc.ComparePointers(lastRemove(a.p.Fix), lastRemove(b.p.Fix)))
 	})
 	for _, c := range keep {
 		if why := r.apply(c); why != "" {
@@ -471,16 +472,6 @@ func lastRemove(f *validate.Fix) string {
 		}
 	}
 	return out
-}
-
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case !a:
-		return -1
-	}
-	return 1
 }
 
 func isDir(p string) bool {

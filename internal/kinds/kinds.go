@@ -16,9 +16,9 @@ package kinds
 // are stable: new kinds get new names, existing ones never change.
 type Kind string
 
-// The document kinds.
+// The document kinds that are not packs (the pack kinds, NodePack, … are
+// in packs.go, beside their rows).
 const (
-	NodePack     Kind = "node-pack"
 	Agent        Kind = "agent"
 	AgentRef     Kind = "agent-ref"
 	EvalSuite    Kind = "eval-suite"
@@ -28,18 +28,9 @@ const (
 	Prompt       Kind = "prompt"     // a system prompt file referenced by an agent
 	JSONSchema   Kind = "json-schema"
 	Unknown      Kind = "unknown"
-
-	// Pack kinds other than node (pack.json "kind"), and the registry's
-	// version manifest (the x.json served beside x.tgz).
-	WorkflowChainPack Kind = "workflow-chain-pack"
-	ConnectionPack    Kind = "connection-pack"
-	PromptPack        Kind = "prompt-pack"
-	CardPack          Kind = "card-pack"
-	FormContentPack   Kind = "form-content-pack"
-	ArtifactTypePack  Kind = "artifact-type-pack"
-	FrontendPlugin    Kind = "frontend-plugin"
-	VersionManifest   Kind = "version-manifest"
-	PromptRef         Kind = "prompt-ref"
+	// The registry's version manifest (the x.json served beside x.tgz).
+	VersionManifest Kind = "version-manifest"
+	PromptRef       Kind = "prompt-ref"
 )
 
 // Spec is the OpenWOP spec version a document is checked against.
@@ -66,7 +57,8 @@ func ParseSpec(s string) (Spec, bool) {
 // help and `--schemas DIR` overrides (which replace a schema by $id) all go
 // through this table. A (spec, kind) without a row is recognised but not
 // schema-checked. Spec "" matches any spec (tool manifests are not OpenWOP
-// documents).
+// documents). A pack kind's rows come from its row in packs (V1Schema,
+// V2Schema).
 type schemaRow struct {
 	Spec Spec
 	Kind Kind
@@ -78,36 +70,36 @@ const (
 	v2Spec = "https://openwop.dev/spec/v2/"
 )
 
-var schemaTable = []schemaRow{
-	{V1, NodePack, v1Seed + "node-pack-manifest.schema.json"},
-	{V1, Agent, v1Seed + "agent-manifest.schema.json"},
-	{V1, AgentRef, v1Seed + "agent-ref.schema.json"},
-	{V1, EvalSuite, v1Seed + "agent-eval-suite.schema.json"},
-	{V1, PromptRef, v1Seed + "prompt-ref.schema.json"},
-	{V1, WorkflowChainPack, v1Seed + "workflow-chain-pack-manifest.schema.json"},
-	{V1, PromptPack, v1Seed + "prompt-pack-manifest.schema.json"},
-	{V1, CardPack, v1Seed + "chat-card-pack-manifest.schema.json"},
-	{V1, FormContentPack, v1Seed + "form-content-pack-manifest.schema.json"},
-	{V1, ArtifactTypePack, v1Seed + "artifact-type-pack-manifest.schema.json"},
-	{V1, VersionManifest, v1Seed + "registry-version-manifest.schema.json"},
-	// v1 connection packs: the registry has no v1 connection schema (no row).
-
-	{V2, NodePack, v2Spec + "node-pack-manifest.schema.json"},
-	{V2, Agent, v2Spec + "agent-manifest.schema.json"},
-	{V2, AgentRef, v2Spec + "agent-ref.schema.json"},
-	{V2, EvalSuite, v2Spec + "agent-eval-suite.schema.json"},
-	{V2, PromptRef, v2Spec + "prompt-ref.schema.json"},
-	{V2, WorkflowChainPack, v2Spec + "workflow-chain-pack-manifest.schema.json"},
-	{V2, ConnectionPack, v2Spec + "connection-pack-manifest.schema.json"},
-	{V2, PromptPack, v2Spec + "prompt-pack-manifest.schema.json"},
-	{V2, CardPack, v2Spec + "chat-card-pack-manifest.schema.json"},
-	{V2, FormContentPack, v2Spec + "form-content-pack-manifest.schema.json"},
-	{V2, ArtifactTypePack, v2Spec + "artifact-type-pack-manifest.schema.json"},
-	{V2, FrontendPlugin, v2Spec + "frontend-plugin-manifest.schema.json"},
-	{V2, VersionManifest, v2Spec + "registry-version-manifest.schema.json"},
-
-	{SpecAuto, ToolManifest, "https://toolspace.yepgent.com/schemas/install-manifest-v0.4.json"},
-}
+// schemaTable is, for each spec, the node pack's row, the documents that
+// are not packs, the other pack kinds in table order, then the version
+// manifest; the tool manifest last (All lists the kinds in this order).
+var schemaTable = func() []schemaRow {
+	var out []schemaRow
+	for _, spec := range []struct {
+		spec Spec
+		base string
+	}{{V1, v1Seed}, {V2, v2Spec}} {
+		row := func(k Kind, file string) {
+			if file != "" {
+				out = append(out, schemaRow{spec.spec, k, spec.base + file})
+			}
+		}
+		for i, p := range packs {
+			if i == 1 { // after the node pack, the documents it holds
+				for _, d := range []struct {
+					kind Kind
+					file string
+				}{{Agent, "agent-manifest.schema.json"}, {AgentRef, "agent-ref.schema.json"},
+					{EvalSuite, "agent-eval-suite.schema.json"}, {PromptRef, "prompt-ref.schema.json"}} {
+					row(d.kind, d.file)
+				}
+			}
+			row(p.Doc, map[Spec]string{V1: p.V1Schema, V2: p.V2Schema}[spec.spec])
+		}
+		row(VersionManifest, "registry-version-manifest.schema.json")
+	}
+	return append(out, schemaRow{SpecAuto, ToolManifest, "https://toolspace.yepgent.com/schemas/install-manifest-v0.4.json"})
+}()
 
 // SchemaIDFor returns the $id of the schema that checks kind k under spec
 // (SpecAuto means v1, the contract of documents that do not say), or "".

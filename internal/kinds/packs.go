@@ -2,13 +2,19 @@ package kinds
 
 // Pack is one pack kind (a pack.json "kind" value): everything the
 // packages that read or write packs know about it. A kind new to wopkit is
-// a row here, its schema (schemaTable), its scaffold file, its README
-// template and its wizard page file.
+// its two constants and a row here, its schemas (schemas/), its scaffold
+// file, its README template and its wizard page file
+// (docs/CONTRIBUTING.md, "Adding a kind").
 type Pack struct {
 	// Name is the pack.json "kind" value.
 	Name string
 	// Doc is the validator's kind of such a pack.json.
 	Doc Kind
+	// V1Schema and V2Schema are the file names (under the spec's schema
+	// base, https://openwop.dev/spec/vN/) of the schemas that check such a
+	// pack.json under each spec; "" when the spec has none (recognised, not
+	// schema-checked).
+	V1Schema, V2Schema string
 	// Contents are the members holding the pack's entries, in the order
 	// `inspect` lists them.
 	Contents []Content
@@ -69,33 +75,45 @@ const (
 	FrontendName      = "frontend-plugin"
 )
 
+// The validator's kinds of the packs (`validate --json`), one per row.
+const (
+	NodePack          Kind = "node-pack"
+	WorkflowChainPack Kind = "workflow-chain-pack"
+	ConnectionPack    Kind = "connection-pack"
+	PromptPack        Kind = "prompt-pack"
+	CardPack          Kind = "card-pack"
+	FormContentPack   Kind = "form-content-pack"
+	ArtifactTypePack  Kind = "artifact-type-pack"
+	FrontendPlugin    Kind = "frontend-plugin"
+)
+
 // packs is the table, in the order wopkit lists the kinds.
 var packs = []Pack{
-	{Name: NodeName, Doc: NodePack, Published: true, RulePrefix: "OW", Docs: "Node packs (`pack.json`)",
+	{Name: NodeName, Doc: NodePack, V1Schema: "node-pack-manifest.schema.json", V2Schema: "node-pack-manifest.schema.json", Published: true, RulePrefix: "OW", Docs: "Node packs (`pack.json`)",
 		Tab: "Nodes", LandingCount: "nodeCount",
 		Contents: []Content{
 			{Member: "nodes", IDKey: "typeId", Noun: "node", CountKey: "nodeCount", IndexOrder: 1, Always: true, Symbol: symbolFunction},
 			{Member: "agents", IDKey: "agentId", Noun: "agent", CountKey: "agentCount", IndexOrder: 2, Always: true, Symbol: symbolClass},
 		}},
-	{Name: WorkflowChainName, Doc: WorkflowChainPack, Published: true, RulePrefix: "WC", Docs: "Workflow-chain packs",
+	{Name: WorkflowChainName, Doc: WorkflowChainPack, V1Schema: "workflow-chain-pack-manifest.schema.json", V2Schema: "workflow-chain-pack-manifest.schema.json", Published: true, RulePrefix: "WC", Docs: "Workflow-chain packs",
 		Tab: "Chains", LandingCount: "chainCount",
 		Contents: []Content{{Member: "chains", IDKey: "chainId", Noun: "chain", CountKey: "chainCount", IndexOrder: 5, Symbol: symbolModule}}},
-	{Name: ConnectionName, Doc: ConnectionPack, Published: true, RulePrefix: "CN", Docs: "Card, form-content, prompt and artifact-type packs",
+	{Name: ConnectionName, Doc: ConnectionPack, V2Schema: "connection-pack-manifest.schema.json", Published: true, RulePrefix: "CN", Docs: "Card, form-content, prompt and artifact-type packs",
 		Tab: "Provider", LandingCount: "providerCount",
 		Contents: []Content{{Member: "provider", IDKey: "id", Noun: "provider", CountKey: "providerCount", IndexOrder: 4, Object: true}}},
-	{Name: PromptName, Doc: PromptPack, Published: true, RulePrefix: "PR", Docs: "Card, form-content, prompt and artifact-type packs",
+	{Name: PromptName, Doc: PromptPack, V1Schema: "prompt-pack-manifest.schema.json", V2Schema: "prompt-pack-manifest.schema.json", Published: true, RulePrefix: "PR", Docs: "Card, form-content, prompt and artifact-type packs",
 		Tab: "Templates", LandingCount: "promptCount",
 		Contents: []Content{{Member: "prompts", IDKey: "templateId", Noun: "prompt template", CountKey: "promptCount", IndexOrder: 6, Symbol: symbolString}}},
-	{Name: CardName, Doc: CardPack, Published: true, RulePrefix: "CD", Docs: "Card, form-content, prompt and artifact-type packs",
+	{Name: CardName, Doc: CardPack, V1Schema: "chat-card-pack-manifest.schema.json", V2Schema: "chat-card-pack-manifest.schema.json", Published: true, RulePrefix: "CD", Docs: "Card, form-content, prompt and artifact-type packs",
 		Tab: "Cards", LandingCount: "cardCount",
 		Contents: []Content{{Member: "cards", IDKey: "cardTypeId", Noun: "card", CountKey: "cardCount", IndexOrder: 8, Symbol: symbolStruct}}},
-	{Name: FormContentName, Doc: FormContentPack, Published: true, RulePrefix: "FC", Docs: "Card, form-content, prompt and artifact-type packs",
+	{Name: FormContentName, Doc: FormContentPack, V1Schema: "form-content-pack-manifest.schema.json", V2Schema: "form-content-pack-manifest.schema.json", Published: true, RulePrefix: "FC", Docs: "Card, form-content, prompt and artifact-type packs",
 		Tab: "Templates", LandingCount: "providerCount",
 		Contents: []Content{{Member: "templates", IDKey: "templateId", Noun: "form template", CountKey: "templateCount", IndexOrder: 7, Symbol: symbolStruct}}},
-	{Name: ArtifactTypeName, Doc: ArtifactTypePack, Published: true, RulePrefix: "AT", Docs: "Card, form-content, prompt and artifact-type packs",
+	{Name: ArtifactTypeName, Doc: ArtifactTypePack, V1Schema: "artifact-type-pack-manifest.schema.json", V2Schema: "artifact-type-pack-manifest.schema.json", Published: true, RulePrefix: "AT", Docs: "Card, form-content, prompt and artifact-type packs",
 		Tab: "Types", LandingCount: "artifactTypeCount",
 		Contents: []Content{{Member: "artifactTypes", IDKey: "artifactTypeId", Noun: "artifact type", CountKey: "artifactTypeCount", IndexOrder: 3, Symbol: symbolStruct}}},
-	{Name: FrontendName, Doc: FrontendPlugin},
+	{Name: FrontendName, Doc: FrontendPlugin, V2Schema: "frontend-plugin-manifest.schema.json"},
 }
 
 // Packs returns the pack kinds, in table order (a copy).
@@ -103,6 +121,18 @@ func Packs() []Pack {
 	out := make([]Pack, len(packs))
 	copy(out, packs)
 	return out
+}
+
+// HoldsProvider reports whether the pack's entry is one provider object
+// (a connection pack's provider) rather than a list: `inspect` shows the
+// provider, the registry's landing page groups such packs by vendor.
+func (p Pack) HoldsProvider() bool {
+	for _, c := range p.Contents {
+		if c.Object {
+			return true
+		}
+	}
+	return false
 }
 
 // PackNamed returns the row of a pack.json "kind" value.

@@ -1,5 +1,6 @@
 // Package leaks finds credentials in text with gitleaks' default rule set
-// (gitleaks.toml of gitleaks v8.30.1, MIT licensed: LICENSE.gitleaks), and a
+// (gitleaks.toml of gitleaks v8.30.1, MIT licensed: LICENSE.gitleaks,
+// embedded as the JSON it is converted to: config.go), and a
 // few rules of wopkit's own for formats it lacks. The rules are read and
 // compiled on first use, never at start-up: a command that packs nothing
 // pays nothing.
@@ -13,8 +14,6 @@ package leaks
 
 import (
 	"bytes"
-	_ "embed"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -25,17 +24,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-)
-
-//go:embed gitleaks.toml
-var gitleaksTOML string
-
-// GitleaksVersion is the gitleaks release gitleaks.toml comes from;
-// GitleaksSHA256 its digest (a test holds the file to it: update both
-// together, from that release's config/gitleaks.toml).
-const (
-	GitleaksVersion = "v8.30.1"
-	GitleaksSHA256  = "e163e53b9e7e8a8511e77271e2b323ed057759542a6d988258afe3a1fa329caf"
 )
 
 // skipped are gitleaks rules wopkit does not run: generic-api-key is a
@@ -88,11 +76,11 @@ var (
 // Default is gitleaks' default rules (less skipped) and wopkit's own,
 // compiled on the first call.
 func Default() (*Set, error) {
-	once.Do(func() { set, setErr = compile(gitleaksTOML, ownRules) })
+	once.Do(func() { set, setErr = compile(gitleaksJSON, ownRules) })
 	return set, setErr
 }
 
-func compile(data string, own []fileRule) (*Set, error) {
+func compile(data []byte, own []fileRule) (*Set, error) {
 	fillTables()
 	fillDecodeTables()
 	cfg, err := parseConfig(data)
@@ -194,6 +182,7 @@ func compileAllowlist(a fileAllowlist) (allowlist, error) {
 // work budget.
 type Scratch struct {
 	regions [][]region      // by rule: where its keywords are
+	off     []bool          // by rule: it does not run on this file (its path)
 	matches []encodingMatch // of a decoding pass
 	// Budget is the work the scan may do, 0 for no bound; Work the work
 	// done so far, over every text this Scratch scanned. A byte given to a
@@ -277,8 +266,12 @@ func (s *Set) find(text []byte, seen int, only []region, path string, sc *Scratc
 	if len(sc.regions) != len(s.Rules) {
 		sc.regions = make([][]region, len(s.Rules))
 	}
-	for i := range sc.regions {
+	if len(sc.off) != len(s.Rules) {
+		sc.off = make([]bool, len(s.Rules))
+	}
+	for i, r := range s.Rules {
 		sc.regions[i] = sc.regions[i][:0]
+		sc.off[i] = !r.appliesTo(path)
 	}
 	any := false
 	lineStart, lineEnd := 0, -1 // lineEnd: the current line's newline (or len(text)), once needed
@@ -298,8 +291,14 @@ func (s *Set) find(text []byte, seen int, only []region, path string, sc *Scratc
 			}
 			any = true
 			for _, ri := range s.kwRules[k] {
+				if sc.off[ri] {
+					continue // a rule of other files (kubernetes-secret-yaml: .yaml) costs nothing
+				}
 				sh := &s.Rules[ri].shape
 				rs := sc.regions[ri]
+				if !sh.opens(text, i) {
+					continue
+				}
 				if !sh.contained {
 					if len(rs) == 0 {
 						sc.regions[ri] = append(rs, region{0, len(text)})
@@ -330,6 +329,18 @@ func (s *Set) find(text []byte, seen int, only []region, path string, sc *Scratc
 				start, end = max(start, 0), min(end, len(text))
 				if only != nil && !touches(only, start, end) {
 					continue
+				}
+				if w := text[start:end]; (sh.run != nil || len(sh.literals) > 0) && len(w) <= maxOwnCheck {
+					// A narrow window is checked on its own, before it
+					// merges with others: a keyword as frequent as "s." in
+					// JavaScript or "EAAC" in a source map then gives the
+					// expression only the windows that could hold a match.
+					if sc.charge(int64(len(w) * (1 + len(sh.literals)))) {
+						return nil, ErrBudget
+					}
+					if sh.run != nil && !hasRun(w, sh.run, sh.minRun) || !holdsAll(w, sh.literals) {
+						continue
+					}
 				}
 				if n := len(rs); n > 0 && start <= rs[n-1].end {
 					rs[n-1].end = max(rs[n-1].end, end)
@@ -369,6 +380,10 @@ func (s *Set) find(text []byte, seen int, only []region, path string, sc *Scratc
 	return nil, nil
 }
 
+// maxOwnCheck is the widest window checked for its rule's run and literals
+// on its own (find).
+const maxOwnCheck = 1024
+
 // endOfLine is the index of the newline that ends the line of text[i]
 // (len(text) when none), or known when it is known already (not -1).
 func endOfLine(text []byte, i, known int) int {
@@ -407,9 +422,9 @@ func touches(regions []region, start, end int) bool {
 	return i < len(regions) && regions[i].start <= end
 }
 
-// finds runs the rule on text[g.start:g.end] as gitleaks does (only: see
-// find).
-func (r *Rule) finds(text []byte, g region, only []region, path string, global *allowlist) bool {
+// appliesTo reports whether the rule runs on the file at path: its path
+// expression matches, and none of its allowlists skips the path alone.
+func (r *Rule) appliesTo(path string) bool {
 	if r.path != nil && (path == "" || !r.path.MatchString(path)) {
 		return false
 	}
@@ -418,6 +433,12 @@ func (r *Rule) finds(text []byte, g region, only []region, path string, global *
 			return false
 		}
 	}
+	return true
+}
+
+// finds runs the rule on text[g.start:g.end] as gitleaks does (only: see
+// find).
+func (r *Rule) finds(text []byte, g region, only []region, path string, global *allowlist) bool {
 	w := text[g.start:g.end]
 	for _, m := range r.re.FindAllIndex(w, -1) {
 		if only != nil && !touches(only, g.start+m[0], g.start+m[1]) {
@@ -540,59 +561,4 @@ func entropy(s string) float64 {
 		e -= f * math.Log2(f)
 	}
 	return e
-}
-
-// The rules of wopkit's own, for credentials gitleaks v8.30.1 has no rule
-// for (each written like its rules: a keyword, a regular expression, the
-// secret's group and entropy).
-const (
-	ownCheckedURL    = "wopkit-url-password"
-	ownCheckedDocker = "wopkit-docker-config-auth"
-)
-
-var ownRules = []fileRule{
-	{ID: "wopkit-openai-scoped-key", Description: "an OpenAI service-account or admin API key",
-		Regex: `\b(sk-(?:svcacct|admin)-[A-Za-z0-9_-]{20,})`, Keywords: []string{"sk-svcacct-", "sk-admin-"}, Entropy: 3.5},
-	{ID: "wopkit-dockerhub-pat", Description: "a Docker Hub access token",
-		Regex: `\b(dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,})`, Keywords: []string{"dckr_pat_", "dckr_oat_"}, Entropy: 3},
-	{ID: ownCheckedDocker, Description: "a registry credential in a Docker config.json (auths.*.auth)",
-		Regex: `"auth"\s*:\s*"([A-Za-z0-9+/]{6,}={0,2})"`, Keywords: []string{`"auth"`}},
-	{ID: "wopkit-stripe-webhook-secret", Description: "a Stripe webhook signing secret",
-		Regex: `\b(whsec_[A-Za-z0-9+/=]{24,})`, Keywords: []string{"whsec_"}, Entropy: 3},
-	{ID: "wopkit-gcp-oauth-client-secret", Description: "a Google OAuth client secret",
-		Regex: `\b(GOCSPX-[A-Za-z0-9_-]{28})\b`, Keywords: []string{"gocspx-"}, Entropy: 3},
-	{ID: "wopkit-azure-storage-account-key", Description: "an Azure storage account key",
-		Regex: `(?i)AccountKey\s*=\s*([A-Za-z0-9+/]{86}==)`, Keywords: []string{"accountkey"}, Entropy: 4},
-	{ID: "wopkit-wireguard-private-key", Description: "a WireGuard private key",
-		Regex: `(?im)^[ \t]*PrivateKey[ \t]*=[ \t]*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`, Keywords: []string{"privatekey"}, Entropy: 3},
-	{ID: ownCheckedURL, Description: "a password in a URL (scheme://user:password@host)",
-		Regex: `(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/?#@'"\x60<>]{1,64}:([^\s/?#@'"\x60<>]{3,128})@[a-z0-9][a-z0-9.-]*`, Keywords: []string{"://"}},
-}
-
-// placeholders are words documentation puts where a password goes.
-var placeholders = []string{"password", "passwd", "pass", "pwd", "secret", "token", "changeme", "example", "xxx", "***", "..."}
-
-// urlPassword: a URL's password that is not a placeholder or a reference
-// (${VAR}, {{var}}, <password>, %s, :port numbers are no password).
-func urlPassword(secret string) bool {
-	if strings.ContainsAny(secret, "${}<>%*") {
-		return false
-	}
-	l := strings.ToLower(secret)
-	for _, p := range placeholders {
-		if l == p || strings.Trim(l, p) == "" {
-			return false
-		}
-	}
-	return entropy(secret) > 3 // "postgres" (2.75) in a documented compose file is an example, not a secret
-}
-
-// dockerAuth: the auth value is base64 of user:password.
-func dockerAuth(secret string) bool {
-	b, err := base64.StdEncoding.DecodeString(secret)
-	if err != nil {
-		return false
-	}
-	user, pass, ok := strings.Cut(string(b), ":")
-	return ok && user != "" && pass != ""
 }

@@ -45,6 +45,11 @@ type shape struct {
 	literals      []string // every match holds each (in small letters; see holdsFold)
 	near          []string // ... within nearWidth bytes of its keyword, on its line
 	nearWidth     int
+	// exact: the keyword's part is this literal, case-sensitive (curl's
+	// rules say "curl", not "CURLY"); wordBefore, wordAfter: a \b on
+	// either side of it. A keyword found otherwise opens no window.
+	exact                 string
+	wordBefore, wordAfter bool
 }
 
 // maxWindow caps a window's width that the expression leaves unbounded;
@@ -83,6 +88,14 @@ func shapeOf(expr string, keywords []string) (shape, error) {
 			return capW
 		}
 		return w
+	}
+	if m := literalIn(parts[k : j+1]); m >= 0 && len(keywords) == 1 {
+		m += k
+		if p := parts[m]; p.Flags&syntax.FoldCase == 0 && strings.ToLower(string(p.Rune)) == keywords[0] {
+			sh.exact = string(p.Rune)
+			sh.wordBefore = m > 0 && parts[m-1].Op == syntax.OpWordBoundary
+			sh.wordAfter = m+1 < len(parts) && parts[m+1].Op == syntax.OpWordBoundary
+		}
 	}
 	wk := widthAll(parts[k : j+1])
 	sh.before = bound(addW(widthAll(parts[:k]), wk))
@@ -494,4 +507,44 @@ func foldAt(b []byte, lit string) bool {
 		}
 	}
 	return true
+}
+
+// opens reports whether the keyword at text[i:] can be the keyword part of
+// a match (exact, wordBefore, wordAfter).
+func (sh *shape) opens(text []byte, i int) bool {
+	if sh.exact == "" {
+		return true
+	}
+	e := i + len(sh.exact)
+	if e > len(text) || string(text[i:e]) != sh.exact {
+		return false
+	}
+	if sh.wordBefore && i > 0 && isWordByte(text[i-1]) == isWordByte(text[i]) {
+		return false
+	}
+	return !sh.wordAfter || e == len(text) || isWordByte(text[e-1]) != isWordByte(text[e])
+}
+
+// isWordByte is \b's word character (ASCII letters, digits and _).
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+// literalIn is the index of the one literal among parts, the others of
+// zero width (\b, ^), or -1.
+func literalIn(parts []*syntax.Regexp) int {
+	m := -1
+	for i, p := range parts {
+		switch p.Op {
+		case syntax.OpLiteral:
+			if m >= 0 {
+				return -1
+			}
+			m = i
+		case syntax.OpWordBoundary, syntax.OpBeginLine, syntax.OpBeginText, syntax.OpEndLine, syntax.OpEndText, syntax.OpEmptyMatch:
+		default:
+			return -1
+		}
+	}
+	return m
 }

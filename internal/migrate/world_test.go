@@ -156,16 +156,6 @@ func checkMigration(t *testing.T, ajv func(schema, file string) (bool, string), 
 	}
 }
 
-// copyDir copies a pack directory into a fresh temporary one.
-func copyDir(t *testing.T, from string) string {
-	t.Helper()
-	to := t.TempDir()
-	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
-		t.Fatal(err)
-	}
-	return to
-}
-
 // TestSourcePacks migrates every real source pack of the registry
 // (../shared/fixtures/source-packs), each in a copy whose missing JS entry
 // gets a placeholder, and checks the result as the issue says; the diff of
@@ -180,7 +170,7 @@ func TestSourcePacks(t *testing.T) {
 	}
 	for _, src := range dirs {
 		t.Run(filepath.Base(src), func(t *testing.T) {
-			dir := copyDir(t, src)
+			dir := fixtures.CopyDir(t, src)
 			before, err := os.ReadFile(filepath.Join(dir, "pack.json"))
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -15,15 +16,15 @@ import (
 // first; a clean pack has none.
 func TestCheckListsEveryRefusal(t *testing.T) {
 	t.Parallel()
-	clean := copyTree(t, "testdata/basic")
+	clean := fixtures.CopyDir(t, "testdata/basic")
 	if list, err := Check(Options{Dir: clean}); err != nil || len(list) != 0 {
 		t.Fatalf("clean pack: %v %v", list, err)
 	}
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	for name, data := range map[string]string{
 		"schemas/.env":        "A=1",
 		"keys/.git/config":    "x",
-		"keys/dev.key":        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn==\n-----END OPENSSH PRIVATE KEY-----\n",
+		"keys/dev.key":        "-----BEGIN OPENSSH PRIVATE KEY-----\n" + fake("b3Bl", 60, alnums) + "\n-----END OPENSSH PRIVATE KEY-----\n",
 		"schemas/con.json":    "{}",
 		"prompts/big.md":      string(make([]byte, 4<<10)),
 		".openwopignore":      "prompts/helper.md\n",
@@ -67,7 +68,7 @@ func TestCheckListsEveryRefusal(t *testing.T) {
 // one (the tarball would lack it), and packed around with --no-validate.
 func TestPackRefusesIgnoredReference(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	os.WriteFile(filepath.Join(dir, IgnoreFile), []byte("schemas/greet.input.json\n"), 0o644)
 	_, err := Pack(context.Background(), Options{Dir: dir, Output: filepath.Join(t.TempDir(), "o.tgz"), Validate: noValidate})
 	if werr.CodeOf(err) != "pack_file_ignored" {
@@ -88,7 +89,7 @@ func TestPackRefusesIgnoredReference(t *testing.T) {
 // (tarball_name_collision), as the tarball writer refuses them in Pack.
 func TestCheckListsNameCollisions(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	for _, name := range []string{"prompts/Notes.md", "prompts/notes.md"} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(p), 0o755)

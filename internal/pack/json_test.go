@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -15,7 +16,7 @@ import (
 // JSON.parse accepts, is not.
 func TestPackRefusesUnparsedJSON(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	for name, data := range map[string]string{
 		"schemas/broken.json": `{"type": "object",`,
 		"schemas/bom.json":    "\ufeff{}",

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/proctest"
 )
 
@@ -208,7 +209,7 @@ func readT(t *testing.T, p string) []byte {
 // else.
 func TestNextPackRemovesItsTemporaries(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	outDir := t.TempDir()
 	stale := []string{".x.tgz.tmp-0123456789abcdef", ".x.json.tmp-42"}
 	keep := []string{".other.tgz.tmp-0123", "notes.tmp-1"}

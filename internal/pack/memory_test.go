@@ -78,7 +78,7 @@ func TestPackFromMemoryMatchesDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trees := map[string]string{"basic": copyTree(t, "testdata/basic")}
+	trees := map[string]string{"basic": fixtures.CopyDir(t, "testdata/basic")}
 	if _, ok := fixtures.Find(); ok {
 		// The registry's published packs, packed from memory as they were
 		// published: the very tar stream the registry holds.
@@ -127,7 +127,7 @@ func TestPackFromMemoryMatchesDisk(t *testing.T) {
 		{"schemas/.env", "pack_file_forbidden"},
 		{"schemas/broken.json", "pack_json_invalid"},
 	} {
-		dir := copyTree(t, "testdata/basic")
+		dir := fixtures.CopyDir(t, "testdata/basic")
 		data := keyPEM
 		if tc.code == "pack_json_invalid" {
 			data = []byte("{")

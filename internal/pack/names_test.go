@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -36,7 +37,7 @@ func TestPackRefusesUnportableNames(t *testing.T) {
 		{"schemas/Greet.Input.json", tarball.CodeNameCollision},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			dir := copyTree(t, "testdata/basic")
+			dir := fixtures.CopyDir(t, "testdata/basic")
 			p := filepath.Join(dir, filepath.FromSlash(tc.file))
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				t.Fatal(err)

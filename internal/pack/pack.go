@@ -1,5 +1,5 @@
 // Package pack builds a pack directory into the registry's tarball format
-// (SPEC-NOTES §3): it collects what goes in, writes the canonical pack.json
+// (docs/FORMATS.md §3): it collects what goes in, writes the canonical pack.json
 // (signed in the same step when a sign.Signer is given), streams a
 // deterministic gzip'd USTAR archive, and writes the detached signature and
 // the registry-style version manifest beside it, all or nothing.
@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"io"
 	"io/fs"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/werr"
@@ -31,7 +33,7 @@ type Options struct {
 	NoValidate bool
 	// DryRun lists what would go in and computes the integrity, writing nothing.
 	DryRun bool
-	// ForRegistry turns the registry limits (SPEC-NOTES §3) into errors.
+	// ForRegistry turns the registry limits (docs/FORMATS.md §3) into errors.
 	ForRegistry bool
 	// Limits, when set, are the size limits the pack must meet without
 	// ForRegistry (wopkit pack --max-size; the registry's by default, so
@@ -64,6 +66,10 @@ type Result struct {
 	Method          string   `json:"method,omitempty"`
 	DryRun          bool     `json:"dryRun"`
 	Missing         []string `json:"missing,omitempty"`
+	// NotWritten says why the detached signature and the version manifest
+	// were not written: the output is standard output, a device or a named
+	// pipe, beside which nothing is written.
+	NotWritten string `json:"notWritten,omitempty"`
 }
 
 // Pack builds the pack in opts.Dir. On any failure nothing is left behind:
@@ -118,11 +124,20 @@ func finish(ctx context.Context, m *Manifest, c *collected, b *built, opts Optio
 		res.Output = m.Name + "-" + m.Version + ".tgz"
 	}
 	base := strings.TrimSuffix(res.Output, ".tgz")
-	if b.detached != nil {
-		p := base + b.detachedExt
-		res.Signature = &p
+	if kind := atomicfile.StreamKind(res.Output); kind != "" {
+		// Nothing goes beside a stream: no NAME.sig, no NAME.json.
+		what := "the version manifest"
+		if b.detached != nil {
+			what = "the detached signature (" + b.detachedExt + ") and the version manifest"
+		}
+		res.NotWritten = fmt.Sprintf("%s not written: -o %s is %s, beside which wopkit writes nothing; pack to a file (-o NAME.tgz) to get them", what, res.Output, article(kind))
+	} else {
+		if b.detached != nil {
+			p := base + b.detachedExt
+			res.Signature = &p
+		}
+		res.VersionManifest = base + ".json"
 	}
-	res.VersionManifest = base + ".json"
 	if lim, ok := opts.limits(); ok {
 		if err := checkLimits(b, dir, lim, opts.ForRegistry); err != nil {
 			return nil, err
@@ -132,6 +147,14 @@ func finish(ctx context.Context, m *Manifest, c *collected, b *built, opts Optio
 		return nil, err
 	}
 	return res, nil
+}
+
+// article is kind with its article ("a device", "standard output").
+func article(kind string) string {
+	if kind == "standard output" {
+		return kind
+	}
+	return "a " + kind
 }
 
 // built is the in-memory part of a pack being written.

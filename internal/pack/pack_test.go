@@ -21,30 +21,6 @@ import (
 
 func noValidate(string, Options) error { return nil }
 
-// copyTree copies src into a fresh temporary directory.
-func copyTree(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 func paths(files []File) []string {
 	var out []string
 	for _, f := range files {
@@ -55,7 +31,7 @@ func paths(files []File) []string {
 
 func TestWhatGoesIn(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	res, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +64,7 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"pem key in keys/", "keys/dev.key", keyPEM, "pack_private_key", "keys/dev.key", ""},
 		{"pem key inside a readme", "README.md", append([]byte("# Hi\n\n"), keyPEM...), "pack_private_key", "README.md", ""},
-		{"openssh key", "keys/id_ed25519", []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn==\n-----END OPENSSH PRIVATE KEY-----\n"), "pack_private_key", "keys/id_ed25519", ""},
+		{"openssh key", "keys/id_ed25519", []byte("-----BEGIN OPENSSH PRIVATE KEY-----\n" + fake("b3Bl", 60, alnums) + "\n-----END OPENSSH PRIVATE KEY-----\n"), "pack_private_key", "keys/id_ed25519", ""},
 		{"der pkcs8 key", "keys/k.der", mustPKCS8(t, der), "pack_private_key", "keys/k.der", ""},
 		{"ignored key is fine", "keys/dev.key", keyPEM, "", "", "*.key\n"},
 		{".env in schemas", "schemas/.env", []byte("TOKEN=x"), "pack_file_forbidden", "schemas/.env", ""},
@@ -100,7 +76,7 @@ func TestRefusals(t *testing.T) {
 		{"the words private key are fine", "README.md", []byte("never commit your PRIVATE KEY"), "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := copyTree(t, "testdata/basic")
+			dir := fixtures.CopyDir(t, "testdata/basic")
 			p := filepath.Join(dir, filepath.FromSlash(tc.file))
 			os.MkdirAll(filepath.Dir(p), 0o755)
 			os.WriteFile(p, tc.data, 0o644)
@@ -143,7 +119,7 @@ func TestDeterministic(t *testing.T) {
 	t.Parallel()
 	var outs [][]byte
 	for i, mode := range []os.FileMode{0o644, 0o600} {
-		dir := copyTree(t, "testdata/basic")
+		dir := fixtures.CopyDir(t, "testdata/basic")
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, _ error) error {
 			if !d.IsDir() {
 				os.Chmod(p, mode)
@@ -168,7 +144,7 @@ func TestDeterministic(t *testing.T) {
 // manifest carries the signing block and the integrity.
 func TestSignedPackInterop(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	key, _ := sign.GenerateKey(sign.Ed25519)
 	for _, method := range []string{sign.MethodManual, sign.MethodV2} {
 		t.Run(method, func(t *testing.T) {
@@ -226,7 +202,7 @@ func TestSignedPackInterop(t *testing.T) {
 
 func TestRegistryLimits(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	big := bytes.Repeat([]byte("x"), LimitEntry+1)
 	os.WriteFile(filepath.Join(dir, "prompts", "big.md"), big, 0o644)
 	out := filepath.Join(t.TempDir(), "o.tgz")
@@ -242,7 +218,7 @@ func TestRegistryLimits(t *testing.T) {
 
 func TestMissingReference(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	os.Remove(filepath.Join(dir, "docs", "guide.md"))
 	_, err := Pack(context.Background(), Options{Dir: dir, DryRun: true, Validate: noValidate})
 	if werr.CodeOf(err) != "pack_file_missing" || !strings.Contains(err.Error(), "docs/guide.md") {
@@ -259,7 +235,7 @@ func TestMissingReference(t *testing.T) {
 // ending in "Ref"; now one function, packref, says which members name files.)
 func TestBareReferences(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	src, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
 	src = bytes.Replace(src, []byte(`"envelopeContractRef": "docs/guide.md"`), []byte(`"envelopeContractRef": "NOTES.txt", "peerRef": "core.openwop.other", "otherRef": "docs/guide.md"`), 1)
 	os.WriteFile(filepath.Join(dir, "pack.json"), src, 0o644)
@@ -320,7 +296,7 @@ func TestSignTarball(t *testing.T) {
 // Symbolic links inside the pack are followed; links out of it are refused.
 func TestSymlinks(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	if err := os.Symlink("greet.input.json", filepath.Join(dir, "schemas", "alias.json")); err != nil {
 		t.Skip("symlinks unsupported here:", err)
 	}
@@ -341,7 +317,7 @@ func TestSymlinks(t *testing.T) {
 // keys/pack.json.sig and pack.json.sigstore) before adding its own.
 func TestSigningReplacesOldSignatures(t *testing.T) {
 	t.Parallel()
-	dir := copyTree(t, "testdata/basic")
+	dir := fixtures.CopyDir(t, "testdata/basic")
 	os.WriteFile(filepath.Join(dir, "keys", "pack.json.sig"), bytes.Repeat([]byte{7}, 64), 0o644)
 	os.WriteFile(filepath.Join(dir, "pack.json.sigstore"), []byte("{}"), 0o644)
 	key, _ := sign.GenerateKey(sign.Ed25519)
@@ -371,7 +347,7 @@ func TestSigningReplacesOldSignatures(t *testing.T) {
 func TestUncleanReferenceRefused(t *testing.T) {
 	t.Parallel()
 	for ref, rule := range map[string]string{"docs/../docs/guide.md": "OW016", "../outside.md": "OW005", "http://x.example/a": "OW005"} {
-		dir := copyTree(t, "testdata/basic")
+		dir := fixtures.CopyDir(t, "testdata/basic")
 		src, _ := os.ReadFile(filepath.Join(dir, "pack.json"))
 		src = bytes.Replace(src, []byte(`"docs/guide.md"`), []byte(`"`+ref+`"`), 1)
 		os.WriteFile(filepath.Join(dir, "pack.json"), src, 0o644)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -68,7 +69,7 @@ func TestScanPKCS12(t *testing.T) {
 		})
 	}
 	// End to end: pack refuses the key store by content, whatever its name.
-	pack := copyTree(t, "testdata/basic")
+	pack := fixtures.CopyDir(t, "testdata/basic")
 	data, _ := os.ReadFile(export("plain.p12", "-keypbe", "NONE", "-certpbe", "NONE", "-nomac", "-passout", "pass:"))
 	os.WriteFile(filepath.Join(pack, "keys", "signer.bin"), data, 0o644)
 	_, err = Pack(context.Background(), Options{Dir: pack, Output: filepath.Join(t.TempDir(), "o.tgz"), Validate: noValidate})

@@ -87,6 +87,9 @@ func openPack(opts Options) (string, source, error) {
 	if opts.FS != nil {
 		return dir, memSource{opts.FS}, nil
 	}
+	if err := safefile.CheckDir(dir); err != nil {
+		return "", nil, err
+	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return "", nil, werr.Wrap(werr.Env, "pack_unreadable", err, "cannot open pack directory %s", dir).

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
+	"hash"
 	"io"
 	"path/filepath"
 
@@ -12,7 +13,7 @@ import (
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// Registry limits of SPEC-NOTES §3.
+// Registry limits of docs/FORMATS.md §3.
 const (
 	LimitCompressed = 10 << 20
 	LimitUnpacked   = 50 << 20
@@ -35,7 +36,7 @@ func (o Options) limits() (tarball.Limits, bool) {
 func tooLarge(dir, what string, limit, actual int64, forRegistry bool) *werr.Error {
 	e := werr.New(werr.Invalid, "pack_too_large", "%s in %s: %d bytes, the limit is %d bytes", what, dir, actual, limit)
 	if forRegistry {
-		return e.WithHint("the registry accepts no larger pack (SPEC-NOTES §3): make it smaller")
+		return e.WithHint("the registry accepts no larger pack (docs/FORMATS.md §3): make it smaller")
 	}
 	return e.WithHint("make it smaller, or for a private pack raise the limits with --max-size MB (every reader of the tarball then needs the same flag)")
 }
@@ -100,6 +101,9 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if res.NotWritten != "" {
+		return writeStream(res, b, wopts, opts, h)
+	}
 	// -o DIR/x.tgz: DIR is created when missing.
 	if err := atomicfile.MkdirAll(filepath.Dir(res.Output), 0o755); err != nil {
 		return werr.Wrap(werr.Env, "write_failed", err, "cannot create the directory of %s", res.Output).
@@ -155,4 +159,29 @@ func write(ctx context.Context, res *Result, m *Manifest, b *built, opts Options
 		return err
 	}
 	return batch.Commit()
+}
+
+// writeStream writes the tarball alone into standard output, a device or a
+// named pipe: no lock, journal or sidecar in the folder around it.
+func writeStream(res *Result, b *built, wopts tarball.WriteOptions, opts Options, h hash.Hash) error {
+	f, err := atomicfile.Create(res.Output, 0o644)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 256<<10)
+	cw := &countingHash{w: io.MultiWriter(bw, h)}
+	err = tarball.Write(cw, b.entries, wopts)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		f.Abort()
+		return werr.Wrap(werr.Env, "write_failed", err, "cannot write %s", res.Output)
+	}
+	res.Integrity, res.Size = integrityOf(h.Sum(nil)), cw.n
+	if lim, ok := opts.limits(); ok && lim.MaxCompressed > 0 && res.Size > lim.MaxCompressed {
+		f.Abort()
+		return tooLarge(opts.Dir, res.Output, lim.MaxCompressed, res.Size, opts.ForRegistry)
+	}
+	return f.Commit()
 }

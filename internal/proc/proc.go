@@ -56,7 +56,7 @@ func Editor(argv []string, file string) *exec.Cmd {
 // core.fsmonitor and core.hooksPath overridden, no search for a repository
 // above dir, no GIT_DIR or GIT_WORK_TREE from the environment. wopkit
 // itself runs no git (whether a path is ignored is decided in-process,
-// internal/scaffold/gitignore.go); tests compare with git through it.
+// internal/ignore); tests compare with git through it.
 func Git(gitPath, dir string, args ...string) *exec.Cmd {
 	full := append([]string{
 		"-c", "core.fsmonitor=",

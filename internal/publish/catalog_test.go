@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/sign"
 )
@@ -48,7 +49,7 @@ func TestEachStageResolvesAgainstItsOwnTree(t *testing.T) {
 	with := minimalRegistry(t)
 	key := addTestKey(t, filepath.Join(with, "registry"), "active")
 	without := t.TempDir()
-	copyDir(t, with, without)
+	fixtures.CopyInto(t, with, without)
 	publishOK(t, Options{Tarball: release(t, key, sign.MethodV2, "community.wopkit-test.hello", "1.0.0", nil), Registry: with})
 	tgz := release(t, key, sign.MethodV2, "community.wopkit-test.other", "1.0.0", func(m *jsjson.Obj) {
 		agent := jsjson.NewObj().Set("agentId", "community.wopkit-test.other.helper").Set("persona", "Helper").

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -17,54 +19,59 @@ import (
 	"github.com/openwop/wopkit/internal/validate"
 )
 
-// copyDir copies the regular files under src into dst.
-func copyDir(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
+// v2Endpoints is the v2 tree of the real registry's discovery document at
+// spec v2 (../shared/spec-v2/registry/.well-known/openwop-registry.json).
+const v2Endpoints = `"v2": {"registryIndex": "/v2/index.json", "packMetadata": "/v2/packs/{name}/index.json", "versionManifest": "/v2/packs/{name}/-/{version}.json", "versionTarball": "/v2/packs/{name}/-/{version}.tgz", "versionSignature": "/v2/packs/{name}/-/{version}.sig"}`
+
+// advertiseV2 adds the v2 tree to a discovery document's endpoints, as the
+// registry's own does once it serves v2: the test checkouts copied from
+// the v1 fixture registry are written into as v2 registries (publish
+// refuses a v2 tree a document does not advertise; tree_test.go checks
+// that on a v1-only copy).
+func advertiseV2(doc []byte) []byte {
+	if bytes.Contains(doc, []byte(`"v2"`)) {
+		return doc
 	}
+	if i := bytes.Index(doc, []byte(`"endpoints": {`)); i >= 0 {
+		i += len(`"endpoints": {`)
+		return slices.Concat(doc[:i], []byte("\n    "+v2Endpoints+","), doc[i:])
+	}
+	if i := bytes.IndexByte(doc, '{'); i >= 0 {
+		return slices.Concat(doc[:i+1], []byte(`"endpoints": {`+v2Endpoints+`},`), doc[i+1:])
+	}
+	return doc
 }
 
 // emptyRegistry makes a checkout laid out like the registry repository, with
-// the registry's scripts, the fixture registry's discovery document, keys and
-// the real advisories file, and no pack. It returns the checkout; it skips
-// without ../shared (the scripts and the fixture registry).
+// the registry's scripts (from the work tree WOPKIT_REGISTRY_CHECKOUT
+// names), its data (../shared/registry-data: package.json, the version
+// manifest schema, the real advisories file), the fixture registry's
+// discovery document and keys, and no pack. It returns the checkout; it
+// skips without a registry checkout or ../shared.
 func emptyRegistry(t testing.TB) string {
 	t.Helper()
-	return emptyRegistryOf(t, fixtures.RegistryTools(t), fixtures.Registry(t))
+	return emptyRegistryOf(t, fixtures.RegistryCheckout(t), fixtures.Shared(t, "registry-data"), fixtures.Registry(t))
 }
 
-// emptyRegistryOf is emptyRegistry from the registry's tools and the
+// emptyRegistryOf is emptyRegistry from the registry's work tree (its
+// scripts), its data and the
 // fixture registry found by the caller: it never skips (a checkout built
 // once for the test binary must not: see oracleRegistry).
-func emptyRegistryOf(t testing.TB, tools, fx string) string {
+func emptyRegistryOf(t testing.TB, checkout, data, fx string) string {
 	t.Helper()
 	dir := t.TempDir()
-	copyDir(t, filepath.Join(tools, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
-	copyDir(t, filepath.Join(tools, "scripts"), filepath.Join(dir, "scripts"))
-	copyDir(t, filepath.Join(fx, ".well-known"), filepath.Join(dir, "registry", ".well-known"))
-	copyDir(t, filepath.Join(fx, "keys"), filepath.Join(dir, "registry", "keys"))
+	fixtures.CopyInto(t, filepath.Join(checkout, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
+	fixtures.CopyInto(t, filepath.Join(checkout, "scripts"), filepath.Join(dir, "scripts"))
+	fixtures.CopyInto(t, filepath.Join(fx, ".well-known"), filepath.Join(dir, "registry", ".well-known"))
+	wk := filepath.Join(dir, "registry", ".well-known", "openwop-registry.json")
+	writeFile(t, wk, string(advertiseV2(readFileT(t, wk))))
+	fixtures.CopyInto(t, filepath.Join(fx, "keys"), filepath.Join(dir, "registry", "keys"))
 	for src, dst := range map[string]string{
 		"package.json":                          "package.json",
 		"registry-version-manifest.schema.json": "schemas/registry-version-manifest.schema.json",
 		"advisories.example.json":               "registry/security/advisories.json",
 	} {
-		b, err := os.ReadFile(filepath.Join(tools, src))
+		b, err := os.ReadFile(filepath.Join(data, src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +227,7 @@ func writeFile(t testing.TB, p, content string) {
 func minimalRegistry(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"), `{"registryVersion":"1.0.0","signingKeys":[]}`+"\n")
+	writeFile(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"), string(advertiseV2([]byte(`{"registryVersion":"1.0.0","signingKeys":[]}`+"\n"))))
 	if err := os.MkdirAll(filepath.Join(dir, "registry", "keys"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/werr"
@@ -126,7 +127,7 @@ func TestRerunRepairsAHalfPublishedVersion(t *testing.T) {
 	dir, k := testTree(t)
 	tgz := k.release(t, testPack, "1.1.0")
 	whole := t.TempDir()
-	copyDir(t, dir, whole)
+	fixtures.CopyInto(t, dir, whole)
 	full := publishOK(t, Options{Tarball: tgz, Registry: whole, Now: killClock})
 	for _, c := range full.Changes {
 		if t0 := c.Path; !strings.HasSuffix(t0, "index.json") && t0 != "v2/sbom.json" {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -18,7 +18,7 @@ import (
 // has not returned after 10 s.
 func within(t *testing.T, what string, f func() error) error {
 	t.Helper()
-	return testwait.Within(t, what, 10*time.Second, f)
+	return testwait.Within(t, what, testwait.Ceiling, f)
 }
 
 // refuseWithin is refuse for a command that could block: Stage (and Apply,
@@ -66,7 +66,7 @@ func TestLinksLeavingTheCheckoutRefused(t *testing.T) {
 			link := filepath.Join(root, filepath.FromSlash(c.link))
 			outside := t.TempDir()
 			if fi, err := os.Stat(link); err == nil && fi.IsDir() {
-				copyDir(t, link, outside) // the link shows what was there
+				fixtures.CopyInto(t, link, outside) // the link shows what was there
 				if err := os.RemoveAll(link); err != nil {
 					t.Fatal(err)
 				}
@@ -120,8 +120,8 @@ func TestSpecialFilesRefusedPromptly(t *testing.T) {
 			}
 			t.Run(c.rel+" "+kind, func(t *testing.T) {
 				dir, rdir := t.TempDir(), t.TempDir()
-				copyDir(t, base, dir)
-				copyDir(t, release, rdir)
+				fixtures.CopyInto(t, base, dir)
+				fixtures.CopyInto(t, release, rdir)
 				tgz := filepath.Join(rdir, testPack+"-1.1.0.tgz")
 				p := filepath.Join(dir, "registry", filepath.FromSlash(c.rel))
 				if ext, ok := strings.CutPrefix(c.rel, "beside/"); ok {

@@ -24,8 +24,9 @@ import (
 // them in the same transaction as the indexes.
 //
 // Source: openwop/openwop-registry registry/scripts/build-index.mjs, v1-era
-// scripts (package.json version 1.0.0; the copy in
-// ../shared/registry-tools, sha256 fc531a6c…3a79). landing.html.tmpl is its
+// scripts (package.json version 1.0.0; sha256 fc531a6c…3a79 at registry
+// commit 85355a0; the tests run it from the registry work tree named by
+// WOPKIT_REGISTRY_CHECKOUT). landing.html.tmpl is its
 // template literal, the ${…} turned into text/template actions; the rows
 // and tables are built here as the script's rowFor, buildRows,
 // buildConnectionRows and tableFor build them. Keep both in step with the
@@ -126,7 +127,7 @@ func renderLanding(docs []*jsjson.Obj, generatedAt string) []byte {
 			for _, c := range k.Contents {
 				d.Tabs[c.Noun] = tab(positive(c.CountKey), c.Noun, strings.ToUpper(c.Noun[:1])+c.Noun[1:]+"s")
 			}
-		case k.Doc == kinds.ConnectionPack:
+		case k.HoldsProvider():
 			if conn := byKind(k.Name); len(conn) > 0 {
 				d.Tabs[k.Name] = landingTab{Count: len(conn), Table: tableFor(buildConnectionRows(conn, k.Name), k.Tab)}
 			}

@@ -45,7 +45,7 @@ func landingTree(t *testing.T, manifests map[string]string) string {
 	if err := os.MkdirAll(filepath.Join(dir, "registry", "v1"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	copyDir(t, filepath.Join(fixtures.RegistryTools(t), "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
+	fixtures.CopyInto(t, filepath.Join(fixtures.RegistryCheckout(t), "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
 	for rel, m := range manifests {
 		writeFile(t, filepath.Join(dir, "registry", "v1", "packs", filepath.FromSlash(rel)), m+"\n")
 	}

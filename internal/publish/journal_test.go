@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/userstate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -192,7 +193,7 @@ func TestJournalOfAnotherCheckoutAtThePath(t *testing.T) {
 	if err := os.Rename(dir, moved); err != nil {
 		t.Fatal(err)
 	}
-	copyDir(t, moved, dir)
+	fixtures.CopyInto(t, moved, dir)
 	before := treeHashes(t, root)
 	if _, err := OpenTree(dir, SpecV2); werr.CodeOf(err) != CodeNotOurs {
 		t.Fatalf("err %v, want %s", err, CodeNotOurs)

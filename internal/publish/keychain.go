@@ -21,6 +21,7 @@ import (
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -59,13 +60,16 @@ type KeyOptions struct {
 // KeyPlan is a keychain addition: the files it writes (as one transaction,
 // as publish writes) and their unified diff.
 type KeyPlan struct {
-	Registry   string   `json:"registry"` // the registry root
-	KeyID      string   `json:"keyId"`
-	Namespaces []string `json:"namespaces"`
-	Owner      string   `json:"owner"`
-	Changes    []Change `json:"changes"`
-	Notes      []string `json:"notes,omitempty"`
-	Diff       string   `json:"diff"` // unified, a/ and b/ paths relative to the registry root
+	Registry string `json:"registry"` // the registry root
+	KeyID    string `json:"keyId"`
+	// PublicKeyURL is the entry's publicKeyUrl: a path on the registry's
+	// own origin where clients fetch the key.
+	PublicKeyURL string   `json:"publicKeyUrl"`
+	Namespaces   []string `json:"namespaces"`
+	Owner        string   `json:"owner"`
+	Changes      []Change `json:"changes"`
+	Notes        []string `json:"notes,omitempty"`
+	Diff         string   `json:"diff"` // unified, a/ and b/ paths relative to the registry root
 
 	plan *Plan
 }
@@ -154,12 +158,9 @@ func AddKey(o KeyOptions) (*KeyPlan, error) {
 	if now.IsZero() {
 		now = Clock()
 	}
-	keyURL := strings.ReplaceAll(registry.DefaultEndpoint("", "publicKey"), "{keyId}", o.KeyID)
-	if tmpl, ok := jsjson.Str(jsjson.Field(jsjson.Field(kc.doc, "endpoints"), "publicKey")); ok && strings.Contains(tmpl, "{keyId}") {
-		keyURL = strings.ReplaceAll(tmpl, "{keyId}", o.KeyID)
-	}
-	if keyURL == "" || !strings.HasPrefix(keyURL, "/") {
-		keyURL = "/" + registry.KeyPath(o.KeyID)
+	keyURL, err := keyURLFor(kc.doc, o.KeyID, t.abs(registry.WellKnown))
+	if err != nil {
+		return nil, err
 	}
 	entry := struct {
 		KeyID               string   `json:"keyId"`
@@ -197,7 +198,7 @@ func AddKey(o KeyOptions) (*KeyPlan, error) {
 	if err := plan.collect(t); err != nil {
 		return nil, err
 	}
-	kp := &KeyPlan{Registry: plan.Registry, KeyID: o.KeyID, Namespaces: o.Namespaces, Owner: owner, Changes: plan.Changes, plan: plan}
+	kp := &KeyPlan{Registry: plan.Registry, KeyID: o.KeyID, PublicKeyURL: keyURL, Namespaces: o.Namespaces, Owner: owner, Changes: plan.Changes, plan: plan}
 	var diff strings.Builder
 	for _, c := range plan.Changes {
 		from := "a/" + c.Path
@@ -212,6 +213,29 @@ func AddKey(o KeyOptions) (*KeyPlan, error) {
 		kp.Notes = append(kp.Notes, fmt.Sprintf("no --owner: the owner recorded is %q, from the namespace", owner))
 	}
 	return kp, nil
+}
+
+// keyURLFor is the publicKeyUrl of a new key: the discovery document's
+// endpoints.publicKey template with {keyId} filled in, or /keys/<keyId>.pub
+// without one. A template that would lead off the registry's own origin
+// (a scheme, "//", "..", a backslash, a percent-encoded character such as
+// %2F) is refused, registry_key_url_invalid, naming the document: the URL
+// goes into the author's onboarding entry, where clients fetch the key.
+func keyURLFor(doc any, keyID, where string) (string, error) {
+	def := "/" + registry.KeyPath(keyID)
+	if d := strings.ReplaceAll(registry.DefaultEndpoint("", "publicKey"), "{keyId}", keyID); originPath(d) {
+		def = d
+	}
+	tmpl, ok := jsjson.Str(jsjson.Field(jsjson.Field(doc, "endpoints"), "publicKey"))
+	if !ok || !strings.Contains(tmpl, "{keyId}") {
+		return def, nil
+	}
+	u := strings.ReplaceAll(tmpl, "{keyId}", keyID)
+	if !originPath(u) {
+		return "", werr.New(werr.Invalid, "registry_key_url_invalid", "%s: endpoints.publicKey is %q, which gives key %s the URL %q: not a plain path on the registry's own origin; nothing was written", where, termsafe.String(tmpl), keyID, termsafe.String(u)).
+			WithHint("a key URL must be a path such as %s (no scheme, no //, no .., no backslash, no %%-encoding): fix endpoints.publicKey in the checkout, or pull the registry's own document", def)
+	}
+	return u, nil
 }
 
 // ownerFor is the owner an assignment records: --owner, else the org of

@@ -66,7 +66,7 @@ const keychainDoc = `{
 func keychainRegistry(t *testing.T, doc string) (string, ed25519.PublicKey) {
 	t.Helper()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"), doc)
+	writeFile(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"), string(advertiseV2([]byte(doc))))
 	pub, _, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestAddKeyWritesTheOnboardingPullRequest(t *testing.T) {
 	wk := readFileT(t, filepath.Join(dir, "registry", ".well-known", "openwop-registry.json"))
 	// Written by hand in the registry's layout (the fixture registry's own
 	// entries read the same way).
-	want := strings.Replace(keychainDoc, `      "status": "active"
+	want := strings.Replace(string(advertiseV2([]byte(keychainDoc))), `      "status": "active"
     }
   ],`, `      "status": "active"
     },
@@ -188,7 +188,7 @@ func TestAddKeyWritesTheOnboardingPullRequest(t *testing.T) {
 func TestAddKeyToTheFixtureRegistry(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	copyDir(t, fixtures.Registry(t), dir)
+	fixtures.CopyInto(t, fixtures.Registry(t), dir)
 	before := readFileT(t, filepath.Join(dir, ".well-known", "openwop-registry.json"))
 	pubFile, _ := newPub(t)
 	p := addKey(t, KeyOptions{Registry: dir, KeyID: "acme-1", PublicKey: pubFile, Namespaces: []string{"vendor.acme.*", "community.acme.*"}})
@@ -336,6 +336,18 @@ func TestAddKeyRefusals(t *testing.T) {
 			`{"signingKeys": [], "SigningKeys": [{"keyId": "acme-1"}]}`, "json_duplicate_member", false},
 		{"not JSON", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}}, `{"signingKeys": [`, "", false},
 		{"not an object", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}}, `[]`, CodeKeychainInvalid, false},
+		{"key URL with a scheme", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"https://keys.evil.example/{keyId}.pub"`, 1), "registry_key_url_invalid", false},
+		{"key URL to another host", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"//keys.evil.example/{keyId}.pub"`, 1), "registry_key_url_invalid", false},
+		{"key URL with ..", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"/keys/../../{keyId}.pub"`, 1), "registry_key_url_invalid", false},
+		{"key URL with a backslash", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"/keys\\\\evil/{keyId}.pub"`, 1), "registry_key_url_invalid", false},
+		{"key URL with an encoded slash", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"/keys%2F..%2Fevil/{keyId}.pub"`, 1), "registry_key_url_invalid", false},
+		{"key URL relative", KeyOptions{KeyID: "acme-1", Namespaces: []string{"vendor.acme.*"}},
+			strings.Replace(keychainDoc, `"/keys/{keyId}.pub"`, `"keys/{keyId}.pub"`, 1), "registry_key_url_invalid", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

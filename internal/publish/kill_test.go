@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/proctest"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -63,7 +64,7 @@ func (s *killScenario) fresh(t *testing.T, dir string) string {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	copyDir(t, s.base, dir)
+	fixtures.CopyInto(t, s.base, dir)
 	return dir
 }
 

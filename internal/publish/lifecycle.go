@@ -117,6 +117,9 @@ func lifecycle(o LifecycleOptions, edit func(*Tree, *jsjson.Obj) error) (*Plan, 
 	if err != nil {
 		return nil, err
 	}
+	if err := t.serves(); err != nil {
+		return nil, err
+	}
 	if err := t.checkComplete(o.RebuildIndex); err != nil {
 		return nil, err
 	}
@@ -137,7 +140,7 @@ func lifecycle(o LifecycleOptions, edit func(*Tree, *jsjson.Obj) error) (*Plan, 
 	if err := edit(t, m); err != nil {
 		return nil, err
 	}
-	plan := &Plan{Registry: t.Root, Tree: t.Spec, Name: o.Name, Version: o.Version, Notes: t.notes, Changes: []Change{}}
+	plan := &Plan{Registry: t.Root, Tree: t.Spec, TreeReason: t.why, Name: o.Name, Version: o.Version, Notes: t.notes, Changes: []Change{}}
 	oldPack, oldReg, err := snapshotIndexes(t, o.Name)
 	if err != nil {
 		return nil, err

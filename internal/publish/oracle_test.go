@@ -84,7 +84,7 @@ func TestFixtureReleasesPassTheRegistryScripts(t *testing.T) {
 func sameLandingAsScript(t *testing.T, dir string) {
 	t.Helper()
 	cp := t.TempDir()
-	copyDir(t, dir, cp)
+	fixtures.CopyInto(t, dir, cp)
 	if out, err := node(t, cp, "registry/scripts/build-index.mjs"); err != nil {
 		t.Fatalf("build-index on a copy of the staged tree: %v\n%s", err, out)
 	}

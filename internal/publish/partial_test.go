@@ -17,7 +17,7 @@ import (
 func partialV2Checkout(t *testing.T) (string, func(name, version string) string) {
 	t.Helper()
 	root := t.TempDir()
-	copyDir(t, filepath.Join(fixtures.SpecV2(t), "registry"), root)
+	fixtures.CopyInto(t, filepath.Join(fixtures.SpecV2(t), "registry"), root)
 	if err := os.MkdirAll(filepath.Join(root, "keys"), 0o755); err != nil {
 		t.Fatal(err)
 	}

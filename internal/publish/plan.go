@@ -31,15 +31,18 @@ type Change struct {
 
 // Plan is what a publish, yank or deprecate writes into a registry tree.
 type Plan struct {
-	Registry  string   `json:"registry"` // the registry root
-	Tree      string   `json:"tree"`     // v1 or v2
-	Name      string   `json:"name"`
-	Version   string   `json:"version"`
-	NoOp      bool     `json:"noop"` // the tree already holds exactly this
-	Changes   []Change `json:"changes"`
-	IndexDiff []string `json:"indexDiff,omitempty"` // the index entries, before (-) and after (+)
-	Removed   []string `json:"removed,omitempty"`   // packs whose registry index entries the plan removes (--rebuild-index)
-	Notes     []string `json:"notes,omitempty"`
+	Registry string `json:"registry"` // the registry root
+	Tree     string `json:"tree"`     // v1 or v2
+	// TreeReason says why the tree: what the discovery document advertises,
+	// or --spec v1.
+	TreeReason string   `json:"treeReason,omitempty"`
+	Name       string   `json:"name"`
+	Version    string   `json:"version"`
+	NoOp       bool     `json:"noop"` // the tree already holds exactly this
+	Changes    []Change `json:"changes"`
+	IndexDiff  []string `json:"indexDiff,omitempty"` // the index entries, before (-) and after (+)
+	Removed    []string `json:"removed,omitempty"`   // packs whose registry index entries the plan removes (--rebuild-index)
+	Notes      []string `json:"notes,omitempty"`
 	// Compat compares the release with the published version it follows
 	// (wopkit diff's result); nil when it is the first.
 	Compat *semdiff.Result `json:"compatibility,omitempty"`
@@ -308,6 +311,9 @@ func (p *Plan) WriteText(w io.Writer, dryRun bool) {
 		verb = "would write"
 	}
 	line("%s %d file(s) for %s in %s (tree %s):", verb, len(p.Changes), what, p.Registry, p.Tree)
+	if p.TreeReason != "" {
+		line("tree %s: %s", p.Tree, p.TreeReason)
+	}
 	for _, c := range p.Changes {
 		line("  %-6s %s (%d bytes)", c.Action, c.Path, c.Bytes)
 	}

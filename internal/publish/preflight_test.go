@@ -47,7 +47,7 @@ func TestPreflightGates(t *testing.T) {
 	}
 	pj := a.Files[0].Data
 	reg := t.TempDir()
-	copyDir(t, fx, reg)
+	fixtures.CopyInto(t, fx, reg)
 
 	if got := preflightCodes(t, reg, pj, a, tgz); len(got) != 0 {
 		t.Errorf("the published release itself: %v", got)

@@ -21,23 +21,23 @@ import (
 func oracleRegistry(t *testing.T) string {
 	t.Helper()
 	needNode(t)
-	tools, fx := fixtures.RegistryTools(t), fixtures.Registry(t)
+	checkout, data, fx := fixtures.RegistryCheckout(t), fixtures.Shared(t, "registry-data"), fixtures.Registry(t)
 	oracleOnce.Do(func() {
-		dir := emptyRegistryOf(t, tools, fx)
-		copyDir(t, filepath.Join(fx, "v1"), filepath.Join(dir, "registry", "v1"))
+		dir := emptyRegistryOf(t, checkout, data, fx)
+		fixtures.CopyInto(t, filepath.Join(fx, "v1"), filepath.Join(dir, "registry", "v1"))
 		for _, s := range []string{"registry/scripts/build-index.mjs", "registry/scripts/generate-sbom.mjs"} {
 			if out, err := node(t, dir, s); err != nil {
 				t.Fatalf("%s on the fixture registry: %v\n%s", s, err, out)
 			}
 		}
-		copyDir(t, dir, oracleHome)
+		fixtures.CopyInto(t, dir, oracleHome)
 		oracleBuilt = true
 	})
 	if !oracleBuilt {
 		t.Fatal("the registry's scripts could not index the fixture registry (see the first test that asked for it)")
 	}
 	dir := t.TempDir()
-	copyDir(t, oracleHome, dir)
+	fixtures.CopyInto(t, oracleHome, dir)
 	return dir
 }
 
@@ -202,7 +202,7 @@ func TestYankAndDeprecateMatchTheRegistryEdit(t *testing.T) {
 			t.Parallel()
 			oracle := oracleRegistry(t)
 			ours := t.TempDir()
-			copyDir(t, oracle, ours)
+			fixtures.CopyInto(t, oracle, ours)
 			nodeEdit(t, oracle, "registry/v1/packs/core.openwop.flow/-/1.1.0.json", c.assignment)
 
 			p, err := c.run(ours)

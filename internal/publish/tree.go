@@ -2,6 +2,7 @@ package publish
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -40,6 +41,7 @@ type Tree struct {
 	dir       *untrusted.Dir
 	notes     []string // what opening the tree repaired (an interrupted transaction)
 	wellKnown *jsjson.Obj
+	why       string            // why this tree: what the discovery document advertises (served)
 	overlay   map[string][]byte // slash path relative to Root -> planned content
 	order     []string          // overlay paths in the order they were planned
 }
@@ -269,4 +271,69 @@ func LockRegistry(dir string) (func(), error) {
 		return nil, err
 	}
 	return atomicfile.LockDir(root)
+}
+
+// CodeTreeUnsupported is the code of a write into a registry tree that the
+// checkout's discovery document does not advertise.
+const CodeTreeUnsupported = "registry_tree_unsupported"
+
+// advertisedTrees lists the trees the discovery document advertises, with
+// where it says so: endpoints.v1 / endpoints.v2 (objects of endpoint
+// templates, as the v2 registry's document has), a "trees" list naming
+// them, and for v1 the flat v1-era endpoints (every v1 registry's).
+func (t *Tree) advertisedTrees() map[string]string {
+	out := map[string]string{}
+	eps := jsjson.Field(t.wellKnown, "endpoints")
+	for _, spec := range []string{SpecV1, SpecV2} {
+		if o, ok := jsjson.Field(eps, spec).(*jsjson.Obj); ok && o != nil {
+			for _, k := range o.Keys() {
+				if _, ok := jsjson.Str(jsjson.Field(o, k)); ok {
+					out[spec] = "endpoints." + spec
+					break
+				}
+			}
+		}
+	}
+	if arr, ok := jsjson.Field(t.wellKnown, "trees").([]any); ok {
+		for _, v := range arr {
+			if s, ok := v.(string); ok && (s == SpecV1 || s == SpecV2) && out[s] == "" {
+				out[s] = "trees"
+			}
+		}
+	}
+	if out[SpecV1] == "" {
+		if s, ok := jsjson.Str(jsjson.Field(eps, "versionTarball")); ok && strings.HasPrefix(s, "/v1/") {
+			out[SpecV1] = "endpoints.versionTarball"
+		}
+	}
+	return out
+}
+
+// serves refuses (registry_tree_unsupported) a write into the v2 tree of a
+// checkout whose discovery document does not advertise one: the registry
+// would not serve it, and every check its pull request runs would pass
+// without reading it. It records why the tree was chosen (t.why).
+func (t *Tree) serves() error {
+	adv := t.advertisedTrees()
+	where := t.abs(registry.WellKnown)
+	if at, ok := adv[t.Spec]; ok {
+		t.why = fmt.Sprintf("%s advertises a %s tree (%s)", registry.WellKnown, t.Spec, at)
+		return nil
+	}
+	if t.Spec == SpecV1 {
+		t.why = "--spec v1 (the frozen v1 tree)"
+		return nil
+	}
+	var has []string
+	for _, s := range []string{SpecV1, SpecV2} {
+		if at, ok := adv[s]; ok {
+			has = append(has, s+" ("+at+")")
+		}
+	}
+	says := "no tree"
+	if len(has) > 0 {
+		says = "only " + strings.Join(has, ", ")
+	}
+	return werr.New(werr.Invalid, CodeTreeUnsupported, "%s advertises %s, not a v2 tree: the registry does not serve registry/v2/, so nothing was written there", where, says).
+		WithHint("update the checkout (git pull: a registry that serves v2 advertises endpoints.v2 in its discovery document), or pass --spec v1 for a v1 release into the v1 tree")
 }

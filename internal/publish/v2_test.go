@@ -21,7 +21,7 @@ func TestV2IndexesMatchTheRegistry(t *testing.T) {
 	sv := fixtures.SpecV2(t)
 	src := filepath.Join(sv, "registry")
 	root := t.TempDir()
-	copyDir(t, filepath.Join(src, ".well-known"), filepath.Join(root, ".well-known"))
+	fixtures.CopyInto(t, filepath.Join(src, ".well-known"), filepath.Join(root, ".well-known"))
 	for _, pv := range [][2]string{{"community.openwop-team.demo", "0.1.2"}, {"vendor.openwop.prompt-sample", "1.0.1"}} {
 		rel := filepath.Join("v2", "packs", pv[0], "-", pv[1]+".json")
 		writeFile(t, filepath.Join(root, rel), string(readFileT(t, filepath.Join(src, rel))))
@@ -88,7 +88,8 @@ func TestV2PublishScaffolded(t *testing.T) {
 	needNode(t)
 	dir := emptyRegistry(t)
 	root := filepath.Join(dir, "registry")
-	copyDir(t, filepath.Join(fixtures.SpecV2(t), "registry", ".well-known"), filepath.Join(root, ".well-known"))
+	os.RemoveAll(filepath.Join(root, ".well-known")) // the v2 registry's own document replaces the fixture's
+	fixtures.CopyInto(t, filepath.Join(fixtures.SpecV2(t), "registry", ".well-known"), filepath.Join(root, ".well-known"))
 	key := addTestKey(t, root, "active")
 	t.Setenv("SOURCE_DATE_EPOCH", "1790000000")
 	const name = "community.wopkit-test.hello"

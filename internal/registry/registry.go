@@ -1,4 +1,4 @@
-// Package registry reads an OpenWOP registry root from disk (SPEC-NOTES §5,
+// Package registry reads an OpenWOP registry root from disk (docs/FORMATS.md §5,
 // spec v2 packs.md "The registry tree"): its discovery document
 // .well-known/openwop-registry.json (keychain and endpoints), keys/<id>.pub,
 // the namespaces each key may sign for, and in both trees (v2, where new
@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/openwop/wopkit/internal/safefile"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -80,6 +81,9 @@ type Key struct {
 // .well-known/openwop-registry.json, or dir/registry for a checkout of a
 // registry repository.
 func FindRoot(dir string) (string, error) {
+	if err := safefile.CheckDir(dir); err != nil {
+		return "", err
+	}
 	for _, cand := range []string{dir, filepath.Join(dir, "registry")} {
 		if fi, err := os.Stat(filepath.Join(cand, filepath.FromSlash(WellKnown))); err == nil && fi.Mode().IsRegular() {
 			return cand, nil
@@ -98,6 +102,9 @@ func notRoot(dir string) error {
 // place is refused by the untrusted layer with its own code rather than
 // passed over.
 func findRoot(dir string) (string, error) {
+	if err := safefile.CheckDir(dir); err != nil {
+		return "", err
+	}
 	for _, cand := range []string{dir, filepath.Join(dir, "registry")} {
 		if _, err := os.Lstat(filepath.Join(cand, filepath.FromSlash(WellKnown))); err == nil {
 			return cand, nil

@@ -9,7 +9,7 @@ import (
 )
 
 // DocsBase is where wopkit's documentation is read on the web: rule help
-// links point into docs/RULES.md and README.md there.
+// links point into docs/RULES.md and docs/GUIDE.md there.
 const DocsBase = "https://github.com/openwop/wopkit/blob/main/"
 
 // Rule describes a rule id for SARIF's tool.driver.rules.
@@ -19,7 +19,7 @@ type Rule struct {
 	Short string
 	Full  string
 	Help  string
-	// HelpURI is the section of docs/RULES.md (or README.md) that explains
+	// HelpURI is the section of docs/RULES.md (or docs/GUIDE.md) that explains
 	// the rule.
 	HelpURI string
 }
@@ -75,7 +75,7 @@ var packRefusals = map[string][2]string{ // meaning, fix
 	"tarball_name_too_long": {"a path over 100 bytes", "rename the file, or list it in .openwopignore"},
 }
 
-// verifyCodes are verify's stable error codes (CLI.md), in words.
+// verifyCodes are verify's stable error codes (docs/CLI.md), in words.
 var verifyCodes = map[string]string{
 	"pack_signature_invalid":      "the signature does not verify against the trusted key",
 	"pack_namespace_unauthorized": "the key that verifies is not granted the pack's namespace in the registry's keychain",
@@ -128,7 +128,7 @@ func RuleFor(id string) Rule {
 	case id == RuleNote:
 		return Rule{ID: id, Level: LevelNote, Short: "a note: a file wopkit could not check fully, or a remark on a verified tarball",
 			Full: "Notes fail nothing: they say what was not checked (a pack kind no schema covers, files a signature does not cover) or what the registry records about a version (a rotated key, a deprecation, a newer version).",
-			Help: "Read the note; nothing needs fixing unless it names something you expected to be checked.", HelpURI: DocsBase + "README.md" + anchor("Validation")}
+			Help: "Read the note; nothing needs fixing unless it names something you expected to be checked.", HelpURI: DocsBase + "docs/GUIDE.md" + anchor("Validation")}
 	case family == "json" && rest != "":
 		meaning, fix := "the file is not JSON wopkit reads ("+rest+")", "fix the JSON at the position given"
 		if m, ok := jsonRules[id]; ok {
@@ -139,18 +139,18 @@ func RuleFor(id string) Rule {
 	case family == "schema" && rest != "":
 		return Rule{ID: id, Level: LevelError, Short: "the document does not match its JSON Schema (" + rest + ")",
 			Full: "The document fails the \"" + rest + "\" keyword of the JSON Schema of its kind and spec version (the schemas embedded in wopkit, or --schemas DIR). The message says what is wrong, at the line and column of the offending value.",
-			Help: "Follow the hint of each result; `wopkit validate --json` lists every problem with its JSON pointer.", HelpURI: DocsBase + "README.md" + anchor("Validation")}
+			Help: "Follow the hint of each result; `wopkit validate --json` lists every problem with its JSON pointer.", HelpURI: DocsBase + "docs/GUIDE.md" + anchor("Validation")}
 	case family == "tarball" && rest != "":
 		what := "the tarball is refused by wopkit's safe reader (" + rest + ")"
 		if d, ok := verifyCodes[rest]; ok {
 			what = d
 		}
 		return Rule{ID: id, Level: LevelError, Short: what, Full: "The tarball is refused before any of its files is read: " + what + ". wopkit never extracts a tarball to disk.",
-			Help: "Rebuild the tarball with `wopkit pack`.", HelpURI: DocsBase + "README.md" + anchor("Hostile input")}
+			Help: "Rebuild the tarball with `wopkit pack`.", HelpURI: DocsBase + "docs/GUIDE.md" + anchor("Hostile input")}
 	case family == "kind":
 		return Rule{ID: id, Level: LevelError, Short: "the document's kind cannot be told",
 			Full: "wopkit could not tell what the document is (a pack manifest, an agent, an eval suite, a tool manifest...), so it could not choose a schema.",
-			Help: "Give --kind, or add the members that tell the kind (see the README's Validation section).", HelpURI: DocsBase + "README.md" + anchor("Validation")}
+			Help: "Give --kind, or add the members that tell the kind (see Validation in docs/GUIDE.md).", HelpURI: DocsBase + "docs/GUIDE.md" + anchor("Validation")}
 	}
 	if m, ok := packRefusals[id]; ok {
 		return Rule{ID: id, Level: LevelError, Short: "pack would refuse it: " + m[0],
@@ -162,8 +162,8 @@ func RuleFor(id string) Rule {
 		d = "verification failed (" + id + ")"
 	}
 	return Rule{ID: id, Level: LevelError, Short: d,
-		Full: "wopkit verify refused the tarball: " + d + ". The code is stable (CLI.md lists verify's codes); the message says what was found.",
-		Help: "Follow the hint of the result; `wopkit verify --json` gives the code, message and hint.", HelpURI: DocsBase + "README.md" + anchor("Packing and signing")}
+		Full: "wopkit verify refused the tarball: " + d + ". The code is stable (docs/CLI.md lists verify's codes); the message says what was found.",
+		Help: "Follow the hint of the result; `wopkit verify --json` gives the code, message and hint.", HelpURI: DocsBase + "docs/GUIDE.md" + anchor("Packing and signing")}
 }
 
 // lintRule describes a lint rule from its table entry.

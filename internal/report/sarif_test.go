@@ -200,10 +200,10 @@ func ajvSARIF(t *testing.T) func([]byte) (bool, string) {
 
 // TestFormatSARIFRules checks every rule's description: each lint rule of
 // internal/validate's table links to the docs/RULES.md section whose table
-// lists it, and the README sections other rules link to exist.
+// lists it, and the docs/GUIDE.md sections other rules link to exist.
 func TestFormatSARIFRules(t *testing.T) {
 	rulesMD := sectionsOf(t, filepath.Join("..", "..", "docs", "RULES.md"))
-	readme := sectionsOf(t, filepath.Join("..", "..", "README.md"))
+	guide := sectionsOf(t, filepath.Join("..", "..", "docs", "GUIDE.md"))
 	for _, lr := range validate.Rules() {
 		r := RuleFor(lr.ID)
 		if r.Short != lr.Summary || r.Full == "" || r.Help == "" {
@@ -236,7 +236,7 @@ func TestFormatSARIFRules(t *testing.T) {
 			t.Errorf("%s: %+v", id, r)
 		}
 		doc, frag, _ := strings.Cut(strings.TrimPrefix(r.HelpURI, DocsBase), "#")
-		secs := map[string]map[string]string{"docs/RULES.md": rulesMD, "README.md": readme}[doc]
+		secs := map[string]map[string]string{"docs/RULES.md": rulesMD, "docs/GUIDE.md": guide}[doc]
 		if _, ok := secs[frag]; !ok {
 			t.Errorf("%s: help %s names no section", id, r.HelpURI)
 		}

@@ -99,3 +99,17 @@ func ReadFileIn(root *os.Root, name string, max int64) ([]byte, error) {
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, max+1))
 }
+
+// CheckDir refuses (file_not_regular) a path that is, or links to, a named
+// pipe, a device or a socket where a folder is expected, before anything
+// opens it: opening a FIFO waits for a writer, so `diff FIFO NEW` would
+// hang. A missing path, a folder or a regular file pass (the open that
+// follows reports them as it always has).
+func CheckDir(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || fi.IsDir() || fi.Mode().IsRegular() {
+		return nil
+	}
+	return werr.New(werr.Invalid, CodeNotRegular, "%s is %s, not a folder", path, Describe(fi.Mode())).
+		WithHint("give a folder (wopkit never reads pipes, devices or sockets)")
+}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -52,17 +53,70 @@ func Supported() error {
 // did not start), ctx's error when ctx ended first, ErrLimit when it was
 // killed at its CPU limit, and an *exec.ExitError otherwise.
 func Run(ctx context.Context, c *Cmd) error {
+	p, err := Start(ctx, c)
+	if err != nil {
+		return err
+	}
+	return p.Wait()
+}
+
+// Process is a program Start started in the sandbox.
+type Process struct {
+	pid  int
+	kill chan struct{} // closed by Kill
+	once sync.Once
+	done chan struct{} // closed when the program is gone and err is set
+	err  error
+}
+
+// Start starts c in the sandbox and returns at once; Wait waits for it.
+// The program is killed (its whole process group) at c.Limits.Timeout,
+// when ctx ends, and when Kill is called. A *SetupError means the program
+// did not start.
+func Start(ctx context.Context, c *Cmd) (*Process, error) {
 	if err := Supported(); err != nil {
-		return &SetupError{Reason: err.Error()}
+		return nil, &SetupError{Reason: err.Error()}
 	}
 	if !filepath.IsAbs(c.Path) {
-		return &SetupError{Reason: fmt.Sprintf("program path %q is not absolute", c.Path)}
+		return nil, &SetupError{Reason: fmt.Sprintf("program path %q is not absolute", c.Path)}
 	}
 	if c.Limits.Timeout <= 0 {
-		return &SetupError{Reason: "no time limit"}
+		return nil, &SetupError{Reason: "no time limit"}
 	}
-	// The parent-death signal fires when the thread that started the child
-	// exits: keep this goroutine on one thread until the child is gone.
+	p := &Process{kill: make(chan struct{}), done: make(chan struct{})}
+	started := make(chan error, 1)
+	go p.supervise(ctx, c, started)
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Pid is the program's process id (the leader of its process group).
+func (p *Process) Pid() int { return p.pid }
+
+// Kill kills the program's process group now (Wait then returns
+// ErrKilled); it does nothing once the program is gone.
+func (p *Process) Kill() { p.once.Do(func() { close(p.kill) }) }
+
+// Done is closed when the program has ended and Wait returns at once.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Wait waits for the program to end and returns why, as Run does (ErrKilled
+// when Kill ended it).
+func (p *Process) Wait() error {
+	<-p.done
+	return p.err
+}
+
+// ErrKilled is returned by Wait when Kill ended the program.
+var ErrKilled = errors.New("killed by its caller")
+
+// supervise starts the program, reports the start on started, and waits.
+// The parent-death signal fires when the thread that started the child
+// exits: this goroutine stays on one thread until the child is gone.
+func (p *Process) supervise(ctx context.Context, c *Cmd, started chan<- error) {
+	defer close(p.done)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	cmd, status, err := start(c, !namespacesOff.Load())
@@ -71,10 +125,14 @@ func Run(ctx context.Context, c *Cmd) error {
 		cmd, status, err = start(c, false)
 	}
 	if err != nil {
-		return &SetupError{Reason: err.Error()}
+		p.err = &SetupError{Reason: err.Error()}
+		started <- p.err
+		return
 	}
 	defer status.Close()
 	pid := cmd.Process.Pid
+	p.pid = pid
+	started <- nil
 	exited := make(chan struct{})
 	go func() { waitNoReap(pid); close(exited) }()
 	timer := time.NewTimer(c.Limits.Timeout)
@@ -86,6 +144,8 @@ func Run(ctx context.Context, c *Cmd) error {
 		stop = ErrTimeout
 	case <-ctx.Done():
 		stop = ctx.Err()
+	case <-p.kill:
+		stop = ErrKilled
 	}
 	// The leader is not reaped yet, so its pid (the group's id) cannot have
 	// been reused: this reaches the group and nothing else.
@@ -94,17 +154,20 @@ func Run(ctx context.Context, c *Cmd) error {
 	msg, _ := io.ReadAll(io.LimitReader(status, 4096))
 	switch {
 	case len(msg) > 0:
-		return &SetupError{Reason: string(bytes.TrimSpace(msg))}
+		p.err = &SetupError{Reason: string(bytes.TrimSpace(msg))}
+		return
 	case stop != nil:
-		return stop
+		p.err = stop
+		return
 	}
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL) {
-			return fmt.Errorf("%w: %w", ErrLimit, werr)
+			p.err = fmt.Errorf("%w: %w", ErrLimit, werr)
+			return
 		}
 	}
-	return werr
+	p.err = werr
 }
 
 // start re-executes this binary as the sandbox's child for c, with the
@@ -118,15 +181,18 @@ func start(c *Cmd, ns bool) (*exec.Cmd, *os.File, error) {
 	args := []string{"wopkit-sandbox",
 		strconv.FormatUint(c.Limits.cpuSeconds(), 10),
 		strconv.FormatUint(c.Limits.memory(), 10),
+		strconv.FormatUint(c.Limits.FileSize, 10),
+		map[bool]string{true: "net", false: "nonet"}[c.AllowNetwork],
 		c.Path}
 	cmd := &exec.Cmd{
 		Path:       "/proc/self/exe",
 		Args:       append(args, c.Args...),
 		Dir:        c.Dir,
 		Env:        append(append([]string{}, c.Env...), sentinel+"=1"),
+		Stdin:      c.Stdin,
 		Stdout:     c.Stdout,
 		Stderr:     c.Stderr,
-		ExtraFiles: []*os.File{w},
+		ExtraFiles: append([]*os.File{w}, c.ExtraFiles...),
 		WaitDelay:  time.Second,
 		SysProcAttr: &syscall.SysProcAttr{
 			Setpgid:   true,
@@ -136,6 +202,9 @@ func start(c *Cmd, ns bool) (*exec.Cmd, *os.File, error) {
 	if ns {
 		uid, gid := os.Getuid(), os.Getgid()
 		cmd.SysProcAttr.Cloneflags = nsFlags
+		if c.AllowNetwork {
+			cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNET
+		}
 		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 		cmd.SysProcAttr.GidMappingsEnableSetgroups = false

@@ -9,7 +9,7 @@
 // PR_SET_NO_NEW_PRIVS and installs a seccomp-BPF filter, then execs the
 // program in place. The filter makes these fail with EPERM: creating or
 // connecting sockets (socket, socketpair, connect, bind, listen, accept,
-// sendto, sendmsg), signalling any process but the program's own
+// sendto, sendmsg; allowed with Cmd.AllowNetwork), signalling any process but the program's own
 // (kill/tgkill/tkill/rt_sigqueueinfo to another pid, pidfd_send_signal,
 // pidfd_open), leaving the process group (setsid, setpgid), raising or
 // setting rlimits (setrlimit, prlimit64 with a new limit), new namespaces,
@@ -38,6 +38,7 @@ package sandbox
 import (
 	"errors"
 	"io"
+	"os"
 	"time"
 )
 
@@ -56,6 +57,10 @@ type Limits struct {
 	// Memory bounds the private writable memory in bytes (RLIMIT_DATA:
 	// heap, anonymous mappings, thread stacks); zero means DefaultMemory.
 	Memory uint64
+	// FileSize is the largest file the program may write (RLIMIT_FSIZE);
+	// zero means it may write none. A write past it raises SIGXFSZ, which
+	// ends a program that does not handle it.
+	FileSize uint64
 }
 
 // Cmd is one program to run in the sandbox.
@@ -64,9 +69,17 @@ type Cmd struct {
 	Args   []string // arguments after the program name
 	Dir    string   // working directory
 	Env    []string // the whole environment (nothing is inherited)
+	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
-	Limits Limits
+	// ExtraFiles are open files the program inherits, as file descriptors
+	// 4, 5, … (3 is the sandbox's own status pipe, closed at the exec).
+	ExtraFiles []*os.File
+	// AllowNetwork lets the program create and use sockets (the filter's
+	// network syscalls are allowed and no network namespace is made);
+	// everything else is refused as without it.
+	AllowNetwork bool
+	Limits       Limits
 }
 
 // ErrTimeout is returned when the program was killed at Limits.Timeout.

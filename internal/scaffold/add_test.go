@@ -21,23 +21,7 @@ func copyFixturePack(t *testing.T, name string) string {
 	t.Helper()
 	src := fixtures.Path(t, "source-packs", name)
 	dst := filepath.Join(t.TempDir(), name)
-	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if fi.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fixtures.CopyInto(t, src, dst)
 	if name != "core.openwop.agents.react" {
 		if err := os.WriteFile(filepath.Join(dst, "index.mjs"), []byte("export const nodes = {};\nexport default nodes;\n"), 0o644); err != nil {
 			t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/lazyre"
-	"github.com/openwop/wopkit/internal/scaffold/placeholder"
+	"github.com/openwop/wopkit/internal/placeholder"
 )
 
 // DefaultPackName is the pack name used when none is given.

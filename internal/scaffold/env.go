@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/openwop/wopkit/internal/scaffold/placeholder"
+	"github.com/openwop/wopkit/internal/placeholder"
 )
 
 // secretWords are the last words of a variable name that holds a

@@ -92,33 +92,3 @@ func TestGitIgnoresAgreesWithGit(t *testing.T) {
 		})
 	}
 }
-
-// TestGitIgnoresBoundsHostilePatterns: a .gitignore built to make matching
-// explode answers "not ignored" quickly.
-func TestGitIgnoresBoundsHostilePatterns(t *testing.T) {
-	t.Parallel()
-	pat := strings.Repeat("*a", 40) + "b"
-	name := strings.Repeat("a", 200)
-	if m, ok := wildmatch(pat, name); m || ok {
-		t.Errorf("wildmatch of a hostile pattern = %v, %v; want undecided", m, ok)
-	}
-	if m, ok := wildmatch("*.key", "a.key"); !m || !ok {
-		t.Errorf("*.key: %v %v", m, ok)
-	}
-}
-
-// FuzzWildmatch: any pattern and name end (within the step bound) without a
-// panic, and a pattern without special characters matches only itself.
-func FuzzWildmatch(f *testing.F) {
-	f.Add("**/a*[!b-d]?\\*", "x/y/az9*")
-	f.Add("[", "[")
-	f.Add("a/**", "a/b/c")
-	f.Fuzz(func(t *testing.T, pattern, name string) {
-		wildmatch(pattern, name)
-		if !strings.ContainsAny(pattern, `*?[\`) {
-			if m, ok := wildmatch(pattern, name); ok && m != (pattern == name) {
-				t.Fatalf("%q against %q: %v", pattern, name, m)
-			}
-		}
-	})
-}

@@ -26,13 +26,18 @@ type Plan struct {
 	Notes []string // what the author should know or do next
 	// Placeholders are the values the files still hold that a scaffold
 	// writes to be replaced (validate's rule PH001, from the list of
-	// internal/scaffold/placeholder): warnings, which the review lists and
+	// internal/placeholder): warnings, which the review lists and
 	// `validate --strict` refuses, not problems that stop the files.
 	Placeholders FieldErrors
 	// Test is the command that runs the scaffolded tests, run in the
 	// pack's folder ("" when the runtime scaffolds none): the create
 	// workflow's next steps say it with the folder to cd to.
 	Test string
+	// Evals are the agents whose eval suites the plan writes, as `wopkit
+	// eval` names them: an agentId of the pack, or a standalone agent
+	// manifest's file (*.json). The create workflow's next steps say how to
+	// run each suite.
+	Evals []string
 
 	owners map[string]string // generated file -> the answer field it comes from
 	// pack and version name the pack the schemas are written for: their

@@ -5,7 +5,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/lazyre"
-	"github.com/openwop/wopkit/internal/scaffold/placeholder"
+	"github.com/openwop/wopkit/internal/placeholder"
 	"github.com/openwop/wopkit/internal/validate"
 )
 

@@ -3,7 +3,7 @@ package scaffold
 import (
 	"strings"
 
-	"github.com/openwop/wopkit/internal/scaffold/placeholder"
+	"github.com/openwop/wopkit/internal/placeholder"
 )
 
 // The tool install manifest as ordered Go values (key order of the spec's examples).

@@ -3,10 +3,10 @@ package semdiff
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/ecmare"
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/packref"
@@ -20,7 +20,7 @@ type differ struct {
 	// reaches: they are compared through what references them.
 	referenced map[string]bool
 
-	// The schema comparisons' work budget (schemaref.go): steps spent,
+	// The schema comparisons' work budget (schema_resolve.go): steps spent,
 	// whether it is spent and said so.
 	steps, budget  int64
 	over, overSaid bool
@@ -33,7 +33,7 @@ type differ struct {
 	sameDepth           int // the pairs of targets being compared by same
 	oldIDs, newIDs      map[loc]int32
 	resolved            map[resolveKey]resolution
-	regexps             map[string]*regexp.Regexp
+	regexps             map[string]*ecmare.Regexp
 	keys                map[keysAt][]string
 }
 
@@ -237,11 +237,14 @@ func (d *differ) member(what, file, ptr, k string, ov, nv any) {
 	case fWordingRef:
 		d.wordingRef(what, k, file, ptr, ov, nv)
 	case fRequires:
-		d.set(what, k, file, ptr, ov, nv, RuleRequirementAdded, Breaking, "the host must now provide", RuleRequirementDrop, Feature, "no longer needed")
+		d.set(setChange{what, k, file, ptr, ov, nv}, requirements)
 	case fConsent:
-		d.set(what, k, file, ptr, ov, nv, RuleConsentWidened, Breaking, "widened (consumers consented to the old ones)", RuleConsentNarrowed, Fix, "no longer used")
+		d.set(setChange{what, k, file, ptr, ov, nv}, consents)
 	case fOffers:
-		d.set(what, k, file, ptr, ov, nv, RuleOfferAdded, Feature, "added", RuleOfferRemoved, Breaking, "removed (consumers may rely on it)")
+		if k == "capabilities" {
+			ov, nv = d.sideEffectful(what, file, ptr, ov, nv)
+		}
+		d.set(setChange{what, k, file, ptr, ov, nv}, offers)
 	case fVariables:
 		d.variables(what, file, ptr, ov, nv)
 	default:
@@ -376,16 +379,68 @@ func (d *differ) wordingRef(what, k, file, ptr string, ov, nv any) {
 	d.add(Fix, RuleTextChanged, rel, "", "%s: %s (%s) changed: wording, not what consumers send or read", what, k, short(nv))
 }
 
+// setChange is a list member of what (k, at ptr in file) on both sides.
+type setChange struct {
+	what, k, file, ptr string
+	ov, nv             any
+}
+
+// setRule is what a list's members added or dropped mean: the level,
+// rule and words of each.
+type setRule struct {
+	addLevel, dropLevel Level
+	addRule, dropRule   string
+	addWords, dropWords string
+}
+
+// The lists compared as sets: what the host must provide, what consumers
+// consented to, what the entry offers.
+var (
+	requirements = setRule{Breaking, Feature, RuleRequirementAdded, RuleRequirementDrop, "the host must now provide", "no longer needed"}
+	consents     = setRule{Breaking, Fix, RuleConsentWidened, RuleConsentNarrowed, "widened (consumers consented to the old ones)", "no longer used"}
+	offers       = setRule{Feature, Breaking, RuleOfferAdded, RuleOfferRemoved, "added", "removed (consumers may rely on it)"}
+)
+
 // set compares two lists as sets of their members (objects by their
 // canonical JSON; a tool's scopes as resource:action).
-func (d *differ) set(what, k, file, ptr string, ov, nv any, addRule string, addLevel Level, addWords, dropRule string, dropLevel Level, dropWords string) {
-	os, ns := members(ov), members(nv)
+func (d *differ) set(c setChange, r setRule) {
+	os, ns := members(c.ov), members(c.nv)
 	if added := setDiff(ns, os); len(added) > 0 {
-		d.add(addLevel, addRule, file, ptr, "%s: %s %s: %s", what, k, addWords, strings.Join(added, ", "))
+		d.add(r.addLevel, r.addRule, c.file, c.ptr, "%s: %s %s: %s", c.what, c.k, r.addWords, strings.Join(added, ", "))
 	}
 	if dropped := setDiff(os, ns); len(dropped) > 0 {
-		d.add(dropLevel, dropRule, file, ptr, "%s: %s %s: %s", what, k, dropWords, strings.Join(dropped, ", "))
+		d.add(r.dropLevel, r.dropRule, c.file, c.ptr, "%s: %s %s: %s", c.what, c.k, r.dropWords, strings.Join(dropped, ", "))
 	}
+}
+
+// sideEffectful compares the capability side-effectful, which is no offer:
+// hosts that see it stop caching the node and enforce idempotency, and
+// chains that replayed it as free of effects now run one. Gained, it is
+// a requirement on every host (breaking); lost, one dropped (a feature).
+// The lists are returned without it.
+func (d *differ) sideEffectful(what, file, ptr string, ov, nv any) (any, any) {
+	const se = "side-effectful"
+	o, n := members(ov)[se], members(nv)[se]
+	switch {
+	case n && !o:
+		d.add(Breaking, RuleRequirementAdded, file, ptr, "%s: capabilities gained %s: hosts stop caching it and enforce idempotency, and chains that replayed it as free of effects now run one", what, se)
+	case o && !n:
+		d.add(Feature, RuleRequirementDrop, file, ptr, "%s: capabilities lost %s: hosts may cache and replay it", what, se)
+	}
+	drop := func(v any) any {
+		l, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		out := make([]any, 0, len(l))
+		for _, x := range l {
+			if x != se {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	return drop(ov), drop(nv)
 }
 
 // members is a list (or an object of lists, as read/write scope groups)

@@ -75,7 +75,7 @@ func (d *differ) tool(rel string) {
 			nbd, _ := nv.(map[string]any)
 			for _, kk := range unionKeys(obd, nbd) {
 				if kk == "reads" || kk == "transmits" || kk == "persists" {
-					d.set(what, "data_boundary."+kk, rel, ptr+"/"+kk, obd[kk], nbd[kk], RuleConsentWidened, Breaking, "widened (consumers consented to the old ones)", RuleConsentNarrowed, Fix, "no longer used")
+					d.set(setChange{what, "data_boundary." + kk, rel, ptr + "/" + kk, obd[kk], nbd[kk]}, consents)
 					continue
 				}
 				d.member(what, rel, ptr+"/"+escape(kk), "data_boundary."+kk, obd[kk], nbd[kk])

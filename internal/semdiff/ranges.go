@@ -45,16 +45,28 @@ func (d *differ) ranges(file, ptr string, ov, nv any, noun string, peers bool) {
 				d.add(Breaking, RuleRangeNarrowed, file, at, "%s went from %q to %q: %s is no longer admitted", what, o, n, lessV)
 			case moreV != "":
 				d.add(Feature, RuleRangeWidened, file, at, "%s went from %q to %q: %s is now admitted", what, o, n, moreV)
+			case !sameRange(o, n):
+				d.add(Breaking, RuleRangeNarrowed, file, at, "could not prove compatible: %s went from %q to %q, and no version wopkit tried (releases and pre-releases) tells them apart", what, o, n)
 			}
 		}
 	}
 }
 
-var versionToken = lazyre.New(`\d+(?:\.\d+){0,2}`)
+var versionToken = lazyre.New(`\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.-]+)?`)
+
+// sameRange reports whether two ranges are written alike once parsed
+// (">=1.0.0" and ">= 1.0.0").
+func sameRange(o, n string) bool {
+	oc, err1 := semver.NewConstraint(o)
+	nc, err2 := semver.NewConstraint(n)
+	return err1 == nil && err2 == nil && oc.String() == nc.String()
+}
 
 // rangeCmp compares two npm-style ranges on the versions where either can
-// change its mind (every version either names, the next and previous
-// patch, minor and major of each, and the extremes): lessV is a version
+// change its mind (every version either names, pre-releases included, the
+// next and previous patch, minor and major of each, and the extremes,
+// each also as its first pre-release X.Y.Z-0, which a range admits only
+// where it names a pre-release of that X.Y.Z): lessV is a version
 // the old admits and the new does not, moreV the reverse ("" when none).
 // ok is false when a range does not parse.
 func rangeCmp(o, n string) (lessV, moreV string, ok bool) {
@@ -84,6 +96,10 @@ func probes(s string) []string {
 	const big = 999999
 	out := []string{"0.0.0", "0.0.1", "0.1.0", "1.0.0", fmt.Sprintf("%d.0.0", big)}
 	for _, tok := range versionToken.Compiled().FindAllString(s, -1) {
+		tok, pre, isPre := strings.Cut(tok, "-")
+		if isPre && strings.Count(tok, ".") == 2 {
+			out = append(out, tok+"-"+pre)
+		}
 		var p [3]int
 		for i, part := range strings.Split(tok, ".") {
 			p[i], _ = strconv.Atoi(part)
@@ -103,6 +119,11 @@ func probes(s string) []string {
 		add(M+1, 0, 0)
 		add(M-1, big, big)
 		add(M, big, big)
+	}
+	for _, v := range out {
+		if !strings.Contains(v, "-") {
+			out = append(out, v+"-0")
+		}
 	}
 	return out
 }

@@ -1,12 +1,7 @@
 package semdiff
 
 import (
-	"encoding/json"
 	"fmt"
-	"iter"
-	"regexp"
-	"slices"
-	"sort"
 	"strings"
 )
 
@@ -132,6 +127,9 @@ type schemaCmp struct {
 	old node
 	// path is the tokens same has walked down from the pair it compares.
 	path []string
+	// probe, when set, collects the ways found instead of listing them
+	// (equivalent).
+	probe *way
 }
 
 // compareSchemas compares the schemas o and n (nil: no schema, which
@@ -162,6 +160,10 @@ func (d *differ) compareSchemas(what string, role Role, o, n node) {
 // emit reports one difference found at n, in words of the schema.
 func (c *schemaCmp) emit(raw way, at node, kw, words string) {
 	if c.d.spend(16) {
+		return
+	}
+	if c.probe != nil {
+		*c.probe |= raw
 		return
 	}
 	w := c.x.apply(raw)
@@ -226,22 +228,6 @@ var annotations = map[string]bool{"title": true, "description": true, "$comment"
 	"$vocabulary": true, "contentEncoding": true, "contentMediaType": true, "contentSchema": true,
 	"$defs": true, "definitions": true, "markdownDescription": true}
 
-// lower and upper bounds: raising a lower bound or lowering an upper one
-// accepts less.
-var lowerBounds = []string{"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}
-var upperBounds = []string{"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"}
-
-// handled are the keywords cmp compares by their meaning (draft 2020-12,
-// and draft-07's definitions, dependencies, tuple items and
-// additionalItems). Any other keyword is one wopkit does not read: a
-// change of it could not be proved compatible.
-var handled = map[string]bool{"$ref": true, "$dynamicRef": true, "$schema": true, "type": true, "enum": true, "const": true,
-	"required": true, "dependentRequired": true, "properties": true, "patternProperties": true, "additionalProperties": true,
-	"propertyNames": true, "items": true, "prefixItems": true, "additionalItems": true, "contains": true, "pattern": true,
-	"format": true, "multipleOf": true, "uniqueItems": true, "allOf": true, "anyOf": true, "oneOf": true, "if": true,
-	"then": true, "else": true, "not": true, "dependentSchemas": true, "dependencies": true,
-	"unevaluatedProperties": true, "unevaluatedItems": true}
-
 func (c *schemaCmp) cmp(o, n node) {
 	if c.d.spend(1) {
 		return
@@ -270,6 +256,18 @@ func (c *schemaCmp) cmp(o, n node) {
 	case oIsBool || nIsBool || om == nil || nm == nil:
 		c.boolAndObject(o, n)
 		return
+	}
+	od, nd := c.d.dialectOf(o), c.d.dialectOf(n)
+	if od == dialectOther || nd == dialectOther {
+		c.emit(unknown, n, "", "the schema is written in a draft of JSON Schema wopkit does not read, and it changed")
+		return
+	}
+	// draft-07 ignores every keyword beside $ref.
+	if ref, ok := om["$ref"]; ok && od == dialect07 {
+		om = map[string]any{"$ref": ref}
+	}
+	if ref, ok := nm["$ref"]; ok && nd == dialect07 {
+		nm = map[string]any{"$ref": ref}
 	}
 	if c.refs(o, n, om, nm) {
 		return
@@ -312,94 +310,6 @@ func constraintFree(v any) bool {
 // or annotations only).
 func free(v any) bool { return v == nil || v == true || constraintFree(v) }
 
-// refs follows $ref on either side and reports whether it has compared
-// the pair.
-func (c *schemaCmp) refs(o, n node, om, nm map[string]any) bool {
-	oref, oHas := om["$ref"].(string)
-	nref, nHas := nm["$ref"].(string)
-	if !oHas && !nHas {
-		return false
-	}
-	if oHas && c.d.refLoops(o) || nHas && c.d.refLoops(n) {
-		c.emit(unknown, n, "$ref", "a $ref leads back to itself before any keyword reads the value: no value can be validated")
-		return true
-	}
-	var ot, nt node
-	var or, nr reach
-	if oHas {
-		ot, or = c.d.resolve(o, oref)
-	}
-	if nHas {
-		nt, nr = c.d.resolve(n, nref)
-	}
-	switch {
-	case oHas && nHas && or == inPack && nr == inPack:
-		c.cmp(ot, nt)
-	case oHas && nHas && or == outside && nr == outside && ot.ptr == nt.ptr:
-		// The same document outside the pack, by its absolute URL.
-	case oHas && nHas && (or == outside || nr == outside) && or != unresolved && nr != unresolved:
-		c.emit(unknown, n, "$ref", fmt.Sprintf("the reference %q became %q, and one of them is not in the pack", oref, nref))
-	case oHas && nHas:
-		c.emit(unknown, n, "$ref", unresolvedWords(oref, or, nref, nr))
-	case oHas && or == inPack && constraintFree(without(om, "$ref")):
-		c.cmp(ot, n)
-		return true
-	case nHas && nr == inPack && constraintFree(without(nm, "$ref")):
-		c.cmp(o, nt)
-		return true
-	case oHas && or == unresolved, nHas && nr == unresolved:
-		c.emit(unknown, n, "$ref", unresolvedWords(oref, or, nref, nr))
-		return true
-	default:
-		c.emit(unknown, n, "$ref", "a $ref was added or removed beside other constraints")
-		return true
-	}
-	c.keywords(o, n, without(om, "$ref"), without(nm, "$ref"))
-	return true
-}
-
-// refLoops reports whether following $ref from x (and from each target's
-// own $ref) comes back to a place already passed: a validator never gets
-// to read the value.
-func (d *differ) refLoops(x node) bool {
-	seen := map[loc]bool{x.place(): true}
-	for range 64 {
-		m, _ := x.v.(map[string]any)
-		ref, ok := m["$ref"].(string)
-		if !ok {
-			return false
-		}
-		t, r := d.resolve(x, ref)
-		if r != inPack {
-			return false
-		}
-		if seen[t.place()] {
-			return true
-		}
-		seen[t.place()] = true
-		x = t
-	}
-	return true
-}
-
-func unresolvedWords(oref string, or reach, nref string, nr reach) string {
-	bad := nref
-	if or == unresolved {
-		bad = oref
-	}
-	return fmt.Sprintf("the reference %q leads to nothing the pack holds (a file, $id, $anchor or JSON pointer)", bad)
-}
-
-func without(m map[string]any, k string) map[string]any {
-	out := make(map[string]any, len(m))
-	for kk, v := range m {
-		if kk != k {
-			out[kk] = v
-		}
-	}
-	return out
-}
-
 // keywords compares two schema objects keyword by keyword: each keyword
 // of a schema object constrains the value on its own (all must hold), so
 // a keyword that accepts more (or less) makes the object accept more (or
@@ -409,6 +319,12 @@ func without(m map[string]any, k string) map[string]any {
 func (c *schemaCmp) keywords(o, n node, om, nm map[string]any) {
 	if c.d.spend(len(om) + len(nm)) {
 		return
+	}
+	od, nd := c.d.dialectOf(o), c.d.dialectOf(n)
+	all, allN := om, nm
+	om, nm = inDialect(od, om), inDialect(nd, nm)
+	if !hasUnevaluated(om) && !hasUnevaluated(nm) && c.allOfDiffers(o, n, om, nm) {
+		om, nm = inlined(om), inlined(nm)
 	}
 	c.wording(n, om, nm)
 	c.dialect(n, om, nm)
@@ -425,584 +341,96 @@ func (c *schemaCmp) keywords(o, n node, om, nm map[string]any) {
 	c.conditional(o, n, om, nm)
 	c.dependents(o, n, om, nm)
 	c.monotone(o, n, om, nm, "propertyNames")
-	c.dynamicRef(o, n, om, nm)
-	for _, kw := range []string{"unevaluatedProperties", "unevaluatedItems"} {
-		if _, oHas := om[kw]; oHas {
-			c.emit(unknown, n, kw, kw+" depends on what every other keyword evaluates, and the schema changed")
-		} else if _, nHas := nm[kw]; nHas {
-			c.emit(unknown, n, kw, kw+" depends on what every other keyword evaluates, and the schema changed")
-		}
-	}
+	c.dynamicRef(o, n, om, nm, "$dynamicRef")
+	c.dynamicRef(o, n, om, nm, "$recursiveRef")
+	c.unevaluated(o, n, om, nm, "unevaluatedProperties")
+	c.unevaluated(o, n, om, nm, "unevaluatedItems")
 	for _, kw := range []string{"pattern", "format", "multipleOf"} {
 		c.constraint(n, om, nm, kw)
 	}
 	if ou, nu := om["uniqueItems"] == true, nm["uniqueItems"] == true; ou != nu {
 		c.emit(map[bool]way{true: less, false: more}[nu], n, "uniqueItems", map[bool]string{true: "items must now be unique", false: "items need no longer be unique"}[nu])
 	}
+	c.notRead(n, all, allN, od, nd)
+}
+
+// evaluators are the keywords whose evaluation unevaluatedProperties
+// (unevaluatedItems) reads: the members (items) they evaluated.
+var evaluators = map[string][]string{
+	"unevaluatedProperties": {"properties", "patternProperties", "additionalProperties", "allOf", "anyOf", "oneOf",
+		"if", "then", "else", "not", "dependentSchemas", "dependencies", "$ref", "$dynamicRef", "$recursiveRef"},
+	"unevaluatedItems": {"prefixItems", "items", "additionalItems", "contains", "allOf", "anyOf", "oneOf",
+		"if", "then", "else", "not", "dependentSchemas", "$ref", "$dynamicRef", "$recursiveRef"},
+}
+
+// unevaluated compares unevaluatedProperties (kw; or unevaluatedItems):
+// where every keyword whose evaluation it reads is the same schema on both
+// sides (references followed), it applies to the same members and is
+// compared as a schema; otherwise it could not be proved.
+func (c *schemaCmp) unevaluated(o, n node, om, nm map[string]any, kw string) {
+	ov, oHas := om[kw]
+	nv, nHas := nm[kw]
+	if !oHas && !nHas {
+		return
+	}
+	pick := func(m map[string]any) map[string]any {
+		out := map[string]any{}
+		for _, k := range evaluators[kw] {
+			if v, ok := m[k]; ok {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	saved := c.path
+	c.path = nil
+	same, _ := c.sameVal(o, n, pick(om), pick(nm), false, posSchema)
+	c.path = saved
+	if !same {
+		c.emit(unknown, n, kw, kw+" depends on what the other keywords evaluate, and they changed")
+		return
+	}
+	c.cmp(o.at(kw).with(ov), n.at(kw).with(nv))
+}
+
+// equivalent reports whether comparing o and n (their objects om and nm
+// when given) finds no difference in what they accept, wording aside,
+// listing nothing.
+func (c *schemaCmp) equivalent(o, n node, om, nm map[string]any) bool {
+	var found way
+	saved, seen, x, oneOf := c.probe, c.seen, c.x, c.oneOf
+	c.probe, c.seen, c.x, c.oneOf = &found, map[pairKey]bool{}, identity, 0
+	if om == nil && nm == nil {
+		c.cmp(o, n)
+	} else {
+		c.keywords(o, n, om, nm)
+	}
+	c.probe, c.seen, c.x, c.oneOf = saved, seen, x, oneOf
+	return found&^wording == 0 && !c.d.over
+}
+
+// notRead compares the keywords wopkit does not read (not defined by the
+// side's dialect, not an annotation, not x-*) as JSON: one added,
+// removed or changed could not be proved compatible.
+func (c *schemaCmp) notRead(n node, om, nm map[string]any, od, nd dialect) {
 	for _, kw := range unionKeys(om, nm) {
-		if handled[kw] || annotations[kw] || strings.HasPrefix(kw, "x-") || slices.Contains(lowerBounds, kw) || slices.Contains(upperBounds, kw) {
+		if od.reads(kw) && nd.reads(kw) || annotations[kw] || strings.HasPrefix(kw, "x-") || kw == "$recursiveAnchor" {
 			continue
 		}
 		ov, oHas := om[kw]
 		nv, nHas := nm[kw]
+		why := "a keyword wopkit does not read"
+		if known := od.reads(kw) || nd.reads(kw) || dialect2020.reads(kw) || dialect2019.reads(kw) || dialect07.reads(kw); known {
+			why = "a keyword " + od.String() + " does not define (a validator ignores it; wopkit does not read it)"
+		}
 		switch {
 		case oHas && nHas && c.canon(ov) == c.canon(nv):
 		case !oHas:
-			c.emit(unknown, n, kw, fmt.Sprintf("%s %s was added, a keyword wopkit does not read", kw, short(nv)))
+			c.emit(unknown, n, kw, fmt.Sprintf("%s %s was added, %s", kw, short(nv), why))
 		case !nHas:
-			c.emit(unknown, n, kw, fmt.Sprintf("%s %s was removed, a keyword wopkit does not read", kw, short(ov)))
+			c.emit(unknown, n, kw, fmt.Sprintf("%s %s was removed, %s", kw, short(ov), why))
 		default:
-			c.emit(unknown, n, kw, fmt.Sprintf("%s changed from %s to %s, a keyword wopkit does not read", kw, short(ov), short(nv)))
-		}
-	}
-}
-
-// wording reports changed annotations (one finding per keyword).
-func (c *schemaCmp) wording(n node, om, nm map[string]any) {
-	for _, kw := range unionKeys(om, nm) {
-		if (!annotations[kw] && !strings.HasPrefix(kw, "x-")) || kw == "$defs" || kw == "definitions" {
-			continue
-		}
-		if c.canon(om[kw]) != c.canon(nm[kw]) {
-			c.emit(wording, n, kw, kw+" changed")
-		}
-	}
-}
-
-// draft2020 is the dialect a schema without $schema is read in.
-const draft2020 = "https://json-schema.org/draft/2020-12/schema"
-
-// dialect compares $schema: another dialect may read the same keywords
-// otherwise (items as a tuple, $ref beside other keywords).
-func (c *schemaCmp) dialect(n node, om, nm map[string]any) {
-	ov, oHas := om["$schema"]
-	nv, nHas := nm["$schema"]
-	if !oHas && !nHas {
-		return
-	}
-	norm := func(v any, has bool) string {
-		s, _ := v.(string)
-		s = strings.TrimSuffix(s, "#")
-		if !has || s == draft2020 {
-			return draft2020
-		}
-		return s
-	}
-	if os, ns := norm(ov, oHas), norm(nv, nHas); os != ns {
-		c.emit(unknown, n, "$schema", fmt.Sprintf("the dialect ($schema) changed from %s to %s: its keywords may mean something else", os, ns))
-	} else if c.canon(ov) != c.canon(nv) {
-		c.emit(wording, n, "$schema", "$schema changed")
-	}
-}
-
-// constraint compares a keyword read as an opaque constraint: added
-// accepts less, removed more, changed could not be proved.
-func (c *schemaCmp) constraint(n node, om, nm map[string]any, kw string) {
-	ov, oHas := om[kw]
-	nv, nHas := nm[kw]
-	switch {
-	case !oHas && nHas:
-		c.emit(less, n, kw, fmt.Sprintf("%s %s was added", kw, short(nv)))
-	case oHas && !nHas:
-		c.emit(more, n, kw, fmt.Sprintf("%s %s was removed", kw, short(ov)))
-	case oHas && c.canon(ov) != c.canon(nv):
-		c.emit(unknown, n, kw, fmt.Sprintf("%s changed from %s to %s", kw, short(ov), short(nv)))
-	}
-}
-
-// types compares "type" as sets (absent: every type; integer is a number).
-func (c *schemaCmp) types(n node, om, nm map[string]any) {
-	ot, nt := typeSet(om["type"]), typeSet(nm["type"])
-	if ot == nil && nt == nil {
-		return
-	}
-	gained, lost := setDiff(nt, ot), setDiff(ot, nt)
-	if ot == nil {
-		c.emit(less, n, "type", "the value must now be "+strings.Join(sorted(nt), " or "))
-		return
-	}
-	if nt == nil {
-		c.emit(more, n, "type", "the value may now be of any type")
-		return
-	}
-	if len(lost) > 0 {
-		c.emit(less, n, "type", "a value of type "+strings.Join(lost, " or ")+" is no longer accepted")
-	}
-	if len(gained) > 0 {
-		c.emit(more, n, "type", "a value of type "+strings.Join(gained, " or ")+" is now accepted")
-	}
-}
-
-func typeSet(v any) map[string]bool {
-	var names []string
-	switch t := v.(type) {
-	case string:
-		names = []string{t}
-	case []any:
-		for _, x := range t {
-			if s, ok := x.(string); ok {
-				names = append(names, s)
-			}
-		}
-	default:
-		return nil
-	}
-	s := map[string]bool{}
-	for _, x := range names {
-		s[x] = true
-	}
-	if s["number"] {
-		s["integer"] = true
-	}
-	return s
-}
-
-// enums compares enum and const as sets of values (absent: any value).
-func (c *schemaCmp) enums(n node, om, nm map[string]any) {
-	for _, kw := range []string{"enum", "const"} {
-		oe, oHas := c.valueSet(om, kw)
-		ne, nHas := c.valueSet(nm, kw)
-		switch {
-		case !oHas && !nHas:
-		case !oHas:
-			c.emit(less, n, kw, "the value must now be one of "+strings.Join(sorted(ne), ", "))
-		case !nHas:
-			c.emit(more, n, kw, "the value is no longer limited to "+strings.Join(sorted(oe), ", "))
-		default:
-			if lost := setDiff(oe, ne); len(lost) > 0 {
-				c.emit(less, n, kw, "no longer accepted: "+strings.Join(lost, ", "))
-			}
-			if gained := setDiff(ne, oe); len(gained) > 0 {
-				c.emit(more, n, kw, "new value "+strings.Join(gained, ", "))
-			}
-		}
-	}
-}
-
-func (c *schemaCmp) valueSet(m map[string]any, kw string) (map[string]bool, bool) {
-	v, ok := m[kw]
-	if !ok {
-		return nil, false
-	}
-	s := map[string]bool{}
-	if kw == "const" {
-		s[c.canon(v)] = true
-		return s, true
-	}
-	list, _ := v.([]any)
-	for _, x := range list {
-		s[c.canon(x)] = true
-	}
-	return s, true
-}
-
-// required compares the required members (kw "required"), or those a
-// member requires (kw "dependentRequired", by member).
-func (c *schemaCmp) required(n node, om, nm map[string]any, kw string) {
-	if kw == "dependentRequired" {
-		od, _ := om[kw].(map[string]any)
-		nd, _ := nm[kw].(map[string]any)
-		for _, k := range unionKeys(od, nd) {
-			c.names(n.at(kw), k, od[k], nd[k], fmt.Sprintf("when member %q is present, ", k))
-		}
-		return
-	}
-	c.names(n, kw, om[kw], nm[kw], "")
-}
-
-// names compares two lists of required member names at kw.
-func (c *schemaCmp) names(n node, kw string, ov, nv any, when string) {
-	or, nr := stringSet(ov), stringSet(nv)
-	for _, k := range setDiff(nr, or) {
-		c.emit(less, n, kw, fmt.Sprintf("%smember %q is now required", when, k))
-	}
-	for _, k := range setDiff(or, nr) {
-		c.emit(more, n, kw, fmt.Sprintf("%smember %q is no longer required", when, k))
-	}
-}
-
-// memberRule is what applies to one member name on one side.
-type memberRule int
-
-const (
-	mNamed   memberRule = iota // properties names it
-	mFree                      // nothing but patternProperties constrains it
-	mAP                        // additionalProperties (a schema) applies
-	mClosed                    // additionalProperties is false
-	mUnknown                   // a pattern wopkit cannot compile decides
-)
-
-// properties compares the members' schemas: properties,
-// patternProperties and additionalProperties together (the last applies
-// to the members the other two do not name or match).
-func (c *schemaCmp) properties(o, n node, om, nm map[string]any) {
-	op, _ := om["properties"].(map[string]any)
-	np, _ := nm["properties"].(map[string]any)
-	opp, _ := om["patternProperties"].(map[string]any)
-	npp, _ := nm["patternProperties"].(map[string]any)
-	oa, oaHas := om["additionalProperties"]
-	na, naHas := nm["additionalProperties"]
-	oOpen, nOpen := free(oa), free(na)
-	for _, p := range unionKeys(opp, npp) {
-		ov, oHas := opp[p]
-		nv, nHas := npp[p]
-		switch {
-		case oHas && nHas:
-			c.cmp(o.at("patternProperties", p).with(ov), n.at("patternProperties", p).with(nv))
-		case !oOpen || !nOpen:
-			c.emit(unknown, n.at("patternProperties"), p, fmt.Sprintf("pattern %q was added or removed beside additionalProperties: which members each applies to changed", p))
-		case nHas && !free(nv):
-			c.emit(less, n.at("patternProperties"), p, fmt.Sprintf("members matching %q must now match a schema", p))
-		case oHas && !free(ov):
-			c.emit(more, n.at("patternProperties"), p, fmt.Sprintf("members matching %q are no longer constrained", p))
-		}
-	}
-	rule := func(props map[string]any, pats map[string]any, ap any, open bool, k string) memberRule {
-		if _, ok := props[k]; ok {
-			return mNamed
-		}
-		if open {
-			return mFree
-		}
-		c.d.spend(len(pats))
-		for p := range pats {
-			re := c.d.regexp(p)
-			if re == nil {
-				return mUnknown
-			}
-			if re.MatchString(k) {
-				return mFree
-			}
-		}
-		if ap == false {
-			return mClosed
-		}
-		return mAP
-	}
-	oProps, nProps := o.at("properties"), n.at("properties")
-	for k := range c.d.union(oProps, op, nProps, np) {
-		if c.d.spend(1 + len(k)/32) {
-			return
-		}
-		ov, nv := op[k], np[k]
-		orl, nrl := rule(op, opp, oa, oOpen, k), rule(np, npp, na, nOpen, k)
-		switch {
-		case orl == mUnknown || nrl == mUnknown:
-			c.emit(unknown, nProps, k, fmt.Sprintf("member %q: a pattern of patternProperties cannot be read", k))
-		case orl == mNamed && nrl == mNamed:
-			c.cmp(oProps.at(k).with(ov), nProps.at(k).with(nv))
-		case orl == mClosed:
-			if nv != false {
-				c.emit(more, nProps, k, fmt.Sprintf("member %q is accepted (the old schema allowed no other members)", k))
-			}
-		case orl == mFree:
-			if !free(nv) {
-				c.emit(member, nProps, k, fmt.Sprintf("member %q", k))
-			}
-		case orl == mAP:
-			c.cmp(o.at("additionalProperties").with(oa), nProps.at(k).with(nv))
-		case nrl == mClosed:
-			c.emit(less, nProps, k, fmt.Sprintf("member %q was removed and is no longer allowed", k))
-		case nrl == mFree:
-			if !free(ov) {
-				c.emit(more, nProps, k, fmt.Sprintf("member %q is no longer described: it may hold any value", k))
-			}
-		default: // the new additionalProperties applies
-			c.cmp(oProps.at(k).with(ov), n.at("additionalProperties").with(na))
-		}
-	}
-	switch {
-	case !oaHas && !naHas:
-	case oaHas && naHas:
-		c.cmp(o.at("additionalProperties").with(oa), n.at("additionalProperties").with(na))
-	case !oaHas && na != true:
-		c.emit(less, n, "additionalProperties", "members not listed are now constrained")
-	case !naHas && oa != true:
-		c.emit(more, n, "additionalProperties", "members not listed are now accepted")
-	}
-}
-
-// bounds compares minimum/maximum and their kin.
-func (c *schemaCmp) bounds(n node, om, nm map[string]any) {
-	for _, kw := range append(slices.Clone(lowerBounds), upperBounds...) {
-		ov, oHas := om[kw]
-		nv, nHas := nm[kw]
-		of, oNum := ov.(float64)
-		nf, nNum := nv.(float64)
-		upper := slices.Contains(upperBounds, kw)
-		switch {
-		case !oHas && !nHas:
-		case oHas && !oNum, nHas && !nNum:
-			if c.canon(ov) != c.canon(nv) {
-				c.emit(unknown, n, kw, fmt.Sprintf("%s changed from %s to %s", kw, short(ov), short(nv)))
-			}
-		case oHas && nHas && of == nf:
-		case !oHas:
-			c.emit(less, n, kw, fmt.Sprintf("%s %v was added", kw, nf))
-		case !nHas:
-			c.emit(more, n, kw, fmt.Sprintf("%s %v was removed", kw, of))
-		case (nf > of) != upper:
-			c.emit(less, n, kw, fmt.Sprintf("%s went from %v to %v", kw, of, nf))
-		default:
-			c.emit(more, n, kw, fmt.Sprintf("%s went from %v to %v", kw, of, nf))
-		}
-	}
-}
-
-// tuple is how a schema constrains array items: the schemas of the first
-// items (prefixItems, or draft-07's items array) and the schema of the
-// rest (items, or draft-07's additionalItems).
-type tuple struct {
-	prefix    []any
-	prefixKw  string
-	rest      any
-	restKw    string
-	restGiven bool
-}
-
-func tupleOf(m map[string]any) tuple {
-	if pi, ok := m["prefixItems"].([]any); ok {
-		rest, has := m["items"]
-		return tuple{pi, "prefixItems", rest, "items", has}
-	}
-	if it, ok := m["items"].([]any); ok {
-		rest, has := m["additionalItems"]
-		return tuple{it, "items", rest, "additionalItems", has}
-	}
-	rest, has := m["items"]
-	return tuple{nil, "prefixItems", rest, "items", has}
-}
-
-// elem is the schema of item i on the side at x.
-func (t tuple) elem(x node, i int) node {
-	if i < len(t.prefix) {
-		return x.at(t.prefixKw, fmt.Sprint(i)).with(t.prefix[i])
-	}
-	return x.at(t.restKw).with(t.rest)
-}
-
-// arrays compares the items' schemas, item by item where a tuple is
-// given on either side.
-func (c *schemaCmp) arrays(o, n node, om, nm map[string]any) {
-	ot, nt := tupleOf(om), tupleOf(nm)
-	for i := range max(len(ot.prefix), len(nt.prefix)) {
-		c.cmp(ot.elem(o, i), nt.elem(n, i))
-	}
-	words := "the items' schema"
-	if nt.restKw == "additionalItems" || ot.restKw == "additionalItems" {
-		words = "the schema of the items after the tuple"
-	}
-	switch {
-	case ot.restGiven && nt.restGiven:
-		c.cmp(o.at(ot.restKw).with(ot.rest), n.at(nt.restKw).with(nt.rest))
-	case nt.restGiven && !free(nt.rest):
-		c.emit(less, n, nt.restKw, words+" was added")
-	case ot.restGiven && !free(ot.rest):
-		c.emit(more, n, ot.restKw, words+" was removed")
-	}
-}
-
-// contains compares contains: some item (minContains of them) must match
-// it, so a contains accepting more accepts more arrays; with maxContains
-// (at most so many may match) it cannot be proved either way.
-func (c *schemaCmp) contains(o, n node, om, nm map[string]any) {
-	ov, oHas := om["contains"]
-	nv, nHas := nm["contains"]
-	_, oMax := om["maxContains"]
-	_, nMax := nm["maxContains"]
-	oc, nc := o.at("contains").with(ov), n.at("contains").with(nv)
-	switch {
-	case !oHas && !nHas:
-	case oHas && nHas && (oMax || nMax):
-		if !c.same(oc, nc, false) {
-			c.emit(unknown, n, "contains", "the schema some items must match (contains) changed, and maxContains bounds how many may")
-		}
-	case oHas && nHas:
-		c.cmp(oc, nc)
-	case nHas:
-		c.emit(less, n, "contains", "a schema some item must match (contains) was added")
-	default:
-		c.emit(more, n, "contains", "the schema some item had to match (contains) was removed")
-	}
-}
-
-// not compares `not`: what accepts more inside accepts less outside.
-func (c *schemaCmp) not(o, n node, om, nm map[string]any) {
-	ov, oHas := om["not"]
-	nv, nHas := nm["not"]
-	switch {
-	case oHas && nHas:
-		saved := c.x
-		c.x = c.x.inner(negated)
-		c.cmp(o.at("not").with(ov), n.at("not").with(nv))
-		c.x = saved
-	case nHas:
-		c.emit(less, n, "not", "the schema they must not match was added")
-	case oHas:
-		c.emit(more, n, "not", "the schema they must not match was removed")
-	}
-}
-
-// monotone compares a keyword holding one schema whose accepting more
-// makes the whole accept more (propertyNames); absent is true.
-func (c *schemaCmp) monotone(o, n node, om, nm map[string]any, kw string) {
-	ov, oHas := om[kw]
-	nv, nHas := nm[kw]
-	if oHas || nHas {
-		c.cmp(o.at(kw).with(ov), n.at(kw).with(nv))
-	}
-}
-
-// dependents compares dependentSchemas and draft-07's dependencies (a
-// member's schema, or the names it requires), member by member.
-func (c *schemaCmp) dependents(o, n node, om, nm map[string]any) {
-	for _, kw := range []string{"dependentSchemas", "dependencies"} {
-		od, _ := om[kw].(map[string]any)
-		nd, _ := nm[kw].(map[string]any)
-		for _, k := range unionKeys(od, nd) {
-			ov, oHas := od[k]
-			nv, nHas := nd[k]
-			_, oList := ov.([]any)
-			_, nList := nv.([]any)
-			switch {
-			case oList && nList, oList && !nHas, nList && !oHas:
-				c.names(n.at(kw), k, ov, nv, fmt.Sprintf("when member %q is present, ", k))
-			case oList || nList:
-				c.emit(unknown, n.at(kw), k, fmt.Sprintf("what member %q requires changed between a list of names and a schema", k))
-			default:
-				c.cmp(o.at(kw, k).with(ov), n.at(kw, k).with(nv))
-			}
-		}
-	}
-}
-
-// dynamicRef compares $dynamicRef: it leads where $ref would unless its
-// target holds a $dynamicAnchor, whose meaning depends on where the
-// validation started (could not prove).
-func (c *schemaCmp) dynamicRef(o, n node, om, nm map[string]any) {
-	oref, oHas := om["$dynamicRef"].(string)
-	nref, nHas := nm["$dynamicRef"].(string)
-	if !oHas && !nHas {
-		return
-	}
-	if oHas && nHas {
-		ot, or := c.d.resolve(o, oref)
-		nt, nr := c.d.resolve(n, nref)
-		switch {
-		case or == inPack && nr == inPack && !dynamic(ot) && !dynamic(nt):
-			c.cmp(ot, nt)
-			return
-		case or == outside && nr == outside && ot.ptr == nt.ptr:
-			return
-		}
-	}
-	c.emit(unknown, n, "$dynamicRef", "a $dynamicRef changed, and where it leads depends on where validation started")
-}
-
-func dynamic(x node) bool {
-	m, _ := x.v.(map[string]any)
-	_, ok := m["$dynamicAnchor"]
-	return ok
-}
-
-// lists compares allOf, anyOf and oneOf: the schemas that are the same on
-// both sides (references followed) are set aside, the others compared
-// pairwise when as many remain on each side, otherwise by which were added
-// or removed.
-func (c *schemaCmp) lists(o, n node, om, nm map[string]any) {
-	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
-		ol, _ := om[kw].([]any)
-		nl, _ := nm[kw].([]any)
-		if len(ol) == 0 && len(nl) == 0 {
-			continue
-		}
-		used := make([]bool, len(ol))
-		var added, removed []int
-		for j := range nl {
-			found := false
-			for i := range ol {
-				if !used[i] && c.same(o.at(kw, fmt.Sprint(i)).with(ol[i]), n.at(kw, fmt.Sprint(j)).with(nl[j]), false) {
-					used[i], found = true, true
-					break
-				}
-			}
-			if !found {
-				added = append(added, j)
-			}
-		}
-		for i := range ol {
-			if !used[i] {
-				removed = append(removed, i)
-			}
-		}
-		if len(added) == 0 && len(removed) == 0 {
-			continue
-		}
-		if len(added) == len(removed) {
-			saved := c.x
-			if kw == "oneOf" {
-				c.x = c.x.inner(oneOfBranch)
-				c.oneOf++
-			}
-			for k := range added {
-				i, j := removed[k], added[k]
-				c.cmp(o.at(kw, fmt.Sprint(i)).with(ol[i]), n.at(kw, fmt.Sprint(j)).with(nl[j]))
-			}
-			if kw == "oneOf" {
-				c.x = saved
-				c.oneOf--
-			}
-			continue
-		}
-		// Adding a schema to allOf accepts less, to anyOf more; but an
-		// anyOf that appears (or disappears) as a whole is a constraint
-		// added (or removed).
-		grow, shrink := less, more
-		if kw == "anyOf" && len(ol) > 0 && len(nl) > 0 {
-			grow, shrink = more, less
-		}
-		switch {
-		case kw == "oneOf" && len(ol) > 0 && len(nl) > 0, len(added) > 0 && len(removed) > 0:
-			c.emit(unknown, n, kw, fmt.Sprintf("%s went from %d to %d schemas", kw, len(ol), len(nl)))
-		case len(added) > 0:
-			c.emit(grow, n.at(kw), fmt.Sprint(added[0]), fmt.Sprintf("%s gained %d schema(s) (%s)", kw, len(added), listWords(kw)))
-		default:
-			c.emit(shrink, n, kw, fmt.Sprintf("%s lost %d schema(s) (%s)", kw, len(removed), listWords(kw)))
-		}
-	}
-}
-
-func listWords(kw string) string {
-	switch kw {
-	case "allOf":
-		return "every value must match all of them"
-	case "oneOf":
-		return "a value must match exactly one of them"
-	}
-	return "a value must match one of them"
-}
-
-// conditional compares if/then/else: with the same "if" (references
-// followed), then and else compare as schemas; a condition added accepts
-// less.
-func (c *schemaCmp) conditional(o, n node, om, nm map[string]any) {
-	oi, oHas := om["if"]
-	ni, nHas := nm["if"]
-	switch {
-	case !oHas && !nHas:
-	case !oHas:
-		c.emit(less, n, "if", "a condition (if/then/else) was added")
-	case !nHas:
-		c.emit(more, n, "if", "a condition (if/then/else) was removed")
-	case !c.same(o.at("if").with(oi), n.at("if").with(ni), false):
-		c.emit(unknown, n, "if", "the condition (if) changed")
-	default:
-		for _, kw := range []string{"then", "else"} {
-			ov, nv := om[kw], nm[kw]
-			if ov == nil && nv == nil {
-				continue
-			}
-			c.cmp(o.at(kw).with(ov), n.at(kw).with(nv))
+			c.emit(unknown, n, kw, fmt.Sprintf("%s changed from %s to %s, %s", kw, short(ov), short(nv), why))
 		}
 	}
 }
@@ -1022,155 +450,4 @@ func (x node) with(v any) node {
 	}
 	x.v = v
 	return x
-}
-
-// regexp is the pattern p compiled (nil when Go's regexp cannot read it),
-// once per comparison.
-func (d *differ) regexp(p string) *regexp.Regexp {
-	if re, ok := d.regexps[p]; ok {
-		return re
-	}
-	re, err := regexp.Compile(p)
-	if err != nil {
-		re = nil
-	}
-	d.regexps[p] = re
-	return re
-}
-
-// canon is v as canonical JSON (encoding/json sorts object keys).
-func canon(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// canon is canon(v), its length spent from the work budget.
-func (c *schemaCmp) canon(v any) string {
-	s := canon(v)
-	c.d.spend(len(s) / 64)
-	return s
-}
-
-func short(v any) string {
-	s := canon(v)
-	if len(s) > 60 {
-		s = s[:57] + "..."
-	}
-	return s
-}
-
-func stringSet(v any) map[string]bool {
-	s := map[string]bool{}
-	list, _ := v.([]any)
-	for _, x := range list {
-		if str, ok := x.(string); ok {
-			s[str] = true
-		}
-	}
-	return s
-}
-
-// setDiff is the members of a not in b, sorted.
-func setDiff(a, b map[string]bool) []string {
-	var out []string
-	for k := range a {
-		if !b[k] {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-func sorted(s map[string]bool) []string { return setDiff(s, nil) }
-
-// union is unionKeys(om, nm) for the objects at the places o and n, their
-// sorted keys kept (a definition compared with many others is sorted
-// once).
-func (d *differ) union(o node, om map[string]any, n node, nm map[string]any) iter.Seq[string] {
-	ok, nk := d.sortedKeys(o, om), d.sortedKeys(n, nm)
-	return func(yield func(string) bool) {
-		i, j := 0, 0
-		for i < len(ok) || j < len(nk) {
-			var k string
-			switch {
-			case j == len(nk) || i < len(ok) && ok[i] < nk[j]:
-				k = ok[i]
-				i++
-			case i == len(ok) || nk[j] < ok[i]:
-				k = nk[j]
-				j++
-			default:
-				k = ok[i]
-				i, j = i+1, j+1
-			}
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
-type keysAt struct {
-	p *Pack
-	l loc
-}
-
-func (d *differ) sortedKeys(x node, m map[string]any) []string {
-	k := keysAt{x.p, x.place()}
-	if ks, ok := d.keys[k]; ok && len(ks) == len(m) {
-		return ks
-	}
-	d.spend(len(m))
-	ks := unionKeys(m, nil)
-	d.keys[k] = ks
-	return ks
-}
-
-func unionKeys(a, b map[string]any) []string {
-	var out []string
-	for k := range a {
-		out = append(out, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// pointerGet reads the JSON pointer ptr ("" is the whole document) in v.
-func pointerGet(v any, ptr string) (any, bool) {
-	if ptr == "" {
-		return v, true
-	}
-	if ptr[0] != '/' {
-		return nil, false
-	}
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch x := v.(type) {
-		case map[string]any:
-			var ok bool
-			if v, ok = x[tok]; !ok {
-				return nil, false
-			}
-		case []any:
-			i := -1
-			fmt.Sscan(tok, &i)
-			if i < 0 || i >= len(x) || fmt.Sprint(i) != tok {
-				return nil, false
-			}
-			v = x[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
-}
-
-func escape(tok string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
 }

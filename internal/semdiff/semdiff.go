@@ -13,9 +13,9 @@ package semdiff
 
 import (
 	"cmp"
-	"regexp"
 	"slices"
 
+	"github.com/openwop/wopkit/internal/ecmare"
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/third_party/semver"
 )
@@ -90,7 +90,7 @@ func (r *Result) Breaking() []Change {
 func Compare(old, new *Pack) *Result {
 	r := &Result{From: old.Name + "@" + old.Version, To: new.Name + "@" + new.Version, Changes: []Change{}, old: old, new: new}
 	d := &differ{old: old, new: new, res: r, referenced: map[string]bool{}, budget: workBudget,
-		emitted: map[emitKey]bool{}, sameDone: map[sameKey]bool{}, sameLocal: map[sameKey]bool{}, regexps: map[string]*regexp.Regexp{}, keys: map[keysAt][]string{},
+		emitted: map[emitKey]bool{}, sameDone: map[sameKey]bool{}, sameLocal: map[sameKey]bool{}, regexps: map[string]*ecmare.Regexp{}, keys: map[keysAt][]string{},
 		oldIDs: map[loc]int32{}, newIDs: map[loc]int32{}, resolved: map[resolveKey]resolution{}}
 	d.manifest()
 	d.files()

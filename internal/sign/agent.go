@@ -105,7 +105,7 @@ func (k *AgentKey) Sign(_ io.Reader, msg []byte, opts crypto.SignerOpts) ([]byte
 	if err != nil {
 		return nil, werr.Wrap(werr.Env, "ssh_agent_sign_failed", err, "the ssh-agent did not sign %d bytes with %s", len(msg), k.Info).
 			WithHint("the agent refused or the key went away (a card removed, a PIN or confirmation declined, a locked agent): check `ssh-add -l` and try again; " +
-				"a smart card receives the whole pack.json (Ed25519 does not prehash) and some refuse long messages: see the README, \"Signing without key files\"")
+				"a smart card receives the whole pack.json (Ed25519 does not prehash) and some refuse long messages: see docs/GUIDE.md, \"Signing without key files\"")
 	}
 	if sig.Format != ssh.KeyAlgoED25519 || len(sig.Blob) != ed25519.SignatureSize || !ed25519.Verify(k.pub, msg, sig.Blob) {
 		return nil, werr.New(werr.Env, "ssh_agent_sign_failed", "the ssh-agent's %s signature with %s does not verify as plain Ed25519", sig.Format, k.Info).

@@ -11,7 +11,7 @@ import (
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// Signing methods and file names of SPEC-NOTES §4.
+// Signing methods and file names of docs/FORMATS.md §4.
 const (
 	MethodManual   = "manual"   // v1: signing.method "manual", signature in keys/pack.json.sig
 	MethodV2       = "v2"       // v2: signing.scheme "ed25519-canonical-json"

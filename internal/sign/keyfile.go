@@ -27,13 +27,8 @@ const maxKeyFile = 64 << 10
 // It refuses to replace an existing file unless force is set.
 func WriteKeyPair(prefix string, key crypto.Signer, passphrase []byte, force bool) (keyPath, pubPath string, err error) {
 	keyPath, pubPath = prefix+".key", prefix+".pub"
-	if !force {
-		for _, p := range []string{keyPath, pubPath} {
-			if _, err := os.Lstat(p); err == nil {
-				return "", "", werr.New(werr.Invalid, "key_exists", "%s already exists", p).
-					WithHint("choose another --out prefix, or pass --force to replace it")
-			}
-		}
+	if err := KeyPairFree(prefix, force); err != nil {
+		return "", "", err
 	}
 	privPEM, err := MarshalPrivateKeyPEM(key, passphrase)
 	if err != nil {
@@ -50,6 +45,21 @@ func WriteKeyPair(prefix string, key crypto.Signer, passphrase []byte, force boo
 		return "", "", err
 	}
 	return keyPath, pubPath, nil
+}
+
+// KeyPairFree refuses (key_exists) when PREFIX.key or PREFIX.pub already
+// exists and force is not set: keygen checks it before it asks anything.
+func KeyPairFree(prefix string, force bool) error {
+	if force {
+		return nil
+	}
+	for _, p := range []string{prefix + ".key", prefix + ".pub"} {
+		if _, err := os.Lstat(p); err == nil {
+			return werr.New(werr.Invalid, "key_exists", "%s already exists; nothing was asked or written", p).
+				WithHint("choose another --out prefix, or pass --force to replace it")
+		}
+	}
+	return nil
 }
 
 // WritePublicKey writes pub to path as SPKI PEM (0644), atomically, the

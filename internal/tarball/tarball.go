@@ -1,5 +1,5 @@
 // Package tarball writes and reads OpenWOP pack tarballs: the registry's
-// deterministic gzip'd USTAR layout (SPEC-NOTES §3), written with a parallel
+// deterministic gzip'd USTAR layout (docs/FORMATS.md §3), written with a parallel
 // gzip compressor, and a streaming reader that refuses hostile archives
 // (traversal, links, devices, duplicates, oversized entries, gzip bombs)
 // before any of their bytes reach the caller.
@@ -61,7 +61,7 @@ type Limits struct {
 	MaxEntries    int   // number of entries, directories included
 }
 
-// RegistryLimits are the public registry's limits (SPEC-NOTES §3): 10 MiB
+// RegistryLimits are the public registry's limits (docs/FORMATS.md §3): 10 MiB
 // compressed, 50 MiB unpacked, 5 MiB per entry, 256 KiB pack.json, 10000
 // entries.
 var RegistryLimits = Limits{MaxCompressed: 10 << 20, MaxUnpacked: 50 << 20, MaxEntry: 5 << 20, MaxManifest: 256 << 10, MaxEntries: 10000}

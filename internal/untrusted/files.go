@@ -40,6 +40,9 @@ type Dir struct {
 // OpenDir opens path as a root. The directory itself may be reached
 // through a link (the user named it); nothing below it may leave it.
 func OpenDir(path string) (*Dir, error) {
+	if err := safefile.CheckDir(path); err != nil {
+		return nil, err
+	}
 	r, err := os.OpenRoot(path)
 	if err != nil {
 		return nil, err

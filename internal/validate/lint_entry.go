@@ -19,7 +19,7 @@ import (
 )
 
 // OW017: a JavaScript pack's entry, loaded with node, exports a `nodes`
-// object with one function per nodes[].typeId (SPEC-NOTES §6; the
+// object with one function per nodes[].typeId (docs/FORMATS.md §6; the
 // registry's gate checks the same).
 //
 // Loading the entry runs the author's code. So the rule runs only when
@@ -175,7 +175,7 @@ func checkEntryExports(c *lintCtx) {
 		if len(exp.DefaultKeys) > 0 {
 			hint = "the typeId map is only the default export: add `export const nodes = <that object>;` beside `export default nodes`"
 		}
-		c.report("/runtime/entry", false, fmt.Sprintf("runtime.entry %q exports no `nodes` object (it is %s); SPEC-NOTES §6 requires one; %s", entry, exp.Nodes, c.refusal("SPEC-NOTES §6")), hint)
+		c.report("/runtime/entry", false, fmt.Sprintf("runtime.entry %q exports no `nodes` object (it is %s); the registry's packs export one (docs/FORMATS.md §6); %s", entry, exp.Nodes, c.refusal("its smoke test, scripts/test-packs.mjs")), hint)
 		return
 	}
 	kinds := map[string]string{}

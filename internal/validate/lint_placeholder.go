@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
-	scaffolded "github.com/openwop/wopkit/internal/scaffold/placeholder"
+	placeholders "github.com/openwop/wopkit/internal/placeholder"
 )
 
 // PlaceholderRule is the id of the rule that warns of a value a scaffold
@@ -14,7 +14,7 @@ const PlaceholderRule = "PH001"
 
 // checkScaffoldPlaceholders warns at every string member that still holds one of
 // the values wopkit's scaffolds write for the author to replace (the list
-// is internal/scaffold/placeholder's), with Options.Placeholders.
+// is internal/placeholder's), with Options.Placeholders.
 func checkScaffoldPlaceholders(c *lintCtx) {
 	if !c.opts.Placeholders {
 		return
@@ -31,7 +31,7 @@ func checkScaffoldPlaceholders(c *lintCtx) {
 				walk(jsondoc.Index(ptr, i), append(toks[:len(toks):len(toks)], fmt.Sprint(i)), it)
 			}
 		case jsondoc.String:
-			if p, ok := scaffolded.Find(toks, n.Str); ok {
+			if p, ok := placeholders.Find(toks, n.Str); ok {
 				c.report(ptr, false, fmt.Sprintf("%q is a placeholder: %s, which wopkit new writes to be replaced", n.Str, p.What), p.Fix)
 			}
 		}

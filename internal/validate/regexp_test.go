@@ -1,19 +1,62 @@
 package validate
 
-import "testing"
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
 
-func TestECMALookahead(t *testing.T) {
-	t.Parallel()
-	re, err := ecmaRegexp(`^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*\.[a-z][a-z0-9-]*$`)
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
+)
+
+// promptRefWithPattern is a validator whose v1 prompt-ref schema (an
+// override through SchemaDir) is a string matching pattern.
+func promptRefWithPattern(t *testing.T, pattern string) func(value string) []Problem {
+	t.Helper()
+	dir := t.TempDir()
+	schema, _ := json.Marshal(map[string]any{"$schema": "https://json-schema.org/draft/2020-12/schema",
+		"$id": "https://openwop.dev/spec/v1/prompt-ref.schema.json", "type": "string", "pattern": pattern})
+	if err := os.WriteFile(filepath.Join(dir, "prompt-ref.schema.json"), schema, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := New(Options{SchemaDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for s, want := range map[string]bool{"api.github.com": true, "-bad.example.com": false, "x.y": true, "nodot": false} {
-		if got := re.MatchString(s); got != want {
-			t.Errorf("%q: %v, want %v", s, got, want)
+	return func(value string) []Problem {
+		b, _ := json.Marshal(value)
+		doc, err := jsondoc.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.SchemaProblemsFor(kinds.V1, kinds.PromptRef, doc, "")
+	}
+}
+
+// Issue 42.1: patterns are ECMA-262 (as ajv reads them), not RE2: \s takes
+// U+00A0, lookbehind and back-references work, `.` refuses U+2028.
+func TestPatternsAreECMA262(t *testing.T) {
+	t.Parallel()
+	check := promptRefWithPattern(t, `^(\w)\s(?<=\s)\1.$`)
+	for value, want := range map[string]bool{"a\u00a0ax": true, "a\tab": true, "a ba": false, "a a\u2028": false, "aa ax": false} {
+		if ps := check(value); (len(ps) == 0) != want {
+			t.Errorf("%q: valid %v, want %v (%v)", value, len(ps) == 0, want, ps)
 		}
 	}
-	if _, err := ecmaRegexp(`a(?<=b)`); err == nil {
-		t.Error("a lookbehind compiled")
+}
+
+// A pattern that backtracks past ecmare.Timeout refuses the value with a
+// message that says the check could not be decided (never a hang).
+func TestUndecidedPatternIsAClearError(t *testing.T) {
+	t.Parallel()
+	check := promptRefWithPattern(t, `^(a+)+$`)
+	if ps := check("aaaa"); len(ps) != 0 {
+		t.Fatalf("a match refused: %v", ps)
+	}
+	ps := check(strings.Repeat("a", 60) + "!")
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "could not be checked") || ps[0].Rule != "schema/pattern" {
+		t.Errorf("want one schema/pattern problem saying it could not be checked, got %v", ps)
 	}
 }

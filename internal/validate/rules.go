@@ -12,7 +12,7 @@ func init() { rules = ruleTable() }
 
 func ruleTable() []Rule {
 	return []Rule{
-		// Node packs (SPEC-NOTES §2, in its order), then extras.
+		// Node packs (docs/FORMATS.md §2, in its order), then extras.
 		{ID: "OW001", Severity: Error, Kinds: packOnly, check: checkTypeIDsUnique,
 			Summary: "nodes[].typeId is unique within the pack"},
 		{ID: "OW002", Severity: Error, Kinds: packOnly, check: checkConnectorResolves,
@@ -57,6 +57,8 @@ func ruleTable() []Rule {
 			Summary: "--for-registry: every *SchemaRef names a schemas/<file>.json that publish serves (check-pack-schema-tree-complete)"},
 		{ID: "OW022", Severity: Error, Kinds: everyPack, check: checkEventNames,
 			Summary: "--for-registry: every eventName is templated, a protocol event type or <org>.<kebab>[.<kebab>] under a registered org (check-pack-event-names)"},
+		{ID: "OW023", Severity: Error, Kinds: packOnly, NeedsFiles: true, check: checkSmoke,
+			Summary: "--for-registry --run-entry: the registry's pre-PR smoke test (test-packs.mjs, as `wopkit test --smoke`) passes: schemas/*.json compile, and each node called once under the minimal ctx returns an object with outputs or throws (a pure node not host_capability_missing; a pure node that returns is cacheable)"},
 
 		// Every v2 pack manifest (the registry's v2 checks; spec-v2 NOTES §6).
 		{ID: "PK001", Severity: Error, Kinds: v2Packs, check: checkEnginesAdmit2,
@@ -135,7 +137,7 @@ func ruleTable() []Rule {
 		{ID: PlaceholderRule, Severity: Warning, Kinds: newDocs, check: checkScaffoldPlaceholders,
 			Summary: "no value is still one wopkit new writes to be replaced (an example.com address, \"A new OpenWOP pack.\", a template prompt, a name under the example organisation)"},
 
-		// Agent tool install manifests (SPEC-NOTES §2, in its order), then extras.
+		// Agent tool install manifests (docs/FORMATS.md §2, in its order), then extras.
 		{ID: "IM001", Severity: Error, Kinds: toolOnly, check: checkScopesUsed,
 			Summary: "actions[].scopes_used[] entries are declared scopes[].resource"},
 		{ID: "IM002", Severity: Error, Kinds: toolOnly, check: checkSmokeAction,

@@ -54,6 +54,11 @@ type Options struct {
 	// RunEntry lets OW017 load a javascript pack's runtime.entry with node
 	// (which runs the author's code) for packs read from a directory.
 	RunEntry bool
+	// Smoke runs the registry's smoke test (internal/smoke) on a pack
+	// directory for OW023, which runs only with ForRegistry and RunEntry;
+	// cmd/wopkit sets it (validate cannot import the smoke test, which
+	// uses it).
+	Smoke func(dir string) []SmokeFinding
 	// SkipPackCheck leaves out of a pack directory's verdict what only
 	// `wopkit pack` refuses (pack.Check): BeforePack sets it, since pack
 	// collects the files itself right after validating.
@@ -253,7 +258,28 @@ func (v *Validator) file(name string, data []byte, k Kind, spec Spec) FileReport
 		fr.Spec = spec
 	}
 	v.checkDoc(&fr, doc, nil)
+	v.noteSpec(&fr, doc)
 	return fr
+}
+
+// noteSpec says, in the file's note, which spec a pack was checked under
+// and why when its marks disagree (an engines range that cannot decide,
+// v2 marks that do), and the flag that forces the other.
+func (v *Validator) noteSpec(fr *FileReport, doc *jsondoc.Doc) {
+	if v.opts.Spec != SpecAuto {
+		return
+	}
+	sp, why := DetectSpec(doc.Root)
+	marks, ok := strings.CutPrefix(why, kinds.MarksReason)
+	if !ok || sp != fr.Spec {
+		return
+	}
+	r := doc.Root.Get("engines").Get("openwop").Text()
+	n := fmt.Sprintf("checked as v2: engines.openwop %q names no ceiling and cannot decide the spec, so the pack's v2 marks do (%s); --spec v1 checks it as v1", r, marks)
+	if fr.Note != "" {
+		n += "; " + fr.Note
+	}
+	fr.Note = n
 }
 
 // SpecOf returns the spec version a document of kind k is checked against:

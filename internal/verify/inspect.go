@@ -149,7 +149,7 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 		sp, from := kinds.DetectSpec(d.Root)
 		info.Manifest.Spec, info.Manifest.SpecFrom = string(sp), from
 	}
-	if p, _ := kinds.PackNamed(doc.Kind); p.Doc == kinds.ConnectionPack {
+	if p, _ := kinds.PackNamed(doc.Kind); p.HoldsProvider() {
 		info.Manifest.Provider = providerOf(doc.Provider)
 	}
 	info.Signing = doc.Signing

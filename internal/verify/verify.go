@@ -40,12 +40,12 @@ type Policy struct {
 	// tarball.RegistryLimits with a registry and tarball.DefaultLimits without.
 	Limits *tarball.Limits
 	// AllowYanked accepts a version the registry yanked (with a warning
-	// note); by default it is refused with pack_yanked (SPEC-NOTES §5:
+	// note); by default it is refused with pack_yanked (docs/FORMATS.md §5:
 	// verified mode includes "not yanked").
 	AllowYanked bool
 }
 
-// Result is the verdict on one tarball (the `verify --json` shape of CLI.md).
+// Result is the verdict on one tarball (the `verify --json` shape of docs/CLI.md).
 type Result struct {
 	Path             string `json:"path"`
 	Verified         bool   `json:"verified"`

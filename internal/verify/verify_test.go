@@ -140,7 +140,7 @@ func flip(t testing.TB, stream []byte, name string, at int) []byte {
 }
 
 // Requirement 4: one changed byte anywhere, or a key not granted the
-// namespace, fails with the stable code of CLI.md.
+// namespace, fails with the stable code of docs/CLI.md.
 func TestTampering(t *testing.T) {
 	reg := fixtures.Registry(t)
 	root := openRegistry(t, reg)

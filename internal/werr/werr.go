@@ -3,7 +3,7 @@
 // Every failure a user can act on is an *Error with a stable Code (the codes
 // that `--json` output and scripts rely on), a lower-case message saying what
 // is wrong and where, and a Hint saying what to do. ExitCode maps any error to
-// the process exit status documented in CLI.md:
+// the process exit status documented in docs/CLI.md:
 //
 //	0  success
 //	1  the input is invalid, unverified or refused (Invalid)

@@ -3,7 +3,6 @@ package sbom
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,11 +19,11 @@ func TestMatchesGenerateSBOM(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node not found: skipping the comparison with generate-sbom.mjs")
 	}
-	tools := fixtures.RegistryTools(t)
+	tools := fixtures.RegistryCheckout(t)
 	reg := fixtures.Registry(t)
 	dir := t.TempDir()
-	copyTree(t, filepath.Join(reg, "v1"), filepath.Join(dir, "registry", "v1"))
-	copyTree(t, filepath.Join(tools, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
+	fixtures.CopyInto(t, filepath.Join(reg, "v1"), filepath.Join(dir, "registry", "v1"))
+	fixtures.CopyInto(t, filepath.Join(tools, "registry", "scripts"), filepath.Join(dir, "registry", "scripts"))
 	cmd := exec.Command("node", "registry/scripts/generate-sbom.mjs")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -65,25 +64,4 @@ func read(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

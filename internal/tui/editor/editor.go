@@ -50,6 +50,10 @@ type editor struct {
 	// whole: the selected problem is shown whole in the detail pane (the
 	// list cuts a long one with …)
 	whole bool
+	// expansion: the detail pane shows the chain under the cursor (every
+	// chain when the cursor is on none) expanded with its default
+	// parameters, as a host splices it (a workflow-chain pack only)
+	expansion bool
 
 	rows     []row
 	expanded map[string]bool
@@ -73,6 +77,8 @@ type editor struct {
 	// sealed: a registry version manifest, whose integrity a hand edit
 	// breaks; the first save only says so, the second saves.
 	sealed, saveAnyway bool
+	// cases is the focused node's stored cases, run with t (nil until then).
+	cases *casesMsg
 }
 
 // loadEditor reads the document at path (a pack directory means its

@@ -1,12 +1,13 @@
 package editor
 
 import (
-	"github.com/openwop/wopkit/internal/tui"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/termsafe"
+	"github.com/openwop/wopkit/internal/tui"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // Update handles the editor's messages and keys.
@@ -39,6 +40,12 @@ func (e *editor) Update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 		if msg.quit {
 			return e, tea.Quit
 		}
+	case casesMsg:
+		e.cases = &msg
+		e.status = ""
+		if n := len(msg.lines); n > 0 {
+			e.status = "cases of " + msg.node + ": " + termsafe.String(msg.lines[n-1])
+		}
 	case tui.QuitMsg:
 		return e, tea.Quit
 	case externalDoneMsg:
@@ -70,7 +77,14 @@ func (e *editor) Update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
 	keys := e.ctx.Keys
 	e.status = ""
+	if e.expansion && (key.Matches(k, keys.Expansion) || key.Matches(k, keys.Cancel)) {
+		e.expansion = false // the key, or esc, goes back to the field
+		return nil
+	}
 	switch {
+	case key.Matches(k, keys.Expansion) && e.kind == validate.WorkflowChainPack:
+		e.expansion = true
+		return nil
 	case key.Matches(k, keys.Up):
 		e.cursor--
 	case key.Matches(k, keys.Down):
@@ -118,6 +132,8 @@ func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
 		if len(e.problems.Items) > 0 {
 			e.focus = focusProblems
 		}
+	case key.Matches(k, keys.Test):
+		return e.runCases()
 	case key.Matches(k, keys.Quit):
 		if d := e.ConfirmQuit(); d != nil {
 			return tui.Push(d)

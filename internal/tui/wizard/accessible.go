@@ -13,8 +13,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/run"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
@@ -165,12 +167,48 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 	}
 	printLines(out, summaryWith(res.Summary(), towardPR(a, opts, res)))
 	opts.removeDrafts(opts.draftDirs(a))
+	if !res.DryRun && run.HasCases(res.Dir) {
+		if pipe { // a script's answers are all read: it runs the cases itself
+			fmt.Fprintf(out, "Run the new pack's stored cases with: wopkit test %s\n", res.Dir)
+			return nil
+		}
+		yes, err := askRunCases(ctx, k, lines, tr)
+		if err != nil || !yes {
+			return nil // the pack is written: leaving here loses nothing
+		}
+		printCases(ctx, out, res.Dir)
+	}
 	return nil
 }
 
 // extraWait is how long accessible mode waits, after the last question,
 // for piped lines not read yet (see ask.Lines.Extra).
 const extraWait = 250 * time.Millisecond
+
+// askRunCases asks whether to run the new pack's stored cases now (no by
+// default: they run node).
+func askRunCases(ctx context.Context, k ask.Asker, lines *ask.Lines, tr *ask.Transcript) (bool, error) {
+	yes := false
+	q := k.Yes("runCases", "Run the tests now?", huh.NewPointerAccessor(&yes))
+	f := huh.NewForm(huh.NewGroup(q)).WithTheme(ask.PlainTheme).WithAccessible(true).WithInput(lines).WithOutput(tr)
+	if err := tr.Run(func() error { return f.RunWithContext(ctx) }); err != nil {
+		return false, tr.Fail(err, "run the tests")
+	}
+	return yes && !lines.EOF, nil
+}
+
+// printCases runs the stored cases of the pack in dir and says each
+// node's outputs, or its failure.
+func printCases(ctx context.Context, out io.Writer, dir string) {
+	tr, err := run.TestPack(ctx, dir, nil)
+	if err != nil {
+		fmt.Fprintln(out, termsafe.String("The cases did not run: "+create.Text(err)))
+		return
+	}
+	for _, l := range tr.Lines() {
+		fmt.Fprintln(out, termsafe.String(l))
+	}
+}
 
 // printProblems lists the problems that stop the files, each under the
 // label of the question that answers it.

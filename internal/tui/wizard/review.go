@@ -208,6 +208,7 @@ func (w *wizard) ran(m runMsg) tea.Cmd {
 	w.busy = ""
 	if m.err == nil {
 		w.finished, w.done, w.err = true, m.summary, "" // the plan's notes end it (a connection's OAuth client)
+		w.cases = m.cases
 		w.out.ok, w.out.err, w.out.summary = true, nil, m.summary
 		w.opts.removeDrafts(w.opts.draftDirs(w.a))
 		return nil

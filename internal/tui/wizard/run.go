@@ -1,8 +1,6 @@
 package wizard
 
 import (
-	"github.com/openwop/wopkit/internal/tui"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,8 +11,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/run"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/semdiff"
+	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -26,6 +26,11 @@ type (
 	runMsg struct {
 		summary []string
 		err     error
+		cases   string // the new pack's folder, when it has stored cases to run
+	}
+	// casesMsg is the new pack's stored cases run (the summary's t key).
+	casesMsg struct {
+		lines []string
 	}
 	// replaceMsg is the review planned again to replace the pack in the
 	// target folder (--force): the wizard keeps Force from then on.
@@ -360,15 +365,31 @@ func runCmd(v *validate.Validator, a *answers, opts session, plan *scaffold.Plan
 		if err != nil {
 			return runMsg{err: err}
 		}
-		return runMsg{summary: summaryWith(res.Summary(), towardPR(ac, opts, res))}
+		m := runMsg{summary: summaryWith(res.Summary(), towardPR(ac, opts, res))}
+		if !res.DryRun && run.HasCases(res.Dir) {
+			m.cases = res.Dir
+		}
+		return m
+	}
+}
+
+// runCases runs the stored cases of the pack in dir (the summary's t key):
+// each node's outputs, or its failure, in words.
+func runCases(dir string) tea.Cmd {
+	return func() tea.Msg {
+		tr, err := run.TestPack(context.Background(), dir, nil)
+		if err != nil {
+			return casesMsg{lines: []string{"the cases did not run: " + create.Text(err)}}
+		}
+		return casesMsg{lines: tr.Lines()}
 	}
 }
 
 // draftKinds are where a draft kept before the kinds had one place kept
-// each declarative kind's answers ("chain", "prompt", …): upgradeDraft
-// moves them under "kinds", so that resuming such a draft loses nothing.
-var draftKinds = map[string]string{"chain": scaffold.KindWorkflowChain, "prompt": scaffold.KindPrompt,
-	"card": scaffold.KindCard, "form": scaffold.KindFormContent, "artifact": scaffold.KindArtifactType}
+// each declarative kind's answers ("chain", "prompt", …), by kind name
+// (each kind's pages file says its own, askKind): upgradeDraft moves them
+// under "kinds", so that resuming such a draft loses nothing.
+var draftKinds = map[string]string{}
 
 // upgradeDraft is the draft b in today's shape (b itself when it is).
 func upgradeDraft(b []byte) []byte {

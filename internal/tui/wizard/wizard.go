@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
@@ -40,14 +41,17 @@ type wizard struct {
 	fixing bool   // the page was opened from a review problem: back to the review after it
 
 	rev      review
-	busy     string   // what is running, shown instead of the form
-	finished bool     // the summary is shown
-	done     []string // the summary lines
-	err      string   // the last failure
-	notice   string   // a note above the form (a key that cannot work here)
-	fixNote  string   // the review problem the page was opened to fix, until it is left or fixed
-	fixKey   string   // the key of the field fixNote is about
-	start    string   // a fresh start's answers (fingerprint; "" for a draft or given answers): leaving them so keeps no draft
+	busy     string // what is running, shown instead of the form
+	finished bool   // the summary is shown
+	cases    string // the new pack's folder while its stored cases can be run (t)
+	// caseLines are the stored cases' result, once run.
+	caseLines []string
+	done      []string // the summary lines
+	err       string   // the last failure
+	notice    string   // a note above the form (a key that cannot work here)
+	fixNote   string   // the review problem the page was opened to fix, until it is left or fixed
+	fixKey    string   // the key of the field fixNote is about
+	start     string   // a fresh start's answers (fingerprint; "" for a draft or given answers): leaving them so keeps no draft
 	// filtering is set while the license list is being searched (esc then
 	// stops the search, not the wizard).
 	filtering bool
@@ -371,6 +375,15 @@ func (w *wizard) update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 	case replaceMsg:
 		w.opts.Force = true
 		return w.update(msg.Msg)
+	case casesMsg:
+		w.busy, w.cases = "", ""
+		w.caseLines = []string{"The stored cases (wopkit test runs them again):"}
+		for _, l := range msg.lines {
+			w.caseLines = append(w.caseLines, "  "+termsafe.String(l))
+		}
+		// shown first: a short screen cuts the summary's end
+		w.out.summary = append(append(w.out.summary, ""), w.caseLines...)
+		return w, nil
 	case runMsg:
 		return w, w.ran(msg)
 	case tui.QuitMsg:
@@ -387,6 +400,10 @@ func (w *wizard) update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 		if w.finished {
 			if key.Matches(msg, w.ctx.Keys.Quit) || msg.String() == "enter" {
 				return w, tea.Quit
+			}
+			if msg.String() == "t" && w.cases != "" {
+				w.busy = "running the new pack's stored cases…"
+				return w, runCases(w.cases)
 			}
 			return w, nil
 		}

@@ -141,8 +141,39 @@ func trimmedLines(s string) []string {
 }
 
 func (w *wizard) summaryView() string {
+	lines := w.done
+	if len(w.caseLines) > 0 {
+		lines = append(append(append([]string{}, w.caseLines...), ""), w.done...)
+	}
+	out := w.wrapLines(lines)
+	if room := w.ctx.Height - 4; room > 0 && strings.Count(out, "\n") > room {
+		// A short screen: the list of the files written (kept whole in the
+		// summary printed when the screen closes) gives way to the rest.
+		short := append([]string{}, lines...)
+		for i, l := range short {
+			if head, _, ok := strings.Cut(l, ": "); ok && strings.HasPrefix(l, "wrote ") {
+				short[i] = head + " (listed when you leave)"
+				break
+			}
+		}
+		out = w.wrapLines(short)
+		if strings.Count(out, "\n") > room { // the commands toward the pull request too (see towardPR)
+			if i := slices.Index(short, towardHead); i > 0 {
+				out = w.wrapLines(append(short[:i:i], towardHead[:len(towardHead)-1]+" (listed when you leave)"))
+			}
+		}
+	}
+	if w.cases != "" { // after the next commands; the help line offers it too
+		out += "\n" + widgets.Wrap("Press t to run the new pack's stored cases in the sandbox (each node's outputs, or why it failed).", w.ctx.Width-2) + "\n"
+	}
+	return out
+}
+
+// wrapLines wraps the summary's lines to the screen; an indented line's
+// wrapped rest keeps its indent.
+func (w *wizard) wrapLines(lines []string) string {
 	out := ""
-	for _, l := range w.done { // an indented line's wrapped rest keeps its indent
+	for _, l := range lines {
 		body := strings.TrimLeft(l, " ")
 		pre := l[:len(l)-len(body)]
 		out += pre + strings.ReplaceAll(widgets.Wrap(body, w.ctx.Width-2-len(pre)), "\n", "\n"+pre) + "\n"
@@ -155,6 +186,9 @@ func (w *wizard) Help() []key.Binding {
 	k := w.ctx.Keys
 	switch {
 	case w.finished:
+		if w.cases != "" {
+			return []key.Binding{key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "run the cases")), k.Quit}
+		}
 		return []key.Binding{k.Quit}
 	case w.form == nil:
 		return w.rev.help(k)

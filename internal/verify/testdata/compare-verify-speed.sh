@@ -4,20 +4,22 @@
 # The corpus: the v1 registry slice of ../shared/fixtures (7 signed versions) with each version copied
 # round-robin to 281 versions, the count of the live v1 registry (the copies keep their bytes, so every
 # signature holds). verify-signatures.mjs walks the tree; wopkit is given the 281 tarballs and their .sig.
-# Needs node; hyperfine (apt-get install hyperfine) or falls back to bash time.
-#   usage: internal/verify/testdata/compare-verify-speed.sh [COUNT]
+# Needs node, and a work tree of openwop/openwop-registry (its scripts) named by WOPKIT_REGISTRY_CHECKOUT;
+# hyperfine (apt-get install hyperfine) or falls back to bash time.
+#   usage: WOPKIT_REGISTRY_CHECKOUT=~/openwop-registry internal/verify/testdata/compare-verify-speed.sh [COUNT]
 set -euo pipefail
 count=${1:-281}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 shared=$(cd "$repo/../shared" && pwd)
+checkout=${WOPKIT_REGISTRY_CHECKOUT:?set WOPKIT_REGISTRY_CHECKOUT to a clone of https://github.com/openwop/openwop-registry}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 (cd "$repo" && go build -o "$t/wopkit" ./cmd/wopkit)
 mkdir -p "$t/reg/registry" "$t/flat"
-cp -r "$shared/registry-tools/registry/scripts" "$t/reg/registry/"
+cp -r "$checkout/registry/scripts" "$t/reg/registry/"
 cp -r "$shared/fixtures/registry/." "$t/reg/registry/"
-cp "$shared/registry-tools/package.json" "$t/reg/"
+cp "$shared/registry-data/package.json" "$t/reg/"
 mapfile -t orig < <(ls "$t"/reg/registry/v1/packs/*/-/*.tgz)
 n=${#orig[@]}
 for i in $(seq 0 $((count - 1))); do
