@@ -70,7 +70,7 @@ func TestBumpCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 {
 		t.Fatalf("exit %d, %v\n%s%s", code, err, out, errOut)
 	}
-	if res.Old != "0.1.0" || res.New != "0.2.0" || res.Level != "minor" || res.ComparedWith != "vendor.acme.hello@0.1.0" || !res.Written || len(res.Files) != 4 {
+	if res.Old != "0.1.0" || res.New != "0.2.0" || res.Level != "minor" || res.ComparedWith != "vendor.acme.hello@0.1.0" || !res.Written || len(res.Files) != 5 || res.Files[4].Path != "README.md" { // README: its version line
 		t.Errorf("bump: %+v", res)
 	}
 	if len(res.Reasons) == 0 || res.Reasons[0].Level != "breaking" || res.Reasons[0].File != "schemas/hello.input.json" {

@@ -144,9 +144,9 @@ func diffNext(newArg string, r *semdiff.Result) string {
 	case !r.VersionOK:
 		return "raise the version in the pack's folder as the verdict says, pack it again, then run wopkit diff again"
 	case folder:
-		return "pack and sign it: wopkit pack " + newArg + " --key KEY --key-id ID"
+		return "pack and sign it: wopkit pack " + shellWord(newArg) + " --sign v2 --key KEY --key-id ID (KEY: your private key file; ID: its id in the registry's keychain)"
 	case err == nil: // a tarball
-		return "publish it: wopkit publish " + newArg + " --registry DIR --dry-run (then without --dry-run)"
+		return "publish it: wopkit publish " + shellWord(newArg) + " --registry " + shellWord(registryPath()) + " --dry-run (then without --dry-run)"
 	}
 	return "nothing to do: its version is enough for its changes"
 }

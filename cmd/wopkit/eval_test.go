@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,5 +118,41 @@ func TestEvalStandaloneAgent(t *testing.T) {
 	out, errOut, code = runCmd(t, "eval", manifest, "--model", "echo", "--json")
 	if code != 0 || !strings.Contains(out, `"suiteId":"vendor.acme.evals.writer"`) {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestEvalLiveRecordReplay: a live run against an OpenAI-compatible server
+// on 127.0.0.1 (the key from --api-key-env's variable, sent as a bearer
+// token, never printed) recorded with --record, then replayed to the same
+// verdict. It sets an environment variable, so it runs alone.
+func TestEvalLiveRecordReplay(t *testing.T) {
+	dir := scaffoldEvalPack(t)
+	var auth string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth = r.Header.Get("Authorization")
+		io.WriteString(w, `{"choices": [{"message": {"role": "assistant", "content": "{\"answer\": \"hello from the model\"}"}, "finish_reason": "stop"}],
+			"usage": {"prompt_tokens": 12, "completion_tokens": 5}}`)
+	}))
+	defer srv.Close()
+	t.Setenv("WOPKIT_TEST_EVAL_KEY", "sk-never-printed")
+	record := filepath.Join(t.TempDir(), "recorded.json")
+	out, errOut, code := runCmd(t, "eval", dir, "assistant", "--model", "openai:"+srv.URL+"/v1#local", "--api-key-env", "WOPKIT_TEST_EVAL_KEY",
+		"--record", record, "--price-per-1k-in", "0.5", "--price-per-1k-out", "1.5", "--json")
+	if code != 0 || auth != "Bearer sk-never-printed" || strings.Contains(out+errOut, "sk-never-printed") {
+		t.Fatalf("live: exit %d, auth %q\n%s%s", code, auth, out, errOut)
+	}
+	var sum struct {
+		TotalCostUsd float64
+		Tasks        []struct{ LatencyMs *int64 }
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum.TotalCostUsd != 0.0135 || len(sum.Tasks) != 1 || sum.Tasks[0].LatencyMs == nil {
+		t.Errorf("live summary: %v %s", err, out)
+	}
+	rec, _ := os.ReadFile(record)
+	if string(rec) != `{"says-hello":"{\"answer\": \"hello from the model\"}"}`+"\n" {
+		t.Errorf("recorded %s", rec)
+	}
+	if _, _, code := runCmd(t, "eval", dir, "assistant", "--model", "replay:"+record); code != 0 {
+		t.Errorf("the recording does not replay to a pass: exit %d", code)
 	}
 }

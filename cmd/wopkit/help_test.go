@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"regexp"
+	"strings"
 	"testing"
 
 	"charm.land/fang/v2"
@@ -43,6 +44,24 @@ func TestHelpHasNoTrailingSpaces(t *testing.T) {
 	for _, args := range [][]string{{"validate", "x"}, {"migrate", "--", "--help"}} {
 		if helpAsked(args) {
 			t.Errorf("helpAsked(%q) = true: its output would be trimmed", args)
+		}
+	}
+}
+
+// Issue 44 item 9: validate --help wrapped "OW017, which loads / a /
+// javascript" over three lines.
+func TestValidateHelpKeepsOW017OnOneLine(t *testing.T) {
+	t.Parallel()
+	out, _, _ := runCmd(t, "validate", "--help")
+	if !strings.Contains(out, "OW017, which loads a javascript pack's entry with node") {
+		t.Errorf("validate --help:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if w := strings.TrimSpace(l); w == "a" || w == "javascript" {
+			t.Errorf("a line holding one word: %q", l)
+		}
+		if len(l) > 110 && !strings.HasPrefix(strings.TrimSpace(l), "--") {
+			t.Errorf("a line of %d characters: %s", len(l), l)
 		}
 	}
 }

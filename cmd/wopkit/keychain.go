@@ -102,7 +102,8 @@ func newKeychainAddCmd() *cobra.Command {
 				safeLine(out, "note: %s", n)
 			}
 			if !o.DryRun {
-				safeLine(out, "next: commit these files (no private key) and open a pull request to the registry")
+				printPRSteps(out, "commit these files (no private key) and open the key's pull request", plan.PRSteps())
+				safeLine(out, "next: %s", keychainNext(o.PublicKey, plan.KeyID, plan.Namespaces))
 			}
 			return nil
 		},

@@ -106,6 +106,7 @@ func newKeygenCmdWith(secret sign.ReadSecret, env func(string) (string, bool)) *
 					"algorithm": o.Algorithm, "encrypted": len(pass) > 0})
 			}
 			safeLine(out, "wrote %s (private, mode 0600%s) and %s (public)", keyPath, map[bool]string{true: ", encrypted"}[len(pass) > 0], pubPath)
+			safeLine(out, "next: %s", keygenNext(o.Out))
 			return nil
 		},
 	}

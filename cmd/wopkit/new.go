@@ -79,11 +79,7 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 			if err != nil {
 				return answersError(o.Kind, err)
 			}
-			if node, ok := a.(*scaffold.PackAnswers); ok { // the wizard keeps a node pack's answers apart
-				opts.Pack = node
-			} else {
-				opts.Declarative = a
-			}
+			opts.Pack = a
 		}
 	case "tool":
 		opts.What = "tool"
@@ -239,6 +235,11 @@ func runNew(out io.Writer, o *newOptions) error {
 	}
 	for _, n := range res.Notes {
 		safeLine(out, "next: %s", n)
+	}
+	if o.Kind == "pack" {
+		if n := newPackNext(plan); n != "" {
+			safeLine(out, "next: %s", n)
+		}
 	}
 	return nil
 }

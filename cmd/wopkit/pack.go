@@ -115,6 +115,9 @@ func printPackResult(w io.Writer, res *pack.Result, asJSON bool) error {
 	} else {
 		safeLine(w, "%s %s (version manifest)", verb, res.VersionManifest)
 	}
+	if !res.DryRun && res.Method != "" && res.NotWritten == "" {
+		safeLine(w, "next: %s", packNext(res.Output))
+	}
 	for _, m := range res.Missing {
 		safeLine(w, "warning: pack.json references %s, which does not exist", m)
 	}

@@ -79,7 +79,11 @@ func newPublishCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return finishPlan(cmd, plan, o.DryRun, o.Output.JSON)
+			if err := finishPlan(cmd, plan, o.DryRun, o.Output.JSON); err != nil || o.DryRun || o.Output.JSON || plan.NoOp {
+				return err
+			}
+			printPRSteps(out, "open the pull request from the checkout", plan.PRSteps())
+			return nil
 		},
 	}
 	f := cmd.Flags()

@@ -218,36 +218,3 @@ func TestPublishPartialCheckout(t *testing.T) {
 		t.Errorf("--rebuild-index with --url: exit %d: %s", code, errOut)
 	}
 }
-
-// Issue 44 item 2: publish into a checkout whose discovery document names
-// only /v1/ endpoints (the fixture slice of the real registry) refuses the
-// v2 tree, naming the document and the way out; the dry run into one that
-// advertises v2 says which tree and why.
-func TestPublishFollowsTheDiscoveryDocument(t *testing.T) {
-	t.Parallel()
-	root, key := acmeRegistry(t)
-	tgz := acmePack(t, key, "vendor.acme.hello", "1.0.0", filepath.Join(t.TempDir(), "hello-1.0.0.tgz"))
-	out, errOut, code := runCmd(t, "publish", tgz, "--registry", root, "--dry-run")
-	if code != 0 || !strings.Contains(out, "tree v2: .well-known/openwop-registry.json advertises a v2 tree (endpoints.v2)") {
-		t.Fatalf("dry run: exit %d: %s%s", code, out, errOut)
-	}
-	v1only, err := os.ReadFile(filepath.Join(fixtures.Registry(t), ".well-known", "openwop-registry.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	json.Unmarshal(v1only, &m)
-	cur, _ := os.ReadFile(filepath.Join(root, ".well-known", "openwop-registry.json"))
-	var c map[string]any
-	json.Unmarshal(cur, &c)
-	c["endpoints"] = m["endpoints"]
-	b, _ := json.Marshal(c)
-	os.WriteFile(filepath.Join(root, ".well-known", "openwop-registry.json"), b, 0o644)
-	_, errOut, code = runCmd(t, "publish", tgz, "--registry", root)
-	if code != 1 || !strings.Contains(errOut, "openwop-registry.json advertises only v1") || !strings.Contains(errOut, "--spec v1") {
-		t.Errorf("v1-only checkout: exit %d: %s", code, errOut)
-	}
-	if _, err := os.Stat(filepath.Join(root, "v2")); err == nil {
-		t.Error("a v2 tree was made")
-	}
-}

@@ -71,10 +71,12 @@ func newValidateCmd() *cobra.Command {
 		Long: "Validate checks each PATH (a pack directory, default \".\"; a pack.json of any kind; a registry version\n" +
 			"manifest; an agent, eval suite or tool manifest; or a pack .tgz, read without extracting) against the\n" +
 			"JSON Schemas of its kind and spec version (v1 or v2, detected from $schema, the signing block, a version\n" +
-			"manifest's tarballUrl or an engines range whose ceiling admits major 2; --spec forces one) and the lint\n" +
+			"manifest's tarballUrl or an engines range whose ceiling admits major 2; a range with no ceiling leaves\n" +
+			"it to the pack's v2 marks, a node's or agent's role, and says so; --spec forces one) and the lint\n" +
 			"rules, and prints every problem as file:line:column: message (at /json/pointer) [rule]; --format json,\n" +
-			"github (GitHub Actions annotations) or sarif (SARIF 2.1.0, for code scanning) prints it for tools. OW017, which loads a\n" +
-			"javascript pack's entry with node, runs only with --run-entry (or " + validate.RunEntryEnv + "=1), sandboxed.\n\n" +
+			"github (GitHub Actions annotations) or sarif (SARIF 2.1.0, for code scanning) prints it for tools.\n" +
+			"OW017, which loads a javascript pack's entry with node, runs only with --run-entry (or\n" +
+			validate.RunEntryEnv + "=1), sandboxed.\n\n" +
 			"Exit status: 0 valid, 1 problems found, 2 usage error, 3 unreadable input.",
 		Example: "  wopkit validate\n  wopkit validate ./my-pack --strict\n  wopkit validate tool.json --json\n" +
 			"  wopkit validate ./my-pack --format github\n  wopkit validate ./my-pack --format sarif > wopkit.sarif\n" +

@@ -373,7 +373,7 @@ func (r *Result) plan(cur *semdiff.Pack, nv string) error {
 	old := cur.Version
 	rels := make([]string, 0, len(cur.Files))
 	for rel := range cur.Files {
-		if strings.HasSuffix(rel, ".json") {
+		if strings.HasSuffix(rel, ".json") && !linked(cur.Where, rel) {
 			rels = append(rels, rel)
 		}
 	}
@@ -419,7 +419,55 @@ func (r *Result) plan(cur *semdiff.Pack, nv string) error {
 		name := path.Join(filepath.ToSlash(r.Path), rel)
 		r.Diff += udiff.Unified(name, name, string(before), string(after))
 	}
+	r.readme(cur, old, nv)
 	return nil
+}
+
+// linked reports whether rel in the folder dir is a symbolic link: pack
+// ships the file a link inside the pack names, and bump edits that file
+// under its own name, never through a link.
+func linked(dir, rel string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}
+
+// readmeVersion is the version line of the README `wopkit new` writes.
+const readmeVersion = "| Version | `%s` |"
+
+// readme rewrites the version line of the README the scaffold wrote
+// ("| Version | `0.1.0` |"), which ships in the tarball, whatever version
+// it names (a version raised by hand left it behind): nothing else of the
+// README is touched.
+func (r *Result) readme(cur *semdiff.Pack, _, nv string) {
+	const rel = "README.md"
+	before, ok := cur.Files[rel]
+	if !ok {
+		return
+	}
+	to := fmt.Sprintf(readmeVersion, nv)
+	pre, post, _ := strings.Cut(readmeVersion, "%s")
+	lines := strings.SplitAfter(string(before), "\n")
+	var edits []Edit
+	for i, l := range lines {
+		body := strings.TrimRight(l, "\r\n")
+		v, okPre := strings.CutPrefix(body, pre)
+		v, okPost := strings.CutSuffix(v, post)
+		if !okPre || !okPost || v == nv {
+			continue
+		}
+		if _, err := semver.NewVersion(v); err != nil {
+			continue
+		}
+		lines[i] = to + l[len(body):]
+		edits = append(edits, Edit{Line: i + 1, What: "the version line of the README", From: v, To: nv})
+	}
+	if len(edits) == 0 {
+		return
+	}
+	after := []byte(strings.Join(lines, ""))
+	r.Files = append(r.Files, File{Path: rel, Edits: edits, before: before, after: after})
+	name := path.Join(filepath.ToSlash(r.Path), rel)
+	r.Diff += udiff.Unified(name, name, string(before), string(after))
 }
 
 // idBase is where the registry serves a pack's schemas (OW013).

@@ -87,3 +87,18 @@ func TestResolverAndPins(t *testing.T) {
 		t.Errorf("warnings %q", w)
 	}
 }
+
+// TestPreview: every chain expanded with its defaults, a required
+// parameter without one said, not refused.
+func TestPreview(t *testing.T) {
+	t.Parallel()
+	got := Preview([]byte(`{"name": "vendor.acme.chains", "version": "1.0.0", "kind": "workflow-chain", "chains": [
+	  {"chainId": "vendor.acme.a", "parameters": {"type": "object", "required": ["topic"], "properties": {"topic": {"type": "string"}, "n": {"type": "integer", "default": 3}}},
+	   "dag": {"nodes": [{"id": "x", "typeId": "vendor.unknown.t", "config": {"q": "{{params.topic}} x{{params.n}}"}}]}},
+	  {"chainId": "vendor.acme.b", "dag": {"nodes": [{"id": "y", "typeId": "core.noop"}]}}]}`), "")
+	for _, want := range []string{"required parameter missing", "vendor.acme.a expanded as preview: 1 node", `{"q":" x3"}`, "vendor.acme.b expanded as preview"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the preview lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -10,9 +10,8 @@
 // ±(2^53-1) that OpenWOP v2 signing requires.
 //
 // Its reader writes the canonical form as it parses (parse.go), in one
-// pass; it does not build on a lexer shared with internal/jsondoc and
-// internal/untrusted: see jsondoc's package doc for the measured cost
-// (BenchmarkJSON: lexing is 8 to 9% of a canonicalisation).
+// pass, reading strings and numbers with internal/jsonlex, which jsondoc
+// shares (internal/untrusted keeps its own: see jsonlex's package doc).
 package jcs
 
 import (

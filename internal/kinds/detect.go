@@ -1,6 +1,7 @@
 package kinds
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -90,11 +91,52 @@ func DetectSpec(root *jsondoc.Node) (Spec, string) {
 		}
 	}
 	if r := root.Get("engines"); r != nil {
-		if s := r.Get("openwop").Text(); s != "" && AdmitsMajor2(s) {
+		s := r.Get("openwop").Text()
+		if s != "" && AdmitsMajor2(s) {
 			return V2, "engines"
+		}
+		// A range with no ceiling (">=1.0.0", a typo that lost "<3.0.0")
+		// or none at all cannot decide: the marks only v2 has do.
+		if !hasCeiling(s) {
+			if m := v2Marks(root); len(m) > 0 {
+				return V2, MarksReason + strings.Join(m, ", ")
+			}
 		}
 	}
 	return V1, "default"
+}
+
+// MarksReason starts the reason DetectSpec gives when a pack's engines
+// range could not decide and its v2 marks did.
+const MarksReason = "marks: "
+
+// hasCeiling reports whether an engines.openwop range has an upper bound
+// (an unreadable range has none).
+func hasCeiling(r string) bool {
+	c, err := semver.NewConstraint(r)
+	return err == nil && !c.Check(semver.MustParse("1000.0.0"))
+}
+
+// v2Marks lists what only a v2 pack has: a node's or an agent's role (with
+// the pack's kind beside it, which alone decides nothing).
+func v2Marks(root *jsondoc.Node) []string {
+	var m []string
+	for _, list := range []string{"nodes", "agents"} {
+		l := root.Get(list)
+		if l == nil || l.Kind != jsondoc.Array {
+			continue
+		}
+		for i, it := range l.Items {
+			if it != nil && it.Kind == jsondoc.Object && it.Get("role") != nil {
+				m = append(m, fmt.Sprintf("%s[%d].role", list, i))
+				break
+			}
+		}
+	}
+	if len(m) > 0 && root.Get("kind") != nil {
+		m = append([]string{"kind"}, m...)
+	}
+	return m
 }
 
 // AdmitsMajor2 reports whether an engines.openwop range has an explicit

@@ -2,6 +2,7 @@ package publish
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/semdiff"
@@ -45,12 +46,29 @@ func checkBump(t *Tree, rel *Release, versions []string, allowBreaking bool) (*s
 	if res.VersionOK || allowBreaking {
 		return res, "", nil
 	}
-	return res, "", BumpTooSmall(res)
+	return res, "", BumpTooSmall(res, rootAbs(t))
+}
+
+// rootAbs is the registry root by its whole path (a command printed for
+// the pack's folder names it so).
+func rootAbs(t *Tree) string {
+	if abs, err := filepath.Abs(t.Root); err == nil {
+		return abs
+	}
+	return t.Root
+}
+
+// bumpCommand is the one command that raises a release's version above
+// what the tree holds, with everything that names it, then what follows.
+func bumpCommand(t *Tree) string {
+	return "in the pack's source folder run `wopkit bump auto --registry " + shellQuote(rootAbs(t)) + "` (the version, and every $id, $ref and the README that name it), then pack and sign again"
 }
 
 // BumpTooSmall is the refusal of a release whose version bump is smaller
-// than its changes need: the changes of the top level, listed.
-func BumpTooSmall(res *semdiff.Result) error {
+// than its changes need: the changes of the top level, listed, and the
+// one command that raises the version enough, run in the pack's source
+// folder against the registry root (whole path, so that it runs there).
+func BumpTooSmall(res *semdiff.Result, root string) error {
 	top := res.Breaking()
 	what := "breaking change"
 	if len(top) == 0 {
@@ -70,5 +88,5 @@ func BumpTooSmall(res *semdiff.Result) error {
 		fmt.Fprintf(&b, "; %s %s: %s", c.File, c.Pointer, c.Message)
 	}
 	return werr.New(werr.Invalid, "version_bump_too_small", "%s: %s; %d %s(s)%s", res.To, res.Verdict, len(top), what, b.String()).
-		WithHint("raise the version in pack.json, pack and sign again; or pass --allow-breaking to publish it anyway (consumers pinned to %s's range get the change)", res.From)
+		WithHint("in the pack's source folder run `wopkit bump auto --registry %s` (it raises the version and everything that names it: $ids, $refs, the README), then pack and sign again; or pass --allow-breaking to publish it anyway (consumers pinned to %s's range get the change)", shellQuote(root), res.From)
 }

@@ -124,16 +124,16 @@ func Stage(ctx context.Context, o Options) (*Plan, error) {
 	republish := hasJSON || hasTgz
 	if republish && (!bytes.Equal(oldTgz, rel.Tgz) || hasSig && !bytes.Equal(oldSig, rel.Sig)) {
 		return nil, werr.New(werr.Invalid, "version_conflict", "%s@%s is already published in %s with different bytes (%s)", rel.Name, rel.Version, t.abs(t.versionsDir(rel.Name)), t.abs(tgzRel)).
-			WithHint("published releases are immutable: bump the version in pack.json, pack and sign again")
+			WithHint("published releases are immutable: %s", bumpCommand(t))
 	}
 	if !republish {
 		if same := samePrecedence(rel.Version, versions); same != "" {
 			return nil, werr.New(werr.Invalid, "version_conflict", "%s@%s has the same precedence as the published version %s (SemVer ignores build metadata)", rel.Name, rel.Version, same).
-				WithHint("published releases are immutable: bump the version in pack.json, pack and sign again")
+				WithHint("published releases are immutable: %s", bumpCommand(t))
 		}
 		if latest := highest(versions); latest != "" && CompareVersions(rel.Version, latest) <= 0 && !o.AllowOlder {
 			return nil, werr.New(werr.Invalid, "version_not_greater", "%s@%s is not greater than the latest published version %s", rel.Name, rel.Version, latest).
-				WithHint("bump the version, or pass --allow-older to publish a maintenance release of an older line")
+				WithHint("%s; or pass --allow-older to publish a maintenance release of an older line", bumpCommand(t))
 		}
 		compat, note, err := checkBump(t, rel, versions, o.AllowBreaking)
 		if err != nil {

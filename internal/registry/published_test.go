@@ -6,14 +6,15 @@ import (
 	"testing"
 )
 
-// TestPacks: a tree's index lists its packs with their latest version and
-// entry ids; a tree without an index lists none.
-func TestPacks(t *testing.T) {
+// TestProvider: the pack of a tree's index whose entry ids list an id,
+// with its latest version; an id no entry lists (a pack's own name, which
+// the index holds too) and a tree without an index give none.
+func TestProvider(t *testing.T) {
 	t.Parallel()
 	reg := t.TempDir()
 	for name, data := range map[string]string{
 		".well-known/openwop-registry.json": `{"signingKeys": []}`,
-		"v1/index.json":                     `{"packs": [{"name": "acme.a", "latestVersion": "2.1.0", "typeIds": ["acme.a.x", "acme.a.y"]}]}`,
+		"v1/index.json":                     `{"packs": [{"name": "acme.b", "latestVersion": "1.0.0", "formerTypeIds": ["acme.a.y"], "typeIds": []}, {"name": "acme.a", "latestVersion": "2.1.0", "typeIds": ["acme.a.x", "acme.a.y"]}]}`,
 	} {
 		p := filepath.Join(reg, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -28,11 +29,14 @@ func TestPacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	ps, err := r.Packs(TreeV1)
-	if err != nil || len(ps) != 1 || ps[0].Name != "acme.a" || ps[0].LatestVersion != "2.1.0" || len(ps[0].TypeIDs) != 2 {
-		t.Errorf("v1: %+v, %v", ps, err)
+	got, err := r.Providers(TreeV1, []string{"acme.a.y", "acme.a", "acme.z"})
+	if p, ok := got["acme.a.y"]; err != nil || !ok || p.Name != "acme.a" || p.LatestVersion != "2.1.0" {
+		t.Errorf("provider of acme.a.y: %+v %v", got, err)
 	}
-	if ps, err := r.Packs(TreeV2); err != nil || len(ps) != 0 {
-		t.Errorf("v2 (no index): %+v, %v", ps, err)
+	if _, ok := got["acme.a"]; ok || len(got) != 1 {
+		t.Errorf("a pack's own name, or an id listed nowhere, has a provider: %+v", got)
+	}
+	if got, err := r.Providers(TreeV2, []string{"acme.a.y"}); err != nil || len(got) != 0 {
+		t.Errorf("v2 has no index: %+v %v", got, err)
 	}
 }

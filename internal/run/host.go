@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/proc"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
@@ -48,6 +49,7 @@ type Host struct {
 	nodeBin string
 	permFlg string
 	tmp     string // the host's temporary folder: harness.mjs, scratch/
+	rmTmp   func() // removes tmp (atomicfile.TempDir)
 	harness string
 	dir     string // the pack folder, resolved
 	p       *nodeProc
@@ -99,6 +101,13 @@ type Outcome struct {
 	// throw); Thrown when it threw.
 	Returned bool `json:"-"`
 	Thrown   bool `json:"-"`
+	// For the smoke test: ResultKind is the kind of a failing return value
+	// ("number", "undefined", "object", "array", …) and HasOutputs whether
+	// it has an `outputs` key; ThrownKind is the kind of what a node threw
+	// ("object", "null", "undefined", "string", …).
+	ResultKind string `json:"-"`
+	HasOutputs bool   `json:"-"`
+	ThrownKind string `json:"-"`
 	// Stdout and Stderr are what node wrote there (the first 64 KiB each).
 	Stdout          string        `json:"-"`
 	Stderr          string        `json:"-"`
@@ -188,16 +197,17 @@ func NewHost(o HostOptions) (*Host, error) {
 	if err := checkTree(dir); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "wopkit-run-")
+	tmp, rmTmp, err := atomicfile.TempDir("wopkit-run-")
 	if err != nil {
-		return nil, werr.Wrap(werr.Env, "temp_unwritable", err, "cannot make a temporary folder")
+		return nil, err
 	}
 	if tmp, err = filepath.EvalSymlinks(tmp); err != nil {
+		rmTmp()
 		return nil, werr.Wrap(werr.Env, "temp_unwritable", err, "cannot resolve the temporary folder")
 	}
-	h := &Host{opts: o, nodeBin: nodeBin, permFlg: flag, tmp: tmp, dir: dir, harness: filepath.Join(tmp, "harness.mjs")}
+	h := &Host{opts: o, nodeBin: nodeBin, permFlg: flag, tmp: tmp, rmTmp: rmTmp, dir: dir, harness: filepath.Join(tmp, "harness.mjs")}
 	if err := writeHarness(h.harness, filepath.Join(tmp, "scratch")); err != nil {
-		os.RemoveAll(tmp)
+		rmTmp()
 		return nil, werr.Wrap(werr.Env, "temp_unwritable", err, "cannot write the harness into %s", tmp)
 	}
 	return h, nil
@@ -209,7 +219,8 @@ func (h *Host) Close() error {
 		h.p.kill()
 		h.p = nil
 	}
-	return os.RemoveAll(h.tmp)
+	h.rmTmp()
+	return nil
 }
 
 // Call runs one node once and returns what it did. The error is an
@@ -263,6 +274,9 @@ type frame struct {
 	Export          string          `json:"export"`
 	Returned        bool            `json:"returned"`
 	Thrown          bool            `json:"thrown"`
+	Kind            string          `json:"kind"`
+	HasOutputs      bool            `json:"hasOutputs"`
+	ThrownKind      string          `json:"thrownKind"`
 	Interrupt       *Interrupt      `json:"interrupt"`
 	Type            string          `json:"type"`
 	Shape           string          `json:"shape"`
@@ -540,6 +554,7 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 				out.Status = f.Status
 				out.PeakMemoryBytes = f.PeakMemoryBytes
 				out.Export, out.Returned, out.Thrown = f.Export, f.Returned, f.Thrown
+				out.ResultKind, out.HasOutputs, out.ThrownKind = f.Kind, f.HasOutputs, f.ThrownKind
 				switch f.Status {
 				case "success":
 					out.Outputs = f.Outputs

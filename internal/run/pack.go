@@ -118,7 +118,7 @@ func (p *Pack) CheckRuntime() error {
 		"python": "wopkit runs JavaScript packs only: run the node with the host that runs Python packs, or test its function with pytest",
 		"go":     "wopkit runs JavaScript packs only: test the node's Go function with `go test`",
 		"remote": "a remote node runs on its own server: call its endpoint (curl, or your host's test tools); wopkit has nothing to load",
-		"wasm":   "wopkit does not run WebAssembly packs (docs/RUN-SMOKE.md, \"wasm: not run in process\", says why); test the module with your toolchain's runner",
+		"wasm":   "wopkit run does not run WebAssembly packs yet; `wopkit test --smoke` runs a wasm pack's nodes in process through RFC 0008's ABI (docs/RUN-SMOKE.md); test the module with your toolchain's runner",
 	}
 	switch p.Language {
 	case "javascript", "":

@@ -124,6 +124,7 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 	}
 	p.Files = append(p.Files, extra.Files...)
 	p.owners = extra.owners
+	p.Evals = extra.Evals
 	p.Test = rs.Test
 	errs = append(errs, checkPackPlan(v, p, nil, keepAll)...)
 	if len(errs) > 0 {

@@ -2,7 +2,7 @@ package semdiff
 
 import (
 	"fmt"
-	"slices"
+	"maps"
 	"sort"
 	"strings"
 
@@ -117,17 +117,29 @@ func (d *differ) needs() {
 		}
 	}
 	sort.Strings(keys)
+	// The need each key is charged to: the first chain of the old version
+	// that needs it.
+	charged := map[string]need{}
+	var named []string
 	for _, k := range keys {
-		o, inOld := on[k]
-		ns, inNew := nn[k]
-		var n need
-		found := false
-		for _, x := range ns {
+		if _, inOld := on[k]; inOld {
+			continue
+		}
+		for _, x := range nn[k] {
 			if oldChains[x.chain] {
-				n, found = x, true
+				charged[k] = x
+				if k != modelNeed {
+					named = append(named, k[strings.LastIndex(k, " ")+1:])
+				}
 				break
 			}
 		}
+	}
+	providers := d.providers(named)
+	for _, k := range keys {
+		o, inOld := on[k]
+		_, inNew := nn[k]
+		n, found := charged[k]
 		switch {
 		case inOld && inNew:
 		case inNew && !found:
@@ -135,7 +147,7 @@ func (d *differ) needs() {
 		case inNew && k == modelNeed:
 			d.add(Breaking, RuleRequirementAdded, pack.ManifestFile, n.ptr, "chain %s: its DAG now runs a model (node type %s): the host must now provide a model", n.chain, nodeType(d.new, n.ptr))
 		case inNew:
-			d.add(Breaking, RuleRequirementAdded, pack.ManifestFile, n.ptr, "chain %s: its DAG now needs %s, which the pack does not provide%s: the host must now have it", n.chain, k, d.provider(k))
+			d.add(Breaking, RuleRequirementAdded, pack.ManifestFile, n.ptr, "chain %s: its DAG now needs %s, which the pack does not provide%s: the host must now have it", n.chain, k, providers(k))
 		case k == modelNeed:
 			d.add(Fix, RuleTextChanged, pack.ManifestFile, o[0].ptr, "chain %s: its DAG no longer runs a model", o[0].chain)
 		default:
@@ -144,33 +156,34 @@ func (d *differ) needs() {
 	}
 }
 
-// provider names the pack that provides the need k ("node type T" or
-// "chain C"), in words to follow it: the pack of the registry the sides
-// were read from whose index lists the id (v2 tree, then v1), or why none
-// is named.
-func (d *differ) provider(k string) string {
-	id := k[strings.LastIndex(k, " ")+1:]
+// providers looks up the packs that provide ids (node types, chains) in
+// the index of the registry the sides were read from (v2 tree, then v1),
+// reading it once, and returns the words that name the provider of a need
+// key ("node type T", "chain C") to follow it in a line.
+func (d *differ) providers(ids []string) func(k string) string {
 	reg := d.new.registry
 	if reg == "" {
 		reg = d.old.registry
 	}
-	if reg == "" {
-		return " (which pack provides it is not resolved: no registry was given)"
-	}
-	root, err := registry.Open(reg)
-	if err != nil {
-		return ""
-	}
-	defer root.Close()
-	for _, tree := range []string{registry.TreeV2, registry.TreeV1} {
-		packs, _ := root.Packs(tree)
-		for _, p := range packs {
-			if slices.Contains(p.TypeIDs, id) {
-				return " (provided by " + p.Name + "@" + p.LatestVersion + ")"
+	found := map[string]registry.IndexedPack{}
+	if reg != "" && len(ids) > 0 {
+		if root, err := registry.Open(reg); err == nil {
+			for _, tree := range []string{registry.TreeV1, registry.TreeV2} {
+				got, _ := root.Providers(tree, ids)
+				maps.Copy(found, got) // v2, read last, wins
 			}
+			root.Close()
 		}
 	}
-	return " (no pack of the registry's index lists it)"
+	return func(k string) string {
+		switch p, ok := found[k[strings.LastIndex(k, " ")+1:]]; {
+		case reg == "":
+			return " (which pack provides it is not resolved: no registry was given)"
+		case ok:
+			return " (provided by " + p.Name + "@" + p.LatestVersion + ")"
+		}
+		return " (no pack of the registry's index lists it)"
+	}
 }
 
 // nodeType is the typeId at ptr in p's manifest.

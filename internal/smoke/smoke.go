@@ -11,7 +11,7 @@
 // `outputs` or throws (a `pure` node that throws host_capability_missing is
 // mis-classified); a `pure` node that returns declares capabilities
 // ["cacheable"]. Where wopkit decides otherwise the Report says so and
-// docs/RUN-SMOKE.md gives the reasons: a pack of another kind has no node to
+// docs/RUN.md ("Smoke test") gives the reasons: a pack of another kind has no node to
 // run (the script checks it against the node pack schema and fails it); the
 // entry is runtime.entry (the script always imports index.mjs); a call that
 // never settles, ends the process, or throws null or undefined fails the
@@ -181,7 +181,7 @@ func Run(ctx context.Context, dir string, o Options) (*Report, error) {
 	if k, ok := m.Kind.(string); ok && k != "" && k != kinds.NodeName {
 		rep.Kind = k
 		rep.Passed = true
-		rep.Note = fmt.Sprintf("no node to run: this is a %s pack; the smoke test runs node packs (the registry's script checks every pack against the node pack schema and fails this one, see docs/RUN-SMOKE.md)", k)
+		rep.Note = fmt.Sprintf("no node to run: this is a %s pack; the smoke test runs node packs (the registry's script checks every pack against the node pack schema and fails this one, see docs/RUN.md)", k)
 		return rep, nil
 	}
 

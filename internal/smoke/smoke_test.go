@@ -405,7 +405,7 @@ func (r *replay) Call(ctx context.Context, t Target) (*Observation, error) {
 // and each node passed, failed by the same check, or not run. It checks
 // the manifests with the checkout's schemas/ (as the script does), then
 // again with wopkit's embedded schemas, where the listed packs differ.
-// Where wopkit decides otherwise (docs/RUN-SMOKE.md) the difference is the
+// Where wopkit decides otherwise (docs/RUN.md, "Smoke test") the difference is the
 // one listed: a pack of another kind has no node to run (the script fails
 // it against the node pack schema).
 func TestRegistryVerdictsMatchTheScript(t *testing.T) {

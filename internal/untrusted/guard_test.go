@@ -51,6 +51,7 @@ var trustedReads = map[string]string{
 	"internal/tui/wizard/review_labels.go:answers.clone":         "re-decoding the wizard's own answers (a copy to build a page on)",
 	"internal/tui/wizard/page_decl.go:copyAnswers":               "re-decoding a kind's answers the wizard holds (a copy to plan, or to adopt from the command line)",
 	"internal/tui/editor/editor_external.go:editor.editExternal": "the file the author's own $EDITOR just wrote",
+	"internal/tui/editor/editor_input.go:schemaTyped":            "a value the author typed into the editor, read as the field's schema type",
 	"internal/tui/editor/editor_input.go:editor.typedValue":      "a value the author typed into the editor",
 	"internal/tui/wizard/draftstore.go:loadDraft":                "the wizard's own draft, in the user's state folder (owner-checked, 0600), read bounded by drafts.Load",
 	"internal/tui/tuitest/tuitest.go:Driver.Golden":              "a golden file of wopkit's own tests (testdata/golden), read by the tests' driver",

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,6 +60,11 @@ func (s *shaper) leaf(e *jsonschema.ValidationError) {
 	case *kind.Pattern:
 		words := patternWords[k.Want]
 		msg := fmt.Sprintf("%s does not have the form %s needs", gotText(got), quoteKey(field))
+		if got != nil && got.Kind == jsondoc.String {
+			if where := nameBadChar(k.Want, got.Str); where != "" {
+				msg += ": " + where
+			}
+		}
 		hint := "the schema's form for it is " + k.Want
 		if words != "" {
 			hint = words
@@ -315,4 +321,48 @@ func memberName(field string) string {
 		return "item " + strconv.Itoa(n+1) + " of the list"
 	}
 	return quoteKey(field)
+}
+
+// nameScopes are the scopes of the reverse-DNS name patterns (a pack name;
+// an agent id adds local).
+var nameScopes = map[string][]string{
+	`^(core|vendor|community|private)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`:       {"core", "vendor", "community", "private"},
+	`^(core|vendor|community|private|local)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`: {"core", "vendor", "community", "private", "local"},
+}
+
+// nameBadChar says where a reverse-DNS name first leaves its pattern: the
+// scope, a missing part, or the character (its place, counted from 1) that
+// is not allowed there; "" for another pattern.
+func nameBadChar(pattern, s string) string {
+	scopes, ok := nameScopes[pattern]
+	if !ok {
+		return ""
+	}
+	parts := strings.Split(s, ".")
+	if !slices.Contains(scopes, parts[0]) {
+		return fmt.Sprintf("it starts with %q, not a scope (%s)", parts[0], orList(scopes))
+	}
+	pos := len([]rune(parts[0])) + 1
+	for i, p := range parts[1:] {
+		if p == "" {
+			return fmt.Sprintf("character %d: an empty part between dots", pos+1)
+		}
+		for j, r := range []rune(p) {
+			lower := r >= 'a' && r <= 'z'
+			allowed := lower || r >= '0' && r <= '9' || r == '_' || r == '-' || i > 0 && r >= 'A' && r <= 'Z'
+			switch {
+			case j == 0 && !lower:
+				return fmt.Sprintf("character %d, %q, starts a part, and a part starts with a lower-case letter", pos+1, r)
+			case !allowed && i == 0:
+				return fmt.Sprintf("character %d, %q, is not allowed in the organisation part (lower-case letters, digits, '_' and '-')", pos+j+1, r)
+			case !allowed:
+				return fmt.Sprintf("character %d, %q, is not allowed (letters, digits, '_' and '-' between the dots)", pos+j+1, r)
+			}
+		}
+		pos += len([]rune(p)) + 1
+	}
+	if len(parts) < 3 {
+		return "it needs a scope and at least two more dot-separated parts, e.g. vendor.acme.hello"
+	}
+	return ""
 }

@@ -57,6 +57,7 @@ func (v *Validator) PackFiles(name string, fsys fs.FS, data []byte) []FileReport
 		return []FileReport{fr}
 	}
 	extra := v.checkDoc(&fr, doc, fsys)
+	v.noteSpec(&fr, doc)
 	return append([]FileReport{fr}, extra...)
 }
 

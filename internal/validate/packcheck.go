@@ -138,10 +138,11 @@ func BeforePack(dir string, opts pack.Options) error {
 		return nil
 	}
 	var lines []string
-	n := 0
+	n, staleIDs := 0, false
 	for _, f := range rep.Files {
 		for _, p := range f.Errors {
 			n++
+			staleIDs = staleIDs || p.Rule == "OW013" && strings.Contains(p.Message, "does not name this pack version")
 			if len(lines) < maxListed {
 				lines = append(lines, "  "+p.String())
 			}
@@ -150,9 +151,19 @@ func BeforePack(dir string, opts pack.Options) error {
 	if n > len(lines) {
 		lines = append(lines, fmt.Sprintf("  ... and %d more", n-len(lines)))
 	}
+	// The version raised by hand: the $ids still name the old one.
+	fixHint := fmt.Sprintf("`wopkit validate --fix %s` rewrites every $id (and $ref) to name the pack's version; then pack again (`wopkit bump` raises a version and its $ids together)", dir)
 	if spec == V2 {
+		hint := fmt.Sprintf("a v1 pack becomes v2 with `wopkit migrate %s`; check with `wopkit validate --spec v2 %s`, or sign it v1 with --sign manual", dir, dir)
+		if staleIDs {
+			hint = fixHint
+		}
 		return werr.New(werr.Invalid, "pack_invalid", "%s does not validate as the v2 pack a v2 signature makes it (%d errors):\n%s", dir, n, strings.Join(lines, "\n")).
-			WithHint("a v1 pack becomes v2 with `wopkit migrate %s`; check with `wopkit validate --spec v2 %s`, or sign it v1 with --sign manual", dir, dir)
+			WithHint("%s", hint)
+	}
+	if staleIDs {
+		return werr.New(werr.Invalid, "pack_invalid", "%s does not validate (%d errors):\n%s", dir, n, strings.Join(lines, "\n")).
+			WithHint("%s", fixHint)
 	}
 	return werr.New(werr.Invalid, "pack_invalid", "%s does not validate (%d errors):\n%s", dir, n, strings.Join(lines, "\n")).
 		WithHint("fix the errors (see `wopkit validate %s`), or pass --no-validate to pack anyway", dir)

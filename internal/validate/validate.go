@@ -258,7 +258,28 @@ func (v *Validator) file(name string, data []byte, k Kind, spec Spec) FileReport
 		fr.Spec = spec
 	}
 	v.checkDoc(&fr, doc, nil)
+	v.noteSpec(&fr, doc)
 	return fr
+}
+
+// noteSpec says, in the file's note, which spec a pack was checked under
+// and why when its marks disagree (an engines range that cannot decide,
+// v2 marks that do), and the flag that forces the other.
+func (v *Validator) noteSpec(fr *FileReport, doc *jsondoc.Doc) {
+	if v.opts.Spec != SpecAuto {
+		return
+	}
+	sp, why := DetectSpec(doc.Root)
+	marks, ok := strings.CutPrefix(why, kinds.MarksReason)
+	if !ok || sp != fr.Spec {
+		return
+	}
+	r := doc.Root.Get("engines").Get("openwop").Text()
+	n := fmt.Sprintf("checked as v2: engines.openwop %q names no ceiling and cannot decide the spec, so the pack's v2 marks do (%s); --spec v1 checks it as v1", r, marks)
+	if fr.Note != "" {
+		n += "; " + fr.Note
+	}
+	fr.Note = n
 }
 
 // SpecOf returns the spec version a document of kind k is checked against:

@@ -50,6 +50,10 @@ type editor struct {
 	// whole: the selected problem is shown whole in the detail pane (the
 	// list cuts a long one with …)
 	whole bool
+	// expansion: the detail pane shows the chain under the cursor (every
+	// chain when the cursor is on none) expanded with its default
+	// parameters, as a host splices it (a workflow-chain pack only)
+	expansion bool
 
 	rows     []row
 	expanded map[string]bool

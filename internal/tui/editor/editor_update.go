@@ -7,6 +7,7 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/tui"
+	"github.com/openwop/wopkit/internal/validate"
 )
 
 // Update handles the editor's messages and keys.
@@ -76,7 +77,14 @@ func (e *editor) Update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
 	keys := e.ctx.Keys
 	e.status = ""
+	if e.expansion && (key.Matches(k, keys.Expansion) || key.Matches(k, keys.Cancel)) {
+		e.expansion = false // the key, or esc, goes back to the field
+		return nil
+	}
 	switch {
+	case key.Matches(k, keys.Expansion) && e.kind == validate.WorkflowChainPack:
+		e.expansion = true
+		return nil
 	case key.Matches(k, keys.Up):
 		e.cursor--
 	case key.Matches(k, keys.Down):

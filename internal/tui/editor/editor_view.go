@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 
+	"github.com/openwop/wopkit/internal/chainexp"
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/tui/styles"
 	"github.com/openwop/wopkit/internal/tui/widgets"
@@ -231,6 +232,9 @@ func (e *editor) detailView(width, height int) string {
 	if p, ok := e.problems.Selected(); ok && e.whole && e.focus == focusProblems {
 		return wholeProblem(st, p, width)
 	}
+	if e.expansion {
+		return e.expansionView(width)
+	}
 	r, ok := e.current()
 	if !ok {
 		return st.Dim.Render("empty document")
@@ -303,8 +307,32 @@ func (e *editor) Help() []key.Binding {
 		return []key.Binding{k.Up, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to field")), k.Whole, k.Problems}
 	}
 	out := []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo}
+	if e.kind == validate.WorkflowChainPack {
+		out = []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Expansion, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo}
+	}
 	if e.focusedNode() != "" {
 		out = append(out, k.Test)
 	}
 	return out
+}
+
+// expansionView is the detail pane of the expansion key: the chain under
+// the cursor (every chain when it is on none), as the document now stands,
+// expanded with its default parameters (chainexp.Preview: the host's
+// typeIds are not known here, so none is refused).
+func (e *editor) expansionView(width int) string {
+	st := e.ctx.Styles
+	chainID := ""
+	if r, ok := e.current(); ok {
+		if toks := jsondoc.SplitPointer(r.ptr); len(toks) >= 2 && toks[0] == "chains" {
+			chainID = e.doc.Lookup("/chains/" + toks[1]).Get("chainId").Text()
+		}
+	}
+	title := "expansion with the default parameters (x or esc: back)"
+	var b strings.Builder
+	b.WriteString(st.Label.Render(title) + "\n")
+	for _, l := range strings.Split(strings.TrimRight(chainexp.Preview(e.src, chainID), "\n"), "\n") {
+		b.WriteString(widgets.Fit(l, width, 1) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

@@ -22,6 +22,7 @@ type KeyMap struct {
 	Quit                                    key.Binding
 	ForceQuit                               key.Binding
 	Yes, No                                 key.Binding // answers in a yes/no dialog
+	Expansion                               key.Binding // a chain pack's chain expanded with its default parameters
 }
 
 // Default returns the standard bindings.
@@ -56,5 +57,6 @@ func Default() KeyMap {
 		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 		Yes:       b([]string{"y", "Y"}, "y", "yes"),
 		No:        b([]string{"n", "N"}, "n", "no"),
+		Expansion: b([]string{"x"}, "x", "expansion"),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"charm.land/huh/v2"
 	"golang.org/x/term"
@@ -98,6 +99,11 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 					return keep(opts, a, err)
 				}
 			}
+			if w.at.pg.id == "sign" && asksNewPass(a) && !pipe { // from a pipe, as keygen: unencrypted, and the summary says so
+				if err := askNewPassphrase(in, lines, out, opts.pass); err != nil {
+					return keep(opts, a, err)
+				}
+			}
 			w.at = w.forward()
 			continue
 		}
@@ -123,6 +129,13 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 		}
 		fmt.Fprintln(out, "\nThat question again:")
 		w.at, w.fixing = owner(a, p.problems[0]), true
+	}
+	if pipe { // answers the questions never took are said, not dropped (issue 44, item 9)
+		if n, first := lines.Extra(extraWait); n > 0 {
+			return keep(opts, a, werr.New(werr.Invalid, "prompt_input_extra",
+				"nothing was written: %s than questions were piped (the first left over: %q)", words.Count(n, "line more", "lines more"), first).
+				WithHint("answers from a pipe are one line per question, in the order asked (the transcript above): remove the extra lines, or find the answer that went to another question"))
+		}
 	}
 	printSummary(out, p)
 	if ps := p.plan.Placeholders; len(ps) > 0 {
@@ -152,7 +165,7 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 	if err != nil {
 		return keep(opts, a, err)
 	}
-	printLines(out, res.Summary())
+	printLines(out, summaryWith(res.Summary(), towardPR(a, opts, res)))
 	drafts.Remove(opts.draftOut())
 	if !res.DryRun && run.HasCases(res.Dir) {
 		if pipe { // a script's answers are all read: it runs the cases itself
@@ -192,6 +205,10 @@ func printCases(ctx context.Context, out io.Writer, dir string) {
 		fmt.Fprintln(out, termsafe.String(l))
 	}
 }
+
+// extraWait is how long accessible mode waits, after the last question,
+// for piped lines not read yet (see ask.Lines.Extra).
+const extraWait = 250 * time.Millisecond
 
 // printProblems lists the problems that stop the files, each under the
 // label of the question that answers it.
@@ -309,6 +326,52 @@ func withDraftNote(err error, path string) error {
 func printLines(w io.Writer, ls []string) {
 	for _, l := range ls {
 		fmt.Fprintln(w, l)
+	}
+}
+
+// askNewPassphrase asks on a terminal, as keygen does, the passphrase a new
+// key pair's private key is encrypted with: twice, without echo, asked
+// again when the two differ; empty writes the key unencrypted, said plainly.
+func askNewPassphrase(in io.Reader, lines *ask.Lines, out io.Writer, p *keyPass) error {
+	fmt.Fprintln(out, "The new private key is encrypted with a passphrase: "+newPassHelp+".")
+	read := func(prompt string) (string, error) {
+		fmt.Fprint(out, prompt)
+		defer fmt.Fprintln(out)
+		if f, ok := in.(*os.File); ok {
+			b, err := term.ReadPassword(int(f.Fd()))
+			if err != nil {
+				return "", werr.Wrap(werr.Env, "key_passphrase_unavailable", err, "cannot read the passphrase from the terminal")
+			}
+			return string(b), nil
+		}
+		s, err := ask.SecretLine(lines.R)
+		if err != nil {
+			lines.EOF = true
+			return "", ask.Ended("pack and sign")
+		}
+		return s, nil
+	}
+	for tries := 0; ; tries++ {
+		first, err := read("New key passphrase (not shown, never kept; empty: unencrypted): ")
+		if err != nil {
+			return err
+		}
+		again, err := read("Passphrase again: ")
+		if err != nil {
+			return err
+		}
+		if first == again {
+			p.fresh, p.again = first, again
+			if first == "" {
+				fmt.Fprintln(out, "  no passphrase: the new private key is written unencrypted")
+			}
+			return nil
+		}
+		if tries >= 4 {
+			return werr.New(werr.Invalid, "key_passphrase_mismatch", "the new key's passphrase was typed twice differently, five times").
+				WithHint("run wopkit new again (a draft keeps your answers), or make the key with `wopkit keygen`")
+		}
+		fmt.Fprintln(out, "  the two passphrases differ: type it again")
 	}
 }
 

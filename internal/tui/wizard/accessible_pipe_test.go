@@ -152,3 +152,21 @@ func TestAccessiblePipeProblemStops(t *testing.T) {
 		t.Errorf("asked again from the pipe:\n%s", out.String())
 	}
 }
+
+// Issue 44, item 9: lines piped after the last question are said, not
+// dropped: the run stops before writing, naming how many and the first
+// (an answer that went to another question leaves one over); blank lines
+// at the end are no answers and pass.
+func TestAccessiblePipeExtraLinesSaid(t *testing.T) {
+	dir, out, err := pipeRun(t, append(nodeLines("acme"), "", "oops", "and more"), false)
+	var e *werr.Error
+	if !errors.As(err, &e) || e.Code != "prompt_input_extra" || !strings.Contains(e.Msg, `2 lines more`) || !strings.Contains(e.Msg, `"oops"`) {
+		t.Fatalf("extra piped lines: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "piped")); err == nil {
+		t.Error("files were written despite the lines left over")
+	}
+	if _, out, err := pipeRun(t, append(nodeLines("acme"), "", " "), false); err != nil {
+		t.Fatalf("blank lines after the last answer refused: %v\n%s", err, out)
+	}
+}

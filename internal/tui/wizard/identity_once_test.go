@@ -83,7 +83,7 @@ func TestAdoptedIdentityIsThePacks(t *testing.T) {
 	for name, k := range wizardKinds {
 		t.Run(name, func(t *testing.T) {
 			given := k.New()
-			setIdentity(t, &k.Identity(given).PackIdentity)
+			setIdentity(t, k.Pack(given))
 			a := newAnswers()
 			if !adopt(a, given) {
 				t.Fatal("not adopted")
@@ -91,17 +91,17 @@ func TestAdoptedIdentityIsThePacks(t *testing.T) {
 			if a.What != name {
 				t.Errorf("what %q", a.What)
 			}
-			want := k.Identity(given).PackIdentity
+			want := *k.Pack(given)
 			if !reflect.DeepEqual(a.Pack.PackIdentity, want) {
 				t.Errorf("pack identity %+v, want %+v", a.Pack.PackIdentity, want)
 			}
 			a.Pack.Keywords[0] = "changed"
-			if k.Identity(given).Keywords[0] == "changed" {
+			if k.Pack(given).Keywords[0] == "changed" {
 				t.Error("the adopted answers share their keywords with the given ones")
 			}
 			b1, _ := json.Marshal(a.Kinds[name])
 			plan := declaredPlan(a, name)
-			if k.Identity(plan).Keywords[0] != "changed" {
+			if k.Pack(plan).Keywords[0] != "changed" {
 				t.Error("the plan is not planned with the pack's identity")
 			}
 			b2, _ := json.Marshal(a.Kinds[name])

@@ -38,15 +38,14 @@ type Options struct {
 	// (the version of the same pack it follows; WOPKIT_REGISTRY).
 	Registry string
 	// Pack and Tool, when set, are answers given on the command line
-	// (--set, --values): the wizard starts from them and asks the rest.
-	Pack *scaffold.PackAnswers
-	Tool *scaffold.ToolAnswers
-	// Declarative, when set, is the answers of a declarative pack kind
-	// given on the command line (*scaffold.PromptPackAnswers, ...; see
-	// Asks): the wizard starts from them on that kind.
-	Declarative any
-	Input       io.Reader // nil means the terminal
-	Screen      io.Writer // where the UI is drawn; nil means stdout
+	// (--set, --values): the wizard starts from them, on their kind, and
+	// asks the rest. Pack is a pack kind's answers as its scaffold.Kind
+	// makes them, whatever the kind (*scaffold.PackAnswers for a node pack,
+	// *scaffold.CardPackAnswers, …; see Asks).
+	Pack   any
+	Tool   *scaffold.ToolAnswers
+	Input  io.Reader // nil means the terminal
+	Screen io.Writer // where the UI is drawn; nil means stdout
 	// Notes, when set, is where notes are printed once the screen closes
 	// (a draft kept); nil means stderr.
 	Notes io.Writer
@@ -97,12 +96,10 @@ func Run(ctx context.Context, settings Options) error {
 	}
 	c := common.New(opts.Plain)
 	a := newAnswers()
-	prefill(a, opts.Pack, opts.Tool)
-	if opts.Declarative != nil && adopt(a, opts.Declarative) && opts.What == "" {
+	node, _ := opts.Pack.(*scaffold.PackAnswers)
+	prefill(a, node, opts.Tool)
+	if opts.Pack != nil && (node != nil || adopt(a, opts.Pack)) && opts.What == "" {
 		opts.What = a.What // the kind of the answers given
-	}
-	if opts.Pack != nil && opts.What == "" {
-		opts.What = a.What // the kind of pack follows from the answers given
 	}
 	k := ask.Asker{V: v}
 	if opts.Accessible {
@@ -142,7 +139,7 @@ func firstScreen(c *common.Context, k ask.Asker, a *answers, opts session) tui.S
 // there is one and no answers were given on the command line (which start
 // a run of their own): the full-screen wizard and accessible mode offer it.
 func draftToOffer(opts Options) (*answers, bool) {
-	if opts.Pack != nil || opts.Tool != nil || opts.Declarative != nil {
+	if opts.Pack != nil || opts.Tool != nil {
 		return nil, false
 	}
 	return loadDraft(opts.draftPath())

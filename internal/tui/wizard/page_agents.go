@@ -99,7 +99,7 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 		w.k.Group(
 			id,
 			k.Derived(key("persona"), "Persona", &g.Persona, ak, ptr("persona")),
-			k.Derived(key("label"), "Label", &g.Label, ak, ptr("label")),
+			k.Derived(key("label"), "Label", &g.Label, ak, ptr("label")).Description(k.Fit(labelHelp, ask.DescInset)),
 			k.Text(key("description"), "Description", ask.Str{P: &g.Description, Def: def.Description}, ak, ptr("description")),
 		),
 		w.k.Group(
@@ -176,6 +176,11 @@ func taskGroups(w *wizard, at pos) []*huh.Group {
 		), func() bool { return t.Kind != scaffold.TaskKinds[1].Value }),
 	}
 }
+
+// labelHelp is the agent's Label field's help: what wopkit writes when it
+// is left empty (the schema's "Falls back to `persona` when absent" is a
+// host's reading of a label wopkit never leaves absent).
+const labelHelp = "a short label for UI surfaces; empty: the agent id's last part in words, as for the persona (e.g. Writer for vendor.acme.pack.writer)"
 
 // toolAllowlist asks an agent's allowed tools: the schema's check, then
 // the form the review's rule checks, its help from the same words.

@@ -18,7 +18,7 @@ import (
 // identity answers are the pack's.
 
 func init() {
-	askKind(scaffold.KindArtifactType)
+	askKind(scaffold.KindArtifactType, "artifact")
 	isArtifact := func(a *answers, _ pos) bool { return a.What == scaffold.KindArtifactType }
 	registerList("artifactTypes", func(a *answers) int {
 		if a.What != scaffold.KindArtifactType {

@@ -17,7 +17,7 @@ import (
 // answers are the pack's.
 
 func init() {
-	askKind(scaffold.KindCard)
+	askKind(scaffold.KindCard, "card")
 	registerList("cards", func(a *answers) int {
 		if a.What != scaffold.KindCard {
 			return 0

@@ -20,7 +20,7 @@ import (
 const whatChain = scaffold.KindWorkflowChain
 
 func init() {
-	askKind(whatChain)
+	askKind(whatChain, "chain")
 	registerList("chains", func(a *answers) int {
 		if a.What != whatChain {
 			return 0

@@ -22,7 +22,7 @@ import (
 const pageConnReach = "conn-reach"
 
 func init() {
-	askKind(scaffold.KindConnection)
+	askKind(scaffold.KindConnection, "")
 	registerList("connection", func(a *answers) int {
 		if a.What != scaffold.KindConnection {
 			return 0

@@ -107,12 +107,18 @@ var wizardKinds = map[string]scaffold.Kind{}
 
 // askKind registers that the wizard asks the declarative pack kind name
 // (from the init of the kind's pages file).
-func askKind(name string) {
+//
+// draftKey, when not "", is the member where a draft kept before the kinds
+// had one place held the kind's answers (upgradeDraft moves them).
+func askKind(name, draftKey string) {
 	k, ok := scaffold.PackKind(name)
-	if !ok || k.Identity == nil {
-		panic("tui: the scaffold has no declarative pack kind " + name) // a build defect, not input
+	if !ok || k.Pack == nil {
+		panic("tui: the scaffold has no pack kind " + name) // a build defect, not input
 	}
 	wizardKinds[name] = k
+	if draftKey != "" {
+		draftKinds[draftKey] = name
+	}
 }
 
 // declared holds the answers of each declarative kind, by name; read
@@ -167,7 +173,7 @@ func declaredPlan(a *answers, name string) any {
 	if cur, ok := a.Kinds[name]; ok {
 		copyAnswers(cp, cur)
 	}
-	k.Identity(cp).PackIdentity = packIdentity(a.Pack.PackIdentity)
+	*k.Pack(cp) = packIdentity(a.Pack.PackIdentity)
 	return cp
 }
 
@@ -209,7 +215,7 @@ func adopt(a *answers, given any) bool {
 	copyAnswers(cp, given)
 	a.Kinds[name] = cp
 	a.What = name
-	a.Pack.PackIdentity = packIdentity(k.Identity(cp).PackIdentity)
+	a.Pack.PackIdentity = packIdentity(*k.Pack(cp))
 	return true
 }
 

@@ -19,7 +19,7 @@ import (
 // the templates; the identity answers are the pack's.
 
 func init() {
-	askKind(scaffold.KindFormContent)
+	askKind(scaffold.KindFormContent, "form")
 	registerList("forms", func(a *answers) int {
 		if a.What != scaffold.KindFormContent {
 			return 0

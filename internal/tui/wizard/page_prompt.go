@@ -17,7 +17,7 @@ import (
 // the templates; the identity answers are the pack's.
 
 func init() {
-	askKind(scaffold.KindPrompt)
+	askKind(scaffold.KindPrompt, "prompt")
 	registerList("prompts", func(a *answers) int {
 		if a.What != scaffold.KindPrompt {
 			return 0

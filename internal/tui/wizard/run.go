@@ -238,7 +238,7 @@ func createOptions(v *validate.Validator, a *answers, opts session, plan *scaffo
 	default:
 		o.Release = &create.Release{Name: a.name(), Version: a.Pack.Version, Output: opts.Output, Sign: a.SignMethod,
 			Key: create.Key{New: a.KeyChoice == "new", Path: strings.TrimSpace(a.KeyPath), ID: a.KeyID, Default: a.KeyAuto.Default,
-				Passphrase: passFor(a, opts)}}
+				Passphrase: passFor(a, opts), NewPassphrase: newPassFor(a, opts.pass)}}
 	}
 	return o
 }
@@ -304,7 +304,7 @@ func (w *wizard) replaceCmd() tea.Cmd {
 // It is where create.Problem becomes the one problem type the wizard
 // handles, scaffold.FieldError (TestWizardHandlesOneProblemType).
 func preflight(v *validate.Validator, a *answers, opts session, plan *scaffold.Plan) []scaffold.FieldError {
-	var out []scaffold.FieldError
+	out := newPassProblem(a, opts.pass)
 	for _, p := range create.Preflight(createOptions(v, a, opts, plan)) {
 		fe := problemField(a, opts, p.Subject)
 		fe.Message, fe.Hint = p.Message, p.Hint
@@ -359,12 +359,13 @@ func errText(err error) string { return create.Text(err) }
 // workflow, all or nothing.
 func runCmd(v *validate.Validator, a *answers, opts session, plan *scaffold.Plan) tea.Cmd {
 	o := createOptions(v, a, opts, plan)
+	ac := a.clone() // read beside the screen (towardPR)
 	return func() tea.Msg {
 		res, err := create.Run(context.Background(), o)
 		if err != nil {
 			return runMsg{err: err}
 		}
-		m := runMsg{summary: res.Summary()}
+		m := runMsg{summary: summaryWith(res.Summary(), towardPR(ac, opts, res))}
 		if !res.DryRun && run.HasCases(res.Dir) {
 			m.cases = res.Dir
 		}
@@ -385,10 +386,10 @@ func runCases(dir string) tea.Cmd {
 }
 
 // draftKinds are where a draft kept before the kinds had one place kept
-// each declarative kind's answers ("chain", "prompt", …): upgradeDraft
-// moves them under "kinds", so that resuming such a draft loses nothing.
-var draftKinds = map[string]string{"chain": scaffold.KindWorkflowChain, "prompt": scaffold.KindPrompt,
-	"card": scaffold.KindCard, "form": scaffold.KindFormContent, "artifact": scaffold.KindArtifactType}
+// each declarative kind's answers ("chain", "prompt", …), by kind name
+// (each kind's pages file says its own, askKind): upgradeDraft moves them
+// under "kinds", so that resuming such a draft loses nothing.
+var draftKinds = map[string]string{}
 
 // upgradeDraft is the draft b in today's shape (b itself when it is).
 func upgradeDraft(b []byte) []byte {

@@ -540,7 +540,9 @@ func (w *wizard) nextField(focused huh.Field) tea.Cmd {
 	if w.form.GetFocusedField() == focused && w.form.State == huh.StateNormal {
 		cmd = w.form.NextGroup() // the last field: its group's own next-group command is dropped
 	}
-	return w.afterForm(tea.KeyPressMsg{}, cmd)
+	w.liveSeq++ // the field reached says nothing until it is typed into
+	w.live = ""
+	return w.afterForm(nil, cmd)
 }
 
 // ConfirmQuit implements tui.Quitter: leaving before the end offers a draft.

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/scaffold"
+
 	"context"
 	"crypto/ecdsa"
 	"crypto/ed25519"
@@ -115,5 +117,31 @@ func TestWizardAgentKeyChoices(t *testing.T) {
 	}
 	if owner(a, w.rev.problems[0]).pg.id != "sign" {
 		t.Errorf("the problem leads to %s", owner(a, w.rev.problems[0]).pg.id)
+	}
+}
+
+// Issue 44, item 9: the agent's Label field's help says what an empty one
+// becomes, as the scaffold writes it (the id's last part in words), not
+// the schema's "Falls back to persona", which the written label is not.
+func TestAgentLabelHelpSaysWhatIsWritten(t *testing.T) {
+	t.Parallel()
+	a := newAnswers()
+	a.Pack.Agents[0].Persona = "Someone Else"
+	d, w := wizardOn(t, a, Options{What: whatAgent, DraftDir: t.TempDir()})
+	toPage(d, w, "agent")
+	v := flat(d.View())
+	if strings.Contains(v, "Falls back to") || !strings.Contains(v, "empty: the agent id's last part in words") {
+		t.Errorf("the Label field's help does not say what an empty one becomes:\n%s", d.View())
+	}
+	p := makePlan(testValidator, a)
+	if p.plan == nil {
+		t.Fatalf("no plan: %v %v", p.err, p.problems)
+	}
+	id := a.Pack.Agents[0].ID
+	want := `"label": "` + scaffold.Title(id[strings.LastIndex(id, ".")+1:]) + `"`
+	for _, f := range p.plan.Files {
+		if strings.Contains(string(f.Data), `"persona": "Someone Else"`) && !strings.Contains(string(f.Data), want) {
+			t.Errorf("%s: the label written is not the id's last part in words (%s):\n%s", f.Path, want, f.Data)
+		}
 	}
 }

@@ -190,7 +190,7 @@ func TestReviewSectionsAndBack(t *testing.T) {
 		t.Errorf("shift+tab on the first field went to %s", w.at.pg.id)
 	}
 	toPage(d, w, "sign")
-	d.Keys("enter", "enter", "enter", "enter") // v2, new key, key file, key id: the review
+	d.Keys("enter", "enter", "enter", "enter", "enter", "enter") // v2, new key, key file, key id, passphrase twice (empty): the review
 	if w.at.pg.id != "review" {
 		t.Fatalf("on %s", w.at.pg.id)
 	}

@@ -37,7 +37,7 @@ func needsKey(method string) bool {
 func init() {
 	register(&page{id: "sign", title: "pack and sign", order: 80, doc: docSign,
 		when: func(a *answers, _ pos) bool { return a.isPack() },
-		owns: paths("signMethod", "keyChoice", "keyPath", "keyId"), groups: signGroups})
+		owns: paths("signMethod", "keyChoice", "keyPath", "keyId", newPassKey), groups: signGroups})
 	register(&page{id: "review", title: "review", order: 90, doc: docPack})
 }
 
@@ -125,7 +125,7 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 		k.Reg(k.Following("keyId", "Key id", id, &a.KeyPath, "", "").Description(k.Fit("the id the registry knows your public key by, e.g. acme-1", ask.DescInset)),
 			needed("key id", id)),
 	), func() bool { return !needsKey(a.SignMethod) })
-	return []*huh.Group{w.k.Group(method), keys, passGroup(w)}
+	return []*huh.Group{w.k.Group(method), keys, passGroup(w), newPassGroup(w)}
 }
 
 // keyPass is the passphrase of an encrypted key file, typed on the sign
@@ -134,6 +134,9 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 type keyPass struct {
 	text string // as typed
 	path string // the key file it opened ("" until it opened one)
+	// fresh and again are the passphrase a new pair's private key is
+	// encrypted with, typed twice ("": unencrypted; see newPassGroup).
+	fresh, again string
 }
 
 // source is the passphrase for the key file path: the one typed, once it
@@ -207,6 +210,73 @@ func (p *keyPass) check(path, s string) error {
 	}
 	p.text, p.path = s, path
 	return nil
+}
+
+// newPassKey is the key of the new pair's passphrase field.
+const newPassKey = "newKeyPassphrase"
+
+// newPassGroup asks, as keygen does, the passphrase a new key pair's
+// private key is encrypted with, twice and masked; empty writes it
+// unencrypted, which the field says plainly. It is never kept (not in the
+// answers, nor a draft). Accessible mode asks it apart (askNewPassphrase).
+func newPassGroup(w *wizard) *huh.Group {
+	k, a, p := w.k, w.a, w.opts.pass
+	first := k.Text(newPassKey, "New key passphrase", ask.Str{P: &p.fresh}, "", "").EchoMode(huh.EchoModePassword).
+		Description(k.Fit(newPassHelp, ask.DescInset))
+	again := k.Reg(k.Text(newPassKey+".again", "Passphrase again", ask.Str{P: &p.again}, "", "").EchoMode(huh.EchoModePassword),
+		func(s string) error {
+			if s != p.fresh {
+				return errors.New("the two passphrases differ: type it again")
+			}
+			return nil
+		})
+	return w.hideWhen(k.Group(first, again), func() bool { return k.Accessible || !asksNewPass(a) })
+}
+
+// newPassHelp says what the new key's passphrase does, and what an empty
+// one means, as keygen says it.
+const newPassHelp = "encrypts the new private key (asked when signing); empty: the key is written unencrypted, and anyone who can read the file can sign as you"
+
+// asksNewPass reports whether the run makes a new key pair whose
+// passphrase is asked: not when WOPKIT_KEY_PASSPHRASE is set (it encrypts
+// the key, as keygen uses it).
+func asksNewPass(a *answers) bool {
+	if !makesKey(a) {
+		return false
+	}
+	_, env := os.LookupEnv(sign.PassphraseEnv)
+	return !env
+}
+
+// makesKey reports whether the run makes a new key pair.
+func makesKey(a *answers) bool {
+	return a.isPack() && needsKey(a.SignMethod) && a.KeyChoice == "new" && !isAgentKey(a.KeyPath)
+}
+
+// newPassFor is the passphrase a new pair's private key is encrypted with
+// (nil: unencrypted): WOPKIT_KEY_PASSPHRASE when set, else the one typed.
+func newPassFor(a *answers, p *keyPass) []byte {
+	if !makesKey(a) {
+		return nil
+	}
+	if s := os.Getenv(sign.PassphraseEnv); s != "" {
+		return []byte(s)
+	}
+	if p == nil || p.fresh == "" {
+		return nil
+	}
+	return []byte(p.fresh)
+}
+
+// newPassProblem is the review's problem with the new key's passphrase:
+// typed twice differently (the second field refuses that, but the first
+// can be changed after it).
+func newPassProblem(a *answers, p *keyPass) []scaffold.FieldError {
+	if !asksNewPass(a) || p == nil || p.fresh == p.again {
+		return nil
+	}
+	return []scaffold.FieldError{{Field: newPassKey, File: docSign, Message: "the new key's passphrase was typed twice differently",
+		Hint: "type it again, twice (empty: the key is written unencrypted)"}}
 }
 
 // agentListBound bounds asking the agent for its keys while the sign page

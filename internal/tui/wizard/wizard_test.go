@@ -373,3 +373,26 @@ func toPage(d *driver, w *wizard, id string) {
 	}
 	d.T.Fatalf("no page %s in the walk", id)
 }
+
+// Issue 44, item 9: the rubric's "needs at least one criterion" is not said
+// on reaching the empty field, before anything is typed; it is said once
+// the field is typed into and left empty.
+func TestRubricSaysNothingBeforeTyping(t *testing.T) {
+	t.Parallel()
+	a := newAnswers()
+	dir := t.TempDir()
+	d, w := wizardOn(t, a, Options{What: whatMixed, Dir: filepath.Join(dir, "out"), DraftDir: dir})
+	toPage(d, w, "task")
+	const complaint = "needs at least one criterion"
+	d.Keys("enter", "enter", "down", "enter") // task id, input, then rubric chosen: on to its criteria
+	if k := w.form.GetFocusedField().GetKey(); !strings.HasSuffix(k, ".criteria") {
+		t.Fatalf("enter does not reach the rubric criteria (on %s):\n%s", k, d.View())
+	}
+	if v := flat(d.View()); strings.Contains(v, complaint) {
+		t.Errorf("the rubric complains before anything is typed:\n%s", d.View())
+	}
+	d.Keys("type:x", "backspace")
+	if v := flat(d.View()); !strings.Contains(v, complaint) {
+		t.Errorf("the rubric typed into and emptied says nothing:\n%s", d.View())
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -190,5 +191,58 @@ func SecretLine(r io.Reader) (string, error) {
 		if err != nil {
 			return "", err
 		}
+	}
+}
+
+// extraLimit bounds what Extra reads of the input left after the last
+// question.
+const extraLimit = 64 << 10
+
+// Extra reads what is left of a piped input once every question is
+// answered and says how many of its lines are not blank, and the first of
+// them: answers the questions never took (a line too many, or one that
+// answered a question other than the one meant). It waits at most wait for
+// input that is not there yet (a script that feeds answers one by one and
+// keeps the pipe open), and reads at most 64 KiB.
+func (b *Lines) Extra(wait time.Duration) (n int, first string) {
+	type result struct {
+		n     int
+		first string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		var line []byte
+		one := make([]byte, 1)
+		end := func() {
+			if s := strings.TrimSpace(string(line)); s != "" {
+				if r.n == 0 {
+					r.first = s
+				}
+				r.n++
+			}
+			line = line[:0]
+		}
+		for read := 0; read < extraLimit; read++ {
+			k, err := b.R.Read(one)
+			if k == 1 {
+				if one[0] == '\n' {
+					end()
+				} else {
+					line = append(line, one[0])
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		end()
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		return r.n, r.first
+	case <-time.After(wait):
+		return 0, "" // nothing more came: a script still holding the pipe open
 	}
 }
