@@ -201,7 +201,9 @@ function errorOf(e, allowNet) {
     c = own(c, "cause");
   }
   const code = own(e, "code");
-  return { code: typeof code === "string" && code !== "" ? strSlice(code, 0, 200) : "pack_node_error", message: safeText(e) };
+  const cap = own(e, "capability");
+  return { code: typeof code === "string" && code !== "" ? strSlice(code, 0, 200) : "pack_node_error", message: safeText(e),
+    capability: typeof cap === "string" ? strSlice(cap, 0, 200) : undefined };
 }
 
 function denied(perm, res) {
@@ -433,7 +435,7 @@ async function call(req, done) {
   };
   current = (e) => {
     const er = errorOf(e, allowNet);
-    finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, thrown: true });
+    finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, capability: er.capability, thrown: true });
   };
   timer = NumberIsFinite(req.timeoutMs) && req.timeoutMs > 0
     ? SetTimeout(() => {
@@ -451,7 +453,7 @@ async function call(req, done) {
       if (e === SUSPEND) finish({ status: "suspended" });
       else {
         const er = errorOf(e, allowNet);
-        finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, thrown: true, thrownKind: typeOf(e) });
+        finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, capability: er.capability, thrown: true, thrownKind: typeOf(e) });
       }
     }
   })();

@@ -281,7 +281,11 @@ func annotate(p *Pack, o *Outcome, r *Report) {
 	code := r.Error.Code
 	switch {
 	case code == "host_capability_missing":
-		r.Warnings = append(r.Warnings, "host_capability_missing: "+p.family())
+		need := ""
+		if r.Error.Capability != "" {
+			need = "the node needs " + r.Error.Capability + "; "
+		}
+		r.Warnings = append(r.Warnings, "host_capability_missing: "+need+p.family())
 	case r.Error.PackCode != nil:
 		r.Warnings = append(r.Warnings, fmt.Sprintf("the node returned {status: \"error\", error: {code: %q}}: the reference host maps every non-success return to pack_node_error and drops the pack's code; throw an Error with .code to keep it", *r.Error.PackCode))
 	case o.Returned && o.Export == "":
