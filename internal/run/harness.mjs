@@ -47,6 +47,7 @@ const ErrorCtor = Error;
 const DateNow = Date.now;
 const DateCtor = Date;
 const AbortCtl = AbortController;
+const ResponseCtor = Response;
 const abortFn = Function.prototype.call.bind(AbortController.prototype.abort);
 const processOn = process.on.bind(process);
 const exit = process.exit.bind(process);
@@ -282,6 +283,13 @@ function mockSurface(spec, path, state) {
             const e = new ErrorCtor(StringCtor(own(t, "message") ?? "mock error from " + name));
             if (own(t, "code") !== undefined) e.code = t.code;
             return PromiseCtor.reject(e);
+          }
+          if (a !== null && typeof a === "object" && !isArray(a) && hasOwn(a, "$response")) {
+            // a Fetch API Response, for surfaces that return one (http.safeFetch, fetch)
+            const rsp = a.$response ?? {};
+            const body = own(rsp, "body");
+            return PromiseCtor.resolve(new ResponseCtor(body === undefined || body === null ? null : typeof body === "string" ? body : stringify(body),
+              { status: own(rsp, "status") ?? 200, headers: own(rsp, "headers") ?? {} }));
           }
           return PromiseCtor.resolve(plain(a));
         },

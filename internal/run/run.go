@@ -218,6 +218,9 @@ func Execute(ctx context.Context, h *Host, p *Pack, n Node, pr *Prepared) (*Repo
 		checkOutputs(p, n, r)
 	}
 	annotate(p, o, r)
+	if !h.opts.AllowNet && r.Error != nil && r.Error.Code != "sandbox_capability_denied" && netRefused(r.Error.Message) {
+		r.Warnings = append(r.Warnings, "the failure looks like the network the sandbox refuses: run with --allow-net, or give the host's fetch surface (http.safeFetch) in --mocks")
+	}
 	redact(r, pr.secrets)
 	return r, nil
 }
@@ -304,6 +307,17 @@ func registeredList() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// netRefused reports whether a failure's message is that of a socket or a
+// name lookup the sandbox refused (as a pack's own error wraps it).
+func netRefused(msg string) bool {
+	for _, s := range []string{"getaddrinfo", "EAI_AGAIN", "connect EPERM", "socket EPERM", "fetch failed"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // redact replaces the secrets' values in everything shown.

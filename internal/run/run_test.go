@@ -92,6 +92,7 @@ func TestResultMapping(t *testing.T) {
 		"nooutp":  `return {status: "success"};`,
 		"mock":    `const a = await ctx.storage.kv.get("k"); try { await ctx.storage.kv.get("k"); } catch (e) { return {status: "success", outputs: {text: a + ":" + e.code}}; } return {status: "success", outputs: {text: "no throw"}};`,
 		"exhaust": `await ctx.mcp.callTool(); await ctx.mcp.callTool(); return {status: "success", outputs: {}};`,
+		"fetch":   `const r = await ctx.http.safeFetch("https://x"); return {status: "success", outputs: {text: r.status + ":" + r.headers.get("x-a") + ":" + (await r.json()).v}};`,
 	})
 	os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
 	os.WriteFile(filepath.Join(dir, "schemas", "out.json"), []byte(`{"type":"object","properties":{"text":{"type":"string"}}}`), 0o644)
@@ -133,6 +134,7 @@ func TestResultMapping(t *testing.T) {
 		{"nooutp", "failure", "node_output_invalid", "", Input{}},
 		{"mock", "success", "", "", Input{Mocks: []byte(`{"storage.kv": {"get": ["v1", {"$throw": {"code": "acme.nope", "message": "x"}}]}}`)}},
 		{"exhaust", "failure", "mock_exhausted", "", Input{Mocks: []byte(`{"mcp": {"callTool": [1]}}`)}},
+		{"fetch", "success", "", "", Input{Mocks: []byte(`{"http": {"safeFetch": [{"$response": {"status": 201, "headers": {"x-a": "b"}, "body": {"v": 7}}}]}}`)}},
 	} {
 		r := call(c.name, c.in)
 		code := ""
@@ -160,6 +162,10 @@ func TestResultMapping(t *testing.T) {
 		case "mock":
 			if string(r.Outputs) != `{"text":"v1:acme.nope"}` {
 				t.Errorf("mock outputs %s", r.Outputs)
+			}
+		case "fetch":
+			if string(r.Outputs) != `{"text":"201:b:7"}` {
+				t.Errorf("fetch outputs %s", r.Outputs)
 			}
 		case "badout":
 			if len(r.Problems) == 0 || r.Problems[0].Pointer != "/text" {
