@@ -306,10 +306,11 @@ func (e *editor) Help() []key.Binding {
 	case focusProblems:
 		return []key.Binding{k.Up, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to field")), k.Whole, k.Problems}
 	}
-	out := []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo}
+	out := []key.Binding{k.Up, k.Edit, k.Save, k.Quit}
 	if e.kind == validate.WorkflowChainPack {
-		out = []key.Binding{k.Up, k.Edit, k.Save, k.Quit, k.Expansion, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo}
+		out = append(out, k.Expansion)
 	}
+	out = append(out, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo)
 	if e.focusedNode() != "" {
 		out = append(out, k.Test)
 	}

@@ -181,6 +181,10 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 	return nil
 }
 
+// extraWait is how long accessible mode waits, after the last question,
+// for piped lines not read yet (see ask.Lines.Extra).
+const extraWait = 250 * time.Millisecond
+
 // askRunCases asks whether to run the new pack's stored cases now (no by
 // default: they run node).
 func askRunCases(ctx context.Context, k ask.Asker, lines *ask.Lines, tr *ask.Transcript) (bool, error) {
@@ -205,10 +209,6 @@ func printCases(ctx context.Context, out io.Writer, dir string) {
 		fmt.Fprintln(out, termsafe.String(l))
 	}
 }
-
-// extraWait is how long accessible mode waits, after the last question,
-// for piped lines not read yet (see ask.Lines.Extra).
-const extraWait = 250 * time.Millisecond
 
 // printProblems lists the problems that stop the files, each under the
 // label of the question that answers it.
