@@ -399,7 +399,13 @@ async function call(req, done) {
     });
     ctx.secrets = secrets;
     const suspend = (kind) => (payload) => {
-      if (req.hasResume) return plain(req.resume);
+      if (req.hasResume) {
+        // keyed by the payload's key when the resume value has that member
+        const key = own(payload, "key");
+        const rv = req.resume;
+        if (typeof key === "string" && rv !== null && typeof rv === "object" && !isArray(rv) && hasOwn(rv, key)) return plain(rv[key]);
+        return plain(rv);
+      }
       if (state.suspended === undefined) {
         const k = own(payload, "kind");
         state.suspended = { kind: typeof k === "string" ? k : kind, data: jsonSafe(own(payload, "data") ?? payload) };

@@ -89,6 +89,7 @@ func TestResultMapping(t *testing.T) {
 		"hostcap": `const e = new Error("no kv"); e.code = "host_capability_missing"; e.capability = "storage.kv"; throw e;`,
 		"suspend": `const v = await ctx.suspend({kind: "clarification", data: {q: 1}}); return {status: "success", outputs: {text: String(v)}};`,
 		"badout":  `return {status: "success", outputs: {text: 5}};`,
+		"keyed":   `const a = await ctx.interrupt({key: "approve", kind: "approval"}); const b = await ctx.suspend({key: "why", kind: "clarification"}); return {status: "success", outputs: {text: a + "/" + b}};`,
 		"nooutp":  `return {status: "success"};`,
 		"mock":    `const a = await ctx.storage.kv.get("k"); try { await ctx.storage.kv.get("k"); } catch (e) { return {status: "success", outputs: {text: a + ":" + e.code}}; } return {status: "success", outputs: {text: "no throw"}};`,
 		"exhaust": `await ctx.mcp.callTool(); await ctx.mcp.callTool(); return {status: "success", outputs: {}};`,
@@ -131,6 +132,7 @@ func TestResultMapping(t *testing.T) {
 		{"suspend", "suspended", "", "", Input{}},
 		{"suspend", "success", "", "", Input{Resume: []byte(`"yes"`)}},
 		{"badout", "failure", "node_output_invalid", "", Input{}},
+		{"keyed", "success", "", "", Input{Resume: []byte(`{"approve": true, "why": "because"}`)}},
 		{"nooutp", "failure", "node_output_invalid", "", Input{}},
 		{"mock", "success", "", "", Input{Mocks: []byte(`{"storage.kv": {"get": ["v1", {"$throw": {"code": "acme.nope", "message": "x"}}]}}`)}},
 		{"exhaust", "failure", "mock_exhausted", "", Input{Mocks: []byte(`{"mcp": {"callTool": [1]}}`)}},
@@ -162,6 +164,10 @@ func TestResultMapping(t *testing.T) {
 		case "mock":
 			if string(r.Outputs) != `{"text":"v1:acme.nope"}` {
 				t.Errorf("mock outputs %s", r.Outputs)
+			}
+		case "keyed":
+			if string(r.Outputs) != `{"text":"true/because"}` {
+				t.Errorf("keyed resume outputs %s", r.Outputs)
 			}
 		case "fetch":
 			if string(r.Outputs) != `{"text":"201:b:7"}` {
