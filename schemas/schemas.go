@@ -36,7 +36,10 @@
 // (Index) and decodes and compiles each on first use.
 package schemas
 
-import "embed"
+import (
+	"embed"
+	"path"
+)
 
 // FS holds every schema file of this directory and its v2/ and registry-v1/
 // subdirectories.
@@ -45,40 +48,33 @@ import "embed"
 var FS embed.FS
 
 // Index maps each embedded schema's $id to its file in FS, so a schema is
-// decoded only when a document needs it. TestIndex checks it against the files.
-var Index = map[string]string{
-	"https://openwop.dev/spec/v1/agent-eval-suite.schema.json":             "agent-eval-suite.schema.json",
-	"https://openwop.dev/spec/v1/agent-manifest.schema.json":               "agent-manifest.schema.json",
-	"https://openwop.dev/spec/v1/agent-ref.schema.json":                    "agent-ref.schema.json",
-	"https://toolspace.yepgent.com/schemas/install-manifest-v0.4.json":     "install-manifest-v0.4.json",
-	"https://openwop.dev/spec/v1/node-pack-manifest.schema.json":           "node-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v1/prompt-ref.schema.json":                   "prompt-ref.schema.json",
-	"https://openwop.dev/spec/v2/agent-eval-suite.schema.json":             "v2/agent-eval-suite.schema.json",
-	"https://openwop.dev/spec/v2/agent-manifest.schema.json":               "v2/agent-manifest.schema.json",
-	"https://openwop.dev/spec/v2/agent-ref.schema.json":                    "v2/agent-ref.schema.json",
-	"https://openwop.dev/spec/v2/artifact-type-pack-manifest.schema.json":  "v2/artifact-type-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v2/chat-card-pack-manifest.schema.json":      "v2/chat-card-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v2/connection-pack-manifest.schema.json":     "v2/connection-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v2/form-content-pack-manifest.schema.json":   "v2/form-content-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v2/frontend-plugin-manifest.schema.json":     "v2/frontend-plugin-manifest.schema.json",
-	"https://openwop.dev/spec/v2/ids.schema.json":                          "v2/ids.schema.json",
-	"https://openwop.dev/spec/v2/node-pack-manifest.schema.json":           "v2/node-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v2/pack-lockfile.schema.json":                "v2/pack-lockfile.schema.json",
-	"https://openwop.dev/spec/v2/prompt-kind.schema.json":                  "v2/prompt-kind.schema.json",
-	"https://openwop.dev/spec/v2/prompt-pack-manifest.schema.json":         "v2/prompt-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v2/prompt-ref.schema.json":                   "v2/prompt-ref.schema.json",
-	"https://openwop.dev/spec/v2/prompt-template.schema.json":              "v2/prompt-template.schema.json",
-	"https://openwop.dev/spec/v2/registry-version-manifest.schema.json":    "v2/registry-version-manifest.schema.json",
-	"https://openwop.dev/spec/v2/security-advisory.schema.json":            "v2/security-advisory.schema.json",
-	"https://openwop.dev/spec/v2/workflow-chain-pack-manifest.schema.json": "v2/workflow-chain-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v1/artifact-type-pack-manifest.schema.json":  "registry-v1/artifact-type-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v1/chat-card-pack-manifest.schema.json":      "registry-v1/chat-card-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v1/form-content-pack-manifest.schema.json":   "registry-v1/form-content-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v1/pack-lockfile.schema.json":                "registry-v1/pack-lockfile.schema.json",
-	"https://openwop.dev/spec/v1/prompt-kind.schema.json":                  "registry-v1/prompt-kind.schema.json",
-	"https://openwop.dev/spec/v1/prompt-pack-manifest.schema.json":         "registry-v1/prompt-pack-manifest.schema.json",
-	"https://openwop.dev/spec/v1/prompt-template.schema.json":              "registry-v1/prompt-template.schema.json",
-	"https://openwop.dev/spec/v1/registry-version-manifest.schema.json":    "registry-v1/registry-version-manifest.schema.json",
-	"https://openwop.dev/spec/v1/security-advisory.schema.json":            "registry-v1/security-advisory.schema.json",
-	"https://openwop.dev/spec/v1/workflow-chain-pack-manifest.schema.json": "registry-v1/workflow-chain-pack-manifest.schema.json",
-}
+// decoded only when a document needs it. A file's $id is its folder's base
+// and its name (v2/x.json is https://openwop.dev/spec/v2/x.json; x.json and
+// registry-v1/x.json are …/spec/v1/x.json), the tool manifest's aside, so
+// that a schema added to a folder needs no line here; TestIndex checks
+// every file's $id against it.
+var Index = func() map[string]string {
+	const v1, v2 = "https://openwop.dev/spec/v1/", "https://openwop.dev/spec/v2/"
+	outside := map[string]string{ // files whose $id is not their folder's
+		"install-manifest-v0.4.json": "https://toolspace.yepgent.com/schemas/install-manifest-v0.4.json",
+	}
+	out := map[string]string{}
+	for _, d := range []struct{ dir, base string }{{".", v1}, {"v2", v2}, {"registry-v1", v1}} {
+		entries, err := FS.ReadDir(d.dir)
+		if err != nil {
+			panic(err) // the folders are embedded: a build defect
+		}
+		for _, e := range entries {
+			file := path.Join(d.dir, e.Name())
+			if e.IsDir() || path.Ext(file) != ".json" {
+				continue
+			}
+			id := d.base + e.Name()
+			if o, ok := outside[file]; ok {
+				id = o
+			}
+			out[id] = file
+		}
+	}
+	return out
+}()

@@ -428,10 +428,13 @@ e2e_new() {
 	keys Enter # a new key pair
 	answer '^┃ Key file' e2e-key
 	answer '^┃ Key id' e2e-1
+	wait_for '^┃ New key passphrase' # issue 44, item 5: asked for a new key, as keygen asks
+	keys Enter Enter             # empty, twice: the key unencrypted, which the review says
 	wait_for 'will be written' 30
 	screen | grep -q 'no problems' || fail "the review lists problems"
 	wait_text "will be written in ~/$nd/e2e-demo: pack.json"
 	wait_text "a new key pair: ~/$nd/e2e-key.key (keep it secret) and ~/$nd/e2e-key.pub"
+	wait_text "unencrypted (no passphrase)"
 	wait_text "packed to ~/$nd/community.acme.e2e-demo-0.1.0.tgz"
 	keys Enter
 	wait_for 'signed \(v2' 30
@@ -444,7 +447,7 @@ e2e_new() {
 	# next steps run as printed from the folder the author is in (item 3)
 	local kept step
 	kept=$(tmux -L "$sock" capture-pane -p -J -S -200 -t e2e)
-	for want in "wrote 14 files in ~/$nd/e2e-demo: pack.json" "packed ~/$nd/community.acme.e2e-demo-0.1.0.tgz (sha256-" \
+	for want in "wrote 15 files in ~/$nd/e2e-demo: pack.json" "packed ~/$nd/community.acme.e2e-demo-0.1.0.tgz (sha256-" \
 		"signed (v2, key id e2e-1)" "next:" "wopkit verify community.acme.e2e-demo-0.1.0.tgz --key e2e-key.pub" \
 		"run the scaffolded tests with: cd e2e-demo && node --test"; do
 		grep -qF -- "$want" <<<"$kept" || fail "the summary left on the terminal lacks '$want':
@@ -567,6 +570,8 @@ e2e_chain() {
 	keys Enter
 	answer '^┃ Key file' chain-key
 	answer '^┃ Key id' chain-1
+	wait_for '^┃ New key passphrase' # issue 44, item 5: asked for a new key, as keygen asks
+	keys Enter Enter             # empty, twice: the key unencrypted, which the review says
 	wait_for 'will be written' 30
 	write_from_review 'signed \(v2'
 	local c=$work/chain tgz=$work/chain/community.acme.chains-0.1.0.tgz
@@ -625,6 +630,8 @@ e2e_connection() {
 	keys Enter
 	answer '^┃ Key file' conn-key
 	answer '^┃ Key id' conn-1
+	wait_for '^┃ New key passphrase' # issue 44, item 5: asked for a new key, as keygen asks
+	keys Enter Enter             # empty, twice: the key unencrypted, which the review says
 	wait_for 'will be written' 30
 	screen | grep -q 'no problems' || fail "the review lists problems"
 	keys Enter
@@ -1072,6 +1079,8 @@ e2e_words() {
 	keys Enter
 	answer '^┃ Key file' words-key
 	answer '^┃ Key id' words-1
+	wait_for '^┃ New key passphrase' # issue 44, item 5: asked for a new key, as keygen asks
+	keys Enter Enter             # empty, twice: the key unencrypted, which the review says
 	wait_for 'will be written' 30
 	write_from_review 'signed \(v2'
 	local d=$work/$wd tgz=$work/$wd/community.acme.words-0.1.0.tgz
@@ -1179,6 +1188,8 @@ e2e_contract() {
 	keys Enter
 	answer '^┃ Key file' contract-key
 	answer '^┃ Key id' contract-1
+	wait_for '^┃ New key passphrase' # issue 44, item 5: asked for a new key, as keygen asks
+	keys Enter Enter             # empty, twice: the key unencrypted, which the review says
 	wait_for 'will be written' 30
 	write_from_review 'signed \(v2'
 	strict_valid "$d" "$d/tools/my-tool.tool.json" || fail "the pack does not validate strictly"

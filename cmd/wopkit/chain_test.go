@@ -188,3 +188,26 @@ func TestChainExpandDefaultsAndResolution(t *testing.T) {
 		t.Errorf("an unknown chain should name the pack's chains: exit %d %s", code, errOut)
 	}
 }
+
+// TestChainExpandTreeTable: --tree's table names each child workflow once,
+// after the parent whose nodes now carry its workflowId.
+func TestChainExpandTreeTable(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join(fixtures.Shared(t, "oracles", "chain-expansion"), "053-tree-shared-child-registered-once.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Pack json.RawMessage `json:"pack"`
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	pack := filepath.Join(t.TempDir(), "pack.json")
+	write(t, pack, c.Pack)
+	out, errOut, code := runCmd(t, "chain", "expand", pack, "vendor.oracle.parent", "--tree", "--tenant", "tenant-a", "--expansion-id", "p1")
+	if code != 0 || strings.Count(out, "child workflow wfc_tenant-a__vendor_oracle_child__2_1_0 (chain vendor.oracle.child)") != 1 ||
+		strings.Count(out, `"workflowId":"wfc_tenant-a__vendor_oracle_child__2_1_0"`) != 2 {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -6,9 +6,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/openwop/wopkit/internal/tui"
+	"github.com/openwop/wopkit/internal/tui/editor"
 	"github.com/openwop/wopkit/internal/tui/styles"
-	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -44,11 +43,7 @@ func newEditCmd() *cobra.Command {
 				return werr.New(werr.Env, "no_terminal", "wopkit edit needs a terminal").
 					WithHint("run it in a terminal; to check a file without one, use `wopkit validate %s`", args[0])
 			}
-			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir})
-			if err != nil {
-				return err
-			}
-			return tui.Edit(cmd.Context(), tui.EditOptions{Path: args[0], Validator: v, Plain: styles.NoColor()})
+			return editor.Run(cmd.Context(), editor.Options{Path: args[0], SchemaDir: o.SchemaDir, Plain: styles.NoColor()})
 		},
 	}
 	o.AddFlags(cmd)

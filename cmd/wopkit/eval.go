@@ -36,11 +36,11 @@ func (o *evalOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.Suite, "suite", "", "the eval suite to run (default: the agent's evalSuiteRef)")
 	f.StringVar(&o.Model, "model", "", "where outputs come from: replay:FILE (recorded outputs), echo (the input back) or openai:BASEURL#MODEL")
-	f.StringVar(&o.Judge, "judge", "", "openai:BASEURL#MODEL that scores rubric tasks (without it they are not scored, and the suite cannot pass)")
+	f.StringVar(&o.Judge, "judge", "", "a judge model, openai:BASEURL#MODEL, that scores rubric and adversarial tasks (without one they are not scored, and the suite cannot pass)")
 	f.StringVar(&o.APIKeyEnv, "api-key-env", "OPENAI_API_KEY", "the environment variable holding the endpoint's API key (never a flag, never printed)")
 	f.DurationVar(&o.Timeout, "timeout", eval.DefaultTimeout, "bound on one request to a model endpoint")
-	f.Float64Var(&o.PriceIn, "price-per-1k-in", -1, "USD per 1,000 prompt tokens (with --price-per-1k-out: the cost is computed and maxCostUsd checked)")
-	f.Float64Var(&o.PriceOut, "price-per-1k-out", -1, "USD per 1,000 completion tokens")
+	f.Float64Var(&o.PriceIn, "price-per-1k-in", -1, "price in USD of 1,000 prompt tokens, -1 for unknown (with --price-per-1k-out: the cost is computed and maxCostUsd checked)")
+	f.Float64Var(&o.PriceOut, "price-per-1k-out", -1, "price in USD of 1,000 completion tokens, -1 for unknown")
 	f.StringVar(&o.Events, "events", "", "write eval.started, eval.scored (one per task) and eval.completed to FILE as JSON lines")
 	f.StringVar(&o.Report, "report", "", "write the outputs and why each task failed to FILE (kept out of the summary)")
 	f.StringVar(&o.Record, "record", "", "write the run's outputs to FILE as a replay file (--model replay:FILE replays it)")
@@ -94,13 +94,13 @@ func runEval(ctx context.Context, out io.Writer, o *evalOptions, dir, agent stri
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	t, err := eval.Load(eval.LoadOptions{Dir: dir, Agent: agent, SuiteFile: o.Suite})
-	if err != nil {
-		return err
-	}
 	mo := o.modelOpts
 	mo.APIKeyEnv, mo.Timeout = o.APIKeyEnv, o.Timeout
 	model, err := eval.ParseModel(o.Model, mo)
+	if err != nil {
+		return err
+	}
+	t, err := eval.Load(eval.LoadOptions{Dir: dir, Agent: agent, SuiteFile: o.Suite})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/testwait"
 )
 
 // runWithin runs the command and fails (instead of hanging the suite) when
@@ -44,7 +45,7 @@ func mkfifo(t *testing.T, p string) {
 // pack forever. Each is now refused, naming the file.
 func TestFIFOsNeverBlock(t *testing.T) {
 	t.Parallel()
-	const deadline = 10 * time.Second
+	const deadline = testwait.Ceiling
 	t.Run("validate, a referenced schema is a FIFO", func(t *testing.T) {
 		dir := writePack(t)
 		pj := filepath.Join(dir, "pack.json")

@@ -16,8 +16,8 @@ import (
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/styles"
+	"github.com/openwop/wopkit/internal/tui/wizard"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -58,7 +58,7 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 // plain prompts read answers from stdin, a pipe too); with it nil, `new`
 // always takes the non-interactive path.
 var runWizard = func(cmd *cobra.Command, o *newOptions) error {
-	opts := tui.NewOptions{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, DryRun: o.DryRun, Plain: styles.NoColor(),
+	opts := wizard.Options{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, DryRun: o.DryRun, Plain: styles.NoColor(),
 		Registry: os.Getenv(registryEnv)}
 	if o.Accessible { // plain prompts read stdin, a terminal or not (scripts, screen readers)
 		opts.Input, opts.Screen = cmd.InOrStdin(), cmd.OutOrStdout()
@@ -70,24 +70,13 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 		switch {
 		case err != nil:
 			return err
-		case !tui.Asks(kind): // no wizard page for this kind yet: the answers given, no questions
+		case !wizard.Asks(kind): // no wizard page for this kind yet: the answers given, no questions
 			return runNew(cmd.OutOrStdout(), o)
 		}
-		if k, _ := scaffold.PackKind(kind); k.Identity != nil { // the wizard starts on that kind, from the answers given
-			a := k.New()
-			id := k.Identity(a)
-			id.Spec = o.specOr(id.Spec)
-			if err := applyAnswers(a, o, k.Aliases); err != nil {
-				return answersError(o.Kind, err)
-			}
-			opts.Declarative = a
-			break
-		}
-		if given { // the wizard starts from the answers given and asks the rest
-			k, _ := scaffold.PackKind(scaffold.KindNode)
-			a := k.New().(*scaffold.PackAnswers)
-			a.Spec = o.specOr(a.Spec)
-			if err := applyAnswers(a, o, k.Aliases); err != nil {
+		if given { // the wizard starts on the kind asked, from the answers given, and asks the rest
+			k, _ := scaffold.PackKind(kind)
+			a, err := packAnswers(k, o, false)
+			if err != nil {
 				return answersError(o.Kind, err)
 			}
 			opts.Pack = a
@@ -109,7 +98,7 @@ var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 	default: // a node added into a pack: no questions
 		return runNew(cmd.OutOrStdout(), o)
 	}
-	return tui.New(cmd.Context(), opts)
+	return wizard.Run(cmd.Context(), opts)
 }
 
 // newKinds are the things `wopkit new` creates (the scaffold's kinds' verbs).
@@ -271,16 +260,8 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 		return nil, "", err
 	}
 	k, _ := scaffold.PackKind(kind)
-	if k.Identity != nil {
-		a := k.New()
-		return newDeclarativePack(o, a, k.Identity(a), k.Aliases, func() (*scaffold.Plan, error) { return k.Plan(a, nil) })
-	}
-	a := k.New().(*scaffold.PackAnswers)
-	if o.Dir != "" {
-		a.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
-	}
-	a.Spec = o.specOr(a.Spec)
-	if err := applyAnswers(a, o, k.Aliases); err != nil {
+	a, err := packAnswers(k, o, true)
+	if err != nil {
 		return nil, "", err
 	}
 	plan, err := k.Plan(a, nil)
@@ -289,32 +270,23 @@ func newPack(o *newOptions) (*scaffold.Plan, string, error) {
 	}
 	dir := o.Dir
 	if dir == "" {
-		dir = a.Name[strings.LastIndexByte(a.Name, '.')+1:]
+		name := k.Pack(a).Name
+		dir = name[strings.LastIndexByte(name, '.')+1:]
 	}
 	return plan, dir, nil
 }
 
-// newDeclarativePack plans a pack of a kind without runtime (chain, prompt,
-// connection, card, form-content, artifact-type): a, whose identity answers
-// are id, is filled from the defaults, --dir, --spec, --values and --set,
-// then planned.
-func newDeclarativePack(o *newOptions, a any, id *scaffold.Identity, aliases map[string]string, plan func() (*scaffold.Plan, error)) (*scaffold.Plan, string, error) {
-	if o.Dir != "" {
+// packAnswers are the answers of a new pack of kind k, whatever the kind:
+// its defaults, the name --dir suggests (when named), --spec, then --values
+// and --set.
+func packAnswers(k scaffold.Kind, o *newOptions, named bool) (any, error) {
+	a := k.New()
+	id := k.Pack(a)
+	if named && o.Dir != "" {
 		id.Name = "community.example." + scaffold.Slug(filepath.Base(filepath.Clean(o.Dir)))
 	}
 	id.Spec = o.specOr(id.Spec)
-	if err := applyAnswers(a, o, aliases); err != nil {
-		return nil, "", err
-	}
-	p, err := plan()
-	if err != nil {
-		return nil, "", err
-	}
-	dir := o.Dir
-	if dir == "" {
-		dir = id.Name[strings.LastIndexByte(id.Name, '.')+1:]
-	}
-	return p, dir, nil
+	return a, applyAnswers(a, o, k.Aliases)
 }
 
 // packKind returns the pack kind the answers ask for: the last

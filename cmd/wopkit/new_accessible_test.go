@@ -120,7 +120,7 @@ func TestNewAccessibleDryRun(t *testing.T) {
 		root.SetIn(strings.NewReader(strings.Join(append(pipedNodePack(), extra...), "\n") + "\n"))
 		root.SetArgs([]string{"new", "--accessible", "--dry-run"})
 		err := root.Execute()
-		if extra[0] == "" && (err != nil || !strings.Contains(out.String(), "nothing was written") || !strings.Contains(out.String(), "9 files will be written in ")) {
+		if extra[0] == "" && (err != nil || !strings.Contains(out.String(), "nothing was written") || !strings.Contains(out.String(), "10 files will be written in ")) {
 			t.Errorf("every default: %v\n%s", err, out.String())
 		}
 		for _, d := range []string{dir, config} {

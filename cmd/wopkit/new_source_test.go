@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/fixtures"
 )
 
 // Issue 25, item 12: the README's first command, `go run ./cmd/wopkit new`
@@ -51,20 +53,25 @@ func TestNewInOwnSourceTreeLeavesItClean(t *testing.T) {
 			t.Skipf("cannot make the clone for the test (%v): %s", err, out)
 		}
 	}
-	// -trimpath: the clone's folder is new each run, and a build that
-	// records it would compile wopkit again every time; trimmed, a second
-	// run of the same sources is served by the build cache.
-	cmd := exec.Command("go", "run", "./cmd/wopkit", "new", "--yes", "--set", "name=community.acme.first")
-	cmd.Dir = clone
-	env, _ := exec.Command("go", "env", "GOMODCACHE", "GOCACHE", "GOPATH").Output() // the caches stay the user's: no download
-	vals := strings.Fields(string(env))
-	if len(vals) != 3 {
-		t.Skipf("go env: %q", env)
+	// What `go run ./cmd/wopkit` runs: wopkit built into a go-build folder
+	// (leaveSourceTree tells `go run` by it), run in the clone. It is built
+	// by fixtures.BuildWopkit from the build cache the tests' own build
+	// filled (a link, shared with the other tests that run the binary),
+	// not by a go run in the clone: that compiled every dependency again
+	// under the clone's flags, minutes on a busy machine.
+	bin := filepath.Join(t.TempDir(), "go-build1", "b001", "exe", "wopkit")
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	cmd.Env = append(os.Environ(), "GOMODCACHE="+vals[0], "GOCACHE="+vals[1], "GOPATH="+vals[2], "GOPROXY=off", "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GOFLAGS=-buildvcs=false -trimpath")
+	if out, err := fixtures.BuildWopkit(root, bin); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "new", "--yes", "--set", "name=community.acme.first")
+	cmd.Dir = clone
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("go run ./cmd/wopkit new: %v\n%s", err, out)
+		t.Fatalf("wopkit new in the clone: %v\n%s", err, out)
 	}
 	st, _ := exec.Command("git", "-C", clone, "status", "--porcelain", "--untracked-files=all").CombinedOutput()
 	if s := strings.TrimSpace(string(st)); s != "" {

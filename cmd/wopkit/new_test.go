@@ -57,6 +57,9 @@ func checkTarList(t *testing.T, tgz, dir string) {
 			t.Errorf("tarball holds %s", never)
 		}
 	}
+	if strings.Contains(list, "\ntests/") {
+		t.Errorf("tarball holds the stored cases (tests/):%s", list)
+	}
 }
 
 // TestNewPackValidatePackSign scaffolds a pack for every runtime and option

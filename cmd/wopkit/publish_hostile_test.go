@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/termsafe"
+	"github.com/openwop/wopkit/internal/testwait"
 )
 
 // acmeRegistry is a registry root whose keychain grants the key it returns
@@ -135,7 +135,7 @@ func TestPublishAndYankFIFOsNeverBlock(t *testing.T) {
 			if rel == "security/advisories.json" && args[0] == "yank" {
 				continue // yank does not read the advisories
 			}
-			_, errOut, code := runWithin(t, 10*time.Second, args...)
+			_, errOut, code := runWithin(t, testwait.Ceiling, args...)
 			if code != 1 || !strings.Contains(errOut, "named pipe") {
 				t.Errorf("%s with a FIFO at %s: exit %d: %s", args[0], rel, code, errOut)
 			}

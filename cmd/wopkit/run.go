@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -108,7 +107,7 @@ type LimitOptions struct {
 func (o *LimitOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.Timeout, "timeout", "30s", "time limit of one call (the node's process is killed at it)")
 	cmd.Flags().StringVar(&o.Memory, "memory", "256MiB", "memory limit of node's heap (KiB, MiB, GiB)")
-	cmd.Flags().BoolVar(&o.AllowNet, "allow-net", false, "let the node open sockets and resolve names (not on Linux yet)")
+	cmd.Flags().BoolVar(&o.AllowNet, "allow-net", false, "let the node open sockets and resolve names")
 }
 
 // Validate parses the limits.
@@ -178,12 +177,10 @@ func printRun(w io.Writer, r *run.Report) {
 	switch r.Status {
 	case "success":
 		var v any
-		json.Unmarshal(r.Outputs, &v)
-		pretty, _ := json.MarshalIndent(v, "", "  ")
-		b.Write(pretty)
-		b.WriteString("\n")
+		untrusted.DecodeJSON(r.Outputs, &v)
+		writeJSONIndent(&b, v)
 	case "suspended":
-		data, _ := json.Marshal(r.Interrupt.Data)
+		data := oneLineJSON(r.Interrupt.Data)
 		fmt.Fprintf(&b, "suspended (%s): %s\n  call again with --resume FILE (the value suspend returns)\n", r.Interrupt.Kind, data)
 	default:
 		fmt.Fprintf(&b, "failure %s: %s\n", r.Error.Code, r.Error.Message)
@@ -198,8 +195,7 @@ func printRun(w io.Writer, r *run.Report) {
 		fmt.Fprintf(&b, "warning: %s\n", wn)
 	}
 	for _, e := range r.Events {
-		data, _ := json.Marshal(e.Payload)
-		fmt.Fprintf(&b, "event %s %s\n", e.Type, clip(string(data), 200))
+		fmt.Fprintf(&b, "event %s %s\n", e.Type, clip(oneLineJSON(e.Payload), 200))
 	}
 	for _, l := range r.Logs {
 		fmt.Fprintf(&b, "log %s %s\n", l.Level, clip(l.Message, 200))
@@ -211,6 +207,18 @@ func printRun(w io.Writer, r *run.Report) {
 		fmt.Fprintf(&b, "%s in %d ms, peak memory %d MiB\n", r.Status, r.DurationMs, r.PeakMemoryBytes>>20)
 	}
 	w.Write([]byte(termsafe.Lines(b.String())))
+}
+
+// writeJSONIndent writes v indented, through the one JSON encoder.
+func writeJSONIndent(b *bytes.Buffer, v any) {
+	termsafe.WriteJSON(b, v, "  ")
+}
+
+// oneLineJSON is v as one line of JSON, through the one JSON encoder.
+func oneLineJSON(v any) string {
+	var b bytes.Buffer
+	termsafe.WriteJSON(&b, v, "")
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func pointerOrRoot(p string) string {

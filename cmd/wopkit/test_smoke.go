@@ -47,7 +47,7 @@ func printSmoke(w io.Writer, rep *smoke.Report) {
 		safeLine(w, "  %s", c)
 	}
 	for _, p := range rep.Problems {
-		printFinding(w, "  ✗ ", p)
+		printFinding(w, "  ", "✗ ", p)
 	}
 	passed, failed, notRun := 0, 0, 0
 	for _, nv := range rep.Nodes {
@@ -63,14 +63,14 @@ func printSmoke(w io.Writer, rep *smoke.Report) {
 			failed++
 			safeLine(w, "  ✗ %s", nv.TypeID)
 			for _, f := range nv.Failures {
-				printFinding(w, "      ", f)
+				printFinding(w, "      ", "", f)
 			}
 		default:
 			notRun++
 			safeLine(w, "  - %s (not run)", nv.TypeID)
 		}
 		for _, f := range nv.Warnings {
-			printFinding(w, "      warning: ", f)
+			printFinding(w, "      ", "warning: ", f)
 		}
 	}
 	verdict := "passed"
@@ -80,13 +80,15 @@ func printSmoke(w io.Writer, rep *smoke.Report) {
 	fmt.Fprintf(w, "smoke: %s: %d nodes, %d passed, %d failed, %d not run, %d warnings\n", verdict, len(rep.Nodes), passed, failed, notRun, rep.Warnings())
 }
 
-func printFinding(w io.Writer, prefix string, f smoke.Finding) {
+// printFinding writes one failure or warning at indent, after mark, and
+// its hint below it.
+func printFinding(w io.Writer, indent, mark string, f smoke.Finding) {
 	msg := "[" + string(f.Check) + "] " + f.Message
 	if f.Code != "" {
 		msg += " (" + f.Code + ")"
 	}
-	fmt.Fprintln(w, prefix+termsafe.String(msg))
+	fmt.Fprintln(w, indent+mark+termsafe.String(msg))
 	if f.Hint != "" {
-		fmt.Fprintln(w, prefix+"  hint: "+termsafe.String(f.Hint))
+		fmt.Fprintln(w, indent+"  hint: "+termsafe.String(f.Hint))
 	}
 }

@@ -15,7 +15,7 @@ import (
 // TestValidateRunEntryOptIn: `validate DIR` never runs a pack's code unless
 // asked (--run-entry, or WOPKIT_RUN_ENTRY=1 when the flag is not given),
 // and says once on stderr that OW017 was skipped. The entry loops forever,
-// so a run shows as the timeout problem and as time spent.
+// so a run shows as the timeout problem (and exit 1).
 func TestValidateRunEntryOptIn(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed: nothing to run or not run")
@@ -56,17 +56,12 @@ func TestValidateRunEntryOptIn(t *testing.T) {
 			if c.env == "-" {
 				os.Unsetenv(validate.RunEntryEnv)
 			}
-			start := time.Now()
 			out, errOut, code := runCmd(t, append(append([]string{"validate"}, c.args...), dir)...)
-			took := time.Since(start)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d\n%s%s", code, c.code, out, errOut)
 			}
 			if got := strings.Contains(out, ran); got != c.run {
 				t.Errorf("node ran: %v, want %v\n%s", got, c.run, out)
-			}
-			if !c.run && took >= validate.EntryTimeout {
-				t.Errorf("took %s: node ran", took)
 			}
 			if n := strings.Count(errOut, note); n != map[bool]int{true: 1, false: 0}[c.wantNote] {
 				t.Errorf("the skip note is printed %d times, want it: %v\n%s", n, c.wantNote, errOut)

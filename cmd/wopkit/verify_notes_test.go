@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/openwop/wopkit/internal/testwait"
 )
 
 // Issue 18 item 6: a keychain key whose keys/<id>.pub the registry
@@ -26,12 +27,12 @@ func TestVerifyRegistryKeyFileMissing(t *testing.T) {
 			}
 			tgz = filepath.Join(root, strings.TrimPrefix(tgz, h.root))
 			os.RemoveAll(filepath.Join(root, filepath.FromSlash(remove)))
-			out, errOut, code := runWithin(t, 20*time.Second, "verify", tgz, "--registry", checkout)
+			out, errOut, code := runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", checkout)
 			want := "registry " + root + " lacks keys/openwop-team-1.pub, the public key of keychain entry \"openwop-team-1\""
 			if code != 3 || !strings.Contains(out, want) || strings.Contains(out+errOut, "--key") {
 				t.Errorf("exit %d, want %q and no --key:\n%s%s", code, want, out, errOut)
 			}
-			js, _, _ := runWithin(t, 20*time.Second, "verify", tgz, "--registry", checkout, "--json")
+			js, _, _ := runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", checkout, "--json")
 			var r struct {
 				Error struct{ Code, Message, Hint string }
 			}
@@ -53,7 +54,7 @@ func TestVerifyRegistryIndexNotes(t *testing.T) {
 	index := filepath.Join(h.root, "v1", "packs", "acme.x", "index.json")
 	verify := func() string {
 		t.Helper()
-		out, errOut, code := runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root)
+		out, errOut, code := runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root)
 		if code != 0 {
 			t.Fatalf("exit %d\n%s%s", code, out, errOut)
 		}

@@ -13,10 +13,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/testwait"
 )
 
 // hostileRegistry is a registry root written for a test, with nothing from
@@ -112,19 +112,19 @@ func TestVerifyRegistryKeyFromKeysDir(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := newHostileRegistry(t, "openwop-team-1", acmeKey+","+member+"}")
 			tgz := h.publish(t, h.evil, "openwop-team-1", "", "")
-			out, errOut, code := runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root)
+			out, errOut, code := runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root)
 			if code != 1 || strings.Contains(out, "OK ") || !strings.Contains(out, "pack_signature_invalid") {
 				t.Errorf("a stranger's signature: exit %d\n%s%s", code, out, errOut)
 			}
 			tgz = h.publish(t, h.team, "openwop-team-1", "", "")
-			if out, errOut, code := runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root); code != 0 || !strings.Contains(out, "signature by openwop-team-1") {
+			if out, errOut, code := runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root); code != 0 || !strings.Contains(out, "signature by openwop-team-1") {
 				t.Errorf("the team's signature: exit %d\n%s%s", code, out, errOut)
 			}
 		})
 	}
 	h := newHostileRegistry(t, "openwop-team-1", `{"keyId":"openwop-team-1","status":"revoked","permittedNamespaces":["acme.*"],"Status":"active"}`)
 	tgz := h.publish(t, h.team, "openwop-team-1", "", "")
-	if out, errOut, code := runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root); code != 1 || !strings.Contains(errOut, `"status" and "Status" differ only in letter case`) {
+	if out, errOut, code := runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root); code != 1 || !strings.Contains(errOut, `"status" and "Status" differ only in letter case`) {
 		t.Errorf("a revoked key revived by Status: exit %d\n%s%s", code, out, errOut)
 	}
 }
@@ -150,7 +150,7 @@ func TestVerifyRegistryFIFOsAndDevZero(t *testing.T) {
 					os.Symlink("/dev/zero", p)
 					want = "path_outside_root"
 				}
-				out, errOut, code := runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root, "--json")
+				out, errOut, code := runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root, "--json")
 				if code != 1 || !strings.Contains(out+errOut, filepath.Base(p)) {
 					t.Errorf("exit %d, file not named:\n%s%s", code, out, errOut)
 				}
@@ -168,14 +168,14 @@ func TestVerifyRegistryFIFOsAndDevZero(t *testing.T) {
 		tgz := h.publish(t, h.team, "openwop-team-1", "", "")
 		sig := filepath.Join(t.TempDir(), "x.sig")
 		mkfifo(t, sig)
-		if out, errOut, code := runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root, "--sig", sig); code != 1 || !strings.Contains(out, "file_not_regular") {
+		if out, errOut, code := runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root, "--sig", sig); code != 1 || !strings.Contains(out, "file_not_regular") {
 			t.Errorf("--sig FIFO: exit %d\n%s%s", code, out, errOut)
 		}
 		os.Remove(tgz)
 		if err := fixtures.Mkfifo(t, tgz); err != nil {
 			t.Skip(err)
 		}
-		if out, errOut, code := runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root); code != 1 || !strings.Contains(out, "file_not_regular") {
+		if out, errOut, code := runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root); code != 1 || !strings.Contains(out, "file_not_regular") {
 			t.Errorf("FIFO tarball: exit %d\n%s%s", code, out, errOut)
 		}
 	})
@@ -194,7 +194,7 @@ func TestVerifyRegistryStringsInert(t *testing.T) {
 	lifecycle := `,"yanked":true,"yankedReason":` + string(hostile) + `,"versionDeprecated":true,"deprecationReason":` + string(hostile) +
 		`,"supersededBy":` + string(hostile) + `,"advisoryUrl":` + string(hostile)
 	tgz := h.publish(t, h.team, keyID, lifecycle, `,"latest":`+string(hostile)+`,"deprecated":`+string(hostile))
-	out, errOut, code := runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root, "--allow-yanked")
+	out, errOut, code := runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root, "--allow-yanked")
 	if code != 0 || !strings.Contains(out, "OK ") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
@@ -204,7 +204,7 @@ func TestVerifyRegistryStringsInert(t *testing.T) {
 	}
 	// Refused: the key's status is not one the registry defines.
 	h.write(t, ".well-known/openwop-registry.json", []byte(`{"signingKeys":[{"keyId":`+string(id)+`,"permittedNamespaces":["acme.*"],"status":`+string(hostile)+`}]}`))
-	out, errOut, code = runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root, "--allow-yanked")
+	out, errOut, code = runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root, "--allow-yanked")
 	if code != 1 || !strings.Contains(out, "key_status_unknown") {
 		t.Fatalf("unknown status: exit %d\n%s%s", code, out, errOut)
 	}
@@ -212,7 +212,7 @@ func TestVerifyRegistryStringsInert(t *testing.T) {
 	// An environment error printed on stderr: the key file is missing.
 	os.Remove(filepath.Join(h.root, "keys", keyID+".pub"))
 	h.write(t, ".well-known/openwop-registry.json", []byte(`{"signingKeys":[{"keyId":`+string(id)+`,"permittedNamespaces":["acme.*"]}]}`))
-	out, errOut, code = runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root, "--allow-yanked")
+	out, errOut, code = runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root, "--allow-yanked")
 	if code != 3 || !strings.Contains(out, "key_unreadable") {
 		t.Fatalf("missing key: exit %d\n%s%s", code, out, errOut)
 	}
@@ -220,7 +220,7 @@ func TestVerifyRegistryStringsInert(t *testing.T) {
 	// --json carries the original strings.
 	pem, _ := sign.MarshalPublicKeyPEM(h.team.Public())
 	h.write(t, "keys/"+keyID+".pub", pem)
-	out, _, _ = runWithin(t, 20*time.Second, "verify", tgz, "--registry", h.root, "--allow-yanked", "--json")
+	out, _, _ = runWithin(t, testwait.Ceiling, "verify", tgz, "--registry", h.root, "--allow-yanked", "--json")
 	var r struct{ KeyID string }
 	if err := json.Unmarshal([]byte(out), &r); err != nil || r.KeyID != keyID {
 		t.Errorf("--json: %v, keyId %q", err, r.KeyID)

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/werr"
@@ -17,7 +16,7 @@ import (
 // returned after 10 s.
 func within(t *testing.T, what string, f func() error) error {
 	t.Helper()
-	return testwait.Within(t, what, 10*time.Second, f)
+	return testwait.Within(t, what, testwait.Ceiling, f)
 }
 
 // A FIFO put where a replaced file was, or where the directory to lock was,

@@ -373,7 +373,7 @@ func (r *Result) plan(cur *semdiff.Pack, nv string) error {
 	old := cur.Version
 	rels := make([]string, 0, len(cur.Files))
 	for rel := range cur.Files {
-		if strings.HasSuffix(rel, ".json") {
+		if strings.HasSuffix(rel, ".json") && !linked(cur.Where, rel) {
 			rels = append(rels, rel)
 		}
 	}
@@ -421,6 +421,14 @@ func (r *Result) plan(cur *semdiff.Pack, nv string) error {
 	}
 	r.readme(cur, old, nv)
 	return nil
+}
+
+// linked reports whether rel in the folder dir is a symbolic link: pack
+// ships the file a link inside the pack names, and bump edits that file
+// under its own name, never through a link.
+func linked(dir, rel string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
 
 // readmeVersion is the version line of the README `wopkit new` writes.

@@ -188,12 +188,15 @@ func TestChainPins(t *testing.T) {
 }
 
 // TestVersionManifestShipped: a version manifest of the pack at the old
-// version that the pack ships follows, with a note on its integrity.
+// version that the pack ships follows, with a note on its integrity; a
+// copy in a folder the pack does not ship (dist/) is not the pack's and is
+// left (bump reads what pack.ShippedFiles lists).
 func TestVersionManifestShipped(t *testing.T) {
 	t.Parallel()
 	files := nodePack()
 	vm := `{"name": "vendor.acme.bumpme", "version": "1.2.0", "kind": "node", "integrity": "sha256-AAAA",
   "tarballUrl": "/v2/packs/vendor.acme.bumpme/-/1.2.0.tgz", "signatureUrl": "/v2/packs/vendor.acme.bumpme/-/1.2.0.sig"}`
+	files["schemas/published/vendor.acme.bumpme-1.2.0.json"] = vm
 	files["dist/vendor.acme.bumpme-1.2.0.json"] = vm
 	dir := writeTree(t, files)
 	res, err := Run(dir, Options{Level: Patch, NoValidate: true})
@@ -201,8 +204,11 @@ func TestVersionManifestShipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.ReplaceAll(vm, "1.2.0", "1.2.1")
-	if got := read(t, dir, "dist/vendor.acme.bumpme-1.2.0.json"); got != want {
+	if got := read(t, dir, "schemas/published/vendor.acme.bumpme-1.2.0.json"); got != want {
 		t.Errorf("version manifest is\n%s\nwant\n%s", got, want)
+	}
+	if got := read(t, dir, "dist/vendor.acme.bumpme-1.2.0.json"); got != vm {
+		t.Errorf("a file the pack does not ship was rewritten:\n%s", got)
 	}
 	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "integrity") {
 		t.Errorf("notes: %q", res.Notes)

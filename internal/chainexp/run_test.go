@@ -243,3 +243,26 @@ func BenchmarkExpandLargestRegistryChain(b *testing.B) {
 		_ = jsvalue.Encode(out)
 	}
 }
+
+// FuzzRun: no manifest makes the expansion panic, plain or as a tree.
+func FuzzRun(f *testing.F) {
+	f.Add([]byte(`{"chains":[{"chainId":"a.b","dag":{"nodes":[{"id":"x","typeId":"core.t","config":{"s":"{{params.p}}","t":"a{{params.p}}b"}}],"edges":[{"from":"x.o","to":"y"}]},"subChains":[{"ref":"a.b"}],"capabilities":["c"]}]}`))
+	f.Add([]byte(`{"chains":[{"chainId":"p","dag":{"nodes":[{"id":"n","typeId":"t","config":{"subChainRef":"c"}}]},"subChains":[{"ref":{"chainId":"c"}}]},{"chainId":"c","version":"1","dag":{"nodes":[]}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePack(data, "fuzz")
+		if err != nil {
+			return
+		}
+		params := &jsvalue.Object{Members: []jsvalue.Member{{Key: "p", Value: []any{1.5, nil}}}}
+		for _, id := range p.ChainIDs() {
+			for _, tree := range []bool{false, true} {
+				out, err := Run(p, Request{ChainID: id, Params: params, ExpansionID: "f", Tree: tree, Tenant: "t",
+					Resolvable: func(string) bool { return true }})
+				if err == nil {
+					_ = jsvalue.Encode(out)
+				}
+			}
+			_ = Preview(data, id)
+		}
+	})
+}

@@ -12,6 +12,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/chainexp"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
@@ -77,6 +78,9 @@ type Key struct {
 	// Passphrase gives an encrypted key's passphrase; nil reads
 	// WOPKIT_KEY_PASSPHRASE only (the terminal may belong to a UI).
 	Passphrase sign.PassphraseFunc
+	// NewPassphrase encrypts a new pair's private key (empty: the key is
+	// written unencrypted, and the summary says so).
+	NewPassphrase []byte
 }
 
 // prefix is the prefix of a new pair (the path without .key).
@@ -125,6 +129,10 @@ type Result struct {
 	Files  []scaffold.File // the plan's files, in order (Update: an existing file changed)
 	Notes  []string        // the plan's notes: what the author should do next
 	DryRun bool
+	// Expansion is, for a workflow-chain pack (or a chain added to one),
+	// each written chain expanded with its default parameters (the lines
+	// of chainexp.Preview): what a host splices when an editor drops it.
+	Expansion []string
 
 	// The release, when packed.
 	Tarball, Integrity, Method string
@@ -138,7 +146,10 @@ type Result struct {
 	NewKey, PublicKey string
 	// KeptOut is the git checkout a new key was kept out of ("" when not).
 	KeptOut string
-	would   []string // a dry run: what Run would have written (Where)
+	// newKeyPass is the passphrase the new private key was encrypted with
+	// (empty: unencrypted), for the summary's word on it.
+	newKeyPass []byte
+	would      []string // a dry run: what Run would have written (Where)
 	// agentStep writes the public half of a key the ssh-agent keeps, the
 	// file the verify step names: the first step.
 	agentStep string
@@ -168,7 +179,8 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 		return Result{}, ps
 	}
 	dir := opts.dir()
-	res = Result{Dir: dir, Files: plan.Files, Notes: testNote(plan, dir), DryRun: opts.DryRun, pack: opts.Release != nil || opts.PackLater}
+	res = Result{Dir: dir, Files: plan.Files, Notes: testNote(plan, dir), DryRun: opts.DryRun, pack: opts.Release != nil || opts.PackLater,
+		Expansion: expansion(plan)}
 	if opts.DryRun {
 		res.would = Where(opts)
 		return res, nil
@@ -228,6 +240,7 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 		if res.NewKey, res.PublicKey, err = save(&tx); err != nil {
 			return Result{}, err
 		}
+		res.newKeyPass = r.Key.NewPassphrase
 		if d := r.Key.Default; d.Checkout != "" && r.Key.prefix() == d.New {
 			res.KeptOut = d.Checkout
 		}
@@ -236,4 +249,34 @@ func Run(ctx context.Context, opts Options) (res Result, err error) {
 		res.Signer, res.Issuer = keylessIdentity(res.Signature)
 	}
 	return res, nil
+}
+
+// expansion previews the chains a plan writes: every chain of a new
+// workflow-chain pack, the last chain of one a chain was added to.
+func expansion(plan *scaffold.Plan) []string {
+	if plan.Kind != "pack" && plan.Kind != "chain" {
+		return nil
+	}
+	for _, f := range plan.Files {
+		if f.Path != "pack.json" {
+			continue
+		}
+		p, err := chainexp.ParsePack(f.Data, "pack.json")
+		if err != nil {
+			return nil
+		}
+		if k, _ := p.Root.Get("kind"); k != "workflow-chain" {
+			return nil
+		}
+		ids := p.ChainIDs()
+		if len(ids) == 0 {
+			return nil
+		}
+		only := ""
+		if plan.Kind == "chain" {
+			only = ids[len(ids)-1]
+		}
+		return strings.Split(strings.TrimRight(chainexp.Preview(f.Data, only), "\n"), "\n")
+	}
+	return nil
 }

@@ -243,11 +243,13 @@ func TestNewKeyNotIntoCheckout(t *testing.T) {
 func TestWhereListsWhatRunWrites(t *testing.T) {
 	for _, c := range []struct {
 		method, key, beside string
+		pass                string // the new key's passphrase (issue 44, item 5)
 	}{
-		{sign.MethodV2, "a new key pair: ~/k.key (keep it secret) and ~/k.pub", ".sig and .json"},
-		{sign.MethodSigstore, "a new key pair: ~/k.key (keep it secret) and ~/k.pub", ".sigstore.json and .json"},
-		{sign.MethodNone, "not signed: no key", ".json"},
-		{"", "not packed: no tarball, no key", ""},
+		{sign.MethodV2, "a new key pair: ~/k.key (keep it secret) and ~/k.pub, unencrypted (no passphrase)", ".sig and .json", ""},
+		{sign.MethodSigstore, "a new key pair: ~/k.key (keep it secret) and ~/k.pub, unencrypted (no passphrase)", ".sigstore.json and .json", ""},
+		{sign.MethodV2 + " encrypted", "a new key pair: ~/k.key (keep it secret) and ~/k.pub, encrypted with your passphrase", ".sig and .json", "zq-new-pass"},
+		{sign.MethodNone, "not signed: no key", ".json", ""},
+		{"", "not packed: no tarball, no key", "", ""},
 	} {
 		t.Run(c.method, func(t *testing.T) {
 			work := t.TempDir()
@@ -258,8 +260,9 @@ func TestWhereListsWhatRunWrites(t *testing.T) {
 			t.Setenv("USERPROFILE", work)
 			t.Setenv("XDG_STATE_HOME", t.TempDir())
 			opts := Options{Plan: packPlan(t, "community.acme.where"), Dir: "where", PackLater: true}
+			method, _, _ := strings.Cut(c.method, " ")
 			if c.method != "" {
-				opts.Release = &Release{Name: "community.acme.where", Version: "0.1.0", Sign: c.method, Key: Key{New: true, Path: "k", ID: "acme-1"}}
+				opts.Release = &Release{Name: "community.acme.where", Version: "0.1.0", Sign: method, Key: Key{New: true, Path: "k", ID: "acme-1", NewPassphrase: []byte(c.pass)}}
 			}
 			w := Where(opts)
 			files := opts.Plan.Paths()
@@ -269,6 +272,14 @@ func TestWhereListsWhatRunWrites(t *testing.T) {
 			res, err := Run(context.Background(), opts)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.method != sign.MethodNone && c.method != "" {
+				if enc := KeyEncrypted(filepath.Join(work, "k.key")); enc != (c.pass != "") {
+					t.Errorf("the new key encrypted: %v, with passphrase %q", enc, c.pass)
+				}
+				if sum := strings.Join(res.Summary(), "\n"); !strings.Contains(sum, map[bool]string{true: "encrypted with your passphrase", false: "unencrypted (no passphrase)"}[c.pass != ""]) {
+					t.Errorf("the summary does not say whether the key is encrypted:\n%s", sum)
+				}
 			}
 			written := tree(t, work)
 			for _, f := range files {
@@ -291,7 +302,7 @@ func TestWhereListsWhatRunWrites(t *testing.T) {
 			for _, ext := range append([]string{".tgz"}, strings.Split(c.beside, " and ")...) {
 				listed = append(listed, "community.acme.where-0.1.0"+ext)
 			}
-			if c.method != sign.MethodNone {
+			if method != sign.MethodNone {
 				listed = append(listed, "k.key", "k.pub")
 			}
 			slices.Sort(listed)

@@ -113,7 +113,7 @@ func signerOf(r *Release) (sign.Signer, string, savePair, error) {
 		if err := atomicfile.MkdirAll(filepath.Dir(prefix), 0o700); err != nil {
 			return "", "", werr.Wrap(werr.Env, "key_write_failed", err, "cannot make the folder of %s", prefix+".key")
 		}
-		keyPath, pubPath, err := sign.WriteKeyPair(prefix, key, nil, false)
+		keyPath, pubPath, err := sign.WriteKeyPair(prefix, key, r.Key.NewPassphrase, false)
 		if werr.CodeOf(err) == "key_exists" { // it refused before writing: the files are someone else's
 			return "", "", err
 		}

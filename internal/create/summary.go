@@ -34,7 +34,7 @@ func Where(opts Options) []string {
 		out = append(out, "signed keyless with Sigstore (no key file)")
 	case NeedsKey(r.Sign) && r.Key.New:
 		prefix := r.Key.prefix()
-		line := "a new key pair: " + Shown(prefix+".key") + " (keep it secret) and " + Shown(prefix+".pub")
+		line := "a new key pair: " + Shown(prefix+".key") + " (keep it secret) and " + Shown(prefix+".pub") + ", " + keySecrecy(r.Key.NewPassphrase)
 		if d := r.Key.Default; d.Checkout != "" && prefix == d.New {
 			line += ", kept in your config folder, not in the git checkout " + d.Checkout
 		}
@@ -53,6 +53,15 @@ func Where(opts Options) []string {
 	return append(out, "packed to "+Shown(files[0])+", with its "+words.And(beside)+" beside it")
 }
 
+// keySecrecy is what a new private key's line says of it: encrypted with
+// the passphrase, or, plainly, that it is not.
+func keySecrecy(passphrase []byte) string {
+	if len(passphrase) > 0 {
+		return "encrypted with your passphrase"
+	}
+	return "unencrypted (no passphrase)"
+}
+
 // Summary says what Run wrote and what to do next (the commands, then the
 // plan's notes), one line each.
 func (r Result) Summary() []string {
@@ -65,7 +74,7 @@ func (r Result) Summary() []string {
 	}
 	sum := []string{"wrote " + words.Count(len(r.Files), "file", "files") + " in " + Shown(r.Dir) + ": " + strings.Join(r.Paths(), ", ")}
 	if r.NewKey != "" {
-		line := "new key pair " + Shown(r.NewKey) + " (keep it secret) and " + Shown(r.PublicKey)
+		line := "new key pair " + Shown(r.NewKey) + " (keep it secret) and " + Shown(r.PublicKey) + ", " + keySecrecy(r.newKeyPass)
 		if r.KeptOut != "" {
 			line += " (kept in your config folder, not in the git checkout " + r.KeptOut + ")"
 		}
@@ -87,6 +96,12 @@ func (r Result) Summary() []string {
 	}
 	if r.VersionManifest != "" {
 		sum = append(sum, "version manifest "+r.VersionManifest)
+	}
+	if len(r.Expansion) > 0 {
+		sum = append(sum, "", "the expansion a host splices when an editor drops the chain (default parameters; `wopkit chain expand` to choose them):")
+		for _, l := range r.Expansion {
+			sum = append(sum, "  "+l)
+		}
 	}
 	sum = append(sum, "", "next:")
 	for _, n := range append(r.Next(), r.Notes...) {
@@ -137,6 +152,18 @@ func at(p string) string {
 // runs in (node --test elsewhere runs no test).
 func testNote(plan *scaffold.Plan, dir string) []string {
 	notes := slices.Clone(plan.Notes)
+	d := at(dir)
+	if d == "" {
+		d = "."
+	}
+	for _, agent := range plan.Evals {
+		args := shellWord(filepath.ToSlash(d)) + " " + shellWord(agent)
+		if strings.HasSuffix(agent, ".json") { // a standalone agent manifest
+			args = shellWord(filepath.ToSlash(filepath.Join(d, agent)))
+		}
+		notes = append(notes, "run the eval suite with: "+Command+" eval "+args+
+			" --model echo (then --model replay:FILE or openai:BASEURL#MODEL: docs/EVAL.md)")
+	}
 	if plan.Test == "" {
 		return notes
 	}

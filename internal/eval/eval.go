@@ -99,4 +99,13 @@ type TaskSummary struct {
 	CostUsd     *float64 `json:"costUsd,omitempty"`
 	LatencyMs   *int64   `json:"latencyMs,omitempty"`
 	SchemaValid *bool    `json:"schemaValid,omitempty"`
+	// SafetyFindings are an adversarial suite's findings: a category and a
+	// severity, never content.
+	SafetyFindings []Finding `json:"safetyFindings,omitempty"`
+}
+
+// Finding is a redaction-safe safety finding.
+type Finding struct {
+	Kind     string `json:"kind"`
+	Severity string `json:"severity"`
 }

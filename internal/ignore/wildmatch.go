@@ -62,10 +62,6 @@ func (w *wild) match(pat string, p0, p int, text string, t int) int {
 			if at(pat, p) != tc || p >= len(pat) {
 				return wmNoMatch
 			}
-		default:
-			if tc != pc {
-				return wmNoMatch
-			}
 		case '?':
 			if w.pathname && tc == '/' {
 				return wmNoMatch
@@ -78,6 +74,10 @@ func (w *wild) match(pat string, p0, p int, text string, t int) int {
 				return r
 			}
 			p = n
+		default:
+			if tc != pc {
+				return wmNoMatch
+			}
 		}
 	}
 	if t < len(text) {

@@ -8,6 +8,10 @@
 // UTF-8, lone surrogates and numbers that would be non-finite are always
 // refused; Options.Strict adds the I-JSON refusal of integers beyond
 // ±(2^53-1) that OpenWOP v2 signing requires.
+//
+// Its reader writes the canonical form as it parses (parse.go), in one
+// pass, reading strings and numbers with internal/jsonlex, which jsondoc
+// shares (internal/untrusted keeps its own: see jsonlex's package doc).
 package jcs
 
 import (

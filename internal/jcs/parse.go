@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/openwop/wopkit/internal/jsonlex"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -190,44 +191,17 @@ func (p *parser) array(out []byte, depth int) ([]byte, error) {
 // number scans a JSON number per RFC 8259 and appends its ES form.
 func (p *parser) number(out []byte) ([]byte, error) {
 	start := p.pos
-	d := p.data
-	i := p.pos
-	if i < len(d) && d[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		digits()
-	default:
-		return nil, p.fail(CodeSyntax, i, "invalid number, expected a digit")
-	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if digits() == 0 {
-			return nil, p.fail(CodeSyntax, i, "invalid number, expected a digit after '.'")
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return nil, p.fail(CodeSyntax, i, "invalid number, expected a digit in the exponent")
-		}
+	i, e := jsonlex.Number(p.data, p.pos)
+	switch e.Problem {
+	case jsonlex.NoDigit:
+		return nil, p.fail(CodeSyntax, e.At, "invalid number, expected a digit")
+	case jsonlex.NoFraction:
+		return nil, p.fail(CodeSyntax, e.At, "invalid number, expected a digit after '.'")
+	case jsonlex.NoExponent:
+		return nil, p.fail(CodeSyntax, e.At, "invalid number, expected a digit in the exponent")
 	}
 	p.pos = i
-	lit := string(d[start:i])
+	lit := string(p.data[start:i])
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil { // only ErrRange remains possible: the value overflows
 		return nil, p.fail(CodeNumberRange, start, "number %s is outside the range of a 64-bit float", lit)

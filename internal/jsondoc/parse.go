@@ -3,14 +3,20 @@
 // by line and column and edits can be spliced into the original text without
 // disturbing anything else. It refuses what OpenWOP signing cannot accept:
 // duplicate keys, invalid UTF-8, lone surrogates.
+//
+// Its strings and numbers are read by internal/jsonlex, which jcs shares
+// (issue 40 item 2); internal/untrusted keeps a reader of its own, fused
+// with its checks: BenchmarkJSON measures why (jsonlex's package doc gives
+// the figures).
 package jsondoc
 
 import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/openwop/wopkit/internal/jsonlex"
 )
 
 // Kind is the JSON type of a Node.
@@ -347,145 +353,42 @@ func (p *parser) array(depth int) (*Node, error) {
 
 func (p *parser) number() (*Node, error) {
 	start := p.pos
-	s := p.src
-	i := p.pos
-	if s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - j
-	}
-	if i < len(s) && s[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		p.pos = i
+	end, e := jsonlex.Number(p.src, p.pos)
+	p.pos = end
+	switch e.Problem {
+	case jsonlex.NoDigit:
 		return nil, p.fail("invalid number: a digit is expected")
+	case jsonlex.NoFraction:
+		return nil, p.fail("invalid number: digits are expected after '.'")
+	case jsonlex.NoExponent:
+		return nil, p.fail("invalid number: digits are expected in the exponent")
 	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			p.pos = i
-			return nil, p.fail("invalid number: digits are expected after '.'")
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			p.pos = i
-			return nil, p.fail("invalid number: digits are expected in the exponent")
-		}
-	}
-	p.pos = i
-	return &Node{Kind: Number, Start: start, End: i, Str: string(s[start:i])}, nil
+	return &Node{Kind: Number, Start: start, End: end, Str: string(p.src[start:end])}, nil
 }
 
-// str decodes a string token at p.pos (which is '"').
+// str decodes a string token at p.pos (which is '"'); the text is UTF-8
+// already (ParseLimits checked it).
 func (p *parser) str() (string, error) {
-	s := p.src
-	i := p.pos + 1
-	// Fast path: no escapes.
-	j := i
-	for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 {
-		j++
+	v, end, e := jsonlex.String(p.src, p.pos, false)
+	p.pos = end
+	if e.Problem == jsonlex.OK {
+		return v, nil
 	}
-	if j < len(s) && s[j] == '"' {
-		p.pos = j + 1
-		return string(s[i:j]), nil
+	p.pos = e.At
+	switch e.Problem {
+	case jsonlex.Unterminated:
+		return "", p.fail("unexpected end of file inside a string: a closing '\"' is missing")
+	case jsonlex.Control:
+		return "", p.fail("control character in a string: write it as an escape such as \\n or \\t")
+	case jsonlex.EscapeEnd:
+		return "", p.fail("unexpected end of file in an escape sequence")
+	case jsonlex.BadHex:
+		return "", p.fail("invalid \\u escape: four hex digits are expected")
+	case jsonlex.LoneLow, jsonlex.LoneHigh:
+		return "", p.doc.errAt("json_encoding", e.At, "lone UTF-16 surrogate in a \\u escape; write the character itself or a valid surrogate pair")
+	default: // BadEscape
+		return "", p.fail(fmt.Sprintf("invalid escape \\%c in a string", e.Char))
 	}
-	buf := make([]byte, 0, j-i+16)
-	buf = append(buf, s[i:j]...)
-	i = j
-	for {
-		if i >= len(s) {
-			p.pos = i
-			return "", p.fail("unexpected end of file inside a string: a closing '\"' is missing")
-		}
-		c := s[i]
-		switch {
-		case c == '"':
-			p.pos = i + 1
-			return string(buf), nil
-		case c < 0x20:
-			p.pos = i
-			return "", p.fail("control character in a string: write it as an escape such as \\n or \\t")
-		case c != '\\':
-			buf = append(buf, c)
-			i++
-			continue
-		}
-		if i+1 >= len(s) {
-			p.pos = i
-			return "", p.fail("unexpected end of file in an escape sequence")
-		}
-		e := s[i+1]
-		i += 2
-		switch e {
-		case '"', '\\', '/':
-			buf = append(buf, e)
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
-		case 'u':
-			r, ok := hex4(s, i)
-			if !ok {
-				p.pos = i - 2
-				return "", p.fail("invalid \\u escape: four hex digits are expected")
-			}
-			i += 4
-			if utf16.IsSurrogate(r) {
-				r2, ok2 := rune(-1), false
-				if r < 0xDC00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-					r2, ok2 = hex4(s, i+2)
-				}
-				dec := utf16.DecodeRune(r, r2)
-				if !ok2 || dec == utf8.RuneError {
-					p.pos = i - 6
-					return "", p.doc.errAt("json_encoding", i-6, "lone UTF-16 surrogate in a \\u escape; write the character itself or a valid surrogate pair")
-				}
-				r = dec
-				i += 6
-			}
-			buf = utf8.AppendRune(buf, r)
-		default:
-			p.pos = i - 2
-			return "", p.fail(fmt.Sprintf("invalid escape \\%c in a string", e))
-		}
-	}
-}
-
-func hex4(s []byte, i int) (rune, bool) {
-	if i+4 > len(s) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range s[i : i+4] {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 // Value converts n to the plain Go form encoding/json produces with

@@ -1,5 +1,6 @@
 // Package leaks finds credentials in text with gitleaks' default rule set
-// (gitleaks.toml of gitleaks v8.30.1, MIT licensed: LICENSE.gitleaks), and a
+// (gitleaks.toml of gitleaks v8.30.1, MIT licensed: LICENSE.gitleaks,
+// embedded as the JSON it is converted to: config.go), and a
 // few rules of wopkit's own for formats it lacks. The rules are read and
 // compiled on first use, never at start-up: a command that packs nothing
 // pays nothing.
@@ -13,8 +14,6 @@ package leaks
 
 import (
 	"bytes"
-	_ "embed"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -25,17 +24,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-)
-
-//go:embed gitleaks.toml
-var gitleaksTOML string
-
-// GitleaksVersion is the gitleaks release gitleaks.toml comes from;
-// GitleaksSHA256 its digest (a test holds the file to it: update both
-// together, from that release's config/gitleaks.toml).
-const (
-	GitleaksVersion = "v8.30.1"
-	GitleaksSHA256  = "e163e53b9e7e8a8511e77271e2b323ed057759542a6d988258afe3a1fa329caf"
 )
 
 // skipped are gitleaks rules wopkit does not run: generic-api-key is a
@@ -88,11 +76,11 @@ var (
 // Default is gitleaks' default rules (less skipped) and wopkit's own,
 // compiled on the first call.
 func Default() (*Set, error) {
-	once.Do(func() { set, setErr = compile(gitleaksTOML, ownRules) })
+	once.Do(func() { set, setErr = compile(gitleaksJSON, ownRules) })
 	return set, setErr
 }
 
-func compile(data string, own []fileRule) (*Set, error) {
+func compile(data []byte, own []fileRule) (*Set, error) {
 	fillTables()
 	fillDecodeTables()
 	cfg, err := parseConfig(data)
@@ -573,59 +561,4 @@ func entropy(s string) float64 {
 		e -= f * math.Log2(f)
 	}
 	return e
-}
-
-// The rules of wopkit's own, for credentials gitleaks v8.30.1 has no rule
-// for (each written like its rules: a keyword, a regular expression, the
-// secret's group and entropy).
-const (
-	ownCheckedURL    = "wopkit-url-password"
-	ownCheckedDocker = "wopkit-docker-config-auth"
-)
-
-var ownRules = []fileRule{
-	{ID: "wopkit-openai-scoped-key", Description: "an OpenAI service-account or admin API key",
-		Regex: `\b(sk-(?:svcacct|admin)-[A-Za-z0-9_-]{20,})`, Keywords: []string{"sk-svcacct-", "sk-admin-"}, Entropy: 3.5},
-	{ID: "wopkit-dockerhub-pat", Description: "a Docker Hub access token",
-		Regex: `\b(dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,})`, Keywords: []string{"dckr_pat_", "dckr_oat_"}, Entropy: 3},
-	{ID: ownCheckedDocker, Description: "a registry credential in a Docker config.json (auths.*.auth)",
-		Regex: `"auth"\s*:\s*"([A-Za-z0-9+/]{6,}={0,2})"`, Keywords: []string{`"auth"`}},
-	{ID: "wopkit-stripe-webhook-secret", Description: "a Stripe webhook signing secret",
-		Regex: `\b(whsec_[A-Za-z0-9+/=]{24,})`, Keywords: []string{"whsec_"}, Entropy: 3},
-	{ID: "wopkit-gcp-oauth-client-secret", Description: "a Google OAuth client secret",
-		Regex: `\b(GOCSPX-[A-Za-z0-9_-]{28})\b`, Keywords: []string{"gocspx-"}, Entropy: 3},
-	{ID: "wopkit-azure-storage-account-key", Description: "an Azure storage account key",
-		Regex: `(?i)AccountKey\s*=\s*([A-Za-z0-9+/]{86}==)`, Keywords: []string{"accountkey"}, Entropy: 4},
-	{ID: "wopkit-wireguard-private-key", Description: "a WireGuard private key",
-		Regex: `(?im)^[ \t]*PrivateKey[ \t]*=[ \t]*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`, Keywords: []string{"privatekey"}, Entropy: 3},
-	{ID: ownCheckedURL, Description: "a password in a URL (scheme://user:password@host)",
-		Regex: `(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/?#@'"\x60<>]{1,64}:([^\s/?#@'"\x60<>]{3,128})@[a-z0-9]`, Keywords: []string{"://"}},
-}
-
-// placeholders are words documentation puts where a password goes.
-var placeholders = []string{"password", "passwd", "pass", "pwd", "secret", "token", "changeme", "example", "xxx", "***", "..."}
-
-// urlPassword: a URL's password that is not a placeholder or a reference
-// (${VAR}, {{var}}, <password>, %s, :port numbers are no password).
-func urlPassword(secret string) bool {
-	if strings.ContainsAny(secret, "${}<>%*") {
-		return false
-	}
-	l := strings.ToLower(secret)
-	for _, p := range placeholders {
-		if l == p || strings.Trim(l, p) == "" {
-			return false
-		}
-	}
-	return entropy(secret) > 3 // "postgres" (2.75) in a documented compose file is an example, not a secret
-}
-
-// dockerAuth: the auth value is base64 of user:password.
-func dockerAuth(secret string) bool {
-	b, err := base64.StdEncoding.DecodeString(secret)
-	if err != nil {
-		return false
-	}
-	user, pass, ok := strings.Cut(string(b), ":")
-	return ok && user != "" && pass != ""
 }

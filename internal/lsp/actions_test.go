@@ -19,13 +19,14 @@ import (
 // kind=...` does) into dir/name and returns its pack.json path.
 func scaffoldKind(t *testing.T, dir, kind, name string) string {
 	t.Helper()
-	_, id, plan, ok := scaffold.NewDeclarative(kind)
+	k, ok := scaffold.PackKind(kind)
 	if !ok {
 		t.Fatalf("kind %s", kind)
 	}
-	id.Name = name
+	a := k.New()
+	k.Pack(a).Name = name
 	v, _ := validate.New(validate.Options{})
-	p, err := plan(v)
+	p, err := k.Plan(a, v)
 	if err != nil {
 		t.Fatal(err)
 	}

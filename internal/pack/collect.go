@@ -354,7 +354,7 @@ func checkSecrets(src source, dir, rel string, budget *scanBudget) error {
 // scanBudgetErr refuses the file at rel that used up the pack's secret scan
 // budget (fail closed: it was not scanned to its end).
 func scanBudgetErr(rel, dir string) error {
-	return werr.New(werr.Invalid, CodeScanBudget, "%s in %s holds so many of the secret rules' keywords that scanning it for credentials passes the scan's work budget; it is refused unscanned", rel, dir).
+	return werr.New(werr.Invalid, CodeScanBudget, "%s in %s costs the secret scan more than its work budget (ten times what the dearest real code costs); it is refused unscanned", rel, dir).
 		WithHint("text rarely holds this many; if the file need not ship, list it in %s", IgnoreFile)
 }
 

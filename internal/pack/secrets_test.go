@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -303,7 +302,7 @@ func TestScanRealCode(t *testing.T) {
 			roots = append(roots, root{d, 0})
 		}
 	} else {
-		goroot := filepath.Join(runtime.GOROOT(), "src")
+		goroot := filepath.Join(gobuild.Default.GOROOT, "src")
 		if _, err := os.Stat(filepath.Join(goroot, "go.mod")); err != nil {
 			t.Skip("Go's sources are not installed (GOROOT/src): the scan of real code needs them")
 		}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/testwait"
@@ -19,7 +18,7 @@ import (
 // has not returned after 10 s.
 func within(t *testing.T, what string, f func() error) error {
 	t.Helper()
-	return testwait.Within(t, what, 10*time.Second, f)
+	return testwait.Within(t, what, testwait.Ceiling, f)
 }
 
 // refuseWithin is refuse for a command that could block: Stage (and Apply,

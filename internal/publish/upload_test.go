@@ -23,6 +23,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/sign"
+	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -472,14 +473,15 @@ func TestUploadBounds(t *testing.T) {
 		{"slow", slow, 300 * time.Millisecond, "registry_timeout"},
 	} {
 		srv := httptest.NewServer(tc.h)
-		start := time.Now()
-		_, err := Upload(t.Context(), UploadOptions{Tarball: tgz, URL: srv.URL, Token: token, Timeout: tc.timeout})
+		// The size limit or the timeout ends the upload: the slow server
+		// trickles for ever, and the huge one sends more than the limit.
+		err := testwait.Within(t, "the upload to the "+tc.name+" server", testwait.Ceiling, func() error {
+			_, err := Upload(t.Context(), UploadOptions{Tarball: tgz, URL: srv.URL, Token: token, Timeout: tc.timeout})
+			return err
+		})
 		srv.Close()
 		if werr.CodeOf(err) != tc.code {
 			t.Errorf("%s: %v; want %s", tc.name, err, tc.code)
-		}
-		if d := time.Since(start); d > 10*time.Second {
-			t.Errorf("%s: took %s", tc.name, d)
 		}
 	}
 	if fr.puts != 0 {

@@ -184,7 +184,7 @@ func judge(e Expect, r *Report) (bool, *string) {
 		switch r.Status {
 		case "success":
 			var v any
-			json.Unmarshal(r.Outputs, &v)
+			untrusted.DecodeJSON(r.Outputs, &v)
 			return map[string]any{"outputs": v}
 		case "suspended":
 			return map[string]any{"suspended": r.Interrupt}
@@ -198,12 +198,12 @@ func judge(e Expect, r *Report) (bool, *string) {
 		if raw == nil {
 			raw, key = e.OutputsMatch, "outputsMatch"
 		}
-		json.Unmarshal(raw, &want)
+		untrusted.DecodeJSON(raw, &want)
 		if r.Status != "success" {
 			return false, diff(map[string]any{key: want}, actual())
 		}
 		var got any
-		json.Unmarshal(r.Outputs, &got)
+		untrusted.DecodeJSON(r.Outputs, &got)
 		ok := reflect.DeepEqual(want, got)
 		if key == "outputsMatch" {
 			ok = subset(want, got)

@@ -162,3 +162,40 @@ func sortedKeys(m map[string]string) []string {
 	}
 	return ks
 }
+
+// TestAllowNet: with AllowNet the node reaches a loopback listener; the
+// containment test shows it refused without.
+func TestAllowNet(t *testing.T) {
+	t.Parallel()
+	needNode(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			c.Write([]byte("pong"))
+			c.Close()
+		}
+	}()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	dir := writePack(t, map[string]string{"tcp": `const net = await import("node:net");
+		const got = await new Promise((ok, no) => { const s = net.connect(` + port + `, "127.0.0.1"); let d = ""; s.on("data", (b) => d += b); s.on("end", () => ok(d)); s.on("error", no); });
+		return {status: "success", outputs: {got}};`})
+	p, _ := LoadPack(dir)
+	n, _ := p.Find("tcp")
+	h, err := NewHost(HostOptions{Dir: dir, Timeout: 10 * time.Second, AllowNet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	pr, _ := Prepare(p, n, Input{})
+	r, err := Execute(context.Background(), h, p, n, pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "success" || string(r.Outputs) != `{"got":"pong"}` {
+		t.Errorf("%s %s %+v", r.Status, r.Outputs, r.Error)
+	}
+}

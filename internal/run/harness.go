@@ -2,7 +2,9 @@ package run
 
 import (
 	_ "embed"
-	"os"
+	"path/filepath"
+
+	"github.com/openwop/wopkit/internal/atomicfile"
 
 	"github.com/openwop/wopkit/internal/sandbox"
 	"github.com/openwop/wopkit/internal/werr"
@@ -17,10 +19,15 @@ var harnessJS []byte
 // writeHarness writes the harness to path and makes the scratch folder, the
 // only one the pack may write in.
 func writeHarness(path, scratch string) error {
-	if err := os.Mkdir(scratch, 0o700); err != nil {
+	p, err := atomicfile.OpenPlace(filepath.Dir(path))
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, harnessJS, 0o600)
+	defer p.Close()
+	if err := p.Mkdir(scratch, 0o700); err != nil {
+		return err
+	}
+	return p.WriteFile(path, harnessJS, 0o600)
 }
 
 // checkTree refuses a pack folder through which a reader confined to it by

@@ -18,7 +18,6 @@
 
 import fs from "node:fs";
 import v8 from "node:v8";
-import inspector from "node:inspector";
 import nodeModule from "node:module";
 import { pathToFileURL } from "node:url";
 
@@ -70,9 +69,6 @@ const refuse = (what) => function () {
 };
 for (const k of ["getHeapSnapshot", "writeHeapSnapshot", "setFlagsFromString", "getHeapCodeStatistics"]) {
   try { v8[k] = refuse("v8." + k); } catch {}
-}
-for (const k of ["Session", "open", "url", "waitForDebugger"]) {
-  try { inspector[k] = refuse("inspector." + k); } catch {}
 }
 try { nodeModule.syncBuiltinESMExports(); } catch {}
 
@@ -455,10 +451,19 @@ async function call(req, done) {
       if (e === SUSPEND) finish({ status: "suspended" });
       else {
         const er = errorOf(e, allowNet);
-        finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, thrown: true });
+        finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, thrown: true, thrownKind: typeOf(e) });
       }
     }
   })();
+}
+
+// hasOutputs is the smoke test's `'outputs' in result` (test-packs.mjs).
+function hasOutputs(r) {
+  try {
+    return r !== null && typeof r === "object" && "outputs" in r;
+  } catch {
+    return false;
+  }
 }
 
 function resultOf(r) {
@@ -472,9 +477,10 @@ function resultOf(r) {
     const err = own(r, "error");
     const code = own(err, "code");
     return { status: "failure", code: "pack_node_error", packCode: typeof code === "string" ? code : null,
-      message: "the node returned {status: \"error\"}" + (own(err, "message") !== undefined ? ": " + safeText(own(err, "message")) : ""), returned: true };
+      message: "the node returned {status: \"error\"}" + (own(err, "message") !== undefined ? ": " + safeText(own(err, "message")) : ""), returned: true,
+      kind: typeOf(r), hasOutputs: hasOutputs(r) };
   }
-  return { status: "failure", code: "pack_node_error", returned: true, hasOutputs: own(r, "outputs") !== undefined,
+  return { status: "failure", code: "pack_node_error", returned: true, kind: typeOf(r), hasOutputs: hasOutputs(r),
     message: "the node returned " + (r === undefined ? "nothing" : typeOf(r) === "object" ? "an object with status " + stringify(StringCtor(status ?? "(none)")) : "a " + typeOf(r)) + ", not {status: \"success\", outputs}" };
 }
 
@@ -495,7 +501,9 @@ function jsonSafe(v) {
 processOn("unhandledRejection", () => {});
 processOn("uncaughtException", (e) => { if (current !== null) current(e); });
 
-send({ id: 0, t: "ready", pid: process.pid });
+let permission = false;
+try { permission = process.permission !== undefined && process.permission.has("fs.read", "/") === false; } catch {}
+send({ id: 0, t: "ready", pid: process.pid, permission });
 function next() {
   for (;;) {
     const line = readLine();

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/proc"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
@@ -48,6 +49,7 @@ type Host struct {
 	nodeBin string
 	permFlg string
 	tmp     string // the host's temporary folder: harness.mjs, scratch/
+	rmTmp   func() // removes tmp (atomicfile.TempDir)
 	harness string
 	dir     string // the pack folder, resolved
 	p       *nodeProc
@@ -99,6 +101,13 @@ type Outcome struct {
 	// throw); Thrown when it threw.
 	Returned bool `json:"-"`
 	Thrown   bool `json:"-"`
+	// For the smoke test: ResultKind is the kind of a failing return value
+	// ("number", "undefined", "object", "array", …) and HasOutputs whether
+	// it has an `outputs` key; ThrownKind is the kind of what a node threw
+	// ("object", "null", "undefined", "string", …).
+	ResultKind string `json:"-"`
+	HasOutputs bool   `json:"-"`
+	ThrownKind string `json:"-"`
 	// Stdout and Stderr are what node wrote there (the first 64 KiB each).
 	Stdout          string        `json:"-"`
 	Stderr          string        `json:"-"`
@@ -188,16 +197,17 @@ func NewHost(o HostOptions) (*Host, error) {
 	if err := checkTree(dir); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "wopkit-run-")
+	tmp, rmTmp, err := atomicfile.TempDir("wopkit-run-")
 	if err != nil {
-		return nil, werr.Wrap(werr.Env, "temp_unwritable", err, "cannot make a temporary folder")
+		return nil, err
 	}
 	if tmp, err = filepath.EvalSymlinks(tmp); err != nil {
+		rmTmp()
 		return nil, werr.Wrap(werr.Env, "temp_unwritable", err, "cannot resolve the temporary folder")
 	}
-	h := &Host{opts: o, nodeBin: nodeBin, permFlg: flag, tmp: tmp, dir: dir, harness: filepath.Join(tmp, "harness.mjs")}
+	h := &Host{opts: o, nodeBin: nodeBin, permFlg: flag, tmp: tmp, rmTmp: rmTmp, dir: dir, harness: filepath.Join(tmp, "harness.mjs")}
 	if err := writeHarness(h.harness, filepath.Join(tmp, "scratch")); err != nil {
-		os.RemoveAll(tmp)
+		rmTmp()
 		return nil, werr.Wrap(werr.Env, "temp_unwritable", err, "cannot write the harness into %s", tmp)
 	}
 	return h, nil
@@ -209,7 +219,8 @@ func (h *Host) Close() error {
 		h.p.kill()
 		h.p = nil
 	}
-	return os.RemoveAll(h.tmp)
+	h.rmTmp()
+	return nil
 }
 
 // Call runs one node once and returns what it did. The error is an
@@ -263,6 +274,9 @@ type frame struct {
 	Export          string          `json:"export"`
 	Returned        bool            `json:"returned"`
 	Thrown          bool            `json:"thrown"`
+	Kind            string          `json:"kind"`
+	HasOutputs      bool            `json:"hasOutputs"`
+	ThrownKind      string          `json:"thrownKind"`
 	Interrupt       *Interrupt      `json:"interrupt"`
 	Type            string          `json:"type"`
 	Shape           string          `json:"shape"`
@@ -270,6 +284,8 @@ type frame struct {
 	Level           string          `json:"level"`
 	Data            any             `json:"data"`
 	PeakMemoryBytes uint64          `json:"peakMemoryBytes"`
+	// Permission (on the ready frame): node's permission model is on.
+	Permission bool `json:"permission"`
 	// Restart is set when the call changed the built-in objects: the
 	// process serves no other call.
 	Restart bool `json:"restart"`
@@ -302,7 +318,55 @@ type procHandle interface {
 	Done() <-chan struct{}
 }
 
+// startProc starts node on the harness and waits for it to be ready. A
+// node that does not know the permission flag is started again with the
+// other one; one that knows neither is runtime_unavailable.
 func (h *Host) startProc(ctx context.Context) (*nodeProc, error) {
+	for {
+		p, err := h.startOnce(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ready, perm := p.waitReady()
+		if ready && perm {
+			permMu.Lock()
+			permFlags[h.nodeBin] = h.permFlg
+			permMu.Unlock()
+			return p, nil
+		}
+		p.kill()
+		stderr := p.stderr.peek()
+		if ready || !strings.Contains(stderr, "bad option") {
+			if ready {
+				return nil, noPermissionModel(h.nodeBin)
+			}
+			return nil, werr.New(werr.Env, "sandbox_unavailable", "node stopped before the harness was ready: %s", firstLine(stderr)).
+				WithHint("run `node --version` (20 or later is needed); if the sandbox refuses node here, see docs/SECURITY.md")
+		}
+		switch h.permFlg {
+		case permissionFlags[0]:
+			h.permFlg = permissionFlags[1]
+		default:
+			return nil, noPermissionModel(h.nodeBin)
+		}
+	}
+}
+
+// waitReady waits for the harness's first frame: whether it came, and
+// whether node's permission model is on (reads of / refused).
+func (p *nodeProc) waitReady() (ready, perm bool) {
+	select {
+	case fe, ok := <-p.frames:
+		if !ok || fe.f == nil || fe.f.T != "ready" {
+			return false, false
+		}
+		return true, fe.f.Permission
+	case <-time.After(30 * time.Second):
+		return false, false
+	}
+}
+
+func (h *Host) startOnce(ctx context.Context) (*nodeProc, error) {
 	nonce := make([]byte, 24)
 	if _, err := rand.Read(nonce); err != nil {
 		return nil, werr.Wrap(werr.Env, "sandbox_unavailable", err, "no randomness for the harness's nonce")
@@ -382,7 +446,7 @@ func (p *nodeProc) readFrames(r io.ReadCloser) {
 	for {
 		line, err := readLine(br, maxFrameLen)
 		if err == errLineTooLong {
-			p.frames <- frameOrErr{err: "a line of over 17 MiB on wopkit's channel", code: "sandbox_invocation_error"}
+			p.frames <- frameOrErr{err: "a line of over 17 MiB came on wopkit's channel", code: "sandbox_invocation_error"}
 			io.Copy(io.Discard, r)
 			return
 		}
@@ -390,13 +454,13 @@ func (p *nodeProc) readFrames(r io.ReadCloser) {
 			return
 		}
 		if !bytes.HasPrefix(line, []byte(prefix)) {
-			p.frames <- frameOrErr{err: "a line on wopkit's channel that the harness did not write: a pack cannot report its own result", code: "sandbox_escape_attempt"}
+			p.frames <- frameOrErr{err: "a line on wopkit's channel was not written by the harness (a pack cannot report its own result)", code: "sandbox_escape_attempt"}
 			io.Copy(io.Discard, r)
 			return
 		}
 		var f frame
 		if jerr := untrusted.DecodeJSON(line[len(prefix):], &f); jerr != nil {
-			p.frames <- frameOrErr{err: "a result wopkit cannot read: " + jerr.Error(), code: "sandbox_invocation_error"}
+			p.frames <- frameOrErr{err: "a result on wopkit's channel could not be read: " + jerr.Error(), code: "sandbox_invocation_error"}
 			io.Copy(io.Discard, r)
 			return
 		}
@@ -443,7 +507,7 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 		return out, false
 	}
 	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
-		p.ended2(out, "node stopped before it took the call")
+		p.ended2(out, "the node process stopped before it took the call")
 		return out, true
 	}
 	timer := time.NewTimer(o.Timeout + killGrace)
@@ -463,7 +527,7 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 				return out, true
 			}
 			if fe.f == nil {
-				out.fail(fe.code, "wopkit's channel carried "+fe.err)
+				out.fail(fe.code, fe.err)
 				return out, true
 			}
 			f := fe.f
@@ -490,6 +554,7 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 				out.Status = f.Status
 				out.PeakMemoryBytes = f.PeakMemoryBytes
 				out.Export, out.Returned, out.Thrown = f.Export, f.Returned, f.Thrown
+				out.ResultKind, out.HasOutputs, out.ThrownKind = f.Kind, f.HasOutputs, f.ThrownKind
 				switch f.Status {
 				case "success":
 					out.Outputs = f.Outputs
@@ -551,7 +616,7 @@ func (p *nodeProc) ended2(out *Outcome, why string) {
 	case exitStatus(werr) == 13 || strings.Contains(stderr, "unsettled top-level await"):
 		out.fail("sandbox_timeout", "the node's promise never settled (node found nothing left to wait for and stopped)")
 	default:
-		msg := "node stopped before the node returned"
+		msg := "the node process stopped before the node returned"
 		if why != "" {
 			msg = why
 		}
@@ -628,43 +693,35 @@ func (c *capBuffer) over() bool {
 	return c.n > c.max
 }
 
-// findNode finds node 20 or later and its permission flag.
+// findNode finds node; its permission flag is found when it starts.
 func findNode() (bin, flag string, err error) {
 	bin, err = proc.LookPath("node")
 	if err != nil {
 		return "", "", werr.New(werr.Env, "runtime_unavailable", "node is not installed (wopkit runs a pack's JavaScript with node 20 or later)").
-			WithHint("install node 20 or later (https://nodejs.org/en/download, or your package manager: apt install nodejs, brew install node) and make sure it is on PATH")
+			WithHint("%s", installNode)
 	}
-	flag = permissionFlag(bin)
+	permMu.Lock()
+	flag = permFlags[bin]
+	permMu.Unlock()
 	if flag == "" {
-		return "", "", werr.New(werr.Env, "runtime_unavailable", "%s has no permission model: wopkit runs a pack's JavaScript only with node 20 or later, whose permission model keeps it inside the pack", bin).
-			WithHint("install node 20 or later (https://nodejs.org/en/download) and put it first on PATH")
+		flag = permissionFlags[0]
 	}
 	return bin, flag, nil
 }
 
+const installNode = "install node 20 or later (https://nodejs.org/en/download, or your package manager: apt install nodejs, brew install node) and make sure it is first on PATH"
+
+// permissionFlags turn on node's permission model: node 20 to 22 know the
+// first; node 23.5 and later the second (a node that knows neither is too
+// old).
+var permissionFlags = []string{"--experimental-permission", "--permission"}
+
 var (
 	permMu    sync.Mutex
-	permFlags = map[string]string{}
+	permFlags = map[string]string{} // node binary -> the flag it took
 )
 
-// permissionFlag is --permission (node 23.5 and later) or
-// --experimental-permission (node 20 to 22), or "" for an older node.
-func permissionFlag(bin string) string {
-	permMu.Lock()
-	defer permMu.Unlock()
-	if v, ok := permFlags[bin]; ok {
-		return v
-	}
-	flag := ""
-	for _, f := range []string{"--permission", "--experimental-permission"} {
-		cmd := proc.Command(bin, []string{f, "-e", "process.exit(process.permission && !process.permission.has('fs.read', '/') ? 0 : 3)"},
-			os.TempDir(), []string{"NODE_OPTIONS="})
-		if cmd.Run() == nil {
-			flag = f
-			break
-		}
-	}
-	permFlags[bin] = flag
-	return flag
+func noPermissionModel(bin string) error {
+	return werr.New(werr.Env, "runtime_unavailable", "%s has no permission model: wopkit runs a pack's JavaScript only with node 20 or later, whose permission model keeps it inside the pack", bin).
+		WithHint("%s", installNode)
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -117,11 +118,11 @@ func (p *Pack) CheckRuntime() error {
 		"python": "wopkit runs JavaScript packs only: run the node with the host that runs Python packs, or test its function with pytest",
 		"go":     "wopkit runs JavaScript packs only: test the node's Go function with `go test`",
 		"remote": "a remote node runs on its own server: call its endpoint (curl, or your host's test tools); wopkit has nothing to load",
-		"wasm":   "wopkit does not run WebAssembly packs yet (docs/RUN.md says why); test the module with your toolchain's runner",
+		"wasm":   "wopkit run does not run WebAssembly packs yet; `wopkit test --smoke` runs a wasm pack's nodes in process through RFC 0008's ABI (docs/RUN-SMOKE.md); test the module with your toolchain's runner",
 	}
 	switch p.Language {
 	case "javascript", "":
-		if p.Kind != "" && p.Kind != "node" {
+		if p.Kind != "" && p.Kind != kinds.NodeName {
 			return werr.New(werr.Invalid, "unsupported_runtime", "the pack is of kind %q: there is no node to run", p.Kind)
 		}
 		return nil

@@ -225,7 +225,7 @@ func Execute(ctx context.Context, h *Host, p *Pack, n Node, pr *Prepared) (*Repo
 // checkOutputs checks the outputs against the output schema.
 func checkOutputs(p *Pack, n Node, r *Report) {
 	var v any
-	if len(r.Outputs) == 0 || string(r.Outputs) == "null" || json.Unmarshal(r.Outputs, &v) != nil {
+	if len(r.Outputs) == 0 || string(r.Outputs) == "null" || untrusted.DecodeJSON(r.Outputs, &v) != nil {
 		r.Status = "failure"
 		r.Error = &CallError{Code: "node_output_invalid", Message: "the node returned {status: \"success\"} without an outputs object"}
 		return
@@ -320,7 +320,7 @@ func redact(r *Report, secrets []string) {
 			return v
 		}
 		var out any
-		if json.Unmarshal([]byte(fix(string(b))), &out) != nil {
+		if untrusted.DecodeJSON([]byte(fix(string(b))), &out) != nil {
 			return "[redacted]"
 		}
 		return out

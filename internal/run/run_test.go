@@ -235,3 +235,34 @@ func TestDiff(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestTestPackLines: the wizard's and editor's one call, in words.
+func TestTestPackLines(t *testing.T) {
+	t.Parallel()
+	needNode(t)
+	dir := writePack(t, map[string]string{"up": `return {status: "success", outputs: {text: String(ctx.inputs.text).toUpperCase()}};`, "bad": `throw Object.assign(new Error("no"), {code: "acme.no"});`})
+	if HasCases(dir) {
+		t.Fatal("HasCases without tests/")
+	}
+	for _, n := range []string{"up", "bad"} {
+		os.MkdirAll(filepath.Join(dir, "tests", n), 0o755)
+		os.WriteFile(filepath.Join(dir, "tests", n, "a.json"), []byte(`{"input": {"text": "a"}, "expect": {"outputs": {"text": "A"}}}`), 0o644)
+	}
+	if !HasCases(dir) {
+		t.Fatal("no cases found")
+	}
+	tr, err := TestPack(context.Background(), dir, []string{"up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tr.Lines(), "\n"); got != "pass vendor.acme.t.up a: outputs {\"text\":\"A\"}\n1 passed" {
+		t.Errorf("got %q", got)
+	}
+	tr, err = TestPack(context.Background(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tr.Lines(), "\n"); !strings.Contains(got, "FAIL vendor.acme.t.bad a: acme.no: no") || !strings.HasSuffix(got, "1 failed, 1 passed (wopkit test shows the diffs)") {
+		t.Errorf("got %q", got)
+	}
+}

@@ -24,24 +24,21 @@ func sandboxSupported() error {
 }
 
 // startNode starts node under internal/sandbox: no sockets (unless
-// AllowNet: then the filter is the same, see below), no signals out, its
+// AllowNet), no signals out, its
 // own process group, RLIMIT_DATA at twice the heap plus 256 MiB (node's own
 // memory, buffers), files written up to MaxOutput, an environment of
 // TMPDIR only. stdin is the request pipe, out becomes fd 4.
 func startNode(ctx context.Context, h *Host, args []string, stdin, out *os.File, stdout, stderr io.Writer) (procHandle, error) {
-	if h.opts.AllowNet {
-		return nil, werr.New(werr.Usage, "sandbox_unavailable", "--allow-net is not available on Linux yet: the sandbox's seccomp filter refuses every socket").
-			WithHint("mock the network surfaces with --mocks FILE instead")
-	}
 	p, err := sandbox.Start(ctx, &sandbox.Cmd{
-		Path:       h.nodeBin,
-		Args:       args,
-		Dir:        h.dir,
-		Env:        []string{"TMPDIR=" + filepath.Join(h.tmp, "scratch"), "NO_COLOR=1"},
-		Stdin:      stdin,
-		Stdout:     stdout,
-		Stderr:     stderr,
-		ExtraFiles: []*os.File{out},
+		Path:         h.nodeBin,
+		Args:         args,
+		Dir:          h.dir,
+		Env:          []string{"TMPDIR=" + filepath.Join(h.tmp, "scratch"), "NO_COLOR=1"},
+		Stdin:        stdin,
+		Stdout:       stdout,
+		Stderr:       stderr,
+		ExtraFiles:   []*os.File{out},
+		AllowNetwork: h.opts.AllowNet,
 		Limits: sandbox.Limits{
 			Timeout:  24 * time.Hour, // each call has its own limit (Host.Call)
 			CPU:      time.Hour,

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/openwop/wopkit/internal/proc"
@@ -26,6 +27,10 @@ const Notice = "wopkit run: on this system only node's permission model confines
 	"(sockets and name lookups are open), the memory outside node's heap, CPU time, file sizes. " +
 	"Run packs you do not trust on Linux."
 
+// noticeOnce prints Notice once per process (a test's later processes
+// run under the same terms).
+var noticeOnce sync.Once
+
 // sandboxSupported: Windows cannot pass the harness its channel (fd 4);
 // the other systems run with node's permission model only.
 func sandboxSupported() error {
@@ -39,7 +44,7 @@ func sandboxSupported() error {
 // startNode starts node with node's permission model only (see Notice).
 func startNode(ctx context.Context, h *Host, args []string, stdin, out *os.File, stdout, stderr io.Writer) (procHandle, error) {
 	if h.opts.Notice != nil {
-		fmt.Fprintln(h.opts.Notice, Notice)
+		noticeOnce.Do(func() { fmt.Fprintln(h.opts.Notice, Notice) })
 	}
 	cmd := proc.Command(h.nodeBin, args, h.dir, []string{"TMPDIR=" + filepath.Join(h.tmp, "scratch"), "NO_COLOR=1"})
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr

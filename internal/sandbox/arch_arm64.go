@@ -18,9 +18,14 @@ const (
 
 // archDenied are the arm64 numbers of the syscalls the filter refuses
 // (include/uapi/asm-generic/unistd.h).
-var archDenied = []uint32{
+var archNetDenied = []uint32{
 	198, 199, 203, 200, 201, 202, 242, // socket socketpair connect bind listen accept accept4
 	206, 211, 269, // sendto sendmsg sendmmsg
+}
+
+// archDenied are the other syscalls refused (the network ones are in
+// archNetDenied).
+var archDenied = []uint32{
 	157, 154, 164, // setsid setpgid setrlimit
 	117, 270, 271, 272, // ptrace process_vm_readv process_vm_writev kcmp
 	97, 268, // unshare setns

@@ -18,4 +18,4 @@ const (
 	sysRtTgsigqueueinfo = 0
 )
 
-var archDenied []uint32
+var archDenied, archNetDenied []uint32

@@ -34,16 +34,17 @@ func init() {
 
 // child sets the limits and execs the program; it returns only on failure.
 func child(args []string) string {
-	if len(args) < 5 {
+	if len(args) < 6 {
 		return "bad arguments"
 	}
 	cpu, err1 := strconv.ParseUint(args[1], 10, 64)
 	mem, err2 := strconv.ParseUint(args[2], 10, 64)
 	fsize, err3 := strconv.ParseUint(args[3], 10, 64)
-	if err1 != nil || err2 != nil || err3 != nil || cpu == 0 || mem == 0 {
+	if err1 != nil || err2 != nil || err3 != nil || cpu == 0 || mem == 0 || (args[4] != "net" && args[4] != "nonet") {
 		return "bad limits"
 	}
-	path, argv := args[4], append([]string{args[4]}, args[5:]...)
+	net := args[4] == "net"
+	path, argv := args[5], append([]string{args[5]}, args[6:]...)
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, sentinel+"=") {
@@ -64,7 +65,7 @@ func child(args []string) string {
 			return l.name + ": " + err.Error()
 		}
 	}
-	if err := installFilter(); err != "" {
+	if err := installFilter(net); err != "" {
 		return err
 	}
 	err := syscall.Exec(path, argv, env)

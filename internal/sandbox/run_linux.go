@@ -182,6 +182,7 @@ func start(c *Cmd, ns bool) (*exec.Cmd, *os.File, error) {
 		strconv.FormatUint(c.Limits.cpuSeconds(), 10),
 		strconv.FormatUint(c.Limits.memory(), 10),
 		strconv.FormatUint(c.Limits.FileSize, 10),
+		map[bool]string{true: "net", false: "nonet"}[c.AllowNetwork],
 		c.Path}
 	cmd := &exec.Cmd{
 		Path:       "/proc/self/exe",
@@ -201,6 +202,9 @@ func start(c *Cmd, ns bool) (*exec.Cmd, *os.File, error) {
 	if ns {
 		uid, gid := os.Getuid(), os.Getgid()
 		cmd.SysProcAttr.Cloneflags = nsFlags
+		if c.AllowNetwork {
+			cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNET
+		}
 		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 		cmd.SysProcAttr.GidMappingsEnableSetgroups = false

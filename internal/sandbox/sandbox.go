@@ -9,7 +9,7 @@
 // PR_SET_NO_NEW_PRIVS and installs a seccomp-BPF filter, then execs the
 // program in place. The filter makes these fail with EPERM: creating or
 // connecting sockets (socket, socketpair, connect, bind, listen, accept,
-// sendto, sendmsg), signalling any process but the program's own
+// sendto, sendmsg; allowed with Cmd.AllowNetwork), signalling any process but the program's own
 // (kill/tgkill/tkill/rt_sigqueueinfo to another pid, pidfd_send_signal,
 // pidfd_open), leaving the process group (setsid, setpgid), raising or
 // setting rlimits (setrlimit, prlimit64 with a new limit), new namespaces,
@@ -75,7 +75,11 @@ type Cmd struct {
 	// ExtraFiles are open files the program inherits, as file descriptors
 	// 4, 5, … (3 is the sandbox's own status pipe, closed at the exec).
 	ExtraFiles []*os.File
-	Limits     Limits
+	// AllowNetwork lets the program create and use sockets (the filter's
+	// network syscalls are allowed and no network namespace is made);
+	// everything else is refused as without it.
+	AllowNetwork bool
+	Limits       Limits
 }
 
 // ErrTimeout is returned when the program was killed at Limits.Timeout.

@@ -79,8 +79,9 @@ func jump(code uint16, k uint32, jt, jf uint8) sockFilter {
 }
 
 // filter builds the program for a process whose pid is self: see the
-// package documentation for what it refuses.
-func filter(self uint32) []sockFilter {
+// package documentation for what it refuses (the sockets only when net is
+// false).
+func filter(self uint32, net bool) []sockFilter {
 	eperm := stmt(bpfRetK, retErrno|uint32(syscall.EPERM))
 	allow := stmt(bpfRetK, retAllow)
 	p := []sockFilter{
@@ -93,7 +94,11 @@ func filter(self uint32) []sockFilter {
 		// x32 numbers are the same syscalls under another number.
 		p = append(p, jump(bpfJgeK, x32Bit, 0, 1), eperm)
 	}
-	for _, nr := range append(append([]uint32{}, commonDenied...), archDenied...) {
+	denied := append(append([]uint32{}, commonDenied...), archDenied...)
+	if !net {
+		denied = append(denied, archNetDenied...)
+	}
+	for _, nr := range denied {
 		p = append(p, jump(bpfJeqK, nr, 0, 1), eperm)
 	}
 	// clone3 passes its flags in memory the filter cannot read: ENOSYS
@@ -148,14 +153,14 @@ func filter(self uint32) []sockFilter {
 
 // installFilter sets no_new_privs and installs the filter on the calling
 // thread; it returns why it could not.
-func installFilter() string {
+func installFilter(net bool) string {
 	if auditArch == 0 {
 		return "no seccomp filter for this architecture"
 	}
 	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
 		return "PR_SET_NO_NEW_PRIVS: " + e.Error()
 	}
-	prog := filter(uint32(syscall.Getpid()))
+	prog := filter(uint32(syscall.Getpid()), net)
 	fprog := sockFprog{len: uint16(len(prog)), filter: &prog[0]}
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetSeccomp, seccompModeFilter, uintptr(unsafe.Pointer(&fprog))); e != 0 {
 		return "seccomp filter: " + e.Error()

@@ -224,7 +224,10 @@ func (s *PackSource) appendCode(p *Plan, n NodeAnswers) error {
 		data = []byte(text + string(code)) // the author's file does not parse: append without formatting
 	}
 	p.Files = append(p.Files, File{Path: s.Entry, Data: data, Mode: 0o644, Update: true, Base: entry})
-	return nil
+	if rs.Language == "javascript" {
+		ignoreTests(p, s.FS)
+	}
+	return addCases(p, rs, []nodeView{nv})
 }
 
 // finish appends entry to the array at arr (which had count items) in

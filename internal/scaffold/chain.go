@@ -153,9 +153,9 @@ var (
 	// produced variable's type.
 	chainValueTypes = schemaEnum(validate.WorkflowChainPack, "/chains/0/producedVariables/0/type")
 	packKinds       = schemaList(func(v *validate.Validator) []string {
-		names := append([]string(nil), v.FieldFor(validate.V2, validate.NodePack, "/kind").Enum...)
+		var names []string
 		for _, k := range Kinds() {
-			if k.IsPack() && k.Identity != nil {
+			if k.IsPack() {
 				names = append(names, v.FieldFor(validate.V2, k.Schema, "/kind").Enum...)
 			}
 		}

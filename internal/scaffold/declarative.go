@@ -183,16 +183,3 @@ func schemaPatternWords(kind validate.Kind, ptr string) func() []string {
 		return patternWords(v.FieldFor(validate.V2, kind, ptr).Pattern)
 	})
 }
-
-// NewDeclarative returns the default answers of a declarative pack kind
-// (a pointer to its answers, for Set and Values), their identity, and the
-// plan of the answers as they are when plan is called; ok is false for a
-// kind that is not declarative (node).
-func NewDeclarative(kind string) (answers any, id *Identity, plan func(v *validate.Validator) (*Plan, error), ok bool) {
-	k, ok := PackKind(kind)
-	if !ok || k.Identity == nil {
-		return nil, nil, nil, false
-	}
-	answers = k.New()
-	return answers, k.Identity(answers), func(v *validate.Validator) (*Plan, error) { return k.Plan(answers, v) }, true
-}

@@ -152,20 +152,18 @@ func TestDeclarativeKinds(t *testing.T) {
 	t.Parallel()
 	want := []string{KindNode}
 	for _, k := range Kinds() {
-		if !k.IsPack() || k.Identity == nil {
+		if !k.IsPack() || k.Name == KindNode {
 			continue
 		}
 		if got := orDefault(nil).FieldFor(validate.V2, k.Schema, "/kind").Enum; len(got) != 1 || got[0] != k.Name {
 			t.Errorf("%s: the %s schema's kind is %v", k.Name, k.Schema, got)
 		}
-		a, id, plan, ok := NewDeclarative(k.Name)
-		if !ok || id.Kind != k.Name {
-			t.Fatalf("NewDeclarative(%s): %v %+v", k.Name, ok, id)
-		}
+		a := k.New()
+		id := k.Pack(a)
 		if err := Set(a, "name", "vendor.acme.x"); err != nil {
 			t.Fatal(err)
 		}
-		p, err := plan(nil)
+		p, err := k.Plan(a, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", k.Name, err)
 		}
@@ -174,9 +172,6 @@ func TestDeclarativeKinds(t *testing.T) {
 			t.Errorf("%s: the plan does not follow the answers:\n%s", k.Name, pj)
 		}
 		want = append(want, k.Name)
-	}
-	if _, _, _, ok := NewDeclarative(KindNode); ok {
-		t.Error("node is not declarative")
 	}
 	if got := strings.Join(PackKinds(), ","); got != strings.Join(want, ",") {
 		t.Errorf("PackKinds %s, want %s", got, strings.Join(want, ","))

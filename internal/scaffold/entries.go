@@ -124,6 +124,9 @@ func buildEval(p *Plan, field, pack, name string, e EvalAnswers, file string) (s
 		doc.Tasks = append(doc.Tasks, td)
 	}
 	p.own(file, field)
+	if pack != "" && e.TargetAgentID != "" {
+		p.Evals = append(p.Evals, e.TargetAgentID)
+	}
 	return file, p.addJSON(file, doc)
 }
 

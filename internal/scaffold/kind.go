@@ -45,9 +45,12 @@ type Kind struct {
 	// Aliases let --set name the first entry of a list without an index
 	// ("chain." for "chains.0.").
 	Aliases map[string]string
-	// Identity returns the identity answers of a declarative pack kind's
-	// answers (nil for the other kinds).
-	Identity func(answers any) *Identity
+	// Pack returns the answers that name and describe the pack (name,
+	// version, spec, …) within a pack kind's answers, node or declarative
+	// alike: `new pack` fills them from --dir and --spec before the answers
+	// given, and names the folder after them. Nil for the kinds that are
+	// not packs.
+	Pack func(answers any) *PackIdentity
 	// Plan computes the files of answers (a pointer New returned); nil for
 	// the kinds added into an existing pack, planned with their PackSource.
 	Plan func(answers any, v *validate.Validator) (*Plan, error)
@@ -180,7 +183,7 @@ func declKind[A any](name string, order int, about, readme string, defaults func
 	id func(*A) *Identity, plan func(A, *validate.Validator) (*Plan, error)) Kind {
 	row, _ := kinds.PackNamed(name)
 	k := newKind(Kind{Name: name, Verb: "pack", Order: order, About: about, Schema: row.Doc, Readme: readme}, defaults)
-	k.Identity = func(a any) *Identity { return id(a.(*A)) }
+	k.Pack = func(a any) *PackIdentity { return &id(a.(*A)).PackIdentity }
 	k.Plan = planned(plan)
 	return k
 }

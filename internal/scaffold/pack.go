@@ -19,6 +19,7 @@ func init() {
 		p.Agents = []AgentAnswers{fullAgent()}
 		return &p
 	}
+	k.Pack = func(a any) *PackIdentity { return &a.(*PackAnswers).PackIdentity }
 	k.Plan = planned(PlanPack)
 	registerKind(k)
 }
@@ -118,8 +119,12 @@ func PlanPack(a PackAnswers, v *validate.Validator) (*Plan, error) {
 	if err := runtimeFiles(p, rs, vw); err != nil {
 		return nil, err
 	}
+	if err := addCases(p, rs, vw.Nodes); err != nil {
+		return nil, err
+	}
 	p.Files = append(p.Files, extra.Files...)
 	p.owners = extra.owners
+	p.Evals = extra.Evals
 	p.Test = rs.Test
 	errs = append(errs, checkPackPlan(v, p, nil, keepAll)...)
 	if len(errs) > 0 {

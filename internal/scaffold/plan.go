@@ -33,6 +33,11 @@ type Plan struct {
 	// pack's folder ("" when the runtime scaffolds none): the create
 	// workflow's next steps say it with the folder to cd to.
 	Test string
+	// Evals are the agents whose eval suites the plan writes, as `wopkit
+	// eval` names them: an agentId of the pack, or a standalone agent
+	// manifest's file (*.json). The create workflow's next steps say how to
+	// run each suite.
+	Evals []string
 
 	owners map[string]string // generated file -> the answer field it comes from
 	// pack and version name the pack the schemas are written for: their

@@ -65,6 +65,9 @@ func PlanStandaloneAgent(a AgentAnswers, v *validate.Validator) (*Plan, error) {
 	if err := p.addJSON(file, d); err != nil {
 		return nil, err
 	}
+	if d.EvalSuiteRef != "" {
+		p.Evals = append(p.Evals, file) // `wopkit eval FILE` runs a standalone agent's suite
+	}
 	// the manifest first: it is what the author asked for
 	p.Files = append(p.Files[len(p.Files)-1:], p.Files[:len(p.Files)-1]...)
 	if errs := checkStandalone(v, p, file, validate.Agent); len(errs) > 0 {

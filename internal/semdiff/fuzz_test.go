@@ -2,7 +2,11 @@ package semdiff
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/openwop/wopkit/internal/ecmare"
+	"github.com/openwop/wopkit/third_party/jsonschema"
 )
 
 // fuzzGen builds JSON Schemas from the fuzzer's bytes.
@@ -56,9 +60,13 @@ func (g *fuzzGen) keyword(s map[string]any, depth int) {
 	case 5:
 		s["required"] = []any{[]string{"a", "b"}[g.next()%2]}
 	case 6:
-		s["properties"] = map[string]any{"a": sub(), "b": sub()}
+		if g.next()%2 == 0 {
+			s["properties"] = map[string]any{[]string{"a", "b"}[g.next()%2]: sub()}
+		} else {
+			s["properties"] = map[string]any{"a": sub(), "b": sub()}
+		}
 	case 7:
-		s["additionalProperties"] = sub()
+		s["additionalProperties"] = []any{sub(), true, false}[g.next()%3]
 	case 8:
 		s["items"] = sub()
 	case 9:
@@ -83,7 +91,7 @@ func (g *fuzzGen) keyword(s map[string]any, depth int) {
 	case 17:
 		s["prefixItems"] = []any{sub()}
 	case 18:
-		s["patternProperties"] = map[string]any{"^x": sub()}
+		s["patternProperties"] = map[string]any{[]string{"^x", "^a", "^\\s"}[g.next()%3]: sub()}
 	case 19:
 		s["propertyNames"] = sub()
 	case 20:
@@ -196,18 +204,22 @@ func FuzzSchemaDiff(f *testing.F) {
 		if len(r.Breaking()) > 0 {
 			return
 		}
-		// The member-added policy: without the members it reported, does
-		// the new schema accept the witness?
+		// The member-added policy, where docs/RULES.md says it holds (checked
+		// here on OLD, independently of the comparer): without the members
+		// it reported, does the new schema accept the witness?
 		stripped := canonCopy(rm)
 		policy := false
 		for _, c := range r.Changes {
 			if c.Rule != RuleMemberAdded {
 				continue
 			}
+			parent, name := c.Pointer[:lastSlash(c.Pointer)], unescape(c.Pointer[lastSlash(c.Pointer)+1:])
+			if !policyHolds(old, rm, strings.TrimSuffix(parent, "/properties"), name, c.Pointer) {
+				continue
+			}
 			policy = true
-			parent, name := c.Pointer[:lastSlash(c.Pointer)], c.Pointer[lastSlash(c.Pointer)+1:]
 			if pm, ok := pointerGet(stripped, parent); ok {
-				delete(pm.(map[string]any), unescape(name))
+				delete(pm.(map[string]any), name)
 			}
 		}
 		if policy {
@@ -217,6 +229,70 @@ func FuzzSchemaDiff(f *testing.F) {
 		}
 		t.Fatalf("old %s\nnew %s\nthe new schema refuses %s, which the old accepts, but diff says %s: %+v", canon(old), canon(rm), canon(witness), r.Verdict, r.Changes)
 	})
+}
+
+// policyHolds reports whether the member-added policy (docs/RULES.md)
+// holds for the member name described at ptr in new, whose object is at
+// at in old: the old object neither names nor constrains the name
+// (additionalProperties free, not required, no pattern matching it, no
+// propertyNames, no dependentSchemas or dependentRequired over it), and
+// the new member's schema admits some value the validator accepts.
+func policyHolds(old, new any, at, name, ptr string) bool {
+	v, ok := pointerGet(old, at)
+	om, isObj := v.(map[string]any)
+	if !ok || !isObj {
+		return false
+	}
+	props, _ := om["properties"].(map[string]any)
+	if _, named := props[name]; named {
+		return false
+	}
+	if ap, has := om["additionalProperties"]; has && ap != true && !(isEmptyObject(ap)) {
+		return false
+	}
+	if stringSet(om["required"])[name] || om["propertyNames"] != nil {
+		return false
+	}
+	pats, _ := om["patternProperties"].(map[string]any)
+	for p := range pats {
+		re, err := ecmare.Compile(p)
+		if err != nil {
+			return false
+		}
+		if ok, err := re.Match(name); ok || err != nil {
+			return false
+		}
+	}
+	for _, kw := range []string{"dependentSchemas", "dependentRequired", "dependencies"} {
+		deps, _ := om[kw].(map[string]any)
+		if _, ok := deps[name]; ok {
+			return false
+		}
+		for _, d := range deps {
+			if stringSet(d)[name] {
+				return false
+			}
+		}
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("file:///pack/schemas/c.json", canonCopy(new)); err != nil {
+		return false
+	}
+	s, err := c.Compile("file:///pack/schemas/c.json#" + ptr)
+	if err != nil {
+		return false
+	}
+	for _, v := range fuzzValues {
+		if s.Validate(v) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func isEmptyObject(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && len(m) == 0
 }
 
 func lastSlash(s string) int {

@@ -3,7 +3,6 @@ package semdiff
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
 	"math/big"
 	"path"
 	"strconv"
@@ -12,7 +11,6 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
-	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
@@ -36,6 +34,7 @@ type Pack struct {
 	decoded  map[string]any // decoded JSON files, by path (nil value: not JSON)
 	entry    string         // the runtime entry's path, once compared
 	refs     *refIndex      // where the pack's schema references lead, once built
+	registry string         // the registry checkout named when it was loaded, if any
 }
 
 // Display is the file a finding on the member rel points at: a path
@@ -49,51 +48,27 @@ func (p *Pack) Display(rel string) string {
 
 // LoadOptions say where NAME@VERSION is read and within which limits.
 type LoadOptions struct {
-	// Registry is a registry checkout or root; it is needed only for a
-	// side written NAME@VERSION (v2 tree first, then v1).
+	// Registry is a registry checkout or root; it is needed for a side
+	// written NAME@VERSION (v2 tree first, then v1), and names the pack
+	// that provides a type a chain needs.
 	Registry string
 	// Limits bound a tarball (default: the registry's).
 	Limits *tarball.Limits
 }
 
-func (o LoadOptions) limits() tarball.Limits {
-	if o.Limits != nil {
-		return *o.Limits
-	}
-	return tarball.DefaultLimits
-}
-
-// Load reads one side: a pack folder (the files a pack would ship: every
-// regular file, minus .openwopignore, dot-folders and node_modules), a .tgz,
-// or NAME@VERSION from o.Registry. Every byte is read through the
-// untrusted layer; a tarball through the safe reader.
+// Load reads one side: a pack folder (the files `pack` would ship),
+// a .tgz, or NAME@VERSION from o.Registry, all through pack.ShippedFiles,
+// the one reader of what a pack ships.
 func Load(arg string, o LoadOptions) (*Pack, error) {
-	if name, version, ok := registryRef(arg); ok {
-		if o.Registry == "" {
-			return nil, werr.New(werr.Usage, "usage", "%s names a published version, but no registry was given", arg).
-				WithHint("pass --registry DIR (a registry checkout), or give a folder or a .tgz")
-		}
-		return loadPublished(o.Registry, name, version, o.limits())
+	s, err := pack.ShippedFiles(arg, pack.ShipOptions{Registry: o.Registry, Limits: o.Limits})
+	if err != nil {
+		return nil, err
 	}
-	if strings.HasSuffix(arg, ".tgz") {
-		lim := o.limits()
-		data, err := untrusted.ReadNamed(arg, lim.MaxCompressed)
-		if err != nil {
-			return nil, err
-		}
-		return FromTarball(arg, data, lim)
+	p := &Pack{Source: arg, Where: s.Where, archive: s.Archive, Files: s.Files, registry: o.Registry}
+	if err := p.init(); err != nil {
+		return nil, err
 	}
-	return loadDir(arg)
-}
-
-// registryRef splits NAME@VERSION; a path (with a separator or ending in
-// .tgz) is never one.
-func registryRef(arg string) (name, version string, ok bool) {
-	if strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".tgz") {
-		return "", "", false
-	}
-	name, version, ok = strings.Cut(arg, "@")
-	return name, version, ok && name != "" && version != ""
+	return p, nil
 }
 
 // FromTarball reads a pack tarball held in memory (named where) with the
@@ -111,89 +86,6 @@ func FromArchive(where string, a *tarball.Archive) (*Pack, error) {
 	p := &Pack{Source: where, Where: where, archive: true, Files: map[string][]byte{}}
 	for _, f := range a.Files {
 		p.Files[f.Name] = f.Data
-	}
-	return p, p.init()
-}
-
-// loadPublished reads name@version's tarball from a registry checkout.
-func loadPublished(dir, name, version string, lim tarball.Limits) (*Pack, error) {
-	root, err := registry.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	data, where, err := root.Tarball(name, version, lim.MaxCompressed)
-	if err != nil {
-		return nil, err
-	}
-	p, err := FromTarball(where, data, lim)
-	if err != nil {
-		return nil, err
-	}
-	p.Source = name + "@" + version
-	return p, nil
-}
-
-// maxDirFiles bounds how many files a folder side may hold (the
-// registry's limit on a tarball's entries).
-const maxDirFiles = 10000
-
-// loadDir reads a pack folder through untrusted.DirFS.
-func loadDir(dir string) (*Pack, error) {
-	fsys, err := untrusted.DirFS(dir)
-	if werr.CodeOf(err) != "" {
-		return nil, err // the read door's refusal (file_not_regular)
-	}
-	if err != nil {
-		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", dir)
-	}
-	p := &Pack{Source: dir, Where: dir, Files: map[string][]byte{}}
-	ig := &pack.Ignorer{}
-	if data, err := fs.ReadFile(fsys, pack.IgnoreFile); err == nil {
-		ig = pack.ParseIgnore(data)
-	}
-	var total int64
-	err = fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if rel == "." {
-			return nil
-		}
-		base := path.Base(rel)
-		if d.IsDir() {
-			if strings.HasPrefix(base, ".") || base == "node_modules" {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || base == pack.IgnoreFile || rel != pack.ManifestFile && ig.Ignored(rel) {
-			return nil
-		}
-		if len(p.Files) == maxDirFiles {
-			return werr.New(werr.Invalid, "pack_too_many_files", "%s holds more than %d files", dir, maxDirFiles).
-				WithHint("a pack holds at most %d files (the registry's limit): list the others in %s", maxDirFiles, pack.IgnoreFile)
-		}
-		data, err := fs.ReadFile(fsys, rel)
-		if err != nil {
-			return err
-		}
-		if total += int64(len(data)); total > tarball.RegistryLimits.MaxUnpacked*5 {
-			return werr.New(werr.Invalid, "pack_too_large", "%s holds more than %d MiB", dir, tarball.RegistryLimits.MaxUnpacked*5>>20).
-				WithHint("list what the pack does not ship in %s", pack.IgnoreFile)
-		}
-		p.Files[rel] = data
-		return nil
-	})
-	if err != nil {
-		if werr.CodeOf(err) != "" {
-			return nil, err
-		}
-		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s", dir)
-	}
-	if _, ok := p.Files[pack.ManifestFile]; !ok {
-		return nil, werr.New(werr.Invalid, "pack_manifest_missing", "%s has no pack.json", dir).
-			WithHint("give a pack folder, a .tgz or NAME@VERSION with --registry")
 	}
 	return p, p.init()
 }

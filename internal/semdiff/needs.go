@@ -2,10 +2,12 @@ package semdiff
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/pack"
+	"github.com/openwop/wopkit/internal/registry"
 )
 
 // need is something a pack's chains need from the host: a node type
@@ -24,8 +26,8 @@ const modelTypes = "core.ai."
 const modelNeed = "capability:model"
 
 // needsOf is what p's chains need from the host, by "node type ID",
-// "chain ID" or modelNeed.
-func needsOf(p *Pack) map[string]need {
+// "chain ID" or modelNeed: every chain that needs it, in order.
+func needsOf(p *Pack) map[string][]need {
 	chains, _ := p.manifest["chains"].([]any)
 	provided := map[string]bool{}
 	if nodes, ok := p.manifest["nodes"].([]any); ok {
@@ -40,14 +42,16 @@ func needsOf(p *Pack) map[string]need {
 			provided["chain "+id] = true
 		}
 	}
-	out := map[string]need{}
+	out := map[string][]need{}
 	for i, c := range chains {
 		cm, _ := c.(map[string]any)
 		id, _ := cm["chainId"].(string)
 		base := fmt.Sprintf("/chains/%d", i)
+		seen := map[string]bool{}
 		add := func(key, ptr string) {
-			if _, ok := out[key]; !ok && !provided[key] {
-				out[key] = need{id, ptr}
+			if !seen[key] && !provided[key] {
+				seen[key] = true
+				out[key] = append(out[key], need{id, ptr})
 			}
 		}
 		var walk func(v any, ptr string)
@@ -82,12 +86,27 @@ func needsOf(p *Pack) map[string]need {
 	return out
 }
 
+// chainIDs are the ids of p's chains.
+func chainIDs(p *Pack) map[string]bool {
+	out := map[string]bool{}
+	chains, _ := p.manifest["chains"].([]any)
+	for _, c := range chains {
+		if id, ok := c.(map[string]any)["chainId"].(string); ok {
+			out[id] = true
+		}
+	}
+	return out
+}
+
 // needs compares what the chains of the two versions need from the host:
-// a node type, sub-chain or model a chain now needs, which the pack does
-// not provide, is a new requirement on every host (breaking); one no
-// longer needed is a fix.
+// a node type, sub-chain or model that a chain present in the old version
+// now needs, which neither the pack nor any old chain's needs already
+// brought, is a new requirement on every host (breaking, naming the pack
+// that provides the type); a need only new chains have belongs to them
+// (their addition is a feature); one no longer needed is a fix.
 func (d *differ) needs() {
 	on, nn := needsOf(d.old), needsOf(d.new)
+	oldChains := chainIDs(d.old)
 	keys := make([]string, 0, len(on)+len(nn))
 	for k := range nn {
 		keys = append(keys, k)
@@ -98,20 +117,72 @@ func (d *differ) needs() {
 		}
 	}
 	sort.Strings(keys)
+	// The need each key is charged to: the first chain of the old version
+	// that needs it.
+	charged := map[string]need{}
+	var named []string
+	for _, k := range keys {
+		if _, inOld := on[k]; inOld {
+			continue
+		}
+		for _, x := range nn[k] {
+			if oldChains[x.chain] {
+				charged[k] = x
+				if k != modelNeed {
+					named = append(named, k[strings.LastIndex(k, " ")+1:])
+				}
+				break
+			}
+		}
+	}
+	providers := d.providers(named)
 	for _, k := range keys {
 		o, inOld := on[k]
-		n, inNew := nn[k]
+		_, inNew := nn[k]
+		n, found := charged[k]
 		switch {
 		case inOld && inNew:
+		case inNew && !found:
+			// Only chains new in this version need it: part of their addition.
 		case inNew && k == modelNeed:
 			d.add(Breaking, RuleRequirementAdded, pack.ManifestFile, n.ptr, "chain %s: its DAG now runs a model (node type %s): the host must now provide a model", n.chain, nodeType(d.new, n.ptr))
 		case inNew:
-			d.add(Breaking, RuleRequirementAdded, pack.ManifestFile, n.ptr, "chain %s: its DAG now needs %s, which the pack does not provide: the host must now have it", n.chain, k)
+			d.add(Breaking, RuleRequirementAdded, pack.ManifestFile, n.ptr, "chain %s: its DAG now needs %s, which the pack does not provide%s: the host must now have it", n.chain, k, providers(k))
 		case k == modelNeed:
-			d.add(Fix, RuleTextChanged, pack.ManifestFile, o.ptr, "chain %s: its DAG no longer runs a model", o.chain)
+			d.add(Fix, RuleTextChanged, pack.ManifestFile, o[0].ptr, "chain %s: its DAG no longer runs a model", o[0].chain)
 		default:
-			d.add(Fix, RuleTextChanged, pack.ManifestFile, o.ptr, "chain %s: its DAG no longer needs %s", o.chain, k)
+			d.add(Fix, RuleTextChanged, pack.ManifestFile, o[0].ptr, "chain %s: its DAG no longer needs %s", o[0].chain, k)
 		}
+	}
+}
+
+// providers looks up the packs that provide ids (node types, chains) in
+// the index of the registry the sides were read from (v2 tree, then v1),
+// reading it once, and returns the words that name the provider of a need
+// key ("node type T", "chain C") to follow it in a line.
+func (d *differ) providers(ids []string) func(k string) string {
+	reg := d.new.registry
+	if reg == "" {
+		reg = d.old.registry
+	}
+	found := map[string]registry.IndexedPack{}
+	if reg != "" && len(ids) > 0 {
+		if root, err := registry.Open(reg); err == nil {
+			for _, tree := range []string{registry.TreeV1, registry.TreeV2} {
+				got, _ := root.Providers(tree, ids)
+				maps.Copy(found, got) // v2, read last, wins
+			}
+			root.Close()
+		}
+	}
+	return func(k string) string {
+		switch p, ok := found[k[strings.LastIndex(k, " ")+1:]]; {
+		case reg == "":
+			return " (which pack provides it is not resolved: no registry was given)"
+		case ok:
+			return " (provided by " + p.Name + "@" + p.LatestVersion + ")"
+		}
+		return " (no pack of the registry's index lists it)"
 	}
 }
 

@@ -1,6 +1,8 @@
 package semdiff
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -79,5 +81,49 @@ func TestDAGNeeds(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("sub-chain: %+v", r.Breaking())
+	}
+}
+
+// Issue 42.7: a need counts only for a chain present in the old version
+// (a new chain's needs are part of its addition, a feature), and the line
+// names the pack that provides the type (from the registry's index when
+// the sides were read with a registry).
+func TestDAGNeedsOfOldChainsOnly(t *testing.T) {
+	t.Parallel()
+	chain := func(id string, types ...string) map[string]any {
+		nodes := arr{}
+		for _, ty := range types {
+			nodes = append(nodes, obj{"id": ty, "typeId": ty})
+		}
+		return obj{"chainId": id, "label": "F", "dag": obj{"nodes": nodes}}
+	}
+	mk := func(version string, chains ...any) *Pack {
+		return mkPack(t, packFiles(obj{"name": "acme.wf", "version": version, "chains": arr(chains)}, nil, nil))
+	}
+	old := mk("1.0.0", chain("acme.a", "core.flow.router"))
+	// A new chain needing new types and a model: a feature, no requirement.
+	r := Compare(old, mk("1.1.0", chain("acme.a", "core.flow.router"), chain("acme.b", "feature.notifications.nodes.notify", "core.ai.chat")))
+	if len(r.Breaking()) != 0 || r.Required != BumpMinor {
+		t.Errorf("a new chain's needs: %+v (%s)", r.Breaking(), r.Required)
+	}
+	// The old chain needing it: breaking, the provider named from the index.
+	reg := t.TempDir()
+	for name, data := range map[string]string{
+		".well-known/openwop-registry.json": `{"signingKeys": []}`,
+		"v1/index.json":                     `{"packs": [{"name": "feature.notifications", "latestVersion": "2.1.0", "typeIds": ["feature.notifications.nodes.notify"]}]}`,
+	} {
+		p := filepath.Join(reg, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nw := mk("1.1.0", chain("acme.a", "core.flow.router", "feature.notifications.nodes.notify"), chain("acme.b", "feature.notifications.nodes.notify"))
+	nw.registry = reg
+	r = Compare(old, nw)
+	if br := r.Breaking(); len(br) != 1 || br[0].Pointer != "/chains/0/dag/nodes/1/typeId" || !strings.Contains(br[0].Message, "chain acme.a: its DAG now needs node type feature.notifications.nodes.notify, which the pack does not provide (provided by feature.notifications@2.1.0)") {
+		t.Errorf("the old chain's new need: %+v", br)
 	}
 }

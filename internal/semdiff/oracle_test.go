@@ -232,6 +232,15 @@ var mutations = []mutation{
 		s["const"] = "zzOnly"
 		return v, v != "zzOnly"
 	}},
+	{"ECMA-262 pattern added", func(s map[string]any) (any, bool) {
+		// \S refuses U+00A0 for ECMA-262 (ajv), not for Go's RE2.
+		if s["type"] != "string" || s["pattern"] != nil || s["format"] != nil {
+			return nil, false
+		}
+		v, _ := sample(s, 0).(string)
+		s["pattern"] = `^(?=.)\S*$`
+		return v + "\u00a0", true
+	}},
 	{"not added", func(s map[string]any) (any, bool) {
 		v := sample(s, 0)
 		s["not"] = map[string]any{"const": v}
@@ -303,6 +312,9 @@ func ref(r string) any          { return map[string]any{"$ref": r} }
 
 var wrappers = []wrapper{
 	{"$ref", func(r string) any { return ref(r) }, asIs, true},
+	{"$recursiveRef (2019-09)", func(r string) any {
+		return obj{"$schema": "https://json-schema.org/draft/2019-09/schema", "properties": obj{"x": obj{"$recursiveRef": r}}}
+	}, func(v any) (any, bool) { return obj{"x": v}, true }, true},
 	{"allOf", func(r string) any { return obj{"allOf": arr{ref(r), obj{}}} }, asIs, true},
 	{"anyOf", func(r string) any { return obj{"anyOf": arr{ref(r), obj{"const": "zzAny"}}} }, asIs, true},
 	{"oneOf", func(r string) any { return obj{"oneOf": arr{ref(r), obj{"const": "zzOne"}}} }, asIs, false},
@@ -312,6 +324,7 @@ var wrappers = []wrapper{
 	{"else", func(r string) any { return obj{"if": false, "else": ref(r)} }, asIs, true},
 	{"properties", func(r string) any { return obj{"properties": obj{"x": ref(r)}} }, func(v any) (any, bool) { return obj{"x": v}, true }, true},
 	{"patternProperties", func(r string) any { return obj{"patternProperties": obj{"^x": ref(r)}} }, func(v any) (any, bool) { return obj{"xa": v}, true }, true},
+	{"patternProperties (ECMA-262 \\s)", func(r string) any { return obj{"patternProperties": obj{`^\s`: ref(r)}} }, func(v any) (any, bool) { return obj{"\u00a0x": v}, true }, true},
 	{"additionalProperties", func(r string) any { return obj{"properties": obj{"a": true}, "additionalProperties": ref(r)} }, func(v any) (any, bool) { return obj{"zz": v}, true }, true},
 	{"propertyNames", func(r string) any { return obj{"type": "object", "propertyNames": ref(r)} }, func(v any) (any, bool) {
 		s, ok := v.(string)
@@ -397,6 +410,7 @@ type oraclePair struct {
 	narrow, wide map[string]any // the files of the narrowed and of the original pack
 	witness      any
 	monotone     bool
+	mutation     string
 }
 
 // oraclePairs builds the pairs: each real schema, narrowed by each
@@ -448,7 +462,7 @@ func oraclePairs(t *testing.T) []oraclePair {
 						return files
 					}
 					out = append(out, oraclePair{fmt.Sprintf("%s %s at %q under %s by %s", name, mu.name, p.ptr, w.name, st.name),
-						build(narrowed), build(real), lifted, w.monotone})
+						build(narrowed), build(real), lifted, w.monotone, mu.name})
 				}
 			}
 		}
@@ -473,7 +487,7 @@ func TestOracleNarrowings(t *testing.T) {
 	t.Parallel()
 	pairs := oraclePairs(t)
 	checked, widenings := 0, 0
-	byWrapper := map[string]int{}
+	byWrapper, byMutation := map[string]int{}, map[string]int{}
 	for _, pr := range pairs {
 		ns, err1 := validatorFor(pr.narrow)
 		ws, err2 := validatorFor(pr.wide)
@@ -493,6 +507,7 @@ func TestOracleNarrowings(t *testing.T) {
 		}
 		checked++
 		byWrapper[strings.SplitN(pr.name, " under ", 2)[1]]++
+		byMutation[pr.mutation]++
 		if r := roleResult(t, "configSchemaRef", old, new); len(r.Breaking()) == 0 {
 			t.Errorf("%s: the validator refuses %s now, but a config's diff says %s: %+v", pr.name, short(pr.witness), r.Verdict, r.Changes)
 		}
@@ -511,13 +526,18 @@ func TestOracleNarrowings(t *testing.T) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	t.Logf("%d pairs built, %d with a witness the validator confirms, %d widenings checked; by keyword and reference: %v", len(pairs), checked, widenings, keys)
+	t.Logf("%d pairs built, %d with a witness the validator confirms, %d widenings checked; by mutation %v; by keyword and reference: %v", len(pairs), checked, widenings, byMutation, keys)
 	if _, ok := fixtures.Find(); !ok {
 		// The scaffold's schemas alone make too few pairs for the bounds.
 		t.Skipf("shared fixtures not found (../shared/fixtures, beside the repository on developer machines and in CI): the %d pairs from the scaffold's schemas were checked; the bounds on how many (300) and under which keywords need the fixtures' schemas", checked)
 	}
 	if checked < 300 {
 		t.Errorf("only %d pairs had a witness", checked)
+	}
+	for _, mu := range mutations {
+		if byMutation[mu.name] == 0 {
+			t.Errorf("no confirmed pair of the mutation %s", mu.name)
+		}
 	}
 	for _, w := range wrappers {
 		found := false

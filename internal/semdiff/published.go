@@ -2,10 +2,12 @@ package semdiff
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/openwop/wopkit/third_party/semver"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/registry"
 	"github.com/openwop/wopkit/internal/tarball"
 )
@@ -82,9 +84,10 @@ func (p *Pack) Position(rel, ptr string) (line, col int) {
 // files (slash path → content) laid over them. The wizard's review reads
 // the pack it is about to write this way.
 func Planned(dir string, files map[string][]byte) (*Pack, error) {
-	p, err := loadDir(dir)
-	if err != nil {
-		p = &Pack{Source: dir, Where: dir, Files: map[string][]byte{}}
+	p := &Pack{Source: dir, Where: dir, Files: map[string][]byte{}}
+	// A trailing separator: the folder, never a NAME@VERSION.
+	if s, err := pack.ShippedFiles(filepath.Clean(dir)+string(filepath.Separator), pack.ShipOptions{}); err == nil {
+		p.Files = s.Files
 	}
 	for rel, data := range files {
 		p.Files[rel] = data

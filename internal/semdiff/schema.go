@@ -127,6 +127,9 @@ type schemaCmp struct {
 	old node
 	// path is the tokens same has walked down from the pair it compares.
 	path []string
+	// probe, when set, collects the ways found instead of listing them
+	// (equivalent).
+	probe *way
 }
 
 // compareSchemas compares the schemas o and n (nil: no schema, which
@@ -157,6 +160,10 @@ func (d *differ) compareSchemas(what string, role Role, o, n node) {
 // emit reports one difference found at n, in words of the schema.
 func (c *schemaCmp) emit(raw way, at node, kw, words string) {
 	if c.d.spend(16) {
+		return
+	}
+	if c.probe != nil {
+		*c.probe |= raw
 		return
 	}
 	w := c.x.apply(raw)
@@ -316,6 +323,9 @@ func (c *schemaCmp) keywords(o, n node, om, nm map[string]any) {
 	od, nd := c.d.dialectOf(o), c.d.dialectOf(n)
 	all, allN := om, nm
 	om, nm = inDialect(od, om), inDialect(nd, nm)
+	if !hasUnevaluated(om) && !hasUnevaluated(nm) && c.allOfDiffers(o, n, om, nm) {
+		om, nm = inlined(om), inlined(nm)
+	}
 	c.wording(n, om, nm)
 	c.dialect(n, om, nm)
 	c.types(n, om, nm)
@@ -333,13 +343,8 @@ func (c *schemaCmp) keywords(o, n node, om, nm map[string]any) {
 	c.monotone(o, n, om, nm, "propertyNames")
 	c.dynamicRef(o, n, om, nm, "$dynamicRef")
 	c.dynamicRef(o, n, om, nm, "$recursiveRef")
-	for _, kw := range []string{"unevaluatedProperties", "unevaluatedItems"} {
-		if _, oHas := om[kw]; oHas {
-			c.emit(unknown, n, kw, kw+" depends on what every other keyword evaluates, and the schema changed")
-		} else if _, nHas := nm[kw]; nHas {
-			c.emit(unknown, n, kw, kw+" depends on what every other keyword evaluates, and the schema changed")
-		}
-	}
+	c.unevaluated(o, n, om, nm, "unevaluatedProperties")
+	c.unevaluated(o, n, om, nm, "unevaluatedItems")
 	for _, kw := range []string{"pattern", "format", "multipleOf"} {
 		c.constraint(n, om, nm, kw)
 	}
@@ -347,6 +352,61 @@ func (c *schemaCmp) keywords(o, n node, om, nm map[string]any) {
 		c.emit(map[bool]way{true: less, false: more}[nu], n, "uniqueItems", map[bool]string{true: "items must now be unique", false: "items need no longer be unique"}[nu])
 	}
 	c.notRead(n, all, allN, od, nd)
+}
+
+// evaluators are the keywords whose evaluation unevaluatedProperties
+// (unevaluatedItems) reads: the members (items) they evaluated.
+var evaluators = map[string][]string{
+	"unevaluatedProperties": {"properties", "patternProperties", "additionalProperties", "allOf", "anyOf", "oneOf",
+		"if", "then", "else", "not", "dependentSchemas", "dependencies", "$ref", "$dynamicRef", "$recursiveRef"},
+	"unevaluatedItems": {"prefixItems", "items", "additionalItems", "contains", "allOf", "anyOf", "oneOf",
+		"if", "then", "else", "not", "dependentSchemas", "$ref", "$dynamicRef", "$recursiveRef"},
+}
+
+// unevaluated compares unevaluatedProperties (kw; or unevaluatedItems):
+// where every keyword whose evaluation it reads is the same schema on both
+// sides (references followed), it applies to the same members and is
+// compared as a schema; otherwise it could not be proved.
+func (c *schemaCmp) unevaluated(o, n node, om, nm map[string]any, kw string) {
+	ov, oHas := om[kw]
+	nv, nHas := nm[kw]
+	if !oHas && !nHas {
+		return
+	}
+	pick := func(m map[string]any) map[string]any {
+		out := map[string]any{}
+		for _, k := range evaluators[kw] {
+			if v, ok := m[k]; ok {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	saved := c.path
+	c.path = nil
+	same, _ := c.sameVal(o, n, pick(om), pick(nm), false, posSchema)
+	c.path = saved
+	if !same {
+		c.emit(unknown, n, kw, kw+" depends on what the other keywords evaluate, and they changed")
+		return
+	}
+	c.cmp(o.at(kw).with(ov), n.at(kw).with(nv))
+}
+
+// equivalent reports whether comparing o and n (their objects om and nm
+// when given) finds no difference in what they accept, wording aside,
+// listing nothing.
+func (c *schemaCmp) equivalent(o, n node, om, nm map[string]any) bool {
+	var found way
+	saved, seen, x, oneOf := c.probe, c.seen, c.x, c.oneOf
+	c.probe, c.seen, c.x, c.oneOf = &found, map[pairKey]bool{}, identity, 0
+	if om == nil && nm == nil {
+		c.cmp(o, n)
+	} else {
+		c.keywords(o, n, om, nm)
+	}
+	c.probe, c.seen, c.x, c.oneOf = saved, seen, x, oneOf
+	return found&^wording == 0 && !c.d.over
 }
 
 // notRead compares the keywords wopkit does not read (not defined by the

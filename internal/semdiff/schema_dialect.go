@@ -4,7 +4,11 @@
 
 package semdiff
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/openwop/wopkit/internal/pack"
+)
 
 // dialect is the JSON Schema draft a schema is read in.
 type dialect uint8
@@ -59,7 +63,8 @@ func (d *differ) dialectOf(x node) dialect {
 			}
 		}
 	}
-	if x.ptr == "" || x.p == nil {
+	if x.ptr == "" || x.p == nil || x.file == pack.ManifestFile {
+		// A manifest's $schema names the manifest's schema, no dialect.
 		return dialect2020
 	}
 	if m, ok := x.p.JSON(x.file).(map[string]any); ok {

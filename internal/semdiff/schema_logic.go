@@ -4,6 +4,7 @@ package semdiff
 
 import (
 	"fmt"
+	"strings"
 )
 
 // not compares `not`: what accepts more inside accepts less outside.
@@ -112,7 +113,7 @@ func (c *schemaCmp) conditional(o, n node, om, nm map[string]any) {
 		c.emit(less, n, "if", "a condition (if/then/else) was added")
 	case !nHas:
 		c.emit(more, n, "if", "a condition (if/then/else) was removed")
-	case !c.same(o.at("if").with(oi), n.at("if").with(ni), false):
+	case !c.same(o.at("if").with(oi), n.at("if").with(ni), false) && !c.equivalent(o.at("if").with(oi), n.at("if").with(ni), nil, nil):
 		c.emit(unknown, n, "if", "the condition (if) changed")
 	default:
 		for _, kw := range []string{"then", "else"} {
@@ -123,4 +124,108 @@ func (c *schemaCmp) conditional(o, n node, om, nm map[string]any) {
 			c.cmp(o.at(kw).with(ov), n.at(kw).with(nv))
 		}
 	}
+}
+
+// allOfDiffers reports whether the allOf of om and nm differ: in length,
+// or in a schema at the same index (references followed).
+func (c *schemaCmp) allOfDiffers(o, n node, om, nm map[string]any) bool {
+	ol, _ := om["allOf"].([]any)
+	nl, _ := nm["allOf"].([]any)
+	if len(ol) != len(nl) {
+		return true
+	}
+	for i := range ol {
+		if !c.same(o.at("allOf", itoa(i)).with(ol[i]), n.at("allOf", itoa(i)).with(nl[i]), false) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasUnevaluated reports whether m holds unevaluatedProperties or
+// unevaluatedItems (which read what allOf's schemas evaluate).
+func hasUnevaluated(m map[string]any) bool {
+	_, p := m["unevaluatedProperties"]
+	_, i := m["unevaluatedItems"]
+	return p || i
+}
+
+// inlined is m with its allOf merged into it where that means the same
+// schema (keywords calls it when the two sides' allOf differ: two sides
+// whose allOf holds the same schemas compare them pair by pair): `{allOf: [A, B]}` and A's and
+// B's keywords written in the object itself are one schema, so inlining an
+// allOf (nested ones too), or splitting an object into one, is no change.
+// An allOf is inlined only when no keyword is met twice, none reads a
+// keyword that comes from another of the schemas (additionalProperties
+// reads properties, items prefixItems, then if…), and none holds a
+// reference, a resource or unevaluated*; its findings then point at the
+// object.
+func inlined(m map[string]any) map[string]any {
+	list, ok := m["allOf"].([]any)
+	if !ok {
+		return m
+	}
+	out := make(map[string]any, len(m)+len(list))
+	from := map[string]int{}
+	for k, v := range m {
+		if k != "allOf" {
+			out[k], from[k] = v, -1
+		}
+	}
+	next := 0
+	if !mergeAll(out, from, list, &next) {
+		return m
+	}
+	for k := range out {
+		for _, dep := range readsOthers[k] {
+			if src, ok := from[dep]; ok && src != from[k] {
+				return m
+			}
+		}
+	}
+	return out
+}
+
+// readsOthers are the keywords whose meaning depends on other keywords of
+// their object.
+var readsOthers = map[string][]string{
+	"additionalProperties": {"properties", "patternProperties"}, "items": {"prefixItems"},
+	"additionalItems": {"items"}, "then": {"if"}, "else": {"if"}, "minContains": {"contains"}, "maxContains": {"contains"},
+}
+
+// mergeAll merges the schemas of list (and of their own allOf) into out,
+// each numbered in from; false when one cannot be.
+func mergeAll(out map[string]any, from map[string]int, list []any, next *int) bool {
+	for _, e := range list {
+		em, ok := e.(map[string]any)
+		if !ok {
+			if e == true {
+				continue
+			}
+			return false
+		}
+		src := *next
+		*next++
+		for k, v := range em {
+			switch k {
+			case "$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$schema",
+				"$defs", "definitions", "unevaluatedProperties", "unevaluatedItems":
+				return false
+			case "allOf":
+				sub, ok := v.([]any)
+				if !ok || !mergeAll(out, from, sub, next) {
+					return false
+				}
+				continue
+			}
+			if _, dup := out[k]; dup {
+				if annotations[k] || strings.HasPrefix(k, "x-") {
+					continue
+				}
+				return false
+			}
+			out[k], from[k] = v, src
+		}
+	}
+	return true
 }

@@ -3,8 +3,11 @@
 package semdiff
 
 import (
+	"encoding/json"
 	"fmt"
+	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/openwop/wopkit/internal/ecmare"
 )
@@ -109,23 +112,33 @@ func memberPolicy(om map[string]any, a applies, k string, nv any) bool {
 	return true
 }
 
-// admitsSome reports whether the schema v plainly admits some value: it
-// is not false, nor a schema whose own keywords refuse every value (an
-// empty enum or type list, `not` of a free schema, a lower bound above its
-// upper bound). A schema it cannot tell about counts as admitting none.
+// admitsSome reports whether the schema v plainly admits some value. It is
+// sound, not complete: it says true only where the schema's own keywords
+// are ones it reads (types, enum and const, bounds, pattern, format,
+// members and items, anyOf, annotations) and agree with each other (a
+// value of the types within the bounds and among the enum's values, the
+// required members' schemas admitting some value); any other schema (a
+// reference, oneOf, not, allOf, a condition) counts as admitting none,
+// and the member is then compared with what applied to it before.
 func admitsSome(v any) bool {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return v == true
 	}
-	if e, ok := m["enum"].([]any); ok && len(e) == 0 {
+	types := typeSet(m["type"])
+	if types != nil && len(types) == 0 {
 		return false
 	}
-	if t, ok := m["type"].([]any); ok && len(t) == 0 {
-		return false
-	}
-	if not, ok := m["not"]; ok && free(not) {
-		return false
+	for k := range m {
+		switch k {
+		case "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+			"minItems", "maxItems", "minProperties", "maxProperties", "pattern", "format", "multipleOf", "uniqueItems",
+			"properties", "patternProperties", "additionalProperties", "required", "items", "prefixItems", "anyOf":
+		default:
+			if !annotations[k] && !strings.HasPrefix(k, "x-") {
+				return false
+			}
+		}
 	}
 	for _, p := range [][2]string{{"minimum", "maximum"}, {"minLength", "maxLength"}, {"minItems", "maxItems"}, {"minProperties", "maxProperties"}} {
 		lo, lok := num(m[p[0]])
@@ -134,23 +147,101 @@ func admitsSome(v any) bool {
 			return false
 		}
 	}
-	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
-		list, ok := m[kw].([]any)
-		if !ok {
-			continue
-		}
-		if kw != "allOf" && len(list) == 0 {
-			return false
-		}
-		if kw == "allOf" {
-			for _, s := range list {
-				if !admitsSome(s) {
-					return false
-				}
-			}
+	if _, ok := m["exclusiveMinimum"]; ok {
+		if _, ok := m["maximum"]; ok {
+			return false // not read: could be empty
 		}
 	}
+	if _, ok := m["exclusiveMaximum"]; ok {
+		if _, ok := m["minimum"]; ok {
+			return false
+		}
+	}
+	// The enum's and const's values must include one of the types, and
+	// (not read further) are then taken to meet the other keywords only
+	// when there are none.
+	values, hasValues := []any(nil), false
+	if e, ok := m["enum"]; ok {
+		list, _ := e.([]any)
+		values, hasValues = list, true
+	}
+	if c, ok := m["const"]; ok {
+		values, hasValues = []any{c}, true
+	}
+	if hasValues {
+		for k := range m {
+			if k != "type" && k != "enum" && k != "const" && !annotations[k] && !strings.HasPrefix(k, "x-") {
+				return false
+			}
+		}
+		for _, x := range values {
+			if types == nil || types[jsonType(x)] || jsonType(x) == "integer" && types["number"] {
+				return true
+			}
+		}
+		return false
+	}
+	req := stringSet(m["required"])
+	props, _ := m["properties"].(map[string]any)
+	if len(req) > 0 {
+		if types != nil && !types["object"] || m["patternProperties"] != nil {
+			return false
+		}
+		for r := range req {
+			s, named := props[r]
+			if !named && m["additionalProperties"] != nil && m["additionalProperties"] != true {
+				return false
+			}
+			if named && !admitsSome(s) {
+				return false
+			}
+		}
+		if mx, ok := num(m["maxProperties"]); ok && mx.Cmp(new(big.Rat).SetInt64(int64(len(req)))) < 0 {
+			return false
+		}
+	}
+	if mi, ok := num(m["minItems"]); ok && mi.Sign() > 0 && (types == nil || types["array"]) {
+		// Arrays need items the item schema admits; other types need none.
+		if it, ok := m["items"]; ok && !admitsSome(it) && (types == nil || len(types) == 1) {
+			return false
+		}
+	}
+	if list, ok := m["anyOf"].([]any); ok {
+		some := false
+		for _, b := range list {
+			some = some || admitsSome(b)
+		}
+		return some
+	}
 	return true
+}
+
+// jsonType is the JSON Schema type of the value x ("integer" for a whole
+// number).
+func jsonType(x any) string {
+	switch v := x.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case float64:
+		if v == float64(int64(v)) {
+			return "integer"
+		}
+		return "number"
+	case json.Number:
+		if r, ok := new(big.Rat).SetString(string(v)); ok && r.IsInt() {
+			return "integer"
+		}
+		return "number"
+	}
+	return ""
 }
 
 // properties compares the members' schemas: properties,

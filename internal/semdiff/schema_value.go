@@ -109,41 +109,57 @@ func typeSet(v any) map[string]bool {
 	return s
 }
 
-// enums compares enum and const as sets of values (absent: any value).
+// enums compares enum and const together, as the set of values they
+// admit (absent: any value; both: the values in both): `const: 1` and
+// `enum: [1]` are the same, and `const: 1` → `enum: [1, 2]` accepts more.
 func (c *schemaCmp) enums(n node, om, nm map[string]any) {
-	for _, kw := range []string{"enum", "const"} {
-		oe, oHas := c.valueSet(om, kw)
-		ne, nHas := c.valueSet(nm, kw)
-		switch {
-		case !oHas && !nHas:
-		case !oHas:
-			c.emit(less, n, kw, "the value must now be one of "+strings.Join(sorted(ne), ", "))
-		case !nHas:
-			c.emit(more, n, kw, "the value is no longer limited to "+strings.Join(sorted(oe), ", "))
-		default:
-			if lost := setDiff(oe, ne); len(lost) > 0 {
-				c.emit(less, n, kw, "no longer accepted: "+strings.Join(lost, ", "))
-			}
-			if gained := setDiff(ne, oe); len(gained) > 0 {
-				c.emit(more, n, kw, "new value "+strings.Join(gained, ", "))
-			}
+	oe, oHas := c.valueSet(om)
+	ne, nHas := c.valueSet(nm)
+	// The finding points at the new side's keyword (the old one's when
+	// the new has neither), enum before const.
+	kw := "const"
+	_, oEnum := om["enum"]
+	if _, nEnum := nm["enum"]; nEnum || !nHas && oEnum {
+		kw = "enum"
+	}
+	switch {
+	case !oHas && !nHas:
+	case !oHas:
+		c.emit(less, n, kw, "the value must now be one of "+strings.Join(sorted(ne), ", "))
+	case !nHas:
+		c.emit(more, n, kw, "the value is no longer limited to "+strings.Join(sorted(oe), ", "))
+	default:
+		if lost := setDiff(oe, ne); len(lost) > 0 {
+			c.emit(less, n, kw, "no longer accepted: "+strings.Join(lost, ", "))
+		}
+		if gained := setDiff(ne, oe); len(gained) > 0 {
+			c.emit(more, n, kw, "new value "+strings.Join(gained, ", "))
 		}
 	}
 }
 
-func (c *schemaCmp) valueSet(m map[string]any, kw string) (map[string]bool, bool) {
-	v, ok := m[kw]
-	if !ok {
+// valueSet is the set of values (canonical JSON) enum and const of m
+// admit together, and whether either is there.
+func (c *schemaCmp) valueSet(m map[string]any) (map[string]bool, bool) {
+	cv, hasConst := m["const"]
+	ev, hasEnum := m["enum"]
+	if !hasConst && !hasEnum {
 		return nil, false
 	}
 	s := map[string]bool{}
-	if kw == "const" {
-		s[c.canon(v)] = true
-		return s, true
+	if hasEnum {
+		list, _ := ev.([]any)
+		for _, x := range list {
+			s[c.canon(x)] = true
+		}
 	}
-	list, _ := v.([]any)
-	for _, x := range list {
-		s[c.canon(x)] = true
+	if hasConst {
+		k := c.canon(cv)
+		if !hasEnum || s[k] {
+			s = map[string]bool{k: true}
+		} else {
+			s = map[string]bool{}
+		}
 	}
 	return s, true
 }

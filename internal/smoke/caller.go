@@ -46,7 +46,7 @@ type Call struct {
 	// Export is "function" when nodes[typeId] is one (then the node was
 	// called), "missing" when it is falsy, else the value's kind.
 	Export string
-	// Outcome: "returned", "threw", "timeout" (the promise had not settled
+	// Outcome: "returned", "threw", "suspended" (wasm), "timeout" (the promise had not settled
 	// at Target.Timeout), or "died" (the process ended or was killed during
 	// the call: see Code).
 	Outcome string
@@ -66,5 +66,7 @@ const (
 	Returned = "returned"
 	Threw    = "threw"
 	TimedOut = "timeout"
-	Died     = "died"
+	// Suspended: an RFC 0008 module answered outcome "suspended".
+	Suspended = "suspended"
+	Died      = "died"
 )

@@ -11,7 +11,7 @@
 // `outputs` or throws (a `pure` node that throws host_capability_missing is
 // mis-classified); a `pure` node that returns declares capabilities
 // ["cacheable"]. Where wopkit decides otherwise the Report says so and
-// docs/RUN-SMOKE.md gives the reasons: a pack of another kind has no node to
+// docs/RUN.md ("Smoke test") gives the reasons: a pack of another kind has no node to
 // run (the script checks it against the node pack schema and fails it); the
 // entry is runtime.entry (the script always imports index.mjs); a call that
 // never settles, ends the process, or throws null or undefined fails the
@@ -20,8 +20,9 @@
 // script's header promises it throws host_capability_missing, and nothing
 // checks it).
 //
-// The nodes run through a Caller; NodeCaller runs them with node in
-// internal/sandbox.
+// The nodes run through a Caller: NodeCaller runs a javascript pack's with
+// node in internal/sandbox, WasmCaller a wasm pack's in process through RFC
+// 0008's ABI (internal/wasmrun).
 package smoke
 
 import (
@@ -180,7 +181,7 @@ func Run(ctx context.Context, dir string, o Options) (*Report, error) {
 	if k, ok := m.Kind.(string); ok && k != "" && k != kinds.NodeName {
 		rep.Kind = k
 		rep.Passed = true
-		rep.Note = fmt.Sprintf("no node to run: this is a %s pack; the smoke test runs node packs (the registry's script checks every pack against the node pack schema and fails this one, see docs/RUN-SMOKE.md)", k)
+		rep.Note = fmt.Sprintf("no node to run: this is a %s pack; the smoke test runs node packs (the registry's script checks every pack against the node pack schema and fails this one, see docs/RUN.md)", k)
 		return rep, nil
 	}
 
@@ -257,10 +258,15 @@ func runNodes(ctx context.Context, rep *Report, fsys fs.FS, dir string, nodes []
 		rep.Nodes = append(rep.Nodes, NodeVerdict{TypeID: id, Role: role, Status: NotRun})
 	}
 	lang, _ := language.(string)
-	if lang != "javascript" {
+	caller := o.Caller
+	switch {
+	case lang == "wasm" && caller == nil:
+		caller = WasmCaller{}
+	case lang == "wasm", lang == "javascript":
+	default:
 		rep.Problems = append(rep.Problems, Finding{Check: CheckExport, Code: "unsupported_runtime",
-			Message: fmt.Sprintf("the nodes were not run: runtime.language is %q; the smoke test runs javascript nodes (the registry's script would import index.mjs all the same)", lang),
-			Hint:    "a remote, python, go or wasm pack's nodes run in their own runtime, not under node"})
+			Message: fmt.Sprintf("the nodes were not run: runtime.language is %q; the smoke test runs javascript and wasm nodes (the registry's script would import index.mjs all the same)", lang),
+			Hint:    "a remote, python or go pack's nodes run in their own runtime, not under node"})
 		return nil
 	}
 	e, _ := entry.(string)
@@ -287,7 +293,6 @@ func runNodes(ctx context.Context, rep *Report, fsys fs.FS, dir string, nodes []
 			which = append(which, i)
 		}
 	}
-	caller := o.Caller
 	if caller == nil {
 		caller = NodeCaller{}
 	}
@@ -301,9 +306,12 @@ func runNodes(ctx context.Context, rep *Report, fsys fs.FS, dir string, nodes []
 	}
 	switch {
 	case obs.ImportError != "":
+		hint := "fix the module so that `node -e 'import(\"./" + clean + "\")'` succeeds in the pack folder"
+		if lang == "wasm" {
+			hint = "the module must instantiate with only RFC 0008's openwop imports and export its ABI (openwop_abi_version 1, ...)"
+		}
 		rep.Problems = append(rep.Problems, Finding{Check: CheckExport, File: clean, Code: obs.ImportCode,
-			Message: fmt.Sprintf("%s import failed: %s", clean, obs.ImportError),
-			Hint:    "fix the module so that `node -e 'import(\"./" + clean + "\")'` succeeds in the pack folder"})
+			Message: fmt.Sprintf("%s import failed: %s", clean, obs.ImportError), Hint: hint})
 		return nil
 	case obs.NodesExport != "object" && obs.NodesExport != "array":
 		hint := "add `export const nodes = { \"<typeId>\": fn, ... }` (and `export default nodes`), mapping every typeId to its function"
@@ -376,6 +384,7 @@ func judge(nv *NodeVerdict, c Call, cacheable bool, timeout time.Duration) {
 			fail(CheckRun, HostCapabilityMissing, fmt.Sprintf("%s: pure-tagged but throws host_capability_missing — mis-classified role", id),
 				"a pure node needs no host adapter: give the node the role it has (side-effect, ...), or stop needing the host")
 		}
+	case c.Outcome == Suspended: // wasm: an outcome the ABI allows
 	case c.Outcome == TimedOut:
 		fail(CheckRun, "sandbox_timeout", fmt.Sprintf("%s: did not settle within %s (the registry's script waits for ever, or exits 13: no verdict)", id, timeout),
 			"a node must settle: reject when its inputs are missing rather than wait")

@@ -405,7 +405,7 @@ func (r *replay) Call(ctx context.Context, t Target) (*Observation, error) {
 // and each node passed, failed by the same check, or not run. It checks
 // the manifests with the checkout's schemas/ (as the script does), then
 // again with wopkit's embedded schemas, where the listed packs differ.
-// Where wopkit decides otherwise (docs/RUN-SMOKE.md) the difference is the
+// Where wopkit decides otherwise (docs/RUN.md, "Smoke test") the difference is the
 // one listed: a pack of another kind has no node to run (the script fails
 // it against the node pack schema).
 func TestRegistryVerdictsMatchTheScript(t *testing.T) {
@@ -534,4 +534,49 @@ func compare(rep *Report, ok bool, checks, failures []string) []string {
 		bad = append(bad, fmt.Sprintf("failures %q, the script's %q (%q; ours %+v)", got, exp, failures, rep.Problems))
 	}
 	return bad
+}
+
+// TestWasmPack smoke-tests the registry's reference RFC 0008 pack,
+// vendor.openwop.rust-hello@1.0.0, in process: as published it fails (its
+// runtime.entry names target/…/rust_hello.wasm, which the tarball does not
+// ship; its category "examples" is outside the schema's enum, and the v1
+// schema does not admit RFC 0008's runtime.wasm block); with those fixed,
+// its node runs in process and returns, a non-pure node with a warning.
+func TestWasmPack(t *testing.T) {
+	t.Parallel()
+	dir := fixtures.Untar(t, fixtures.Tarball(t, "vendor.openwop.rust-hello", "1.0.0"), t.TempDir())
+	rep, err := Run(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := failuresOf(rep); rep.Passed || !slices.Equal(got, []string{"|export", "|manifest"}) || !strings.Contains(rep.Problems[1].Message, "target/wasm32-unknown-unknown/release/rust_hello.wasm import failed") {
+		t.Errorf("as published: passed %v, failures %q %+v", rep.Passed, got, rep.Problems)
+	}
+	pj := filepath.Join(dir, "pack.json")
+	b, err := os.ReadFile(pj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	rt := m["runtime"].(map[string]any)
+	rt["entry"] = "dist/rust_hello.wasm"
+	delete(rt, "wasm") // RFC 0008 §I's block, which the v1 node schema does not admit
+	m["nodes"].([]any)[0].(map[string]any)["category"] = "data"
+	if b, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pj, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Run(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"manifest valid", "1 typeIds wired to executors", "1 nodes smoke-tested"}
+	if !rep.Passed || !slices.Equal(rep.Checks, want) || len(rep.Nodes) != 1 || rep.Nodes[0].Outcome != Returned || len(rep.Nodes[0].Warnings) != 1 {
+		t.Errorf("fixed: %+v", rep)
+	}
 }

@@ -8,6 +8,13 @@ import (
 	"time"
 )
 
+// Ceiling is how long a test waits for something that must happen (a call
+// returning, a process ending) before it fails: far beyond what it takes on
+// a busy machine, so that reaching it means the thing never happens. Tests
+// wait for the event, never assert how long it took (speed targets are
+// benchmarks).
+const Ceiling = 2 * time.Minute
+
 // Within runs f and returns its error, or fails the test (naming what)
 // when f has not returned after d.
 func Within(t testing.TB, what string, d time.Duration, f func() error) error {

@@ -1,8 +1,18 @@
-// Package tui is wopkit's terminal UI: a router that shows one screen at a
-// time (the manifest editor, the new-pack wizard, dialogs) over a shared
-// context. It holds no rule of its own: checks come from internal/validate,
-// edits from internal/jsonedit, files from internal/scaffold and packing
-// from internal/pack, always called inside tea.Cmd functions.
+// Package tui is wopkit's terminal UI, and this package is what its two
+// programs share: the router (App) that shows one screen at a time over a
+// shared context, with global keys and a stack of dialogs; the yes/no dialog
+// (Confirm); and Run, which drives a program on the terminal. The programs
+// are subpackages:
+//
+//   - wizard: `wopkit new`, the pages asking a new pack's answers, the review,
+//     writing, packing and signing, and accessible mode (plain prompts);
+//   - editor: `wopkit edit`, the manifest editor;
+//
+// and what every screen uses is in common (the shared context), styles,
+// keymap and widgets; tuitest drives screens headlessly for tests. The UI
+// holds no rule of its own: checks come from internal/validate, edits from
+// internal/jsonedit, files from internal/scaffold and packing from
+// internal/pack, always called inside tea.Cmd functions.
 package tui
 
 import (
@@ -14,64 +24,68 @@ import (
 	"github.com/openwop/wopkit/internal/tui/widgets"
 )
 
-// screen is one page of the UI. Update returns the screen to keep showing
+// Screen is one page of the UI. Update returns the Screen to keep showing
 // (usually itself); View draws the body without the help line, which the
 // router adds from Help.
-type screen interface {
+type Screen interface {
 	Init() tea.Cmd
-	Update(tea.Msg) (screen, tea.Cmd)
+	Update(tea.Msg) (Screen, tea.Cmd)
 	View() string
 	Help() []key.Binding
 }
 
-// quitter is a screen that wants to be asked before the program quits
+// Quitter is a screen that wants to be asked before the program quits
 // (it has unsaved changes); ConfirmQuit returns the dialog to show, or nil
 // to quit at once.
-type quitter interface {
-	ConfirmQuit() screen
+type Quitter interface {
+	ConfirmQuit() Screen
 }
 
 // pushMsg shows a screen over the current one; popMsg returns to the one
 // below and then runs its command there.
 type (
-	pushMsg struct{ s screen }
+	pushMsg struct{ s Screen }
 	popMsg  struct{ then tea.Cmd }
 )
 
-func push(s screen) tea.Cmd { return func() tea.Msg { return pushMsg{s} } }
+// QuitMsg ends the program: the screen that gets it (the editor, the
+// wizard) answers tea.Quit after what it must do first.
+type QuitMsg struct{}
 
-// popThen closes the current screen, then runs cmd for the screen below.
-func popThen(cmd tea.Cmd) tea.Cmd { return func() tea.Msg { return popMsg{cmd} } }
+func Push(s Screen) tea.Cmd { return func() tea.Msg { return pushMsg{s} } }
+
+// PopThen closes the current screen, then runs cmd for the screen below.
+func PopThen(cmd tea.Cmd) tea.Cmd { return func() tea.Msg { return popMsg{cmd} } }
 
 // app is the root model: the screen stack, global keys and the shared context.
-type app struct {
+type App struct {
 	ctx   *common.Context
-	stack []screen
+	stack []Screen
 }
 
-func newApp(ctx *common.Context, first screen) *app {
-	return &app{ctx: ctx, stack: []screen{first}}
+func NewApp(ctx *common.Context, first Screen) *App {
+	return &App{ctx: ctx, stack: []Screen{first}}
 }
 
-func (a *app) top() screen { return a.stack[len(a.stack)-1] }
+func (a *App) Top() Screen { return a.stack[len(a.stack)-1] }
 
 // Init implements tea.Model.
-func (a *app) Init() tea.Cmd { return a.top().Init() }
+func (a *App) Init() tea.Cmd { return a.Top().Init() }
 
 // Update implements tea.Model: global keys first, then the current screen.
-func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.ctx.Resize(msg.Width, msg.Height)
 	case tea.KeyPressMsg:
 		if key.Matches(msg, a.ctx.Keys.ForceQuit) {
-			if c, isDialog := a.top().(*confirm); isDialog {
-				if c.onForce != nil { // a second ctrl+c: what the dialog keeps, then quit
-					return a, popThen(c.onForce)
+			if c, isDialog := a.Top().(*Confirm); isDialog {
+				if c.OnForce != nil { // a second ctrl+c: what the dialog keeps, then quit
+					return a, PopThen(c.OnForce)
 				}
 				return a, tea.Quit
 			}
-			if q, ok := a.top().(quitter); ok {
+			if q, ok := a.Top().(Quitter); ok {
 				if d := q.ConfirmQuit(); d != nil {
 					a.stack = append(a.stack, d)
 					return a, d.Init()
@@ -88,21 +102,21 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, msg.then
 	}
-	s, cmd := a.top().Update(msg)
+	s, cmd := a.Top().Update(msg)
 	a.stack[len(a.stack)-1] = s
 	return a, cmd
 }
 
 // View implements tea.Model: the current screen above its key help.
-func (a *app) View() tea.View {
-	v := tea.NewView(a.render())
+func (a *App) View() tea.View {
+	v := tea.NewView(a.Render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion // optional: clicks and the wheel in the editor
 	return v
 }
 
-func (a *app) render() string {
-	s := a.top()
+func (a *App) Render() string {
+	s := a.Top()
 	body := widgets.Fit(s.View(), a.ctx.Width, a.ctx.Height-1)
 	return lipgloss.JoinVertical(lipgloss.Left, body,
 		widgets.HelpLine(a.ctx.Styles, a.ctx.Width, s.Help()...))

@@ -12,40 +12,40 @@ import (
 
 // confirm is a yes/no dialog. Its answer is the command it runs: onYes or
 // onNo; esc closes it and returns to the screen below.
-type confirm struct {
+type Confirm struct {
 	ctx             *common.Context
 	question        string
-	onYes, onNo     tea.Cmd
+	onYes, OnNo     tea.Cmd
 	yesText, noText string
-	// onForce is what a second ctrl+c does (nil: quit as it is); the
+	// OnForce is what a second ctrl+c does (nil: quit as it is); the
 	// wizard's keeps the draft, so that two ctrl+c never lose the answers.
-	onForce   tea.Cmd
-	forceText string
+	OnForce   tea.Cmd
+	ForceText string
 }
 
-func newConfirm(ctx *common.Context, question string, onYes, onNo tea.Cmd) *confirm {
-	return &confirm{ctx: ctx, question: question, onYes: onYes, onNo: onNo, yesText: "yes", noText: "no"}
+func NewConfirm(ctx *common.Context, question string, onYes, onNo tea.Cmd) *Confirm {
+	return &Confirm{ctx: ctx, question: question, onYes: onYes, OnNo: onNo, yesText: "yes", noText: "no"}
 }
 
-func (c *confirm) Init() tea.Cmd { return nil }
+func (c *Confirm) Init() tea.Cmd { return nil }
 
-func (c *confirm) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (c *Confirm) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return c, nil
 	}
 	switch {
 	case key.Matches(k, c.ctx.Keys.Yes):
-		return c, popThen(c.onYes)
+		return c, PopThen(c.onYes)
 	case key.Matches(k, c.ctx.Keys.No):
-		return c, popThen(c.onNo)
+		return c, PopThen(c.OnNo)
 	case key.Matches(k, c.ctx.Keys.Cancel):
-		return c, popThen(nil)
+		return c, PopThen(nil)
 	}
 	return c, nil
 }
 
-func (c *confirm) View() string {
+func (c *Confirm) View() string {
 	w := min(c.ctx.Width-4, 70)
 	q := strings.ReplaceAll(widgets.Wrap(c.question, w), "\n", "\n  ")
 	var keys []string
@@ -56,15 +56,15 @@ func (c *confirm) View() string {
 }
 
 // Help is the dialog's keys; its footer lists the same words.
-func (c *confirm) Help() []key.Binding {
+func (c *Confirm) Help() []key.Binding {
 	k := c.ctx.Keys
 	out := []key.Binding{
 		key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, c.yesText)),
 		key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp(k.No.Help().Key, c.noText)),
 		key.NewBinding(key.WithKeys(k.Cancel.Keys()...), key.WithHelp(k.Cancel.Help().Key, "go back")),
 	}
-	if c.onForce != nil {
-		out = append(out, key.NewBinding(key.WithKeys(k.ForceQuit.Keys()...), key.WithHelp(k.ForceQuit.Help().Key, c.forceText)))
+	if c.OnForce != nil {
+		out = append(out, key.NewBinding(key.WithKeys(k.ForceQuit.Keys()...), key.WithHelp(k.ForceQuit.Help().Key, c.ForceText)))
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -52,7 +53,7 @@ func TestDirRefusesWhatIsNotARegularFileInside(t *testing.T) {
 			if werr.CodeOf(err) != code {
 				t.Errorf("%s: %v (code %q), want %s", name, err, werr.CodeOf(err), code)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(testwait.Ceiling):
 			t.Fatalf("%s: reading blocked", name)
 		}
 	}

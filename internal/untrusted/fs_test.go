@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -48,7 +49,7 @@ func TestDirFSStaysInsideAndNeverBlocks(t *testing.T) {
 				if werr.CodeOf(err) != code {
 					t.Errorf("%s: %v, want %s", name, err, code)
 				}
-			case <-time.After(5 * time.Second):
+			case <-time.After(testwait.Ceiling):
 				t.Fatalf("%s blocked", name)
 			}
 		}

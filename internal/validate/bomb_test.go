@@ -10,6 +10,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/bombs"
 	"github.com/openwop/wopkit/internal/tarball"
+	"github.com/openwop/wopkit/internal/testwait"
 )
 
 // Issue 10 item 2: a 1 MB tarball of 63 JSON arrays of 16 MiB drove
@@ -101,7 +102,7 @@ func TestSchemaWalkInvalidPaths(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(20 * time.Second):
+	case <-time.After(testwait.Ceiling):
 		t.Fatal("validation did not return")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/openwop/wopkit/internal/proctest"
 	"github.com/openwop/wopkit/internal/sandbox"
 	"github.com/openwop/wopkit/internal/scaffold"
+	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -303,7 +305,7 @@ export const nodes = { "vendor.acme.js.shout": async () => ({}) };
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- child.Wait() }()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(testwait.Ceiling)
 	for {
 		select {
 		case err := <-exited:
@@ -341,9 +343,9 @@ func TestOW017SignalsChild(t *testing.T) {
 
 // TestOW017MemoryCapped: an entry that allocates 1.5 GiB (buffers, or
 // arrays on the V8 heap) is stopped at the memory limit, reported as an
-// OW017 problem, long before the time limit.
+// OW017 problem, not at the time limit (far off).
 func TestOW017MemoryCapped(t *testing.T) {
-	entryTimeout(t, 30*time.Second)
+	entryTimeout(t, time.Minute)
 	for name, alloc := range map[string]string{
 		"buffers": "keep.push(Buffer.alloc(32 << 20, 1));",
 		"arrays":  "keep.push(new Array(4 << 20).fill(i));",
@@ -351,14 +353,10 @@ func TestOW017MemoryCapped(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := hostileEntry(t, "const keep = [];\nfor (let i = 0; i < 48; i++) { "+alloc+" }\n"+
 				"export const nodes = { \"vendor.acme.js.shout\": async () => keep.length };\n")
-			start := time.Now()
 			ps := ow017(t, dir, true)
 			all := messages(ps)
-			if !strings.Contains(all, "memory") && !strings.Contains(all, "allocation failed") {
+			if !strings.Contains(all, "memory") && !strings.Contains(all, "allocation failed") || strings.Contains(all, "did not finish loading") {
 				t.Fatalf("want an out-of-memory problem, got:\n%s", all)
-			}
-			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("took %s", d)
 			}
 		})
 	}
@@ -374,11 +372,7 @@ func TestOW017TimeoutKillsGroup(t *testing.T) {
 try { cp.spawn("sleep", ["`+tag+`"], { detached: true, stdio: "ignore" }).unref(); } catch (e) {}
 for (;;) {}
 `)
-	start := time.Now()
 	ps := ow017(t, dir, true)
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("took %s with a 1s timeout", d)
-	}
 	if all := messages(ps); !strings.Contains(all, "did not finish loading it within 1s") {
 		t.Fatalf("want the timeout reported, got:\n%s", all)
 	}
@@ -394,16 +388,35 @@ for (;;) {}
 }
 
 // TestOW017OffRunsNothing: without RunEntry node never starts, even for an
-// entry that would loop until the timeout.
+// entry that would loop until the timeout: the node on PATH is a script
+// that leaves a mark before it runs the real one, and no mark is left (with
+// RunEntry it is).
 func TestOW017OffRunsNothing(t *testing.T) {
-	entryTimeout(t, 5*time.Second)
+	entryTimeout(t, time.Second)
 	dir := hostileEntry(t, "for (;;) {}\n")
-	start := time.Now()
+	if runtime.GOOS == "windows" {
+		t.Skip("the marking node is a shell script")
+	}
+	real, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	mark := filepath.Join(t.TempDir(), "node-ran")
+	script := "#!/bin/sh\necho ran >> '" + mark + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "node"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
 	if ps := ow017(t, dir, false); len(ps) != 0 {
 		t.Fatalf("RunEntry off reported OW017: %s", messages(ps))
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("RunEntry off took %s: node ran", d)
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("RunEntry off: node ran")
+	}
+	ow017(t, dir, true)
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatalf("RunEntry on: the marking node did not run (%v), so its absence above proves nothing", err)
 	}
 }
 

@@ -84,7 +84,7 @@ var refusedThings = []refused{
 		}
 	}},
 	{"a credential", "prompts/.npmrc", "pack_secret", write("prompts/.npmrc", "//registry.npmjs.org/:_authToken="+npmToken()+"\n")},
-	{"a private key", "keys/dev.key", "pack_private_key", write("keys/dev.key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn==\n-----END OPENSSH PRIVATE KEY-----\n")},
+	{"a private key", "keys/dev.key", "pack_private_key", write("keys/dev.key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n")},
 	{"a forbidden file", "schemas/.env", "pack_file_forbidden", write("schemas/.env", "TOKEN=x")},
 	{"a file over the limits", "schemas/big.json", "pack_too_large", write("schemas/big.json", `{"description": "`+strings.Repeat("x", 2<<10)+`"}`)},
 	{"an ignored referenced file", "schemas/in.json", "pack_file_ignored", write(pack.IgnoreFile, "schemas/in.json\n")},
@@ -167,7 +167,7 @@ func TestValidateListsEveryPackRefusal(t *testing.T) {
 func TestPackSkipsTheCheckWhenValidating(t *testing.T) {
 	t.Parallel()
 	dir := cleanPack(t)
-	write("keys/dev.key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn==\n-----END OPENSSH PRIVATE KEY-----\n")(t, dir)
+	write("keys/dev.key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n")(t, dir)
 	if err := validate.BeforePack(dir, pack.Options{Dir: dir}); err != nil {
 		t.Errorf("pack's validation reports what its collection refuses: %v", err)
 	}

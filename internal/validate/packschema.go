@@ -54,12 +54,6 @@ func (v *Validator) CompilePackSchema(name string, data []byte) error {
 	return err
 }
 
-// NodePermissionFlag returns the flag that turns on node's permission model
-// for the node binary at nodeBin (--permission, or --experimental-permission
-// in node 20 to 22), or "" when it has none. The smoke test (internal/smoke)
-// starts node with it as OW017 does.
-func NodePermissionFlag(nodeBin string) string { return nodePermissionFlag(nodeBin) }
-
 // SmokeFinding is one finding of the smoke test for OW023: where in
 // pack.json (a JSON pointer), what, and whether it is only a warning.
 type SmokeFinding struct {

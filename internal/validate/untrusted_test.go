@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/openwop/wopkit/internal/testwait"
 )
 
 // A pack's referenced files are read inside the pack only: a schema or a
@@ -44,7 +46,7 @@ func TestPackDirReadsInsideThePackOnly(t *testing.T) {
 	go func() { rep, err = v.Path(dir); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(20 * time.Second):
+	case <-time.After(testwait.Ceiling):
 		t.Fatal("validate blocked")
 	}
 	if err != nil {

@@ -16,11 +16,13 @@ type KeyMap struct {
 	Save                                    key.Binding
 	Search                                  key.Binding // find a field by name or pointer
 	Problems                                key.Binding // move focus between the tree and the problem list
+	Test                                    key.Binding // run the focused node's stored cases (wopkit test)
 	Accept, Cancel                          key.Binding // inside a prompt
 	Complete                                key.Binding // complete an enum value
 	Quit                                    key.Binding
 	ForceQuit                               key.Binding
 	Yes, No                                 key.Binding // answers in a yes/no dialog
+	Expansion                               key.Binding // a chain pack's chain expanded with its default parameters
 }
 
 // Default returns the standard bindings.
@@ -47,6 +49,7 @@ func Default() KeyMap {
 		Save:      b([]string{"ctrl+s", "w"}, "^s", "save"),
 		Search:    b([]string{"/"}, "/", "find"),
 		Problems:  b([]string{"tab"}, "tab", "problems"),
+		Test:      b([]string{"t"}, "t", "test node"),
 		Accept:    b([]string{"enter"}, "enter", "accept"),
 		Cancel:    b([]string{"esc"}, "esc", "cancel"),
 		Complete:  b([]string{"tab"}, "tab", "complete"),
@@ -54,5 +57,6 @@ func Default() KeyMap {
 		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 		Yes:       b([]string{"y", "Y"}, "y", "yes"),
 		No:        b([]string{"n", "N"}, "n", "no"),
+		Expansion: b([]string{"x"}, "x", "expansion"),
 	}
 }

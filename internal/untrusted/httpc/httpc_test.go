@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openwop/wopkit/internal/testwait"
 	"github.com/openwop/wopkit/internal/untrusted/httpc"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -319,18 +320,25 @@ func TestTimeout(t *testing.T) {
 	defer rs.Close()
 	c := newClient(t, rs.URL, httpc.Options{Timeout: 300 * time.Millisecond})
 
-	start := time.Now()
-	if _, err := do(t, c, http.MethodGet, rs.URL+"/silent"); werr.CodeOf(err) != httpc.CodeTimeout {
+	// The timeout ends each read: the silent server answers nothing for
+	// 20 s (past it, a closed connection, not a timeout), the trickling one
+	// never stops.
+	err := testwait.Within(t, "the request to the silent server", testwait.Ceiling, func() error {
+		_, err := do(t, c, http.MethodGet, rs.URL+"/silent")
+		return err
+	})
+	if werr.CodeOf(err) != httpc.CodeTimeout {
 		t.Errorf("silent server: %v, want %s", err, httpc.CodeTimeout)
 	}
 	resp, err := do(t, c, http.MethodGet, rs.URL+"/trickle")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := httpc.ReadBody(resp, 1<<20); werr.CodeOf(err) != httpc.CodeTimeout {
+	err = testwait.Within(t, "the body of the trickling server", testwait.Ceiling, func() error {
+		_, err := httpc.ReadBody(resp, 1<<20)
+		return err
+	})
+	if werr.CodeOf(err) != httpc.CodeTimeout {
 		t.Errorf("trickling server: %v, want %s", err, httpc.CodeTimeout)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("the timeouts took %s", d)
 	}
 }

@@ -1,0 +1,108 @@
+// Package drafts keeps the wizard's drafts: a run's answers as JSON, in
+// wopkit's own state folder (internal/userstate, "drafts"), one per folder
+// `wopkit new` runs in, named after that folder's real path. A file in the
+// working tree is never read for one: a stranger's unpacked download cannot
+// plant a draft, and a read-only folder still keeps one. The wizard
+// (internal/tui/wizard) encodes and decodes the answers; this package
+// stores bytes.
+package drafts
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+
+	"github.com/openwop/wopkit/internal/untrusted"
+	"github.com/openwop/wopkit/internal/userstate"
+	"github.com/openwop/wopkit/internal/werr"
+)
+
+// Folder is the drafts' folder under wopkit's state folder.
+const Folder = "drafts"
+
+// name is the file name of the draft of the folder dir ("" is the current
+// one): a hash of its real path.
+func name(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return "", werr.Wrap(werr.Env, "draft_unwritable", err, "cannot resolve the folder %s, which a draft is kept for", dir)
+	}
+	sum := sha256.Sum256([]byte(real))
+	return hex.EncodeToString(sum[:16]) + ".json", nil
+}
+
+// File is where the draft of the folder dir is kept, for messages and
+// tests ("" when there is no state folder).
+func File(dir string) string {
+	base, err := userstate.Dir()
+	n, err2 := name(dir)
+	if err != nil || err2 != nil {
+		return ""
+	}
+	return filepath.Join(base, Folder, n)
+}
+
+// Keep writes b as the draft of the folder dir, 0600 in a state folder
+// private to this user. A failure says where it tried and what to do.
+func Keep(dir string, b []byte) error {
+	n, err := name(dir)
+	if err != nil {
+		return err
+	}
+	p, where, err := userstate.Open(Folder, true)
+	if err != nil { // it says where and what to do
+		return werr.Wrap(werr.Env, "draft_unwritable", err, "cannot keep a draft of your answers")
+	}
+	defer p.Close()
+	if err := p.WriteFile(p.In(n), append(b, '\n'), 0o600); err != nil {
+		return keepErr(err, filepath.Join(where, n))
+	}
+	return nil
+}
+
+// keepErr is a draft that could not be kept: where, why, what to do.
+func keepErr(err error, where string) error {
+	return werr.Wrap(werr.Env, "draft_unwritable", err, "cannot keep a draft of your answers in %s", where).
+		WithHint("make %s yours and writable, or set %s to a folder you can write and run `wopkit new` again", filepath.Dir(where), userstate.Env)
+}
+
+// Load reads the draft of the folder dir, if this user's wopkit kept one.
+func Load(dir string) ([]byte, bool) {
+	n, err := name(dir)
+	if err != nil {
+		return nil, false
+	}
+	p, _, err := userstate.Open(Folder, false)
+	if err != nil || p == nil {
+		return nil, false
+	}
+	defer p.Close()
+	b, err := p.ReadFile(p.In(n), untrusted.MaxDocument)
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+// Remove removes the draft of the folder dir ("" in a dry run: nothing).
+func Remove(dir string) {
+	if dir == "" {
+		return
+	}
+	n, err := name(dir)
+	if err != nil {
+		return
+	}
+	p, _, err := userstate.Open(Folder, false)
+	if err != nil || p == nil {
+		return
+	}
+	defer p.Close()
+	_ = p.Remove(p.In(n))
+}
