@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -33,7 +34,7 @@ func smokeCmd(t *testing.T, dir string, nodes []string, jsonOut bool) (string, i
 	var out bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetContext(context.Background())
-	err := runSmoke(cmd, dir, nodes, 0, jsonOut)
+	err := runSmoke(cmd, dir, nodes, time.Minute, jsonOut) // generous: the nodes here settle at once
 	return out.String(), exitCode(err)
 }
 

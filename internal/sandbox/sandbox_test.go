@@ -180,7 +180,7 @@ func eachMode(t *testing.T, f func(t *testing.T, ns bool)) {
 
 func TestRunsProgram(t *testing.T) {
 	eachMode(t, func(t *testing.T, ns bool) {
-		out, err := runProbe(t, ns, "hello", Limits{Timeout: 10 * time.Second})
+		out, err := runProbe(t, ns, "hello", Limits{Timeout: testwait.Ceiling})
 		if err != nil || !strings.HasPrefix(out, "hello from") {
 			t.Fatalf("%v: %s", err, out)
 		}
@@ -211,7 +211,7 @@ func TestNoNetwork(t *testing.T) {
 				}
 			}()
 		}
-		out, err := runProbe(t, ns, "net", Limits{Timeout: 10 * time.Second}, tcp.Addr().String(), sock)
+		out, err := runProbe(t, ns, "net", Limits{Timeout: testwait.Ceiling}, tcp.Addr().String(), sock)
 		if err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}
@@ -239,7 +239,7 @@ func TestNoSignals(t *testing.T) {
 		defer victim.Process.Kill()
 		dead := make(chan struct{})
 		go func() { victim.Wait(); close(dead) }()
-		out, err := runProbe(t, ns, "signals", Limits{Timeout: 10 * time.Second}, strconv.Itoa(os.Getpid()), strconv.Itoa(victim.Process.Pid))
+		out, err := runProbe(t, ns, "signals", Limits{Timeout: testwait.Ceiling}, strconv.Itoa(os.Getpid()), strconv.Itoa(victim.Process.Pid))
 		if err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}
@@ -303,7 +303,7 @@ func TestMemoryCapped(t *testing.T) {
 // TestCPUCapped: CPU time is bounded by RLIMIT_CPU even with a long wall
 // clock limit.
 func TestCPUCapped(t *testing.T) {
-	out, err := runProbe(t, false, "escape", Limits{Timeout: 30 * time.Second, CPU: time.Second}, "0.1")
+	out, err := runProbe(t, false, "escape", Limits{Timeout: testwait.Ceiling, CPU: time.Second}, "0.1")
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		t.Fatalf("want an exit error, got %v: %s", err, out)
@@ -393,7 +393,7 @@ func TestAllowNetwork(t *testing.T) {
 		}
 		var out bytes.Buffer
 		err = Run(context.Background(), &Cmd{Path: exe, Args: []string{tcp.Addr().String()}, Dir: t.TempDir(), Env: []string{probeEnv + "=net", "PATH=/usr/bin:/bin"},
-			Stdout: &out, Stderr: &out, AllowNetwork: true, Limits: Limits{Timeout: 10 * time.Second}})
+			Stdout: &out, Stderr: &out, AllowNetwork: true, Limits: Limits{Timeout: testwait.Ceiling}})
 		if err != nil {
 			t.Fatalf("%v: %s", err, out.String())
 		}

@@ -256,7 +256,7 @@ func TestTemplateNodePasses(t *testing.T) {
 	if err := plan.Write(dir, false); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), dir, Options{})
+	rep, err := Run(context.Background(), dir, Options{Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestRegistryVerdictsMatchTheScript(t *testing.T) {
 				if _, err := os.Stat(dir); err != nil {
 					t.Fatalf("the oracle's pack %s is not in %s (the oracle was recorded at %s)", name, reg, o.RegistryCommit)
 				}
-				rep, err := Run(context.Background(), dir, Options{Validator: theirs, Caller: calls})
+				rep, err := Run(context.Background(), dir, Options{Validator: theirs, Caller: calls, Timeout: time.Minute})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 	"github.com/openwop/wopkit/internal/tui/wizard/review"
 
@@ -41,7 +42,7 @@ func entryList[P any](noun, plural, page string, min int, of func(a *answers, i 
 
 // qualified is the input of a declarative entry's id, which the pack name
 // prefixes (scaffold.Qualify): checked as it lands, at ptr.
-func qualified(w *wizard, kind validate.Kind, key, title string, tv ask.TextValue, ptr string) *huh.Input {
+func qualified(w *wizard, kind kinds.Kind, key, title string, tv ask.TextValue, ptr string) *huh.Input {
 	k := w.k
 	return k.Reg(k.Text(key, title, tv, "", ""), ask.Titled(title, ptr, k.Check(kind, ptr, func(s string) any {
 		return scaffold.Qualify(w.a.name(), tv.Value(s).(string))

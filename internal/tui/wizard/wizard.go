@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
@@ -19,7 +20,6 @@ import (
 	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 	"github.com/openwop/wopkit/internal/tui/wizard/keys"
 	"github.com/openwop/wopkit/internal/tui/wizard/review"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // wizard is the `wopkit new` screen: the pages (see pages.go) bound to one
@@ -148,7 +148,7 @@ func newWizard(ctx *common.Context, k ask.Asker, a *answers, opts session) *wiza
 	pristine := a.fingerprint() == fresh.fingerprint()
 	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, out: out, hidden: map[*huh.Group]func() bool{}}
 	w.k.Cross = w.crossCheck
-	w.k.Spec = func() validate.Spec { return packSpec(w.a) } // a pack's fields are checked as the review checks the pack
+	w.k.Spec = func() kinds.Spec { return packSpec(w.a) } // a pack's fields are checked as the review checks the pack
 	ws := walk(a)
 	w.at = ws[0]
 	if opts.What != "" {

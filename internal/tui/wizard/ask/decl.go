@@ -5,7 +5,7 @@ import (
 
 	"charm.land/huh/v2"
 
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // What the pages of the declarative kinds (prompt, card, …) ask through:
@@ -14,7 +14,7 @@ import (
 
 // Pointed is an input for the answer field key, checked in the schema of
 // kind at the pointer the scaffold gives the field ("" : no check).
-func Pointed(k Asker, kind validate.Kind, pointer func(string) string) func(key, title string, tv TextValue) *huh.Input {
+func Pointed(k Asker, kind kinds.Kind, pointer func(string) string) func(key, title string, tv TextValue) *huh.Input {
 	return func(key, title string, tv TextValue) *huh.Input {
 		ptr := pointer(key)
 		if ptr == "" {
@@ -26,7 +26,7 @@ func Pointed(k Asker, kind validate.Kind, pointer func(string) string) func(key,
 
 // Omittable is a number input where a negative number leaves the answer
 // out of the document (a temperature); otherwise it is checked at ptr.
-func Omittable(k Asker, key, title string, p *float64, kind validate.Kind, ptr string) *huh.Input {
+func Omittable(k Asker, key, title string, p *float64, kind kinds.Kind, ptr string) *huh.Input {
 	tv := NewNum(p, *p)
 	check := k.Check(kind, ptr, tv.Value)
 	return k.Reg(k.Text(key, title, LeftOut{tv}, "", ""), func(s string) error {
