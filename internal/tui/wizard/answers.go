@@ -1,11 +1,13 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/keys"
+
 	"strings"
 
 	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // What the wizard creates.
@@ -217,16 +219,16 @@ func (a *answers) keyPathFor(choice string) string {
 // keyIDFor is the derived key id of a key file: its name's (acme-1 for acme.key).
 // An ssh-agent key has no file name: a new pair's is suggested.
 func (a *answers) keyIDFor(path string) string {
-	if isAgentKey(path) {
+	if keys.IsAgent(path) {
 		path = a.keyPathFor("new")
 	}
 	return scaffold.KeyID(strings.TrimSuffix(strings.TrimSpace(path), ".key"))
 }
 
 // packSpec is the spec version the pack of the answers is written for.
-func packSpec(a *answers) validate.Spec {
+func packSpec(a *answers) kinds.Spec {
 	if a.Pack.Spec == scaffold.SpecV1 {
-		return validate.V1
+		return kinds.V1
 	}
-	return validate.V2
+	return kinds.V2
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/keys"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -34,6 +35,9 @@ type Options struct {
 	Accessible bool                // plain line-by-line prompts instead of the full-screen wizard
 	DryRun     bool                // write nothing (no files, key, tarball or draft): say what would be written
 	DraftDir   string              // the folder a draft is kept for (in wopkit's state folder); "" is the current directory
+	// Resume names a kept draft to resume (its id or pack name, see
+	// Drafts; ResumeNewest: the newest), whatever the folder.
+	Resume string
 	// Registry is a registry checkout the review compares a pack with
 	// (the version of the same pack it follows; WOPKIT_REGISTRY).
 	Registry string
@@ -60,12 +64,15 @@ type Options struct {
 // state, which the screens share.
 type session struct {
 	Options
-	out  *outcome // what the wizard reports back to Run
-	pass *keyPass // an encrypted key's passphrase, typed on the sign page (never in the answers)
+	out  *outcome   // what the wizard reports back to Run
+	pass *keys.Pass // an encrypted key's passphrase, typed on the sign page (never in the answers)
 	// otherDraft: a draft of the folder is kept that this run did not
 	// resume (accessible mode fed from a pipe): the run neither replaces
 	// it nor removes it.
 	otherDraft bool
+	// resumed are the ids of the copies of the draft resumed by name
+	// (Resume), removed with the run's own.
+	resumed []string
 }
 
 // draftPath is the folder whose draft is offered and kept (see saveDraft):
@@ -89,7 +96,7 @@ func (o session) draftOut() string {
 
 // Run runs the `wopkit new` wizard on a terminal.
 func Run(ctx context.Context, settings Options) error {
-	opts := session{Options: settings, pass: &keyPass{}}
+	opts := session{Options: settings, pass: &keys.Pass{}}
 	v, err := tui.ValidatorOr(opts.Validator)
 	if err != nil {
 		return err
@@ -100,6 +107,12 @@ func Run(ctx context.Context, settings Options) error {
 	prefill(a, node, opts.Tool)
 	if opts.Pack != nil && (node != nil || adopt(a, opts.Pack)) && opts.What == "" {
 		opts.What = a.What // the kind of the answers given
+	}
+	if opts.Resume != "" {
+		if a, opts.resumed, err = findDraft(opts.Resume); err != nil {
+			return err
+		}
+		opts.What = ""
 	}
 	k := ask.Asker{V: v}
 	if opts.Accessible {
@@ -139,7 +152,7 @@ func firstScreen(c *common.Context, k ask.Asker, a *answers, opts session) tui.S
 // there is one and no answers were given on the command line (which start
 // a run of their own): the full-screen wizard and accessible mode offer it.
 func draftToOffer(opts Options) (*answers, bool) {
-	if opts.Pack != nil || opts.Tool != nil {
+	if opts.Pack != nil || opts.Tool != nil || opts.Resume != "" {
 		return nil, false
 	}
 	return loadDraft(opts.draftPath())
