@@ -65,7 +65,7 @@ func runNode(cmd *cobra.Command, dir, name string, o *RunOptions, asJSON bool) e
 	if err != nil {
 		return err
 	}
-	h, err := run.NewHost(o.host(dir, p, cmd.ErrOrStderr()))
+	h, err := run.NewCaller(o.host(dir, p, cmd.ErrOrStderr()), p)
 	if err != nil {
 		return err
 	}
