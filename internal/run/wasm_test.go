@@ -1,0 +1,151 @@
+package run
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openwop/wopkit/internal/wasmrun/wasmtest"
+)
+
+const wasmNode = "vendor.acme.w.echo"
+
+// writeWasmPack makes a wasm pack of one node (input {name: string},
+// output {greeting: string} required) whose module is mod.
+func writeWasmPack(t *testing.T, mod []byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"pack.json": `{"name": "vendor.acme.w", "version": "1.0.0", "runtime": {"language": "wasm", "entry": "./node.wasm"},
+			"nodes": [{"typeId": "` + wasmNode + `", "inputSchemaRef": "./schemas/in.json", "outputSchemaRef": "./schemas/out.json"}]}`,
+		"schemas/in.json":  `{"type": "object", "properties": {"name": {"type": "string"}}}`,
+		"schemas/out.json": `{"type": "object", "required": ["greeting"], "properties": {"greeting": {"type": "string"}}}`,
+		"node.wasm":        string(mod),
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// runWasm runs the pack's node with input and the limits given.
+func runWasm(t *testing.T, dir, input string, o HostOptions) *Report {
+	t.Helper()
+	p, err := LoadPack(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.CheckRuntime(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := p.Find("echo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Prepare(p, n, Input{Input: []byte(input)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Dir, o.Entry = dir, p.Entry
+	h, err := NewCaller(o, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	r, err := Execute(context.Background(), h, p, n, pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestWasmRun: a wasm node runs in process with the JavaScript nodes'
+// contract: input checked before, outputs after, each limit its code.
+func TestWasmRun(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, input, response string
+		body                  []byte
+		o                     HostOptions
+		status, code, outputs string
+	}{
+		{name: "answers", input: `{"name":"Ada"}`, response: `{"outcome":"completed","output":{"greeting":"Hello, Ada!"}}`, status: "success", outputs: `{"greeting":"Hello, Ada!"}`},
+		{name: "bad input", input: `{"name":1}`, response: `{"outcome":"completed","output":{"greeting":"x"}}`, status: "failure", code: "node_input_invalid"},
+		{name: "output against its schema", input: `{}`, response: `{"outcome":"completed","output":{"greeting":7}}`, status: "failure", code: "node_output_invalid"},
+		{name: "output not an object", input: `{}`, response: `{"outcome":"completed","output":[1]}`, status: "failure", code: "node_output_invalid"},
+		{name: "response not JSON", input: `{}`, response: `{"outcome":"completed","output":`, status: "failure", code: "sandbox_invocation_error"},
+		{name: "fails with its code", input: `{}`, response: `{"outcome":"failed","error":{"code":"acme.nope","message":"no"}}`, status: "failure", code: "acme.nope"},
+		{name: "suspends", input: `{}`, response: `{"outcome":"suspended","interrupt":{"kind":"approval","data":{"q":1}}}`, status: "suspended"},
+		{name: "traps", input: `{}`, body: wasmtest.Trap, status: "failure", code: "sandbox_invocation_error"},
+		{name: "loops", input: `{}`, body: wasmtest.Loop, o: HostOptions{Timeout: 300 * time.Millisecond}, status: "failure", code: "sandbox_timeout"},
+		{name: "grows past --memory", input: `{}`, body: wasmtest.Grow, o: HostOptions{Memory: 4 << 20}, status: "failure", code: "sandbox_memory_exceeded"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := runWasm(t, writeWasmPack(t, wasmtest.Module(wasmNode, c.response, c.body)), c.input, c.o)
+			got := ""
+			if r.Error != nil {
+				got = r.Error.Code
+			}
+			if r.Status != c.status || got != c.code {
+				t.Fatalf("status %s code %q (%+v); want %s %q", r.Status, got, r.Error, c.status, c.code)
+			}
+			if c.outputs != "" && string(r.Outputs) != c.outputs {
+				t.Errorf("outputs %s, want %s", r.Outputs, c.outputs)
+			}
+			if c.code == "sandbox_memory_exceeded" && (r.PeakMemoryBytes == 0 || r.PeakMemoryBytes > 4<<20) {
+				t.Errorf("peak memory %d, want within the 4 MiB cap", r.PeakMemoryBytes)
+			}
+			if c.status == "suspended" && (r.Interrupt == nil || r.Interrupt.Kind != "approval") {
+				t.Errorf("interrupt %+v", r.Interrupt)
+			}
+		})
+	}
+}
+
+// TestWasmStoredCase: RunCases judges a wasm node's stored case as a
+// JavaScript one's.
+func TestWasmStoredCase(t *testing.T) {
+	t.Parallel()
+	dir := writeWasmPack(t, wasmtest.Module(wasmNode, `{"outcome":"completed","output":{"greeting":"hi"}}`, nil))
+	os.MkdirAll(filepath.Join(dir, "tests", "echo"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tests", "echo", "a-pass.json"), []byte(`{"input": {"name": "x"}, "expect": {"outputs": {"greeting": "hi"}}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "tests", "echo", "b-fail.json"), []byte(`{"input": {}, "expect": {"outputs": {"greeting": "bye"}}}`), 0o644)
+	p, err := LoadPack(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := LoadCases(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := NewCaller(HostOptions{Dir: dir, Entry: p.Entry}, p)
+	tr, err := RunCases(context.Background(), h, p, cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Cases) != 2 || !tr.Cases[0].Passed || tr.Cases[1].Passed || tr.Passed || tr.Cases[1].Diff == nil || !strings.Contains(*tr.Cases[1].Diff, `+     "greeting": "hi"`) {
+		t.Fatalf("%+v", tr)
+	}
+}
+
+// TestWasmEntryMissing: a runtime.entry the pack does not ship is
+// pack_load_failure naming the modules it does ship.
+func TestWasmEntryMissing(t *testing.T) {
+	t.Parallel()
+	dir := writeWasmPack(t, wasmtest.Module(wasmNode, `{}`, nil))
+	os.Rename(filepath.Join(dir, "node.wasm"), filepath.Join(dir, "dist.wasm"))
+	r := runWasm(t, dir, `{}`, HostOptions{})
+	if r.Error == nil || r.Error.Code != "pack_load_failure" || !strings.Contains(r.Error.Message, "dist.wasm") {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+}
