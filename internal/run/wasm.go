@@ -113,6 +113,9 @@ func (h *WasmHost) Call(ctx context.Context, c Call) (*Outcome, error) {
 	wasm, err := fs.ReadFile(fsys, entry)
 	if err != nil {
 		msg := fmt.Sprintf("cannot read runtime.entry %s: %v", h.opts.Entry, err)
+		if errors.Is(err, fs.ErrNotExist) {
+			msg = fmt.Sprintf("runtime.entry %s is not in the pack", h.opts.Entry)
+		}
 		if found := wasmFiles(fsys); len(found) > 0 {
 			msg += fmt.Sprintf("; the pack has %s: point runtime.entry at the module it ships", strings.Join(found, ", "))
 		}

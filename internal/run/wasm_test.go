@@ -37,8 +37,8 @@ func writeWasmPack(t *testing.T, mod []byte) string {
 	return dir
 }
 
-// runWasm runs the pack's node with input and the limits given.
-func runWasm(t *testing.T, dir, input string, o HostOptions) *Report {
+// runWasm runs the pack's node with in and the limits given.
+func runWasm(t *testing.T, dir string, in Input, o HostOptions) *Report {
 	t.Helper()
 	p, err := LoadPack(dir)
 	if err != nil {
@@ -51,7 +51,7 @@ func runWasm(t *testing.T, dir, input string, o HostOptions) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := Prepare(p, n, Input{Input: []byte(input)})
+	pr, err := Prepare(p, n, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestWasmRun(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			r := runWasm(t, writeWasmPack(t, wasmtest.Module(wasmNode, c.response, c.body)), c.input, c.o)
+			r := runWasm(t, writeWasmPack(t, wasmtest.Module(wasmNode, c.response, c.body)), Input{Input: []byte(c.input)}, c.o)
 			got := ""
 			if r.Error != nil {
 				got = r.Error.Code
@@ -144,8 +144,35 @@ func TestWasmEntryMissing(t *testing.T) {
 	t.Parallel()
 	dir := writeWasmPack(t, wasmtest.Module(wasmNode, `{}`, nil))
 	os.Rename(filepath.Join(dir, "node.wasm"), filepath.Join(dir, "dist.wasm"))
-	r := runWasm(t, dir, `{}`, HostOptions{})
+	r := runWasm(t, dir, Input{}, HostOptions{})
 	if r.Error == nil || r.Error.Code != "pack_load_failure" || !strings.Contains(r.Error.Message, "dist.wasm") {
 		t.Fatalf("%+v %+v", r, r.Error)
+	}
+}
+
+// TestWasmImports: openwop_log is a log, openwop_channel_write an event,
+// openwop_interrupt suspends the run with its payload, or with --resume
+// returns the resume value; mocks' channels reach the module, other
+// surfaces and secrets give a warning each.
+func TestWasmImports(t *testing.T) {
+	t.Parallel()
+	payload := `{"kind":"approval","data":{"q":1}}`
+	dir := writeWasmPack(t, wasmtest.Module(wasmNode, payload, wasmtest.Imports(wasmNode, payload)))
+	r := runWasm(t, dir, Input{Mocks: []byte(`{"channels": {"c": 1}, "callAI": {"complete": [1]}}`), Secrets: []byte(`{"K": "s3cr3t-value"}`)}, HostOptions{})
+	if r.Status != "suspended" || r.Interrupt == nil || r.Interrupt.Kind != "approval" || r.Interrupt.Data.(map[string]any)["q"] != 1.0 {
+		t.Fatalf("%+v %+v %+v", r, r.Interrupt, r.Error)
+	}
+	if len(r.Logs) != 1 || r.Logs[0].Level != "info" || r.Logs[0].Message != wasmNode {
+		t.Errorf("logs %+v", r.Logs)
+	}
+	if len(r.Events) != 1 || r.Events[0].Type != wasmNode || r.Events[0].Shape != "channel-write" || r.Events[0].Payload.(map[string]any)["kind"] != "approval" {
+		t.Errorf("events %+v", r.Events)
+	}
+	if len(r.Warnings) != 2 || !strings.Contains(r.Warnings[0], "callAI") || !strings.Contains(r.Warnings[1], "secrets") {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	r = runWasm(t, dir, Input{Resume: []byte(`{"outcome":"completed","output":{"greeting":"resumed"}}`)}, HostOptions{})
+	if r.Status != "success" || string(r.Outputs) != `{"greeting":"resumed"}` || len(r.Warnings) != 0 {
+		t.Fatalf("resumed: %+v %+v", r, r.Error)
 	}
 }

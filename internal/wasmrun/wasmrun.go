@@ -224,6 +224,11 @@ func (m *Module) Invoke(ctx context.Context, i int, req Request) (*Response, err
 		return nil, err
 	}
 	res, err := m.call(ctx, "openwop_node_invoke", uint64(i), uint64(ptr), uint64(len(b)))
+	if st := m.state; st.interrupted != nil {
+		// A host suspends the run at an openwop_interrupt it has no resume
+		// value for: what the module did after it does not count.
+		return &Response{Outcome: "suspended", Interrupt: st.interrupted, Interrupted: st.interrupted, Logs: st.logs, Writes: st.writes}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
