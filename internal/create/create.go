@@ -265,10 +265,7 @@ func expansion(plan *scaffold.Plan) []string {
 		if err != nil {
 			return nil
 		}
-		if k, _ := p.Root.Get("kind"); k != "workflow-chain" {
-			return nil
-		}
-		ids := p.ChainIDs()
+		ids := p.ChainIDs() // none but in a workflow-chain pack
 		if len(ids) == 0 {
 			return nil
 		}

@@ -290,3 +290,10 @@ func wasmFiles(fsys fs.FS) []string {
 	})
 	return out
 }
+
+// netRefusable reports whether h's sandbox refuses the network that
+// --allow-net would allow (a wasm module has none either way).
+func netRefusable(h Caller) bool {
+	js, ok := h.(*Host)
+	return ok && !js.opts.AllowNet
+}
