@@ -176,3 +176,19 @@ func TestWasmImports(t *testing.T) {
 		t.Fatalf("resumed: %+v %+v", r, r.Error)
 	}
 }
+
+// TestWasmTestPack: the wizard's and the editor's run (TestPack) runs a
+// wasm pack's cases too.
+func TestWasmTestPack(t *testing.T) {
+	t.Parallel()
+	dir := writeWasmPack(t, wasmtest.Module(wasmNode, `{"outcome":"completed","output":{"greeting":"hi"}}`, nil))
+	os.MkdirAll(filepath.Join(dir, "tests", "echo"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tests", "echo", "ok.json"), []byte(`{"input": {}, "expect": {"outputsMatch": {"greeting": "hi"}}}`), 0o644)
+	if !HasCases(dir) {
+		t.Fatal("HasCases: false")
+	}
+	tr, err := TestPack(context.Background(), dir, nil)
+	if err != nil || !tr.Passed || len(tr.Cases) != 1 {
+		t.Fatalf("%v %+v", err, tr)
+	}
+}
