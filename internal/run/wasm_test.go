@@ -192,3 +192,23 @@ func TestWasmTestPack(t *testing.T) {
 		t.Fatalf("%v %+v", err, tr)
 	}
 }
+
+// BenchmarkWasmCall is one wasm call as `wopkit run` makes it: read the
+// module, compile and instantiate it, invoke, check the outputs.
+func BenchmarkWasmCall(b *testing.B) {
+	dir := b.TempDir()
+	os.WriteFile(filepath.Join(dir, "pack.json"), []byte(`{"name": "vendor.acme.w", "runtime": {"language": "wasm", "entry": "node.wasm"}, "nodes": [{"typeId": "`+wasmNode+`"}]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "node.wasm"), wasmtest.Module(wasmNode, `{"outcome":"completed","output":{"greeting":"hi"}}`, nil), 0o644)
+	p, err := LoadPack(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, _ := p.Find("echo")
+	h, _ := NewCaller(HostOptions{Dir: dir, Entry: p.Entry}, p)
+	for b.Loop() {
+		pr, _ := Prepare(p, n, Input{})
+		if r, err := Execute(context.Background(), h, p, n, pr); err != nil || r.Status != "success" {
+			b.Fatalf("%v %+v", err, r)
+		}
+	}
+}
