@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 )
 
-// HasCases reports whether dir is a JavaScript node pack with stored cases
-// (what the wizard and the editor offer to run).
+// HasCases reports whether dir is a node pack wopkit runs (JavaScript or
+// wasm) with stored cases (what the wizard and the editor offer to run).
 func HasCases(dir string) bool {
 	p, err := LoadPack(dir)
 	if err != nil || p.CheckRuntime() != nil {
@@ -42,7 +42,7 @@ func TestPack(ctx context.Context, dir string, names []string) (*TestReport, err
 	if len(cases) == 0 {
 		return &TestReport{Passed: true, Cases: []CaseResult{}}, nil
 	}
-	h, err := NewHost(HostOptions{Dir: dir, Entry: p.Entry, Notice: os.Stderr})
+	h, err := NewCaller(HostOptions{Dir: dir, Entry: p.Entry, Notice: os.Stderr}, p)
 	if err != nil {
 		return nil, err
 	}
