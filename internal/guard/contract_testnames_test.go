@@ -20,7 +20,6 @@ var unnamed = []string{
 	"cmd/wopkit",
 	"internal/atomicfile",
 	"internal/fixtures",
-	"internal/pack",
 	"internal/publish",
 	"internal/run",
 	"internal/semdiff",
