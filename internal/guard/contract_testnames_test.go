@@ -22,7 +22,6 @@ var unnamed = []string{
 	"internal/fixtures",
 	"internal/publish",
 	"internal/run",
-	"internal/semdiff",
 	"internal/tui",
 	"internal/untrusted",
 	"internal/validate",
