@@ -20,7 +20,6 @@ var unnamed = []string{
 	"cmd/wopkit",
 	"internal/atomicfile",
 	"internal/fixtures",
-	"internal/publish",
 	"internal/run",
 	"internal/tui",
 	"internal/untrusted",
