@@ -19,7 +19,6 @@ import (
 var unnamed = []string{
 	"cmd/wopkit",
 	"internal/atomicfile",
-	"internal/fixtures",
 	"internal/run",
 	"internal/tui",
 	"internal/untrusted",
