@@ -250,7 +250,7 @@ func TestRoadFromNewToPullRequest(t *testing.T) {
 	os.WriteFile(ip, append(b, '\n'), 0o644)
 	edit(t, filepath.Join(hello, "pack.json"), `"version": "0.1.1",`, `"version": "0.1.2",`)
 	out = r.run(r.work, packCmd, 1) // the $ids still name 0.1.1
-	out = r.run(r.work, r.find(out, "wopkit validate --fix "), 0)
+	r.run(r.work, r.find(out, "wopkit validate --fix "), 0)
 	out = r.run(r.work, packCmd, 0)
 	out = r.run(r.work, r.find(out, "wopkit publish "), 1)
 	if !strings.Contains(out, "needs a minor bump") && !strings.Contains(out, "need a minor bump") {
@@ -261,7 +261,7 @@ func TestRoadFromNewToPullRequest(t *testing.T) {
 	if !strings.Contains(out, "→ 0.2.0") {
 		t.Errorf("%s:\n%s", bump, out)
 	}
-	out = r.run(r.work, "wopkit validate --strict --for-registry hello", 0)
+	r.run(r.work, "wopkit validate --strict --for-registry hello", 0)
 	out = r.run(r.work, packCmd, 0)
 	out = r.run(r.work, r.find(out, "wopkit publish "), 0)
 	r.prSteps(out)
