@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/chainexp"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
@@ -265,7 +266,7 @@ func expansion(plan *scaffold.Plan) []string {
 		if err != nil {
 			return nil
 		}
-		if k, _ := p.Root.Get("kind"); k != "workflow-chain" {
+		if k, _ := p.Root.Get("kind"); k != kinds.WorkflowChainName {
 			return nil
 		}
 		ids := p.ChainIDs()
