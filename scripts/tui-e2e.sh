@@ -810,6 +810,35 @@ e2e_resume() {
 	keys C-d C-d # the input ends: the draft is kept
 	wait_for '^EXIT=1'
 	[ -e "$d" ] || fail "the draft resumed in accessible mode is gone"
+
+	# issue 44, item 1: a draft is offered where the files were going too, listed with its pack name and
+	# age, and resumed by name from any folder
+	mkdir -p "$work/resume-name" "$work/resume-else"
+	start "cd resume-name && '$wopkit' new"
+	wait_for 'What do you want to create'
+	keys Enter
+	wait_for '^┃ Scope'
+	keys Enter
+	answer '^┃ Organisation' acme
+	answer '^┃ Pack name' named
+	enter_until '^┃ Runtime language'
+	keys Escape
+	wait_for 'Keep a draft'
+	keys y
+	wait_for 'kept a draft of your answers'
+	wait_for '^EXIT=0'
+	[ -e "$(draft_of "$work/resume-name/named")" ] || fail "the draft is not kept for the folder the files go to"
+	(cd "$work" && "$wopkit" new --list-drafts) >"$work/drafts.txt" 2>&1 || fail "--list-drafts failed: $(cat "$work/drafts.txt")"
+	grep -Eq '^[0-9a-f]+  community\.acme\.named  kept (just now|1 minute ago)$' "$work/drafts.txt" ||
+		fail "--list-drafts does not list the draft with its pack name and age: $(cat "$work/drafts.txt")"
+	start "cd resume-else && '$wopkit' new --resume community.acme.named"
+	wait_for '^┃ Runtime language'
+	screen | grep -q 'wopkit new · runtime · community.acme.named' || fail "--resume NAME did not resume the draft"
+	keys Escape
+	wait_for 'Keep a draft'
+	keys n
+	wait_for '^EXIT=0'
+	[ ! -e "$(draft_of "$work/resume-name")" ] || fail "the draft resumed by name and dropped is still offered where it was kept"
 	echo "tui-e2e: resume ok"
 }
 

@@ -83,7 +83,14 @@ func printInspect(w io.Writer, d *inspectInfo, asJSON bool) error {
 	if m.Description != "" {
 		safeLine(w, "           %s", m.Description)
 	}
-	safeLine(w, "spec:      %s, %s", m.Spec, specFrom[m.SpecFrom])
+	from, ok := specFrom[m.SpecFrom]
+	if marks, isMarks := strings.CutPrefix(m.SpecFrom, kinds.MarksReason); isMarks {
+		from, ok = "told by its v2 marks ("+marks+"): its engines.openwop range names no ceiling", true
+	}
+	if !ok {
+		from = m.SpecFrom
+	}
+	safeLine(w, "spec:      %s, %s", m.Spec, from)
 	signing := "none in pack.json (unsigned, or a legacy ed25519 pack signed over the whole .tgz by its detached .sig)"
 	if len(info.Signing) > 0 {
 		signing = string(info.Signing)
@@ -110,6 +117,27 @@ func printInspect(w io.Writer, d *inspectInfo, asJSON bool) error {
 		canon = "yes: pack.json is its own canonical (JCS) form"
 	}
 	safeLine(w, "canonical: %s", canon)
+	for i, a := range m.AgentList {
+		label := "agents:   "
+		if i > 0 {
+			label = "          "
+		}
+		eval := "no eval suite"
+		switch {
+		case a.EvalSuite != "" && a.EvalPresent:
+			eval = "eval suite " + a.EvalSuite
+		case a.EvalSuite != "":
+			eval = "eval suite " + a.EvalSuite + ", MISSING from the tarball"
+		}
+		safeLine(w, "%s %s (%s)", label, a.AgentID, eval)
+	}
+	for i, t := range m.ToolManifests {
+		label := "tools:    "
+		if i > 0 {
+			label = "          "
+		}
+		safeLine(w, "%s %s (tool install manifest)", label, t)
+	}
 	safeLine(w, "entries:   %d files, %d bytes unpacked", len(info.Entries), info.Unpacked)
 	for _, e := range info.Entries {
 		safeLine(w, "  %s %10d  %s", fs.FileMode(e.Mode).Perm(), e.Size, e.Name)
@@ -207,7 +235,7 @@ func contentNoun(member string) string {
 }
 
 // specFrom says in words what told a document's spec version
-// (validate.DetectSpec's reasons).
+// (kinds.DetectSpec's reasons).
 var specFrom = map[string]string{
 	"$schema":    "named by its $schema",
 	"signing":    "told by the shape of its signing block",

@@ -217,3 +217,35 @@ func TestInspectSignatureEntry(t *testing.T) {
 		t.Errorf("unsigned pack has a signature line:\n%s", out)
 	}
 }
+
+// Issue 44 item 8: inspect lists a tarball's agents with their eval
+// suites, and its tool manifests.
+func TestInspectListsAgentsEvalsAndTools(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "hello")
+	for _, args := range [][]string{
+		{"new", "pack", "--yes", "--dir", dir, "--set", "name=vendor.acme.hello"},
+		{"new", "agent", "--pack", dir, "--set", "id=writer", "--set", "eval=true"},
+		{"new", "agent", "--pack", dir, "--set", "id=greeter", "--set", "toolAllowlist=mcp:acme-search"},
+	} {
+		if _, errOut, code := runCmd(t, args...); code != 0 {
+			t.Fatalf("%v: %s", args, errOut)
+		}
+	}
+	os.MkdirAll(filepath.Join(dir, "tools"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tools", "acme-search.tool.json"), []byte(`{"manifest_version": "0.4"}`), 0o644)
+	tgz := filepath.Join(t.TempDir(), "hello.tgz")
+	if _, errOut, code := runCmd(t, "pack", dir, "--no-validate", "-o", tgz); code != 0 {
+		t.Fatalf("pack: %s", errOut)
+	}
+	out, errOut, code := runCmd(t, "inspect", tgz)
+	for _, want := range []string{
+		"agents:    vendor.acme.hello.writer (eval suite evals/writer.json)",
+		"           vendor.acme.hello.greeter (no eval suite)",
+		"tools:     tools/acme-search.tool.json (tool install manifest)",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("inspect lacks %q: exit %d\n%s%s", want, code, out, errOut)
+		}
+	}
+}

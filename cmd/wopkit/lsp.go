@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/lsp"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -44,7 +45,7 @@ func newLspCmd() *cobra.Command {
 			"Editors start it themselves: see \"Editor integration\" in docs/GUIDE.md.",
 		Example: "  wopkit lsp\n  wopkit lsp --stdio\n  wopkit lsp --spec v2\n  wopkit lsp --for-registry --registry ../openwop-registry",
 		PreRunE: func(*cobra.Command, []string) error {
-			if _, ok := validate.ParseSpec(o.Spec); !ok {
+			if _, ok := kinds.ParseSpec(o.Spec); !ok {
 				return werr.New(werr.Usage, "usage", "unknown --spec %q", o.Spec).WithHint("use v1 or v2")
 			}
 			if o.Registry != "" && !o.ForRegistry {
@@ -53,7 +54,7 @@ func newLspCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sp, _ := validate.ParseSpec(o.Spec)
+			sp, _ := kinds.ParseSpec(o.Spec)
 			v, err := validate.New(validate.Options{SchemaDir: o.SchemaDir, Spec: sp, ForRegistry: o.ForRegistry})
 			if err != nil {
 				return err

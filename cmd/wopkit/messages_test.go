@@ -70,3 +70,28 @@ func TestReadmeNeovimSnippetSaysItsVersion(t *testing.T) {
 		t.Errorf("the Neovim snippet does not check the version before it uses 0.8's API:\n%s", snippet)
 	}
 }
+
+// Issue 44 item 9: a Neovim 0.7 snippet (Debian stable) beside the 0.8
+// one, using only what 0.7 has: vim.lsp.start_client and
+// buf_attach_client, not vim.lsp.start nor vim.fs. (No Neovim 0.7 runs it
+// here: TestNeovimHeadless drives the Neovim the machine has.)
+func TestGuideHasANeovim07Snippet(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../docs/GUIDE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	at := strings.Index(s, "**Neovim 0.7**")
+	if at < 0 {
+		t.Fatal("docs/GUIDE.md has no Neovim 0.7 snippet")
+	}
+	rest := s[at:]
+	start := strings.Index(rest, "```lua\n")
+	end := strings.Index(rest[start+3:], "```")
+	snippet := rest[start : start+3+end]
+	if !strings.Contains(snippet, "vim.lsp.start_client(") || !strings.Contains(snippet, "vim.lsp.buf_attach_client(") ||
+		strings.Contains(snippet, "vim.fs.") || strings.Contains(snippet, "vim.lsp.start(") {
+		t.Errorf("the 0.7 snippet uses what 0.7 lacks, or not what it has:\n%s", snippet)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/migrate"
 	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/validate"
@@ -69,7 +70,7 @@ func newMigrateCmd() *cobra.Command {
 }
 
 func runMigrate(cmd *cobra.Command, path string, o *migrateOptions) error {
-	v, err := validate.New(validate.Options{SchemaDir: o.Schemas, Spec: validate.V2})
+	v, err := validate.New(validate.Options{SchemaDir: o.Schemas, Spec: kinds.V2})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -35,6 +36,13 @@ type newOptions struct {
 	DryRun     bool     // list what would be written, write nothing
 	Spec       string   // --spec v1|v2: the OpenWOP spec a new pack is written for (default v2)
 	ListKeys   bool     // --list-keys: print the --set keys of every kind, create nothing
+	Resume     bool     // --resume [DRAFT]: resume a kept draft (the argument names it, by id or pack name; none: the newest)
+	draft      string   // the draft --resume names (wizard.ResumeNewest: the newest)
+	ListDrafts bool     // --list-drafts: list the drafts kept, create nothing
+	// startDir is the folder new was run in (before leaveSourceTree moves
+	// away from wopkit's source tree): the folder a draft is kept for,
+	// which the wizard's message names.
+	startDir string
 }
 
 // AddFlags registers the flags of `wopkit new`.
@@ -50,6 +58,8 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.DryRun, "dry-run", false, "check the answers and list the files that would be written, writing nothing")
 	f.BoolVar(&o.ListKeys, "list-keys", false, "print the --set keys of every kind and exit")
 	f.BoolVar(&o.Accessible, "accessible", os.Getenv("ACCESSIBLE") != "", "plain line-by-line prompts instead of the full-screen wizard (also ACCESSIBLE=1)")
+	f.BoolVar(&o.Resume, "resume", false, "resume a draft the wizard kept, named by the argument (its id or pack name, see --list-drafts; none: the newest), whatever the folder")
+	f.BoolVar(&o.ListDrafts, "list-drafts", false, "list the drafts the wizard kept (id, pack name, age) and exit")
 }
 
 // runWizard is the terminal branch of `wopkit new`: the full-screen wizard,
@@ -59,9 +69,12 @@ func (o *newOptions) AddFlags(cmd *cobra.Command) {
 // always takes the non-interactive path.
 var runWizard = func(cmd *cobra.Command, o *newOptions) error {
 	opts := wizard.Options{Dir: o.Dir, Force: o.Force, Accessible: o.Accessible, DryRun: o.DryRun, Plain: styles.NoColor(),
-		Registry: os.Getenv(registryEnv)}
+		Registry: os.Getenv(registryEnv), DraftDir: o.startDir, Resume: o.draft}
 	if o.Accessible { // plain prompts read stdin, a terminal or not (scripts, screen readers)
 		opts.Input, opts.Screen = cmd.InOrStdin(), cmd.OutOrStdout()
+	}
+	if o.Resume { // the draft's own kind and answers
+		return wizard.Run(cmd.Context(), opts)
 	}
 	given := len(o.Sets) > 0 || o.Values != "" || o.Spec != ""
 	switch o.Kind {
@@ -137,16 +150,29 @@ func newNewCmd() *cobra.Command {
 			"  wopkit new chain --pack chains --set id=digest --set steps.1.typeId=vendor.acme.tools.digest\n" +
 			"  wopkit new agent --yes --dir agents --set id=vendor.acme.writer --set modelClass=writing\n" +
 			"  wopkit new eval --yes --set targetAgentId=vendor.acme.writer\n" +
-			"  wopkit new tool --yes --set tool.id=acme-search --set runtime.kind=python-module --set install.method=pip",
+			"  wopkit new tool --yes --set tool.id=acme-search --set runtime.kind=python-module --set install.method=pip\n" +
+			"  wopkit new --list-drafts                       # the drafts the wizard kept\n" +
+			"  wopkit new --resume community.acme.hello       # resume one, from any folder",
 		Args:      usageArgs(cobra.MaximumNArgs(1)),
 		ValidArgs: newKinds,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			o.Kind = "pack"
+			if o.Resume { // the argument names the draft, which knows its kind
+				o.draft = wizard.ResumeNewest
+				if len(args) == 1 {
+					o.draft = args[0]
+				}
+				args = nil
+			}
 			if len(args) == 1 {
 				o.Kind = args[0]
 			}
 			if slices.Index(newKinds, o.Kind) < 0 {
 				return werr.New(werr.Usage, "usage", "cannot create %q", o.Kind).WithHint("use one of: %s", strings.Join(newKinds, ", "))
+			}
+			if o.Resume && o.Yes {
+				return werr.New(werr.Usage, "usage", "--resume goes on with the wizard's questions and --yes asks none: give one of the two").
+					WithHint("resume the draft on a terminal, or with --accessible")
 			}
 			if o.Yes && o.Accessible && cmd.Flags().Changed("accessible") { // ACCESSIBLE=1 alone is a standing preference: --yes wins
 				return werr.New(werr.Usage, "usage", "--accessible asks the questions and --yes answers none of them (the suggestions and --set do): give one of the two").
@@ -177,8 +203,15 @@ func newNewCmd() *cobra.Command {
 				_, err := fmt.Fprintln(cmd.OutOrStdout(), newKeysIntro+scaffold.SetKeysHelp(96))
 				return err
 			}
+			if o.ListDrafts {
+				return wizard.ListDrafts(cmd.OutOrStdout(), time.Now())
+			}
+			o.startDir, _ = os.Getwd()
 			if err := leaveSourceTree(cmd.ErrOrStderr(), o); err != nil {
 				return err
+			}
+			if o.Resume && runWizard != nil {
+				return runWizard(cmd, o)
 			}
 			if !o.Yes && runWizard != nil && (o.Accessible || isTerminal(os.Stdin) && isTerminal(os.Stdout)) {
 				return runWizard(cmd, o)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -69,4 +70,32 @@ func TestNewStrictNamesPlaceholders(t *testing.T) {
 		t.Errorf("real values: validate --strict exit %d\n%s", code, out)
 	}
 
+}
+
+// Issue 44 item 8: `new agent --pack` writes a template description and
+// system prompt (in prompts/<id>.md); validate --strict names both (PH001),
+// from the one list of internal/placeholder, and passes once they are
+// replaced.
+func TestNewAgentPlaceholdersRefusedByStrict(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "hello")
+	if _, errOut, code := runCmd(t, "new", "pack", "--yes", "--dir", dir, "--set", "name=vendor.acme.hello", "--set", "description=Says hello."); code != 0 {
+		t.Fatalf("new pack: %s", errOut)
+	}
+	if _, errOut, code := runCmd(t, "new", "agent", "--pack", dir, "--set", "id=writer", "--set", "modelClass=writing"); code != 0 {
+		t.Fatalf("new agent: %s", errOut)
+	}
+	out, errOut, code := runCmd(t, "validate", "--strict", dir)
+	for _, want := range []string{"the description a new agent is given", "prompts/writer.md holds the template system prompt", "[PH001]"} {
+		if code != 1 || !strings.Contains(out+errOut, want) {
+			t.Errorf("validate --strict: exit %d, want 1 with %q:\n%s%s", code, want, out, errOut)
+		}
+	}
+	pj := filepath.Join(dir, "pack.json")
+	b, _ := os.ReadFile(pj)
+	os.WriteFile(pj, []byte(strings.Replace(string(b), `"Answers the task it is given."`, `"Writes short greetings."`, 1)), 0o644)
+	os.WriteFile(filepath.Join(dir, "prompts", "writer.md"), []byte("Write a short greeting for the name in the task.\n"), 0o644)
+	if out, errOut, code := runCmd(t, "validate", "--strict", dir); code != 0 {
+		t.Errorf("after replacing them: exit %d\n%s%s", code, out, errOut)
+	}
 }

@@ -314,3 +314,22 @@ func TestNewStandalone(t *testing.T) {
 		t.Errorf("bare id: exit %d, want 1 naming id\n%s", code, errOut)
 	}
 }
+
+// Issue 44, item 1: --list-drafts lists the drafts kept (none here: it
+// says so), --resume of a draft not kept says how to find them, and
+// --resume with --yes is refused as a contradiction.
+func TestNewDraftFlags(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	out, _, code := runCmd(t, "new", "--list-drafts")
+	if code != 0 || !strings.Contains(out, "no drafts kept") {
+		t.Errorf("--list-drafts with none: %d %q", code, out)
+	}
+	_, errOut, code := runCmd(t, "new", "--resume", "community.acme.none", "--accessible")
+	if code != 1 || !strings.Contains(errOut, "--list-drafts") {
+		t.Errorf("--resume of no draft: %d %q", code, errOut)
+	}
+	_, errOut, code = runCmd(t, "new", "--resume", "--yes")
+	if code != 2 || !strings.Contains(errOut, "--resume") {
+		t.Errorf("--resume --yes: %d %q", code, errOut)
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -52,8 +51,10 @@ func newPackNext(plan *scaffold.Plan) string {
 		if f.Path != "pack.json" {
 			continue
 		}
-		var m struct{ Name string }
-		if json.Unmarshal(f.Data, &m) != nil {
+		var m struct {
+			Name string `json:"name"`
+		}
+		if untrusted.DecodeJSON(f.Data, &m) != nil {
 			return ""
 		}
 		if org := orgOf(m.Name); org != "" {
@@ -98,8 +99,10 @@ func packFor(namespaces []string) string {
 		if err != nil {
 			continue
 		}
-		var m struct{ Name string }
-		if json.Unmarshal(data, &m) != nil {
+		var m struct {
+			Name string `json:"name"`
+		}
+		if untrusted.DecodeJSON(data, &m) != nil {
 			continue
 		}
 		for _, ns := range namespaces {

@@ -131,7 +131,7 @@ func (o *RunOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.Config, "config", "", "config JSON file, checked against the node's config schema")
 	cmd.Flags().StringVar(&o.Mocks, "mocks", "", `host surfaces' canned answers: {"surface": {"method": [answer, …]}}`)
 	cmd.Flags().StringVar(&o.Secrets, "secrets", "", "secrets for ctx.secrets: a JSON object or a .env file (never printed)")
-	cmd.Flags().StringVar(&o.Resume, "resume", "", "JSON file: call again after a suspension, suspend/interrupt returning this value")
+	cmd.Flags().StringVar(&o.Resume, "resume", "", "a JSON file: call again after a suspension, suspend and interrupt returning its value")
 	o.LimitOptions.AddFlags(cmd)
 }
 

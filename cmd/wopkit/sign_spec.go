@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/untrusted"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // defaultSignMethod is the method `wopkit sign` uses when --sign is not
@@ -42,7 +42,7 @@ func defaultSignMethod(path string, st os.FileInfo) string {
 	if err != nil {
 		return sign.MethodV2
 	}
-	if spec, _ := validate.DetectSpec(doc.Root); spec == validate.V1 {
+	if spec, _ := kinds.DetectSpec(doc.Root); spec == kinds.V1 {
 		return sign.MethodManual
 	}
 	return sign.MethodV2

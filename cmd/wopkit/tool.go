@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
@@ -73,7 +74,7 @@ func runToolUpgrade(cmd *cobra.Command, file string, o *toolUpgradeOptions) erro
 	if err != nil {
 		return err
 	}
-	rep := v.Bytes(target, out, validate.ToolManifest)
+	rep := v.Bytes(target, out, kinds.ToolManifest)
 	if !rep.Valid {
 		if err := printReport(cmd.ErrOrStderr(), rep); err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openwop/wopkit/internal/fix"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/publish"
 	"github.com/openwop/wopkit/internal/regcheck"
 	"github.com/openwop/wopkit/internal/report"
@@ -98,7 +99,7 @@ func newValidateCmd() *cobra.Command {
 				o.RunEntry = on
 			}
 			if o.Kind != "" {
-				if _, ok := validate.ParseKind(o.Kind); !ok {
+				if _, ok := kinds.Parse(o.Kind); !ok {
 					return werr.New(werr.Usage, "usage", "unknown --kind %q", o.Kind).
 						WithHint("use one of %s", kindList())
 				}
@@ -109,7 +110,7 @@ func newValidateCmd() *cobra.Command {
 			if o.Registry != "" && !o.ForRegistry {
 				return usageErr("--registry compares with a registry's published versions for --for-registry", "add --for-registry")
 			}
-			if _, ok := validate.ParseSpec(o.Spec); !ok {
+			if _, ok := kinds.ParseSpec(o.Spec); !ok {
 				return werr.New(werr.Usage, "usage", "unknown --spec %q", o.Spec).WithHint("use v1 or v2")
 			}
 			return nil
@@ -121,8 +122,8 @@ func newValidateCmd() *cobra.Command {
 			if len(args) == 0 {
 				args = []string{"."}
 			}
-			k, _ := validate.ParseKind(o.Kind)
-			sp, _ := validate.ParseSpec(o.Spec)
+			k, _ := kinds.Parse(o.Kind)
+			sp, _ := kinds.ParseSpec(o.Spec)
 			var err error
 			var cat validate.TypeCatalog
 			if o.Registry != "" { // OW020 resolves openwop:<typeId> against the tree new versions land in
@@ -324,7 +325,7 @@ func summaryLine(rep *validate.Report) string {
 
 func kindList() string {
 	var names []string
-	for _, k := range validate.Kinds() {
+	for _, k := range kinds.All() {
 		names = append(names, string(k))
 	}
 	return strings.Join(names, ", ")

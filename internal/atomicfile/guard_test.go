@@ -40,7 +40,7 @@ var doorDirs = []string{
 // through the door or is listed here with a reason a reviewer accepts; an
 // entry whose write is gone fails too, so the list stays true.
 var writesListed = map[string]string{
-	"internal/untrusted/files.go:OpenDir":           "os.OpenRoot of a folder to read (the read door); writes into it go through atomicfile.InDir",
+	"internal/untrusted/files.go:openDir":           "os.OpenRoot of a folder to read (the read door); writes into it go through atomicfile.InDir",
 	"internal/pack/source.go:openPack":              "os.OpenRoot of the pack folder to read it through the root (pack never writes into the pack folder)",
 	"internal/tui/tuitest/tuitest.go:Driver.Golden": "go test -update rewriting a golden file of wopkit's own tests (testdata/golden); only tests use the driver",
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/semdiff"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/validate"
@@ -115,7 +116,7 @@ func TestExplicitLevels(t *testing.T) {
 			t.Errorf("%s: %d files rewritten, want 5: %+v", level, len(res.Files), res.Files)
 		}
 		// What the registry's gate reads now passes: no OW013 under --for-registry.
-		v, _ := validate.New(validate.Options{ForRegistry: true, Spec: validate.V2})
+		v, _ := validate.New(validate.Options{ForRegistry: true, Spec: kinds.V2})
 		rep, err := v.Paths([]string{dir})
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
@@ -167,7 +168,7 @@ func check(o *Options, plan *scaffold.Plan, trial bool) Problems {
 		}
 		if strings.TrimSpace(r.Key.ID) == "" {
 			out = append(out, Problem{Subject: KeyID, Message: "a key id is needed to sign"})
-		} else if errs := scaffold.CheckField(o.Validator, validate.NodePack, "/signing/keyId", r.Key.ID); len(errs) > 0 {
+		} else if errs := scaffold.CheckField(o.Validator, kinds.NodePack, "/signing/keyId", r.Key.ID); len(errs) > 0 {
 			out = append(out, Problem{Subject: KeyID, Message: fmt.Sprintf("key id %q: %s", r.Key.ID, errs[0].Message), Hint: errs[0].Hint})
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/chainexp"
-	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/sign"
@@ -266,10 +265,7 @@ func expansion(plan *scaffold.Plan) []string {
 		if err != nil {
 			return nil
 		}
-		if k, _ := p.Root.Get("kind"); k != kinds.WorkflowChainName {
-			return nil
-		}
-		ids := p.ChainIDs()
+		ids := p.ChainIDs() // none but in a workflow-chain pack
 		if len(ids) == 0 {
 			return nil
 		}

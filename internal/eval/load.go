@@ -11,6 +11,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsvalue"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/packref"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
@@ -161,7 +162,7 @@ func Load(o LoadOptions) (*Target, error) {
 		if err != nil {
 			return nil, readErr(err, o.SuiteFile)
 		}
-		sv, err := validate.New(validate.Options{Kind: validate.EvalSuite})
+		sv, err := validate.New(validate.Options{Kind: kinds.EvalSuite})
 		if err != nil {
 			return nil, err
 		}

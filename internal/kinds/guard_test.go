@@ -81,3 +81,87 @@ func constName(name string) string {
 	}
 	return b.String() + "Name"
 }
+
+// maxNamingFiles is how many non-test files may name one pack kind (its
+// constants, or an alias of them): the table (packs.go), the kind's
+// scaffold file, its wizard pages file and its rules (issue 40, item 3).
+const maxNamingFiles = 4
+
+// TestKindNamesLiveInFewFiles: a pack kind other than node (the kind every
+// reader of packs defaults to) is named, by its constants of packs.go
+// (CardName, CardPack) or a constant equal to one of them (scaffold's
+// KindCard), in at most maxNamingFiles non-test files.
+func TestKindNamesLiveInFewFiles(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	type file struct {
+		rel string
+		f   *ast.File
+	}
+	var files []file
+	guard.Files(t, root, []string{"node_modules", "third_party"}, func(rel string, _ *token.FileSet, f *ast.File) {
+		files = append(files, file{rel, f})
+	})
+	// the constants of packs.go, by the value they hold
+	consts := map[string]string{} // constant -> kind name
+	for _, p := range Packs() {
+		for _, fl := range files {
+			if fl.rel != "internal/kinds/packs.go" {
+				continue
+			}
+			ast.Inspect(fl.f, func(n ast.Node) bool {
+				vs, ok := n.(*ast.ValueSpec)
+				if !ok || len(vs.Values) != len(vs.Names) {
+					return true
+				}
+				for i, v := range vs.Values {
+					if lit, ok := v.(*ast.BasicLit); ok {
+						if s, _ := strconv.Unquote(lit.Value); s == p.Name || s == string(p.Doc) {
+							consts[vs.Names[i].Name] = p.Name
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	if len(consts) < 2*len(Packs()) {
+		t.Fatalf("found %d constants of the pack kinds in packs.go, want 2 per kind: %v", len(consts), consts)
+	}
+	// and the constants elsewhere that are one of them under another name
+	for _, fl := range files {
+		ast.Inspect(fl.f, func(n ast.Node) bool {
+			vs, ok := n.(*ast.ValueSpec)
+			if !ok || len(vs.Values) != len(vs.Names) {
+				return true
+			}
+			for i, v := range vs.Values {
+				if sel, ok := v.(*ast.SelectorExpr); ok && consts[sel.Sel.Name] != "" {
+					consts[vs.Names[i].Name] = consts[sel.Sel.Name]
+				}
+			}
+			return true
+		})
+	}
+	naming := map[string][]string{} // kind name -> files
+	for _, fl := range files {
+		seen := map[string]bool{}
+		ast.Inspect(fl.f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && consts[id.Name] != "" && !seen[consts[id.Name]] {
+				seen[consts[id.Name]] = true
+				naming[consts[id.Name]] = append(naming[consts[id.Name]], fl.rel)
+			}
+			return true
+		})
+	}
+	for _, p := range Packs() {
+		if p.Name == NodeName {
+			continue
+		}
+		if got := naming[p.Name]; len(got) > maxNamingFiles {
+			t.Errorf("the pack kind %q is named in %d non-test files, at most %d: %s", p.Name, len(got), maxNamingFiles, strings.Join(got, ", "))
+		} else if len(got) == 0 {
+			t.Errorf("the pack kind %q is named nowhere: the count is broken", p.Name)
+		}
+	}
+}

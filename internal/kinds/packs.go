@@ -18,6 +18,9 @@ type Pack struct {
 	// Contents are the members holding the pack's entries, in the order
 	// `inspect` lists them.
 	Contents []Content
+	// Expands: the pack's entries are chains a host expands into a
+	// workflow (`wopkit chain expand`; the editor's expansion key).
+	Expands bool
 	// Published: the registry publishes packs of this kind (its reserved
 	// name scopes, the v2 rules of every published kind apply).
 	Published bool
@@ -95,7 +98,7 @@ var packs = []Pack{
 			{Member: "nodes", IDKey: "typeId", Noun: "node", CountKey: "nodeCount", IndexOrder: 1, Always: true, Symbol: symbolFunction},
 			{Member: "agents", IDKey: "agentId", Noun: "agent", CountKey: "agentCount", IndexOrder: 2, Always: true, Symbol: symbolClass},
 		}},
-	{Name: WorkflowChainName, Doc: WorkflowChainPack, V1Schema: "workflow-chain-pack-manifest.schema.json", V2Schema: "workflow-chain-pack-manifest.schema.json", Published: true, RulePrefix: "WC", Docs: "Workflow-chain packs",
+	{Name: WorkflowChainName, Doc: WorkflowChainPack, Expands: true, V1Schema: "workflow-chain-pack-manifest.schema.json", V2Schema: "workflow-chain-pack-manifest.schema.json", Published: true, RulePrefix: "WC", Docs: "Workflow-chain packs",
 		Tab: "Chains", LandingCount: "chainCount",
 		Contents: []Content{{Member: "chains", IDKey: "chainId", Noun: "chain", CountKey: "chainCount", IndexOrder: 5, Symbol: symbolModule}}},
 	{Name: ConnectionName, Doc: ConnectionPack, V2Schema: "connection-pack-manifest.schema.json", Published: true, RulePrefix: "CN", Docs: "Card, form-content, prompt and artifact-type packs",
@@ -133,6 +136,13 @@ func (p Pack) HoldsProvider() bool {
 		}
 	}
 	return false
+}
+
+// Expands reports whether documents of kind k are packs whose chains a
+// host expands (the row's Expands).
+func Expands(k Kind) bool {
+	p, ok := PackOf(k)
+	return ok && p.Expands
 }
 
 // PackNamed returns the row of a pack.json "kind" value.

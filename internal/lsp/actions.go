@@ -94,7 +94,7 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) []codeAction {
 			}
 		}
 	}
-	if path.Base(w.name) == "pack.json" && w.spec == validate.V1 && validate.IsPackKind(w.kind) {
+	if path.Base(w.name) == "pack.json" && w.spec == kinds.V1 && kinds.IsPack(w.kind) {
 		if rw, err := migrate.Manifest(w.doc.text, w.name); err == nil && rw.Out != nil {
 			if e := s.editOf(w, rw.Out); e != nil {
 				out = append(out, codeAction{Title: "Migrate this pack.json to OpenWOP v2 (wopkit migrate)", Kind: KindMigrate, Edit: e})

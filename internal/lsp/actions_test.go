@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
@@ -295,7 +296,7 @@ func TestMigrateAction(t *testing.T) {
 	if doc == nil {
 		t.Fatalf("migrated text does not parse:\n%s", after)
 	}
-	if sp, _ := validate.DetectSpec(doc.Root); sp != validate.V2 {
+	if sp, _ := kinds.DetectSpec(doc.Root); sp != kinds.V2 {
 		t.Errorf("migrated pack is %s:\n%s", sp, after)
 	}
 	if ps := errorsIn(problems(t, pj, after)); len(ps) > 0 {

@@ -16,7 +16,6 @@ import (
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/untrusted"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // Completion offers, at the cursor: the member names the schema allows
@@ -57,7 +56,7 @@ func (s *Server) Completion(_ context.Context, p *protocol.CompletionParams) (*p
 		}
 	}
 	switch {
-	case c.inObject && c.container == "" && key == "kind" && validate.IsPackKind(w.kind) && len(vals) <= 1:
+	case c.inObject && c.container == "" && key == "kind" && kinds.IsPack(w.kind) && len(vals) <= 1:
 		vals = nil
 		for _, k := range slices.Sorted(slices.Values(kinds.PackNames())) {
 			vals = append(vals, valueItem{text: k, detail: "pack kind"})
@@ -77,22 +76,22 @@ func (s *Server) Completion(_ context.Context, p *protocol.CompletionParams) (*p
 
 // guessKind names the kind and spec of a document that does not parse
 // mid-edit, from its file name and the text's "kind" and "$schema".
-func (s *Server) guessKind(w *view) (validate.Kind, validate.Spec) {
-	kind := validate.Unknown
-	spec := validate.V1
+func (s *Server) guessKind(w *view) (kinds.Kind, kinds.Spec) {
+	kind := kinds.Unknown
+	spec := kinds.V1
 	text := w.doc.text
 	if m := regexp.MustCompile(`"\$schema"\s*:\s*"[^"]*/spec/v2/`).Find(text); m != nil {
-		spec = validate.V2
+		spec = kinds.V2
 	}
 	if path.Base(w.name) == "pack.json" {
-		kind = validate.NodePack
+		kind = kinds.NodePack
 		if m := regexp.MustCompile(`"kind"\s*:\s*"([a-z-]+)"`).FindSubmatch(text); m != nil {
 			if root, err := jsondoc.Parse([]byte(`{"kind":"` + string(m[1]) + `"}`)); err == nil {
-				kind = validate.Detect("pack.json", root.Root)
+				kind = kinds.Detect("pack.json", root.Root)
 			}
 		}
 		if regexp.MustCompile(`"openwop"\s*:\s*"[^"]*<\s*v?([3-9]|\d{2,})\.0\.0`).Match(text) {
-			spec = validate.V2
+			spec = kinds.V2
 		}
 	}
 	return kind, spec

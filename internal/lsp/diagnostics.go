@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/report"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -177,7 +178,7 @@ func (s *Server) check(doc *document) map[string][]protocol.Diagnostic {
 	// The server is attached to every JSON file of the workspace: one that
 	// parses and is no OpenWOP or tool document (package.json, a schema)
 	// is none of its business, and gets only what a pack reports on it.
-	if len(rep.Files) > 0 && rep.Files[0].Kind == validate.Unknown && filepath.Base(doc.path) != "pack.json" && parsed(doc.text) != nil {
+	if len(rep.Files) > 0 && rep.Files[0].Kind == kinds.Unknown && filepath.Base(doc.path) != "pack.json" && parsed(doc.text) != nil {
 		return out
 	}
 	for i, fr := range rep.Files {

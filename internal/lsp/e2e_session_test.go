@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -210,11 +211,11 @@ func TestSessionAsAnEditorDrivesIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, _ := validate.New(validate.Options{})
-	help := v.HelpFor(validate.V2, validate.NodePack, "/agents/0/modelClass")
+	help := v.HelpFor(kinds.V2, kinds.NodePack, "/agents/0/modelClass")
 	if help == "" || !strings.Contains(h.Contents.Value, help) || !strings.Contains(h.Contents.Value, "**modelClass**") {
 		t.Errorf("hover on modelClass: %q; the wizard's help is %q", h.Contents.Value, help)
 	}
-	if fi := v.FieldFor(validate.V2, validate.NodePack, "/agents/0/modelClass"); len(fi.Enum) > 0 && !strings.Contains(h.Contents.Value, "`"+fi.Enum[0]+"`") {
+	if fi := v.FieldFor(kinds.V2, kinds.NodePack, "/agents/0/modelClass"); len(fi.Enum) > 0 && !strings.Contains(h.Contents.Value, "`"+fi.Enum[0]+"`") {
 		t.Errorf("hover on modelClass lists no allowed value: %q", h.Contents.Value)
 	}
 

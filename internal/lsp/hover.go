@@ -9,7 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // view is an open document parsed, with what the schema help needs.
@@ -17,8 +17,8 @@ type view struct {
 	doc  *document
 	ls   *lines
 	jd   *jsondoc.Doc // nil when the text does not parse
-	kind validate.Kind
-	spec validate.Spec
+	kind kinds.Kind
+	spec kinds.Spec
 	name string
 }
 
@@ -34,10 +34,10 @@ func (s *Server) viewOf(u protocol.DocumentURI) *view {
 	}
 	w := &view{doc: d, ls: newLines(d.text), jd: parsed(d.text), name: filepath.ToSlash(path)}
 	if w.jd != nil {
-		w.kind = validate.Detect(w.name, w.jd.Root)
+		w.kind = kinds.Detect(w.name, w.jd.Root)
 		w.spec = s.v.SpecOf(w.kind, w.jd)
 	} else if filepath.Base(path) == "pack.json" {
-		w.kind = validate.NodePack
+		w.kind = kinds.NodePack
 	}
 	return w
 }
@@ -86,8 +86,8 @@ func (s *Server) help(w *view, pointer string) string {
 	return b.String()
 }
 
-func specName(sp validate.Spec) string {
-	if sp == validate.SpecAuto {
+func specName(sp kinds.Spec) string {
+	if sp == kinds.SpecAuto {
 		return "v1"
 	}
 	return string(sp)

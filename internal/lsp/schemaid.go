@@ -8,8 +8,8 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/untrusted"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // OW013 is reported on a schema file, not on the pack.json whose check finds
@@ -27,7 +27,7 @@ func (s *Server) schemaIDFixes(w *view, rng protocol.Range) []codeAction {
 	var out []codeAction
 	// A schema is no document kind of its own: a manifest, suite or
 	// prompt is not checked against its packs here.
-	if w.jd == nil || w.jd.Root.Kind != jsondoc.Object || w.kind != validate.Unknown {
+	if w.jd == nil || w.jd.Root.Kind != jsondoc.Object || w.kind != kinds.Unknown {
 		return out
 	}
 	root, ok := s.rootOf(w.doc.path)

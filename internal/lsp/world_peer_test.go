@@ -22,6 +22,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
@@ -143,8 +144,8 @@ func TestPeerJSONLanguageServerIsASubset(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		k := validate.Detect("pack.json", jd.Root)
-		id := validate.SchemaIDFor(v.SpecOf(k, jd), k)
+		k := kinds.Detect("pack.json", jd.Root)
+		id := kinds.SchemaIDFor(v.SpecOf(k, jd), k)
 		if id == "" {
 			t.Logf("%s: no schema for %s: not compared", p, k)
 			continue

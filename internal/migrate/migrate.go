@@ -17,6 +17,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/atomicfile"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -187,7 +188,7 @@ func locate(path string) (file, dir string, err error) {
 // pack's code is never run (no OW017): migrating is editing a manifest.
 func check(v *validate.Validator, name, dir string, data []byte) []Problem {
 	if v == nil {
-		v, _ = validate.New(validate.Options{Spec: validate.V2})
+		v, _ = validate.New(validate.Options{Spec: kinds.V2})
 	}
 	out := []Problem{}
 	fsys, err := untrusted.DirFS(dir)
@@ -216,7 +217,7 @@ func problems(ps []validate.Problem, file string) []Problem {
 // v1Validator checks the original as v1, to tell the problems migrating
 // did not bring.
 func v1Validator() *validate.Validator {
-	v, _ := validate.New(validate.Options{Spec: validate.V1})
+	v, _ := validate.New(validate.Options{Spec: kinds.V1})
 	return v
 }
 

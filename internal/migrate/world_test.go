@@ -14,6 +14,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -141,7 +142,7 @@ func checkMigration(t *testing.T, ajv func(schema, file string) (bool, string), 
 	if sa, sb := skeleton(t, before, migrated), skeleton(t, after, migrated); sa != sb {
 		t.Errorf("bytes outside the migrated members changed:\n--- before\n%s\n--- after\n%s", sa, sb)
 	}
-	v, err := validate.New(validate.Options{Spec: validate.V2})
+	v, err := validate.New(validate.Options{Spec: kinds.V2})
 	if err != nil {
 		t.Fatal(err)
 	}

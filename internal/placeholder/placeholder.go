@@ -24,6 +24,11 @@ const (
 	// ExampleOrg is the organisation of the names a scaffold makes up
 	// (community.example.my-pack).
 	ExampleOrg = "example"
+	// AgentDescription is the description of a new agent.
+	AgentDescription = "Answers the task it is given."
+	// AgentSystemPrompt is the system prompt of a new agent (in its
+	// prompts/<id>.md, or inline).
+	AgentSystemPrompt = "You are a helpful assistant. Read the task, answer it concisely, and say when you are not sure."
 	// ZeroDigest is the SHA-256 of a download a scaffold cannot know.
 	ZeroDigest = "0000000000000000000000000000000000000000000000000000000000000000"
 )
@@ -49,6 +54,14 @@ type Placeholder struct {
 var list = []Placeholder{
 	{What: "the description a new pack is given", Fix: "say in a sentence what the pack does",
 		at: root("description"), is: func(v string) bool { return strings.HasPrefix(v, DescriptionLead) }},
+	{What: "the description a new agent is given", Fix: "say in a sentence what the agent does",
+		at: func(t []string) bool {
+			return t[len(t)-1] == "description" && (len(t) == 1 || len(t) == 3 && t[0] == "agents")
+		},
+		is: func(v string) bool { return v == AgentDescription }},
+	{What: "the template system prompt of a new agent", Fix: "write the agent's own instructions",
+		at: func(t []string) bool { return len(t) > 0 && t[len(t)-1] == "systemPrompt" },
+		is: IsAgentSystemPrompt},
 	{What: "the summary a new tool is given", Fix: "say in a sentence what the tool does",
 		at: path("tool", "summary"), is: func(v string) bool { return v == ToolSummary }},
 	{What: "a name under the example organisation", Fix: "name it under your own organisation (<scope>.<org>.<name>)",
@@ -119,3 +132,7 @@ func path(names ...string) func([]string) bool {
 }
 
 func anywhere([]string) bool { return true }
+
+// IsAgentSystemPrompt reports whether a system prompt (a member's value or
+// a prompt file's content) is still the one a new agent is given.
+func IsAgentSystemPrompt(v string) bool { return strings.TrimSpace(v) == AgentSystemPrompt }

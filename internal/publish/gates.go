@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/publish/jsjson"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/tarball"
@@ -52,12 +53,12 @@ func checkVersionManifest(m *jsjson.Obj, what, spec string) error {
 	if err != nil {
 		return err
 	}
-	sp := validate.V2
+	sp := kinds.V2
 	if spec == SpecV1 {
-		sp = validate.V1
+		sp = kinds.V1
 	}
 	var problems []string
-	for _, p := range v.CheckValueFor(sp, validate.VersionManifest, "", json.RawMessage(jsjson.Stringify(m))) {
+	for _, p := range v.CheckValueFor(sp, kinds.VersionManifest, "", json.RawMessage(jsjson.Stringify(m))) {
 		if p.Severity == validate.Error {
 			problems = append(problems, termsafe.String(p.Message+" (at "+orRoot(p.Pointer)+") ["+p.Rule+"]"))
 		}

@@ -3,10 +3,10 @@ package publish
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/untrusted"
 )
 
@@ -24,7 +24,7 @@ func Checkout(root string) string {
 
 // workflowRun matches a check a workflow runs: a node script of the
 // registry ("node registry/scripts/build-index.mjs --check").
-var workflowRun = regexp.MustCompile(`^(?:-\s*)?(?:run:\s*)?(node (?:registry/)?scripts/[A-Za-z0-9._/-]+\.mjs(?: --[a-z-]+)*)\s*$`)
+var workflowRun = lazyre.New(`^(?:-\s*)?(?:run:\s*)?(node (?:registry/)?scripts/[A-Za-z0-9._/-]+\.mjs(?: --[a-z-]+)*)\s*$`)
 
 // PRChecks are the checks the registry's pull-request workflows run,
 // named from the checkout's .github/workflows (the node scripts of the
@@ -44,7 +44,7 @@ func PRChecks(checkout string) []string {
 			continue
 		}
 		for _, line := range strings.Split(string(data), "\n") {
-			m := workflowRun.FindStringSubmatch(strings.TrimSpace(line))
+			m := workflowRun.Compiled().FindStringSubmatch(strings.TrimSpace(line))
 			if m == nil || slices.Contains(out, m[1]) {
 				continue
 			}

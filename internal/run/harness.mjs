@@ -47,6 +47,7 @@ const ErrorCtor = Error;
 const DateNow = Date.now;
 const DateCtor = Date;
 const AbortCtl = AbortController;
+const ResponseCtor = Response;
 const abortFn = Function.prototype.call.bind(AbortController.prototype.abort);
 const processOn = process.on.bind(process);
 const exit = process.exit.bind(process);
@@ -201,7 +202,9 @@ function errorOf(e, allowNet) {
     c = own(c, "cause");
   }
   const code = own(e, "code");
-  return { code: typeof code === "string" && code !== "" ? strSlice(code, 0, 200) : "pack_node_error", message: safeText(e) };
+  const cap = own(e, "capability");
+  return { code: typeof code === "string" && code !== "" ? strSlice(code, 0, 200) : "pack_node_error", message: safeText(e),
+    capability: typeof cap === "string" ? strSlice(cap, 0, 200) : undefined };
 }
 
 function denied(perm, res) {
@@ -280,6 +283,13 @@ function mockSurface(spec, path, state) {
             const e = new ErrorCtor(StringCtor(own(t, "message") ?? "mock error from " + name));
             if (own(t, "code") !== undefined) e.code = t.code;
             return PromiseCtor.reject(e);
+          }
+          if (a !== null && typeof a === "object" && !isArray(a) && hasOwn(a, "$response")) {
+            // a Fetch API Response, for surfaces that return one (http.safeFetch, fetch)
+            const rsp = a.$response ?? {};
+            const body = own(rsp, "body");
+            return PromiseCtor.resolve(new ResponseCtor(body === undefined || body === null ? null : typeof body === "string" ? body : stringify(body),
+              { status: own(rsp, "status") ?? 200, headers: own(rsp, "headers") ?? {} }));
           }
           return PromiseCtor.resolve(plain(a));
         },
@@ -389,7 +399,13 @@ async function call(req, done) {
     });
     ctx.secrets = secrets;
     const suspend = (kind) => (payload) => {
-      if (req.hasResume) return plain(req.resume);
+      if (req.hasResume) {
+        // keyed by the payload's key when the resume value has that member
+        const key = own(payload, "key");
+        const rv = req.resume;
+        if (typeof key === "string" && rv !== null && typeof rv === "object" && !isArray(rv) && hasOwn(rv, key)) return plain(rv[key]);
+        return plain(rv);
+      }
       if (state.suspended === undefined) {
         const k = own(payload, "kind");
         state.suspended = { kind: typeof k === "string" ? k : kind, data: jsonSafe(own(payload, "data") ?? payload) };
@@ -433,7 +449,7 @@ async function call(req, done) {
   };
   current = (e) => {
     const er = errorOf(e, allowNet);
-    finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, thrown: true });
+    finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, capability: er.capability, thrown: true });
   };
   timer = NumberIsFinite(req.timeoutMs) && req.timeoutMs > 0
     ? SetTimeout(() => {
@@ -451,7 +467,7 @@ async function call(req, done) {
       if (e === SUSPEND) finish({ status: "suspended" });
       else {
         const er = errorOf(e, allowNet);
-        finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, thrown: true, thrownKind: typeOf(e) });
+        finish({ status: "failure", code: er.code, message: er.message, denied: er.denied, capability: er.capability, thrown: true, thrownKind: typeOf(e) });
       }
     }
   })();

@@ -122,6 +122,9 @@ type CallError struct {
 	PackCode *string `json:"packCode"`
 	// Denied names what the sandbox refused (FileSystemRead, network, …).
 	Denied string `json:"-"`
+	// Capability is the capability a host_capability_missing error names
+	// (its .capability), when it names one.
+	Capability string `json:"-"`
 }
 
 // Interrupt is a suspension's payload.
@@ -271,6 +274,7 @@ type frame struct {
 	Message         string          `json:"message"`
 	PackCode        *string         `json:"packCode"`
 	Denied          string          `json:"denied"`
+	Capability      string          `json:"capability"`
 	Export          string          `json:"export"`
 	Returned        bool            `json:"returned"`
 	Thrown          bool            `json:"thrown"`
@@ -565,7 +569,7 @@ func (p *nodeProc) call(ctx context.Context, id int, c Call, o HostOptions) (out
 					}
 				default:
 					out.Status = "failure"
-					out.Error = &CallError{Code: f.Code, Message: f.Message, PackCode: f.PackCode, Denied: f.Denied}
+					out.Error = &CallError{Code: f.Code, Message: f.Message, PackCode: f.PackCode, Denied: f.Denied, Capability: f.Capability}
 					if out.Error.Code == "" {
 						out.Error.Code = "sandbox_invocation_error"
 					}

@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -25,6 +26,20 @@ type Pack struct {
 	Nodes    []Node
 	// Peers are the peerDependencies family keys the pack declares.
 	Peers []string
+
+	cache *schemaCache // the schemas compiled so far (nil: none kept)
+}
+
+// schemaCache keeps a pack's compiled schemas: the cases of one `test`
+// check their configs, inputs and outputs against the same few files.
+type schemaCache struct {
+	mu    sync.Mutex
+	byRef map[string]compiled
+}
+
+type compiled struct {
+	s   *validate.PackSchema
+	err error
 }
 
 // Node is one nodes[] entry.
@@ -67,7 +82,8 @@ func LoadPack(dir string) (*Pack, error) {
 	if err := d.ReadJSON("pack.json", maxFile, &m); err != nil {
 		return nil, err
 	}
-	p := &Pack{Dir: dir, Name: m.Name, Kind: m.Kind, Language: m.Runtime.Language, Entry: m.Runtime.Entry}
+	p := &Pack{Dir: dir, Name: m.Name, Kind: m.Kind, Language: m.Runtime.Language, Entry: m.Runtime.Entry,
+		cache: &schemaCache{byRef: map[string]compiled{}}}
 	if p.Entry == "" {
 		p.Entry = "index.mjs"
 	}
@@ -139,6 +155,21 @@ func (p *Pack) schema(ref string) (*validate.PackSchema, error) {
 	if ref == "" {
 		return nil, nil
 	}
+	if p.cache == nil {
+		return p.compile(ref)
+	}
+	p.cache.mu.Lock()
+	defer p.cache.mu.Unlock()
+	c, ok := p.cache.byRef[ref]
+	if !ok {
+		c.s, c.err = p.compile(ref)
+		p.cache.byRef[ref] = c
+	}
+	return c.s, c.err
+}
+
+// compile reads and compiles the pack schema at ref.
+func (p *Pack) compile(ref string) (*validate.PackSchema, error) {
 	d, err := untrusted.OpenDir(p.Dir)
 	if err != nil {
 		return nil, err

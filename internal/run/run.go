@@ -218,6 +218,9 @@ func Execute(ctx context.Context, h *Host, p *Pack, n Node, pr *Prepared) (*Repo
 		checkOutputs(p, n, r)
 	}
 	annotate(p, o, r)
+	if !h.opts.AllowNet && r.Error != nil && r.Error.Code != "sandbox_capability_denied" && netRefused(r.Error.Message) {
+		r.Warnings = append(r.Warnings, "the failure looks like the network the sandbox refuses: run with --allow-net, or give the host's fetch surface (http.safeFetch) in --mocks")
+	}
 	redact(r, pr.secrets)
 	return r, nil
 }
@@ -281,7 +284,11 @@ func annotate(p *Pack, o *Outcome, r *Report) {
 	code := r.Error.Code
 	switch {
 	case code == "host_capability_missing":
-		r.Warnings = append(r.Warnings, "host_capability_missing: "+p.family())
+		need := ""
+		if r.Error.Capability != "" {
+			need = "the node needs " + r.Error.Capability + "; "
+		}
+		r.Warnings = append(r.Warnings, "host_capability_missing: "+need+p.family())
 	case r.Error.PackCode != nil:
 		r.Warnings = append(r.Warnings, fmt.Sprintf("the node returned {status: \"error\", error: {code: %q}}: the reference host maps every non-success return to pack_node_error and drops the pack's code; throw an Error with .code to keep it", *r.Error.PackCode))
 	case o.Returned && o.Export == "":
@@ -300,6 +307,17 @@ func registeredList() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// netRefused reports whether a failure's message is that of a socket or a
+// name lookup the sandbox refused (as a pack's own error wraps it).
+func netRefused(msg string) bool {
+	for _, s := range []string{"getaddrinfo", "EAI_AGAIN", "connect EPERM", "socket EPERM", "fetch failed"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // redact replaces the secrets' values in everything shown.

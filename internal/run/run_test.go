@@ -86,12 +86,14 @@ func TestResultMapping(t *testing.T) {
 		"other":   `return {ok: true};`,
 		"throwc":  `const e = new Error("no"); e.code = "Not A Code"; throw e;`,
 		"thrown":  `throw null;`,
-		"hostcap": `const e = new Error("no kv"); e.code = "host_capability_missing"; throw e;`,
+		"hostcap": `const e = new Error("no kv"); e.code = "host_capability_missing"; e.capability = "storage.kv"; throw e;`,
 		"suspend": `const v = await ctx.suspend({kind: "clarification", data: {q: 1}}); return {status: "success", outputs: {text: String(v)}};`,
 		"badout":  `return {status: "success", outputs: {text: 5}};`,
+		"keyed":   `const a = await ctx.interrupt({key: "approve", kind: "approval"}); const b = await ctx.suspend({key: "why", kind: "clarification"}); return {status: "success", outputs: {text: a + "/" + b}};`,
 		"nooutp":  `return {status: "success"};`,
 		"mock":    `const a = await ctx.storage.kv.get("k"); try { await ctx.storage.kv.get("k"); } catch (e) { return {status: "success", outputs: {text: a + ":" + e.code}}; } return {status: "success", outputs: {text: "no throw"}};`,
 		"exhaust": `await ctx.mcp.callTool(); await ctx.mcp.callTool(); return {status: "success", outputs: {}};`,
+		"fetch":   `const r = await ctx.http.safeFetch("https://x"); return {status: "success", outputs: {text: r.status + ":" + r.headers.get("x-a") + ":" + (await r.json()).v}};`,
 	})
 	os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
 	os.WriteFile(filepath.Join(dir, "schemas", "out.json"), []byte(`{"type":"object","properties":{"text":{"type":"string"}}}`), 0o644)
@@ -126,13 +128,15 @@ func TestResultMapping(t *testing.T) {
 		{"other", "failure", "pack_node_error", "only {status: \"success\"", Input{}},
 		{"throwc", "failure", "Not A Code", "neither a registered v2 error code", Input{}},
 		{"thrown", "failure", "pack_node_error", "", Input{}},
-		{"hostcap", "failure", "host_capability_missing", "peerDependencies", Input{}},
+		{"hostcap", "failure", "host_capability_missing", "the node needs storage.kv; the pack declares no peerDependencies", Input{}},
 		{"suspend", "suspended", "", "", Input{}},
 		{"suspend", "success", "", "", Input{Resume: []byte(`"yes"`)}},
 		{"badout", "failure", "node_output_invalid", "", Input{}},
+		{"keyed", "success", "", "", Input{Resume: []byte(`{"approve": true, "why": "because"}`)}},
 		{"nooutp", "failure", "node_output_invalid", "", Input{}},
 		{"mock", "success", "", "", Input{Mocks: []byte(`{"storage.kv": {"get": ["v1", {"$throw": {"code": "acme.nope", "message": "x"}}]}}`)}},
 		{"exhaust", "failure", "mock_exhausted", "", Input{Mocks: []byte(`{"mcp": {"callTool": [1]}}`)}},
+		{"fetch", "success", "", "", Input{Mocks: []byte(`{"http": {"safeFetch": [{"$response": {"status": 201, "headers": {"x-a": "b"}, "body": {"v": 7}}}]}}`)}},
 	} {
 		r := call(c.name, c.in)
 		code := ""
@@ -160,6 +164,14 @@ func TestResultMapping(t *testing.T) {
 		case "mock":
 			if string(r.Outputs) != `{"text":"v1:acme.nope"}` {
 				t.Errorf("mock outputs %s", r.Outputs)
+			}
+		case "keyed":
+			if string(r.Outputs) != `{"text":"true/because"}` {
+				t.Errorf("keyed resume outputs %s", r.Outputs)
+			}
+		case "fetch":
+			if string(r.Outputs) != `{"text":"201:b:7"}` {
+				t.Errorf("fetch outputs %s", r.Outputs)
 			}
 		case "badout":
 			if len(r.Problems) == 0 || r.Problems[0].Pointer != "/text" {

@@ -11,13 +11,14 @@ import (
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	"github.com/openwop/wopkit/internal/jsonedit"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
 func init() {
-	registerKind(newKind(Kind{Name: "node", Verb: "node", Order: 85, About: "A node added into a pack", Schema: validate.NodePack},
+	registerKind(newKind(Kind{Name: "node", Verb: "node", Order: 85, About: "A node added into a pack", Schema: kinds.NodePack},
 		NodeAnswers{}.Defaults))
 }
 
@@ -39,7 +40,7 @@ func (s *PackSource) version() string {
 	if s.doc == nil {
 		return ""
 	}
-	if sp, _ := validate.DetectSpec(s.doc.Root); sp != validate.V2 {
+	if sp, _ := kinds.DetectSpec(s.doc.Root); sp != kinds.V2 {
 		return ""
 	}
 	return s.doc.Root.Get("version").Text()
@@ -119,7 +120,7 @@ func PlanAgent(src *PackSource, a AgentAnswers, v *validate.Validator) (*Plan, e
 		return nil, err
 	}
 	man := src.Manifest
-	if sp, _ := validate.DetectSpec(src.doc.Root); sp == validate.V2 {
+	if sp, _ := kinds.DetectSpec(src.doc.Root); sp == kinds.V2 {
 		d.Role = AgentRoleV2 // as in a new v2 pack; the v1 agent schema has no role
 		// and the peer dependencies a new v2 pack with agents declares,
 		// those the pack lacks added after engines (the rest kept as is).

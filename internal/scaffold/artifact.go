@@ -78,9 +78,9 @@ func ArtifactSyncOn() []string { return artifactSyncOn() }
 func ArtifactDisplays() []string { return artifactDisplays() }
 
 var (
-	artifactValidations = schemaEnum(validate.ArtifactTypePack, "/artifactTypes/0/validation")
-	artifactSyncOn      = schemaEnum(validate.ArtifactTypePack, "/artifactTypes/0/syncOn")
-	artifactDisplays    = schemaEnum(validate.ArtifactTypePack, "/artifactTypes/0/rendering/display")
+	artifactValidations = schemaEnum(kinds.ArtifactTypePack, "/artifactTypes/0/validation")
+	artifactSyncOn      = schemaEnum(kinds.ArtifactTypePack, "/artifactTypes/0/syncOn")
+	artifactDisplays    = schemaEnum(kinds.ArtifactTypePack, "/artifactTypes/0/rendering/display")
 )
 
 // Normalize fills the spec's engines range and the kind.
@@ -251,7 +251,7 @@ type artifactSchemaDoc struct {
 // ArtifactFieldPointer returns the JSON pointer in pack.json of an
 // artifact-type pack answer field ("artifactTypes.0.display" is
 // "/artifactTypes/0/rendering/display"), for checking a value as it is
-// typed (CheckField with validate.ArtifactTypePack); "" for answers that
+// typed (CheckField with kinds.ArtifactTypePack); "" for answers that
 // are not one value of pack.json as typed (an id without a dot is appended
 // to the pack name; properties and required go to the type's schema file;
 // the host base to the schema's $id).

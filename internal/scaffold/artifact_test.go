@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // TestArtifactPackDefaults: the default artifact-type pack declares one
@@ -38,7 +38,7 @@ func TestArtifactPackDefaults(t *testing.T) {
 		t.Error("pack.json without its schema file validates")
 	}
 	for _, fr := range frs {
-		if fr.Path == "pack.json" && (fr.Kind != validate.ArtifactTypePack || fr.Spec != validate.V2) || len(fr.Errors)+len(fr.Warnings) > 0 {
+		if fr.Path == "pack.json" && (fr.Kind != kinds.ArtifactTypePack || fr.Spec != kinds.V2) || len(fr.Errors)+len(fr.Warnings) > 0 {
 			t.Errorf("%s %s %s: %v %v", fr.Path, fr.Kind, fr.Spec, fr.Errors, fr.Warnings)
 		}
 	}
@@ -105,7 +105,7 @@ func TestArtifactFieldPointer(t *testing.T) {
 	if ArtifactFieldPointer("artifactTypes.0.id") != "" || ArtifactFieldPointer("artifactTypes.0.properties") != "" {
 		t.Error("a pointer for an answer that is not one value of pack.json as typed")
 	}
-	if errs := CheckField(nil, validate.ArtifactTypePack, ArtifactFieldPointer("artifactTypes.0.validation"), "loose"); len(errs) == 0 {
+	if errs := CheckField(nil, kinds.ArtifactTypePack, ArtifactFieldPointer("artifactTypes.0.validation"), "loose"); len(errs) == 0 {
 		t.Error("CheckField accepts validation loose")
 	}
 }

@@ -79,7 +79,7 @@ func (CardAnswers) Defaults() CardAnswers {
 // extensions are accepted too).
 func CardInputTypes() []string { return cardInputTypes() }
 
-var cardInputTypes = schemaPatternWords(validate.CardPack, "/cards/0/inputs/0/type")
+var cardInputTypes = schemaPatternWords(kinds.CardPack, "/cards/0/inputs/0/type")
 
 // Normalize fills the spec's engines range and the kind.
 func (a *CardPackAnswers) Normalize() error { return a.normalize(KindCard) }
@@ -296,7 +296,7 @@ type cardPromptDoc struct {
 
 // CardFieldPointer returns the JSON pointer in pack.json of a card pack
 // answer field ("cards.0.inputs.1.type" is "/cards/0/inputs/1/type"), for
-// checking a value as it is typed (CheckField with validate.CardPack); ""
+// checking a value as it is typed (CheckField with kinds.CardPack); ""
 // for answers that are not one value of the document as typed (a card id
 // without a dot is appended to the pack name; a default is read as its
 // input's type).

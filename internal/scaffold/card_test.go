@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // TestCardPackDefaults: the default card pack is a v2 card pack without
@@ -38,7 +38,7 @@ func TestCardPackDefaults(t *testing.T) {
 		t.Errorf("pack.json:\n%s", pj)
 	}
 	for _, fr := range orDefault(nil).PackFiles("pack.json", p.FS(nil), pj) {
-		if fr.Kind != validate.CardPack || fr.Spec != validate.V2 || len(fr.Errors)+len(fr.Warnings) > 0 {
+		if fr.Kind != kinds.CardPack || fr.Spec != kinds.V2 || len(fr.Errors)+len(fr.Warnings) > 0 {
 			t.Errorf("%s %s: %v %v", fr.Kind, fr.Spec, fr.Errors, fr.Warnings)
 		}
 	}
@@ -102,7 +102,7 @@ func TestCardFieldPointer(t *testing.T) {
 	if CardFieldPointer("cards.0.id") != "" || CardFieldPointer("cards.0.inputs.0.default") != "" {
 		t.Error("a pointer for an answer that is not one value as typed")
 	}
-	if errs := CheckField(nil, validate.CardPack, CardFieldPointer("cards.0.inputs.0.type"), "Long Text"); len(errs) == 0 {
+	if errs := CheckField(nil, kinds.CardPack, CardFieldPointer("cards.0.inputs.0.type"), "Long Text"); len(errs) == 0 {
 		t.Error("CheckField accepts input type Long Text")
 	}
 }

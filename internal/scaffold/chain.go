@@ -147,16 +147,16 @@ func PackKinds() []string { return packKinds() }
 
 // The schema lists, read from the embedded v2 schemas once.
 var (
-	chainCapabilities = schemaEnum(validate.WorkflowChainPack, "/chains/0/capabilities")
+	chainCapabilities = schemaEnum(kinds.WorkflowChainPack, "/chains/0/capabilities")
 	// ChainOutput.type is a free string whose description names the JSON
 	// Schema type tokens; the same schema lists them as the enum of a
 	// produced variable's type.
-	chainValueTypes = schemaEnum(validate.WorkflowChainPack, "/chains/0/producedVariables/0/type")
+	chainValueTypes = schemaEnum(kinds.WorkflowChainPack, "/chains/0/producedVariables/0/type")
 	packKinds       = schemaList(func(v *validate.Validator) []string {
 		var names []string
 		for _, k := range Kinds() {
 			if k.IsPack() {
-				names = append(names, v.FieldFor(validate.V2, k.Schema, "/kind").Enum...)
+				names = append(names, v.FieldFor(kinds.V2, k.Schema, "/kind").Enum...)
 			}
 		}
 		return names
@@ -549,7 +549,7 @@ func sortedKeys(m map[string]string) []string {
 // ChainFieldPointer returns the JSON pointer in pack.json of a chain pack
 // answer field ("chains.0.steps.1.typeId" is "/chains/0/dag/nodes/1/typeId"),
 // so a wizard can check a value as it is typed (CheckField with
-// validate.WorkflowChainPack); "" for answers that are not one value of
+// kinds.WorkflowChainPack); "" for answers that are not one value of
 // the document (a step's params, a parameter's required flag).
 func ChainFieldPointer(a ChainPackAnswers, field string) string {
 	toks := strings.Split(field, ".")
@@ -579,7 +579,7 @@ var chainPointers = pointerMap(ChainPackAnswers{})
 
 func init() {
 	registerKind(newKind(Kind{Name: "chain", Verb: "chain", Order: 100, About: "A chain added into a workflow-chain pack",
-		Schema: validate.WorkflowChainPack}, ChainAnswers{}.Defaults))
+		Schema: kinds.WorkflowChainPack}, ChainAnswers{}.Defaults))
 }
 
 // ChainIDs lists the pack's chainIds, in order.
@@ -632,11 +632,11 @@ func PlanChain(src *PackSource, c ChainAnswers, v *validate.Validator) (*Plan, e
 	return p, nil
 }
 
-// spec is the spec version the pack follows (validate.DetectSpec): a
+// spec is the spec version the pack follows (kinds.DetectSpec): a
 // chain added to a v2 pack pins its node types, one added to a v1 pack
 // cannot.
 func (s *PackSource) spec() string {
-	if sp, _ := validate.DetectSpec(s.doc.Root); sp == validate.V1 {
+	if sp, _ := kinds.DetectSpec(s.doc.Root); sp == kinds.V1 {
 		return SpecV1
 	}
 	return SpecV2

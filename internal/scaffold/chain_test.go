@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -60,7 +61,7 @@ func TestChainPackDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, fr := range v.PackFiles("pack.json", p.FS(nil), pj) {
-		if fr.Kind != validate.WorkflowChainPack || fr.Spec != validate.V2 {
+		if fr.Kind != kinds.WorkflowChainPack || fr.Spec != kinds.V2 {
 			t.Errorf("validated as %s %s", fr.Kind, fr.Spec)
 		}
 		if len(fr.Errors)+len(fr.Warnings) > 0 {
@@ -177,7 +178,7 @@ func TestChainFieldPointer(t *testing.T) {
 	if ptr := ChainFieldPointer(a, "chains.0.steps.0.params"); ptr != "" {
 		t.Errorf("params is not one value, got %q", ptr)
 	}
-	errs := CheckField(nil, validate.WorkflowChainPack, ChainFieldPointer(a, "chains.0.steps.0.typeId"), "Fetch")
+	errs := CheckField(nil, kinds.WorkflowChainPack, ChainFieldPointer(a, "chains.0.steps.0.typeId"), "Fetch")
 	if len(errs) == 0 || !strings.Contains(errs.Error(), "Fetch") {
 		t.Errorf("CheckField of a bad typeId: %v", errs)
 	}

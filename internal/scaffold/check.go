@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -215,14 +216,14 @@ func orDefault(v *validate.Validator) *validate.Validator {
 
 // CheckField checks one value as the author types it, against the schema
 // of the field at pointer in a document of kind k (for example
-// validate.NodePack, "/name"), with the validator's own words. v may be nil.
-func CheckField(v *validate.Validator, k validate.Kind, pointer string, value any) FieldErrors {
-	return CheckFieldFor(v, validate.SpecAuto, k, pointer, value)
+// kinds.NodePack, "/name"), with the validator's own words. v may be nil.
+func CheckField(v *validate.Validator, k kinds.Kind, pointer string, value any) FieldErrors {
+	return CheckFieldFor(v, kinds.SpecAuto, k, pointer, value)
 }
 
 // CheckFieldFor is CheckField under spec version spec (a v2 pack's field
 // is checked as the v2 schema checks it).
-func CheckFieldFor(v *validate.Validator, spec validate.Spec, k validate.Kind, pointer string, value any) FieldErrors {
+func CheckFieldFor(v *validate.Validator, spec kinds.Spec, k kinds.Kind, pointer string, value any) FieldErrors {
 	var errs FieldErrors
 	for _, pr := range orDefault(v).CheckValueFor(spec, k, pointer, value) {
 		errs = append(errs, FieldError{Field: fieldOf(pointer), Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint})

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -114,19 +114,19 @@ func TestPackRefusals(t *testing.T) {
 func TestCheckField(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		kind  validate.Kind
+		kind  kinds.Kind
 		ptr   string
 		value any
 		ok    bool
 	}{
-		{validate.NodePack, "/name", "vendor.acme.hello", true},
-		{validate.NodePack, "/name", "Hello", false},
-		{validate.NodePack, "/version", "1.2.3", true},
-		{validate.NodePack, "/version", "1.2", false},
-		{validate.Agent, "/modelClass", "writing", true},
-		{validate.Agent, "/modelClass", "poetry", false},
-		{validate.ToolManifest, "/tool/id", "gmail-yep", true},
-		{validate.ToolManifest, "/tool/id", "G", false},
+		{kinds.NodePack, "/name", "vendor.acme.hello", true},
+		{kinds.NodePack, "/name", "Hello", false},
+		{kinds.NodePack, "/version", "1.2.3", true},
+		{kinds.NodePack, "/version", "1.2", false},
+		{kinds.Agent, "/modelClass", "writing", true},
+		{kinds.Agent, "/modelClass", "poetry", false},
+		{kinds.ToolManifest, "/tool/id", "gmail-yep", true},
+		{kinds.ToolManifest, "/tool/id", "G", false},
 	}
 	for _, tt := range tests {
 		errs := CheckField(nil, tt.kind, tt.ptr, tt.value)

@@ -123,7 +123,7 @@ var (
 func loadConnLists() {
 	connListsOnce.Do(func() {
 		v := orDefault(nil)
-		f := func(ptr string) []string { return v.FieldFor(validate.V2, validate.ConnectionPack, ptr).Enum }
+		f := func(ptr string) []string { return v.FieldFor(kinds.V2, kinds.ConnectionPack, ptr).Enum }
 		connCats = f("/provider/category")
 		connAuthKinds = f("/provider/auth/kind")
 		connFlows = f("/provider/auth/authFlow")
@@ -131,7 +131,7 @@ func loadConnLists() {
 		// the reach object's members (exactly one is written): those of
 		// the kinds scaffold knows how to write that the schema declares
 		for _, name := range []string{"mcp", "openapi", "integration"} {
-			if v.FieldFor(validate.V2, validate.ConnectionPack, "/provider/reach/"+name).SchemaURL != "" {
+			if v.FieldFor(kinds.V2, kinds.ConnectionPack, "/provider/reach/"+name).SchemaURL != "" {
 				connReaches = append(connReaches, name)
 			}
 		}

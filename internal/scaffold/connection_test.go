@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // TestConnectionPackDefaults: the default connection pack is a v2 pack
@@ -33,7 +33,7 @@ func TestConnectionPackDefaults(t *testing.T) {
 		t.Errorf("pack.json:\n%s", pj)
 	}
 	for _, fr := range orDefault(nil).PackFiles("pack.json", p.FS(nil), pj) {
-		if fr.Kind != validate.ConnectionPack || fr.Spec != validate.V2 || len(fr.Errors)+len(fr.Warnings) > 0 {
+		if fr.Kind != kinds.ConnectionPack || fr.Spec != kinds.V2 || len(fr.Errors)+len(fr.Warnings) > 0 {
 			t.Errorf("%s %s: %v %v", fr.Kind, fr.Spec, fr.Errors, fr.Warnings)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/placeholder"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -172,14 +173,14 @@ func schemaList(read func(v *validate.Validator) []string) func() []string {
 }
 
 // schemaEnum lists the enum of the member at ptr of the v2 schema of kind.
-func schemaEnum(kind validate.Kind, ptr string) func() []string {
-	return schemaList(func(v *validate.Validator) []string { return v.FieldFor(validate.V2, kind, ptr).Enum })
+func schemaEnum(kind kinds.Kind, ptr string) func() []string {
+	return schemaList(func(v *validate.Validator) []string { return v.FieldFor(kinds.V2, kind, ptr).Enum })
 }
 
 // schemaPatternWords lists the plain-word alternatives of the pattern of
 // the member at ptr of the v2 schema of kind (see patternWords).
-func schemaPatternWords(kind validate.Kind, ptr string) func() []string {
+func schemaPatternWords(kind kinds.Kind, ptr string) func() []string {
 	return schemaList(func(v *validate.Validator) []string {
-		return patternWords(v.FieldFor(validate.V2, kind, ptr).Pattern)
+		return patternWords(v.FieldFor(kinds.V2, kind, ptr).Pattern)
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -146,8 +147,8 @@ func TestDeclarativeScaffoldAjv(t *testing.T) {
 }
 
 // TestDeclarativeKinds: each declarative kind's constant is its schema's
-// const "kind", NewDeclarative gives its default answers planned as set
-// (and nothing for node), and PackKinds lists node then these in order.
+// const "kind", its default answers (New, their identity through Pack)
+// are planned as set, and PackKinds lists node then these in order.
 func TestDeclarativeKinds(t *testing.T) {
 	t.Parallel()
 	want := []string{KindNode}
@@ -155,7 +156,7 @@ func TestDeclarativeKinds(t *testing.T) {
 		if !k.IsPack() || k.Name == KindNode {
 			continue
 		}
-		if got := orDefault(nil).FieldFor(validate.V2, k.Schema, "/kind").Enum; len(got) != 1 || got[0] != k.Name {
+		if got := orDefault(nil).FieldFor(kinds.V2, k.Schema, "/kind").Enum; len(got) != 1 || got[0] != k.Name {
 			t.Errorf("%s: the %s schema's kind is %v", k.Name, k.Schema, got)
 		}
 		a := k.New()

@@ -55,9 +55,9 @@ func (NodeAnswers) Defaults() NodeAnswers {
 func (AgentAnswers) Defaults() AgentAnswers {
 	return AgentAnswers{
 		ID:            "assistant",
-		Description:   "Answers the task it is given.",
+		Description:   placeholder.AgentDescription,
 		ModelClass:    "general",
-		SystemPrompt:  "You are a helpful assistant. Read the task, answer it concisely, and say when you are not sure.",
+		SystemPrompt:  placeholder.AgentSystemPrompt,
 		ToolAllowlist: []string{},
 		Confidence:    0.7,
 		Handoff:       true,

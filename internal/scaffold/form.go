@@ -108,8 +108,8 @@ func CheckHostFormat(s string) error {
 }
 
 var (
-	formFieldTypes   = schemaPatternWords(validate.FormContentPack, "/templates/0/fields/0/type")
-	formFieldFormats = schemaPatternWords(validate.FormContentPack, "/templates/0/fields/0/format")
+	formFieldTypes   = schemaPatternWords(kinds.FormContentPack, "/templates/0/fields/0/type")
+	formFieldFormats = schemaPatternWords(kinds.FormContentPack, "/templates/0/fields/0/format")
 )
 
 // Normalize fills the spec's engines range and the kind.
@@ -224,7 +224,7 @@ type formFieldDoc struct {
 // FormFieldPointer returns the JSON pointer in pack.json of a form-content
 // pack answer field ("templates.0.fields.1.type" is
 // "/templates/0/fields/1/type"), for checking a value as it is typed
-// (CheckField with validate.FormContentPack); "" for answers that are not
+// (CheckField with kinds.FormContentPack); "" for answers that are not
 // one value of the document as typed (an id without a dot is appended to
 // the pack name; a default is read as its field's type).
 func FormFieldPointer(field string) string { return formPointers.Pointer(field) }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // TestFormPackDefaults: the default form-content pack is strictly valid,
@@ -24,7 +24,7 @@ func TestFormPackDefaults(t *testing.T) {
 		t.Errorf("pack.json:\n%s", pj)
 	}
 	for _, fr := range orDefault(nil).PackFiles("pack.json", p.FS(nil), pj) {
-		if fr.Kind != validate.FormContentPack || fr.Spec != validate.V2 || len(fr.Errors)+len(fr.Warnings) > 0 {
+		if fr.Kind != kinds.FormContentPack || fr.Spec != kinds.V2 || len(fr.Errors)+len(fr.Warnings) > 0 {
 			t.Errorf("%s %s: %v %v", fr.Kind, fr.Spec, fr.Errors, fr.Warnings)
 		}
 	}
@@ -88,7 +88,7 @@ func TestFormFieldPointer(t *testing.T) {
 	if FormFieldPointer("templates.0.id") != "" || FormFieldPointer("templates.0.fields.0.default") != "" {
 		t.Error("a pointer for an answer that is not one value as typed")
 	}
-	if errs := CheckField(nil, validate.FormContentPack, FormFieldPointer("templates.0.fields.0.type"), "Long Text"); len(errs) == 0 {
+	if errs := CheckField(nil, kinds.FormContentPack, FormFieldPointer("templates.0.fields.0.type"), "Long Text"); len(errs) == 0 {
 		t.Error("CheckField accepts field type Long Text")
 	}
 }

@@ -34,7 +34,7 @@ type Kind struct {
 	// About is one line for a menu ("A prompt pack (…)").
 	About string
 	// Schema is the validator's kind of the document written.
-	Schema validate.Kind
+	Schema kinds.Kind
 	// Readme is the README template (under templates/), "" for none.
 	Readme string
 	// New returns the default answers, a pointer (for Set and Values).
@@ -110,10 +110,7 @@ func (k Kind) SetHelp() string {
 
 // NotScaffolded are the pack kinds the validator knows that `wopkit new`
 // does not write, with the reason (every other pack kind has a Kind).
-var NotScaffolded = map[kinds.Kind]string{
-	validate.FrontendPlugin: "a frontend plugin is a UI bundle built with its own web tooling: wopkit validates, packs and signs one, but does not scaffold it",
-	validate.OtherPack:      "a pack kind no schema covers",
-}
+var NotScaffolded = map[kinds.Kind]string{kinds.FrontendPlugin: "a frontend plugin is a UI bundle built with its own web tooling: wopkit validates, packs and signs one, but does not scaffold it", kinds.OtherPack: "a pack kind no schema covers"}
 
 // registered are the kinds `wopkit new` writes, in Order.
 var registered []Kind

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // TestKindsCoverPackKinds: every pack kind the validator knows has exactly
@@ -15,8 +15,8 @@ import (
 // pack Kind's schema is a pack kind whose const "kind" is its name.
 func TestKindsCoverPackKinds(t *testing.T) {
 	t.Parallel()
-	for _, vk := range validate.Kinds() {
-		if !validate.IsPackKind(vk) {
+	for _, vk := range kinds.All() {
+		if !kinds.IsPack(vk) {
 			continue
 		}
 		var with []string
@@ -37,10 +37,10 @@ func TestKindsCoverPackKinds(t *testing.T) {
 		if !k.IsPack() {
 			continue
 		}
-		if !validate.IsPackKind(k.Schema) {
+		if !kinds.IsPack(k.Schema) {
 			t.Errorf("%s: %s is no pack kind", k.Name, k.Schema)
 		}
-		if got := orDefault(nil).FieldFor(validate.V2, k.Schema, "/kind").Enum; k.Name != KindNode && !slices.Equal(got, []string{k.Name}) {
+		if got := orDefault(nil).FieldFor(kinds.V2, k.Schema, "/kind").Enum; k.Name != KindNode && !slices.Equal(got, []string{k.Name}) {
 			t.Errorf("%s: the %s schema's kind is %v", k.Name, k.Schema, got)
 		}
 		if k.Plan == nil || k.New == nil || k.Readme == "" {

@@ -97,9 +97,9 @@ func PromptVariableTypes() []string { return promptVariableTypes() }
 func PromptVariableSources() []string { return promptVariableSources() }
 
 var (
-	promptKinds           = schemaEnum(validate.PromptPack, "/prompts/0/kind")
-	promptVariableTypes   = schemaEnum(validate.PromptPack, "/prompts/0/variables/0/type")
-	promptVariableSources = schemaEnum(validate.PromptPack, "/prompts/0/variables/0/source")
+	promptKinds           = schemaEnum(kinds.PromptPack, "/prompts/0/kind")
+	promptVariableTypes   = schemaEnum(kinds.PromptPack, "/prompts/0/variables/0/type")
+	promptVariableSources = schemaEnum(kinds.PromptPack, "/prompts/0/variables/0/source")
 )
 
 // Normalize fills the spec's engines range and the kind.
@@ -236,6 +236,6 @@ type modelHintsDoc struct {
 // PromptFieldPointer returns the JSON pointer in pack.json of a prompt
 // pack answer field ("prompts.1.variables.0.default" is
 // "/prompts/1/variables/0/defaultValue"), for checking a value as it is
-// typed (CheckField with validate.PromptPack); "" for answers that are not
+// typed (CheckField with kinds.PromptPack); "" for answers that are not
 // one value of the document.
 func PromptFieldPointer(field string) string { return promptPointers.Pointer(field) }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -43,7 +44,7 @@ func TestPromptPackDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, fr := range v.PackFiles("pack.json", p.FS(nil), pj) {
-		if fr.Kind != validate.PromptPack || fr.Spec != validate.V2 || len(fr.Errors)+len(fr.Warnings) > 0 {
+		if fr.Kind != kinds.PromptPack || fr.Spec != kinds.V2 || len(fr.Errors)+len(fr.Warnings) > 0 {
 			t.Errorf("%s %s: %v %v", fr.Kind, fr.Spec, fr.Errors, fr.Warnings)
 		}
 	}
@@ -133,7 +134,7 @@ func TestPromptFieldPointer(t *testing.T) {
 			t.Errorf("%s -> %s -> %s", field, ptr, back)
 		}
 	}
-	if errs := CheckField(nil, validate.PromptPack, PromptFieldPointer("prompts.0.kind"), "assistant"); len(errs) == 0 {
+	if errs := CheckField(nil, kinds.PromptPack, PromptFieldPointer("prompts.0.kind"), "assistant"); len(errs) == 0 {
 		t.Error("CheckField accepts prompt kind assistant")
 	}
 }

@@ -3,17 +3,18 @@ package scaffold
 import (
 	"strings"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
 func init() {
 	ag := newKind(Kind{Name: "agent", Verb: "agent", Order: 80, About: "A standalone agent manifest (or an agent added into a pack)",
-		Schema: validate.Agent}, AgentAnswers{}.StandaloneDefaults)
+		Schema: kinds.Agent}, AgentAnswers{}.StandaloneDefaults)
 	ag.Full = func() any { a := fullAgent(); return &a }
 	ag.Plan = func(a any, v *validate.Validator) (*Plan, error) { return PlanStandaloneAgent(*a.(*AgentAnswers), v) }
 	registerKind(ag)
 	ev := newKind(Kind{Name: "eval", Verb: "eval", Order: 90, About: "A standalone eval suite (or a suite added into a pack)",
-		Schema: validate.EvalSuite}, EvalAnswers{}.StandaloneDefaults)
+		Schema: kinds.EvalSuite}, EvalAnswers{}.StandaloneDefaults)
 	ev.Full = func() any { e := fullEval(); return &e }
 	ev.Plan = func(a any, v *validate.Validator) (*Plan, error) { return PlanStandaloneEval(*a.(*EvalAnswers), v) }
 	registerKind(ev)
@@ -70,7 +71,7 @@ func PlanStandaloneAgent(a AgentAnswers, v *validate.Validator) (*Plan, error) {
 	}
 	// the manifest first: it is what the author asked for
 	p.Files = append(p.Files[len(p.Files)-1:], p.Files[:len(p.Files)-1]...)
-	if errs := checkStandalone(v, p, file, validate.Agent); len(errs) > 0 {
+	if errs := checkStandalone(v, p, file, kinds.Agent); len(errs) > 0 {
 		return nil, errs
 	}
 	return p, nil
@@ -87,7 +88,7 @@ func PlanStandaloneEval(e EvalAnswers, v *validate.Validator) (*Plan, error) {
 		e.SuiteID = DefaultSuiteID(t[:strings.LastIndexByte(t, '.')], suffix(t))
 	}
 	if e.SuiteID == "" { // buildEval would name it after a pack there is not
-		return nil, CheckField(nil, validate.EvalSuite, "/suiteId", "")
+		return nil, CheckField(nil, kinds.EvalSuite, "/suiteId", "")
 	}
 	name := e.SuiteID
 	if i := strings.LastIndex(name, ".evals."); i >= 0 {
@@ -103,7 +104,7 @@ func PlanStandaloneEval(e EvalAnswers, v *validate.Validator) (*Plan, error) {
 	if _, err := buildEval(p, "", "", name, e, file); err != nil {
 		return nil, err
 	}
-	if errs := checkStandalone(v, p, file, validate.EvalSuite); len(errs) > 0 {
+	if errs := checkStandalone(v, p, file, kinds.EvalSuite); len(errs) > 0 {
 		return nil, errs
 	}
 	return p, nil
@@ -122,7 +123,7 @@ func standaloneName(name, fallback string) string {
 // checkStandalone validates the main document of a standalone plan (as
 // kind k) and every eval suite the plan writes, strictly, and maps the
 // problems to answer fields.
-func checkStandalone(v *validate.Validator, p *Plan, main string, k validate.Kind) FieldErrors {
+func checkStandalone(v *validate.Validator, p *Plan, main string, k kinds.Kind) FieldErrors {
 	v = orDefault(v)
 	var errs FieldErrors
 	for _, f := range p.Files {
@@ -131,7 +132,7 @@ func checkStandalone(v *validate.Validator, p *Plan, main string, k validate.Kin
 			if !strings.HasSuffix(f.Path, ".json") || !strings.HasPrefix(f.Path, "evals/") {
 				continue
 			}
-			kind = validate.EvalSuite
+			kind = kinds.EvalSuite
 		}
 		for _, pr := range v.Bytes(f.Path, f.Data, kind).Problems() {
 			fe := FieldError{File: f.Path, Pointer: pr.Pointer, Message: pr.Message, Hint: pr.Hint, Field: fieldOf(pr.Pointer), Rule: pr.Rule}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -27,7 +28,7 @@ func validateWritten(t *testing.T, p *Plan, file string) string {
 	for _, pr := range rep.Problems() {
 		t.Error(pr.String())
 	}
-	if n := len(rep.Files); n < 1 || rep.Files[0].Kind == validate.Unknown {
+	if n := len(rep.Files); n < 1 || rep.Files[0].Kind == kinds.Unknown {
 		t.Errorf("%s was not recognised: %+v", file, rep.Files)
 	}
 	return dir
@@ -127,7 +128,7 @@ func TestPlanStandaloneEval(t *testing.T) {
 // TestStandaloneRefusals refuses bad ids with the validator's own words.
 func TestStandaloneRefusals(t *testing.T) {
 	v, _ := validate.New(validate.Options{Strict: true})
-	words := func(k validate.Kind, ptr string, val any) string {
+	words := func(k kinds.Kind, ptr string, val any) string {
 		ps := v.CheckValue(k, ptr, val)
 		if len(ps) == 0 {
 			t.Fatalf("the validator accepts %v at %s", val, ptr)
@@ -150,13 +151,13 @@ func TestStandaloneRefusals(t *testing.T) {
 		name, field, want string
 		err               error
 	}{
-		{"bare agent id", "id", words(validate.Agent, "/agentId", "assistant"), agent(func(a *AgentAnswers) { a.ID = "assistant" })},
-		{"upper-case agent id", "id", words(validate.Agent, "/agentId", "Vendor.Acme.X"), agent(func(a *AgentAnswers) { a.ID = "Vendor.Acme.X" })},
-		{"empty agent id", "id", words(validate.Agent, "/agentId", ""), agent(func(a *AgentAnswers) { a.ID = "" })},
-		{"bad model class", "modelClass", words(validate.Agent, "/modelClass", "poetry"), agent(func(a *AgentAnswers) { a.ModelClass = "poetry" })},
-		{"suite id without evals", "suiteId", words(validate.EvalSuite, "/suiteId", "vendor.acme.suite"), eval(func(e *EvalAnswers) { e.SuiteID = "vendor.acme.suite" })},
-		{"empty suite id", "suiteId", words(validate.EvalSuite, "/suiteId", ""), eval(func(e *EvalAnswers) { e.SuiteID = "" })},
-		{"bad version", "version", words(validate.EvalSuite, "/version", "1.0"), eval(func(e *EvalAnswers) { e.Version = "1.0" })},
+		{"bare agent id", "id", words(kinds.Agent, "/agentId", "assistant"), agent(func(a *AgentAnswers) { a.ID = "assistant" })},
+		{"upper-case agent id", "id", words(kinds.Agent, "/agentId", "Vendor.Acme.X"), agent(func(a *AgentAnswers) { a.ID = "Vendor.Acme.X" })},
+		{"empty agent id", "id", words(kinds.Agent, "/agentId", ""), agent(func(a *AgentAnswers) { a.ID = "" })},
+		{"bad model class", "modelClass", words(kinds.Agent, "/modelClass", "poetry"), agent(func(a *AgentAnswers) { a.ModelClass = "poetry" })},
+		{"suite id without evals", "suiteId", words(kinds.EvalSuite, "/suiteId", "vendor.acme.suite"), eval(func(e *EvalAnswers) { e.SuiteID = "vendor.acme.suite" })},
+		{"empty suite id", "suiteId", words(kinds.EvalSuite, "/suiteId", ""), eval(func(e *EvalAnswers) { e.SuiteID = "" })},
+		{"bad version", "version", words(kinds.EvalSuite, "/version", "1.0"), eval(func(e *EvalAnswers) { e.Version = "1.0" })},
 	}
 	for _, tt := range tests {
 		fes, ok := tt.err.(FieldErrors)

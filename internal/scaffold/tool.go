@@ -4,13 +4,14 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/placeholder"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
 func init() {
-	k := newKind(Kind{Name: "tool", Verb: "tool", Order: 95, About: "A standalone tool install manifest", Schema: validate.ToolManifest},
+	k := newKind(Kind{Name: "tool", Verb: "tool", Order: 95, About: "A standalone tool install manifest", Schema: kinds.ToolManifest},
 		ToolAnswers{}.Defaults)
 	k.Full = func() any {
 		t := ToolAnswers{}.Defaults()
@@ -152,7 +153,7 @@ func PlanTool(a ToolAnswers, file string, v *validate.Validator) (*Plan, error) 
 	if err := p.addJSON(file, doc); err != nil {
 		return nil, err
 	}
-	rep := orDefault(v).Bytes(file, p.Files[0].Data, validate.ToolManifest)
+	rep := orDefault(v).Bytes(file, p.Files[0].Data, kinds.ToolManifest)
 	for _, pr := range rep.Problems() {
 		fe := FieldError{Field: toolFieldOf(pr), Pointer: pr.Pointer, File: file, Message: pr.Message, Hint: pr.Hint, Rule: pr.Rule}
 		if pr.Rule == validate.PlaceholderRule {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -162,7 +163,7 @@ func TestUpgradeGmail(t *testing.T) {
 		t.Errorf("diff is %q, want only the version line", diff)
 	}
 	v, _ := validate.New(validate.Options{Strict: true})
-	if rep := v.Bytes("gmail.json", out, validate.ToolManifest); !rep.Valid {
+	if rep := v.Bytes("gmail.json", out, kinds.ToolManifest); !rep.Valid {
 		t.Errorf("upgraded manifest invalid: %v", rep.Problems())
 	}
 	if _, already, _ := UpgradeTool(out, "x"); !already {

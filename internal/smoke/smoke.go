@@ -186,9 +186,9 @@ func Run(ctx context.Context, dir string, o Options) (*Report, error) {
 	}
 
 	// (1) The manifest against the node pack schema of its spec version.
-	spec, _ := validate.DetectSpec(doc.Root)
+	spec, _ := kinds.DetectSpec(doc.Root)
 	var errs []validate.Problem
-	for _, p := range v.SchemaProblemsFor(spec, validate.NodePack, doc, "") {
+	for _, p := range v.SchemaProblemsFor(spec, kinds.NodePack, doc, "") {
 		if p.Severity == validate.Error {
 			errs = append(errs, p)
 		}

@@ -43,6 +43,12 @@ func OpenDir(path string) (*Dir, error) {
 	if err := safefile.CheckDir(path); err != nil {
 		return nil, err
 	}
+	return openDir(path)
+}
+
+// openDir is OpenDir without the check that path is not a named pipe (which
+// would block the open): for the folder of a file just opened in it.
+func openDir(path string) (*Dir, error) {
 	r, err := os.OpenRoot(path)
 	if err != nil {
 		return nil, err

@@ -53,6 +53,8 @@ var trustedReads = map[string]string{
 	"internal/tui/editor/editor_external.go:editor.editExternal": "the file the author's own $EDITOR just wrote",
 	"internal/tui/editor/editor_input.go:schemaTyped":            "a value the author typed into the editor, read as the field's schema type",
 	"internal/tui/editor/editor_input.go:editor.typedValue":      "a value the author typed into the editor",
+	"internal/tui/wizard/drafts/drafts.go:List":                  "the file names of the wizard's own drafts, in the user's state folder (owner-checked), each read bounded",
+	"internal/tui/wizard/draftstore.go:Drafts":                   "the wizard's own drafts (drafts.List read them bounded), to list and resume them",
 	"internal/tui/wizard/draftstore.go:loadDraft":                "the wizard's own draft, in the user's state folder (owner-checked, 0600), read bounded by drafts.Load",
 	"internal/tui/tuitest/tuitest.go:Driver.Golden":              "a golden file of wopkit's own tests (testdata/golden), read by the tests' driver",
 	"internal/tui/wizard/run.go:upgradeDraft":                    "the wizard's own draft (loadDraft read it bounded), in the shape an older wopkit kept it",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // BenchmarkRevalidateA2A re-checks the largest published pack.json
@@ -18,14 +19,14 @@ import (
 func BenchmarkRevalidateA2A(b *testing.B) {
 	data := fixtures.File(b, fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"), "pack.json")
 	v := newV(b)
-	if rep := v.Bytes("pack.json", data, NodePack); !rep.Valid {
+	if rep := v.Bytes("pack.json", data, kinds.NodePack); !rep.Valid {
 		b.Fatalf("fixture invalid: %v", rep.Problems())
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v.Bytes("pack.json", data, NodePack)
+		v.Bytes("pack.json", data, kinds.NodePack)
 	}
 }
 
@@ -34,10 +35,10 @@ func BenchmarkSchemaOnlyA2A(b *testing.B) {
 	data := fixtures.File(b, fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"), "pack.json")
 	v := newV(b)
 	doc, _ := jsondoc.Parse(data)
-	v.SchemaProblems(NodePack, doc, "")
+	v.SchemaProblems(kinds.NodePack, doc, "")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v.SchemaProblems(NodePack, doc, "")
+		v.SchemaProblems(kinds.NodePack, doc, "")
 	}
 }
 
@@ -47,7 +48,7 @@ func BenchmarkSchemaOnlyA2A(b *testing.B) {
 func BenchmarkKeystrokeA2A(b *testing.B) {
 	data := fixtures.File(b, fixtures.Tarball(b, "core.openwop.a2a", "1.1.0"), "pack.json")
 	v := newV(b)
-	v.Bytes("pack.json", data, NodePack)
+	v.Bytes("pack.json", data, kinds.NodePack)
 	doc, _ := jsondoc.Parse(data)
 	desc := doc.Lookup("/nodes/5/description")
 	if desc == nil {
@@ -58,7 +59,7 @@ func BenchmarkKeystrokeA2A(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		edited := append(append(append([]byte{}, head...), strconv.Itoa(i)...), tail...)
-		if rep := v.Bytes("pack.json", edited, NodePack); !rep.Valid {
+		if rep := v.Bytes("pack.json", edited, kinds.NodePack); !rep.Valid {
 			b.Fatal(rep.Problems())
 		}
 	}
@@ -70,7 +71,7 @@ func BenchmarkKeystrokeA2A(b *testing.B) {
 func BenchmarkRevalidateV2Node(b *testing.B) {
 	data := v2PackJSON(b, "core.openwop.examples/-/1.0.3.json")
 	v := newV(b)
-	if rep := v.Bytes("pack.json", data, ""); !rep.Valid || rep.Files[0].Spec != V2 {
+	if rep := v.Bytes("pack.json", data, ""); !rep.Valid || rep.Files[0].Spec != kinds.V2 {
 		b.Fatalf("fixture invalid or not v2: %v", rep.Problems())
 	}
 	b.ReportAllocs()
@@ -87,8 +88,8 @@ func BenchmarkDetectSpec(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Detect("pack.json", doc.Root)
-		DetectSpec(doc.Root)
+		kinds.Detect("pack.json", doc.Root)
+		kinds.DetectSpec(doc.Root)
 	}
 }
 
@@ -118,7 +119,7 @@ func BenchmarkNewValidatorA2A(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		v := newV(b)
-		if rep := v.Bytes("pack.json", data, NodePack); !rep.Valid {
+		if rep := v.Bytes("pack.json", data, kinds.NodePack); !rep.Valid {
 			b.Fatalf("fixture invalid: %v", rep.Problems())
 		}
 	}

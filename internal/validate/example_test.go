@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing/fstest"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -17,7 +18,7 @@ func ExampleValidator_PackFiles_v2() {
   "peerDependencies": {"host.agentRuntime": "supported"},
   "nodes": [{"typeId": "vendor.acme.hello.greet", "version": "0.1.0", "category": "data", "role": "pure"}]}`)
 	files := fstest.MapFS{"pack.json": {Data: pack}, "index.mjs": {Data: []byte("export const nodes = {};\n")}}
-	v, _ := validate.New(validate.Options{Spec: validate.V2})
+	v, _ := validate.New(validate.Options{Spec: kinds.V2})
 	for _, fr := range v.PackFiles("pack.json", files, pack) {
 		fmt.Println(fr.Kind, fr.Spec)
 		for _, p := range fr.Errors {

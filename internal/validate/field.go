@@ -10,6 +10,7 @@ import (
 	"github.com/openwop/wopkit/third_party/jsonschema"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // FieldInfo is what the schema says about one field: the help the wizard
@@ -31,16 +32,16 @@ type FieldInfo struct {
 // document of kind k. Unknown fields give a FieldInfo with no SchemaURL.
 // The spec version is Options.Spec (v1 when auto, v2 for a kind only v2
 // has: a connection pack); FieldFor names it.
-func (v *Validator) Field(k Kind, pointer string) FieldInfo {
+func (v *Validator) Field(k kinds.Kind, pointer string) FieldInfo {
 	return v.FieldFor(v.opts.Spec, k, pointer)
 }
 
 // FieldFor is Field for a document of kind k under spec version spec (the
 // editor passes the version of the document it edits).
-func (v *Validator) FieldFor(spec Spec, k Kind, pointer string) FieldInfo {
-	id := SchemaIDFor(spec, k)
-	if id == "" && spec == SpecAuto { // a kind v1 does not have is checked as v2 checks it
-		id = SchemaIDFor(V2, k)
+func (v *Validator) FieldFor(spec kinds.Spec, k kinds.Kind, pointer string) FieldInfo {
+	id := kinds.SchemaIDFor(spec, k)
+	if id == "" && spec == kinds.SpecAuto { // a kind v1 does not have is checked as v2 checks it
+		id = kinds.SchemaIDFor(kinds.V2, k)
 	}
 	if v.init() != nil || id == "" {
 		return FieldInfo{}
@@ -75,12 +76,12 @@ func (v *Validator) FieldFor(spec Spec, k Kind, pointer string) FieldInfo {
 // CheckValue validates one field's value against its own schema, as the
 // author types it. Problems carry the field's pointer; the lint rules and
 // the rules that tie fields together run on the whole document instead.
-func (v *Validator) CheckValue(k Kind, pointer string, value any) []Problem {
+func (v *Validator) CheckValue(k kinds.Kind, pointer string, value any) []Problem {
 	return v.CheckValueFor(v.opts.Spec, k, pointer, value)
 }
 
 // CheckValueFor is CheckValue under spec version spec.
-func (v *Validator) CheckValueFor(spec Spec, k Kind, pointer string, value any) []Problem {
+func (v *Validator) CheckValueFor(spec kinds.Spec, k kinds.Kind, pointer string, value any) []Problem {
 	fi := v.FieldFor(spec, k, pointer)
 	if fi.SchemaURL == "" {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/lazyre"
 )
 
@@ -15,12 +16,12 @@ import (
 // sentences of the schema's description that speak to an author (see
 // AuthorText). The wizard shows it beside a field, the editor and
 // `wopkit lsp` on hover, so all three say the same.
-func (v *Validator) Help(k Kind, pointer string) string {
+func (v *Validator) Help(k kinds.Kind, pointer string) string {
 	return v.HelpFor(v.opts.Spec, k, pointer)
 }
 
 // HelpFor is Help for a document of kind k under spec version spec.
-func (v *Validator) HelpFor(spec Spec, k Kind, pointer string) string {
+func (v *Validator) HelpFor(spec kinds.Spec, k kinds.Kind, pointer string) string {
 	if s := catalogueHelp(k, pointer); s != "" {
 		// {format} is the field's pattern in the words its check's
 		// refusal uses: the help cannot describe another form.
@@ -41,7 +42,7 @@ var (
 )
 
 // catalogueHelp is the catalogue's help for the field; "" when it has none.
-func catalogueHelp(k Kind, pointer string) string {
+func catalogueHelp(k kinds.Kind, pointer string) string {
 	helpOnce.Do(func() {
 		if err := json.Unmarshal(helpJSON, &helpData); err != nil {
 			panic("validate: embedded help.json: " + err.Error()) // a build defect

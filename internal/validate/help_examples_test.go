@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"net/url"
 	"regexp"
 	"strings"
@@ -22,16 +23,16 @@ func TestHelpExamplesPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	catalogueHelp(NodePack, "/name") // loads the catalogue
-	if help := v.Help(ToolManifest, "/tool/id"); !strings.Contains(help, patternWords[v.Field(ToolManifest, "/tool/id").Pattern]) {
+	catalogueHelp(kinds.NodePack, "/name") // loads the catalogue
+	if help := v.Help(kinds.ToolManifest, "/tool/id"); !strings.Contains(help, patternWords[v.Field(kinds.ToolManifest, "/tool/id").Pattern]) {
 		t.Errorf("the tool id's help does not say the check's form: %q", help)
 	}
 	n := 0
 	for kind, m := range helpData {
 		for pat := range m {
 			ptr := strings.ReplaceAll(pat, "*", "0")
-			fi := v.Field(Kind(kind), ptr)
-			text := v.Help(Kind(kind), ptr)
+			fi := v.Field(kinds.Kind(kind), ptr)
+			text := v.Help(kinds.Kind(kind), ptr)
 			for _, ex := range exampleWords.FindAllStringSubmatch(text, -1) {
 				x := strings.TrimRight(ex[1], ".")
 				switch {

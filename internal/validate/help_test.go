@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"regexp"
 	"sort"
 	"strings"
@@ -10,7 +11,7 @@ import (
 
 // schemaFields lists the pointers of every field the schema of kind k
 // declares under spec (list items as index 0), down to a few levels.
-func schemaFields(v *Validator, spec Spec, k Kind) []string {
+func schemaFields(v *Validator, spec kinds.Spec, k kinds.Kind) []string {
 	seen := map[string]bool{}
 	var walk func(p string, depth int)
 	walk = func(p string, depth int) {
@@ -41,11 +42,13 @@ func schemaFields(v *Validator, spec Spec, k Kind) []string {
 	return out
 }
 
-var helpKinds = []Kind{NodePack, Agent, EvalSuite, ToolManifest, WorkflowChainPack, ConnectionPack, PromptPack, CardPack, FormContentPack, ArtifactTypePack}
+var helpKinds = []kinds.Kind{kinds.NodePack, kinds.Agent, kinds.EvalSuite, kinds.ToolManifest, kinds.WorkflowChainPack, kinds.ConnectionPack, kinds.PromptPack, kinds.CardPack,
 
-// TestHelpIsForAuthors: no help text, catalogued or taken from a schema,
-// carries what the issue found in the wizard: requirement keywords, RFC
-// numbers, code marks, or the reasons a schema author gives for a bound.
+	// TestHelpIsForAuthors: no help text, catalogued or taken from a schema,
+	// carries what the issue found in the wizard: requirement keywords, RFC
+	// numbers, code marks, or the reasons a schema author gives for a bound.
+	kinds.FormContentPack, kinds.ArtifactTypePack}
+
 func TestHelpIsForAuthors(t *testing.T) {
 	t.Parallel()
 	v, err := New(Options{})
@@ -54,7 +57,7 @@ func TestHelpIsForAuthors(t *testing.T) {
 	}
 	bad := regexp.MustCompile(`\b(MUST|SHOULD|MAY|NOT)\b|RFC|§|` + "`" + `|rather than|Adding a kind|single edit|Bounded at|grammar`)
 	n := 0
-	for _, spec := range []Spec{V1, V2} {
+	for _, spec := range []kinds.Spec{kinds.V1, kinds.V2} {
 		for _, k := range helpKinds {
 			for _, p := range schemaFields(v, spec, k) {
 				h := v.HelpFor(spec, k, p)
@@ -85,17 +88,17 @@ func TestHelpCatalogueNamesRealFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	catalogueHelp(NodePack, "/name") // load
+	catalogueHelp(kinds.NodePack, "/name") // load
 	if len(helpData) < 9 {
 		t.Fatalf("the catalogue has %d kinds", len(helpData))
 	}
 	for kind, m := range helpData {
 		for ptr, text := range m {
 			concrete := strings.ReplaceAll(ptr, "*", "0")
-			if v.FieldFor(V2, Kind(kind), concrete).SchemaURL == "" && v.FieldFor(V1, Kind(kind), concrete).SchemaURL == "" {
+			if v.FieldFor(kinds.V2, kinds.Kind(kind), concrete).SchemaURL == "" && v.FieldFor(kinds.V1, kinds.Kind(kind), concrete).SchemaURL == "" {
 				t.Errorf("catalogue: %s %s is not a field of the kind's schema", kind, ptr)
 			}
-			if got := v.HelpFor(V2, Kind(kind), concrete); got != text && (!strings.Contains(text, "{format}") || strings.Contains(got, "{format}")) {
+			if got := v.HelpFor(kinds.V2, kinds.Kind(kind), concrete); got != text && (!strings.Contains(text, "{format}") || strings.Contains(got, "{format}")) {
 				t.Errorf("catalogue: %s %s: Help gives %q, want the catalogue's %q", kind, ptr, got, text)
 			}
 		}

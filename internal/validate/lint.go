@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // Rule is one lint rule: a check the schemas cannot express, with a stable
@@ -17,9 +18,11 @@ type Rule struct {
 	// --for-registry`) when it differs: a registry gate refuses what is
 	// otherwise advice. Empty: Severity.
 	ForRegistry Severity
-	Kinds       []Kind // the document kinds it applies to
-	Specs       []Spec // the spec versions it applies to (nil: every one)
-	Summary     string // one line, for `validate --rules` and docs/RULES.md
+	Kinds       []kinds. // the document kinds it applies to
+			Kind
+	Specs []kinds. // the spec versions it applies to (nil: every one)
+		Spec
+	Summary string // one line, for `validate --rules` and docs/RULES.md
 	// NeedsFiles marks rules that read other files of the pack; they run only
 	// when the document is validated with its pack (directory or tarball).
 	NeedsFiles bool
@@ -36,8 +39,8 @@ func Rules() []Rule {
 // lintCtx is what a rule sees.
 type lintCtx struct {
 	v     *Validator
-	kind  Kind
-	spec  Spec
+	kind  kinds.Kind
+	spec  kinds.Spec
 	doc   *jsondoc.Doc
 	opts  Options
 	fsys  fs.FS // the pack's files (root = pack root), nil when not available
@@ -86,7 +89,7 @@ func (c *lintCtx) reportFix(ptr string, key bool, msg, hint string, fix *Fix) {
 }
 
 // lint runs every rule that applies to kind. fsys may be nil.
-func (v *Validator) lint(name string, spec Spec, k Kind, doc *jsondoc.Doc, fsys fs.FS) ([]Problem, []FileReport) {
+func (v *Validator) lint(name string, spec kinds.Spec, k kinds.Kind, doc *jsondoc.Doc, fsys fs.FS) ([]Problem, []FileReport) {
 	c := &lintCtx{v: v, kind: k, spec: spec, doc: doc, opts: v.opts, fsys: fsys, name: name}
 	for i := range rules {
 		r := &rules[i]
@@ -96,7 +99,7 @@ func (v *Validator) lint(name string, spec Spec, k Kind, doc *jsondoc.Doc, fsys 
 		c.rule = r
 		r.check(c)
 	}
-	if k == VersionManifest {
+	if k == kinds.VersionManifest {
 		c.lintCarried(spec)
 	}
 	return c.out, c.files
@@ -106,22 +109,22 @@ func (v *Validator) lint(name string, spec Spec, k Kind, doc *jsondoc.Doc, fsys 
 // kind whose pack.json it carries (its members are the pack's, at the same
 // pointers and positions), but those that read the pack's files, which a
 // version manifest does not have, and those that already ran on it.
-func (c *lintCtx) lintCarried(spec Spec) {
-	c.kind = packKindOf(versionManifestKind(c.doc.Root))
+func (c *lintCtx) lintCarried(spec kinds.Spec) {
+	c.kind = kinds.DocOf(versionManifestKind(c.doc.Root))
 	for i := range rules {
 		r := &rules[i]
-		if r.NeedsFiles || !appliesTo(r, spec, c.kind) || appliesTo(r, spec, VersionManifest) {
+		if r.NeedsFiles || !appliesTo(r, spec, c.kind) || appliesTo(r, spec, kinds.VersionManifest) {
 			continue
 		}
 		c.rule = r
 		r.check(c)
 	}
-	c.kind = VersionManifest
+	c.kind = kinds.VersionManifest
 }
 
 // fileRulesSkipped lists the rules that read pack files which a version
 // manifest of pack kind k is not checked against (lintCarried).
-func fileRulesSkipped(spec Spec, k Kind) []string {
+func fileRulesSkipped(spec kinds.Spec, k kinds.Kind) []string {
 	var ids []string
 	for _, r := range Rules() {
 		if r.NeedsFiles && appliesTo(&r, spec, k) {
@@ -131,7 +134,7 @@ func fileRulesSkipped(spec Spec, k Kind) []string {
 	return ids
 }
 
-func appliesTo(r *Rule, spec Spec, k Kind) bool {
+func appliesTo(r *Rule, spec kinds.Spec, k kinds.Kind) bool {
 	if len(r.Specs) > 0 {
 		ok := false
 		for _, s := range r.Specs {
@@ -151,7 +154,7 @@ func appliesTo(r *Rule, spec Spec, k Kind) bool {
 
 // noteFileRules notes on a version manifest's report the rules of its pack
 // kind k that were skipped because they read the pack's files.
-func (f *FileReport) noteFileRules(spec Spec, k Kind) {
+func (f *FileReport) noteFileRules(spec kinds.Spec, k kinds.Kind) {
 	ids := fileRulesSkipped(spec, k)
 	if len(ids) == 0 {
 		return

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // pinnedChain is a v2 chain pack whose references carry the exact pin of
@@ -57,7 +58,7 @@ func TestChainPins(t *testing.T) {
 	t.Parallel()
 	v := newV(t)
 	fr := v.File("doc.json", []byte(pinnedChain), "")
-	if fr.Kind != WorkflowChainPack || fr.Spec != V2 || len(fr.Errors)+len(fr.Warnings) != 0 {
+	if fr.Kind != kinds.WorkflowChainPack || fr.Spec != kinds.V2 || len(fr.Errors)+len(fr.Warnings) != 0 {
 		t.Fatalf("the pinned chain (%s %s):\n%s", fr.Kind, fr.Spec, render(append(fr.Errors, fr.Warnings...)))
 	}
 
@@ -93,7 +94,7 @@ func TestChainPins(t *testing.T) {
 
 	// v1 chains (the registry's v1 schema admits no @): no WC010
 	v1 := strings.NewReplacer("@1.0.0", "", "@1.1.0", "", `">=1.0.0 <3.0.0"`, `">=1.0.0 <2.0.0"`).Replace(pinnedChain)
-	if fr = v.File("doc.json", []byte(v1), ""); fr.Spec != V1 || len(fr.Warnings) != 0 {
+	if fr = v.File("doc.json", []byte(v1), ""); fr.Spec != kinds.V1 || len(fr.Warnings) != 0 {
 		t.Errorf("the v1 chain (%s):\n%s", fr.Spec, render(append(fr.Errors, fr.Warnings...)))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/packref"
 )
 
@@ -30,7 +31,7 @@ func checkEvalSuiteRef(c *lintCtx) {
 		ptr := a.ptr() + "/evalSuiteRef"
 		if !validated[p] {
 			validated[p] = true
-			fr := c.v.file(c.displayRef(p), f.data, EvalSuite, c.spec)
+			fr := c.v.file(c.displayRef(p), f.data, kinds.EvalSuite, c.spec)
 			c.files = append(c.files, fr)
 			if n := len(fr.Errors); n > 0 {
 				c.report(ptr, false, fmt.Sprintf("eval suite %q is not a valid eval suite: %d error(s), listed under %s", ref.Str, n, fr.Path),

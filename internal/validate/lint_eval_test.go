@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"strings"
 	"testing"
 )
@@ -28,17 +29,17 @@ func TestOW011EvalSuiteRef(t *testing.T) {
 	pack := packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", `, "evalSuiteRef": "evals/one.json"`)+`],
   "runtime"`)
 	runLint(t, "OW011", []lintCase{
-		{name: "matching suite", kind: NodePack, doc: pack, files: packFiles("evals/one.json", baseSuite)},
-		{name: "missing file is OW005's", kind: NodePack, doc: pack, files: packFiles()},
-		{name: "other agent, other models", kind: NodePack, doc: pack, files: packFiles("evals/one.json",
+		{name: "matching suite", kind: kinds.NodePack, doc: pack, files: packFiles("evals/one.json", baseSuite)},
+		{name: "missing file is OW005's", kind: kinds.NodePack, doc: pack, files: packFiles()},
+		{name: "other agent, other models", kind: kinds.NodePack, doc: pack, files: packFiles("evals/one.json",
 			suiteWith(`"targetAgentId": "vendor.acme.tools.one"`, `"targetAgentId": "vendor.acme.tools.two"`, `["general", "writing"]`, `["coding"]`)),
 			want: []hit{
 				{ptr: "/agents/0/evalSuiteRef", at: `"evals/one.json"`, hint: `set targetAgentId in evals/one.json to "vendor.acme.tools.one"`},
 				{ptr: "/agents/0/evalSuiteRef", at: `"evals/one.json"`, hint: `add "general" to allowedModels`},
 			}},
-		{name: "invalid suite", kind: NodePack, doc: pack, files: packFiles("evals/one.json", `{"suiteId": "vendor.acme.evals.basic", "tasks": []}`),
+		{name: "invalid suite", kind: kinds.NodePack, doc: pack, files: packFiles("evals/one.json", `{"suiteId": "vendor.acme.evals.basic", "tasks": []}`),
 			want: []hit{{ptr: "/agents/0/evalSuiteRef", at: `"evals/one.json"`, hint: "wopkit validate evals/one.json"}}},
-		{name: "standalone agent", kind: Agent, doc: agentJSON("vendor.acme.tools.two", `, "evalSuiteRef": "evals/one.json"`),
+		{name: "standalone agent", kind: kinds.Agent, doc: agentJSON("vendor.acme.tools.two", `, "evalSuiteRef": "evals/one.json"`),
 			files: packFiles("evals/one.json", baseSuite),
 			want:  []hit{{ptr: "/evalSuiteRef", at: `"evals/one.json"`, hint: "targetAgentId"}}},
 	})
@@ -51,8 +52,8 @@ func TestOW011ReportsTheSuiteItself(t *testing.T) {
 	pack := packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", `, "evalSuiteRef": "evals/one.json"`)+`],
   "runtime"`)
 	suite := suiteWith(`"taskId": "polite"`, `"taskId": "greets"`)
-	frs := lintReports(t, lintCase{kind: NodePack, doc: pack, files: packFiles("evals/one.json", suite)})
-	if len(frs) != 2 || frs[1].Path != "evals/one.json" || frs[1].Kind != EvalSuite {
+	frs := lintReports(t, lintCase{kind: kinds.NodePack, doc: pack, files: packFiles("evals/one.json", suite)})
+	if len(frs) != 2 || frs[1].Path != "evals/one.json" || frs[1].Kind != kinds.EvalSuite {
 		t.Fatalf("want pack.json then evals/one.json, got %+v", frs)
 	}
 	line, col := textPos(t, suite, `"greets"`, 1)
@@ -64,8 +65,8 @@ func TestOW011ReportsTheSuiteItself(t *testing.T) {
 func TestEV001TaskIDsUnique(t *testing.T) {
 	t.Parallel()
 	runLint(t, "EV001", []lintCase{
-		{name: "distinct", kind: EvalSuite, doc: baseSuite},
-		{name: "repeated", kind: EvalSuite, doc: suiteWith(`"taskId": "polite"`, `"taskId": "greets"`),
+		{name: "distinct", kind: kinds.EvalSuite, doc: baseSuite},
+		{name: "repeated", kind: kinds.EvalSuite, doc: suiteWith(`"taskId": "polite"`, `"taskId": "greets"`),
 			want: []hit{{ptr: "/tasks/1/taskId", at: `"greets"`, nth: 1, hint: "own taskId"}}},
 	})
 }
@@ -73,8 +74,8 @@ func TestEV001TaskIDsUnique(t *testing.T) {
 func TestEV002ExpectedShape(t *testing.T) {
 	t.Parallel()
 	runLint(t, "EV002", []lintCase{
-		{name: "complete", kind: EvalSuite, doc: baseSuite},
-		{name: "golden without match, rubric without rubric", kind: EvalSuite,
+		{name: "complete", kind: kinds.EvalSuite, doc: baseSuite},
+		{name: "golden without match, rubric without rubric", kind: kinds.EvalSuite,
 			doc: suiteWith(`"kind": "golden", "match": {"strategy": "contains", "value": "hello"}`, `"kind": "golden"`,
 				`"kind": "rubric", "rubric": [{"criterion": "polite", "weight": 0.7}, {"criterion": "short", "weight": 0.3}]`, `"kind": "rubric"`),
 			want: []hit{
@@ -88,10 +89,10 @@ func TestEV003RubricWeights(t *testing.T) {
 	t.Parallel()
 	tenths := strings.Repeat(`{"criterion": "c", "weight": 0.1}, `, 9) + `{"criterion": "c", "weight": 0.1}`
 	runLint(t, "EV003", []lintCase{
-		{name: "sums to one", kind: EvalSuite, doc: baseSuite},
-		{name: "ten tenths are one within 1e-9", kind: EvalSuite,
+		{name: "sums to one", kind: kinds.EvalSuite, doc: baseSuite},
+		{name: "ten tenths are one within 1e-9", kind: kinds.EvalSuite,
 			doc: suiteWith(`[{"criterion": "polite", "weight": 0.7}, {"criterion": "short", "weight": 0.3}]`, "["+tenths+"]")},
-		{name: "short of one", kind: EvalSuite, doc: suiteWith(`"weight": 0.3`, `"weight": 0.2`),
+		{name: "short of one", kind: kinds.EvalSuite, doc: suiteWith(`"weight": 0.3`, `"weight": 0.2`),
 			want: []hit{{ptr: "/tasks/1/expected/rubric", at: `[{"criterion": "polite"`, hint: "add up to 1.0"}}},
 	})
 }
@@ -99,8 +100,8 @@ func TestEV003RubricWeights(t *testing.T) {
 func TestEV004ToolResponses(t *testing.T) {
 	t.Parallel()
 	runLint(t, "EV004", []lintCase{
-		{name: "scoped", kind: EvalSuite, doc: baseSuite},
-		{name: "bare tool name", kind: EvalSuite, doc: suiteWith(`"openwop:core.openwop.http.fetch"`, `"http.fetch"`),
+		{name: "scoped", kind: kinds.EvalSuite, doc: baseSuite},
+		{name: "bare tool name", kind: kinds.EvalSuite, doc: suiteWith(`"openwop:core.openwop.http.fetch"`, `"http.fetch"`),
 			want: []hit{{ptr: "/tasks/1/fixtures/toolResponses/0/tool", at: `"http.fetch"`, hint: "<scope>:<tool-id>"}}},
 	})
 }

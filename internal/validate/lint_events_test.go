@@ -2,6 +2,7 @@ package validate
 
 import (
 	"encoding/json"
+	"github.com/openwop/wopkit/internal/kinds"
 	"regexp"
 	"strings"
 	"testing"
@@ -92,7 +93,7 @@ func TestEventNameRefusal(t *testing.T) {
 }
 
 func TestOW022EventNames(t *testing.T) {
-	wc := WorkflowChainPack
+	wc := kinds.WorkflowChainPack
 	chain := func(eventName string) string {
 		return chainWith(`"label": "One",`, `"label": "One", "trigger": {"kind": "event", "eventName": `+eventName+`},`)
 	}
@@ -113,7 +114,7 @@ func TestOW022EventNames(t *testing.T) {
 			want: []hit{{ptr: "/chains/0/trigger/eventName", at: `"node.progres"`, hint: hint}}},
 		{name: "nested in a non-string eventName", kind: wc, doc: chain(`{"eventName": "node.progres"}`), reg: true,
 			want: []hit{{ptr: "/chains/0/trigger/eventName/eventName", at: `"node.progres"`}}},
-		{name: "any depth, any pack kind", kind: NodePack, reg: true,
+		{name: "any depth, any pack kind", kind: kinds.NodePack, reg: true,
 			doc: packWith(`"role": "pure"}`, `"role": "pure", "x-triggers": [{"on": {"eventName": "crm.lead.won"}}]}`),
 			want: []hit{
 				{ptr: "/nodes/0/x-triggers/0/on/eventName", at: `"crm.lead.won"`},

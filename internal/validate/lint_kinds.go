@@ -49,7 +49,7 @@ func checkArtifactTypeIDsUnique(c *lintCtx) {
 // check-pack-engines-admit-major refuses a source whose range stops at
 // major 1 (a v1 version manifest is already published: never).
 func checkEnginesAdmit2(c *lintCtx) {
-	if c.spec != V2 && (!c.opts.ForRegistry || c.opts.FrozenV1 || c.kind == VersionManifest) {
+	if c.spec != kinds.V2 && (!c.opts.ForRegistry || c.opts.FrozenV1 || c.kind == kinds.VersionManifest) {
 		return
 	}
 	r := c.doc.Lookup("/engines/openwop")
@@ -64,7 +64,7 @@ func checkEnginesAdmit2(c *lintCtx) {
 		}
 	}
 	fix := setFix(fmt.Sprintf("Write %q", ">="+floor+" <3.0.0"), "/engines/openwop", ">="+floor+" <3.0.0")
-	if c.spec != V2 {
+	if c.spec != kinds.V2 {
 		c.reportFix("/engines/openwop", false, fmt.Sprintf("engines.openwop %q does not admit protocol major 2: the registry's check-pack-engines-admit-major refuses a pack whose range stops at major 1", r.Str),
 			`write an explicit ceiling that admits 2, such as ">=1.0.0 <3.0.0" (the pack then reads as v2: see `+"`wopkit migrate`"+`)`, fix)
 		return

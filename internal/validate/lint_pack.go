@@ -10,6 +10,7 @@ import (
 	"github.com/openwop/wopkit/third_party/semver"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/lazyre"
 )
 
@@ -59,7 +60,7 @@ func childItems(a at, key string) []at {
 // agents returns the agent manifests of the document: the items of a pack's
 // agents[], or the document itself when it is a standalone agent.
 func (c *lintCtx) agents() []at {
-	if c.kind == Agent {
+	if c.kind == kinds.Agent {
 		return []at{{"", -1, c.doc.Root}}
 	}
 	var out []at

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // hit is one expected lint problem. Its line and column are computed from
@@ -27,7 +28,7 @@ type hit struct {
 // problems one rule must report on it (none: the rule must stay silent).
 type lintCase struct {
 	name  string
-	kind  Kind
+	kind  kinds.Kind
 	doc   string
 	files fstest.MapFS // nil: the document is validated alone
 	reg   bool         // Options.ForRegistry
@@ -55,7 +56,7 @@ func runLint(t *testing.T, rule string, cases []lintCase) {
 			for i, w := range tc.want {
 				src := tc.doc
 				file := "doc.json"
-				if tc.kind == NodePack {
+				if tc.kind == kinds.NodePack {
 					file = "pack.json"
 				}
 				if w.file != "" {
@@ -84,11 +85,11 @@ func lintReports(t *testing.T, tc lintCase) []FileReport {
 		t.Fatal(err)
 	}
 	data := []byte(tc.doc)
-	if tc.kind == NodePack {
+	if tc.kind == kinds.NodePack {
 		if tc.files != nil {
 			return v.PackFiles("pack.json", tc.files, data)
 		}
-		return []FileReport{v.File("pack.json", data, NodePack)}
+		return []FileReport{v.File("pack.json", data, kinds.NodePack)}
 	}
 	fr := v.File("doc.json", data, tc.kind)
 	var extra []FileReport
@@ -139,8 +140,8 @@ func agentJSON(id, extra string) string {
 func TestOW001TypeIDsUnique(t *testing.T) {
 	t.Parallel()
 	runLint(t, "OW001", []lintCase{
-		{name: "distinct", kind: NodePack, doc: basePack},
-		{name: "repeated", kind: NodePack, doc: packWith(`"vendor.acme.tools.b"`, `"vendor.acme.tools.a"`),
+		{name: "distinct", kind: kinds.NodePack, doc: basePack},
+		{name: "repeated", kind: kinds.NodePack, doc: packWith(`"vendor.acme.tools.b"`, `"vendor.acme.tools.a"`),
 			want: []hit{{ptr: "/nodes/1/typeId", at: `"vendor.acme.tools.a"`, nth: 1, hint: "its own typeId"}}},
 	})
 }
@@ -151,9 +152,9 @@ func TestOW002ConnectorResolves(t *testing.T) {
   "runtime"`)
 	}
 	runLint(t, "OW002", []lintCase{
-		{name: "resolved", kind: NodePack, doc: conn("vendor.acme.tools.a", "vendor.acme.tools.b")},
-		{name: "no connector", kind: NodePack, doc: basePack},
-		{name: "unresolved", kind: NodePack, doc: conn("vendor.acme.tools.x", "vendor.acme.tools.t"),
+		{name: "resolved", kind: kinds.NodePack, doc: conn("vendor.acme.tools.a", "vendor.acme.tools.b")},
+		{name: "no connector", kind: kinds.NodePack, doc: basePack},
+		{name: "unresolved", kind: kinds.NodePack, doc: conn("vendor.acme.tools.x", "vendor.acme.tools.t"),
 			want: []hit{
 				{ptr: "/connector/actions/0/typeId", at: `"vendor.acme.tools.x"`, hint: `"vendor.acme.tools.a"`},
 				{ptr: "/connector/triggers/0", at: `"vendor.acme.tools.t"`, hint: "add a node"},
@@ -171,8 +172,8 @@ func TestOW003AgentPrefix(t *testing.T) {
   "runtime"`)
 	}
 	runLint(t, "OW003", []lintCase{
-		{name: "prefixed", kind: NodePack, doc: agents("vendor.acme.tools.helper", "vendor.acme.tools.other")},
-		{name: "foreign and look-alike", kind: NodePack, doc: agents("vendor.other.helper", "vendor.acme.toolsx.writer", "vendor.acme.tools.ok"),
+		{name: "prefixed", kind: kinds.NodePack, doc: agents("vendor.acme.tools.helper", "vendor.acme.tools.other")},
+		{name: "foreign and look-alike", kind: kinds.NodePack, doc: agents("vendor.other.helper", "vendor.acme.toolsx.writer", "vendor.acme.tools.ok"),
 			want: []hit{
 				{ptr: "/agents/0/agentId", at: `"vendor.other.helper"`, hint: `rename the agent to "vendor.acme.tools.helper"`},
 				{ptr: "/agents/1/agentId", at: `"vendor.acme.toolsx.writer"`, hint: `"vendor.acme.tools.writer"`},
@@ -191,10 +192,10 @@ func TestOW004AgentOnlyRemote(t *testing.T) {
 }`
 	}
 	runLint(t, "OW004", []lintCase{
-		{name: "remote", kind: NodePack, doc: agentOnly(`{"language": "remote", "entry": "pack.json"}`)},
-		{name: "mixed pack keeps its runtime", kind: NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", "")+`],
+		{name: "remote", kind: kinds.NodePack, doc: agentOnly(`{"language": "remote", "entry": "pack.json"}`)},
+		{name: "mixed pack keeps its runtime", kind: kinds.NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", "")+`],
   "runtime"`)},
-		{name: "javascript", kind: NodePack, doc: agentOnly(`{"language": "javascript", "entry": "index.mjs"}`),
+		{name: "javascript", kind: kinds.NodePack, doc: agentOnly(`{"language": "javascript", "entry": "index.mjs"}`),
 			want: []hit{{ptr: "/runtime/language", at: `"javascript"`, hint: `"language": "remote"`}}},
 	})
 }
@@ -205,8 +206,8 @@ func TestOW007SecretProvider(t *testing.T) {
 			`tools.b", "version": "1.0.0", "category": "data", "role": "pure", "requiresSecrets": [`+s+`]}`)
 	}
 	runLint(t, "OW007", []lintCase{
-		{name: "consistent", kind: NodePack, doc: secrets(`{"id": "llm", "kind": "ai-provider", "provider": "anthropic"}, {"id": "crm", "kind": "api-key"}`)},
-		{name: "missing and stray provider", kind: NodePack, doc: secrets(`{"id": "llm", "kind": "ai-provider"}, {"id": "crm", "kind": "api-key", "provider": "acme"}`),
+		{name: "consistent", kind: kinds.NodePack, doc: secrets(`{"id": "llm", "kind": "ai-provider", "provider": "anthropic"}, {"id": "crm", "kind": "api-key"}`)},
+		{name: "missing and stray provider", kind: kinds.NodePack, doc: secrets(`{"id": "llm", "kind": "ai-provider"}, {"id": "crm", "kind": "api-key", "provider": "acme"}`),
 			want: []hit{
 				{ptr: "/nodes/1/requiresSecrets/0", at: `{"id": "llm"`, hint: `add "provider"`},
 				{ptr: "/nodes/1/requiresSecrets/1/provider", at: `"provider"`, hint: `remove "provider"`},
@@ -217,13 +218,13 @@ func TestOW007SecretProvider(t *testing.T) {
 func TestOW008NameScope(t *testing.T) {
 	named := func(n string) string { return packWith(`"name": "vendor.acme.tools"`, `"name": "`+n+`"`) }
 	runLint(t, "OW008", []lintCase{
-		{name: "vendor", kind: NodePack, doc: basePack, reg: true},
-		{name: "private without --for-registry", kind: NodePack, doc: named("private.host.tools")},
-		{name: "core", kind: NodePack, doc: named("core.openwop.tools"),
+		{name: "vendor", kind: kinds.NodePack, doc: basePack, reg: true},
+		{name: "private without --for-registry", kind: kinds.NodePack, doc: named("private.host.tools")},
+		{name: "core", kind: kinds.NodePack, doc: named("core.openwop.tools"),
 			want: []hit{{ptr: "/name", at: `"core.openwop.tools"`, hint: "vendor.<org>"}}},
-		{name: "private for a registry", kind: NodePack, doc: named("private.host.tools"), reg: true,
+		{name: "private for a registry", kind: kinds.NodePack, doc: named("private.host.tools"), reg: true,
 			want: []hit{{ptr: "/name", at: `"private.host.tools"`, hint: "before publishing"}}},
-		{name: "local for a registry", kind: NodePack, doc: named("local.dev.tools"), reg: true,
+		{name: "local for a registry", kind: kinds.NodePack, doc: named("local.dev.tools"), reg: true,
 			want: []hit{{ptr: "/name", at: `"local.dev.tools"`}}},
 	})
 }
@@ -231,12 +232,12 @@ func TestOW008NameScope(t *testing.T) {
 func TestOW009Versions(t *testing.T) {
 	engines := func(r string) string { return packWith(`">=1.0.0 <2.0.0"`, `"`+r+`"`) }
 	runLint(t, "OW009", []lintCase{
-		{name: "npm ranges with short versions", kind: NodePack, doc: engines(">=1.0 <2.0.0")},
-		{name: "caret", kind: NodePack, doc: engines("^1.2")},
-		{name: "or and x-range", kind: NodePack, doc: engines("1.x || >=2.5.0")},
-		{name: "not a range", kind: NodePack, doc: engines("one point oh"),
+		{name: "npm ranges with short versions", kind: kinds.NodePack, doc: engines(">=1.0 <2.0.0")},
+		{name: "caret", kind: kinds.NodePack, doc: engines("^1.2")},
+		{name: "or and x-range", kind: kinds.NodePack, doc: engines("1.x || >=2.5.0")},
+		{name: "not a range", kind: kinds.NodePack, doc: engines("one point oh"),
 			want: []hit{{ptr: "/engines/openwop", at: `"one point oh"`, hint: "npm-style range"}}},
-		{name: "leading zero and short node version", kind: NodePack,
+		{name: "leading zero and short node version", kind: kinds.NodePack,
 			doc: packWith(`"version": "1.0.0",
   "engines"`, `"version": "01.0.0",
   "engines"`, `"vendor.acme.tools.b", "version": "1.0.0"`, `"vendor.acme.tools.b", "version": "1.0"`),
@@ -244,7 +245,7 @@ func TestOW009Versions(t *testing.T) {
 				{ptr: "/version", at: `"01.0.0"`, hint: "MAJOR.MINOR.PATCH"},
 				{ptr: "/nodes/1/version", at: `"1.0"`},
 			}},
-		{name: "schema pattern failures are left to the schema", kind: NodePack, doc: packWith(`"version": "1.0.0",
+		{name: "schema pattern failures are left to the schema", kind: kinds.NodePack, doc: packWith(`"version": "1.0.0",
   "engines"`, `"version": "v1",
   "engines"`)},
 	})
@@ -256,13 +257,13 @@ func TestOW010PeerDeps(t *testing.T) {
   "nodes"`)
 	}
 	runLint(t, "OW010", []lintCase{
-		{name: "consistent", kind: NodePack, doc: peers(`"peerDependencies": {"aiProviders": "supported"}, "peerDependenciesMeta": {"aiProviders": {"optional": true}}`)},
-		{name: "empty value and stray meta", kind: NodePack, doc: peers(`"peerDependencies": {"aiProviders": " "}, "peerDependenciesMeta": {"a2a": {"optional": true}}`),
+		{name: "consistent", kind: kinds.NodePack, doc: peers(`"peerDependencies": {"aiProviders": "supported"}, "peerDependenciesMeta": {"aiProviders": {"optional": true}}`)},
+		{name: "empty value and stray meta", kind: kinds.NodePack, doc: peers(`"peerDependencies": {"aiProviders": " "}, "peerDependenciesMeta": {"a2a": {"optional": true}}`),
 			want: []hit{
 				{ptr: "/peerDependencies/aiProviders", at: `" "`, hint: "supported"},
 				{ptr: "/peerDependenciesMeta/a2a", at: `"a2a"`, hint: `add "a2a" to peerDependencies`},
 			}},
-		{name: "meta without peers", kind: NodePack, doc: peers(`"peerDependenciesMeta": {"a2a": {}}`),
+		{name: "meta without peers", kind: kinds.NodePack, doc: peers(`"peerDependenciesMeta": {"a2a": {}}`),
 			want: []hit{{ptr: "/peerDependenciesMeta/a2a", at: `"a2a"`}}},
 	})
 }
@@ -271,13 +272,13 @@ func TestOW012ToolAllowlist(t *testing.T) {
 	t.Parallel()
 	list := `, "toolAllowlist": ["fetch", "openwop:core.openwop.http.fetch", "mcp:github/create_issue", "acme.example:search", "Acme:x"]`
 	runLint(t, "OW012", []lintCase{
-		{name: "well formed", kind: Agent, doc: agentJSON("vendor.acme.tools.one", `, "toolAllowlist": ["openwop:core.openwop.http.fetch", "mcp:github/create_issue", "mcp:github/*", "acme.example:*"]`)},
-		{name: "standalone agent", kind: Agent, doc: agentJSON("vendor.acme.tools.one", list),
+		{name: "well formed", kind: kinds.Agent, doc: agentJSON("vendor.acme.tools.one", `, "toolAllowlist": ["openwop:core.openwop.http.fetch", "mcp:github/create_issue", "mcp:github/*", "acme.example:*"]`)},
+		{name: "standalone agent", kind: kinds.Agent, doc: agentJSON("vendor.acme.tools.one", list),
 			want: []hit{
 				{ptr: "/toolAllowlist/0", at: `"fetch"`, hint: "<scope>:<tool-id>"},
 				{ptr: "/toolAllowlist/4", at: `"Acme:x"`},
 			}},
-		{name: "in a pack", kind: NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", list)+`],
+		{name: "in a pack", kind: kinds.NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", list)+`],
   "runtime"`),
 			want: []hit{
 				{ptr: "/agents/0/toolAllowlist/0", at: `"fetch"`},
@@ -289,9 +290,9 @@ func TestOW012ToolAllowlist(t *testing.T) {
 func TestOW014AgentIDsUnique(t *testing.T) {
 	t.Parallel()
 	runLint(t, "OW014", []lintCase{
-		{name: "distinct", kind: NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", "")+`, `+agentJSON("vendor.acme.tools.two", "")+`],
+		{name: "distinct", kind: kinds.NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", "")+`, `+agentJSON("vendor.acme.tools.two", "")+`],
   "runtime"`)},
-		{name: "repeated", kind: NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", "")+`, `+agentJSON("vendor.acme.tools.one", "")+`],
+		{name: "repeated", kind: kinds.NodePack, doc: packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one", "")+`, `+agentJSON("vendor.acme.tools.one", "")+`],
   "runtime"`),
 			want: []hit{{ptr: "/agents/1/agentId", at: `"vendor.acme.tools.one"`, nth: 1}}},
 	})
@@ -303,8 +304,8 @@ func TestOW015DependencyRanges(t *testing.T) {
   "nodes"`)
 	}
 	runLint(t, "OW015", []lintCase{
-		{name: "ranges", kind: NodePack, doc: deps(`"vendor.acme.base": "^1.2.0", "core.openwop.flow": ">=1.0 <2"`)},
-		{name: "not a range", kind: NodePack, doc: deps(`"vendor.acme.base": "latest please"`),
+		{name: "ranges", kind: kinds.NodePack, doc: deps(`"vendor.acme.base": "^1.2.0", "core.openwop.flow": ">=1.0 <2"`)},
+		{name: "not a range", kind: kinds.NodePack, doc: deps(`"vendor.acme.base": "latest please"`),
 			want: []hit{{ptr: "/dependencies/vendor.acme.base", at: `"latest please"`}}},
 	})
 }
@@ -425,7 +426,7 @@ func BenchmarkLintDocA2A(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v.lint("pack.json", V1, NodePack, doc, nil)
+		v.lint("pack.json", kinds.V1, kinds.NodePack, doc, nil)
 	}
 }
 

@@ -2,6 +2,10 @@ package validate
 
 import (
 	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
 	placeholders "github.com/openwop/wopkit/internal/placeholder"
@@ -37,4 +41,34 @@ func checkScaffoldPlaceholders(c *lintCtx) {
 		}
 	}
 	walk("", nil, c.doc.Root)
+	if c.fsys == nil {
+		return
+	}
+	// The template system prompt lives in the file systemPromptRef names.
+	for _, a := range c.items("/agents") {
+		ref := a.n.Get("systemPromptRef")
+		if ref == nil || ref.Kind != jsondoc.String {
+			continue
+		}
+		data, err := readPackFile(c.fsys, ref.Str, 64<<10)
+		if err == nil && placeholders.IsAgentSystemPrompt(string(data)) {
+			c.report(jsondoc.Child(a.ptr(), "systemPromptRef"), false,
+				fmt.Sprintf("%s holds the template system prompt of a new agent, which wopkit new writes to be replaced", ref.Str),
+				"write the agent's own instructions in "+ref.Str)
+		}
+	}
+}
+
+// readPackFile reads a pack file of at most max bytes (more: not read).
+func readPackFile(fsys fs.FS, name string, max int64) ([]byte, error) {
+	f, err := fsys.Open(strings.TrimPrefix(path.Clean(name), "./"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil || int64(len(data)) > max {
+		return nil, fs.ErrInvalid
+	}
+	return data, nil
 }

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,7 @@ func TestPlaceholderRule(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out []string
-		for _, p := range v.Bytes("acme.tool.json", doc, ToolManifest).Problems() {
+		for _, p := range v.Bytes("acme.tool.json", doc, kinds.ToolManifest).Problems() {
 			if p.Rule == PlaceholderRule {
 				if p.Severity != Warning {
 					t.Errorf("%s is %s", p.Pointer, p.Severity)

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/packref"
 )
@@ -84,7 +85,7 @@ func unclean(ref string) bool {
 // refused, never cleaned or dropped (pack refuses it with the same words).
 func checkRefsClean(c *lintCtx) {
 	refs := c.fileRefsWhere(unclean)
-	if c.kind != Agent {
+	if c.kind != kinds.Agent {
 		if e := c.doc.Lookup("/runtime/entry"); e != nil && e.Kind == jsondoc.String && c.doc.Lookup("/runtime/language").Text() != "remote" {
 			refs = append(refs, fileRef{"/runtime/entry", "runtime.entry", e.Str, packref.Entry})
 		}
@@ -226,7 +227,7 @@ func (c *lintCtx) displayRef(p string) string { return path.Join(path.Dir(c.name
 
 // fileProblem adds a problem of the running rule to the report on the pack
 // file p, creating that report on first use.
-func (c *lintCtx) fileProblem(p string, k Kind, pr Problem) {
+func (c *lintCtx) fileProblem(p string, k kinds.Kind, pr Problem) {
 	pr.Rule = c.rule.ID
 	if pr.Severity == "" {
 		pr.Severity = c.severity()
@@ -286,7 +287,7 @@ func (c *lintCtx) resolve(ptr, what, ref string, read bool) (string, bool) {
 			}
 		}
 		where := "in the pack"
-		if c.kind != NodePack {
+		if c.kind != kinds.NodePack {
 			where = "beside " + path.Base(c.name)
 		}
 		c.reportFix(ptr, false, fmt.Sprintf("%s %q names a file that is not %s", what, ref, where), hint, fix)
@@ -304,7 +305,7 @@ func (c *lintCtx) resolve(ptr, what, ref string, read bool) (string, bool) {
 
 // root names the directory references are relative to, for messages.
 func (c *lintCtx) root() string {
-	if c.kind == NodePack {
+	if c.kind == kinds.NodePack {
 		return "the pack root"
 	}
 	return "the directory of " + path.Base(c.name)
@@ -345,7 +346,7 @@ func checkRefs(c *lintCtx) {
 		case packref.Prompt:
 			if off := firstBadUTF8(data); off >= 0 {
 				line, col := (&jsondoc.Doc{Src: data}).Position(off)
-				c.fileProblem(p, Prompt, Problem{Line: line, Column: col,
+				c.fileProblem(p, kinds.Prompt, Problem{Line: line, Column: col,
 					Message: fmt.Sprintf("the system prompt is not UTF-8 text: byte 0x%02x at offset %d", data[off], off),
 					Hint:    "save the prompt as UTF-8"})
 			}
@@ -354,11 +355,11 @@ func checkRefs(c *lintCtx) {
 			if err != nil {
 				pr := syntaxProblem(err)
 				pr.Message = fmt.Sprintf("%s (referenced by %s as %s)", pr.Message, path.Base(c.name), r.key)
-				c.fileProblem(p, JSONSchema, pr)
+				c.fileProblem(p, kinds.JSONSchema, pr)
 				continue
 			}
 			if r.kind == packref.Schema && doc.Root.Kind != jsondoc.Object && doc.Root.Kind != jsondoc.Bool {
-				c.fileProblem(p, JSONSchema, Problem{Line: 1, Column: 1,
+				c.fileProblem(p, kinds.JSONSchema, Problem{Line: 1, Column: 1,
 					Message: fmt.Sprintf("this file is referenced as %s but is a JSON %s, not a JSON Schema", r.key, doc.Root.Kind),
 					Hint:    `a JSON Schema is an object such as {"type": "object"}`})
 			}
@@ -465,7 +466,7 @@ func (c *lintCtx) checkSchemaID(p, prefix string) {
 	// New versions land in the v2 tree only: the v1 tree is frozen, and
 	// its published packs (core.openwop.a2a@1.1.0 among them) carry $ids of
 	// earlier versions. So the gate's refusals are errors for a v2 pack.
-	reg := gated && c.opts.ForRegistry && c.spec == V2
+	reg := gated && c.opts.ForRegistry && c.spec == kinds.V2
 	sev := Warning
 	if reg {
 		sev = Error
@@ -481,7 +482,7 @@ func (c *lintCtx) checkSchemaID(p, prefix string) {
 	if id == nil || id.Kind != jsondoc.String {
 		if reg && doc.Root.Kind == jsondoc.Object {
 			line, col := doc.Position(doc.Locate("", false))
-			c.fileProblem(p, JSONSchema, Problem{Line: line, Column: col, Severity: sev,
+			c.fileProblem(p, kinds.JSONSchema, Problem{Line: line, Column: col, Severity: sev,
 				Message: "this schema has no $id; " + refusal(schemaIDGate+": every schema in schemas/ names its URL"),
 				Hint:    fmt.Sprintf("add \"$id\": %q", want),
 				Fix:     &Fix{Title: fmt.Sprintf("Set $id to %q", want), Edits: []Edit{{Pointer: "/$id", After: "$schema", Value: want}}}})
@@ -500,6 +501,6 @@ func (c *lintCtx) checkSchemaID(p, prefix string) {
 	if reg {
 		hint = fmt.Sprintf("set \"$id\" to %q (after a version change every $id in schemas/ names the new version)", want)
 	}
-	c.fileProblem(p, JSONSchema, Problem{Pointer: "/$id", Line: line, Column: col, Severity: sev, Message: msg, Hint: hint,
+	c.fileProblem(p, kinds.JSONSchema, Problem{Pointer: "/$id", Line: line, Column: col, Severity: sev, Message: msg, Hint: hint,
 		Fix: setFix(fmt.Sprintf("Set $id to %q", want), "/$id", want)})
 }

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"testing"
 	"testing/fstest"
 )
@@ -32,9 +33,9 @@ func TestOW005Refs(t *testing.T) {
 	badFiles := packFiles("schemas/broken.json", "{\"type\": \"object\",\n  }\n", "schemas/list.json", "[1, 2]",
 		"prompts/latin1.md", "Hello\ncaf\xe9\n", "schemas/dir/x.json", "{}", "other/missing.json", "{}")
 	runLint(t, "OW005", []lintCase{
-		{name: "all present", kind: NodePack, doc: good, files: goodFiles},
-		{name: "validated alone: not checked", kind: NodePack, doc: bad},
-		{name: "every kind of broken ref", kind: NodePack, doc: bad, files: badFiles,
+		{name: "all present", kind: kinds.NodePack, doc: good, files: goodFiles},
+		{name: "validated alone: not checked", kind: kinds.NodePack, doc: bad},
+		{name: "every kind of broken ref", kind: kinds.NodePack, doc: bad, files: badFiles,
 			want: []hit{
 				{ptr: "/nodes/0/inputSchemaRef", at: `"schemas/missing.json"`, hint: `did you mean "other/missing.json"`},
 				{ptr: "/nodes/0/outputSchemaRef", at: `"../outside.json"`, hint: "copy the file into the pack"},
@@ -45,7 +46,7 @@ func TestOW005Refs(t *testing.T) {
 				{file: "prompts/latin1.md", at: "\xe9", hint: "UTF-8"},
 				{file: "schemas/list.json", at: "[", hint: "JSON Schema is an object"},
 			}},
-		{name: "standalone agent beside its prompt", kind: Agent,
+		{name: "standalone agent beside its prompt", kind: kinds.Agent,
 			doc:   `{"agentId": "vendor.acme.tools.one", "persona": "P", "modelClass": "general", "systemPromptRef": "prompts/gone.md"}`,
 			files: fstest.MapFS{"prompts/here.md": {Data: []byte("hi")}},
 			want:  []hit{{ptr: "/systemPromptRef", at: `"prompts/gone.md"`, hint: "create the file"}}},
@@ -58,16 +59,16 @@ func TestOW006RuntimeEntry(t *testing.T) {
 	}
 	wasm := fstest.MapFS{"dist/hello.wasm": {Data: []byte("\x00asm")}}
 	runLint(t, "OW006", []lintCase{
-		{name: "dot slash entry present", kind: NodePack, doc: basePack, files: packFiles()},
-		{name: "remote needs no file", kind: NodePack, doc: entry("remote", "pack.json"), files: fstest.MapFS{}},
-		{name: "validated alone: not checked", kind: NodePack, doc: basePack},
-		{name: "missing, with a suggestion", kind: NodePack, doc: entry("wasm", "target/release/hello.wasm"), files: wasm,
+		{name: "dot slash entry present", kind: kinds.NodePack, doc: basePack, files: packFiles()},
+		{name: "remote needs no file", kind: kinds.NodePack, doc: entry("remote", "pack.json"), files: fstest.MapFS{}},
+		{name: "validated alone: not checked", kind: kinds.NodePack, doc: basePack},
+		{name: "missing, with a suggestion", kind: kinds.NodePack, doc: entry("wasm", "target/release/hello.wasm"), files: wasm,
 			want: []hit{{ptr: "/runtime/entry", at: `"target/release/hello.wasm"`, hint: `"dist/hello.wasm"`}}},
-		{name: "missing", kind: NodePack, doc: basePack, files: fstest.MapFS{},
+		{name: "missing", kind: kinds.NodePack, doc: basePack, files: fstest.MapFS{},
 			want: []hit{{ptr: "/runtime/entry", at: `"./index.mjs"`, hint: "create the file"}}},
-		{name: "outside the pack", kind: NodePack, doc: entry("javascript", "../index.mjs"), files: packFiles(),
+		{name: "outside the pack", kind: kinds.NodePack, doc: entry("javascript", "../index.mjs"), files: packFiles(),
 			want: []hit{{ptr: "/runtime/entry", at: `"../index.mjs"`}}},
-		{name: "URL without remote", kind: NodePack, doc: entry("javascript", "https://cdn.example/x.mjs"), files: packFiles(),
+		{name: "URL without remote", kind: kinds.NodePack, doc: entry("javascript", "https://cdn.example/x.mjs"), files: packFiles(),
 			want: []hit{{ptr: "/runtime/entry", at: `"https://cdn.example/x.mjs"`, hint: `"remote"`}}},
 	})
 }
@@ -81,11 +82,11 @@ func TestOW013SchemaIDs(t *testing.T) {
   "type": "object"
 }`
 	runLint(t, "OW013", []lintCase{
-		{name: "served ids and no id", kind: NodePack, doc: doc, files: packFiles(
+		{name: "served ids and no id", kind: kinds.NodePack, doc: doc, files: packFiles(
 			"schemas/a.input.json", good,
 			"io/a.output.json", `{"$id": "https://packs.openwop.dev/vendor.acme.tools/1.0.0/io/a.output.json"}`,
 			"schemas/extra.json", `{"type": "string"}`)},
-		{name: "stale version, other pack, unreferenced file", kind: NodePack, doc: doc, files: packFiles(
+		{name: "stale version, other pack, unreferenced file", kind: kinds.NodePack, doc: doc, files: packFiles(
 			"schemas/a.input.json", `{"$id": "https://packs.openwop.dev/vendor.acme.tools/0.9.0/a.input.json"}`,
 			"io/a.output.json", "{\n  \"type\": \"object\",\n  \"$id\": \"https://packs.openwop.dev/vendor.other/1.0.0/a.output.json\"\n}",
 			"schemas/extra.json", `{"$id": "https://example.com/extra.json"}`),
@@ -109,7 +110,7 @@ func FuzzLintPack(f *testing.F) {
 		files := fstest.MapFS{"index.mjs": {Data: file}, "s.json": {Data: file}, "p.md": {Data: file},
 			"evals/one.json": {Data: file}, "schemas/in.json": {Data: file}, "verify/cases.jsonl": {Data: file}}
 		frs := v.PackFiles("pack.json", files, doc)
-		fr := v.File("tool.json", doc, ToolManifest)
+		fr := v.File("tool.json", doc, kinds.ToolManifest)
 		frs = append(frs, v.lintStandalone(&fr, files, doc)...)
 		for _, r := range append(frs, fr) {
 			for _, p := range append(r.Errors, r.Warnings...) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // registryProblems validates tc and returns the problems of rule.
@@ -33,14 +34,14 @@ func TestOW013ForRegistry(t *testing.T) {
 	stale := packFiles("schemas/a.input.json", `{"$id": "https://packs.openwop.dev/vendor.acme.tools/0.9.0/a.input.json"}`,
 		"schemas/extra.json", `{"type": "string"}`, "schemas/sub/deep.json", `{"type": "string"}`)
 	runLint(t, "OW013", []lintCase{
-		{name: "stale and missing under --for-registry", kind: NodePack, doc: doc, reg: true, files: stale,
+		{name: "stale and missing under --for-registry", kind: kinds.NodePack, doc: doc, reg: true, files: stale,
 			want: []hit{
 				{file: "schemas/a.input.json", ptr: "/$id", at: `"https://`, hint: "vendor.acme.tools/1.0.0/a.input.json"},
 				{file: "schemas/extra.json", ptr: "", at: `{`, hint: `"$id": "https://packs.openwop.dev/vendor.acme.tools/1.0.0/extra.json"`},
 			}},
 	})
 	for _, reg := range []bool{false, true} {
-		ps := registryProblems(t, lintCase{kind: NodePack, doc: doc, reg: reg, files: stale}, "OW013")
+		ps := registryProblems(t, lintCase{kind: kinds.NodePack, doc: doc, reg: reg, files: stale}, "OW013")
 		for _, p := range ps {
 			want := Warning
 			if reg {
@@ -56,7 +57,7 @@ func TestOW013ForRegistry(t *testing.T) {
 	}
 	// The v1 tree is frozen (its published packs carry older versions'
 	// $ids): a v1 pack's stale $id stays a warning, a missing one silent.
-	for _, p := range registryProblems(t, lintCase{kind: NodePack, doc: v1, reg: true, files: stale}, "OW013") {
+	for _, p := range registryProblems(t, lintCase{kind: kinds.NodePack, doc: v1, reg: true, files: stale}, "OW013") {
 		if p.Severity != Warning || strings.Contains(p.Message, "has no $id") {
 			t.Errorf("v1 pack under --for-registry: %s (%s)", p, p.Severity)
 		}
@@ -69,9 +70,9 @@ func TestOW019PromptRefs(t *testing.T) {
 	}
 	files := packFiles("prompts/one.md", "Help.", "docs/one.md", "Help.")
 	runLint(t, "OW019", []lintCase{
-		{name: "prompts/*.md", kind: NodePack, doc: agents("prompts/one.md"), files: files, reg: true},
-		{name: "outside, not for the registry", kind: NodePack, doc: agents("docs/one.md"), files: files},
-		{name: "outside", kind: NodePack, doc: agents("docs/one.md"), files: files, reg: true,
+		{name: "prompts/*.md", kind: kinds.NodePack, doc: agents("prompts/one.md"), files: files, reg: true},
+		{name: "outside, not for the registry", kind: kinds.NodePack, doc: agents("docs/one.md"), files: files},
+		{name: "outside", kind: kinds.NodePack, doc: agents("docs/one.md"), files: files, reg: true,
 			want: []hit{{ptr: "/agents/0/systemPromptRef", at: `"docs/one.md"`, hint: "prompts/one.md"}}},
 	})
 }
@@ -85,8 +86,8 @@ func TestOW020AllowlistResolves(t *testing.T) {
 	doc := packWith(`"runtime"`, `"agents": [`+agentJSON("vendor.acme.tools.one",
 		`, "toolAllowlist": ["openwop:vendor.acme.tools.a", "openwop:vendor.acme.tools.gone", "openwop:core.openwop.http.fetch", "openwop:core.*", "mcp:github/*"]`)+`], "runtime"`)
 	runLint(t, "OW020", []lintCase{
-		{name: "not for the registry", kind: NodePack, doc: doc},
-		{name: "own namespace and wildcard", kind: NodePack, doc: doc, reg: true,
+		{name: "not for the registry", kind: kinds.NodePack, doc: doc},
+		{name: "own namespace and wildcard", kind: kinds.NodePack, doc: doc, reg: true,
 			want: []hit{
 				{ptr: "/agents/0/toolAllowlist/1", at: `"openwop:vendor.acme.tools.gone"`, hint: "openwop:vendor.acme.tools.a"},
 				{ptr: "/agents/0/toolAllowlist/3", at: `"openwop:core.*"`, hint: "exactly"},
@@ -96,7 +97,7 @@ func TestOW020AllowlistResolves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr := v.File("pack.json", []byte(strings.Replace(doc, "core.openwop.http.fetch", "core.openwop.http.gone", 1)), NodePack)
+	fr := v.File("pack.json", []byte(strings.Replace(doc, "core.openwop.http.fetch", "core.openwop.http.gone", 1)), kinds.NodePack)
 	n := 0
 	for _, p := range fr.Errors {
 		if p.Rule == "OW020" {
@@ -114,8 +115,8 @@ func TestOW021SchemaTreeComplete(t *testing.T) {
 		`tools.a", "version": "1.0.0", "category": "data", "role": "pure", "inputSchemaRef": "schemas/a.input.json", "outputSchemaRef": "schemas/nested/a.output.json"`)
 	files := packFiles("schemas/a.input.json", schemaA, "schemas/nested/a.output.json", schemaA)
 	runLint(t, "OW021", []lintCase{
-		{name: "not for the registry", kind: NodePack, doc: doc, files: files},
-		{name: "nested", kind: NodePack, doc: doc, files: files, reg: true,
+		{name: "not for the registry", kind: kinds.NodePack, doc: doc, files: files},
+		{name: "nested", kind: kinds.NodePack, doc: doc, files: files, reg: true,
 			want: []hit{{ptr: "/nodes/0/outputSchemaRef", at: `"schemas/nested/a.output.json"`, hint: "schemas/a.output.json"}}},
 	})
 }
@@ -124,7 +125,7 @@ func TestPK005ForRegistry(t *testing.T) {
 	t.Parallel()
 	mcp := strings.Replace(v2Node, `"entry": "https://mcp.acme.example/mcp"`, `"entry": "https://mcp.acme.example/mcp", "mcpServer": {"name": "x", "description": "d", "version": "1.0.0", "remotes": [{"type": "streamable-http", "url": "https://mcp.acme.example/mcp"}]}`, 1)
 	for _, reg := range []bool{false, true} {
-		ps := registryProblems(t, lintCase{kind: NodePack, doc: mcp, reg: reg}, "PK005")
+		ps := registryProblems(t, lintCase{kind: kinds.NodePack, doc: mcp, reg: reg}, "PK005")
 		if len(ps) != 1 {
 			t.Fatalf("reg=%v: %d PK005 problems, want 1", reg, len(ps))
 		}

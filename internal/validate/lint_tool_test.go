@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // toolWith builds a small valid v0.4 tool manifest, with replacements applied.
@@ -42,8 +43,8 @@ const baseTool = `{
 func TestIM001ScopesUsed(t *testing.T) {
 	t.Parallel()
 	runLint(t, "IM001", []lintCase{
-		{name: "declared", kind: ToolManifest, doc: baseTool},
-		{name: "undeclared", kind: ToolManifest, doc: toolWith(`"side_effects": "write", "scopes_used": ["net.outbound"]`, `"side_effects": "write", "scopes_used": ["net.outbound", "fs.write"]`),
+		{name: "declared", kind: kinds.ToolManifest, doc: baseTool},
+		{name: "undeclared", kind: kinds.ToolManifest, doc: toolWith(`"side_effects": "write", "scopes_used": ["net.outbound"]`, `"side_effects": "write", "scopes_used": ["net.outbound", "fs.write"]`),
 			want: []hit{{ptr: "/actions/1/scopes_used/1", at: `"fs.write"`, hint: `"net.outbound"`}}},
 	})
 }
@@ -51,10 +52,10 @@ func TestIM001ScopesUsed(t *testing.T) {
 func TestIM002SmokeAction(t *testing.T) {
 	t.Parallel()
 	runLint(t, "IM002", []lintCase{
-		{name: "read action", kind: ToolManifest, doc: baseTool},
-		{name: "undeclared action", kind: ToolManifest, doc: toolWith(`"action": "lookup"`, `"action": "ping"`),
+		{name: "read action", kind: kinds.ToolManifest, doc: baseTool},
+		{name: "undeclared action", kind: kinds.ToolManifest, doc: toolWith(`"action": "lookup"`, `"action": "ping"`),
 			want: []hit{{ptr: "/smoke/action", at: `"ping"`, hint: `"lookup", "store"`}}},
-		{name: "writing action", kind: ToolManifest, doc: toolWith(`"action": "lookup"`, `"action": "store"`),
+		{name: "writing action", kind: kinds.ToolManifest, doc: toolWith(`"action": "lookup"`, `"action": "store"`),
 			want: []hit{{ptr: "/smoke/action", at: `"store"`, nth: 2, hint: `"none" or "read"`}}},
 	})
 }
@@ -62,8 +63,8 @@ func TestIM002SmokeAction(t *testing.T) {
 func TestIM003SecretArgv(t *testing.T) {
 	t.Parallel()
 	runLint(t, "IM003", []lintCase{
-		{name: "non-secret in argv", kind: ToolManifest, doc: baseTool},
-		{name: "secret in argv_template and entrypoint", kind: ToolManifest,
+		{name: "non-secret in argv", kind: kinds.ToolManifest, doc: baseTool},
+		{name: "secret in argv_template and entrypoint", kind: kinds.ToolManifest,
 			doc: toolWith(`"${env.REGION}"]`, `"--token=${env.API_TOKEN}"]`, `["demo", "--quiet"]`, `["demo", "${API_TOKEN}"]`),
 			want: []hit{
 				{ptr: "/runtime/entrypoint/command/1", at: `"${API_TOKEN}"`, hint: "read it there"},
@@ -75,8 +76,8 @@ func TestIM003SecretArgv(t *testing.T) {
 func TestIM004Placeholders(t *testing.T) {
 	t.Parallel()
 	runLint(t, "IM004", []lintCase{
-		{name: "all resolve", kind: ToolManifest, doc: baseTool},
-		{name: "unknown env, unknown input, input outside an action", kind: ToolManifest,
+		{name: "all resolve", kind: kinds.ToolManifest, doc: baseTool},
+		{name: "unknown env, unknown input, input outside an action", kind: kinds.ToolManifest,
 			doc: toolWith(`"${env.REGION}"]`, `"${env.ZONE}", "${input.query}"]`, `"/region": "${REGION}"`, `"/region": "${input.q}"`),
 			want: []hit{
 				{ptr: "/actions/0/invocation/argv_template/4", at: `"${env.ZONE}"`, hint: "declare ZONE in env[]"},
@@ -91,10 +92,10 @@ func TestIM005CaseCount(t *testing.T) {
 	cases := fstest.MapFS{"verify/cases.jsonl": {Data: []byte("{\"a\":1}\n{\"a\":2}\n\n{\"a\":3}\n")}}
 	two := fstest.MapFS{"verify/cases.jsonl": {Data: []byte("{\"a\":1}\n{\"a\":2}")}}
 	runLint(t, "IM005", []lintCase{
-		{name: "matches (blank lines ignored)", kind: ToolManifest, doc: baseTool, files: cases},
-		{name: "file absent", kind: ToolManifest, doc: baseTool, files: fstest.MapFS{}},
-		{name: "validated alone", kind: ToolManifest, doc: baseTool},
-		{name: "too many", kind: ToolManifest, doc: baseTool, files: two,
+		{name: "matches (blank lines ignored)", kind: kinds.ToolManifest, doc: baseTool, files: cases},
+		{name: "file absent", kind: kinds.ToolManifest, doc: baseTool, files: fstest.MapFS{}},
+		{name: "validated alone", kind: kinds.ToolManifest, doc: baseTool},
+		{name: "too many", kind: kinds.ToolManifest, doc: baseTool, files: two,
 			want: []hit{{ptr: "/verify/suite/case_count", at: "3}", hint: "set case_count to 2"}}},
 	})
 }
@@ -102,8 +103,8 @@ func TestIM005CaseCount(t *testing.T) {
 func TestIM006ToolNamesUnique(t *testing.T) {
 	t.Parallel()
 	runLint(t, "IM006", []lintCase{
-		{name: "unique", kind: ToolManifest, doc: baseTool},
-		{name: "repeats", kind: ToolManifest, doc: toolWith(`"name": "REGION"`, `"name": "API_TOKEN"`, `"name": "store"`, `"name": "lookup"`,
+		{name: "unique", kind: kinds.ToolManifest, doc: baseTool},
+		{name: "repeats", kind: kinds.ToolManifest, doc: toolWith(`"name": "REGION"`, `"name": "API_TOKEN"`, `"name": "store"`, `"name": "lookup"`,
 			`"scopes": [{"resource": "net.outbound", "actions": ["read"], "rationale": "Calls the demo API."}]`,
 			`"scopes": [{"resource": "net.outbound", "actions": ["read"], "rationale": "Calls the demo API."}, {"resource": "net.outbound", "actions": ["write"], "rationale": "Posts."}]`),
 			want: []hit{
@@ -117,8 +118,8 @@ func TestIM006ToolNamesUnique(t *testing.T) {
 func TestIM007PlaceholderNamespaces(t *testing.T) {
 	t.Parallel()
 	runLint(t, "IM007", []lintCase{
-		{name: "env, input and bare declared env", kind: ToolManifest, doc: baseTool},
-		{name: "shell variable and typo", kind: ToolManifest, doc: toolWith(`"${REGION}"`, `"${HOME}"`, `"${input.q}"`, `"${inputs.q}"`),
+		{name: "env, input and bare declared env", kind: kinds.ToolManifest, doc: baseTool},
+		{name: "shell variable and typo", kind: kinds.ToolManifest, doc: toolWith(`"${REGION}"`, `"${HOME}"`, `"${input.q}"`, `"${inputs.q}"`),
 			want: []hit{
 				{ptr: "/actions/0/invocation/argv_template/2", at: `"${inputs.q}"`, hint: "${input.name}"},
 				{ptr: "/smoke/success/json_pointer_equals/~1region", at: `"${HOME}"`},
@@ -130,15 +131,15 @@ func TestIM008SmokeArguments(t *testing.T) {
 	t.Parallel()
 	closed := `"input": {"type": "object", "required": ["q"], "additionalProperties": false, "properties": {"q": {"type": "string"}}}`
 	runLint(t, "IM008", []lintCase{
-		{name: "required passed", kind: ToolManifest, doc: toolWith(`"input": {"type": "object", "properties": {"q": {"type": "string"}}}`, closed)},
-		{name: "open schema takes extra arguments", kind: ToolManifest, doc: toolWith(`"arguments": {"q": "x"}`, `"arguments": {"q": "x", "limit": 1}`)},
-		{name: "required missing, extra refused", kind: ToolManifest,
+		{name: "required passed", kind: kinds.ToolManifest, doc: toolWith(`"input": {"type": "object", "properties": {"q": {"type": "string"}}}`, closed)},
+		{name: "open schema takes extra arguments", kind: kinds.ToolManifest, doc: toolWith(`"arguments": {"q": "x"}`, `"arguments": {"q": "x", "limit": 1}`)},
+		{name: "required missing, extra refused", kind: kinds.ToolManifest,
 			doc: toolWith(`"input": {"type": "object", "properties": {"q": {"type": "string"}}}`, closed, `"arguments": {"q": "x"}`, `"arguments": {"query": "x"}`),
 			want: []hit{
 				{ptr: "/smoke/arguments", at: `{"query"`, hint: `add "q"`},
 				{ptr: "/smoke/arguments/query", at: `"query"`, hint: "remove the argument"},
 			}},
-		{name: "no arguments at all", kind: ToolManifest,
+		{name: "no arguments at all", kind: kinds.ToolManifest,
 			doc:  toolWith(`"input": {"type": "object", "properties": {"q": {"type": "string"}}}`, closed, `"arguments": {"q": "x"}, `, ``),
 			want: []hit{{ptr: "/smoke", at: `{"kind": "action-call"`, hint: `add "q"`}}},
 	})

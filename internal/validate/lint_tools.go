@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/packref"
 )
 
@@ -31,7 +32,7 @@ func checkShippedTools(c *lintCtx) {
 				continue
 			}
 			validated[p] = true
-			fr := c.v.file(c.displayRef(p), f.data, ToolManifest, c.spec)
+			fr := c.v.file(c.displayRef(p), f.data, kinds.ToolManifest, c.spec)
 			c.files = append(c.files, fr)
 			if n := len(fr.Errors); n > 0 {
 				c.report(t.ptr(), false, fmt.Sprintf("tool %q ships in %s, which is not a valid tool install manifest: %d error(s), listed under %s", t.n.Str, p, n, fr.Path),

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // This file holds what the language server (internal/lsp) asks of the
@@ -29,7 +30,7 @@ func (v *Validator) Document(name string, fsys fs.FS, data []byte) *Report {
 	}
 	fr := v.File(name, data, v.opts.Kind)
 	var extra []FileReport
-	if fr.Kind == EvalSuite || fr.Kind == ToolManifest || fr.Kind == Agent {
+	if fr.Kind == kinds.EvalSuite || fr.Kind == kinds.ToolManifest || fr.Kind == kinds.Agent {
 		extra = v.lintStandalone(&fr, fsys, data)
 	}
 	return v.report(append([]FileReport{fr}, extra...)...)
@@ -48,8 +49,8 @@ type MemberInfo struct {
 // the object at pointer (its properties, and those of its allOf, oneOf and
 // anyOf branches), required ones first, then by name. Unknown pointers give
 // nil.
-func (v *Validator) Members(spec Spec, k Kind, pointer string) []MemberInfo {
-	id := SchemaIDFor(spec, k)
+func (v *Validator) Members(spec kinds.Spec, k kinds.Kind, pointer string) []MemberInfo {
+	id := kinds.SchemaIDFor(spec, k)
 	if v.init() != nil || id == "" {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // TestMemoMatchesWholeDocument checks that the incremental pack validation
@@ -38,9 +39,9 @@ func TestMemoMatchesWholeDocument(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		whole := v.shape(SchemaID(NodePack), doc.Root.Value(), doc, "")
+		whole := v.shape(kinds.SchemaIDFor(kinds.V1, kinds.NodePack), doc.Root.Value(), doc, "")
 		for run := 0; run < 2; run++ { // the second run is served from the memo
-			inc, ok := v.packSchemaProblems(SchemaID(NodePack), doc)
+			inc, ok := v.packSchemaProblems(kinds.SchemaIDFor(kinds.V1, kinds.NodePack), doc)
 			if !ok {
 				t.Fatalf("%s: incremental validation unavailable", name)
 			}
@@ -62,7 +63,7 @@ func TestMemoSeesEdits(t *testing.T) {
 			s = strings.Replace(src, `"data"`, `"dada"`, 1)
 		}
 		doc, _ := jsondoc.Parse([]byte(s))
-		if got := len(v.SchemaProblems(NodePack, doc, "")); got != want {
+		if got := len(v.SchemaProblems(kinds.NodePack, doc, "")); got != want {
 			t.Errorf("step %d: %d problems, want %d", i, got, want)
 		}
 	}

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"github.com/openwop/wopkit/internal/kinds"
 	"testing"
 )
 
@@ -17,7 +18,7 @@ func TestSchemaProblemOrderIsStable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		} // a fresh compile each time, as a new process does
-		rep := v.Bytes("pack.json", []byte(doc), NodePack)
+		rep := v.Bytes("pack.json", []byte(doc), kinds.NodePack)
 		got := fmt.Sprint(ptrs(rep.Problems()))
 		if i == 0 {
 			first = got

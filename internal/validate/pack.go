@@ -6,6 +6,7 @@ import (
 	"path"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -40,7 +41,7 @@ func (v *Validator) packDir(dir string) (*Report, error) {
 // referenced files that were checked. The TUI calls it with an in-memory
 // fs.FS to re-check the whole pack on every keystroke.
 func (v *Validator) PackFiles(name string, fsys fs.FS, data []byte) []FileReport {
-	fr := FileReport{Path: name, Kind: NodePack}
+	fr := FileReport{Path: name, Kind: kinds.NodePack}
 	if err := v.init(); err != nil {
 		fr.add(Problem{Line: 1, Column: 1, Rule: "schema/unavailable", Message: err.Error(), Severity: Error})
 		return []FileReport{fr}
@@ -50,9 +51,9 @@ func (v *Validator) PackFiles(name string, fsys fs.FS, data []byte) []FileReport
 		fr.add(syntaxProblem(perr))
 		return []FileReport{fr}
 	}
-	fr.Kind = Detect("pack.json", doc.Root)
+	fr.Kind = kinds.Detect("pack.json", doc.Root)
 	fr.Spec = v.specOf(fr.Kind, doc)
-	if fr.Kind == OtherPack {
+	if fr.Kind == kinds.OtherPack {
 		v.checkDoc(&fr, doc, nil)
 		return []FileReport{fr}
 	}

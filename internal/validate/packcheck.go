@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -17,7 +18,7 @@ import (
 // PackFile is the kind of a file of a pack directory that is not a document
 // wopkit checks, reported only for what `wopkit pack` would refuse in it (a
 // named pipe, a secret, a name the tarball refuses).
-const PackFile Kind = "pack-file"
+const PackFile kinds.Kind = "pack-file"
 
 // lintReported are pack's refusals the lint rules already report on
 // pack.json, with their own rule ids (OW005, OW006, OW016).
@@ -118,9 +119,9 @@ func BeforePack(dir string, opts pack.Options) error {
 	// source says (kind required, an engines ceiling admitting major 2, v2
 	// peer-dependency families): it is checked as such before it is signed.
 	// Other methods keep the source's own spec version.
-	spec := SpecAuto
+	spec := kinds.SpecAuto
 	if opts.Signer != nil && opts.Signer.Method() == sign.MethodV2 {
-		spec = V2
+		spec = kinds.V2
 	}
 	// A v1 signature (manual, or the legacy ed25519) is for the frozen v1
 	// tree, whose releases' engines ranges stop at major 1 (FrozenV1).
@@ -153,7 +154,7 @@ func BeforePack(dir string, opts pack.Options) error {
 	}
 	// The version raised by hand: the $ids still name the old one.
 	fixHint := fmt.Sprintf("`wopkit validate --fix %s` rewrites every $id (and $ref) to name the pack's version; then pack again (`wopkit bump` raises a version and its $ids together)", dir)
-	if spec == V2 {
+	if spec == kinds.V2 {
 		hint := fmt.Sprintf("a v1 pack becomes v2 with `wopkit migrate %s`; check with `wopkit validate --spec v2 %s`, or sign it v1 with --sign manual", dir, dir)
 		if staleIDs {
 			hint = fixHint

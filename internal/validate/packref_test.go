@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"github.com/openwop/wopkit/internal/kinds"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,17 +28,17 @@ func TestOW016(t *testing.T) {
 	clean, cleanFS := uncleanPack("types/in.json")
 	dirty, dirtyFS := uncleanPack("types/../types/in.json")
 	runLint(t, "OW016", []lintCase{
-		{name: "clean", kind: NodePack, doc: clean, files: cleanFS},
-		{name: "dot-slash prefix is clean", kind: NodePack, doc: strings.Replace(clean, `"types/in.json"`, `"./types/in.json"`, 1)},
-		{name: "unclean, with files", kind: NodePack, doc: dirty, files: dirtyFS,
+		{name: "clean", kind: kinds.NodePack, doc: clean, files: cleanFS},
+		{name: "dot-slash prefix is clean", kind: kinds.NodePack, doc: strings.Replace(clean, `"types/in.json"`, `"./types/in.json"`, 1)},
+		{name: "unclean, with files", kind: kinds.NodePack, doc: dirty, files: dirtyFS,
 			want: []hit{{ptr: "/nodes/0/inputSchemaRef", at: `"types/../types/in.json"`, hint: `"types/in.json"`}}},
-		{name: "unclean, bytes alone", kind: NodePack, doc: dirty,
+		{name: "unclean, bytes alone", kind: kinds.NodePack, doc: dirty,
 			want: []hit{{ptr: "/nodes/0/inputSchemaRef", at: `"types/../types/in.json"`, hint: `"types/in.json"`}}},
-		{name: "unclean entry", kind: NodePack, doc: strings.Replace(clean, `"entry": "./index.mjs"`, `"entry": "lib//index.mjs"`, 1),
+		{name: "unclean entry", kind: kinds.NodePack, doc: strings.Replace(clean, `"entry": "./index.mjs"`, `"entry": "lib//index.mjs"`, 1),
 			want: []hit{{ptr: "/runtime/entry", at: `"lib//index.mjs"`, hint: `"lib/index.mjs"`}}},
 	})
 	// OW005 stays silent on it: one problem, one rule.
-	runLint(t, "OW005", []lintCase{{name: "unclean is OW016's", kind: NodePack, doc: dirty, files: dirtyFS}})
+	runLint(t, "OW005", []lintCase{{name: "unclean is OW016's", kind: kinds.NodePack, doc: dirty, files: dirtyFS}})
 }
 
 // The same pack, validated as a directory and as a tarball, gets the same

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"strings"
 	"testing"
 )
@@ -13,14 +14,14 @@ func TestWizardPatternsInWords(t *testing.T) {
 	t.Parallel()
 	v := newV(t)
 	for _, tt := range []struct {
-		kind  Kind
+		kind  kinds.Kind
 		ptr   string
 		value any
 	}{
-		{WorkflowChainPack, "/chains/0/dag/nodes/0/typeId", "Acme"},
-		{ConnectionPack, "/provider/apiHosts", []any{"https://api.acme.dev"}},
+		{kinds.WorkflowChainPack, "/chains/0/dag/nodes/0/typeId", "Acme"},
+		{kinds.ConnectionPack, "/provider/apiHosts", []any{"https://api.acme.dev"}},
 	} {
-		probs := v.CheckValueFor(V2, tt.kind, tt.ptr, tt.value)
+		probs := v.CheckValueFor(kinds.V2, tt.kind, tt.ptr, tt.value)
 		if len(probs) == 0 {
 			t.Errorf("%s %v: taken", tt.ptr, tt.value)
 		}

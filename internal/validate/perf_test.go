@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // hostilePack returns the a2a pack.json, on one line, with extra unknown
@@ -58,6 +59,6 @@ func benchHostile(b *testing.B, data []byte) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v.Bytes("pack.json", data, NodePack)
+		v.Bytes("pack.json", data, kinds.NodePack)
 	}
 }

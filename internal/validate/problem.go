@@ -8,6 +8,7 @@ package validate
 
 import (
 	"fmt"
+	"github.com/openwop/wopkit/internal/kinds"
 	"strings"
 )
 
@@ -111,13 +112,13 @@ func (p Problem) String() string {
 
 // FileReport is the verdict on one file.
 type FileReport struct {
-	Path     string    `json:"path"`
-	Kind     Kind      `json:"kind"`
-	Spec     Spec      `json:"spec,omitempty"`
-	Valid    bool      `json:"valid"`
-	Note     string    `json:"note,omitempty"`
-	Errors   []Problem `json:"errors"`
-	Warnings []Problem `json:"warnings"`
+	Path     string     `json:"path"`
+	Kind     kinds.Kind `json:"kind"`
+	Spec     kinds.Spec `json:"spec,omitempty"`
+	Valid    bool       `json:"valid"`
+	Note     string     `json:"note,omitempty"`
+	Errors   []Problem  `json:"errors"`
+	Warnings []Problem  `json:"warnings"`
 }
 
 // Report is the verdict on everything one call validated.

@@ -96,31 +96,31 @@ func ruleTable() []Rule {
 			Summary: "v2: dag.nodes[].typeId carries an exact pin @x.y.z (RFC 0177 §E.1: hosts refuse an unpinned reference at register)"},
 
 		// Card, form-content, prompt and artifact-type packs.
-		{ID: "CD001", Severity: Error, Kinds: []Kind{CardPack}, check: checkCardTypeIDsUnique,
+		{ID: "CD001", Severity: Error, Kinds: []kinds.Kind{kinds.CardPack}, check: checkCardTypeIDsUnique,
 			Summary: "cards[].cardTypeId is unique within the pack"},
-		{ID: "CD002", Severity: Error, Kinds: []Kind{CardPack}, check: checkCardPlaceholders,
+		{ID: "CD002", Severity: Error, Kinds: []kinds.Kind{kinds.CardPack}, check: checkCardPlaceholders,
 			Summary: "every {{slot}} of a card's prompt.template has a prompt.placeholderMapping entry"},
-		{ID: "CD003", Severity: Warning, Kinds: []Kind{CardPack}, check: checkCardPlaceholders,
+		{ID: "CD003", Severity: Warning, Kinds: []kinds.Kind{kinds.CardPack}, check: checkCardPlaceholders,
 			Summary: "every prompt.placeholderMapping key is a {{slot}} of the template"},
-		{ID: "CD004", Severity: Error, Kinds: []Kind{CardPack}, check: checkCardPlaceholders,
+		{ID: "CD004", Severity: Error, Kinds: []kinds.Kind{kinds.CardPack}, check: checkCardPlaceholders,
 			Summary: "a placeholderMapping value inputs.<id> names a declared inputs[].id of the card"},
-		{ID: "CD005", Severity: Error, Kinds: []Kind{CardPack}, check: checkCardInputIDsUnique,
+		{ID: "CD005", Severity: Error, Kinds: []kinds.Kind{kinds.CardPack}, check: checkCardInputIDsUnique,
 			Summary: "inputs[].id is unique within a card"},
-		{ID: "FC001", Severity: Error, Kinds: []Kind{FormContentPack}, check: checkTemplateIDsUnique,
+		{ID: "FC001", Severity: Error, Kinds: []kinds.Kind{kinds.FormContentPack}, check: checkTemplateIDsUnique,
 			Summary: "templates[].templateId is unique within the pack"},
-		{ID: "FC002", Severity: Error, Kinds: []Kind{FormContentPack}, check: checkFormFieldIDsUnique,
+		{ID: "FC002", Severity: Error, Kinds: []kinds.Kind{kinds.FormContentPack}, check: checkFormFieldIDsUnique,
 			Summary: "templates[].fields[].id is unique within a template"},
-		{ID: "PR001", Severity: Error, Kinds: []Kind{PromptPack}, check: checkPromptTemplateIDsUnique,
+		{ID: "PR001", Severity: Error, Kinds: []kinds.Kind{kinds.PromptPack}, check: checkPromptTemplateIDsUnique,
 			Summary: "prompts[].templateId is unique within the pack"},
-		{ID: "PR002", Severity: Warning, Kinds: []Kind{PromptPack}, check: checkPromptVarsDeclared,
+		{ID: "PR002", Severity: Warning, Kinds: []kinds.Kind{kinds.PromptPack}, check: checkPromptVarsDeclared,
 			Summary: "every {{varName}} of a prompt template's text has a variables[] entry (hosts warn at install)"},
-		{ID: "PR003", Severity: Error, Kinds: []Kind{PromptPack}, check: checkPromptVarNamesUnique,
+		{ID: "PR003", Severity: Error, Kinds: []kinds.Kind{kinds.PromptPack}, check: checkPromptVarNamesUnique,
 			Summary: "prompts[].variables[].name is unique within a template"},
-		{ID: "AT001", Severity: Error, Kinds: []Kind{ArtifactTypePack}, check: checkArtifactTypeIDsUnique,
+		{ID: "AT001", Severity: Error, Kinds: []kinds.Kind{kinds.ArtifactTypePack}, check: checkArtifactTypeIDsUnique,
 			Summary: "artifactTypes[].artifactTypeId is unique within the pack"},
-		{ID: "CN001", Severity: Warning, Kinds: []Kind{ConnectionPack}, check: checkMcpOAuthIssuer,
+		{ID: "CN001", Severity: Warning, Kinds: []kinds.Kind{kinds.ConnectionPack}, check: checkMcpOAuthIssuer,
 			Summary: "a provider reached as an MCP server with oauth2 auth declares auth.issuer (RFC 0199: hosts refuse it, connection_auth_metadata_mismatch)"},
-		{ID: "CN002", Severity: Warning, Kinds: []Kind{ConnectionPack}, check: checkMcpPKCE,
+		{ID: "CN002", Severity: Warning, Kinds: []kinds.Kind{kinds.ConnectionPack}, check: checkMcpPKCE,
 			Summary: "a provider reached as an MCP server does not declare auth.pkce unsupported (RFC 0199 §B.2: hosts refuse it)"},
 
 		// Agent eval suites.
@@ -158,15 +158,15 @@ func ruleTable() []Rule {
 }
 
 var (
-	packOnly     = []Kind{NodePack}
-	packAndAgent = []Kind{NodePack, Agent}
-	evalOnly     = []Kind{EvalSuite}
-	toolOnly     = []Kind{ToolManifest}
-	chainOnly    = []Kind{WorkflowChainPack}
-	refKinds     = append([]Kind{Agent}, kinds.PackDocs()...)
-	v2Packs      = append(kinds.PublishedDocs(), VersionManifest)
-	onlyV2       = []Spec{V2}
-	newDocs      = append([]Kind{Agent, EvalSuite, ToolManifest}, kinds.PackDocs()...)
+	packOnly     = []kinds.Kind{kinds.NodePack}
+	packAndAgent = []kinds.Kind{kinds.NodePack, kinds.Agent}
+	evalOnly     = []kinds.Kind{kinds.EvalSuite}
+	toolOnly     = []kinds.Kind{kinds.ToolManifest}
+	chainOnly    = []kinds.Kind{kinds.WorkflowChainPack}
+	refKinds     = append([]kinds.Kind{kinds.Agent}, kinds.PackDocs()...)
+	v2Packs      = append(kinds.PublishedDocs(), kinds.VersionManifest)
+	onlyV2       = []kinds.Spec{kinds.V2}
+	newDocs      = append([]kinds.Kind{kinds.Agent, kinds.EvalSuite, kinds.ToolManifest}, kinds.PackDocs()...)
 
 	// everyPack is every pack kind the registry publishes: the reserved
 	// scopes of a pack name are the same for all (the v2 kind schemas'

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"strings"
 	"testing"
 )
@@ -22,7 +23,7 @@ func TestEnginesTypoChecksAsV2ByItsMarks(t *testing.T) {
   "runtime": {"language": "javascript", "format": "esm", "entry": "index.mjs"}}`
 	rep := v.Bytes("pack.json", []byte(pack), "")
 	f := rep.Files[0]
-	if f.Spec != V2 || !strings.Contains(f.Note, "checked as v2") || !strings.Contains(f.Note, "nodes[0].role") || !strings.Contains(f.Note, "--spec v1") {
+	if f.Spec != kinds.V2 || !strings.Contains(f.Note, "checked as v2") || !strings.Contains(f.Note, "nodes[0].role") || !strings.Contains(f.Note, "--spec v1") {
 		t.Errorf("spec %s, note %q", f.Spec, f.Note)
 	}
 	pk := false
@@ -39,7 +40,7 @@ func TestEnginesTypoChecksAsV2ByItsMarks(t *testing.T) {
 	}
 	// An explicit v1 range still decides v1, with no note.
 	rep = v.Bytes("pack.json", []byte(strings.Replace(pack, `">=1.0.0"`, `">=1.0.0 <2.0.0"`, 1)), "")
-	if f := rep.Files[0]; f.Spec != V1 || strings.Contains(f.Note, "checked as v2") {
+	if f := rep.Files[0]; f.Spec != kinds.V1 || strings.Contains(f.Note, "checked as v2") {
 		t.Errorf("explicit v1 range: spec %s, note %q", f.Spec, f.Note)
 	}
 }

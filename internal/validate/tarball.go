@@ -5,6 +5,7 @@ import (
 	"io"
 	"testing/fstest"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tarball"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
@@ -24,7 +25,7 @@ func (v *Validator) tarballFile(path string) (*Report, error) {
 	}
 	defer f.Close()
 	name := displayPath(path)
-	tr := FileReport{Path: name, Kind: Tarball}
+	tr := FileReport{Path: name, Kind: kinds.Tarball}
 	fsys, err := readTarball(f, v.opts.limits())
 	if err != nil {
 		var we *werr.Error

@@ -46,11 +46,11 @@ type Options struct {
 	Limits *tarball.Limits
 	// Kind forces the kind of standalone documents instead of detecting it
 	// (needed for agent refs, which carry too little to be recognised).
-	Kind Kind
+	Kind kinds.Kind
 	// Spec forces the spec version every document is checked against
 	// (`validate --spec`); SpecAuto detects it per document (DetectSpec).
 	// Field help (Field, CheckValue) uses it, v1 when auto.
-	Spec Spec
+	Spec kinds.Spec
 	// RunEntry lets OW017 load a javascript pack's runtime.entry with node
 	// (which runs the author's code) for packs read from a directory.
 	RunEntry bool
@@ -184,7 +184,7 @@ func (v *Validator) Path(path string) (*Report, error) {
 	}
 	fr := v.File(displayPath(path), data, v.opts.Kind)
 	var extra []FileReport
-	if fr.Kind == EvalSuite || fr.Kind == ToolManifest || fr.Kind == Agent {
+	if fr.Kind == kinds.EvalSuite || fr.Kind == kinds.ToolManifest || fr.Kind == kinds.Agent {
 		extra = v.lintStandalone(&fr, fsys, data)
 	}
 	return v.report(append([]FileReport{fr}, extra...)...), nil
@@ -230,13 +230,13 @@ func readBounded(path string, size int64) ([]byte, error) {
 
 // File validates one document given as bytes. kind "" detects it. The
 // result is not finished: callers merge it into a Report (see Bytes).
-func (v *Validator) File(name string, data []byte, k Kind) FileReport {
+func (v *Validator) File(name string, data []byte, k kinds.Kind) FileReport {
 	return v.file(name, data, k, v.opts.Spec)
 }
 
 // file is File under spec version spec (SpecAuto detects it): a file a
 // pack references is checked under the pack's version.
-func (v *Validator) file(name string, data []byte, k Kind, spec Spec) FileReport {
+func (v *Validator) file(name string, data []byte, k kinds.Kind, spec kinds.Spec) FileReport {
 	fr := FileReport{Path: name, Kind: k}
 	if err := v.init(); err != nil {
 		fr.add(Problem{Line: 1, Column: 1, Rule: "schema/unavailable", Message: err.Error(), Severity: Error})
@@ -245,16 +245,16 @@ func (v *Validator) file(name string, data []byte, k Kind, spec Spec) FileReport
 	doc, perr := jsondoc.Parse(data)
 	if perr != nil {
 		if fr.Kind == "" {
-			fr.Kind = Unknown
+			fr.Kind = kinds.Unknown
 		}
 		fr.add(syntaxProblem(perr))
 		return fr
 	}
 	if fr.Kind == "" {
-		fr.Kind = Detect(name, doc.Root)
+		fr.Kind = kinds.Detect(name, doc.Root)
 	}
 	fr.Spec = v.specOf(fr.Kind, doc)
-	if spec != SpecAuto && fr.Spec != SpecAuto {
+	if spec != kinds.SpecAuto && fr.Spec != kinds.SpecAuto {
 		fr.Spec = spec
 	}
 	v.checkDoc(&fr, doc, nil)
@@ -266,10 +266,10 @@ func (v *Validator) file(name string, data []byte, k Kind, spec Spec) FileReport
 // and why when its marks disagree (an engines range that cannot decide,
 // v2 marks that do), and the flag that forces the other.
 func (v *Validator) noteSpec(fr *FileReport, doc *jsondoc.Doc) {
-	if v.opts.Spec != SpecAuto {
+	if v.opts.Spec != kinds.SpecAuto {
 		return
 	}
-	sp, why := DetectSpec(doc.Root)
+	sp, why := kinds.DetectSpec(doc.Root)
 	marks, ok := strings.CutPrefix(why, kinds.MarksReason)
 	if !ok || sp != fr.Spec {
 		return
@@ -286,24 +286,24 @@ func (v *Validator) noteSpec(fr *FileReport, doc *jsondoc.Doc) {
 // Options.Spec when forced, else the one the document follows (DetectSpec);
 // SpecAuto for kinds that are not OpenWOP documents (tool manifests). The
 // editor asks it to give each field its schema's help.
-func (v *Validator) SpecOf(k Kind, doc *jsondoc.Doc) Spec { return v.specOf(k, doc) }
+func (v *Validator) SpecOf(k kinds.Kind, doc *jsondoc.Doc) kinds.Spec { return v.specOf(k, doc) }
 
 // specOf returns the spec version doc is checked against: the forced one,
 // else the detected one. Tool manifests and unknown documents have none.
-func (v *Validator) specOf(k Kind, doc *jsondoc.Doc) Spec {
+func (v *Validator) specOf(k kinds.Kind, doc *jsondoc.Doc) kinds.Spec {
 	switch k {
-	case ToolManifest, Unknown, Tarball, JSONSchema, Prompt:
-		return SpecAuto
+	case kinds.ToolManifest, kinds.Unknown, kinds.Tarball, kinds.JSONSchema, kinds.Prompt:
+		return kinds.SpecAuto
 	}
-	if v.opts.Spec != SpecAuto {
+	if v.opts.Spec != kinds.SpecAuto {
 		return v.opts.Spec
 	}
-	sp, _ := DetectSpec(doc.Root)
+	sp, _ := kinds.DetectSpec(doc.Root)
 	return sp
 }
 
 // Bytes validates one document given as bytes and returns its report.
-func (v *Validator) Bytes(name string, data []byte, k Kind) *Report {
+func (v *Validator) Bytes(name string, data []byte, k kinds.Kind) *Report {
 	return v.report(v.File(name, data, k))
 }
 
@@ -311,27 +311,27 @@ func (v *Validator) Bytes(name string, data []byte, k Kind) *Report {
 // files run only when fsys is given. It returns reports on referenced files.
 func (v *Validator) checkDoc(fr *FileReport, doc *jsondoc.Doc, fsys fs.FS) []FileReport {
 	switch fr.Kind {
-	case Unknown:
+	case kinds.Unknown:
 		fr.add(Problem{Line: 1, Column: 1, Rule: "kind/unknown", Severity: Error,
 			Message: "cannot tell what kind of document this is",
 			Hint:    "a pack has engines and a kind (or runtime), a registry version manifest also has integrity, an agent has agentId, persona and modelClass, an eval suite has suiteId and tasks, a tool manifest has manifest_version; or pass --kind"})
 		return nil
-	case OtherPack:
+	case kinds.OtherPack:
 		k := doc.Root.Get("kind").Text()
 		fr.Note = "pack kind \"" + k + "\" is not covered by any schema wopkit has: its content is not schema-checked"
 		return nil
 	}
-	if SchemaIDFor(fr.Spec, fr.Kind) == "" {
+	if kinds.SchemaIDFor(fr.Spec, fr.Kind) == "" {
 		fr.Note = fmt.Sprintf("no %s schema exists for %s documents: only the lint rules check it", fr.Spec, fr.Kind)
-		if fr.Spec == V1 {
+		if fr.Spec == kinds.V1 {
 			fr.Note += " (pass --spec v2 to check it against the v2 schema)"
 		}
 	}
 	fr.add(v.SchemaProblemsFor(fr.Spec, fr.Kind, doc, "")...)
 	ps, extra := v.lint(fr.Path, fr.Spec, fr.Kind, doc, fsys)
 	fr.add(ps...)
-	if fr.Kind == VersionManifest {
-		fr.noteFileRules(fr.Spec, packKindOf(versionManifestKind(doc.Root)))
+	if fr.Kind == kinds.VersionManifest {
+		fr.noteFileRules(fr.Spec, kinds.DocOf(versionManifestKind(doc.Root)))
 	}
 	return extra
 }
@@ -339,7 +339,7 @@ func (v *Validator) checkDoc(fr *FileReport, doc *jsondoc.Doc, fsys fs.FS) []Fil
 // SchemaProblems validates the value at pointer base of doc (the whole
 // document when base is "") against kind's schema, under the forced spec
 // version or the one the document follows.
-func (v *Validator) SchemaProblems(k Kind, doc *jsondoc.Doc, base string) []Problem {
+func (v *Validator) SchemaProblems(k kinds.Kind, doc *jsondoc.Doc, base string) []Problem {
 	return v.SchemaProblemsFor(v.specOf(k, doc), k, doc, base)
 }
 
@@ -348,21 +348,21 @@ func (v *Validator) SchemaProblems(k Kind, doc *jsondoc.Doc, base string) []Prob
 // manifest is checked against the version-manifest schema and, with the
 // registry's fields removed (what remains is the signed pack.json), against
 // the schema of its pack kind.
-func (v *Validator) SchemaProblemsFor(spec Spec, k Kind, doc *jsondoc.Doc, base string) []Problem {
-	id := SchemaIDFor(spec, k)
+func (v *Validator) SchemaProblemsFor(spec kinds.Spec, k kinds.Kind, doc *jsondoc.Doc, base string) []Problem {
+	id := kinds.SchemaIDFor(spec, k)
 	if id == "" || v.init() != nil {
 		return nil
 	}
-	if k == VersionManifest && base == "" {
+	if k == kinds.VersionManifest && base == "" {
 		out := v.shape(id, doc.Root.Value(), doc, "")
-		if inner := SchemaIDFor(spec, packKindOf(versionManifestKind(doc.Root))); inner != "" {
+		if inner := kinds.SchemaIDFor(spec, kinds.DocOf(versionManifestKind(doc.Root))); inner != "" {
 			out = append(out, v.shape(inner, stripRegistryFields(doc.Root), doc, "")...)
 		}
 		return out
 	}
 	// Incremental validation pays off from the second pack on (the wizard,
 	// the editor, many files in one call); a one-shot check skips building it.
-	if k == NodePack && base == "" && v.packRuns.Add(1) > 1 {
+	if k == kinds.NodePack && base == "" && v.packRuns.Add(1) > 1 {
 		if ps, ok := v.packSchemaProblems(id, doc); ok {
 			return ps
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -61,34 +62,24 @@ func TestSchemaMessages(t *testing.T) {
 	v := newV(t)
 	cases := []struct {
 		name, src string
-		kind      Kind
+		kind      kinds.Kind
 		wants     []want
 	}{
-		{"valid agent", goodAgent, Agent, nil},
-		{"unknown property at its key", strings.Replace(goodAgent, `"persona"`, "\"role\": \"skill\",\n  \"persona\"", 1), Agent,
-			[]want{{rule: "schema/additionalProperties", pointer: "/role", line: 3, col: 3, msg: "`role` is not allowed", hint: "--schemas"}}},
-		{"both prompts", strings.Replace(goodAgent, `"systemPrompt"`, "\"systemPromptRef\": \"prompts/w.md\",\n  \"systemPrompt\"", 1), Agent,
-			[]want{{rule: "schema/oneOf", pointer: "", msg: "`systemPrompt` and `systemPromptRef` cannot be used together", hint: "keep exactly one"}}},
-		{"no prompt", strings.Replace(goodAgent, ",\n  \"systemPrompt\": \"You write.\"", "", 1), Agent,
-			[]want{{rule: "schema/oneOf", msg: "missing one of `systemPrompt` or `systemPromptRef`", hint: "exactly one"}}},
-		{"enum with words", strings.Replace(goodAgent, `"writing"`, `"poetry"`, 1), Agent,
-			[]want{{rule: "schema/enum", pointer: "/modelClass", line: 4, col: 17, msg: `"poetry" is not an allowed value`, hint: `"reasoning"`}}},
-		{"pattern in words", strings.Replace(goodAgent, `vendor.acme.hello.writer`, `Acme`, 1), Agent,
-			[]want{{rule: "schema/pattern", pointer: "/agentId", line: 2, col: 14, hint: "pack name plus a dot"}}},
+		{"valid agent", goodAgent, kinds.Agent, nil},
+		{"unknown property at its key", strings.Replace(goodAgent, `"persona"`, "\"role\": \"skill\",\n  \"persona\"", 1), kinds.Agent, []want{{rule: "schema/additionalProperties", pointer: "/role", line: 3, col: 3, msg: "`role` is not allowed", hint: "--schemas"}}},
+		{"both prompts", strings.Replace(goodAgent, `"systemPrompt"`, "\"systemPromptRef\": \"prompts/w.md\",\n  \"systemPrompt\"", 1), kinds.Agent, []want{{rule: "schema/oneOf", pointer: "", msg: "`systemPrompt` and `systemPromptRef` cannot be used together", hint: "keep exactly one"}}},
+		{"no prompt", strings.Replace(goodAgent, ",\n  \"systemPrompt\": \"You write.\"", "", 1), kinds.Agent, []want{{rule: "schema/oneOf", msg: "missing one of `systemPrompt` or `systemPromptRef`", hint: "exactly one"}}},
+		{"enum with words", strings.Replace(goodAgent, `"writing"`, `"poetry"`, 1), kinds.Agent, []want{{rule: "schema/enum", pointer: "/modelClass", line: 4, col: 17, msg: `"poetry" is not an allowed value`, hint: `"reasoning"`}}},
+		{"pattern in words", strings.Replace(goodAgent, `vendor.acme.hello.writer`, `Acme`, 1), kinds.Agent, []want{{rule: "schema/pattern", pointer: "/agentId", line: 2, col: 14, hint: "pack name plus a dot"}}},
 		{"tool: install branch chosen by method", `{"manifest_version":"0.4","tool":{"id":"abc","version":"1.0.0","name":"A","summary":"s","homepage":"https://x.dev"},
-"runtime":{"kind":"mcp-stdio","install":{"method":"pip"}},"smoke":{"kind":"shell","command":["x"],"success":{}},"kill_switch":{"kind":"none"}}`, ToolManifest,
-			[]want{{rule: "schema/required", pointer: "/runtime/install", msg: "missing required property `package`"}}},
+"runtime":{"kind":"mcp-stdio","install":{"method":"pip"}},"smoke":{"kind":"shell","command":["x"],"success":{}},"kill_switch":{"kind":"none"}}`, kinds.ToolManifest, []want{{rule: "schema/required", pointer: "/runtime/install", msg: "missing required property `package`"}}},
 		{"tool: unknown method names the choices", `{"manifest_version":"0.4","tool":{"id":"abc","version":"1.0.0","name":"A","summary":"s","homepage":"https://x.dev"},
-"runtime":{"kind":"mcp-stdio","install":{"method":"brew"}},"smoke":{"kind":"shell","command":["x"],"success":{}},"kill_switch":{"kind":"none"}}`, ToolManifest,
-			[]want{{rule: "schema/oneOf", pointer: "/runtime/install/method", msg: "`method` \"brew\" is not one of the known values", hint: `"pip", "npm"`}}},
+"runtime":{"kind":"mcp-stdio","install":{"method":"brew"}},"smoke":{"kind":"shell","command":["x"],"success":{}},"kill_switch":{"kind":"none"}}`, kinds.ToolManifest, []want{{rule: "schema/oneOf", pointer: "/runtime/install/method", msg: "`method` \"brew\" is not one of the known values", hint: `"pip", "npm"`}}},
 		{"tool: if/then uses the title", `{"manifest_version":"0.4","tool":{"id":"abc","version":"1.0.0","name":"A","summary":"s","homepage":"https://x.dev"},
-"runtime":{"kind":"python-module","install":{"method":"pip","package":"p"}},"smoke":{"kind":"shell","command":["x"],"success":{}},"kill_switch":{"kind":"none"}}`, ToolManifest,
-			[]want{{rule: "schema/required", msg: "actions[] required when runtime.kind is not self-describing: missing required property `actions`"}}},
+"runtime":{"kind":"python-module","install":{"method":"pip","package":"p"}},"smoke":{"kind":"shell","command":["x"],"success":{}},"kill_switch":{"kind":"none"}}`, kinds.ToolManifest, []want{{rule: "schema/required", msg: "actions[] required when runtime.kind is not self-describing: missing required property `actions`"}}},
 		{"format asserted", `{"manifest_version":"0.4","tool":{"id":"abc","version":"1.0.0","name":"A","summary":"s","homepage":"not a uri"},
-"runtime":{"kind":"mcp-stdio","install":{"method":"pip","package":"p"}},"smoke":{"kind":"shell","command":["x"],"success":{}},"kill_switch":{"kind":"none"}}`, ToolManifest,
-			[]want{{rule: "schema/format", pointer: "/tool/homepage", line: 1, col: 100, msg: `"not a uri" is not a valid uri`}}},
-		{"agent ref: not-required pair", `{"agentId":"core.chat","version":"1.0.0","channel":"stable"}`, AgentRef,
-			[]want{{rule: "schema/not", msg: "`version` and `channel` cannot be used together"}}},
+"runtime":{"kind":"mcp-stdio","install":{"method":"pip","package":"p"}},"smoke":{"kind":"shell","command":["x"],"success":{}},"kill_switch":{"kind":"none"}}`, kinds.ToolManifest, []want{{rule: "schema/format", pointer: "/tool/homepage", line: 1, col: 100, msg: `"not a uri" is not a valid uri`}}},
+		{"agent ref: not-required pair", `{"agentId":"core.chat","version":"1.0.0","channel":"stable"}`, kinds.AgentRef, []want{{rule: "schema/not", msg: "`version` and `channel` cannot be used together"}}},
 	}
 	for _, c := range cases {
 		fr := v.File("x.json", []byte(c.src), c.kind)
@@ -99,15 +90,15 @@ func TestSchemaMessages(t *testing.T) {
 func TestDetect(t *testing.T) {
 	t.Parallel()
 	v := newV(t)
-	cases := map[string]Kind{
-		goodAgent:                    Agent,
-		`{"manifest_version":"0.3"}`: ToolManifest,
-		`{"suiteId":"vendor.acme.evals.w","version":"1.0.0","tasks":[]}`: EvalSuite,
-		`{"name":"vendor.acme.x","engines":{},"runtime":{}}`:             NodePack,
-		`{"name":"vendor.acme.x","kind":"workflow-chain","steps":[]}`:    WorkflowChainPack,
-		`{"name":"vendor.acme.x","kind":"widget","steps":[]}`:            OtherPack,
-		`{"name":"vendor.acme.x","kind":"card","integrity":"sha256-x"}`:  VersionManifest,
-		`{"hello":"world"}`: Unknown,
+	cases := map[string]kinds.Kind{
+		goodAgent:                    kinds.Agent,
+		`{"manifest_version":"0.3"}`: kinds.ToolManifest,
+		`{"suiteId":"vendor.acme.evals.w","version":"1.0.0","tasks":[]}`: kinds.EvalSuite,
+		`{"name":"vendor.acme.x","engines":{},"runtime":{}}`:             kinds.NodePack,
+		`{"name":"vendor.acme.x","kind":"workflow-chain","steps":[]}`:    kinds.WorkflowChainPack,
+		`{"name":"vendor.acme.x","kind":"widget","steps":[]}`:            kinds.OtherPack,
+		`{"name":"vendor.acme.x","kind":"card","integrity":"sha256-x"}`:  kinds.VersionManifest,
+		`{"hello":"world"}`: kinds.Unknown,
 	}
 	for src, k := range cases {
 		fr := v.File("doc.json", []byte(src), "")
@@ -184,19 +175,19 @@ func TestSchemaOverrideByID(t *testing.T) {
 		t.Fatal(err)
 	}
 	withRole := strings.Replace(goodAgent, `"persona"`, "\"role\": \"skill\",\n  \"persona\"", 1)
-	if rep := newV(t).Bytes("a.json", []byte(withRole), Agent); rep.Valid {
+	if rep := newV(t).Bytes("a.json", []byte(withRole), kinds.Agent); rep.Valid {
 		t.Fatal("seed schema accepted role")
 	}
 	v, err := New(Options{SchemaDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := v.Bytes("a.json", []byte(withRole), Agent); !rep.Valid {
+	if rep := v.Bytes("a.json", []byte(withRole), kinds.Agent); !rep.Valid {
 		t.Fatalf("override not used: %s", render(rep.Problems()))
 	}
 	// The embedded set is shared by the Validators without --schemas: an
 	// override never reaches it.
-	if rep := newV(t).Bytes("a.json", []byte(withRole), Agent); rep.Valid {
+	if rep := newV(t).Bytes("a.json", []byte(withRole), kinds.Agent); rep.Valid {
 		t.Fatal("a Validator without --schemas used the override")
 	}
 	if _, err := New(Options{SchemaDir: t.TempDir()}); werr.CodeOf(err) != "schemas_dir_empty" {

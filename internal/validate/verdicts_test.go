@@ -9,6 +9,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // TestVerdictsMatchAjv checks wopkit's schema verdict against ajv's (the
@@ -21,9 +22,9 @@ func TestVerdictsMatchAjv(t *testing.T) {
 		t.Fatal(err)
 	}
 	var verdicts map[string]struct {
-		Kind  Kind `json:"kind"`
-		Spec  Spec `json:"spec"` // the schema set ajv used; "" is v1
-		Valid bool `json:"valid"`
+		Kind  kinds.Kind `json:"kind"`
+		Spec  kinds.Spec `json:"spec"` // the schema set ajv used; "" is v1
+		Valid bool       `json:"valid"`
 	}
 	if err := json.Unmarshal(b, &verdicts); err != nil {
 		t.Fatal(err)
@@ -74,8 +75,8 @@ func TestVerdictsMatchAjv(t *testing.T) {
 			}
 		}
 		spec := want.Spec
-		if spec == SpecAuto {
-			spec = V1
+		if spec == kinds.SpecAuto {
+			spec = kinds.V1
 		}
 		ps := v.SchemaProblemsFor(spec, want.Kind, doc, "")
 		if got := len(ps) == 0; got != want.Valid {

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"strings"
 	"testing"
 )
@@ -64,7 +65,7 @@ func TestVersionManifestCarriesPackRules(t *testing.T) {
 	vm := versionManifestOf(crmOps)
 	rep := v.Bytes("1.1.2.json", []byte(vm), "")
 	fr := rep.Files[0]
-	if fr.Kind != VersionManifest || fr.Spec != V2 {
+	if fr.Kind != kinds.VersionManifest || fr.Spec != kinds.V2 {
 		t.Fatalf("detected %s %s, want a v2 version manifest", fr.Kind, fr.Spec)
 	}
 	got := problemAt(fr.Errors, "WC005")
@@ -123,7 +124,7 @@ func TestVersionManifestSkipsFileRules(t *testing.T) {
 	v := newV(t)
 	rep := v.Bytes("1.0.0.json", []byte(versionManifestOf(node)), "")
 	fr := rep.Files[0]
-	if fr.Kind != VersionManifest {
+	if fr.Kind != kinds.VersionManifest {
 		t.Fatalf("detected %s", fr.Kind)
 	}
 	for _, p := range append(fr.Errors, fr.Warnings...) {

@@ -64,6 +64,20 @@ type Summary struct {
 	// Provider is a connection pack's provider (its content: it has no
 	// array of entries).
 	Provider *Provider `json:"provider,omitempty"`
+	// AgentList is each agent with the eval suite it names, and whether the
+	// tarball holds that file.
+	AgentList []AgentSummary `json:"agentList,omitempty"`
+	// ToolManifests are the tool install manifests the tarball holds
+	// (tools/<id>.tool.json).
+	ToolManifests []string `json:"toolManifests,omitempty"`
+}
+
+// AgentSummary is one agent of a pack and its eval suite.
+type AgentSummary struct {
+	AgentID   string `json:"agentId"`
+	EvalSuite string `json:"evalSuite,omitempty"`
+	// EvalPresent says the tarball holds EvalSuite.
+	EvalPresent bool `json:"evalPresent,omitempty"`
 }
 
 // Count is the number of one kind of entry in pack.json.
@@ -162,6 +176,21 @@ func Inspect(path string, lim *tarball.Limits) (*Info, error) {
 		info.Bundle = f.Data
 	}
 	info.Canonical = jcs.IsCanonical(pf.Data)
+	var agents []struct {
+		AgentID      string `json:"agentId"`
+		EvalSuiteRef string `json:"evalSuiteRef"`
+	}
+	if raw := memberFold(members, "agents"); raw != nil && untrusted.DecodeJSON(raw, &agents) == nil {
+		for _, ag := range agents {
+			ref := strings.TrimPrefix(ag.EvalSuiteRef, "./")
+			info.Manifest.AgentList = append(info.Manifest.AgentList, AgentSummary{AgentID: ag.AgentID, EvalSuite: ref, EvalPresent: ref != "" && names[ref]})
+		}
+	}
+	for _, e := range info.Entries {
+		if strings.HasSuffix(e.Name, ".tool.json") {
+			info.Manifest.ToolManifests = append(info.Manifest.ToolManifests, e.Name)
+		}
+	}
 	return info, nil
 }
 

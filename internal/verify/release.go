@@ -37,7 +37,7 @@ type release struct {
 // codes, a file that is not a version manifest (no integrity string) with
 // release_manifest_invalid.
 func releaseOf(tgzPath string, folders *untrusted.Folders) (*release, error) {
-	p := strings.TrimSuffix(tgzPath, ".tgz") + ".json"
+	p := besideManifest(tgzPath)
 	data, err := folders.ReadFile(p, maxReleaseManifest)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -86,4 +86,19 @@ func (rel *release) agrees(r *Result) error {
 func noteRelease(path string) string {
 	return fmt.Sprintf("only pack.json is covered by the signature: the other files match the integrity in %s beside the tarball, "+
 		"which is not signed (it shows the release is whole, not who made it; give --registry to check them against a registry)", filepath.Base(path))
+}
+
+// besideManifest is the path of the version manifest `pack` writes beside
+// the tarball at tgzPath.
+func besideManifest(tgzPath string) string { return strings.TrimSuffix(tgzPath, ".tgz") + ".json" }
+
+// samePath reports whether two paths name the same file by name (the one
+// the registry read is not read again).
+func samePath(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }

@@ -114,15 +114,11 @@ func file(ctx context.Context, path string, p Policy, folders *untrusted.Folders
 	}
 	if err == nil {
 		sig, sigPath, sigErr := readDetached(path, p.SigPath, folders)
-		var rel *release
-		if sigErr == nil {
-			rel, sigErr = releaseOf(path, folders)
-		}
 		if sigErr != nil {
 			err = sigErr
 		} else {
 			r.Signature = sigPath
-			err = check(ctx, src, sig, rel, p, r)
+			err = check(ctx, src, sig, func() (*release, error) { return releaseOf(path, folders) }, p, r)
 		}
 	}
 	if err != nil {
@@ -223,9 +219,12 @@ func Bytes(ctx context.Context, tgz, detached []byte, p Policy, r *Result) error
 }
 
 // check verifies the tarball of src with its detached signature (nil when
-// there is none) and the version manifest beside it (nil when there is
-// none), filling r; it returns the first failure.
-func check(ctx context.Context, src *source, detached []byte, rel *release, p Policy, r *Result) error {
+// there is none) and the version manifest beside it (read by loadRel, nil
+// for a tarball held in memory), filling r; it returns the first failure.
+// The version manifest beside a tarball that sits in the registry it is
+// verified against is the registry's own, already read and checked: it is
+// not read again.
+func check(ctx context.Context, src *source, detached []byte, loadRel func() (*release, error), p Policy, r *Result) error {
 	if p.Key == nil && p.Registry == nil && p.Bundles == nil {
 		return werr.New(werr.Usage, "verify_no_trust", "nothing to verify %s against", r.Path).
 			WithHint("give --key PUB or --registry DIR")
@@ -323,9 +322,19 @@ func check(ctx context.Context, src *source, detached []byte, rel *release, p Po
 		}
 		r.IntegrityChecked = true
 	}
-	if rel != nil {
-		if err := rel.agrees(r); err != nil {
+	if loadRel != nil && vm != nil && samePath(vm.Path, besideManifest(r.Path)) {
+		// The registry's own manifest, whose integrity, name and version
+		// were just checked.
+		r.ReleaseManifest, r.ReleaseChecked = vm.Path, true
+	} else if loadRel != nil {
+		rel, err := loadRel()
+		if err != nil {
 			return err
+		}
+		if rel != nil {
+			if err := rel.agrees(r); err != nil {
+				return err
+			}
 		}
 	}
 	switch {

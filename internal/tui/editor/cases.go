@@ -10,9 +10,9 @@ import (
 
 	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/run"
 	"github.com/openwop/wopkit/internal/termsafe"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // casesMsg is the focused node's stored cases, run (the t key).
@@ -24,7 +24,7 @@ type casesMsg struct {
 // focusedNode is the typeId of the nodes[] entry the cursor is in, or "".
 func (e *editor) focusedNode() string {
 	r, ok := e.current()
-	if !ok || e.kind != validate.NodePack || filepath.Base(e.path) != "pack.json" {
+	if !ok || e.kind != kinds.NodePack || filepath.Base(e.path) != "pack.json" {
 		return ""
 	}
 	toks := jsondoc.SplitPointer(r.ptr)

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
@@ -41,7 +42,7 @@ type editor struct {
 	path string // the file being edited
 	dir  string // its directory (the pack root for pack.json)
 	name string // the name problems are reported under
-	kind validate.Kind
+	kind kinds.Kind
 
 	src, saved []byte
 	doc        *jsondoc.Doc
@@ -72,7 +73,7 @@ type editor struct {
 	problems widgets.ProblemList
 	marks    map[string]validate.Severity // pointers (and ancestors) with problems
 	info     map[string]validate.FieldInfo
-	infoSpec validate.Spec // the spec version info was looked up under
+	infoSpec kinds.Spec // the spec version info was looked up under
 	status   string
 	// sealed: a registry version manifest, whose integrity a hand edit
 	// breaks; the first save only says so, the second saves.
@@ -115,16 +116,16 @@ func loadEditor(ctx *common.Context, v *validate.Validator, path string) (*edito
 	}
 	e := &editor{
 		ctx: ctx, v: v, path: path, dir: filepath.Dir(path), name: filepath.Base(path),
-		kind: validate.Detect(filepath.Base(path), doc.Root),
+		kind: kinds.Detect(filepath.Base(path), doc.Root),
 		src:  data, saved: data, doc: doc,
 		expanded: map[string]bool{},
 		info:     map[string]validate.FieldInfo{},
 		marks:    map[string]validate.Severity{},
 	}
-	if e.kind == validate.Unknown {
+	if e.kind == kinds.Unknown {
 		e.kind = ""
 	}
-	e.sealed = e.kind == validate.VersionManifest
+	e.sealed = e.kind == kinds.VersionManifest
 	e.infoSpec = e.spec()
 	e.input = newInput(ctx)
 	e.rebuild()
@@ -239,7 +240,7 @@ func (e *editor) wantInfo() tea.Cmd {
 // spec is the spec version of the document as it stands (an edit of the
 // engines range or the signing block can move it): field help comes from
 // the schema of that version.
-func (e *editor) spec() validate.Spec { return e.v.SpecOf(e.kind, e.doc) }
+func (e *editor) spec() kinds.Spec { return e.v.SpecOf(e.kind, e.doc) }
 
 // field is the schema's help for the field at ptr.
 func (e *editor) field(ptr string) validate.FieldInfo { return e.v.FieldFor(e.spec(), e.kind, ptr) }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/openwop/wopkit/internal/atomicfile"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 )
@@ -50,7 +51,7 @@ func validateTick(gen int) tea.Cmd {
 
 // validateCmd re-checks the document from memory: a pack manifest together
 // with the files of its directory, any other kind as a standalone document.
-func validateCmd(v *validate.Validator, gen int, name, dir string, kind validate.Kind, data []byte) tea.Cmd {
+func validateCmd(v *validate.Validator, gen int, name, dir string, kind kinds.Kind, data []byte) tea.Cmd {
 	return func() tea.Msg {
 		var reps []validate.FileReport
 		var fsys fs.FS
@@ -59,7 +60,7 @@ func validateCmd(v *validate.Validator, gen int, name, dir string, kind validate
 			// only; a directory that cannot be opened leaves the files out.
 			fsys, _ = untrusted.DirFS(dir)
 		}
-		if validate.IsPackKind(kind) {
+		if kinds.IsPack(kind) {
 			reps = v.PackFiles(name, fsys, data)
 		} else {
 			reps = []validate.FileReport{v.File(name, data, kind)}
@@ -94,7 +95,7 @@ func validateCmd(v *validate.Validator, gen int, name, dir string, kind validate
 
 // fieldInfoCmd asks for the schema help of one field, from the schema of
 // the document's kind under its spec version (v1 or v2).
-func fieldInfoCmd(v *validate.Validator, spec validate.Spec, kind validate.Kind, ptr string) tea.Cmd {
+func fieldInfoCmd(v *validate.Validator, spec kinds.Spec, kind kinds.Kind, ptr string) tea.Cmd {
 	return func() tea.Msg {
 		fi := v.FieldFor(spec, kind, ptr)
 		fi.Description = v.HelpFor(spec, kind, ptr) // the wizard's words for the field
@@ -102,7 +103,7 @@ func fieldInfoCmd(v *validate.Validator, spec validate.Spec, kind validate.Kind,
 	}
 }
 
-func fieldCheckCmd(v *validate.Validator, spec validate.Spec, kind validate.Kind, seq int, ptr string, value any) tea.Cmd {
+func fieldCheckCmd(v *validate.Validator, spec kinds.Spec, kind kinds.Kind, seq int, ptr string, value any) tea.Cmd {
 	return func() tea.Msg { return fieldCheckMsg{seq: seq, problems: v.CheckValueFor(spec, kind, ptr, value)} }
 }
 

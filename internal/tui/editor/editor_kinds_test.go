@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/common"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // TestEditorOpensEveryKind opens one document of every kind wopkit checks
@@ -18,27 +18,27 @@ func TestEditorOpensEveryKind(t *testing.T) {
 	verdicts := filepath.Join("..", "..", "validate", "testdata", "verdicts")
 	cases := []struct {
 		file string // in the validate verdicts
-		kind validate.Kind
-		spec validate.Spec
+		kind kinds.Kind
+		spec kinds.Spec
 		ptr  string
 	}{
-		{"pack-requires.pack.json", validate.NodePack, validate.V1, "/nodes"},
-		{"node-ok.node-pack.v2.json", validate.NodePack, validate.V2, "/kind"},
-		{"chain-ok.workflow-chain-pack.v2.json", validate.WorkflowChainPack, validate.V2, "/chains"},
-		{"chain-ok.workflow-chain-pack.v1.json", validate.WorkflowChainPack, validate.V1, "/chains"},
-		{"connection-ok.connection-pack.v2.json", validate.ConnectionPack, validate.V2, "/provider"},
-		{"prompt-ok.prompt-pack.v2.json", validate.PromptPack, validate.V2, "/prompts"},
-		{"prompt-ok.prompt-pack.v1.json", validate.PromptPack, validate.V1, "/prompts"},
-		{"card-ok.card-pack.v2.json", validate.CardPack, validate.V2, "/cards"},
-		{"card-ok.card-pack.v1.json", validate.CardPack, validate.V1, "/cards"},
-		{"form-ok.form-content-pack.v2.json", validate.FormContentPack, validate.V2, "/templates"},
-		{"form-ok.form-content-pack.v1.json", validate.FormContentPack, validate.V1, "/templates"},
-		{"artifact-ok.artifact-type-pack.v2.json", validate.ArtifactTypePack, validate.V2, "/artifactTypes"},
-		{"artifact-ok.artifact-type-pack.v1.json", validate.ArtifactTypePack, validate.V1, "/artifactTypes"},
-		{"vm-card-ok.version-manifest.v2.json", validate.VersionManifest, validate.V2, "/integrity"},
-		{"agent-unicode-persona.agent.json", validate.Agent, validate.V1, "/persona"},
-		{"eval-ok.eval.json", validate.EvalSuite, validate.V1, "/tasks"},
-		{"uri-urn.tool.json", validate.ToolManifest, validate.SpecAuto, "/tool"},
+		{"pack-requires.pack.json", kinds.NodePack, kinds.V1, "/nodes"},
+		{"node-ok.node-pack.v2.json", kinds.NodePack, kinds.V2, "/kind"},
+		{"chain-ok.workflow-chain-pack.v2.json", kinds.WorkflowChainPack, kinds.V2, "/chains"},
+		{"chain-ok.workflow-chain-pack.v1.json", kinds.WorkflowChainPack, kinds.V1, "/chains"},
+		{"connection-ok.connection-pack.v2.json", kinds.ConnectionPack, kinds.V2, "/provider"},
+		{"prompt-ok.prompt-pack.v2.json", kinds.PromptPack, kinds.V2, "/prompts"},
+		{"prompt-ok.prompt-pack.v1.json", kinds.PromptPack, kinds.V1, "/prompts"},
+		{"card-ok.card-pack.v2.json", kinds.CardPack, kinds.V2, "/cards"},
+		{"card-ok.card-pack.v1.json", kinds.CardPack, kinds.V1, "/cards"},
+		{"form-ok.form-content-pack.v2.json", kinds.FormContentPack, kinds.V2, "/templates"},
+		{"form-ok.form-content-pack.v1.json", kinds.FormContentPack, kinds.V1, "/templates"},
+		{"artifact-ok.artifact-type-pack.v2.json", kinds.ArtifactTypePack, kinds.V2, "/artifactTypes"},
+		{"artifact-ok.artifact-type-pack.v1.json", kinds.ArtifactTypePack, kinds.V1, "/artifactTypes"},
+		{"vm-card-ok.version-manifest.v2.json", kinds.VersionManifest, kinds.V2, "/integrity"},
+		{"agent-unicode-persona.agent.json", kinds.Agent, kinds.V1, "/persona"},
+		{"eval-ok.eval.json", kinds.EvalSuite, kinds.V1, "/tasks"},
+		{"uri-urn.tool.json", kinds.ToolManifest, kinds.SpecAuto, "/tool"},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -47,7 +47,7 @@ func TestEditorOpensEveryKind(t *testing.T) {
 				t.Fatal(err)
 			}
 			name := "doc.json"
-			if validate.IsPackKind(c.kind) {
+			if kinds.IsPack(c.kind) {
 				name = "pack.json"
 			}
 			path := filepath.Join(t.TempDir(), name)
@@ -62,7 +62,7 @@ func TestEditorOpensEveryKind(t *testing.T) {
 				t.Fatalf("opened as %s %s, want %s %s", e.kind, e.spec(), c.kind, c.spec)
 			}
 			msg := fieldInfoCmd(e.v, e.spec(), e.kind, c.ptr)().(fieldInfoMsg)
-			want := validate.SchemaIDFor(c.spec, c.kind) + "#"
+			want := kinds.SchemaIDFor(c.spec, c.kind) + "#"
 			if !strings.HasPrefix(msg.info.SchemaURL, want) {
 				t.Errorf("help for %s comes from %q, want the schema %s", c.ptr, msg.info.SchemaURL, want)
 			}

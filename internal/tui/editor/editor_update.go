@@ -5,9 +5,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/tui"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // Update handles the editor's messages and keys.
@@ -82,7 +82,7 @@ func (e *editor) updateTree(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(k, keys.Expansion) && e.kind == validate.WorkflowChainPack:
+	case key.Matches(k, keys.Expansion) && kinds.Expands(e.kind):
 		e.expansion = true
 		return nil
 	case key.Matches(k, keys.Up):

@@ -8,6 +8,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/chainexp"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/styles"
 	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/validate"
@@ -49,7 +50,7 @@ func (e *editor) treeHeight() int {
 func (e *editor) headLines() []string {
 	header := "wopkit edit " + e.name
 	if e.kind != "" {
-		if sp := e.spec(); sp == validate.V2 { // v1 is what a document that says nothing is
+		if sp := e.spec(); sp == kinds.V2 { // v1 is what a document that says nothing is
 			header += " (" + string(e.kind) + ", " + string(sp) + ")"
 		} else {
 			header += " (" + string(e.kind) + ")"
@@ -307,7 +308,7 @@ func (e *editor) Help() []key.Binding {
 		return []key.Binding{k.Up, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to field")), k.Whole, k.Problems}
 	}
 	out := []key.Binding{k.Up, k.Edit, k.Save, k.Quit}
-	if e.kind == validate.WorkflowChainPack {
+	if kinds.Expands(e.kind) {
 		out = append(out, k.Expansion)
 	}
 	out = append(out, k.Search, k.Problems, k.Add, k.Remove, k.Undo, k.Redo)

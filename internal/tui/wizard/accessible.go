@@ -60,7 +60,7 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 		case pipe:
 			opts.otherDraft = true
 		default:
-			drafts.Remove(opts.draftOut())
+			opts.removeDrafts(opts.draftDirs(d))
 		}
 	}
 	w := newWizard(common.New(true), k, a, opts)
@@ -154,7 +154,7 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 			return keep(opts, a, err)
 		}
 		if !write {
-			if err := saveDraft(opts.draftOut(), a); err != nil {
+			if err := opts.keepDrafts(a); err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "Nothing was written. Your answers are kept as a draft (%s): run `wopkit new` in this folder again to resume it.\n", drafts.File(opts.draftOut()))
@@ -166,7 +166,7 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 		return keep(opts, a, err)
 	}
 	printLines(out, summaryWith(res.Summary(), towardPR(a, opts, res)))
-	drafts.Remove(opts.draftOut())
+	opts.removeDrafts(opts.draftDirs(a))
 	if !res.DryRun && run.HasCases(res.Dir) {
 		if pipe { // a script's answers are all read: it runs the cases itself
 			fmt.Fprintf(out, "Run the new pack's stored cases with: wopkit test %s\n", res.Dir)
@@ -297,7 +297,7 @@ func keep(opts session, a *answers, err error) error {
 	if opts.draftOut() == "" { // a dry run, or a draft this run did not resume
 		return err
 	}
-	if derr := saveDraft(opts.draftOut(), a); derr != nil { // said, not lost silently: both failures
+	if derr := opts.keepDrafts(a); derr != nil { // said, not lost silently: both failures
 		return errors.Join(err, derr)
 	}
 	return withDraftNote(err, drafts.File(opts.draftOut()))

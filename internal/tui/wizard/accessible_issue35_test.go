@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"errors"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
-	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
 )
 
@@ -28,7 +28,7 @@ func blanks(n int) []string { return make([]string, n) }
 
 func TestAccessibleSaysHelp(t *testing.T) {
 	_, out, _ := pipeRun(t, nodeLines("acme"), false)
-	help := testValidator.Help(validate.NodePack, "/version")
+	help := testValidator.Help(kinds.NodePack, "/version")
 	if help == "" {
 		t.Fatal("no help for the version")
 	}
@@ -51,7 +51,7 @@ func TestAccessibleLeftOutInWords(t *testing.T) {
 	t.Parallel()
 	k := ask.Asker{V: testValidator, Accessible: true, Titles: map[huh.Field]string{}, Suggest: map[huh.Field]ask.Shown{}}
 	temp := -1.0
-	g := k.Group(omittable(k, "prompts.1.temperature", "Temperature", &temp, validate.PromptPack, scaffold.PromptFieldPointer("prompts.1.temperature")))
+	g := k.Group(omittable(k, "prompts.1.temperature", "Temperature", &temp, kinds.PromptPack, scaffold.PromptFieldPointer("prompts.1.temperature")))
 	var out strings.Builder
 	f := huh.NewForm(g).WithTheme(ask.PlainTheme).WithAccessible(true).WithInput(strings.NewReader("\n")).WithOutput(&out)
 	if err := f.Run(); err != nil {

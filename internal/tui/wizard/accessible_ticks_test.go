@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // TestAccessibleTicksByNumberOrName (issue 25, item 13): an accessible list
@@ -14,7 +14,7 @@ import (
 // order: the answer keeps the options' order. A name that fits no option,
 // or two, is refused saying what it takes, and from a pipe the run stops.
 func TestAccessibleTicksByNumberOrName(t *testing.T) {
-	enum := testValidator.Field(validate.NodePack, "/nodes/0/capabilities").Enum
+	enum := testValidator.Field(kinds.NodePack, "/nodes/0/capabilities").Enum
 	if len(enum) < 3 {
 		t.Fatalf("the node capabilities offer %v", enum)
 	}

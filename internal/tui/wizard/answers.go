@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // What the wizard creates.
@@ -224,9 +224,9 @@ func (a *answers) keyIDFor(path string) string {
 }
 
 // packSpec is the spec version the pack of the answers is written for.
-func packSpec(a *answers) validate.Spec {
+func packSpec(a *answers) kinds.Spec {
 	if a.Pack.Spec == scaffold.SpecV1 {
-		return validate.V1
+		return kinds.V1
 	}
-	return validate.V2
+	return kinds.V2
 }

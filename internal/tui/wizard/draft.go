@@ -8,7 +8,6 @@ import (
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
-	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 )
 
 // draftOffer is the first screen when a draft was kept: resume it, or
@@ -38,7 +37,7 @@ func (d *draftOffer) Update(msg tea.Msg) (tui.Screen, tea.Cmd) {
 		a = d.draft
 	case key.Matches(k, d.ctx.Keys.No):
 		a = d.fresh
-		drafts.Remove(d.opts.draftOut())
+		d.opts.removeDrafts(d.opts.draftDirs(d.draft))
 	default:
 		return d, nil
 	}

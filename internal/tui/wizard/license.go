@@ -8,9 +8,9 @@ import (
 	"charm.land/huh/v2"
 	"github.com/github/go-spdx/v2/spdxexp/spdxlicenses"
 
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // otherLicense is the license list's way to type another identifier.
@@ -22,9 +22,9 @@ const otherLicense = "another SPDX identifier…"
 // A list of all ~700 ids would be drawn whole on every key.
 func (w *wizard) license(v *string) (huh.Field, *huh.Group) {
 	k := w.k
-	help := k.Help(validate.NodePack, "/license")
+	help := k.Help(kinds.NodePack, "/license")
 	typed := func(key, title string) *huh.Input {
-		return k.Text(key, title, ask.Str{P: v, Def: *v}, validate.NodePack, "/license").Suggestions(spdxIDs())
+		return k.Text(key, title, ask.Str{P: v, Def: *v}, kinds.NodePack, "/license").Suggestions(spdxIDs())
 	}
 	if k.Accessible {
 		return typed("license", "License (SPDX)"), nil

@@ -34,6 +34,9 @@ type Options struct {
 	Accessible bool                // plain line-by-line prompts instead of the full-screen wizard
 	DryRun     bool                // write nothing (no files, key, tarball or draft): say what would be written
 	DraftDir   string              // the folder a draft is kept for (in wopkit's state folder); "" is the current directory
+	// Resume names a kept draft to resume (its id or pack name, see
+	// Drafts; ResumeNewest: the newest), whatever the folder.
+	Resume string
 	// Registry is a registry checkout the review compares a pack with
 	// (the version of the same pack it follows; WOPKIT_REGISTRY).
 	Registry string
@@ -66,6 +69,9 @@ type session struct {
 	// resume (accessible mode fed from a pipe): the run neither replaces
 	// it nor removes it.
 	otherDraft bool
+	// resumed are the ids of the copies of the draft resumed by name
+	// (Resume), removed with the run's own.
+	resumed []string
 }
 
 // draftPath is the folder whose draft is offered and kept (see saveDraft):
@@ -100,6 +106,12 @@ func Run(ctx context.Context, settings Options) error {
 	prefill(a, node, opts.Tool)
 	if opts.Pack != nil && (node != nil || adopt(a, opts.Pack)) && opts.What == "" {
 		opts.What = a.What // the kind of the answers given
+	}
+	if opts.Resume != "" {
+		if a, opts.resumed, err = findDraft(opts.Resume); err != nil {
+			return err
+		}
+		opts.What = ""
 	}
 	k := ask.Asker{V: v}
 	if opts.Accessible {
@@ -139,7 +151,7 @@ func firstScreen(c *common.Context, k ask.Asker, a *answers, opts session) tui.S
 // there is one and no answers were given on the command line (which start
 // a run of their own): the full-screen wizard and accessible mode offer it.
 func draftToOffer(opts Options) (*answers, bool) {
-	if opts.Pack != nil || opts.Tool != nil {
+	if opts.Pack != nil || opts.Tool != nil || opts.Resume != "" {
 		return nil, false
 	}
 	return loadDraft(opts.draftPath())

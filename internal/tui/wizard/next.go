@@ -81,13 +81,16 @@ func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// towardHead heads the commands toward the pull request in a summary.
+const towardHead = "toward the pull request:"
+
 // summaryWith is a run's summary with the commands toward the pull
 // request at its end.
 func summaryWith(sum, cmds []string) []string {
 	if len(cmds) == 0 {
 		return sum
 	}
-	sum = append(sum, "", "toward the pull request:")
+	sum = append(sum, "", towardHead)
 	for _, c := range cmds {
 		sum = append(sum, "  "+c)
 	}

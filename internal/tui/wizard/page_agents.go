@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"errors"
@@ -83,7 +84,7 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 	w.a.soloDefaults()
 	g := a.agent(i)
 	def := scaffold.NewAgent(i)
-	ak := validate.NodePack
+	ak := kinds.NodePack
 	key := func(f string) string { return fmt.Sprintf("agents.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/agents/%d/%s", i, f) }
 	idv := ask.Str{P: &g.ID, Def: def.ID}
@@ -92,7 +93,7 @@ func agentGroups(w *wizard, at pos) []*huh.Group {
 	id := k.Reg(k.Text(key("id"), "Agent id", idv, "", "").Description(k.Fit("appended to the pack name to form the agentId", ask.DescInset)),
 		k.Check(ak, ptr("agentId"), func(s string) any { return a.name() + "." + idv.Value(s).(string) }))
 	if a.What == whatSoloAgent { // no pack name to prefix
-		id = k.Text(key("id"), "Agent id", ask.Str{P: &g.ID, Def: g.ID}, validate.Agent, "/agentId").
+		id = k.Text(key("id"), "Agent id", ask.Str{P: &g.ID, Def: g.ID}, kinds.Agent, "/agentId").
 			Description("the full agentId, e.g. vendor.acme.writer")
 	}
 	return []*huh.Group{
@@ -128,7 +129,7 @@ func evalGroups(w *wizard, at pos) []*huh.Group {
 	k, i := w.k, at.i
 	e := w.a.suite(i)
 	def := scaffold.EvalAnswers{}.Defaults()
-	ek := validate.EvalSuite
+	ek := kinds.EvalSuite
 	key := func(f string) string { return fmt.Sprintf("agents.%d.eval.%s", i, f) }
 	groups := []*huh.Group{w.k.Group(
 		k.Multi(key("modes"), "Eval modes", k.Help(ek, "/modes"), ask.Fixed(k.V.Field(ek, "/modes").Enum), &e.Modes, ""),
@@ -150,7 +151,7 @@ func taskGroups(w *wizard, at pos) []*huh.Group {
 	k := w.k
 	t := &w.a.suite(at.i).Tasks[at.j]
 	def := scaffold.NewTask(at.j)
-	ek := validate.EvalSuite
+	ek := kinds.EvalSuite
 	key := func(f string) string { return fmt.Sprintf("agents.%d.eval.tasks.%d.%s", at.i, at.j, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/tasks/%d/%s", at.j, f) }
 	return []*huh.Group{
@@ -186,7 +187,7 @@ const labelHelp = "a short label for UI surfaces; empty: the agent id's last par
 // the form the review's rule checks, its help from the same words.
 func (w *wizard) toolAllowlist(key string, tv ask.List, ptr string) *huh.Input {
 	k := w.k
-	schema := ask.Titled("Tool allowlist", ptr, k.Check(validate.NodePack, ptr, tv.Value))
+	schema := ask.Titled("Tool allowlist", ptr, k.Check(kinds.NodePack, ptr, tv.Value))
 	return k.Reg(k.Text(key, "Tool allowlist", tv, "", ""), func(s string) error {
 		if err := schema(s); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // An artifact-type pack: the pack's identity (the identity page), the host
@@ -60,13 +60,13 @@ func hostBaseGroups(w *wizard, _ pos) []*huh.Group {
 func artifactGroups(w *wizard, at pos) []*huh.Group {
 	k, t := w.k, &w.a.artifactPack().Types[at.i]
 	key := func(f string) string { return fmt.Sprintf("artifactTypes.%d.%s", at.i, f) }
-	text := pointed(k, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer)
-	help := func(f string) string { return k.Help(validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key(f))) }
+	text := pointed(k, kinds.ArtifactTypePack, scaffold.ArtifactFieldPointer)
+	help := func(f string) string { return k.Help(kinds.ArtifactTypePack, scaffold.ArtifactFieldPointer(key(f))) }
 	groups := []*huh.Group{
 		w.k.Group(
-			qualified(w, validate.ArtifactTypePack, key("id"), "Artifact type id", ask.Str{P: &t.ID, Def: t.ID}, fmt.Sprintf("/artifactTypes/%d/artifactTypeId", at.i)).
+			qualified(w, kinds.ArtifactTypePack, key("id"), "Artifact type id", ask.Str{P: &t.ID, Def: t.ID}, fmt.Sprintf("/artifactTypes/%d/artifactTypeId", at.i)).
 				Description(k.Fit("appended to the pack name to form the artifactTypeId", ask.DescInset)),
-			k.Derived(key("displayName"), "Display name", &t.DisplayName, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("displayName"))),
+			k.Derived(key("displayName"), "Display name", &t.DisplayName, kinds.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("displayName"))),
 			k.Choose(ask.Choice{Key: key("validation"), Title: "Validation",
 				Desc: help("validation"),
 				Opts: huh.NewOptions(withCurrent(scaffold.ArtifactValidations(), t.Validation)...),
@@ -75,7 +75,7 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 				Desc: help("display"),
 				Opts: huh.NewOptions(withCurrent(scaffold.ArtifactDisplays(), t.Display)...),
 				Acc:  huh.NewPointerAccessor(&t.Display)}),
-			k.Optional(key("syncOn"), "Registered on", &t.SyncOn, validate.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("syncOn"))).
+			k.Optional(key("syncOn"), "Registered on", &t.SyncOn, kinds.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("syncOn"))).
 				Suggestions(scaffold.ArtifactSyncOn()).Placeholder("(optional) "+strings.Join(scaffold.ArtifactSyncOn(), ", ")),
 		),
 		w.k.Group(

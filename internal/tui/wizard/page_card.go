@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // A card pack: the pack's identity (the identity page), then for each card
@@ -62,18 +62,18 @@ func (a *answers) cardPack() *scaffold.CardPackAnswers {
 func cardGroups(w *wizard, at pos) []*huh.Group {
 	k, c := w.k, &w.a.cardPack().Cards[at.i]
 	key := func(f string) string { return fmt.Sprintf("cards.%d.%s", at.i, f) }
-	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
+	text := pointed(k, kinds.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{
 		w.k.Group(
-			qualified(w, validate.CardPack, key("id"), "Card id", ask.Str{P: &c.ID, Def: c.ID}, fmt.Sprintf("/cards/%d/cardTypeId", at.i)).
+			qualified(w, kinds.CardPack, key("id"), "Card id", ask.Str{P: &c.ID, Def: c.ID}, fmt.Sprintf("/cards/%d/cardTypeId", at.i)).
 				Description(k.Fit("appended to the pack name to form the cardTypeId", ask.DescInset)),
 			text(key("systemPrompt"), "System prompt", ask.Str{P: &c.SystemPrompt, Def: c.SystemPrompt}),
 			k.Long(key("template"), "Template", "the prompt; {{id}} is an input's slot, each input has one",
-				ask.Str{P: &c.Template, Def: c.Template}, validate.CardPack, scaffold.CardFieldPointer(key("template"))),
+				ask.Str{P: &c.Template, Def: c.Template}, kinds.CardPack, scaffold.CardFieldPointer(key("template"))),
 		),
 		w.k.Group(
-			omittable(k, key("temperature"), "Temperature", &c.Temperature, validate.CardPack, scaffold.CardFieldPointer(key("temperature"))),
-			k.Optional(key("outputArtifactType"), "Output artifact type", &c.Output, validate.CardPack, scaffold.CardFieldPointer(key("outputArtifactType"))).
+			omittable(k, key("temperature"), "Temperature", &c.Temperature, kinds.CardPack, scaffold.CardFieldPointer(key("temperature"))),
+			k.Optional(key("outputArtifactType"), "Output artifact type", &c.Output, kinds.CardPack, scaffold.CardFieldPointer(key("outputArtifactType"))).
 				Placeholder("(optional)"),
 		),
 	}
@@ -82,11 +82,11 @@ func cardGroups(w *wizard, at pos) []*huh.Group {
 func cardInputGroups(w *wizard, at pos) []*huh.Group {
 	k, in := w.k, &w.a.cardPack().Cards[at.i].Inputs[at.j]
 	key := func(f string) string { return fmt.Sprintf("cards.%d.inputs.%d.%s", at.i, at.j, f) }
-	text := pointed(k, validate.CardPack, scaffold.CardFieldPointer)
+	text := pointed(k, kinds.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{w.k.Group(
 		text(key("id"), "Input id", ask.Str{P: &in.ID, Def: in.ID}).Description(k.Fit("the template uses it as {{id}}", ask.DescInset)),
 		k.Choose(ask.Choice{Key: key("type"), Title: "Type",
-			Desc: k.Help(validate.CardPack, scaffold.CardFieldPointer(key("type"))),
+			Desc: k.Help(kinds.CardPack, scaffold.CardFieldPointer(key("type"))),
 			Opts: huh.NewOptions(withCurrent(scaffold.CardInputTypes(), in.Type)...),
 			Acc:  huh.NewPointerAccessor(&in.Type)}),
 		text(key("label"), "Label", ask.Str{P: &in.Label, Def: in.Label}),

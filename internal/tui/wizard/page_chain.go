@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // A workflow-chain pack: the pack's identity (the identity page), then for
@@ -99,8 +99,8 @@ func (a *answers) chainAnswers() scaffold.ChainPackAnswers {
 }
 
 // chainCheck checks a chain answer where it lands in pack.json.
-func (w *wizard) chainCheck(field string) (validate.Kind, string) {
-	return validate.WorkflowChainPack, scaffold.ChainFieldPointer(w.a.chainAnswers(), field)
+func (w *wizard) chainCheck(field string) (kinds.Kind, string) {
+	return kinds.WorkflowChainPack, scaffold.ChainFieldPointer(w.a.chainAnswers(), field)
 }
 
 func chainGroups(w *wizard, at pos) []*huh.Group {
@@ -114,7 +114,7 @@ func chainGroups(w *wizard, at pos) []*huh.Group {
 	return []*huh.Group{w.k.Group(
 		text("id", "Chain id", ask.Str{P: &c.ID, Def: c.ID}).Description(k.Fit("appended to the pack name to form the chainId", ask.DescInset)),
 		text("version", "Chain version", ask.Str{P: &c.Version, Def: def.Version}),
-		k.Derived(key("label"), "Label", &c.Label, validate.WorkflowChainPack, fmt.Sprintf("/chains/%d/label", at.i)),
+		k.Derived(key("label"), "Label", &c.Label, kinds.WorkflowChainPack, fmt.Sprintf("/chains/%d/label", at.i)),
 		text("description", "Description", ask.Str{P: &c.Description, Def: c.Description}),
 		k.Multi(key("capabilities"), "Capabilities", "what the chain does that a host must allow", scaffold.ChainCapabilities, &c.Capabilities, ""),
 	)}
@@ -146,7 +146,7 @@ func stepGroups(w *wizard, at pos) []*huh.Group {
 	fields := []huh.Field{
 		text("id", "Step id", ask.Str{P: &st.ID, Def: st.ID}).Description(k.Fit("the node's id in the chain", ask.DescInset)),
 		w.stepType(key("typeId"), ask.Str{P: &st.TypeID, Def: st.TypeID}),
-		k.Derived(key("name"), "Name", &st.Name, validate.WorkflowChainPack, ""),
+		k.Derived(key("name"), "Name", &st.Name, kinds.WorkflowChainPack, ""),
 	}
 	if w.a.Pack.Spec != scaffold.SpecV1 { // a v2 chain pins each node's version (v1's schema admits no @)
 		// a typeId typed with its own pin gives the version: the suggested

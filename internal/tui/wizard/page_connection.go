@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // A connection pack: the pack's identity (the identity page), then its
@@ -91,24 +91,24 @@ func connScopes(a *answers, write bool) *[]scaffold.ScopeGroupAnswers {
 // connText is an input for the connection answer field, checked where the
 // scaffold's pointer map puts it in pack.json.
 func connText(k ask.Asker) func(key, title string, tv ask.TextValue) *huh.Input {
-	return pointed(k, validate.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer)
+	return pointed(k, kinds.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer)
 }
 
 // connHelp is the schema's help of a connection answer field.
 func connHelp(k ask.Asker, field string) string {
-	return k.Help(validate.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer(field))
+	return k.Help(kinds.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer(field))
 }
 
 // connOptional is an optional connection answer (empty leaves it out).
 func connOptional(k ask.Asker, field, title string, v *string) *huh.Input {
-	return k.Optional(field, title, v, validate.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer(field)).
+	return k.Optional(field, title, v, kinds.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer(field)).
 		Placeholder("(optional)")
 }
 
 // schemaOptions lists the v2 connection schema's enum at ptr, the current
 // answer added when it is not one of them.
 func schemaOptions(k ask.Asker, ptr, cur string) []huh.Option[string] {
-	return huh.NewOptions(withCurrent(k.V.FieldFor(validate.V2, validate.ConnectionPack, ptr).Enum, cur)...)
+	return huh.NewOptions(withCurrent(k.V.FieldFor(kinds.V2, kinds.ConnectionPack, ptr).Enum, cur)...)
 }
 
 func providerGroups(w *wizard, _ pos) []*huh.Group {

@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"encoding/json"
@@ -41,7 +42,7 @@ func entryList[P any](noun, plural, page string, min int, of func(a *answers, i 
 
 // pointed is an input for the answer field key, checked in the schema of
 // kind at the pointer the scaffold gives the field ("" : no check).
-func pointed(k ask.Asker, kind validate.Kind, pointer func(string) string) func(key, title string, tv ask.TextValue) *huh.Input {
+func pointed(k ask.Asker, kind kinds.Kind, pointer func(string) string) func(key, title string, tv ask.TextValue) *huh.Input {
 	return func(key, title string, tv ask.TextValue) *huh.Input {
 		ptr := pointer(key)
 		if ptr == "" {
@@ -53,7 +54,7 @@ func pointed(k ask.Asker, kind validate.Kind, pointer func(string) string) func(
 
 // omittable is a number input where a negative number leaves the answer
 // out of the document (a temperature); otherwise it is checked at ptr.
-func omittable(k ask.Asker, key, title string, p *float64, kind validate.Kind, ptr string) *huh.Input {
+func omittable(k ask.Asker, key, title string, p *float64, kind kinds.Kind, ptr string) *huh.Input {
 	tv := ask.NewNum(p, *p)
 	check := k.Check(kind, ptr, tv.Value)
 	return k.Reg(k.Text(key, title, leftOut{tv}, "", ""), func(s string) error {
@@ -66,7 +67,7 @@ func omittable(k ask.Asker, key, title string, p *float64, kind validate.Kind, p
 
 // qualified is the input of a declarative entry's id, which the pack name
 // prefixes (scaffold.Qualify): checked as it lands, at ptr.
-func qualified(w *wizard, kind validate.Kind, key, title string, tv ask.TextValue, ptr string) *huh.Input {
+func qualified(w *wizard, kind kinds.Kind, key, title string, tv ask.TextValue, ptr string) *huh.Input {
 	k := w.k
 	return k.Reg(k.Text(key, title, tv, "", ""), ask.Titled(title, ptr, k.Check(kind, ptr, func(s string) any {
 		return scaffold.Qualify(w.a.name(), tv.Value(s).(string))

@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"fmt"
@@ -10,7 +11,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // A form-content pack: the pack's identity (the identity page), then for
@@ -66,13 +66,13 @@ func (a *answers) formPack() *scaffold.FormPackAnswers {
 func formGroups(w *wizard, at pos) []*huh.Group {
 	k, t := w.k, &w.a.formPack().Templates[at.i]
 	key := func(f string) string { return fmt.Sprintf("templates.%d.%s", at.i, f) }
-	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
+	text := pointed(k, kinds.FormContentPack, scaffold.FormFieldPointer)
 	return []*huh.Group{w.k.Group(
-		qualified(w, validate.FormContentPack, key("id"), "Form id", ask.Str{P: &t.ID, Def: t.ID}, fmt.Sprintf("/templates/%d/templateId", at.i)).
+		qualified(w, kinds.FormContentPack, key("id"), "Form id", ask.Str{P: &t.ID, Def: t.ID}, fmt.Sprintf("/templates/%d/templateId", at.i)).
 			Description(k.Fit("appended to the pack name to form the templateId", ask.DescInset)),
 		text(key("version"), "Form version", ask.Str{P: &t.Version, Def: t.Version}),
-		k.Derived(key("label"), "Label", &t.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
-		k.Optional(key("title"), "Title", &t.Title, validate.FormContentPack, scaffold.FormFieldPointer(key("title"))).Placeholder("(the label)"),
+		k.Derived(key("label"), "Label", &t.Label, kinds.FormContentPack, scaffold.FormFieldPointer(key("label"))),
+		k.Optional(key("title"), "Title", &t.Title, kinds.FormContentPack, scaffold.FormFieldPointer(key("title"))).Placeholder("(the label)"),
 		text(key("description"), "Description", ask.Str{P: &t.Description, Def: t.Description}),
 		text(key("category"), "Category", ask.Str{P: &t.Category, Def: t.Category}),
 	)}
@@ -81,16 +81,16 @@ func formGroups(w *wizard, at pos) []*huh.Group {
 func formFieldGroups(w *wizard, at pos) []*huh.Group {
 	k, f := w.k, &w.a.formPack().Templates[at.i].Fields[at.j]
 	key := func(s string) string { return fmt.Sprintf("templates.%d.fields.%d.%s", at.i, at.j, s) }
-	text := pointed(k, validate.FormContentPack, scaffold.FormFieldPointer)
+	text := pointed(k, kinds.FormContentPack, scaffold.FormFieldPointer)
 	format, other := w.formatChoice(key("format"), &f.Format)
 	return []*huh.Group{
 		w.k.Group(
 			text(key("id"), "Field id", ask.Str{P: &f.ID, Def: f.ID}),
 			k.Choose(ask.Choice{Key: key("type"), Title: "Type",
-				Desc: k.Help(validate.FormContentPack, scaffold.FormFieldPointer(key("type"))),
+				Desc: k.Help(kinds.FormContentPack, scaffold.FormFieldPointer(key("type"))),
 				Opts: huh.NewOptions(withCurrent(scaffold.FormFieldTypes(), f.Type)...),
 				Acc:  huh.NewPointerAccessor(&f.Type)}),
-			k.Derived(key("label"), "Label", &f.Label, validate.FormContentPack, scaffold.FormFieldPointer(key("label"))),
+			k.Derived(key("label"), "Label", &f.Label, kinds.FormContentPack, scaffold.FormFieldPointer(key("label"))),
 			format,
 		),
 		other,
@@ -130,7 +130,7 @@ func (w *wizard) formatChoice(key string, v *string) (huh.Field, *huh.Group) {
 		opts = append(opts, huh.NewOption(c.About, c.Value))
 	}
 	list := k.Choose(ask.Choice{Key: key, Title: "Format",
-		Desc: k.Help(validate.FormContentPack, scaffold.FormFieldPointer(key)), Opts: opts,
+		Desc: k.Help(kinds.FormContentPack, scaffold.FormFieldPointer(key)), Opts: opts,
 		Acc: huh.NewPointerAccessor(&chosen)})
 	in := k.Reg(k.Text(key+".other", "Host format", ask.Str{P: v, Def: scaffold.FormFormatOther}, "", "").Placeholder("x-phone").
 		Description("a format a host of yours knows: x- then lower-case letters, digits and dashes"),

@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // A pack's nodes: one page per node, then the list of nodes.
@@ -36,7 +36,7 @@ func nodeGroups(w *wizard, at pos) []*huh.Group {
 	k, a, i := w.k, w.a, at.i
 	n := &a.Pack.Nodes[i]
 	def := scaffold.NewNode(i)
-	nk := validate.NodePack
+	nk := kinds.NodePack
 	key := func(f string) string { return fmt.Sprintf("nodes.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/nodes/%d/%s", i, f) }
 	id := ask.Str{P: &n.ID, Def: def.ID}

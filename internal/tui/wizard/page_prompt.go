@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // A prompt pack: the pack's identity (the identity page), then for each
@@ -62,25 +62,25 @@ func (a *answers) promptPack() *scaffold.PromptPackAnswers {
 func promptGroups(w *wizard, at pos) []*huh.Group {
 	k, pr := w.k, &w.a.promptPack().Prompts[at.i]
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.%s", at.i, f) }
-	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
+	text := pointed(k, kinds.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{
 		w.k.Group(
 			text(key("id"), "Template id", ask.Str{P: &pr.ID, Def: pr.ID}).Description(k.Fit("the templateId, e.g. writer-system", ask.DescInset)),
 			text(key("version"), "Template version", ask.Str{P: &pr.Version, Def: pr.Version}),
 			k.Choose(ask.Choice{Key: key("kind"), Title: "Role",
-				Desc: k.Help(validate.PromptPack, scaffold.PromptFieldPointer(key("kind"))),
+				Desc: k.Help(kinds.PromptPack, scaffold.PromptFieldPointer(key("kind"))),
 				Opts: huh.NewOptions(withCurrent(scaffold.PromptKinds(), pr.Kind)...),
 				Acc:  huh.NewPointerAccessor(&pr.Kind)}),
-			k.Derived(key("name"), "Name", &pr.Name, validate.PromptPack, scaffold.PromptFieldPointer(key("name"))),
+			k.Derived(key("name"), "Name", &pr.Name, kinds.PromptPack, scaffold.PromptFieldPointer(key("name"))),
 			text(key("description"), "Description", ask.Str{P: &pr.Description, Def: pr.Description}),
 		),
 		w.k.Group(
 			k.Long(key("text"), "Text", "the template; {{name}} is a variable's slot",
-				ask.Str{P: &pr.Text, Def: pr.Text}, validate.PromptPack, scaffold.PromptFieldPointer(key("text"))),
+				ask.Str{P: &pr.Text, Def: pr.Text}, kinds.PromptPack, scaffold.PromptFieldPointer(key("text"))),
 			text(key("tags"), "Tags", ask.List{P: &pr.Tags, Def: pr.Tags}).Description(k.Fit("comma-separated (optional)", ask.DescInset)),
-			k.Optional(key("modelClass"), "Model class", &pr.ModelClass, validate.PromptPack, scaffold.PromptFieldPointer(key("modelClass"))).
+			k.Optional(key("modelClass"), "Model class", &pr.ModelClass, kinds.PromptPack, scaffold.PromptFieldPointer(key("modelClass"))).
 				Placeholder("(optional)"),
-			omittable(k, key("temperature"), "Temperature", &pr.Temperature, validate.PromptPack, scaffold.PromptFieldPointer(key("temperature"))),
+			omittable(k, key("temperature"), "Temperature", &pr.Temperature, kinds.PromptPack, scaffold.PromptFieldPointer(key("temperature"))),
 		),
 	}
 }
@@ -88,20 +88,20 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 func variableGroups(w *wizard, at pos) []*huh.Group {
 	k, va := w.k, &w.a.promptPack().Prompts[at.i].Variables[at.j]
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.variables.%d.%s", at.i, at.j, f) }
-	text := pointed(k, validate.PromptPack, scaffold.PromptFieldPointer)
+	text := pointed(k, kinds.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{w.k.Group(
 		text(key("name"), "Variable name", ask.Str{P: &va.Name, Def: va.Name}).Description(k.Fit("the template uses it as {{name}}", ask.DescInset)),
 		k.Choose(ask.Choice{Key: key("type"), Title: "Type",
 			Opts: huh.NewOptions(withCurrent(scaffold.PromptVariableTypes(), va.Type)...),
 			Acc:  huh.NewPointerAccessor(&va.Type)}),
 		k.Choose(ask.Choice{Key: key("source"), Title: "Source",
-			Desc: k.Help(validate.PromptPack, scaffold.PromptFieldPointer(key("source"))),
+			Desc: k.Help(kinds.PromptPack, scaffold.PromptFieldPointer(key("source"))),
 			Opts: huh.NewOptions(withCurrent(scaffold.PromptVariableSources(), va.Source)...),
 			Acc:  huh.NewPointerAccessor(&va.Source)}),
 		k.Yes(key("required"), "Required?", huh.NewPointerAccessor(&va.Required)),
 	),
 		// a required variable's default is never used: asked only when it is not required
-		w.hideWhen(w.k.Group(k.Optional(key("default"), "Default", &va.Default, validate.PromptPack, scaffold.PromptFieldPointer(key("default"))).
+		w.hideWhen(w.k.Group(k.Optional(key("default"), "Default", &va.Default, kinds.PromptPack, scaffold.PromptFieldPointer(key("default"))).
 			Placeholder("(optional, used when the caller gives none)")), func() bool { return va.Required }),
 		w.k.Group(text(key("description"), "Description", ask.Str{P: &va.Description, Def: va.Description})),
 	}

@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"slices"
@@ -8,7 +9,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // The first pages: what to create, the pack's identity and its runtime.
@@ -70,7 +70,7 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 	_, defOrg, defPart := scaffold.SplitName(def.Name)
 	nameCheck := func(tv ask.TextValue, part func(string) string) func(string) error {
 		return func(s string) error {
-			return k.Check(validate.NodePack, "/name", func(string) any { return part(tv.Value(s).(string)) })(s)
+			return k.Check(kinds.NodePack, "/name", func(string) any { return part(tv.Value(s).(string)) })(s)
 		}
 	}
 	n := ask.SplitName(&a.Pack.Name)
@@ -79,7 +79,7 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 	groups := []*huh.Group{
 		w.k.Group(
 			k.Choose(ask.Choice{Key: "name.scope", Title: "Scope",
-				Desc: k.Help(validate.NodePack, "/name"), Opts: ask.Choices(scaffold.NameScopes),
+				Desc: k.Help(kinds.NodePack, "/name"), Opts: ask.Choices(scaffold.NameScopes),
 				Acc: scope}),
 			k.Reg(k.Text("name", "Organisation or author", org, "", "").Description(k.Fit("the second part of the name, e.g. acme", ask.DescInset)),
 				nameCheck(org, org.With)),
@@ -87,16 +87,16 @@ func identityGroups(w *wizard, _ pos) []*huh.Group {
 				nameCheck(part, part.With)),
 		),
 		w.k.Group(
-			k.Text("version", "Version", ask.Str{P: &a.Pack.Version, Def: def.Version}, validate.NodePack, "/version"),
-			k.Text("description", "Description", ask.Str{P: &a.Pack.Description, Def: def.Description}, validate.NodePack, "/description"),
-			k.Text("author", "Author", ask.Str{P: &a.Pack.Author, Def: def.Author}, validate.NodePack, "/author"),
+			k.Text("version", "Version", ask.Str{P: &a.Pack.Version, Def: def.Version}, kinds.NodePack, "/version"),
+			k.Text("description", "Description", ask.Str{P: &a.Pack.Description, Def: def.Description}, kinds.NodePack, "/description"),
+			k.Text("author", "Author", ask.Str{P: &a.Pack.Author, Def: def.Author}, kinds.NodePack, "/author"),
 			license,
 		),
 		other,
 		w.k.Group(
-			k.Text("homepage", "Homepage", ask.Str{P: &a.Pack.Homepage}, validate.NodePack, "/homepage").Placeholder("https://… (optional)"),
-			k.Text("repository", "Repository", ask.Str{P: &a.Pack.Repository}, validate.NodePack, "/repository").Placeholder("https://… (optional)"),
-			k.Text("keywords", "Keywords", ask.List{P: &a.Pack.Keywords, Def: def.Keywords}, validate.NodePack, "/keywords").
+			k.Text("homepage", "Homepage", ask.Str{P: &a.Pack.Homepage}, kinds.NodePack, "/homepage").Placeholder("https://… (optional)"),
+			k.Text("repository", "Repository", ask.Str{P: &a.Pack.Repository}, kinds.NodePack, "/repository").Placeholder("https://… (optional)"),
+			k.Text("keywords", "Keywords", ask.List{P: &a.Pack.Keywords, Def: def.Keywords}, kinds.NodePack, "/keywords").
 				Description("comma-separated (optional)"),
 		),
 	}
@@ -119,7 +119,7 @@ func runtimeGroups(w *wizard, _ pos) []*huh.Group {
 	}
 	return []*huh.Group{w.k.Group(
 		w.k.Choose(ask.Choice{Key: "runtime.language", Title: "Runtime language",
-			Desc: w.k.Help(validate.NodePack, "/runtime/language"), Opts: opts,
+			Desc: w.k.Help(kinds.NodePack, "/runtime/language"), Opts: opts,
 			Acc: huh.NewPointerAccessor(&w.a.Pack.Runtime.Language)}),
 	)}
 }

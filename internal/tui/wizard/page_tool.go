@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 
 	"errors"
@@ -10,7 +11,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // A tool install manifest: the tool and how it is installed; its
@@ -76,7 +76,7 @@ func entryOf(id string) func(pos, int) func(pos) bool {
 func toolGroups(w *wizard, _ pos) []*huh.Group {
 	k, t := w.k, &w.a.Tool
 	def := scaffold.ToolAnswers{}.Defaults()
-	tk := validate.ToolManifest
+	tk := kinds.ToolManifest
 	return []*huh.Group{
 		w.k.Group(
 			k.Text("tool.id", "Tool id", ask.Str{P: &t.Tool.ID, Def: def.Tool.ID}, tk, "/tool/id"),
@@ -122,7 +122,7 @@ func envGroups(w *wizard, at pos) []*huh.Group {
 	k, i := w.k, at.i
 	e := &w.a.Tool.Env[i]
 	def := scaffold.NewEnv(i)
-	tk := validate.ToolManifest
+	tk := kinds.ToolManifest
 	key := func(f string) string { return fmt.Sprintf("env.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/env/%d/%s", i, f) }
 	name := k.Text(key("name"), "Environment variable", ask.Str{P: &e.Name, Def: def.Name}, tk, ptr("name")).
@@ -144,7 +144,7 @@ func scopeGroups(w *wizard, at pos) []*huh.Group {
 	k, i := w.k, at.i
 	s := &w.a.Tool.Scopes[i]
 	def := scaffold.NewScope(i)
-	tk := validate.ToolManifest
+	tk := kinds.ToolManifest
 	key := func(f string) string { return fmt.Sprintf("scopes.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/scopes/%d/%s", i, f) }
 	return []*huh.Group{w.k.Group(
@@ -167,7 +167,7 @@ func actionGroups(w *wizard, at pos) []*huh.Group {
 	t := &w.a.Tool
 	act := &t.Actions[i]
 	def := scaffold.NewAction(i)
-	tk := validate.ToolManifest
+	tk := kinds.ToolManifest
 	key := func(f string) string { return fmt.Sprintf("actions.%d.%s", i, f) }
 	ptr := func(f string) string { return fmt.Sprintf("/actions/%d/%s", i, f) }
 	fields := []huh.Field{
@@ -210,7 +210,7 @@ func safetyGroups(w *wizard, _ pos) []*huh.Group {
 			case scaffold.IsPlaceholderURL(s):
 				return errors.New(s + " is a placeholder, which stops nothing: give the real address")
 			}
-			return w.k.Check(validate.ToolManifest, "/kill_switch/url", func(s string) any { return s })(s)
+			return w.k.Check(kinds.ToolManifest, "/kill_switch/url", func(s string) any { return s })(s)
 		}).Description(w.k.Fit("where the owner revokes the tool, e.g. https://acme.dev/tools/revoke", ask.DescInset))),
 			func() bool { return t.KillSwitch.Kind != "url" }),
 		w.hideWhen(w.k.Group(w.k.Reg(w.k.Text("killSwitch.command", "Kill switch command", ask.Str{P: &t.KillSwitch.Command}, "", ""), func(s string) error {

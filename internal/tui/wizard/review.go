@@ -17,7 +17,6 @@ import (
 	"github.com/openwop/wopkit/internal/tui/keymap"
 	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
-	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
 	"github.com/openwop/wopkit/internal/werr"
 	"github.com/openwop/wopkit/internal/words"
 )
@@ -169,7 +168,7 @@ func (w *wizard) confirmQuitReview() tui.Screen {
 	}
 	no := c.OnNo
 	c.OnNo = func() tea.Msg {
-		drafts.Remove(w.opts.draftOut())
+		w.opts.removeDrafts(w.opts.draftDirs(w.a))
 		return no()
 	}
 	return c
@@ -179,7 +178,7 @@ func (w *wizard) confirmQuitReview() tui.Screen {
 // its review for a page: leaving from there asks about a draft again.
 func (w *wizard) dropFailDraft() {
 	if w.rev.failDraft {
-		drafts.Remove(w.opts.draftOut())
+		w.opts.removeDrafts(w.opts.draftDirs(w.a))
 		w.rev.failDraft = false
 	}
 }
@@ -211,12 +210,12 @@ func (w *wizard) ran(m runMsg) tea.Cmd {
 		w.finished, w.done, w.err = true, m.summary, "" // the plan's notes end it (a connection's OAuth client)
 		w.cases = m.cases
 		w.out.ok, w.out.err, w.out.summary = true, nil, m.summary
-		drafts.Remove(w.opts.draftOut())
+		w.opts.removeDrafts(w.opts.draftDirs(w.a))
 		return nil
 	}
 	w.out.err = m.err
 	w.err = errText(m.err)
-	note, saved := "", saveDraft(w.opts.draftOut(), w.a) == nil
+	note, saved := "", w.opts.keepDrafts(w.a) == nil
 	if saved {
 		note = "; nothing was written and your answers are kept as a draft"
 	}

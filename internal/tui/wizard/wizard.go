@@ -11,13 +11,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/openwop/wopkit/internal/create"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
-	"github.com/openwop/wopkit/internal/validate"
 )
 
 // wizard is the `wopkit new` screen: the pages (see pages.go) bound to one
@@ -146,7 +146,7 @@ func newWizard(ctx *common.Context, k ask.Asker, a *answers, opts session) *wiza
 	pristine := a.fingerprint() == fresh.fingerprint()
 	w := &wizard{ctx: ctx, k: k, a: a, opts: opts, out: out, hidden: map[*huh.Group]func() bool{}}
 	w.k.Cross = w.crossCheck
-	w.k.Spec = func() validate.Spec { return packSpec(w.a) } // a pack's fields are checked as the review checks the pack
+	w.k.Spec = func() kinds.Spec { return packSpec(w.a) } // a pack's fields are checked as the review checks the pack
 	ws := walk(a)
 	w.at = ws[0]
 	if opts.What != "" {
@@ -553,23 +553,24 @@ func (w *wizard) ConfirmQuit() tui.Screen {
 	if w.start != "" && w.a.fingerprint() == w.start { // nothing answered yet: nothing to keep
 		return nil
 	}
-	path := w.opts.draftOut()
+	path, dirs := w.opts.draftOut(), w.opts.draftDirs(w.a)
 	save := draftOf(w.a) // kept beside the screen: the answers as they are now
 	keep := func() tea.Msg {
-		if err := save(path); err != nil {
+		w.opts.dropResumed()
+		if err := keepIn(dirs, save); err != nil {
 			// said once the screen closes, and the exit status says it
 			// too (an I/O failure): the answers were not kept
 			w.out.err = err
 			w.out.notes = append(w.out.notes, "your answers were not kept: no draft could be written (why, below)")
 			return tui.QuitMsg{}
 		}
-		w.out.notes = append(w.out.notes, "kept a draft of your answers in "+drafts.File(path)+": run `"+create.Command+" new` in this folder to resume")
+		w.out.notes = append(w.out.notes, "kept a draft of your answers in "+drafts.File(path)+": run `"+create.Command+" new` in this folder (or where the files go) to resume it, or `"+create.Command+" new --resume` anywhere")
 		return tui.QuitMsg{}
 	}
 	c := tui.NewConfirm(w.ctx, "Keep a draft of your answers? `"+create.Command+" new` offers it next time in this directory.", keep,
 		// n: no draft, not even one kept earlier (a resumed draft, or the
 		// one a failed write kept).
-		func() tea.Msg { drafts.Remove(path); return tui.QuitMsg{} })
+		func() tea.Msg { w.opts.removeDrafts(dirs); return tui.QuitMsg{} })
 	c.OnForce, c.ForceText = keep, "keep it and quit"
 	return c
 }

@@ -33,7 +33,7 @@ func TestWizardRunsTheNewCases(t *testing.T) {
 	if !w.finished || w.err != "" || w.cases == "" {
 		t.Fatalf("finished %v, cases %q, err %q\n%s", w.finished, w.cases, w.err, d.View())
 	}
-	if v := d.View(); !strings.Contains(v, "Press t to run") {
+	if v := d.View(); !strings.Contains(v, "t run the cases") {
 		t.Fatalf("the summary does not offer the cases:\n%s", v)
 	}
 	d.Keys("t")
@@ -41,7 +41,7 @@ func TestWizardRunsTheNewCases(t *testing.T) {
 	if !strings.Contains(sum, "pass community.acme.cased.") || !strings.Contains(sum, `outputs {"text":"HELLO"}`) || !strings.Contains(sum, "1 passed") {
 		t.Fatalf("the cases' result is not in the summary:\n%s\n%s", sum, d.View())
 	}
-	if strings.Contains(d.View(), "Press t to run") {
+	if strings.Contains(d.View(), "t run the cases") {
 		t.Errorf("the offer stays once the cases ran:\n%s", d.View())
 	}
 }

@@ -157,6 +157,11 @@ func (w *wizard) summaryView() string {
 			}
 		}
 		out = w.wrapLines(short)
+		if strings.Count(out, "\n") > room { // the commands toward the pull request too (see towardPR)
+			if i := slices.Index(short, towardHead); i > 0 {
+				out = w.wrapLines(append(short[:i:i], towardHead[:len(towardHead)-1]+" (listed when you leave)"))
+			}
+		}
 	}
 	if w.cases != "" { // after the next commands; the help line offers it too
 		out += "\n" + widgets.Wrap("Press t to run the new pack's stored cases in the sandbox (each node's outputs, or why it failed).", w.ctx.Width-2) + "\n"

@@ -11,6 +11,7 @@ package ask
 import (
 	"errors"
 	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,7 +59,7 @@ type Asker struct {
 	Labels FieldLabels
 	// Spec is the spec version a pack manifest's fields are checked under
 	// (the pack's; nil: the validator's, v1 when auto).
-	Spec func() validate.Spec
+	Spec func() kinds.Spec
 }
 
 // Fit is text a field shows (its description, an option) wrapped at
@@ -385,7 +386,7 @@ func (k Asker) Crossed(key, text string) error {
 
 // Text is an input bound to tv, its help from the schema at ptr (none when
 // ptr is empty) and checked there with the value the text stands for.
-func (k Asker) Text(key, title string, tv TextValue, kind validate.Kind, ptr string) *huh.Input {
+func (k Asker) Text(key, title string, tv TextValue, kind kinds.Kind, ptr string) *huh.Input {
 	k.Labels.Note(key, title)
 	sh := NewShown(tv)
 	in := huh.NewInput().Title(k.Title(title, tv)).Accessor(sh).Key(key)
@@ -432,7 +433,7 @@ func Titled(title, ptr string, check func(string) error) func(string) error {
 // Following is text bound to f whose placeholder follows the answer on
 // watches as it is typed (accessible mode names the suggestion in the
 // title, built when its group is asked).
-func (k Asker) Following(key, title string, f Follow, watches any, kind validate.Kind, ptr string) *huh.Input {
+func (k Asker) Following(key, title string, f Follow, watches any, kind kinds.Kind, ptr string) *huh.Input {
 	return k.Text(key, title, f, kind, ptr).PlaceholderFunc(func() string { return k.Mark(f.Def()) }, watches)
 }
 
@@ -440,7 +441,7 @@ func (k Asker) Following(key, title string, f Follow, watches any, kind validate
 // template): a multi-line field that shows the suggestion whole, desc its
 // help (the schema's at ptr when empty). Accessible mode asks a line, the
 // suggestion named in the question.
-func (k Asker) Long(key, title, desc string, tv TextValue, kind validate.Kind, ptr string) huh.Field {
+func (k Asker) Long(key, title, desc string, tv TextValue, kind kinds.Kind, ptr string) huh.Field {
 	if desc == "" && ptr != "" {
 		desc = k.Help(kind, ptr)
 	}
@@ -519,7 +520,7 @@ func (s Shown) Offered() string {
 
 // Optional is text that may be left empty (the scaffold then derives it),
 // checked by the schema only when given.
-func (k Asker) Optional(key, title string, v *string, kind validate.Kind, ptr string) *huh.Input {
+func (k Asker) Optional(key, title string, v *string, kind kinds.Kind, ptr string) *huh.Input {
 	in := k.Text(key, title, Str{P: v}, "", "")
 	if ptr == "" {
 		return in
@@ -563,15 +564,15 @@ func Fixed(opts []string) func() []string { return func() []string { return opts
 // Help is the author-facing help for a field: the same words `wopkit lsp`
 // shows on hover (validate's catalogue, or the schema's description
 // without the spec's own words).
-func (k Asker) Help(kind validate.Kind, ptr string) string {
+func (k Asker) Help(kind kinds.Kind, ptr string) string {
 	return k.V.Help(kind, ptr)
 }
 
 // Check validates the value typed text stands for at the field's place,
 // with the schema's words; an empty optional answer is left out.
-func (k Asker) Check(kind validate.Kind, ptr string, conv func(string) any) func(string) error {
-	spec := validate.SpecAuto
-	if k.Spec != nil && validate.IsPackKind(kind) {
+func (k Asker) Check(kind kinds.Kind, ptr string, conv func(string) any) func(string) error {
+	spec := kinds.SpecAuto
+	if k.Spec != nil && kinds.IsPack(kind) {
 		spec = k.Spec()
 	}
 	optional := !k.V.FieldFor(spec, kind, ptr).Required
@@ -605,7 +606,7 @@ func firstError(errs scaffold.FieldErrors) error {
 }
 
 // Enum lists the schema's allowed values for a field.
-func (k Asker) Enum(kind validate.Kind, ptr string) []huh.Option[string] {
+func (k Asker) Enum(kind kinds.Kind, ptr string) []huh.Option[string] {
 	return huh.NewOptions(k.V.Field(kind, ptr).Enum...)
 }
 
@@ -623,7 +624,7 @@ func Choices(cs []scaffold.Choice) []huh.Option[string] {
 }
 
 // Derived is an input the scaffold fills from the id when left empty.
-func (k Asker) Derived(key, title string, v *string, kind validate.Kind, ptr string) *huh.Input {
+func (k Asker) Derived(key, title string, v *string, kind kinds.Kind, ptr string) *huh.Input {
 	return k.Optional(key, title, v, kind, ptr).Placeholder("(from the id)")
 }
 

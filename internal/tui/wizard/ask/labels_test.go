@@ -7,7 +7,7 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/openwop/wopkit/internal/guard"
-	"github.com/openwop/wopkit/internal/validate"
+	"github.com/openwop/wopkit/internal/kinds"
 )
 
 // TestFieldLabelsNoted: each way the wizard builds a field notes its label
@@ -19,7 +19,7 @@ func TestFieldLabelsNoted(t *testing.T) {
 	var sel string
 	var yes bool
 	k.Text("in", "Input title", Str{P: &s}, "", "")
-	k.Long("txt", "Text title", "", Str{P: &long}, validate.NodePack, "")
+	k.Long("txt", "Text title", "", Str{P: &long}, kinds.NodePack, "")
 	k.Multi("pk", "Pick title", "", Fixed(nil), &tags, "nothing")
 	k.Choose(Choice{Key: "sel", Title: "Select title", Opts: huh.NewOptions("a", "b"), Acc: huh.NewPointerAccessor(&sel)})
 	k.Yes("yes", "Confirm title", huh.NewPointerAccessor(&yes))

@@ -10,7 +10,13 @@ package drafts
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"sort"
+	"strings"
+	"time"
 
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/userstate"
@@ -27,6 +33,12 @@ func name(dir string) (string, error) {
 		dir = "."
 	}
 	real, err := filepath.EvalSymlinks(dir)
+	if errors.Is(err, fs.ErrNotExist) { // a folder not made yet (where the files go): its parent's real path
+		var parent string
+		if parent, err = filepath.EvalSymlinks(filepath.Dir(dir)); err == nil {
+			real = filepath.Join(parent, filepath.Base(dir))
+		}
+	}
 	if err == nil {
 		real, err = filepath.Abs(real)
 	}
@@ -105,4 +117,54 @@ func Remove(dir string) {
 	}
 	defer p.Close()
 	_ = p.Remove(p.In(n))
+}
+
+// Entry is a draft kept: its id (the name of its file, without .json),
+// when it was last kept, and its bytes.
+type Entry struct {
+	ID   string
+	Kept time.Time
+	Data []byte
+}
+
+// List is every draft this user's wopkit keeps, the newest first (none
+// when there is no state folder).
+func List() ([]Entry, error) {
+	p, _, err := userstate.Open(Folder, false)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	defer p.Close()
+	des, err := os.ReadDir(p.Dir())
+	if err != nil {
+		return nil, werr.Wrap(werr.Env, "draft_unreadable", err, "cannot list the drafts in %s", p.Dir())
+	}
+	var out []Entry
+	for _, de := range des {
+		id, ok := strings.CutSuffix(de.Name(), ".json")
+		fi, err := de.Info()
+		if !ok || err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		b, err := p.ReadFile(p.In(de.Name()), untrusted.MaxDocument)
+		if err != nil {
+			continue
+		}
+		out = append(out, Entry{ID: id, Kept: fi.ModTime(), Data: b})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Kept.After(out[j].Kept) })
+	return out, nil
+}
+
+// RemoveID removes the draft id (see List).
+func RemoveID(id string) {
+	if id == "" || strings.ContainsAny(id, `/\.`) {
+		return
+	}
+	p, _, err := userstate.Open(Folder, false)
+	if err != nil || p == nil {
+		return
+	}
+	defer p.Close()
+	_ = p.Remove(p.In(id + ".json"))
 }
