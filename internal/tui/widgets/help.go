@@ -115,3 +115,7 @@ func wrapLine(l string, width int) []string {
 	}
 	return out
 }
+
+// MoreBelow says that a page goes on below the screen (issue 35,
+// item 7: at 60x20 a page was cut with nothing to say so).
+const MoreBelow = "more below ↓"

@@ -10,16 +10,17 @@ import (
 	"time"
 
 	"charm.land/huh/v2"
-	"golang.org/x/term"
 
 	"github.com/openwop/wopkit/internal/create"
 	"github.com/openwop/wopkit/internal/run"
 	"github.com/openwop/wopkit/internal/scaffold"
-	"github.com/openwop/wopkit/internal/sign"
 	"github.com/openwop/wopkit/internal/termsafe"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
+	"github.com/openwop/wopkit/internal/tui/wizard/keys"
+	"github.com/openwop/wopkit/internal/tui/wizard/review"
+	"github.com/openwop/wopkit/internal/tui/wizard/toward"
 	"github.com/openwop/wopkit/internal/werr"
 	"github.com/openwop/wopkit/internal/words"
 )
@@ -44,7 +45,7 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 	}
 	pipe := !ask.IsTerminal(in)
 	if opts.pass == nil {
-		opts.pass = &keyPass{}
+		opts.pass = &keys.Pass{}
 	}
 	tr := &ask.Transcript{Out: out, Pipe: pipe}
 	lines := &ask.Lines{R: in, T: tr}
@@ -88,19 +89,19 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 		}
 		return nil
 	}
-	var p planned
+	var p review.Planned
 	for tries := 0; ; {
 		if w.at.pg.groups != nil {
 			if err := ask(); err != nil {
 				return keep(opts, a, err)
 			}
 			if w.at.pg.id == "sign" && needsPass(a) {
-				if err := askPassphrase(in, lines, out, pipe, opts.pass, strings.TrimSpace(a.KeyPath)); err != nil {
+				if err := keys.Ask(in, lines, out, pipe, opts.pass, strings.TrimSpace(a.KeyPath)); err != nil {
 					return keep(opts, a, err)
 				}
 			}
 			if w.at.pg.id == "sign" && asksNewPass(a) && !pipe { // from a pipe, as keygen: unencrypted, and the summary says so
-				if err := askNewPassphrase(in, lines, out, opts.pass); err != nil {
+				if err := keys.AskNew(in, lines, out, opts.pass); err != nil {
 					return keep(opts, a, err)
 				}
 			}
@@ -111,16 +112,16 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 			a.keyDefaults()
 		}
 		p = checked(k.V, a, opts)
-		if p.err != nil {
-			return p.err
+		if p.Err != nil {
+			return p.Err
 		}
-		if len(p.problems) == 0 {
+		if len(p.Problems) == 0 {
 			break
 		}
-		printProblems(out, a, p.problems)
+		printProblems(out, a, p.Problems)
 		if pipe { // the next line answers the next question, not this one again
 			return keep(opts, a, werr.New(werr.Invalid, "scaffold_invalid", "nothing was written: the answers read from the input have %s (listed above)",
-				words.Count(len(p.problems), "problem", "problems")).
+				words.Count(len(p.Problems), "problem", "problems")).
 				WithHint("answers from a pipe are not asked again: fix the answers and run again"))
 		}
 		if tries++; tries > 5 {
@@ -128,7 +129,7 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 				WithHint("run wopkit new again: the draft keeps your answers"))
 		}
 		fmt.Fprintln(out, "\nThat question again:")
-		w.at, w.fixing = owner(a, p.problems[0]), true
+		w.at, w.fixing = owner(a, p.Problems[0]), true
 	}
 	if pipe { // answers the questions never took are said, not dropped (issue 44, item 9)
 		if n, first := lines.Extra(extraWait); n > 0 {
@@ -138,13 +139,13 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 		}
 	}
 	printSummary(out, p)
-	if ps := p.plan.Placeholders; len(ps) > 0 {
+	if ps := p.Plan.Placeholders; len(ps) > 0 {
 		var labels []string
 		for _, fe := range ps {
 			labels = append(labels, questionOf(a, fe))
 		}
-		ls := placeholderLines(ps, labels)
-		fmt.Fprintln(out, placeholderHead(len(ls)))
+		ls := review.PlaceholderLines(ps, labels)
+		fmt.Fprintln(out, review.PlaceholderHead(len(ls)))
 		printLines(out, indent(ls))
 		fmt.Fprintln(out)
 	}
@@ -161,11 +162,11 @@ func runAccessible(ctx context.Context, k ask.Asker, a *answers, opts session) e
 			return nil
 		}
 	}
-	res, err := create.Run(ctx, createOptions(k.V, a, opts, p.plan))
+	res, err := create.Run(ctx, createOptions(k.V, a, opts, p.Plan))
 	if err != nil {
 		return keep(opts, a, err)
 	}
-	printLines(out, summaryWith(res.Summary(), towardPR(a, opts, res)))
+	printLines(out, toward.Summary(res.Summary(), towardPR(a, opts, res)))
 	opts.removeDrafts(opts.draftDirs(a))
 	if !res.DryRun && run.HasCases(res.Dir) {
 		if pipe { // a script's answers are all read: it runs the cases itself
@@ -245,9 +246,9 @@ func questionOf(a *answers, fe scaffold.FieldError) string {
 
 // printSummary says what is about to be written, as the review lists it:
 // the folder and its files, the key, the tarball and what goes beside it.
-func printSummary(out io.Writer, p planned) {
+func printSummary(out io.Writer, p review.Planned) {
 	fmt.Fprintln(out, "\nAbout to write:")
-	printLines(out, indent(p.where))
+	printLines(out, indent(p.Where))
 	fmt.Fprintln(out)
 }
 
@@ -326,88 +327,5 @@ func withDraftNote(err error, path string) error {
 func printLines(w io.Writer, ls []string) {
 	for _, l := range ls {
 		fmt.Fprintln(w, l)
-	}
-}
-
-// askNewPassphrase asks on a terminal, as keygen does, the passphrase a new
-// key pair's private key is encrypted with: twice, without echo, asked
-// again when the two differ; empty writes the key unencrypted, said plainly.
-func askNewPassphrase(in io.Reader, lines *ask.Lines, out io.Writer, p *keyPass) error {
-	fmt.Fprintln(out, "The new private key is encrypted with a passphrase: "+newPassHelp+".")
-	read := func(prompt string) (string, error) {
-		fmt.Fprint(out, prompt)
-		defer fmt.Fprintln(out)
-		if f, ok := in.(*os.File); ok {
-			b, err := term.ReadPassword(int(f.Fd()))
-			if err != nil {
-				return "", werr.Wrap(werr.Env, "key_passphrase_unavailable", err, "cannot read the passphrase from the terminal")
-			}
-			return string(b), nil
-		}
-		s, err := ask.SecretLine(lines.R)
-		if err != nil {
-			lines.EOF = true
-			return "", ask.Ended("pack and sign")
-		}
-		return s, nil
-	}
-	for tries := 0; ; tries++ {
-		first, err := read("New key passphrase (not shown, never kept; empty: unencrypted): ")
-		if err != nil {
-			return err
-		}
-		again, err := read("Passphrase again: ")
-		if err != nil {
-			return err
-		}
-		if first == again {
-			p.fresh, p.again = first, again
-			if first == "" {
-				fmt.Fprintln(out, "  no passphrase: the new private key is written unencrypted")
-			}
-			return nil
-		}
-		if tries >= 4 {
-			return werr.New(werr.Invalid, "key_passphrase_mismatch", "the new key's passphrase was typed twice differently, five times").
-				WithHint("run wopkit new again (a draft keeps your answers), or make the key with `wopkit keygen`")
-		}
-		fmt.Fprintln(out, "  the two passphrases differ: type it again")
-	}
-}
-
-// askPassphrase asks the passphrase of the encrypted key file path in
-// accessible mode, checked by opening the key: on a terminal read without
-// echo, asked again when wrong; from a pipe one line, never echoed to the
-// transcript, and a wrong one stops the run (the next line answers
-// another question).
-func askPassphrase(in io.Reader, lines *ask.Lines, out io.Writer, pipe bool, p *keyPass, path string) error {
-	for tries := 0; ; tries++ {
-		fmt.Fprintf(out, "Key passphrase (%s is encrypted; not shown, never kept): ", path)
-		var s string
-		if f, ok := in.(*os.File); ok && !pipe {
-			b, err := term.ReadPassword(int(f.Fd()))
-			fmt.Fprintln(out)
-			if err != nil {
-				return werr.Wrap(werr.Env, "key_passphrase_unavailable", err, "cannot read the passphrase from the terminal")
-			}
-			s = string(b)
-		} else {
-			line, err := ask.SecretLine(lines.R)
-			fmt.Fprintln(out)
-			if err != nil {
-				lines.EOF = true
-				return ask.Ended("pack and sign")
-			}
-			s = line
-		}
-		err := p.check(path, s)
-		if err == nil {
-			return nil
-		}
-		if pipe || tries >= 4 {
-			return werr.New(werr.Invalid, "key_passphrase_wrong", "%s", err.Error()).
-				WithHint("check the passphrase, or set %s", sign.PassphraseEnv)
-		}
-		fmt.Fprintln(out, "  "+err.Error())
 	}
 }

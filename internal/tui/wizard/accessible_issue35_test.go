@@ -51,7 +51,7 @@ func TestAccessibleLeftOutInWords(t *testing.T) {
 	t.Parallel()
 	k := ask.Asker{V: testValidator, Accessible: true, Titles: map[huh.Field]string{}, Suggest: map[huh.Field]ask.Shown{}}
 	temp := -1.0
-	g := k.Group(omittable(k, "prompts.1.temperature", "Temperature", &temp, kinds.PromptPack, scaffold.PromptFieldPointer("prompts.1.temperature")))
+	g := k.Group(ask.Omittable(k, "prompts.1.temperature", "Temperature", &temp, kinds.PromptPack, scaffold.PromptFieldPointer("prompts.1.temperature")))
 	var out strings.Builder
 	f := huh.NewForm(g).WithTheme(ask.PlainTheme).WithAccessible(true).WithInput(strings.NewReader("\n")).WithOutput(&out)
 	if err := f.Run(); err != nil {

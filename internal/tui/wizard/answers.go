@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/keys"
+
 	"strings"
 
 	"github.com/openwop/wopkit/internal/create"
@@ -217,7 +219,7 @@ func (a *answers) keyPathFor(choice string) string {
 // keyIDFor is the derived key id of a key file: its name's (acme-1 for acme.key).
 // An ssh-agent key has no file name: a new pair's is suggested.
 func (a *answers) keyIDFor(path string) string {
-	if isAgentKey(path) {
+	if keys.IsAgent(path) {
 		path = a.keyPathFor("new")
 	}
 	return scaffold.KeyID(strings.TrimSuffix(strings.TrimSpace(path), ".key"))

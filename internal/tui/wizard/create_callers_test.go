@@ -31,7 +31,7 @@ func TestWizardAndAccessibleShareThePreflight(t *testing.T) {
 	a.What, a.Pack.Name = whatNodes, "community.acme.piped"
 	d, w := wizardOn(t, a, Options{DraftDir: dir})
 	toPage(d, w, "review")
-	plan := makePlan(testValidator, a).plan
+	plan := makePlan(testValidator, a).Plan
 	if plan == nil {
 		t.Fatal("no plan")
 	}
@@ -39,12 +39,12 @@ func TestWizardAndAccessibleShareThePreflight(t *testing.T) {
 	if len(want) != 2 || want[0].Subject != create.Folder || want[1].Subject != create.Tarball {
 		t.Fatalf("Preflight: %+v", want)
 	}
-	if len(w.rev.problems) != len(want) {
-		t.Fatalf("the review: %+v, Preflight: %+v", w.rev.problems, want)
+	if len(w.rev.Problems) != len(want) {
+		t.Fatalf("the review: %+v, Preflight: %+v", w.rev.Problems, want)
 	}
 	fields := []string{"name.part", "version"}
 	for i, p := range want {
-		got := w.rev.problems[i]
+		got := w.rev.Problems[i]
 		if got.Message != p.Message || got.Hint != p.Hint || got.Field != fields[i] {
 			t.Errorf("review problem %d: %+v, Preflight's: %+v", i, got, p)
 		}

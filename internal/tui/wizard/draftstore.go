@@ -1,12 +1,9 @@
 package wizard
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
@@ -42,11 +39,7 @@ func loadDraft(dir string) (*answers, bool) {
 	if !ok {
 		return nil, false
 	}
-	a := newAnswers()
-	if json.Unmarshal(upgradeDraft(b), a) != nil {
-		return nil, false
-	}
-	return a, true
+	return decodeDraft(b)
 }
 
 // draftDirs are the folders the run's draft is kept for (none in a dry run,
@@ -107,34 +100,16 @@ func (o session) removeDrafts(dirs []string) {
 	o.dropResumed()
 }
 
-// Draft is a kept draft as `wopkit new --list-drafts` shows it.
-type Draft struct {
-	ID   string    // what --resume takes (a pack name does too)
-	Pack string    // the pack's (or tool's) name, "" when none was given yet
-	Kept time.Time // when it was last kept
-	data []byte
-	a    *answers
-}
-
 // Drafts are the drafts this user's wopkit keeps, the newest first, one
 // per draft (a draft kept for several folders is listed once).
-func Drafts() ([]Draft, error) {
-	es, err := drafts.List()
-	if err != nil {
-		return nil, err
-	}
-	var out []Draft
-	for _, e := range es {
-		if slices.ContainsFunc(out, func(d Draft) bool { return bytes.Equal(d.data, e.Data) }) {
-			continue
+func Drafts() ([]drafts.Draft, error) {
+	return drafts.Listed(func(b []byte) (string, bool) {
+		a, ok := decodeDraft(b)
+		if !ok {
+			return "", false
 		}
-		a := newAnswers()
-		if json.Unmarshal(upgradeDraft(e.Data), a) != nil {
-			continue
-		}
-		out = append(out, Draft{ID: e.ID[:min(len(e.ID), 12)], Pack: a.name(), Kept: e.Kept, data: e.Data, a: a})
-	}
-	return out, nil
+		return a.name(), true
+	})
 }
 
 // ListDrafts prints the kept drafts, one a line: the id --resume takes,
@@ -144,73 +119,32 @@ func ListDrafts(w io.Writer, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	if len(ds) == 0 {
-		_, err := fmt.Fprintln(w, "no drafts kept (esc in `wopkit new` offers to keep one)")
-		return err
-	}
-	for _, d := range ds {
-		name := d.Pack
-		if name == "" {
-			name = "(no name yet)"
-		}
-		if _, err := fmt.Fprintf(w, "%s  %s  kept %s\n", d.ID, name, age(now.Sub(d.Kept))); err != nil {
-			return err
-		}
-	}
-	_, err = fmt.Fprintln(w, "resume one: wopkit new --resume ID (or its pack name)")
-	return err
-}
-
-// age says how long ago, in the largest whole unit.
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute") + " ago"
-	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour") + " ago"
-	}
-	return plural(int(d/(24*time.Hour)), "day") + " ago"
-}
-
-func plural(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return fmt.Sprint(n, " ", unit, "s")
+	return drafts.Print(w, ds, now)
 }
 
 // ResumeNewest is Options.Resume for the newest draft.
-const ResumeNewest = "-"
+const ResumeNewest = drafts.Newest
 
-// findDraft is the draft --resume names: by its id (or the start of it),
-// else by its pack's name (the newest of that name); ResumeNewest is the
-// newest. The ids are those of every copy of it.
+// findDraft is the draft --resume names (see drafts.Find), and the ids
+// of its copies.
 func findDraft(name string) (*answers, []string, error) {
 	ds, err := Drafts()
 	if err != nil {
 		return nil, nil, err
 	}
-	es, _ := drafts.List()
-	copies := func(d Draft) []string {
-		var ids []string
-		for _, e := range es {
-			if bytes.Equal(e.Data, d.data) {
-				ids = append(ids, e.ID)
-			}
-		}
-		return ids
+	d, err := drafts.Find(ds, name)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, d := range ds {
-		if name == ResumeNewest || len(name) >= 4 && strings.HasPrefix(d.ID, name) || d.Pack == name {
-			return d.a, copies(d), nil
-		}
+	a, _ := decodeDraft(d.Data)
+	return a, d.IDs, nil
+}
+
+// decodeDraft is a kept draft's answers.
+func decodeDraft(b []byte) (*answers, bool) {
+	a := newAnswers()
+	if json.Unmarshal(upgradeDraft(b), a) != nil {
+		return nil, false
 	}
-	what := fmt.Sprintf("no draft %q is kept", name)
-	if name == ResumeNewest {
-		what = "no draft is kept"
-	}
-	return nil, nil, werr.New(werr.Invalid, "draft_not_found", "%s", what).
-		WithHint("`wopkit new --list-drafts` lists the drafts kept, with their ids and pack names")
+	return a, true
 }

@@ -41,7 +41,7 @@ func TestDraftOfferedWhereTheMessageSaysAndWhereTheFilesGo(t *testing.T) {
 		}
 	}
 	ds, err := Drafts()
-	if err != nil || len(ds) != 1 || ds[0].Pack != a.Pack.Name {
+	if err != nil || len(ds) != 1 || ds[0].Name != a.Pack.Name {
 		t.Fatalf("Drafts lists %+v (%v), want the one draft once", ds, err)
 	}
 	var out bytes.Buffer
@@ -68,7 +68,7 @@ func TestDraftOfferedWhereTheMessageSaysAndWhereTheFilesGo(t *testing.T) {
 	if err := o.keepDrafts(got); err != nil {
 		t.Fatal(err)
 	}
-	if ds, _ := Drafts(); len(ds) != 1 || ds[0].a.Pack.Description != "changed on resuming" {
+	if ds, _ := Drafts(); len(ds) != 1 || !bytes.Contains(ds[0].Data, []byte("changed on resuming")) {
 		t.Errorf("after keeping the resumed draft: %d drafts", len(ds))
 	}
 	if _, ok := drafts.Load(started); ok {

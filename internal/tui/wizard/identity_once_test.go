@@ -60,10 +60,10 @@ func TestIdentityReachesEveryKind(t *testing.T) {
 			a.What = what
 			setIdentity(t, &a.Pack.PackIdentity)
 			p := makePlan(testValidator, a)
-			if p.err != nil || len(p.problems) > 0 {
-				t.Fatalf("plan: %v %+v", p.err, p.problems)
+			if p.Err != nil || len(p.Problems) > 0 {
+				t.Fatalf("plan: %v %+v", p.Err, p.Problems)
 			}
-			f := p.plan.File("pack.json")
+			f := p.Plan.File("pack.json")
 			if f == nil {
 				t.Fatal("no pack.json planned")
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/openwop/wopkit/internal/tui"
 	"github.com/openwop/wopkit/internal/tui/common"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/keys"
 	"github.com/openwop/wopkit/internal/validate"
 )
 
@@ -63,8 +64,8 @@ type Options struct {
 // state, which the screens share.
 type session struct {
 	Options
-	out  *outcome // what the wizard reports back to Run
-	pass *keyPass // an encrypted key's passphrase, typed on the sign page (never in the answers)
+	out  *outcome   // what the wizard reports back to Run
+	pass *keys.Pass // an encrypted key's passphrase, typed on the sign page (never in the answers)
 	// otherDraft: a draft of the folder is kept that this run did not
 	// resume (accessible mode fed from a pipe): the run neither replaces
 	// it nor removes it.
@@ -95,7 +96,7 @@ func (o session) draftOut() string {
 
 // Run runs the `wopkit new` wizard on a terminal.
 func Run(ctx context.Context, settings Options) error {
-	opts := session{Options: settings, pass: &keyPass{}}
+	opts := session{Options: settings, pass: &keys.Pass{}}
 	v, err := tui.ValidatorOr(opts.Validator)
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/toward"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,9 +32,9 @@ func TestSummaryEndsTowardThePullRequest(t *testing.T) {
 		t.Fatalf("the summary does not end toward the pull request:\n%s", strings.Join(sum, "\n"))
 	}
 	want := []string{
-		"git clone " + registryURL + " " + registryClone,
-		"wopkit keychain add --registry " + registryClone + " --key-id acme-1 --public-key " + filepath.Join(dir, "acme.pub") + " --namespace 'community.acme.*'",
-		"wopkit publish " + filepath.Join(dir, "out.tgz") + " --registry " + registryClone,
+		"git clone " + toward.RegistryURL + " " + toward.RegistryClone,
+		"wopkit keychain add --registry " + toward.RegistryClone + " --key-id acme-1 --public-key " + filepath.Join(dir, "acme.pub") + " --namespace 'community.acme.*'",
+		"wopkit publish " + filepath.Join(dir, "out.tgz") + " --registry " + toward.RegistryClone,
 	}
 	for n, c := range want {
 		if got := strings.TrimSpace(sum[i+1+n]); got != c {

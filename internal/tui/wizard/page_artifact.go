@@ -60,7 +60,7 @@ func hostBaseGroups(w *wizard, _ pos) []*huh.Group {
 func artifactGroups(w *wizard, at pos) []*huh.Group {
 	k, t := w.k, &w.a.artifactPack().Types[at.i]
 	key := func(f string) string { return fmt.Sprintf("artifactTypes.%d.%s", at.i, f) }
-	text := pointed(k, kinds.ArtifactTypePack, scaffold.ArtifactFieldPointer)
+	text := ask.Pointed(k, kinds.ArtifactTypePack, scaffold.ArtifactFieldPointer)
 	help := func(f string) string { return k.Help(kinds.ArtifactTypePack, scaffold.ArtifactFieldPointer(key(f))) }
 	groups := []*huh.Group{
 		w.k.Group(
@@ -69,11 +69,11 @@ func artifactGroups(w *wizard, at pos) []*huh.Group {
 			k.Derived(key("displayName"), "Display name", &t.DisplayName, kinds.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("displayName"))),
 			k.Choose(ask.Choice{Key: key("validation"), Title: "Validation",
 				Desc: help("validation"),
-				Opts: huh.NewOptions(withCurrent(scaffold.ArtifactValidations(), t.Validation)...),
+				Opts: huh.NewOptions(ask.WithCurrent(scaffold.ArtifactValidations(), t.Validation)...),
 				Acc:  huh.NewPointerAccessor(&t.Validation)}),
 			k.Choose(ask.Choice{Key: key("display"), Title: "Display",
 				Desc: help("display"),
-				Opts: huh.NewOptions(withCurrent(scaffold.ArtifactDisplays(), t.Display)...),
+				Opts: huh.NewOptions(ask.WithCurrent(scaffold.ArtifactDisplays(), t.Display)...),
 				Acc:  huh.NewPointerAccessor(&t.Display)}),
 			k.Optional(key("syncOn"), "Registered on", &t.SyncOn, kinds.ArtifactTypePack, scaffold.ArtifactFieldPointer(key("syncOn"))).
 				Suggestions(scaffold.ArtifactSyncOn()).Placeholder("(optional) "+strings.Join(scaffold.ArtifactSyncOn(), ", ")),

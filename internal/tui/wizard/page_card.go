@@ -62,7 +62,7 @@ func (a *answers) cardPack() *scaffold.CardPackAnswers {
 func cardGroups(w *wizard, at pos) []*huh.Group {
 	k, c := w.k, &w.a.cardPack().Cards[at.i]
 	key := func(f string) string { return fmt.Sprintf("cards.%d.%s", at.i, f) }
-	text := pointed(k, kinds.CardPack, scaffold.CardFieldPointer)
+	text := ask.Pointed(k, kinds.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{
 		w.k.Group(
 			qualified(w, kinds.CardPack, key("id"), "Card id", ask.Str{P: &c.ID, Def: c.ID}, fmt.Sprintf("/cards/%d/cardTypeId", at.i)).
@@ -72,7 +72,7 @@ func cardGroups(w *wizard, at pos) []*huh.Group {
 				ask.Str{P: &c.Template, Def: c.Template}, kinds.CardPack, scaffold.CardFieldPointer(key("template"))),
 		),
 		w.k.Group(
-			omittable(k, key("temperature"), "Temperature", &c.Temperature, kinds.CardPack, scaffold.CardFieldPointer(key("temperature"))),
+			ask.Omittable(k, key("temperature"), "Temperature", &c.Temperature, kinds.CardPack, scaffold.CardFieldPointer(key("temperature"))),
 			k.Optional(key("outputArtifactType"), "Output artifact type", &c.Output, kinds.CardPack, scaffold.CardFieldPointer(key("outputArtifactType"))).
 				Placeholder("(optional)"),
 		),
@@ -82,12 +82,12 @@ func cardGroups(w *wizard, at pos) []*huh.Group {
 func cardInputGroups(w *wizard, at pos) []*huh.Group {
 	k, in := w.k, &w.a.cardPack().Cards[at.i].Inputs[at.j]
 	key := func(f string) string { return fmt.Sprintf("cards.%d.inputs.%d.%s", at.i, at.j, f) }
-	text := pointed(k, kinds.CardPack, scaffold.CardFieldPointer)
+	text := ask.Pointed(k, kinds.CardPack, scaffold.CardFieldPointer)
 	return []*huh.Group{w.k.Group(
 		text(key("id"), "Input id", ask.Str{P: &in.ID, Def: in.ID}).Description(k.Fit("the template uses it as {{id}}", ask.DescInset)),
 		k.Choose(ask.Choice{Key: key("type"), Title: "Type",
 			Desc: k.Help(kinds.CardPack, scaffold.CardFieldPointer(key("type"))),
-			Opts: huh.NewOptions(withCurrent(scaffold.CardInputTypes(), in.Type)...),
+			Opts: huh.NewOptions(ask.WithCurrent(scaffold.CardInputTypes(), in.Type)...),
 			Acc:  huh.NewPointerAccessor(&in.Type)}),
 		text(key("label"), "Label", ask.Str{P: &in.Label, Def: in.Label}),
 		k.Yes(key("required"), "Required?", huh.NewPointerAccessor(&in.Required)),

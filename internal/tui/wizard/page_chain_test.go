@@ -32,8 +32,8 @@ func TestWizardChainPack(t *testing.T) {
 	if got := strings.Join(seen, " "); got != "identity chain param params step steps output outputs chains sign" {
 		t.Errorf("pages: %s", got)
 	}
-	if w.rev.plan == nil {
-		t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.View())
+	if w.rev.Plan == nil {
+		t.Fatalf("review: %v %v\n%s", w.rev.Err, w.rev.Problems, d.View())
 	}
 	d.Keys("enter")
 	if !w.finished || w.err != "" {

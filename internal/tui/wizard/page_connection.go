@@ -91,7 +91,7 @@ func connScopes(a *answers, write bool) *[]scaffold.ScopeGroupAnswers {
 // connText is an input for the connection answer field, checked where the
 // scaffold's pointer map puts it in pack.json.
 func connText(k ask.Asker) func(key, title string, tv ask.TextValue) *huh.Input {
-	return pointed(k, kinds.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer)
+	return ask.Pointed(k, kinds.ConnectionPack, wizardKinds[scaffold.KindConnection].Pointers.Pointer)
 }
 
 // connHelp is the schema's help of a connection answer field.
@@ -108,7 +108,7 @@ func connOptional(k ask.Asker, field, title string, v *string) *huh.Input {
 // schemaOptions lists the v2 connection schema's enum at ptr, the current
 // answer added when it is not one of them.
 func schemaOptions(k ask.Asker, ptr, cur string) []huh.Option[string] {
-	return huh.NewOptions(withCurrent(k.V.FieldFor(kinds.V2, kinds.ConnectionPack, ptr).Enum, cur)...)
+	return huh.NewOptions(ask.WithCurrent(k.V.FieldFor(kinds.V2, kinds.ConnectionPack, ptr).Enum, cur)...)
 }
 
 func providerGroups(w *wizard, _ pos) []*huh.Group {
@@ -121,7 +121,7 @@ func providerGroups(w *wizard, _ pos) []*huh.Group {
 			Description("shown to people when they connect, e.g. GitHub"),
 		k.Choose(ask.Choice{Key: "provider.category", Title: "Category",
 			Desc: connHelp(k, "provider.category"),
-			Opts: huh.NewOptions(withCurrent(scaffold.ConnectionCategories(), pr.Category)...),
+			Opts: huh.NewOptions(ask.WithCurrent(scaffold.ConnectionCategories(), pr.Category)...),
 			Acc:  huh.NewPointerAccessor(&pr.Category)}),
 		connOptional(k, "provider.vendor", "Vendor", &pr.Vendor),
 		connOptional(k, "provider.docsUrl", "Documentation address", &pr.DocsURL),
@@ -135,11 +135,11 @@ func connAuthGroups(w *wizard, _ pos) []*huh.Group {
 	text := connText(k)
 	kind := w.k.Group(k.Choose(ask.Choice{Key: "provider.auth.kind", Title: "How connectors sign in",
 		Desc: "oauth2: people sign in at the provider and grant scopes; api_key, bearer, basic: the operator supplies a credential",
-		Opts: huh.NewOptions(withCurrent(scaffold.ConnectionAuthKinds(), au.Kind)...),
+		Opts: huh.NewOptions(ask.WithCurrent(scaffold.ConnectionAuthKinds(), au.Kind)...),
 		Acc:  huh.NewPointerAccessor(&au.Kind)}))
 	endpoints := w.k.Group(
 		k.Choose(ask.Choice{Key: "provider.auth.flow", Title: "OAuth flow",
-			Opts: huh.NewOptions(withCurrent(scaffold.ConnectionAuthFlows(), au.Flow)...),
+			Opts: huh.NewOptions(ask.WithCurrent(scaffold.ConnectionAuthFlows(), au.Flow)...),
 			Acc:  huh.NewPointerAccessor(&au.Flow)}),
 		k.Choose(ask.Choice{Key: "provider.auth.scopeModel", Title: "Scope model",
 			Desc: "groups: read and write scope groups people consent to; coarse: one read-or-write choice; capabilities: a fixed set granted in the provider's developer portal",
@@ -182,12 +182,12 @@ func reachGroups(w *wizard, _ pos) []*huh.Group {
 	text := connText(k)
 	reach := w.k.Group(k.Choose(ask.Choice{Key: "provider.reach", Title: "Reached through",
 		Desc: "mcp: its MCP server; openapi: its HTTP API, described by an OpenAPI document; integration: a core integration node",
-		Opts: huh.NewOptions(withCurrent(scaffold.ConnectionReaches(), pr.Reach)...),
+		Opts: huh.NewOptions(ask.WithCurrent(scaffold.ConnectionReaches(), pr.Reach)...),
 		Acc:  huh.NewPointerAccessor(&pr.Reach)}))
 	mcp := w.k.Group(
 		text("provider.server", "MCP server address", ask.Str{P: &pr.Server, Def: pr.Server}).Description(k.Fit("the server's https address", ask.DescInset)),
 		k.Choose(ask.Choice{Key: "provider.transport", Title: "Transport",
-			Opts: huh.NewOptions(withCurrent(scaffold.ConnectionTransports(), pr.Transport)...),
+			Opts: huh.NewOptions(ask.WithCurrent(scaffold.ConnectionTransports(), pr.Transport)...),
 			Acc:  huh.NewPointerAccessor(&pr.Transport)}),
 	)
 	openapi := w.k.Group(

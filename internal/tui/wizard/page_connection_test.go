@@ -47,8 +47,8 @@ func TestWizardConnection(t *testing.T) {
 	}
 	step("enter", "type:https://api.githubcopilot.com/mcp/", "enter", "enter")
 	enterUntil(t, d, w, "review")
-	if w.rev.plan == nil {
-		t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.View())
+	if w.rev.Plan == nil {
+		t.Fatalf("review: %v %v\n%s", w.rev.Err, w.rev.Problems, d.View())
 	}
 	if got := strings.Join(seen, " "); got != "identity provider conn-auth read-group read-groups write-group write-groups conn-reach" {
 		t.Errorf("pages: %s", got)
@@ -128,7 +128,7 @@ func TestConnectionFixIt(t *testing.T) {
 	}
 	d.Keys("ctrl+u", "type:https://mcp.acme.example/mcp", "enter")
 	enterUntil(t, d, w, "review")
-	if w.rev.plan == nil {
-		t.Fatalf("still: %v\n%s", w.rev.problems, d.View())
+	if w.rev.Plan == nil {
+		t.Fatalf("still: %v\n%s", w.rev.Problems, d.View())
 	}
 }

@@ -3,10 +3,10 @@ package wizard
 import (
 	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/review"
 
 	"encoding/json"
 	"slices"
-	"strings"
 
 	"charm.land/huh/v2"
 
@@ -40,31 +40,6 @@ func entryList[P any](noun, plural, page string, min int, of func(a *answers, i 
 		}}
 }
 
-// pointed is an input for the answer field key, checked in the schema of
-// kind at the pointer the scaffold gives the field ("" : no check).
-func pointed(k ask.Asker, kind kinds.Kind, pointer func(string) string) func(key, title string, tv ask.TextValue) *huh.Input {
-	return func(key, title string, tv ask.TextValue) *huh.Input {
-		ptr := pointer(key)
-		if ptr == "" {
-			return k.Text(key, title, tv, "", "")
-		}
-		return k.Text(key, title, tv, kind, ptr)
-	}
-}
-
-// omittable is a number input where a negative number leaves the answer
-// out of the document (a temperature); otherwise it is checked at ptr.
-func omittable(k ask.Asker, key, title string, p *float64, kind kinds.Kind, ptr string) *huh.Input {
-	tv := ask.NewNum(p, *p)
-	check := k.Check(kind, ptr, tv.Value)
-	return k.Reg(k.Text(key, title, leftOut{tv}, "", ""), func(s string) error {
-		if f, ok := tv.Value(s).(float64); ok && f < 0 {
-			return nil
-		}
-		return check(s)
-	}).Description(k.Fit(strings.TrimSpace(k.Help(kind, ptr)+" A negative number leaves it out."), ask.DescInset))
-}
-
 // qualified is the input of a declarative entry's id, which the pack name
 // prefixes (scaffold.Qualify): checked as it lands, at ptr.
 func qualified(w *wizard, kind kinds.Kind, key, title string, tv ask.TextValue, ptr string) *huh.Input {
@@ -72,31 +47,6 @@ func qualified(w *wizard, kind kinds.Kind, key, title string, tv ask.TextValue, 
 	return k.Reg(k.Text(key, title, tv, "", ""), ask.Titled(title, ptr, k.Check(kind, ptr, func(s string) any {
 		return scaffold.Qualify(w.a.name(), tv.Value(s).(string))
 	})))
-}
-
-// leftOut is a number answer whose negative suggestion stands for "leave
-// it out": offered in those words, not as the number.
-type leftOut struct{ ask.Num }
-
-func (l leftOut) Offer() string {
-	if l.Default() < 0 {
-		return "none: left out"
-	}
-	return l.Suggestion()
-}
-
-// withCurrent is a list of choices with the current answer added when it
-// is not one of them (a value typed on the command line).
-func withCurrent(choices []string, cur string) []string {
-	for _, c := range choices {
-		if c == cur {
-			return choices
-		}
-	}
-	if cur == "" {
-		return choices
-	}
-	return append(choices, cur)
 }
 
 // wizardKinds are the scaffold's declarative pack kinds the wizard asks,
@@ -194,7 +144,7 @@ func copyAnswers(dst, src any) {
 
 // planDeclared is the review of the answers of the declarative kind the
 // wizard asks (ok false when a.What is no such kind).
-func planDeclared(v *validate.Validator, a *answers) (out planned, ok bool) {
+func planDeclared(v *validate.Validator, a *answers) (out review.Planned, ok bool) {
 	k, ok := wizardKinds[a.What]
 	if !ok {
 		return out, false

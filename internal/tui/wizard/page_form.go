@@ -66,7 +66,7 @@ func (a *answers) formPack() *scaffold.FormPackAnswers {
 func formGroups(w *wizard, at pos) []*huh.Group {
 	k, t := w.k, &w.a.formPack().Templates[at.i]
 	key := func(f string) string { return fmt.Sprintf("templates.%d.%s", at.i, f) }
-	text := pointed(k, kinds.FormContentPack, scaffold.FormFieldPointer)
+	text := ask.Pointed(k, kinds.FormContentPack, scaffold.FormFieldPointer)
 	return []*huh.Group{w.k.Group(
 		qualified(w, kinds.FormContentPack, key("id"), "Form id", ask.Str{P: &t.ID, Def: t.ID}, fmt.Sprintf("/templates/%d/templateId", at.i)).
 			Description(k.Fit("appended to the pack name to form the templateId", ask.DescInset)),
@@ -81,14 +81,14 @@ func formGroups(w *wizard, at pos) []*huh.Group {
 func formFieldGroups(w *wizard, at pos) []*huh.Group {
 	k, f := w.k, &w.a.formPack().Templates[at.i].Fields[at.j]
 	key := func(s string) string { return fmt.Sprintf("templates.%d.fields.%d.%s", at.i, at.j, s) }
-	text := pointed(k, kinds.FormContentPack, scaffold.FormFieldPointer)
+	text := ask.Pointed(k, kinds.FormContentPack, scaffold.FormFieldPointer)
 	format, other := w.formatChoice(key("format"), &f.Format)
 	return []*huh.Group{
 		w.k.Group(
 			text(key("id"), "Field id", ask.Str{P: &f.ID, Def: f.ID}),
 			k.Choose(ask.Choice{Key: key("type"), Title: "Type",
 				Desc: k.Help(kinds.FormContentPack, scaffold.FormFieldPointer(key("type"))),
-				Opts: huh.NewOptions(withCurrent(scaffold.FormFieldTypes(), f.Type)...),
+				Opts: huh.NewOptions(ask.WithCurrent(scaffold.FormFieldTypes(), f.Type)...),
 				Acc:  huh.NewPointerAccessor(&f.Type)}),
 			k.Derived(key("label"), "Label", &f.Label, kinds.FormContentPack, scaffold.FormFieldPointer(key("label"))),
 			format,

@@ -73,8 +73,8 @@ func TestWizardDeclarativeKinds(t *testing.T) {
 			if got := strings.Join(seen, " "); got != tt.pages {
 				t.Errorf("pages: %s", got)
 			}
-			if w.rev.plan == nil {
-				t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.View())
+			if w.rev.Plan == nil {
+				t.Fatalf("review: %v %v\n%s", w.rev.Err, w.rev.Problems, d.View())
 			}
 			d.Keys("enter")
 			if !w.finished || w.err != "" {
@@ -122,11 +122,11 @@ func TestWizardCardBackAndFix(t *testing.T) {
 		t.Errorf("shift+tab on the first field went to %s/%d", w.at.pg.id, w.at.j)
 	}
 	enterUntil(t, d, w, "review")
-	if len(w.rev.problems) == 0 {
+	if len(w.rev.Problems) == 0 {
 		t.Fatalf("no problem for an input the template does not use:\n%s", d.View())
 	}
-	if p := w.rev.problems[0]; p.Field != "cards.0.inputs.2" || !strings.Contains(p.Message, "{{tone}}") {
-		t.Fatalf("problems: %v", w.rev.problems)
+	if p := w.rev.Problems[0]; p.Field != "cards.0.inputs.2" || !strings.Contains(p.Message, "{{tone}}") {
+		t.Fatalf("problems: %v", w.rev.Problems)
 	}
 	d.Keys("enter")
 	if w.at.pg.id != "input" || w.at.j != 2 || w.form.GetFocusedField().GetKey() != "cards.0.inputs.2.id" {
@@ -136,8 +136,8 @@ func TestWizardCardBackAndFix(t *testing.T) {
 	toPage(d, w, "card")
 	d.Keys("enter", "enter", "type:Summarize {{source}} in a {{length}} form and a {{tone}} tone.")
 	enterUntil(t, d, w, "review")
-	if w.rev.plan == nil {
-		t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.View())
+	if w.rev.Plan == nil {
+		t.Fatalf("review: %v %v\n%s", w.rev.Err, w.rev.Problems, d.View())
 	}
 	d.Keys("enter")
 	if !w.finished || w.err != "" {

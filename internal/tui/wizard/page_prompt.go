@@ -62,14 +62,14 @@ func (a *answers) promptPack() *scaffold.PromptPackAnswers {
 func promptGroups(w *wizard, at pos) []*huh.Group {
 	k, pr := w.k, &w.a.promptPack().Prompts[at.i]
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.%s", at.i, f) }
-	text := pointed(k, kinds.PromptPack, scaffold.PromptFieldPointer)
+	text := ask.Pointed(k, kinds.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{
 		w.k.Group(
 			text(key("id"), "Template id", ask.Str{P: &pr.ID, Def: pr.ID}).Description(k.Fit("the templateId, e.g. writer-system", ask.DescInset)),
 			text(key("version"), "Template version", ask.Str{P: &pr.Version, Def: pr.Version}),
 			k.Choose(ask.Choice{Key: key("kind"), Title: "Role",
 				Desc: k.Help(kinds.PromptPack, scaffold.PromptFieldPointer(key("kind"))),
-				Opts: huh.NewOptions(withCurrent(scaffold.PromptKinds(), pr.Kind)...),
+				Opts: huh.NewOptions(ask.WithCurrent(scaffold.PromptKinds(), pr.Kind)...),
 				Acc:  huh.NewPointerAccessor(&pr.Kind)}),
 			k.Derived(key("name"), "Name", &pr.Name, kinds.PromptPack, scaffold.PromptFieldPointer(key("name"))),
 			text(key("description"), "Description", ask.Str{P: &pr.Description, Def: pr.Description}),
@@ -80,7 +80,7 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 			text(key("tags"), "Tags", ask.List{P: &pr.Tags, Def: pr.Tags}).Description(k.Fit("comma-separated (optional)", ask.DescInset)),
 			k.Optional(key("modelClass"), "Model class", &pr.ModelClass, kinds.PromptPack, scaffold.PromptFieldPointer(key("modelClass"))).
 				Placeholder("(optional)"),
-			omittable(k, key("temperature"), "Temperature", &pr.Temperature, kinds.PromptPack, scaffold.PromptFieldPointer(key("temperature"))),
+			ask.Omittable(k, key("temperature"), "Temperature", &pr.Temperature, kinds.PromptPack, scaffold.PromptFieldPointer(key("temperature"))),
 		),
 	}
 }
@@ -88,15 +88,15 @@ func promptGroups(w *wizard, at pos) []*huh.Group {
 func variableGroups(w *wizard, at pos) []*huh.Group {
 	k, va := w.k, &w.a.promptPack().Prompts[at.i].Variables[at.j]
 	key := func(f string) string { return fmt.Sprintf("prompts.%d.variables.%d.%s", at.i, at.j, f) }
-	text := pointed(k, kinds.PromptPack, scaffold.PromptFieldPointer)
+	text := ask.Pointed(k, kinds.PromptPack, scaffold.PromptFieldPointer)
 	return []*huh.Group{w.k.Group(
 		text(key("name"), "Variable name", ask.Str{P: &va.Name, Def: va.Name}).Description(k.Fit("the template uses it as {{name}}", ask.DescInset)),
 		k.Choose(ask.Choice{Key: key("type"), Title: "Type",
-			Opts: huh.NewOptions(withCurrent(scaffold.PromptVariableTypes(), va.Type)...),
+			Opts: huh.NewOptions(ask.WithCurrent(scaffold.PromptVariableTypes(), va.Type)...),
 			Acc:  huh.NewPointerAccessor(&va.Type)}),
 		k.Choose(ask.Choice{Key: key("source"), Title: "Source",
 			Desc: k.Help(kinds.PromptPack, scaffold.PromptFieldPointer(key("source"))),
-			Opts: huh.NewOptions(withCurrent(scaffold.PromptVariableSources(), va.Source)...),
+			Opts: huh.NewOptions(ask.WithCurrent(scaffold.PromptVariableSources(), va.Source)...),
 			Acc:  huh.NewPointerAccessor(&va.Source)}),
 		k.Yes(key("required"), "Required?", huh.NewPointerAccessor(&va.Required)),
 	),

@@ -17,10 +17,10 @@ func TestPlanningReadsTheAnswers(t *testing.T) {
 			a.Pack.Agents[0].Eval = nil
 			before := a.fingerprint()
 			p := makePlan(testValidator, a)
-			if p.err != nil {
-				t.Fatal(p.err)
+			if p.Err != nil {
+				t.Fatal(p.Err)
 			}
-			if what == whatSoloAgent && p.plan != nil && p.manifest == "" {
+			if what == whatSoloAgent && p.Plan != nil && p.Manifest == "" {
 				t.Errorf("no manifest planned")
 			}
 			if after := a.fingerprint(); after != before {

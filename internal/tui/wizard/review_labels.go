@@ -36,10 +36,10 @@ func (w *wizard) reviewCmd() tea.Cmd {
 	lw.k.Rows = nil
 	return func() tea.Msg {
 		m, _ := plan().(planMsg)
-		for i, fe := range m.problems { // the places a message names, by their labels too
-			m.problems[i].Message = lw.placesInWords(a, fe.Message)
+		for i, fe := range m.Problems { // the places a message names, by their labels too
+			m.Problems[i].Message = lw.placesInWords(a, fe.Message)
 		}
-		return labeledMsg{planMsg: m, labels: lw.labels(a, m.problems)}
+		return labeledMsg{planMsg: m, labels: lw.labels(a, m.Problems)}
 	}
 }
 

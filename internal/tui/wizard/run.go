@@ -1,6 +1,10 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/review"
+
+	"github.com/openwop/wopkit/internal/tui/wizard/toward"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,7 +25,7 @@ import (
 // Messages of the wizard's commands.
 type (
 	// planMsg carries the planned files, or the problems that stop them.
-	planMsg planned
+	planMsg review.Planned
 	// runMsg ends the run: what was written, packed and signed.
 	runMsg struct {
 		summary []string
@@ -39,7 +43,7 @@ type (
 
 // makePlan asks the scaffold for the files: the pack (with its nodes,
 // agents and eval suites), plus the tool manifest.
-func makePlan(v *validate.Validator, a *answers) planned {
+func makePlan(v *validate.Validator, a *answers) review.Planned {
 	if a.standalone() {
 		return makeSoloPlan(v, a)
 	}
@@ -49,7 +53,7 @@ func makePlan(v *validate.Validator, a *answers) planned {
 	if a.isPack() && a.hasTool() { // the tool manifest ships in the pack, named by its agents
 		return planOne(scaffold.PlanPackWithTool(a.packAnswers(), a.Tool, v))
 	}
-	var out planned
+	var out review.Planned
 	collect := func(err error, file string) bool {
 		var fes scaffold.FieldErrors
 		var fe scaffold.FieldError
@@ -58,14 +62,14 @@ func makePlan(v *validate.Validator, a *answers) planned {
 		case errors.As(err, &fe):
 			fes = scaffold.FieldErrors{fe}
 		default:
-			out.err = err
+			out.Err = err
 			return false
 		}
 		for _, fe := range fes {
 			if file != "" && fe.File == "" {
 				fe.File = file
 			}
-			out.problems = append(out.problems, fe)
+			out.Problems = append(out.Problems, fe)
 		}
 		return true
 	}
@@ -74,7 +78,7 @@ func makePlan(v *validate.Validator, a *answers) planned {
 		if err != nil && !collect(err, "") {
 			return out
 		}
-		out.plan = p
+		out.Plan = p
 	}
 	if a.hasTool() {
 		tp, err := scaffold.PlanTool(a.Tool, "", v)
@@ -83,43 +87,43 @@ func makePlan(v *validate.Validator, a *answers) planned {
 		}
 		switch {
 		case tp == nil:
-		case out.plan == nil:
-			out.plan = tp
+		case out.Plan == nil:
+			out.Plan = tp
 		default:
-			out.plan.Files = append(out.plan.Files, tp.Files...)
-			out.plan.Notes = append(out.plan.Notes, tp.Notes...)
-			out.plan.Placeholders = append(out.plan.Placeholders, tp.Placeholders...)
+			out.Plan.Files = append(out.Plan.Files, tp.Files...)
+			out.Plan.Notes = append(out.Plan.Notes, tp.Notes...)
+			out.Plan.Placeholders = append(out.Plan.Placeholders, tp.Placeholders...)
 		}
 	}
-	if out.plan != nil {
+	if out.Plan != nil {
 		main := "pack.json"
-		if !a.isPack() && len(out.plan.Files) > 0 {
-			main = out.plan.Files[0].Path
+		if !a.isPack() && len(out.Plan.Files) > 0 {
+			main = out.Plan.Files[0].Path
 		}
-		if f := out.plan.File(main); f != nil {
-			out.manifest = string(f.Data)
+		if f := out.Plan.File(main); f != nil {
+			out.Manifest = string(f.Data)
 		}
 	}
-	if len(out.problems) > 0 {
-		out.plan = nil
+	if len(out.Problems) > 0 {
+		out.Plan = nil
 	}
 	return out
 }
 
 // planOne is the review of one document's plan: pack.json shown, or the
 // problems.
-func planOne(p *scaffold.Plan, err error) planned {
-	var out planned
+func planOne(p *scaffold.Plan, err error) review.Planned {
+	var out review.Planned
 	var fes scaffold.FieldErrors
 	switch {
 	case errors.As(err, &fes):
-		out.problems = fes
+		out.Problems = fes
 	case err != nil:
-		out.err = err
+		out.Err = err
 	default:
-		out.plan = p
+		out.Plan = p
 		if f := p.File("pack.json"); f != nil {
-			out.manifest = string(f.Data)
+			out.Manifest = string(f.Data)
 		}
 	}
 	return out
@@ -129,9 +133,9 @@ func planOne(p *scaffold.Plan, err error) planned {
 // are named as answers of the first agent (agents.0.id, agents.0.eval.…)
 // so that the review leads back to the agent or eval page. It only reads
 // the answers (it runs beside the screen).
-func makeSoloPlan(v *validate.Validator, a *answers) planned {
+func makeSoloPlan(v *validate.Validator, a *answers) review.Planned {
 	var (
-		out    planned
+		out    review.Planned
 		p      *scaffold.Plan
 		err    error
 		prefix = "agents.0"
@@ -147,16 +151,16 @@ func makeSoloPlan(v *validate.Validator, a *answers) planned {
 	case errors.As(err, &fes):
 		for _, fe := range fes {
 			fe.Field = strings.TrimSuffix(prefix+"."+fe.Field, ".")
-			out.problems = append(out.problems, fe)
+			out.Problems = append(out.Problems, fe)
 		}
 		return out
 	case err != nil:
-		out.err = err
+		out.Err = err
 		return out
 	}
-	out.plan = p
+	out.Plan = p
 	if len(p.Files) > 0 {
-		out.manifest = string(p.Files[0].Data)
+		out.Manifest = string(p.Files[0].Data)
 	}
 	return out
 }
@@ -176,25 +180,25 @@ func planCmd(v *validate.Validator, a *answers, opts session) tea.Cmd {
 
 // checked is the plan with everything that can fail after the review
 // checked too: every problem at once.
-func checked(v *validate.Validator, a *answers, opts session) planned {
+func checked(v *validate.Validator, a *answers, opts session) review.Planned {
 	p := makePlan(v, a)
-	if p.err != nil {
+	if p.Err != nil {
 		return p
 	}
-	if len(p.problems) > 0 {
-		p.plan = nil
+	if len(p.Problems) > 0 {
+		p.Plan = nil
 	}
-	p.problems = append(p.problems, preflight(v, a, opts, p.plan)...)
-	if len(p.problems) > 0 {
-		p.plan = nil
+	p.Problems = append(p.Problems, preflight(v, a, opts, p.Plan)...)
+	if len(p.Problems) > 0 {
+		p.Plan = nil
 	}
-	p.where = where(v, a, opts, p.plan)
-	if p.plan != nil && a.isPack() && opts.Registry != "" {
+	p.Where = where(v, a, opts, p.Plan)
+	if p.Plan != nil && a.isPack() && opts.Registry != "" {
 		files := map[string][]byte{}
-		for _, f := range p.plan.Files {
+		for _, f := range p.Plan.Files {
 			files[f.Path] = f.Data
 		}
-		p.compat = semdiff.ReviewNote(targetDir(a, opts), files, opts.Registry)
+		p.Compat = semdiff.ReviewNote(targetDir(a, opts), files, opts.Registry)
 	}
 	return p
 }
@@ -286,7 +290,7 @@ func packThere(a *answers, opts session) string {
 // back when writing fails.
 func (w *wizard) replaceCmd() tea.Cmd {
 	dir := packThere(w.a, w.opts)
-	if dir == "" || len(w.rev.problems) == 0 {
+	if dir == "" || len(w.rev.Problems) == 0 {
 		return nil
 	}
 	// planned here, on the screen's thread: the confirm's yes runs beside
@@ -365,7 +369,7 @@ func runCmd(v *validate.Validator, a *answers, opts session, plan *scaffold.Plan
 		if err != nil {
 			return runMsg{err: err}
 		}
-		m := runMsg{summary: summaryWith(res.Summary(), towardPR(ac, opts, res))}
+		m := runMsg{summary: toward.Summary(res.Summary(), towardPR(ac, opts, res))}
 		if !res.DryRun && run.HasCases(res.Dir) {
 			m.cases = res.Dir
 		}

@@ -40,7 +40,7 @@ func TestSigningChoicesSurviveFixItAndDraft(t *testing.T) {
 			}
 			d.Keys("enter") // fix it: the version
 			if w.at.pg.id != pageIdentity {
-				t.Fatalf("fix it went to %s: %+v", w.at.pg.id, w.rev.problems)
+				t.Fatalf("fix it went to %s: %+v", w.at.pg.id, w.rev.Problems)
 			}
 			d.Keys("backspace", "backspace", "backspace", "type:1.0.0")
 			enterUntil(t, d, w, "review")
@@ -60,8 +60,8 @@ func TestSigningChoicesSurviveFixItAndDraft(t *testing.T) {
 			if got(b) != want {
 				t.Fatalf("after a draft resumed: %+v, want %+v", got(b), want)
 			}
-			if w.rev.plan == nil {
-				t.Errorf("the resumed answers have problems: %+v", w.rev.problems)
+			if w.rev.Plan == nil {
+				t.Errorf("the resumed answers have problems: %+v", w.rev.Problems)
 			}
 		})
 	}

@@ -39,14 +39,14 @@ func TestSignOfflineKeyless(t *testing.T) {
 			dir := t.TempDir()
 			d, w := signPage(t, dir)
 			d.Keys("down", "down", "down", "enter") // keyless
-			if w.at.pg.id != "review" || w.rev.plan == nil {
-				t.Fatalf("page %v, problems %v", w.at.pg.id, w.rev.problems)
+			if w.at.pg.id != "review" || w.rev.Plan == nil {
+				t.Fatalf("page %v, problems %v", w.at.pg.id, w.rev.Problems)
 			}
 			d.Keys("enter") // write, pack and sign: Fulcio is out of reach
-			if w.finished || len(w.rev.problems) != 1 {
-				t.Fatalf("finished %v, problems %v\n%s", w.finished, w.rev.problems, d.View())
+			if w.finished || len(w.rev.Problems) != 1 {
+				t.Fatalf("finished %v, problems %v\n%s", w.finished, w.rev.Problems, d.View())
 			}
-			p := w.rev.problems[0]
+			p := w.rev.Problems[0]
 			view := d.View()
 			if p.Field != "signMethod" || strings.Contains(view, "name: could not finish") {
 				t.Errorf("the failure is about %q:\n%s", p.Field, view)
@@ -64,12 +64,12 @@ func TestSignOfflineKeyless(t *testing.T) {
 				t.Fatalf("fix it opened %s at %s", w.at.pg.id, w.form.GetFocusedField().GetKey())
 			}
 			d.Keys("enter") // keyless again: a retry
-			if w.at.pg.id != "review" || w.rev.plan == nil {
-				t.Fatalf("after the retry's choice: page %v, problems %v", w.at.pg.id, w.rev.problems)
+			if w.at.pg.id != "review" || w.rev.Plan == nil {
+				t.Fatalf("after the retry's choice: page %v, problems %v", w.at.pg.id, w.rev.Problems)
 			}
 			d.Keys("enter")
-			if len(w.rev.problems) != 1 || w.rev.problems[0].Field != "signMethod" {
-				t.Fatalf("the retry: %v", w.rev.problems)
+			if len(w.rev.Problems) != 1 || w.rev.Problems[0].Field != "signMethod" {
+				t.Fatalf("the retry: %v", w.rev.Problems)
 			}
 			d.Keys("q")
 			if !strings.Contains(d.View(), "Keep a draft") {

@@ -83,8 +83,8 @@ func TestWizardAsksAnEncryptedKeysPassphrase(t *testing.T) {
 		t.Fatalf("the passphrase is shown:\n%s", d.View())
 	}
 	d.Keys("enter")
-	if w.at.pg.id != "review" || w.rev.plan == nil {
-		t.Fatalf("after the passphrase: page %s, problems %+v\n%s", w.at.pg.id, w.rev.problems, d.View())
+	if w.at.pg.id != "review" || w.rev.Plan == nil {
+		t.Fatalf("after the passphrase: page %s, problems %+v\n%s", w.at.pg.id, w.rev.Problems, d.View())
 	}
 	// a draft kept now holds no passphrase
 	if err := saveDraft(dir, w.a); err != nil {
@@ -115,8 +115,8 @@ func TestWizardPassphraseFromTheEnvironmentIsNotAsked(t *testing.T) {
 	dir := t.TempDir()
 	d, w := passSignPage(t, dir, encryptedKey(t, dir, "acme"))
 	d.Keys("enter", "enter", "enter", "enter")
-	if w.at.pg.id != "review" || w.rev.plan == nil {
-		t.Fatalf("page %s, problems %+v\n%s", w.at.pg.id, w.rev.problems, d.View())
+	if w.at.pg.id != "review" || w.rev.Plan == nil {
+		t.Fatalf("page %s, problems %+v\n%s", w.at.pg.id, w.rev.Problems, d.View())
 	}
 	d.Keys("enter")
 	if !w.finished || w.err != "" {
@@ -202,8 +202,8 @@ func TestWizardAsksANewKeysPassphrase(t *testing.T) {
 		t.Fatalf("two passphrases that differ are taken (page %s):\n%s", w.at.pg.id, d.View())
 	}
 	d.Keys("ctrl+u", "type:"+testPassphrase, "enter")
-	if w.at.pg.id != "review" || w.rev.plan == nil || !strings.Contains(flat(d.View()), "encrypted with your passphrase") {
-		t.Fatalf("after the passphrase: page %s, problems %+v\n%s", w.at.pg.id, w.rev.problems, d.View())
+	if w.at.pg.id != "review" || w.rev.Plan == nil || !strings.Contains(flat(d.View()), "encrypted with your passphrase") {
+		t.Fatalf("after the passphrase: page %s, problems %+v\n%s", w.at.pg.id, w.rev.Problems, d.View())
 	}
 	if err := saveDraft(dir, w.a); err != nil {
 		t.Fatal(err)

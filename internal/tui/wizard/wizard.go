@@ -18,6 +18,8 @@ import (
 	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
 	"github.com/openwop/wopkit/internal/tui/wizard/drafts"
+	"github.com/openwop/wopkit/internal/tui/wizard/keys"
+	"github.com/openwop/wopkit/internal/tui/wizard/review"
 )
 
 // wizard is the `wopkit new` screen: the pages (see pages.go) bound to one
@@ -40,7 +42,7 @@ type wizard struct {
 	choice string // a list page's choice
 	fixing bool   // the page was opened from a review problem: back to the review after it
 
-	rev      review
+	rev      review.Review
 	busy     string // what is running, shown instead of the form
 	finished bool   // the summary is shown
 	cases    string // the new pack's folder while its stored cases can be run (t)
@@ -135,7 +137,7 @@ func newWizard(ctx *common.Context, k ask.Asker, a *answers, opts session) *wiza
 		out = &outcome{}
 	}
 	if opts.pass == nil {
-		opts.pass = &keyPass{}
+		opts.pass = &keys.Pass{}
 	}
 	// a fresh start (no draft, nothing given on the command line): leaving
 	// it before answering anything keeps no draft and asks nothing

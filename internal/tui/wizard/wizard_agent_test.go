@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"github.com/openwop/wopkit/internal/tui/wizard/keys"
+
 	"github.com/openwop/wopkit/internal/scaffold"
 
 	"context"
@@ -65,14 +67,14 @@ func TestWizardSignsWithAgentKey(t *testing.T) {
 	}
 	enterUntil(t, d, w, "review")
 	if a.KeyPath != ref || a.KeyID != "acme-1" {
-		t.Fatalf("key %q id %q, want %q acme-1; problems %v", a.KeyPath, a.KeyID, ref, w.rev.problems)
+		t.Fatalf("key %q id %q, want %q acme-1; problems %v", a.KeyPath, a.KeyID, ref, w.rev.Problems)
 	}
-	if w.rev.plan == nil {
-		t.Fatalf("problems: %v", w.rev.problems)
+	if w.rev.Plan == nil {
+		t.Fatalf("problems: %v", w.rev.Problems)
 	}
 	d.Keys("enter")
 	if !w.finished {
-		t.Fatalf("not written: %q %v", w.err, w.rev.problems)
+		t.Fatalf("not written: %q %v", w.err, w.rev.Problems)
 	}
 	res := verify.File(context.Background(), "community.acme.weather-0.1.0.tgz", verify.Policy{Key: pub})
 	if !res.Verified || res.KeyID != "acme-1" {
@@ -99,11 +101,11 @@ func TestWizardSignsWithAgentKey(t *testing.T) {
 func TestWizardAgentKeyChoices(t *testing.T) {
 	t.Chdir(t.TempDir())
 	t.Setenv(sign.AgentSocketEnv, "")
-	if opts, note := agentKeyChoices(); len(opts) != 0 || note != "" {
+	if opts, note := keys.AgentChoices(); len(opts) != 0 || note != "" {
 		t.Errorf("without SSH_AUTH_SOCK: %d choices, note %q", len(opts), note)
 	}
 	t.Setenv(sign.AgentSocketEnv, filepath.Join(t.TempDir(), "gone"))
-	if opts, note := agentKeyChoices(); len(opts) != 0 || !strings.Contains(note, "cannot reach the ssh-agent") {
+	if opts, note := keys.AgentChoices(); len(opts) != 0 || !strings.Contains(note, "cannot reach the ssh-agent") {
 		t.Errorf("an agent out of reach: %d choices, note %q", len(opts), note)
 	}
 	_, ref := serveTestAgent(t)
@@ -112,11 +114,11 @@ func TestWizardAgentKeyChoices(t *testing.T) {
 	a.KeyChoice, a.KeyPath = ref, sign.AgentPrefix+"SHA256:"+strings.Repeat("A", 43)
 	d, w := wizardOn(t, a, Options{DraftDir: t.TempDir()})
 	toPage(d, w, "review")
-	if len(w.rev.problems) != 1 || w.rev.problems[0].Field != "keyPath" || !strings.Contains(w.rev.problems[0].Message, "holds no key with the fingerprint") {
-		t.Fatalf("a key the agent lacks: %+v", w.rev.problems)
+	if len(w.rev.Problems) != 1 || w.rev.Problems[0].Field != "keyPath" || !strings.Contains(w.rev.Problems[0].Message, "holds no key with the fingerprint") {
+		t.Fatalf("a key the agent lacks: %+v", w.rev.Problems)
 	}
-	if owner(a, w.rev.problems[0]).pg.id != "sign" {
-		t.Errorf("the problem leads to %s", owner(a, w.rev.problems[0]).pg.id)
+	if owner(a, w.rev.Problems[0]).pg.id != "sign" {
+		t.Errorf("the problem leads to %s", owner(a, w.rev.Problems[0]).pg.id)
 	}
 }
 
@@ -134,12 +136,12 @@ func TestAgentLabelHelpSaysWhatIsWritten(t *testing.T) {
 		t.Errorf("the Label field's help does not say what an empty one becomes:\n%s", d.View())
 	}
 	p := makePlan(testValidator, a)
-	if p.plan == nil {
-		t.Fatalf("no plan: %v %v", p.err, p.problems)
+	if p.Plan == nil {
+		t.Fatalf("no plan: %v %v", p.Err, p.Problems)
 	}
 	id := a.Pack.Agents[0].ID
 	want := `"label": "` + scaffold.Title(id[strings.LastIndex(id, ".")+1:]) + `"`
-	for _, f := range p.plan.Files {
+	for _, f := range p.Plan.Files {
 		if strings.Contains(string(f.Data), `"persona": "Someone Else"`) && !strings.Contains(string(f.Data), want) {
 			t.Errorf("%s: the label written is not the id's last part in words (%s):\n%s", f.Path, want, f.Data)
 		}

@@ -26,8 +26,8 @@ func TestWizardRunsTheNewCases(t *testing.T) {
 	a.Pack.Name = "community.acme.cased"
 	d, w := wizardOn(t, a, Options{What: whatNodes, Dir: filepath.Join(dir, "cased"), DraftDir: dir})
 	enterUntil(t, d, w, "review")
-	if w.rev.plan == nil {
-		t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.View())
+	if w.rev.Plan == nil {
+		t.Fatalf("review: %v %v\n%s", w.rev.Err, w.rev.Problems, d.View())
 	}
 	d.Keys("enter")
 	if !w.finished || w.err != "" || w.cases == "" {

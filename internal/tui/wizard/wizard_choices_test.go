@@ -145,8 +145,8 @@ func TestChoicesFromAnswers(t *testing.T) {
 		t.Errorf("x did not tick body: %q", a.artifactPack().Types[0].Required)
 	}
 	enterUntil(t, d, w, "review")
-	if len(w.rev.problems) > 0 || w.rev.plan == nil {
-		t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.View())
+	if len(w.rev.Problems) > 0 || w.rev.Plan == nil {
+		t.Fatalf("review: %v %v\n%s", w.rev.Err, w.rev.Problems, d.View())
 	}
 }
 
@@ -230,8 +230,8 @@ func TestEditedTemplateWritten(t *testing.T) {
 	focusKeyOf(t, d, w, "cards.0.template")
 	d.Keys("right", "type: Keep it short.")
 	enterUntil(t, d, w, "review")
-	if w.rev.plan == nil || len(w.rev.problems) > 0 {
-		t.Fatalf("review: %v %v", w.rev.err, w.rev.problems)
+	if w.rev.Plan == nil || len(w.rev.Problems) > 0 {
+		t.Fatalf("review: %v %v", w.rev.Err, w.rev.Problems)
 	}
 	d.Keys("enter")
 	if !w.finished {

@@ -59,7 +59,7 @@ func TestWizardContractFieldChecks(t *testing.T) {
 						sh.Set(bad)
 						w.sync()
 						tried++
-						if ps := fieldProblems(checked(w.k.V, w.a, w.opts).problems, key); len(ps) > 0 {
+						if ps := fieldProblems(checked(w.k.V, w.a, w.opts).Problems, key); len(ps) > 0 {
 							t.Errorf("%s › %s takes %q, which the review refuses: %s", w.at.pg.id, key, bad, strings.Join(ps, "; "))
 						}
 						sh.Set(was)
@@ -91,18 +91,18 @@ func TestReviewSaysEachProblemOnce(t *testing.T) {
 		t.Fatalf("on %s, not the review", w.at.pg.id)
 	}
 	seen := map[string]bool{}
-	for i := range w.rev.problems {
-		line := w.rev.problemLine(i)
+	for i := range w.rev.Problems {
+		line := w.rev.ProblemLine(i)
 		if seen[line] {
 			t.Errorf("the review lists %q twice", line)
 		}
 		seen[line] = true
-		p := w.rev.problems[i]
+		p := w.rev.Problems[i]
 		if strings.Contains(p.Message+p.Hint, "wopkit validate ") {
 			t.Errorf("the review points at a file not written yet: %s (%s)", line, p.Hint)
 		}
 	}
-	if len(w.rev.problems) == 0 {
+	if len(w.rev.Problems) == 0 {
 		t.Fatal("the review takes a rubric task without criteria")
 	}
 }
@@ -119,8 +119,8 @@ func TestReviewListsPlaceholders(t *testing.T) {
 	d, w := wizardOn(t, a, Options{What: whatMixed, Dir: filepath.Join(dir, "out"), DraftDir: dir})
 	ws := walk(a)
 	d.Run(w.move(ws[len(ws)-1]))
-	if w.rev.plan == nil {
-		t.Fatalf("the review refuses the defaults: %v", w.rev.problems)
+	if w.rev.Plan == nil {
+		t.Fatalf("the review refuses the defaults: %v", w.rev.Problems)
 	}
 	v := strings.Join(strings.Fields(d.View()), " ")
 	for _, want := range []string{"still a placeholder to replace", "Identity › Description:", "Tool manifest › Homepage:"} {

@@ -158,11 +158,11 @@ func choose(t *testing.T, d *driver, w *wizard, o string) {
 
 // planned is the review's files, by path.
 func plannedFiles(w *wizard) map[string]string {
-	if w.rev.plan == nil {
+	if w.rev.Plan == nil {
 		return nil
 	}
 	out := map[string]string{}
-	for _, f := range w.rev.plan.Files {
+	for _, f := range w.rev.Plan.Files {
 		out[f.Path] = string(f.Data)
 	}
 	return out
@@ -321,7 +321,7 @@ func TestWizardContractChoices(t *testing.T) {
 					choiceWalk(t, d, w, map[string]bool{}, here, nil, found)
 					want := plannedFiles(w)
 					if want == nil {
-						t.Errorf("%s = %q: the review refuses the contract's answers: %v", ch.id(), o, w.rev.problems)
+						t.Errorf("%s = %q: the review refuses the contract's answers: %v", ch.id(), o, w.rev.Problems)
 						continue
 					}
 					hidden := func(id string) bool {
@@ -343,8 +343,8 @@ func TestWizardContractChoices(t *testing.T) {
 					for _, m := range others {
 						asked = append(asked, opts[m])
 					}
-					if w.rev.plan == nil {
-						t.Errorf("%s = %q after answering what %s ask: the review refuses: %v", ch.id(), o, strings.Join(asked, ", "), w.rev.problems)
+					if w.rev.Plan == nil {
+						t.Errorf("%s = %q after answering what %s ask: the review refuses: %v", ch.id(), o, strings.Join(asked, ", "), w.rev.Problems)
 					} else if diff := firstDiff(want, plannedFiles(w)); diff != "" {
 						t.Errorf("%s = %q after answering what %s ask: %s", ch.id(), o, strings.Join(asked, ", "), diff)
 					}

@@ -222,7 +222,7 @@ func TestWizardContract(t *testing.T) {
 			d, w := wizardOn(t, a, Options{What: c.Value, Dir: out, DraftDir: dir})
 			var got []answered
 			contractWalk(t, d, w, &got, map[string]bool{})
-			if len(w.rev.problems) > 0 || w.rev.plan == nil {
+			if len(w.rev.Problems) > 0 || w.rev.Plan == nil {
 				t.Fatalf("the review refuses the contract's answers:\n%s", d.View())
 			}
 			want := snapshot(t, a)

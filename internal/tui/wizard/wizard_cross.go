@@ -43,10 +43,10 @@ func (w *wizard) crossProblem(key string) string {
 		return ""
 	}
 	p := makePlan(w.k.V, w.a)
-	probs := p.problems
+	probs := p.Problems
 	switch key { // the answers the create workflow's preflight is about
 	case "name.part", "version", "signMethod", "keyPath", "keyId", mainField(w.a).Field:
-		probs = append(probs, preflight(w.k.V, w.a, w.opts, p.plan)...)
+		probs = append(probs, preflight(w.k.V, w.a, w.opts, p.Plan)...)
 	}
 	var msgs []string
 	for _, fe := range probs {

@@ -61,7 +61,7 @@ func TestAgentKeySurvivesFixIt(t *testing.T) {
 		t.Fatalf("key choice %q, want %q:\n%s", a.KeyChoice, ref, d.View())
 	}
 	enterUntil(t, d, w, "review")
-	if len(w.rev.problems) == 0 {
+	if len(w.rev.Problems) == 0 {
 		t.Fatalf("no problem to fix:\n%s", d.View())
 	}
 	d.Keys("enter") // fix it: the version
@@ -124,8 +124,8 @@ func TestKillSwitchAsked(t *testing.T) {
 				clearField(d, w.form.GetFocusedField())
 			}
 			d.Keys("type:"+tt.typed, "enter")
-			if w.form != nil || w.rev.plan == nil {
-				t.Fatalf("not on a review that writes: %v\n%s", w.rev.problems, d.View())
+			if w.form != nil || w.rev.Plan == nil {
+				t.Fatalf("not on a review that writes: %v\n%s", w.rev.Problems, d.View())
 			}
 			d.Keys("enter")
 			if !w.finished {
@@ -252,8 +252,8 @@ func TestChainStepPins(t *testing.T) {
 			t.Fatalf("%s %q is refused:\n%s", tt.key, tt.typed, d.View())
 		}
 		enterUntil(t, d, w, "review")
-		if w.rev.plan == nil || !strings.Contains(w.rev.manifest, tt.want) {
-			t.Errorf("%s %q: pack.json lacks %s (%v):\n%s", tt.key, tt.typed, tt.want, w.rev.problems, w.rev.manifest)
+		if w.rev.Plan == nil || !strings.Contains(w.rev.Manifest, tt.want) {
+			t.Errorf("%s %q: pack.json lacks %s (%v):\n%s", tt.key, tt.typed, tt.want, w.rev.Problems, w.rev.Manifest)
 		}
 	}
 }

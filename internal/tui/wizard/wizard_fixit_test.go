@@ -19,7 +19,7 @@ func reviewOf(t *testing.T, a *answers, what string) (*driver, *wizard, string) 
 	a.SignMethod = "skip"
 	d, w := wizardOn(t, a, Options{What: what, DraftDir: dir})
 	d.Run(w.move(w.reviewPos())) // the review, as the review is reached
-	if len(w.rev.problems) == 0 {
+	if len(w.rev.Problems) == 0 {
 		t.Fatalf("no problem:\n%s", d.View())
 	}
 	return d, w, strings.Join(strings.Fields(d.View()), " ") // words as on screen, whatever the wrapping
@@ -56,8 +56,8 @@ func TestFixItPromptVariable(t *testing.T) {
 	}
 	d.Keys("down", "enter", "type:audience", "enter") // add a variable named audience
 	enterUntil(t, d, w, "review")
-	if w.rev.plan == nil {
-		t.Fatalf("still: %v\n%s", w.rev.problems, d.View())
+	if w.rev.Plan == nil {
+		t.Fatalf("still: %v\n%s", w.rev.Problems, d.View())
 	}
 }
 

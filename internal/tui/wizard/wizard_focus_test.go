@@ -58,14 +58,14 @@ func TestReviewProblemFocusesField(t *testing.T) {
 			w := d.App.Top().(*wizard)
 			toPage(d, w, "review")
 			at := -1
-			for i, p := range w.rev.problems {
+			for i, p := range w.rev.Problems {
 				if p.Field == tt.field {
 					at = i
 					break
 				}
 			}
 			if at < 0 {
-				t.Fatalf("no problem on %s: %+v (err %v)", tt.field, w.rev.problems, w.rev.err)
+				t.Fatalf("no problem on %s: %+v (err %v)", tt.field, w.rev.Problems, w.rev.Err)
 			}
 			for range at {
 				d.Keys("down")

@@ -81,7 +81,7 @@ func TestSecretFollowsName(t *testing.T) {
 	enterUntil(t, d, w, "review")
 	d.Keys("enter")
 	if !w.finished {
-		t.Fatalf("not written: %q %v\n%s", w.err, w.rev.problems, d.View())
+		t.Fatalf("not written: %q %v\n%s", w.err, w.rev.Problems, d.View())
 	}
 	path := filepath.Join(dir, "my-tool.tool.json")
 	strictValid(t, path)
@@ -140,8 +140,8 @@ func TestSmokeTestCallsASafeAction(t *testing.T) {
 		t.Fatalf("smoke kind %q", a.Tool.Smoke.Kind)
 	}
 	d.Keys("enter")
-	if w.at.pg.id != "review" || w.rev.plan == nil {
-		t.Fatalf("action-call: %v\n%s", w.rev.problems, d.View())
+	if w.at.pg.id != "review" || w.rev.Plan == nil {
+		t.Fatalf("action-call: %v\n%s", w.rev.Problems, d.View())
 	}
 	var doc struct {
 		Smoke struct {
@@ -149,7 +149,7 @@ func TestSmokeTestCallsASafeAction(t *testing.T) {
 			ToolName     string `json:"tool_name"`
 		} `json:"smoke"`
 	}
-	if err := json.Unmarshal([]byte(w.rev.manifest), &doc); err != nil {
+	if err := json.Unmarshal([]byte(w.rev.Manifest), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if doc.Smoke.Kind != "action-call" || doc.Smoke.Action != "list_mail" {
@@ -160,10 +160,10 @@ func TestSmokeTestCallsASafeAction(t *testing.T) {
 	a = newAnswers()
 	a.Tool.Actions[0] = scaffold.ActionAnswer{Name: "send_mail", Summary: "Sends a message.", SideEffects: "write", Inputs: []string{"to"}, ScopesUsed: []string{}}
 	p := makePlan(testValidator, a)
-	if p.plan == nil {
-		t.Fatalf("plan: %v %v", p.err, p.problems)
+	if p.Plan == nil {
+		t.Fatalf("plan: %v %v", p.Err, p.Problems)
 	}
-	tool := p.plan.File("tools/my-tool.tool.json")
+	tool := p.Plan.File("tools/my-tool.tool.json")
 	if err := json.Unmarshal(tool.Data, &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -200,12 +200,12 @@ func TestReleaseNotReplaced(t *testing.T) {
 	}
 	d, w := wizardOn(t, first(), Options{DraftDir: dir})
 	toPage(d, w, "review")
-	if w.rev.plan == nil || w.a.KeyChoice != "new" || w.a.KeyPath != "acme" {
-		t.Fatalf("first run: key %s %s, problems %v", w.a.KeyChoice, w.a.KeyPath, w.rev.problems)
+	if w.rev.Plan == nil || w.a.KeyChoice != "new" || w.a.KeyPath != "acme" {
+		t.Fatalf("first run: key %s %s, problems %v", w.a.KeyChoice, w.a.KeyPath, w.rev.Problems)
 	}
 	d.Keys("enter")
 	if !w.finished {
-		t.Fatalf("first run: %q %v", w.err, w.rev.problems)
+		t.Fatalf("first run: %q %v", w.err, w.rev.Problems)
 	}
 	release := []string{"community.acme.weather-0.1.0.tgz", "community.acme.weather-0.1.0.sig", "community.acme.weather-0.1.0.json", "acme.key", "acme.pub"}
 	before := sum(t, release...)
@@ -219,10 +219,10 @@ func TestReleaseNotReplaced(t *testing.T) {
 	if a.KeyChoice != "existing" || a.KeyPath != "acme.key" || a.KeyID != "acme-1" {
 		t.Errorf("the key default is not the key in the folder: %s %s %s", a.KeyChoice, a.KeyPath, a.KeyID)
 	}
-	if len(w.rev.problems) != 1 {
-		t.Fatalf("problems: %v", w.rev.problems)
+	if len(w.rev.Problems) != 1 {
+		t.Fatalf("problems: %v", w.rev.Problems)
 	}
-	p := w.rev.problems[0]
+	p := w.rev.Problems[0]
 	if p.Field != "version" || !strings.Contains(p.Message, "community.acme.weather-0.1.0.tgz, community.acme.weather-0.1.0.sig and community.acme.weather-0.1.0.json already exist") ||
 		!strings.Contains(p.Hint, "another version") {
 		t.Errorf("the release in the folder: %+v", p)
@@ -236,8 +236,8 @@ func TestReleaseNotReplaced(t *testing.T) {
 
 	a.Pack.Version = "0.2.0" // the fix: another version
 	toPage(d, w, "review")
-	if w.rev.plan == nil {
-		t.Fatalf("problems: %v", w.rev.problems)
+	if w.rev.Plan == nil {
+		t.Fatalf("problems: %v", w.rev.Problems)
 	}
 	v := d.View()
 	// (the paths are whole: issue 35, item 3)
@@ -249,7 +249,7 @@ func TestReleaseNotReplaced(t *testing.T) {
 	}
 	d.Keys("enter")
 	if !w.finished {
-		t.Fatalf("second run: %q %v", w.err, w.rev.problems)
+		t.Fatalf("second run: %q %v", w.err, w.rev.Problems)
 	}
 	if sum(t, release...) != before {
 		t.Error("the first release or the key was replaced")
@@ -278,8 +278,8 @@ func TestReleaseNotReplaced(t *testing.T) {
 	a.Pack.Version, a.SignMethod, a.KeyChoice, a.KeyPath = "0.3.0", sign.MethodSigstore, "existing", "acme.key"
 	d, w = wizardOn(t, a, Options{Dir: "three", DraftDir: dir})
 	toPage(d, w, "review")
-	if len(w.rev.problems) != 1 || w.rev.problems[0].Field != "keyPath" || !strings.Contains(w.rev.problems[0].Hint, "create a new key pair") {
-		t.Errorf("an Ed25519 key for a Sigstore bundle: %+v", w.rev.problems)
+	if len(w.rev.Problems) != 1 || w.rev.Problems[0].Field != "keyPath" || !strings.Contains(w.rev.Problems[0].Hint, "create a new key pair") {
+		t.Errorf("an Ed25519 key for a Sigstore bundle: %+v", w.rev.Problems)
 	}
 }
 
@@ -319,14 +319,14 @@ func TestKeyOutsideCheckout(t *testing.T) {
 	toPage(d, w, "review")
 	keys := filepath.Join(config, "wopkit", "keys")
 	if a.KeyChoice != "new" || a.KeyPath != filepath.Join(keys, "acme") {
-		t.Fatalf("key %s %s, problems %v", a.KeyChoice, a.KeyPath, w.rev.problems)
+		t.Fatalf("key %s %s, problems %v", a.KeyChoice, a.KeyPath, w.rev.Problems)
 	}
 	if v := strings.ReplaceAll(d.View(), "\n", " "); !strings.Contains(v, "not in the git checkout") {
 		t.Errorf("the review does not say where the key goes:\n%s", d.View())
 	}
 	d.Keys("enter")
 	if !w.finished {
-		t.Fatalf("not written: %q %v", w.err, w.rev.problems)
+		t.Fatalf("not written: %q %v", w.err, w.rev.Problems)
 	}
 	if s := strings.Join(w.done, "\n"); !strings.Contains(s, filepath.Join(keys, "acme.key")) || !strings.Contains(s, "not in the git checkout") {
 		t.Errorf("the summary does not say where the key went:\n%s", s)
@@ -348,13 +348,13 @@ func TestKeyOutsideCheckout(t *testing.T) {
 	a.KeyChoice, a.KeyPath = "new", "local"
 	d, w = wizardOn(t, a, Options{Dir: "two", DraftDir: t.TempDir()})
 	toPage(d, w, "review")
-	if len(w.rev.problems) != 1 || w.rev.problems[0].Field != "keyPath" || !strings.Contains(w.rev.problems[0].Message, "into the git checkout") {
-		t.Fatalf("a key typed into the checkout: %v", w.rev.problems)
+	if len(w.rev.Problems) != 1 || w.rev.Problems[0].Field != "keyPath" || !strings.Contains(w.rev.Problems[0].Message, "into the git checkout") {
+		t.Fatalf("a key typed into the checkout: %v", w.rev.Problems)
 	}
 	os.WriteFile(".gitignore", []byte("*.key\n"), 0o644)
 	toPage(d, w, "review")
-	if w.rev.plan == nil {
-		t.Fatalf("an ignored key: %v", w.rev.problems)
+	if w.rev.Plan == nil {
+		t.Fatalf("an ignored key: %v", w.rev.Problems)
 	}
 	d.Keys("enter")
 	if st := porcelain(t, repo); !w.finished || strings.Contains(st, ".key") {

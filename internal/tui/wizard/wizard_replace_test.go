@@ -30,19 +30,19 @@ func TestWizardReplacesAPackFolderAndRestoresItOnFailure(t *testing.T) {
 	d, w := wizardOn(t, answers(), Options{DraftDir: dir, Output: filepath.Join("blocker", "out.tgz")})
 	toPage(d, w, "review")
 	if !strings.Contains(strings.Join(strings.Fields(d.View()), " "), "r replaces the pack in twice") {
-		t.Fatalf("the review does not offer to replace the pack: %+v\n%s", w.rev.problems, d.View())
+		t.Fatalf("the review does not offer to replace the pack: %+v\n%s", w.rev.Problems, d.View())
 	}
 	d.Keys("r")
 	if !strings.Contains(d.View(), "Replace the pack in twice") {
 		t.Fatalf("r does not ask to replace:\n%s", d.View())
 	}
 	d.Keys("n")
-	if w.opts.Force || w.rev.plan != nil {
+	if w.opts.Force || w.rev.Plan != nil {
 		t.Fatal("n replaced anyway")
 	}
 	d.Keys("r", "y")
-	if !w.opts.Force || w.rev.plan == nil {
-		t.Fatalf("after yes: force %v, problems %+v\n%s", w.opts.Force, w.rev.problems, d.View())
+	if !w.opts.Force || w.rev.Plan == nil {
+		t.Fatalf("after yes: force %v, problems %+v\n%s", w.opts.Force, w.rev.Problems, d.View())
 	}
 	d.Keys("enter")
 	if w.finished || w.out.err == nil {

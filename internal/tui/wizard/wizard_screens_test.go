@@ -99,8 +99,8 @@ func TestWizardToolWithEnvScopesActions(t *testing.T) {
 		t.Errorf("the kill switch does not offer the honest choice first:\n%s", v)
 	}
 	d.Keys("enter")
-	if w.at.pg.id != "review" || w.rev.plan == nil {
-		t.Fatalf("review: %v %v\n%s", w.rev.err, w.rev.problems, d.View())
+	if w.at.pg.id != "review" || w.rev.Plan == nil {
+		t.Fatalf("review: %v %v\n%s", w.rev.Err, w.rev.Problems, d.View())
 	}
 	d.Keys("enter")
 	if !w.finished || w.err != "" {
@@ -171,10 +171,10 @@ func TestReviewSectionsAndBack(t *testing.T) {
 	d, w := wizardOn(t, a, Options{Dir: filepath.Join(dir, "out"), DraftDir: dir})
 	toPage(d, w, "review")
 	want := map[string]string{"version": pageIdentity, "agents.0.persona": "agent", "env.0.prompt": "env"}
-	if len(w.rev.problems) != 3 {
-		t.Fatalf("problems: %v", w.rev.problems)
+	if len(w.rev.Problems) != 3 {
+		t.Fatalf("problems: %v", w.rev.Problems)
 	}
-	for n, p := range w.rev.problems {
+	for n, p := range w.rev.Problems {
 		toPage(d, w, "review")
 		for range n {
 			d.Keys("down")
@@ -217,14 +217,14 @@ func TestReviewChecksBeforeWriting(t *testing.T) {
 	d, w := wizardOn(t, a, Options{DraftDir: dir})
 	toPage(d, w, "review")
 	got := map[string]string{}
-	for _, p := range w.rev.problems {
+	for _, p := range w.rev.Problems {
 		got[p.Field] = p.Message + " / " + p.Hint
 	}
 	if !strings.Contains(got["name.part"], "twice already holds pack.json") || !strings.Contains(got["keyPath"], "acme.key already exists") ||
 		!strings.Contains(got["keyPath"], "e.g. acme-2") {
 		t.Fatalf("problems: %v", got)
 	}
-	for _, p := range w.rev.problems {
+	for _, p := range w.rev.Problems {
 		if strings.Contains(p.Hint, "--") {
 			t.Errorf("hint names a flag: %s", p.Hint)
 		}
@@ -234,7 +234,7 @@ func TestReviewChecksBeforeWriting(t *testing.T) {
 	}
 	// the folder is named after the name's last part: enter on its problem
 	// focuses that field (not the organisation)
-	for n, p := range w.rev.problems {
+	for n, p := range w.rev.Problems {
 		if p.Field != "name.part" {
 			continue
 		}
@@ -249,8 +249,8 @@ func TestReviewChecksBeforeWriting(t *testing.T) {
 	}
 	a.KeyChoice, a.KeyPath = "existing", "acme"
 	toPage(d, w, "review")
-	if p := owner(a, w.rev.problems[len(w.rev.problems)-1]); p.pg.id != "sign" {
-		t.Errorf("a key that does not load leads to %s: %v", p.pg.id, w.rev.problems)
+	if p := owner(a, w.rev.Problems[len(w.rev.Problems)-1]); p.pg.id != "sign" {
+		t.Errorf("a key that does not load leads to %s: %v", p.pg.id, w.rev.Problems)
 	}
 
 	// a failure while packing (the tarball's folder is a file): nothing
@@ -261,12 +261,12 @@ func TestReviewChecksBeforeWriting(t *testing.T) {
 	os.WriteFile("blocker", []byte("x"), 0o644)
 	d, w = wizardOn(t, a, Options{DraftDir: dir, Output: filepath.Join("blocker", "out.tgz")})
 	toPage(d, w, "review")
-	if w.rev.plan == nil {
-		t.Fatalf("problems: %v", w.rev.problems)
+	if w.rev.Plan == nil {
+		t.Fatalf("problems: %v", w.rev.Problems)
 	}
 	d.Keys("enter")
-	if w.finished || w.out.err == nil || len(w.rev.problems) != 1 || !strings.Contains(w.rev.problems[0].Message, "draft") {
-		t.Fatalf("a failed run: finished %v, err %v, problems %v", w.finished, w.out.err, w.rev.problems)
+	if w.finished || w.out.err == nil || len(w.rev.Problems) != 1 || !strings.Contains(w.rev.Problems[0].Message, "draft") {
+		t.Fatalf("a failed run: finished %v, err %v, problems %v", w.finished, w.out.err, w.rev.Problems)
 	}
 	for _, f := range []string{"twice", "acme.key", "acme.pub"} {
 		if _, err := os.Stat(f); err == nil {
@@ -418,17 +418,17 @@ func TestMixedPackShipsItsTool(t *testing.T) {
 	a := newAnswers()
 	a.Pack.Name = "community.acme.mixed"
 	p := makePlan(testValidator, a)
-	if p.plan == nil {
-		t.Fatalf("plan: %v %v", p.err, p.problems)
+	if p.Plan == nil {
+		t.Fatalf("plan: %v %v", p.Err, p.Problems)
 	}
-	if !strings.Contains(p.manifest, `"mcp:my-tool"`) {
-		t.Errorf("the agent does not allow the tool:\n%s", p.manifest)
+	if !strings.Contains(p.Manifest, `"mcp:my-tool"`) {
+		t.Errorf("the agent does not allow the tool:\n%s", p.Manifest)
 	}
-	if f := p.plan.File("README.md"); f == nil || !strings.Contains(string(f.Data), "tools/my-tool.tool.json") {
+	if f := p.Plan.File("README.md"); f == nil || !strings.Contains(string(f.Data), "tools/my-tool.tool.json") {
 		t.Error("the README does not list the tool")
 	}
 	pdir := filepath.Join(dir, "mixed")
-	if err := p.plan.Write(pdir, false); err != nil {
+	if err := p.Plan.Write(pdir, false); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := testValidator.Path(pdir)
@@ -474,21 +474,21 @@ func TestKeyInANewFolder(t *testing.T) {
 	d, w := wizardOn(t, a, Options{DraftDir: dir})
 	toPage(d, w, "review")
 	var msgs []string
-	for _, p := range w.rev.problems {
+	for _, p := range w.rev.Problems {
 		msgs = append(msgs, p.Field+": "+p.Message)
 	}
-	if len(w.rev.problems) != 1 || w.rev.problems[0].Field != "keyPath" || !strings.Contains(w.rev.problems[0].Message, "blocker is not a folder") {
+	if len(w.rev.Problems) != 1 || w.rev.Problems[0].Field != "keyPath" || !strings.Contains(w.rev.Problems[0].Message, "blocker is not a folder") {
 		t.Fatalf("a key path under a file: %v", msgs)
 	}
 
 	a.KeyPath = filepath.Join("keys", "new", "acme")
 	toPage(d, w, "review")
-	if w.rev.plan == nil || len(w.rev.problems) != 0 {
-		t.Fatalf("a key in a folder still to make: %v", w.rev.problems)
+	if w.rev.Plan == nil || len(w.rev.Problems) != 0 {
+		t.Fatalf("a key in a folder still to make: %v", w.rev.Problems)
 	}
 	d.Keys("enter")
 	if !w.finished || w.out.err != nil {
-		t.Fatalf("write: finished %v err %v problems %v", w.finished, w.out.err, w.rev.problems)
+		t.Fatalf("write: finished %v err %v problems %v", w.finished, w.out.err, w.rev.Problems)
 	}
 	fi, err := os.Stat(filepath.Join("keys", "new", "acme.key"))
 	if err != nil || fi.Mode().Perm() != 0o600 {

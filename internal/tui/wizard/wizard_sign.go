@@ -2,13 +2,12 @@ package wizard
 
 import (
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/keys"
 
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"charm.land/huh/v2"
 
@@ -64,7 +63,7 @@ func specOf(m string) string {
 // is written.
 func signGroups(w *wizard, _ pos) []*huh.Group {
 	k, a := w.k, w.a
-	ready, reason, why := keylessState()
+	ready, reason, why := keys.KeylessState()
 	// The Ed25519 method follows the pack's spec: a v2 pack is signed v2, a
 	// v1 pack manual (the other is refused when signing).
 	fits := scaffold.KeySignMethod(a.Pack.Spec)
@@ -112,10 +111,10 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 		return a.keyPathFor(a.KeyChoice)
 	}}
 	id := ask.Follow{P: &a.KeyID, Def: func() string { return a.keyIDFor(a.KeyPath) }}
-	agentKeys, agentNote := agentKeyChoices()
-	keys := w.hideWhen(w.k.Group(
+	agentKeys, agentNote := keys.AgentChoices()
+	keyGroup := w.hideWhen(w.k.Group(
 		k.Choose(ask.Choice{Key: "keyChoice", Title: "Key",
-			Desc: joinNotes(keyWhere(a.KeyAuto.Default), agentNote),
+			Desc: keys.JoinNotes(keys.Where(a.KeyAuto.Default), agentNote),
 			Opts: append([]huh.Option[string]{
 				huh.NewOption("create a new key pair", "new"),
 				huh.NewOption("use an existing private key file", "existing")}, agentKeys...),
@@ -125,28 +124,7 @@ func signGroups(w *wizard, _ pos) []*huh.Group {
 		k.Reg(k.Following("keyId", "Key id", id, &a.KeyPath, "", "").Description(k.Fit("the id the registry knows your public key by, e.g. acme-1", ask.DescInset)),
 			needed("key id", id)),
 	), func() bool { return !needsKey(a.SignMethod) })
-	return []*huh.Group{w.k.Group(method), keys, passGroup(w), newPassGroup(w)}
-}
-
-// keyPass is the passphrase of an encrypted key file, typed on the sign
-// page and checked there: it lives in memory for the run only, never in
-// the answers, a draft or the screen (the field is masked).
-type keyPass struct {
-	text string // as typed
-	path string // the key file it opened ("" until it opened one)
-	// fresh and again are the passphrase a new pair's private key is
-	// encrypted with, typed twice ("": unencrypted; see newPassGroup).
-	fresh, again string
-}
-
-// source is the passphrase for the key file path: the one typed, once it
-// opened that file; nil otherwise (create reads WOPKIT_KEY_PASSPHRASE).
-func (p *keyPass) source(path string) sign.PassphraseFunc {
-	if p == nil || p.path == "" || p.path != path {
-		return nil
-	}
-	text := p.text
-	return func() ([]byte, error) { return []byte(text), nil }
+	return []*huh.Group{w.k.Group(method), keyGroup, passGroup(w), newPassGroup(w)}
 }
 
 // passFor is the passphrase source of the answers' key: the one typed on
@@ -154,7 +132,7 @@ func (p *keyPass) source(path string) sign.PassphraseFunc {
 // where it is asked (not the CLI's "set WOPKIT_KEY_PASSPHRASE").
 func passFor(a *answers, opts session) sign.PassphraseFunc {
 	path := strings.TrimSpace(a.KeyPath)
-	if src := opts.pass.source(path); src != nil || !needsPass(a) {
+	if src := opts.pass.Source(path); src != nil || !needsPass(a) {
 		return src
 	}
 	return func() ([]byte, error) {
@@ -166,7 +144,7 @@ func passFor(a *answers, opts session) sign.PassphraseFunc {
 // a keyed method with an existing key file that is encrypted, and no
 // WOPKIT_KEY_PASSPHRASE (which is used instead, as the CLI does).
 func needsPass(a *answers) bool {
-	if !needsKey(a.SignMethod) || a.KeyChoice == "new" || isAgentKey(a.KeyPath) {
+	if !needsKey(a.SignMethod) || a.KeyChoice == "new" || keys.IsAgent(a.KeyPath) {
 		return false
 	}
 	if _, ok := os.LookupEnv(sign.PassphraseEnv); ok {
@@ -181,7 +159,7 @@ func needsPass(a *answers) bool {
 // and would read the answers' pipe.
 func passGroup(w *wizard) *huh.Group {
 	a, p := w.a, w.opts.pass
-	in := w.k.Text(passKey, "Key passphrase", ask.Str{P: &p.text}, "", "").EchoMode(huh.EchoModePassword).
+	in := w.k.Text(passKey, "Key passphrase", ask.Str{P: &p.Text}, "", "").EchoMode(huh.EchoModePassword).
 		Description("the key file is encrypted: its passphrase signs with it now and is never kept (not in a draft either)").
 		Validate(w.passCheck)
 	return w.hideWhen(w.k.Group(in), func() bool { return w.k.Accessible || !needsPass(a) })
@@ -195,21 +173,7 @@ func (w *wizard) passCheck(s string) error {
 	if !needsPass(w.a) {
 		return nil
 	}
-	return w.opts.pass.check(strings.TrimSpace(w.a.KeyPath), s)
-}
-
-// check opens the key file path with the passphrase s: kept for signing
-// when it does, else why not, to type it again.
-func (p *keyPass) check(path, s string) error {
-	p.path = ""
-	if s == "" {
-		return errors.New(path + " is encrypted: type its passphrase (or set " + sign.PassphraseEnv + " before starting)")
-	}
-	if err := create.CheckPassphrase(path, []byte(s)); err != nil {
-		return errors.New(errText(err) + ": type it again")
-	}
-	p.text, p.path = s, path
-	return nil
+	return w.opts.pass.Check(strings.TrimSpace(w.a.KeyPath), s)
 }
 
 // newPassKey is the key of the new pair's passphrase field.
@@ -221,21 +185,17 @@ const newPassKey = "newKeyPassphrase"
 // answers, nor a draft). Accessible mode asks it apart (askNewPassphrase).
 func newPassGroup(w *wizard) *huh.Group {
 	k, a, p := w.k, w.a, w.opts.pass
-	first := k.Text(newPassKey, "New key passphrase", ask.Str{P: &p.fresh}, "", "").EchoMode(huh.EchoModePassword).
-		Description(k.Fit(newPassHelp, ask.DescInset))
-	again := k.Reg(k.Text(newPassKey+".again", "Passphrase again", ask.Str{P: &p.again}, "", "").EchoMode(huh.EchoModePassword),
+	first := k.Text(newPassKey, "New key passphrase", ask.Str{P: &p.Fresh}, "", "").EchoMode(huh.EchoModePassword).
+		Description(k.Fit(keys.NewPassHelp, ask.DescInset))
+	again := k.Reg(k.Text(newPassKey+".again", "Passphrase again", ask.Str{P: &p.Again}, "", "").EchoMode(huh.EchoModePassword),
 		func(s string) error {
-			if s != p.fresh {
+			if s != p.Fresh {
 				return errors.New("the two passphrases differ: type it again")
 			}
 			return nil
 		})
 	return w.hideWhen(k.Group(first, again), func() bool { return k.Accessible || !asksNewPass(a) })
 }
-
-// newPassHelp says what the new key's passphrase does, and what an empty
-// one means, as keygen says it.
-const newPassHelp = "encrypts the new private key (asked when signing); empty: the key is written unencrypted, and anyone who can read the file can sign as you"
 
 // asksNewPass reports whether the run makes a new key pair whose
 // passphrase is asked: not when WOPKIT_KEY_PASSPHRASE is set (it encrypts
@@ -250,104 +210,31 @@ func asksNewPass(a *answers) bool {
 
 // makesKey reports whether the run makes a new key pair.
 func makesKey(a *answers) bool {
-	return a.isPack() && needsKey(a.SignMethod) && a.KeyChoice == "new" && !isAgentKey(a.KeyPath)
+	return a.isPack() && needsKey(a.SignMethod) && a.KeyChoice == "new" && !keys.IsAgent(a.KeyPath)
 }
 
 // newPassFor is the passphrase a new pair's private key is encrypted with
 // (nil: unencrypted): WOPKIT_KEY_PASSPHRASE when set, else the one typed.
-func newPassFor(a *answers, p *keyPass) []byte {
+func newPassFor(a *answers, p *keys.Pass) []byte {
 	if !makesKey(a) {
 		return nil
 	}
 	if s := os.Getenv(sign.PassphraseEnv); s != "" {
 		return []byte(s)
 	}
-	if p == nil || p.fresh == "" {
+	if p == nil || p.Fresh == "" {
 		return nil
 	}
-	return []byte(p.fresh)
+	return []byte(p.Fresh)
 }
 
 // newPassProblem is the review's problem with the new key's passphrase:
 // typed twice differently (the second field refuses that, but the first
 // can be changed after it).
-func newPassProblem(a *answers, p *keyPass) []scaffold.FieldError {
-	if !asksNewPass(a) || p == nil || p.fresh == p.again {
+func newPassProblem(a *answers, p *keys.Pass) []scaffold.FieldError {
+	if !asksNewPass(a) || p == nil || p.Fresh == p.Again {
 		return nil
 	}
 	return []scaffold.FieldError{{Field: newPassKey, File: docSign, Message: "the new key's passphrase was typed twice differently",
 		Hint: "type it again, twice (empty: the key is written unencrypted)"}}
-}
-
-// agentListBound bounds asking the agent for its keys while the sign page
-// is built (OpenSSH's agent answers in well under a millisecond).
-const agentListBound = 3 * time.Second
-
-// agentKeyChoices are the sign page's key choices for the Ed25519 keys of
-// the ssh-agent at SSH_AUTH_SOCK (none when it is not set), each chosen by
-// its "ssh-agent:SHA256:..." reference, and a note for the Key field when
-// the agent cannot be asked or holds no key wopkit can sign with.
-func agentKeyChoices() (opts []huh.Option[string], note string) {
-	if os.Getenv(sign.AgentSocketEnv) == "" {
-		return nil, ""
-	}
-	keys, err := sign.ListAgentKeysWithin(agentListBound)
-	if err != nil {
-		return nil, "ssh-agent: " + errText(err)
-	}
-	for _, k := range keys {
-		if k.Usable() {
-			opts = append(opts, huh.NewOption("ssh-agent key "+k.Label(), k.Ref()))
-		}
-	}
-	if len(opts) == 0 {
-		return nil, "the ssh-agent holds no Ed25519 key (ssh-add one to sign with it)"
-	}
-	return opts, ""
-}
-
-// isAgentKey reports whether a key answer names a key in the ssh-agent.
-func isAgentKey(path string) bool { return sign.IsAgentRef(strings.TrimSpace(path)) }
-
-func joinNotes(a, b string) string {
-	if a == "" || b == "" {
-		return a + b
-	}
-	return a + "; " + b
-}
-
-// keylessState says whether keyless signing can start: a token in
-// SIGSTORE_ID_TOKEN whose claims Fulcio would take (checked without any
-// network call). When not, reason is the sign page's short word for the
-// choice's label and why the whole story, with what to do.
-func keylessState() (ready bool, reason string, why error) {
-	if ok, r := sigstore.KeylessReady(); !ok {
-		return false, r, errors.New("keyless signing needs an OIDC identity token: " + r)
-	}
-	err := sigstore.CheckToken(os.Getenv(sigstore.TokenEnv))
-	if err == nil {
-		return true, "", nil
-	}
-	return false, "the token is refused; choose it for why",
-		errors.New("keyless signing is not possible: " + errText(err) + "; " + tokenHint)
-}
-
-// tokenHint is what to do about an identity token Fulcio would refuse, in
-// the wizard (which reads SIGSTORE_ID_TOKEN when it starts).
-const tokenHint = "export a token Fulcio takes in " + sigstore.TokenEnv + ` (fresh, audience "sigstore", and "email_verified": true when it names an email) ` +
-	"and start wopkit new again (a draft keeps your answers), or choose another way to sign"
-
-// keyWhere says where the key suggested comes from: a key already in the
-// folder (or kept outside the git checkout), or a new pair kept out of a
-// git checkout.
-func keyWhere(d scaffold.KeyDefault) string {
-	switch {
-	case d.Existing != "" && filepath.IsAbs(d.Existing): // DefaultKey names a key of this folder relative to it
-		return "your key kept outside the git checkout: " + d.Existing + " (the default is to sign with it)"
-	case d.Existing != "":
-		return "this folder has a key already: " + d.Existing + " (the default is to sign with it)"
-	case d.Checkout != "":
-		return "a new key pair goes to your config folder, outside the git checkout " + d.Checkout + " (which does not ignore it)"
-	}
-	return ""
 }

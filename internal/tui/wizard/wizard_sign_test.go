@@ -56,8 +56,8 @@ func TestWizardSignsKeyless(t *testing.T) {
 	if w.a.SignMethod != signKeyless {
 		t.Fatalf("chose %q", w.a.SignMethod)
 	}
-	if w.at.pg.id != "review" || w.rev.plan == nil {
-		t.Fatalf("after choosing keyless: page %v, problems %v\n%s", w.at.pg.id, w.rev.problems, d.View())
+	if w.at.pg.id != "review" || w.rev.Plan == nil {
+		t.Fatalf("after choosing keyless: page %v, problems %v\n%s", w.at.pg.id, w.rev.Problems, d.View())
 	}
 	d.Keys("enter") // write, pack and sign
 	if !w.finished || w.err != "" || len(w.done) == 0 {

@@ -90,8 +90,8 @@ func TestWizardStandaloneEval(t *testing.T) {
 	for i := 0; i < 40 && w.at.pg.id != "review"; i++ {
 		d.Keys("enter")
 	}
-	if w.at.pg.id != "review" || w.rev.plan == nil {
-		t.Fatalf("page %s, problems %v\n%s", w.at.pg.id, w.rev.problems, d.View())
+	if w.at.pg.id != "review" || w.rev.Plan == nil {
+		t.Fatalf("page %s, problems %v\n%s", w.at.pg.id, w.rev.Problems, d.View())
 	}
 	d.Keys("enter")
 	if !w.finished || w.err != "" {

@@ -35,10 +35,10 @@ func TestPlanEveryKind(t *testing.T) {
 			a := newAnswers()
 			a.What = tt.what
 			p := makePlan(testValidator, a)
-			if p.err != nil || len(p.problems) > 0 || p.plan == nil {
-				t.Fatalf("plan: err %v, problems %v", p.err, p.problems)
+			if p.Err != nil || len(p.Problems) > 0 || p.Plan == nil {
+				t.Fatalf("plan: err %v, problems %v", p.Err, p.Problems)
 			}
-			paths := strings.Join(p.plan.Paths(), " ") + " "
+			paths := strings.Join(p.Plan.Paths(), " ") + " "
 			for _, f := range tt.want {
 				if !strings.Contains(" "+paths, " "+f+" ") {
 					t.Errorf("%s missing from %s", f, paths)
@@ -49,7 +49,7 @@ func TestPlanEveryKind(t *testing.T) {
 					t.Errorf("%s should not be planned: %s", f, paths)
 				}
 			}
-			if p.manifest == "" {
+			if p.Manifest == "" {
 				t.Error("no manifest to review")
 			}
 		})
@@ -77,14 +77,14 @@ func TestPlanProblemsLeadToSteps(t *testing.T) {
 			a := newAnswers()
 			tt.set(a)
 			p := makePlan(testValidator, a)
-			if len(p.problems) == 0 {
-				t.Fatalf("no problem reported (err %v)", p.err)
+			if len(p.Problems) == 0 {
+				t.Fatalf("no problem reported (err %v)", p.Err)
 			}
-			if p.plan != nil {
+			if p.Plan != nil {
 				t.Error("a plan with problems would be written")
 			}
-			if got := owner(a, p.problems[0]).pg.id; got != tt.want {
-				t.Errorf("problem %+v leads to page %v, want %v", p.problems[0], got, tt.want)
+			if got := owner(a, p.Problems[0]).pg.id; got != tt.want {
+				t.Errorf("problem %+v leads to page %v, want %v", p.Problems[0], got, tt.want)
 			}
 		})
 	}
@@ -184,10 +184,10 @@ func TestReservedScopeStopsThePlan(t *testing.T) {
 	a := newAnswers()
 	a.Pack.Name = "core.openwop.my-pack"
 	p := makePlan(testValidator, a)
-	if p.plan != nil || len(p.problems) == 0 || !strings.Contains(p.problems[0].Message, "core") {
-		t.Fatalf("core.* name not reported: %v %v", p.err, p.problems)
+	if p.Plan != nil || len(p.Problems) == 0 || !strings.Contains(p.Problems[0].Message, "core") {
+		t.Fatalf("core.* name not reported: %v %v", p.Err, p.Problems)
 	}
-	if s := owner(a, p.problems[0]).pg.id; s != pageIdentity {
+	if s := owner(a, p.Problems[0]).pg.id; s != pageIdentity {
 		t.Errorf("leads to %v", s)
 	}
 }
@@ -208,14 +208,14 @@ func TestWizardReview(t *testing.T) {
 	})
 	w := d.App.Top().(*wizard)
 	toPage(d, w, "review")
-	if w.rev.plan == nil {
-		t.Fatalf("no plan: %v %v", w.rev.err, w.rev.problems)
+	if w.rev.Plan == nil {
+		t.Fatalf("no plan: %v %v", w.rev.Err, w.rev.Problems)
 	}
 	d.Golden("wizard-review")
 
 	a.Pack.Name = "community.Bad Org.review"
 	toPage(d, w, "review")
-	if len(w.rev.problems) == 0 {
+	if len(w.rev.Problems) == 0 {
 		t.Fatal("bad org not reported")
 	}
 	d.Golden("wizard-review-problems")
@@ -227,8 +227,8 @@ func TestWizardReview(t *testing.T) {
 	for i := 0; i < 12 && w.at.pg.id == pageIdentity; i++ {
 		d.Keys("enter")
 	}
-	if w.at.pg.id != "review" || w.rev.plan == nil {
-		t.Fatalf("after fixing, page %v, problems %v", w.at.pg.id, w.rev.problems)
+	if w.at.pg.id != "review" || w.rev.Plan == nil {
+		t.Fatalf("after fixing, page %v, problems %v", w.at.pg.id, w.rev.Problems)
 	}
 }
 
@@ -268,17 +268,17 @@ func TestListPages(t *testing.T) {
 		t.Fatalf("add went to %s/%d", w.at.pg.id, w.at.i)
 	}
 	p := makePlan(testValidator, a)
-	if p.plan == nil {
-		t.Fatalf("plan: %v %v", p.err, p.problems)
+	if p.Plan == nil {
+		t.Fatalf("plan: %v %v", p.Err, p.Problems)
 	}
 	for _, want := range []string{"community.example.my-pack.hello", "community.example.my-pack.node2",
 		"community.example.my-pack.assistant", "community.example.my-pack.agent2"} {
-		if !strings.Contains(p.manifest, `"`+want+`"`) {
+		if !strings.Contains(p.Manifest, `"`+want+`"`) {
 			t.Errorf("%s missing from pack.json", want)
 		}
 	}
-	if p.plan.File("evals/assistant.json") == nil || p.plan.File("evals/agent2.json") == nil {
-		t.Errorf("eval suites: %v", p.plan.Paths())
+	if p.Plan.File("evals/assistant.json") == nil || p.Plan.File("evals/agent2.json") == nil {
+		t.Errorf("eval suites: %v", p.Plan.Paths())
 	}
 }
 
@@ -333,12 +333,12 @@ func TestPrefill(t *testing.T) {
 		t.Fatalf("agents %+v, tool %q", a.Pack.Agents, a.Tool.Tool.ID)
 	}
 	pl := makePlan(testValidator, a)
-	if pl.plan == nil {
-		t.Fatalf("plan: %v %v", pl.err, pl.problems)
+	if pl.Plan == nil {
+		t.Fatalf("plan: %v %v", pl.Err, pl.Problems)
 	}
 	for _, want := range []string{`"vendor.acme.agents.bot.writer"`, `"modelClass": "writing"`, `"evalSuiteRef"`} {
-		if !strings.Contains(pl.manifest, want) {
-			t.Errorf("%s missing from pack.json:\n%s", want, pl.manifest)
+		if !strings.Contains(pl.Manifest, want) {
+			t.Errorf("%s missing from pack.json:\n%s", want, pl.Manifest)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/openwop/wopkit/internal/tui/widgets"
 	"github.com/openwop/wopkit/internal/tui/wizard/ask"
+	"github.com/openwop/wopkit/internal/tui/wizard/toward"
 )
 
 // View draws the header, then the form, the review, or the summary.
@@ -33,11 +34,11 @@ func (w *wizard) View() string {
 	case w.finished:
 		body = w.summaryView()
 	case w.form == nil:
-		body = w.rev.view(w.ctx, w.ctx.Width, w.ctx.Height-3)
+		body = w.rev.View(w.ctx, w.ctx.Width, w.ctx.Height-3)
 	default:
 		body = w.form.View()
 		if w.moreBelow(body) { // in the row the form leaves below it
-			body = strings.TrimRight(body, "\n") + "\n" + st.Dim.Render(moreBelowHint)
+			body = strings.TrimRight(body, "\n") + "\n" + st.Dim.Render(widgets.MoreBelow)
 		}
 		if notes := w.notes(); notes != "" {
 			body = notes + "\n" + body
@@ -74,10 +75,6 @@ func (w *wizard) notes() string {
 	}
 	return strings.Join(out, "\n")
 }
-
-// moreBelowHint says that a page goes on below the screen (issue 35,
-// item 7: at 60x20 a page was cut with nothing to say so).
-const moreBelowHint = "more below ↓"
 
 // moreBelow reports whether the current page's fields go on below the
 // rows the form shows (view): its group's last line is not on the screen.
@@ -158,8 +155,8 @@ func (w *wizard) summaryView() string {
 		}
 		out = w.wrapLines(short)
 		if strings.Count(out, "\n") > room { // the commands toward the pull request too (see towardPR)
-			if i := slices.Index(short, towardHead); i > 0 {
-				out = w.wrapLines(append(short[:i:i], towardHead[:len(towardHead)-1]+" (listed when you leave)"))
+			if i := slices.Index(short, toward.Head); i > 0 {
+				out = w.wrapLines(append(short[:i:i], toward.Head[:len(toward.Head)-1]+" (listed when you leave)"))
 			}
 		}
 	}
@@ -191,7 +188,7 @@ func (w *wizard) Help() []key.Binding {
 		}
 		return []key.Binding{k.Quit}
 	case w.form == nil:
-		return w.rev.help(k)
+		return w.rev.Help(k)
 	}
 	b := func(keys, help string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, help))

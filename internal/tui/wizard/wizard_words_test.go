@@ -51,10 +51,10 @@ func TestReviewFormatProblemInWords(t *testing.T) {
 	a.Pack.Name = "community.acme.formats"
 	a.formPack().Templates[0].Fields[0].Format = scaffold.FormFormatOther
 	p := makePlan(testValidator, a)
-	if len(p.problems) == 0 {
+	if len(p.Problems) == 0 {
 		t.Fatal("a bare x- format is not a problem")
 	}
-	for _, fe := range p.problems {
+	for _, fe := range p.Problems {
 		if s := fe.Message + " " + fe.Hint; strings.Contains(s, "regular expression") || strings.Contains(s, "^(") {
 			t.Errorf("the problem names a regular expression: %s", s)
 		}

@@ -29,11 +29,11 @@ func TestWriteSignsVerifiably(t *testing.T) {
 	a.Pack.Name, a.Pack.Spec = "community.acme.signed", "v1" // manual signs a v1 pack
 	a.SignMethod, a.KeyChoice, a.KeyPath, a.KeyID = "manual", "new", filepath.Join(dir, "acme"), "acme-1"
 	p := makePlan(testValidator, a)
-	if p.plan == nil {
-		t.Fatalf("plan: %v %v", p.err, p.problems)
+	if p.Plan == nil {
+		t.Fatalf("plan: %v %v", p.Err, p.Problems)
 	}
 	tgz := filepath.Join(dir, "out.tgz")
-	res, err := create.Run(context.Background(), createOptions(testValidator, a, session{Options: Options{Dir: filepath.Join(dir, "pack"), Output: tgz}}, p.plan))
+	res, err := create.Run(context.Background(), createOptions(testValidator, a, session{Options: Options{Dir: filepath.Join(dir, "pack"), Output: tgz}}, p.Plan))
 	sum := res.Summary()
 	if err != nil {
 		t.Fatalf("write: %v\n%s", err, strings.Join(sum, "\n"))
@@ -78,7 +78,7 @@ func TestWriteEveryMethod(t *testing.T) {
 			}
 			p := makePlan(testValidator, a)
 			tgz := filepath.Join(dir, "out.tgz")
-			if _, err := create.Run(context.Background(), createOptions(testValidator, a, session{Options: Options{Dir: filepath.Join(dir, "pack"), Output: tgz}}, p.plan)); err != nil {
+			if _, err := create.Run(context.Background(), createOptions(testValidator, a, session{Options: Options{Dir: filepath.Join(dir, "pack"), Output: tgz}}, p.Plan)); err != nil {
 				t.Fatal(err)
 			}
 			if m == "none" {

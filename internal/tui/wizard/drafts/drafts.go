@@ -8,12 +8,16 @@
 package drafts
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -167,4 +171,97 @@ func RemoveID(id string) {
 	}
 	defer p.Close()
 	_ = p.Remove(p.In(id + ".json"))
+}
+
+// Draft is a kept draft as `wopkit new --list-drafts` shows it: once,
+// however many folders it is kept for.
+type Draft struct {
+	ID   string    // what --resume takes (the start of its first copy's id)
+	Name string    // the pack's (or tool's) name, "" when none was given yet
+	Kept time.Time // when it was last kept
+	IDs  []string  // the ids of its copies, one per folder
+	Data []byte
+}
+
+// Listed is every draft kept, once each (the copies kept for several
+// folders are one), the newest first; name says a draft's pack name (false:
+// not a draft this wopkit reads, left out).
+func Listed(name func(data []byte) (string, bool)) ([]Draft, error) {
+	es, err := List()
+	if err != nil {
+		return nil, err
+	}
+	var out []Draft
+	for _, e := range es {
+		if i := slices.IndexFunc(out, func(d Draft) bool { return bytes.Equal(d.Data, e.Data) }); i >= 0 {
+			out[i].IDs = append(out[i].IDs, e.ID)
+			continue
+		}
+		n, ok := name(e.Data)
+		if !ok {
+			continue
+		}
+		out = append(out, Draft{ID: e.ID[:min(len(e.ID), 12)], Name: n, Kept: e.Kept, IDs: []string{e.ID}, Data: e.Data})
+	}
+	return out, nil
+}
+
+// Print writes the drafts, one a line: the id --resume takes, the pack's
+// name and how long before now it was kept.
+func Print(w io.Writer, ds []Draft, now time.Time) error {
+	if len(ds) == 0 {
+		_, err := fmt.Fprintln(w, "no drafts kept (esc in `wopkit new` offers to keep one)")
+		return err
+	}
+	for _, d := range ds {
+		name := d.Name
+		if name == "" {
+			name = "(no name yet)"
+		}
+		if _, err := fmt.Fprintf(w, "%s  %s  kept %s\n", d.ID, name, age(now.Sub(d.Kept))); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, "resume one: wopkit new --resume ID (or its pack name)")
+	return err
+}
+
+// age says how long ago, in the largest whole unit.
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return plural(int(d/time.Minute), "minute") + " ago"
+	case d < 48*time.Hour:
+		return plural(int(d/time.Hour), "hour") + " ago"
+	}
+	return plural(int(d/(24*time.Hour)), "day") + " ago"
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprint(n, " ", unit, "s")
+}
+
+// Newest names the newest draft to Find.
+const Newest = "-"
+
+// Find is the draft --resume names: by its id (or the start of it, four
+// characters at least), else by its pack's name (the newest of that
+// name); Newest is the newest.
+func Find(ds []Draft, name string) (Draft, error) {
+	for _, d := range ds {
+		if name == Newest || len(name) >= 4 && strings.HasPrefix(d.IDs[0], name) || d.Name == name {
+			return d, nil
+		}
+	}
+	what := fmt.Sprintf("no draft %q is kept", name)
+	if name == Newest {
+		what = "no draft is kept"
+	}
+	return Draft{}, werr.New(werr.Invalid, "draft_not_found", "%s", what).
+		WithHint("`wopkit new --list-drafts` lists the drafts kept, with their ids and pack names")
 }

@@ -1,4 +1,4 @@
-package wizard
+package review
 
 import (
 	"strings"
@@ -15,13 +15,13 @@ import (
 func TestReviewShowsComparison(t *testing.T) {
 	t.Parallel()
 	note := "version too low for its changes since acme.x@1.0.0 (publish would refuse it): 1.0.0 → 1.0.1 is a patch bump, but the changes need a major bump (2.0.0 or later)"
-	r := &review{planned: planned{plan: &scaffold.Plan{}, manifest: "{}", compat: note}}
-	out := ansi.Strip(r.view(common.New(true), 200, 30))
+	r := &Review{Planned: Planned{Plan: &scaffold.Plan{}, Manifest: "{}", Compat: note}}
+	out := ansi.Strip(r.View(common.New(true), 200, 30))
 	if !strings.Contains(out, "no problems") || !strings.Contains(out, note) {
 		t.Errorf("review:\n%s", out)
 	}
-	r.compat = ""
-	if out := ansi.Strip(r.view(common.New(true), 200, 30)); strings.Contains(out, "since") {
+	r.Compat = ""
+	if out := ansi.Strip(r.View(common.New(true), 200, 30)); strings.Contains(out, "since") {
 		t.Errorf("review without a comparison:\n%s", out)
 	}
 }
