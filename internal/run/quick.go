@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/openwop/wopkit/internal/untrusted"
 )
 
 // HasCases reports whether dir is a node pack wopkit runs (JavaScript or
@@ -82,9 +84,11 @@ func (tr *TestReport) Lines() []string {
 	return out
 }
 
+// compact is a node's outputs on one line (the pack's code wrote them, so
+// they are decoded through the untrusted layer; as given when refused).
 func compact(raw json.RawMessage) string {
 	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	if untrusted.DecodeJSON(raw, &v) != nil {
 		return string(raw)
 	}
 	b, _ := json.Marshal(v)
