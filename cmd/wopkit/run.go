@@ -27,6 +27,7 @@ func newRunCmd() *cobra.Command {
 			"separate node (20 or later) under the sandbox (no network, no processes, reads inside the pack,\n" +
 			"writes in a temporary folder, an empty environment), calls nodes[typeId](ctx) with a host-shaped\n" +
 			"ctx, maps the result as the reference host does and checks the outputs against the output schema.\n" +
+			"A wasm pack's module runs in process instead, through RFC 0008's ABI (docs/RUN.md, \"wasm packs\").\n" +
 			"NODE is the typeId or its last segment. Exit 0 success (or suspended), 1 failure, 2 usage, 3 no node.",
 		Example: "  wopkit run hello --input in.json\n  echo '{\"text\":\"hi\"}' | wopkit run ./hello vendor.acme.hello.hello --input - --json\n" +
 			"  wopkit run . fetch --mocks mocks.json --secrets .env.test",
@@ -65,7 +66,7 @@ func runNode(cmd *cobra.Command, dir, name string, o *RunOptions, asJSON bool) e
 	if err != nil {
 		return err
 	}
-	h, err := run.NewHost(o.host(dir, p, cmd.ErrOrStderr()))
+	h, err := run.NewCaller(o.host(dir, p, cmd.ErrOrStderr()), p)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/sandbox"
+	"github.com/openwop/wopkit/internal/wasmrun/wasmtest"
 )
 
 // needRunnable skips where node or the sandbox is missing.
@@ -118,5 +119,27 @@ func TestTestCommand(t *testing.T) {
 		if _, ok := r.Cases[0][k]; !ok {
 			t.Errorf("--json lacks %q: %s", k, out)
 		}
+	}
+}
+
+// TestRunWasmPack: `wopkit run` runs a wasm pack's node in process (no
+// node needed): --json as for JavaScript, exit 0; the memory cap is
+// sandbox_memory_exceeded, exit 1.
+func TestRunWasmPack(t *testing.T) {
+	t.Parallel()
+	dir := newWasmPack(t, `{"outcome":"completed","output":{"greeting":"hi"}}`, nil, nil)
+	out, errOut, code := runCmd(t, "run", dir, "greet", "--json")
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || r["status"] != "success" || r["node"] != "vendor.acme.w.greet" {
+		t.Fatalf("exit %d %v: %s %s", code, err, out, errOut)
+	}
+	for _, k := range []string{"node", "status", "outputs", "error", "interrupt", "events", "logs", "problems", "warnings", "durationMs", "peakMemoryBytes"} {
+		if _, ok := r[k]; !ok {
+			t.Errorf("--json lacks %q: %s", k, out)
+		}
+	}
+	dir = newWasmPack(t, "", wasmtest.Grow, nil)
+	if out, _, code := runCmd(t, "run", dir, "greet", "--memory", "32MiB"); code != 1 || !strings.Contains(out, "failure sandbox_memory_exceeded") {
+		t.Errorf("memory: exit %d: %s", code, out)
 	}
 }

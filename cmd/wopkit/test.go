@@ -87,7 +87,7 @@ func testOnce(ctx context.Context, w, errw io.Writer, dir string, names []string
 	}
 	tr := &run.TestReport{Passed: true, Cases: []run.CaseResult{}}
 	if len(cases) > 0 {
-		h, err := run.NewHost(o.host(dir, p, errw))
+		h, err := run.NewCaller(o.host(dir, p, errw), p)
 		if err != nil {
 			return false, err
 		}

@@ -135,7 +135,7 @@ func readCase(d *untrusted.Dir, n Node, file string) (TestCase, error) {
 }
 
 // RunCases runs the cases on one Host (one node process for them all).
-func RunCases(ctx context.Context, h *Host, p *Pack, cases []TestCase) (*TestReport, error) {
+func RunCases(ctx context.Context, h Caller, p *Pack, cases []TestCase) (*TestReport, error) {
 	tr := &TestReport{Passed: true, Cases: []CaseResult{}}
 	for _, c := range cases {
 		in := Input{ConfigName: c.File + "#/config", InputName: c.File + "#/input", MocksName: c.File + "#/mocks", SecretsName: c.File + "#/secrets"}

@@ -109,6 +109,8 @@ type Outcome struct {
 	HasOutputs bool   `json:"-"`
 	ThrownKind string `json:"-"`
 	// Stdout and Stderr are what node wrote there (the first 64 KiB each).
+	// Notes are what the caller adds to the report's warnings.
+	Notes           []string      `json:"-"`
 	Stdout          string        `json:"-"`
 	Stderr          string        `json:"-"`
 	Duration        time.Duration `json:"-"`

@@ -128,16 +128,16 @@ func (p *Pack) Find(name string) (Node, error) {
 	return Node{}, werr.New(werr.Usage, "node_not_found", "the pack has no node %q", name).WithHint("its nodes: %s", strings.Join(ids, ", "))
 }
 
-// CheckRuntime refuses a pack whose runtime wopkit cannot run.
+// CheckRuntime refuses a pack whose runtime wopkit cannot run (it runs
+// javascript in node, wasm in process: NewCaller).
 func (p *Pack) CheckRuntime() error {
 	what := map[string]string{
-		"python": "wopkit runs JavaScript packs only: run the node with the host that runs Python packs, or test its function with pytest",
-		"go":     "wopkit runs JavaScript packs only: test the node's Go function with `go test`",
+		"python": "wopkit runs JavaScript and WebAssembly packs only: run the node with the host that runs Python packs, or test its function with pytest",
+		"go":     "wopkit runs JavaScript and WebAssembly packs only: test the node's Go function with `go test`",
 		"remote": "a remote node runs on its own server: call its endpoint (curl, or your host's test tools); wopkit has nothing to load",
-		"wasm":   "wopkit run does not run WebAssembly packs yet; `wopkit test --smoke` runs a wasm pack's nodes in process through RFC 0008's ABI (docs/RUN-SMOKE.md); test the module with your toolchain's runner",
 	}
 	switch p.Language {
-	case "javascript", "":
+	case "javascript", "", "wasm":
 		if p.Kind != "" && p.Kind != kinds.NodeName {
 			return werr.New(werr.Invalid, "unsupported_runtime", "the pack is of kind %q: there is no node to run", p.Kind)
 		}
@@ -145,7 +145,7 @@ func (p *Pack) CheckRuntime() error {
 	}
 	hint, ok := what[p.Language]
 	if !ok {
-		hint = "wopkit runs JavaScript packs only"
+		hint = "wopkit runs JavaScript and WebAssembly packs only"
 	}
 	return werr.New(werr.Invalid, "unsupported_runtime", "the pack's runtime is %q, which wopkit run cannot run", p.Language).WithHint("%s", hint)
 }

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/openwop/wopkit/internal/untrusted"
 )
 
-// HasCases reports whether dir is a JavaScript node pack with stored cases
-// (what the wizard and the editor offer to run).
+// HasCases reports whether dir is a node pack wopkit runs (JavaScript or
+// wasm) with stored cases (what the wizard and the editor offer to run).
 func HasCases(dir string) bool {
 	p, err := LoadPack(dir)
 	if err != nil || p.CheckRuntime() != nil {
@@ -42,7 +44,7 @@ func TestPack(ctx context.Context, dir string, names []string) (*TestReport, err
 	if len(cases) == 0 {
 		return &TestReport{Passed: true, Cases: []CaseResult{}}, nil
 	}
-	h, err := NewHost(HostOptions{Dir: dir, Entry: p.Entry, Notice: os.Stderr})
+	h, err := NewCaller(HostOptions{Dir: dir, Entry: p.Entry, Notice: os.Stderr}, p)
 	if err != nil {
 		return nil, err
 	}
@@ -82,9 +84,11 @@ func (tr *TestReport) Lines() []string {
 	return out
 }
 
+// compact is a node's outputs on one line (the pack's code wrote them, so
+// they are decoded through the untrusted layer; as given when refused).
 func compact(raw json.RawMessage) string {
 	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	if untrusted.DecodeJSON(raw, &v) != nil {
 		return string(raw)
 	}
 	b, _ := json.Marshal(v)

@@ -199,7 +199,7 @@ func parseSecrets(b []byte) (map[string]string, error) {
 // Execute runs a prepared call on h and reports it: the outcome mapped,
 // the outputs checked against the node's output schema, the notes a host
 // would not give, the secrets' values taken out of everything shown.
-func Execute(ctx context.Context, h *Host, p *Pack, n Node, pr *Prepared) (*Report, error) {
+func Execute(ctx context.Context, h Caller, p *Pack, n Node, pr *Prepared) (*Report, error) {
 	r := &Report{Node: n.TypeID, Events: []Event{}, Logs: []Log{}, Problems: append([]FileProblem{}, pr.Problems...), Warnings: []string{}}
 	if pr.Code != "" {
 		r.Status = "failure"
@@ -214,11 +214,12 @@ func Execute(ctx context.Context, h *Host, p *Pack, n Node, pr *Prepared) (*Repo
 	r.Events, r.Logs = o.Events, o.Logs
 	r.DurationMs, r.PeakMemoryBytes = o.Duration.Milliseconds(), o.PeakMemoryBytes
 	r.Stdout = o.Stdout
+	r.Warnings = append(r.Warnings, o.Notes...)
 	if r.Status == "success" {
 		checkOutputs(p, n, r)
 	}
 	annotate(p, o, r)
-	if !h.opts.AllowNet && r.Error != nil && r.Error.Code != "sandbox_capability_denied" && netRefused(r.Error.Message) {
+	if netRefusable(h) && r.Error != nil && r.Error.Code != "sandbox_capability_denied" && netRefused(r.Error.Message) {
 		r.Warnings = append(r.Warnings, "the failure looks like the network the sandbox refuses: run with --allow-net, or give the host's fetch surface (http.safeFetch) in --mocks")
 	}
 	redact(r, pr.secrets)

@@ -38,7 +38,7 @@ func (d *differ) files() {
 			d.add(Fix, RuleFileChanged, rel, "", "%s was added", rel)
 		case !inNew:
 			d.add(Fix, RuleFileChanged, rel, "", "%s was removed", rel)
-		case !bytes.Equal(ob, nb) && !d.referenced[rel]:
+		case !bytes.Equal(ob, nb) && !d.referenced[rel] && !d.onlyVersionFollowed(rel):
 			d.add(Fix, RuleFileChanged, rel, "", "%s changed", rel)
 		}
 	}
@@ -93,4 +93,51 @@ func (d *differ) tool(rel string) {
 			d.add(Fix, RuleTextChanged, rel, ptr, "%s: %s changed (how the tool is operated, not what consumers call)", what, k)
 		}
 	}
+}
+
+// onlyVersionFollowed reports whether the JSON file rel differs only in
+// $ids and $refs that follow the pack's version (followsVersion): what
+// `wopkit bump` rewrites in a schema no manifest references.
+func (d *differ) onlyVersionFollowed(rel string) bool {
+	o, n := d.old.JSON(rel), d.new.JSON(rel)
+	return o != nil && n != nil && d.followedIn(o, n, "")
+}
+
+// followedIn reports whether the JSON values o and n (the member key
+// holds them) are the same but for $ids and $refs that follow the
+// version.
+func (d *differ) followedIn(o, n any, key string) bool {
+	switch x := o.(type) {
+	case map[string]any:
+		y, ok := n.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			if w, has := y[k]; !has || !d.followedIn(v, w, k) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := n.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !d.followedIn(x[i], y[i], "") {
+				return false
+			}
+		}
+		return true
+	case string:
+		y, ok := n.(string)
+		if !ok || x == y || key != "$id" && key != "$ref" {
+			return ok && x == y
+		}
+		ob, of, _ := strings.Cut(x, "#")
+		nb, nf, _ := strings.Cut(y, "#")
+		return of == nf && d.followsVersion(ob, nb)
+	}
+	return canon(o) == canon(n)
 }

@@ -13,7 +13,7 @@ const (
 	RuleRangeNarrowed    = "diff/range-narrowed"    // engines or a peerDependency range admits less, or a peer added
 	RuleConsentWidened   = "diff/consent-widened"   // scopes, tools, hosts or the data boundary a consumer consented to widened
 	RuleRequirementAdded = "diff/requirement-added" // a secret, credential, capability, or node type a chain's DAG needs, the host must now provide
-	RuleOfferRemoved     = "diff/offer-removed"     // a capability, output port or export format consumers relied on removed
+	RuleOfferRemoved     = "diff/offer-removed"     // a capability, output port, export format or output schema member consumers relied on removed
 	RuleValueChanged     = "diff/value-changed"     // a member with no rule changed: could not prove compatible
 
 	RuleEntryAdded       = "diff/entry-added"         // a node, agent, chain, ... added
@@ -54,7 +54,7 @@ func Rules() []RuleInfo {
 		{RuleRangeNarrowed, Breaking, "engines or a peerDependencies range admits fewer versions, or a peer dependency was added"},
 		{RuleConsentWidened, Breaking, "a tool's scopes or data boundary, an agent's tool allowlist, or a provider's scopes or API hosts widened: consumers consented to the old ones"},
 		{RuleRequirementAdded, Breaking, "a secret, credential, model or host capability the host must now provide, or a node type or sub-chain a chain's DAG now needs that the pack does not provide"},
-		{RuleOfferRemoved, Breaking, "a capability, output port, produced variable or export format consumers relied on was removed"},
+		{RuleOfferRemoved, Breaking, "a capability, output port, produced variable, export format or member of an output schema (where no other member is allowed) consumers relied on was removed"},
 		{RuleValueChanged, Breaking, "a member wopkit has no rule for changed (a node's role, an agent's model class, the runtime): could not prove compatible"},
 		{RuleEntryAdded, Feature, "a node, agent, chain, prompt, card, form template, artifact type or tool action was added"},
 		{RuleInputWidened, Feature, "an input schema accepts more (optional member, type widened, enum value added, bounds loosened)"},

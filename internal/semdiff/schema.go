@@ -33,7 +33,8 @@ const (
 	unknown                 // could not prove either way
 	wording                 // an annotation: nothing is accepted differently
 	member                  // an optional member added where the old schema left the name open (accepts less, by policy a feature)
-	nWays   = 5
+	dropped                 // a described member removed where no other is allowed (accepts less; in an output, by policy breaking: consumers read it)
+	nWays   = 6
 )
 
 // xform is what the contexts around a subschema do to a way found in it:
@@ -41,7 +42,7 @@ const (
 // compared can hold it.
 type xform [nWays]way
 
-var identity = xform{more, less, unknown, wording, member}
+var identity = xform{more, less, unknown, wording, member, dropped}
 
 // apply maps the way w (a set) through x.
 func (x xform) apply(w way) way {
@@ -69,7 +70,7 @@ func negated(w way) way {
 	switch w {
 	case more:
 		return less
-	case less, member:
+	case less, member, dropped:
 		return more
 	}
 	return w
@@ -87,6 +88,8 @@ func oneOfBranch(w way) way {
 		return less | more
 	case member:
 		return member | more
+	case dropped:
+		return dropped | more
 	}
 	return w
 }
@@ -175,8 +178,10 @@ func (c *schemaCmp) emit(raw way, at node, kw, words string) {
 	switch {
 	case c.oneOf > 0 && raw&more != 0 && w&unknown != 0:
 		words += " (in a oneOf branch: a value may now match two branches and be refused)"
-	case c.oneOf > 0 && raw&(less|member) != 0 && w&more != 0 && rule == RuleOutputWidened:
+	case c.oneOf > 0 && raw&(less|member|dropped) != 0 && w&more != 0 && rule == RuleOutputWidened:
 		words += " (in a oneOf branch: a value that matched two branches may now match only this one and be accepted)"
+	case rule == RuleOfferRemoved:
+		words += " (consumers that read it get nothing now)"
 	}
 	// A change reached by several paths (one old definition against many
 	// new ones, or the other way round) is listed once.
@@ -207,10 +212,12 @@ func (c *schemaCmp) levelOf(w way) (Level, string, string) {
 	switch {
 	case w&unknown != 0:
 		return Breaking, RuleSchemaUndecided, ""
-	case w&less != 0 && c.role != Output:
+	case w&(less|dropped) != 0 && c.role != Output:
 		return Breaking, RuleInputNarrowed, "accepts less"
 	case w&more != 0 && c.role != Input:
 		return Breaking, RuleOutputWidened, map[bool]string{true: "may return more or different values", false: "accepts more"}[c.role == Output]
+	case w&dropped != 0:
+		return Breaking, RuleOfferRemoved, "no longer returns a member"
 	case w&less != 0:
 		return Feature, RuleOutputNarrowed, "returns less"
 	case w&member != 0:

@@ -292,7 +292,7 @@ func (c *schemaCmp) properties(o, n node, om, nm map[string]any) {
 			}
 		case na.fromAP && na.base.v == false && oa.named:
 			if oa.base.v != false {
-				c.emit(less, nProps, k, fmt.Sprintf("member %q was removed and is no longer allowed", k))
+				c.emit(dropped, nProps, k, fmt.Sprintf("member %q was removed and is no longer allowed", k))
 			}
 		case !na.named && free(na.base.v) && len(na.pats) == 0:
 			if !free(oa.base.v) {

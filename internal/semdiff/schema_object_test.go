@@ -1,6 +1,9 @@
 package semdiff
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Issue 42.4: the member-added policy (an optional member described where
 // the old schema left the name open is a feature) holds only where the
@@ -63,5 +66,34 @@ func TestPatternPropertiesAreECMA262(t *testing.T) {
 		if len(r.Breaking()) == 0 {
 			t.Errorf("%s: NEW refuses %s, which OLD accepts, but diff says %s: %+v", pat, canon(witness), r.Verdict, r.Changes)
 		}
+	}
+}
+
+// Issue 44.4: a member removed from an output schema that allowed no
+// other members is breaking on its own line (consumers that read it get
+// nothing), also when it was optional; removed from a config it is still
+// an input narrowed.
+func TestOutputMemberRemovedIsBreaking(t *testing.T) {
+	t.Parallel()
+	str := obj{"type": "string"}
+	o := obj{"schemas/c.json": obj{"type": "object", "additionalProperties": false, "properties": obj{"text": str, "summary": str}}}
+	n := obj{"schemas/c.json": obj{"type": "object", "additionalProperties": false, "properties": obj{"text": str}}}
+	r := roleResult(t, "outputSchemaRef", o, n)
+	if len(r.Changes) != 1 {
+		t.Fatalf("want one change, got %+v", r.Changes)
+	}
+	c := r.Changes[0]
+	if c.Level != Breaking || c.Rule != RuleOfferRemoved || c.Pointer != "/properties/summary" || !strings.Contains(c.Message, `member "summary" was removed`) || !strings.Contains(c.Message, "consumers that read it") {
+		t.Errorf("an output member removed: %+v", c)
+	}
+	// Required before: the same line is breaking, beside the required one.
+	o["schemas/c.json"].(obj)["required"] = arr{"summary"}
+	for _, c := range roleResult(t, "outputSchemaRef", o, n).Changes {
+		if c.Level != Breaking {
+			t.Errorf("a required output member removed: a line is not breaking: %+v", c)
+		}
+	}
+	if got := roleResult(t, "configSchemaRef", o, n).Breaking(); len(got) != 1 || got[0].Rule != RuleInputNarrowed {
+		t.Errorf("a config member removed: %+v", got)
 	}
 }

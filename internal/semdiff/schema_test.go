@@ -555,3 +555,38 @@ func TestWideningsAreQuiet(t *testing.T) {
 		t.Errorf("only %d confirmed pairs over %d rewrites: the generator proves little", confirmed, len(byRewrite))
 	}
 }
+
+// Issue 44.4: an owned $id (and a $ref naming it) that changed only by
+// following the pack's version, as `wopkit bump` rewrites it, is no
+// change; a $id changed otherwise is still wording.
+func TestIDFollowingTheVersionIsQuiet(t *testing.T) {
+	t.Parallel()
+	id := func(v, file string) string { return "https://packs.openwop.dev/acme.x/" + v + "/" + file }
+	mk := func(version, cv, nv, nFile string) *Pack {
+		m := obj{"name": "acme.x", "version": version, "nodes": arr{obj{"typeId": "acme.x.a", "configSchemaRef": "schemas/c.json"}}}
+		return mkPack(t, packFiles(m, obj{
+			"schemas/c.json": obj{"$id": id(cv, "schemas/c.json"), "type": "object", "properties": obj{"n": obj{"$ref": id(nv, nFile)}}},
+			"schemas/n.json": obj{"$id": id(nv, nFile), "type": "integer"},
+			// no manifest references it: compared as a file
+			"schemas/x.json": obj{"$id": id(cv, "schemas/x.json"), "items": arr{obj{"$ref": id(nv, nFile) + "#/type"}, nil}},
+		}, nil))
+	}
+	old := mk("0.1.0", "0.1.0", "0.1.0", "schemas/n.json")
+	// Raised to 0.2.0 by bump; a stale $id of an earlier version is brought along too.
+	for _, stale := range []string{"0.1.0", "0.0.9"} {
+		o := mk("0.1.0", "0.1.0", stale, "schemas/n.json")
+		if r := Compare(o, mk("0.2.0", "0.2.0", "0.2.0", "schemas/n.json")); len(r.Changes) != 0 || r.Required != BumpNone {
+			t.Errorf("$ids from %s that follow the version 0.1.0 → 0.2.0 are listed: %+v", stale, r.Changes)
+		}
+	}
+	// Not just the version: the file part, or a segment that is not the new version.
+	for _, n := range []*Pack{mk("0.2.0", "0.2.0", "0.2.0", "schemas/n2.json"), mk("0.2.0", "0.1.5", "0.2.0", "schemas/n.json")} {
+		found := false
+		for _, c := range Compare(old, n).Changes {
+			found = found || c.Rule == RuleTextChanged && strings.HasSuffix(c.Pointer, "/$id")
+		}
+		if !found || !strings.Contains(fmt.Sprint(Compare(old, n).Changes), "schemas/x.json changed") {
+			t.Errorf("a $id changed beyond the version is not listed: %+v", Compare(old, n).Changes)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/openwop/wopkit/third_party/semver"
 )
 
 // wording reports changed annotations (one finding per keyword).
@@ -15,10 +17,37 @@ func (c *schemaCmp) wording(n node, om, nm map[string]any) {
 		if (!annotations[kw] && !strings.HasPrefix(kw, "x-")) || kw == "$defs" || kw == "definitions" {
 			continue
 		}
-		if c.canon(om[kw]) != c.canon(nm[kw]) {
+		if c.canon(om[kw]) != c.canon(nm[kw]) && (kw != "$id" || !c.d.followsVersion(om[kw], nm[kw])) {
 			c.emit(wording, n, kw, kw+" changed")
 		}
 	}
+}
+
+// idBase is where the registry serves a pack's schemas (OW013): a schema
+// the pack owns has the $id idBase<name>/<version>/<file>.
+const idBase = "https://packs.openwop.dev/"
+
+// followsVersion reports whether the $id o became n only by following the
+// pack's version, as `wopkit bump` rewrites the $ids a pack owns (a stale
+// one of an earlier version too): both under the pack's own name with a
+// version segment and the same file, the new segment the new version. No
+// consumer meets it (references by $id are followed either way).
+func (d *differ) followsVersion(o, n any) bool {
+	own := func(v any, name string) (version, rest string, ok bool) {
+		s, _ := v.(string)
+		tail, found := strings.CutPrefix(s, idBase+name+"/")
+		if !found || name == "" {
+			return "", "", false
+		}
+		version, rest, found = strings.Cut(tail, "/")
+		if _, err := semver.StrictNewVersion(version); err != nil || !found || rest == "" {
+			return "", "", false
+		}
+		return version, rest, true
+	}
+	ov, orest, ok1 := own(o, d.old.Name)
+	nv, nrest, ok2 := own(n, d.new.Name)
+	return ok1 && ok2 && d.old.Name == d.new.Name && orest == nrest && ov != nv && nv == d.new.Version
 }
 
 // draft2020 is the dialect a schema without $schema is read in.

@@ -2,8 +2,10 @@ package validate
 
 import (
 	"github.com/openwop/wopkit/internal/kinds"
+	"github.com/openwop/wopkit/internal/testwait"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 // packFiles returns the files of a pack: the runtime entry plus extra
@@ -120,4 +122,27 @@ func FuzzLintPack(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A crasher of FuzzSet (internal/scaffold/testdata/fuzz/FuzzSet): a node id
+// "/\x00\xf9" put "schemas//..." into the plan's in-memory file system,
+// whose directory listing then nests empty names forever; the schema $id
+// walk overflowed the stack. Invalid paths are skipped and the walk bounded.
+func TestSchemaWalkInvalidPaths(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{"schemas//\x00x.json": {Data: []byte("{}")}, "schemas/a.json": {Data: []byte(`{"$id":"x"}`)}}
+	v, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		v.PackFiles("pack.json", fsys, []byte(`{"name":"vendor.acme.x","version":"1.0.0","description":"d","license":"MIT","nodes":[]}`))
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(testwait.Ceiling):
+		t.Fatal("validation did not return")
+	}
 }

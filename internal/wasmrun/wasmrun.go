@@ -145,6 +145,19 @@ type Request struct {
 	ABIVersion  int            `json:"abiVersion"`
 	NodeContext NodeContext    `json:"nodeContext"`
 	Inputs      map[string]any `json:"inputs"`
+	// Config is not an RFC 0008 member: wopkit adds the node's checked
+	// config under it (omitted when nil), since the ABI's request has no
+	// place for a node's config; a module reading only the RFC's members
+	// never sees it.
+	Config map[string]any `json:"config,omitempty"`
+	// Channels and Variables are what openwop_channel_read and
+	// openwop_variable_get answer at the call's start (nil: nothing).
+	Channels  map[string]json.RawMessage `json:"-"`
+	Variables map[string]json.RawMessage `json:"-"`
+	// Resume, when set, is what openwop_interrupt returns; when nil an
+	// openwop_interrupt is recorded (Response.Interrupted) and answers
+	// (0, 0).
+	Resume json.RawMessage `json:"-"`
 }
 
 // NodeContext is the request's nodeContext.
@@ -170,6 +183,20 @@ type Response struct {
 	} `json:"error,omitempty"`
 	// Logs are what the module sent to openwop_log.
 	Logs []Log `json:"-"`
+	// Interrupted is the payload of the first openwop_interrupt made
+	// without a resume value (nil: none): a host would have suspended the
+	// run there.
+	Interrupted json.RawMessage `json:"-"`
+	// Writes are the call's openwop_channel_write and
+	// openwop_variable_set, in order.
+	Writes []Write `json:"-"`
+}
+
+// Write is one openwop_channel_write or openwop_variable_set.
+type Write struct {
+	Channel bool // false: a variable
+	Name    string
+	Value   json.RawMessage
 }
 
 // Log is one openwop_log call.
@@ -191,12 +218,17 @@ func (m *Module) Invoke(ctx context.Context, i int, req Request) (*Response, err
 	if err != nil {
 		return nil, err
 	}
-	m.state.reset(req.NodeContext)
+	m.state.reset(req)
 	ptr, err := m.put(ctx, b)
 	if err != nil {
 		return nil, err
 	}
 	res, err := m.call(ctx, "openwop_node_invoke", uint64(i), uint64(ptr), uint64(len(b)))
+	if st := m.state; st.interrupted != nil {
+		// A host suspends the run at an openwop_interrupt it has no resume
+		// value for: what the module did after it does not count.
+		return &Response{Outcome: "suspended", Interrupt: st.interrupted, Interrupted: st.interrupted, Logs: st.logs, Writes: st.writes}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +250,7 @@ func (m *Module) Invoke(ctx context.Context, i int, req Request) (*Response, err
 	if f := m.mod.ExportedFunction("openwop_free"); f != nil {
 		m.call(ctx, "openwop_free", uint64(rp), uint64(rl))
 	}
-	out.Logs = m.state.logs
+	out.Logs, out.Interrupted, out.Writes = m.state.logs, m.state.interrupted, m.state.writes
 	switch out.Outcome {
 	case "completed", "suspended", "failed":
 	default:
@@ -300,13 +332,34 @@ type hostState struct {
 	channels map[string][]byte
 	logs     []Log
 	oom      bool
+	resume   []byte
+	// interrupted and writes are recorded for the Response.
+	interrupted []byte
+	writes      []Write
 }
 
-func (s *hostState) reset(nc NodeContext) {
+func (s *hostState) reset(req Request) {
+	nc := req.NodeContext
 	s.now = time.Now().UnixMilli()
 	s.rand = sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d", nc.RunID, nc.NodeID, nc.Attempt))
 	s.counter = 0
 	s.vars, s.channels, s.logs, s.oom = map[string][]byte{}, map[string][]byte{}, nil, false
+	for k, v := range req.Variables {
+		s.vars[k] = v
+	}
+	for k, v := range req.Channels {
+		s.channels[k] = v
+	}
+	s.resume, s.interrupted, s.writes = req.Resume, nil, nil
+}
+
+// MemoryBytes is the size of the module's linear memory now (memory does
+// not shrink, so after a call it is the call's peak).
+func (m *Module) MemoryBytes() uint64 {
+	if mem := m.mod.Memory(); mem != nil {
+		return uint64(mem.Size())
+	}
+	return 0
 }
 
 // export defines the §C imports under `openwop`.
@@ -341,7 +394,7 @@ func (s *hostState) export(ctx context.Context, rt wazero.Runtime) error {
 			return give(ctx, m, store()[string(k)])
 		}
 	}
-	set := func(store func() map[string][]byte) func(context.Context, api.Module, uint32, uint32, uint32, uint32) uint32 {
+	set := func(channel bool, store func() map[string][]byte) func(context.Context, api.Module, uint32, uint32, uint32, uint32) uint32 {
 		return func(_ context.Context, m api.Module, kp, kl, vp, vl uint32) uint32 {
 			k, ok1 := read(m, kp, kl)
 			v, ok2 := read(m, vp, vl)
@@ -349,6 +402,9 @@ func (s *hostState) export(ctx context.Context, rt wazero.Runtime) error {
 				return 10 // validation_error (§F)
 			}
 			store()[string(k)] = v
+			if len(s.writes) < 1000 {
+				s.writes = append(s.writes, Write{Channel: channel, Name: string(k), Value: v})
+			}
 			return 0
 		}
 	}
@@ -356,11 +412,23 @@ func (s *hostState) export(ctx context.Context, rt wazero.Runtime) error {
 	chans := func() map[string][]byte { return s.channels }
 	_, err := rt.NewHostModuleBuilder("openwop").
 		NewFunctionBuilder().WithFunc(get(chans)).Export("openwop_channel_read").
-		NewFunctionBuilder().WithFunc(set(chans)).Export("openwop_channel_write").
+		NewFunctionBuilder().WithFunc(set(true, chans)).Export("openwop_channel_write").
 		NewFunctionBuilder().WithFunc(get(vars)).Export("openwop_variable_get").
-		NewFunctionBuilder().WithFunc(set(vars)).Export("openwop_variable_set").
+		NewFunctionBuilder().WithFunc(set(false, vars)).Export("openwop_variable_set").
 		NewFunctionBuilder().WithFunc(func(ctx context.Context, m api.Module, p, n uint32) (uint32, uint32) {
-		return 0, 0 // no resume value: the module reports the suspension itself (§D)
+		if s.resume != nil {
+			return give(ctx, m, s.resume)
+		}
+		// No resume value: the payload is recorded (a host would suspend
+		// here) and the module gets (0, 0), reporting the suspension itself
+		// (§D).
+		if b, ok := read(m, p, min(n, maxResponse)); ok && s.interrupted == nil {
+			if !json.Valid(b) {
+				b, _ = json.Marshal(string(b))
+			}
+			s.interrupted = b
+		}
+		return 0, 0
 	}).Export("openwop_interrupt").
 		NewFunctionBuilder().WithFunc(func(_ context.Context, m api.Module, level, p, n uint32) {
 		if b, ok := m.Memory().Read(p, min(n, 4096)); ok && len(s.logs) < 1000 {

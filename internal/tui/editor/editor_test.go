@@ -106,6 +106,11 @@ func TestEditorFieldCheckAsTyped(t *testing.T) {
 	if e.focus != focusEdit {
 		t.Fatal("not editing")
 	}
+	// the as-typed check says where the name leaves its form (validate's
+	// wording, checked here apart from the golden)
+	if n := e.inputNote(); !strings.Contains(n, `it starts with "Bad Name", not a scope`) {
+		t.Errorf("as-typed note %q does not say the name lacks a scope", n)
+	}
 	d.Golden("editor-typing")
 	d.Keys("esc")
 	if e.dirty() {

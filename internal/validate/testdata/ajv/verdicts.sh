@@ -7,7 +7,7 @@
 #     fields removed, its pack kind's schema accepts it) and once as "<id>!pack" (the kind schema alone);
 #   - the hand-written cases in ../verdicts: NAME.KIND.SPEC.json (KIND a `validate --kind` name, SPEC v1|v2), and
 #     the older NAME.{pack,agent,agentref,eval,tool}.json (v1).
-# verdicts_test.go checks that wopkit's schema verdict equals ajv's on each. Needs node, npm and jq; installs
+# world_ajv_test.go checks that wopkit's schema verdict equals ajv's on each. Needs node, npm and jq; installs
 # ajv-cli into a temporary directory. The schema files are the embedded ones (repo schemas/); which file checks
 # which (spec, kind) is written out below, independently of wopkit's table.
 #   usage: internal/validate/testdata/ajv/verdicts.sh   (from anywhere)

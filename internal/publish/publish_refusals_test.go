@@ -10,27 +10,6 @@ import (
 	"github.com/openwop/wopkit/internal/werr"
 )
 
-// A release wopkit scaffolds, packs and signs itself (with a key generated
-// here and registered in the copy's .well-known) passes the registry's own
-// checks once staged beside the fixture releases.
-func TestScaffoldedReleasePassesTheRegistryScripts(t *testing.T) {
-	t.Parallel()
-	oracle := oracleRegistry(t)
-	root := filepath.Join(oracle, "registry")
-	key := addTestKey(t, root, "active")
-	for _, v := range []string{"1.0.0", "1.1.0"} {
-		tgz := release(t, key, sign.MethodManual, "community.wopkit-test.hello", v, nil)
-		p := publishOK(t, Options{Tarball: tgz, Registry: oracle, Spec: SpecV1})
-		if p.NoOp {
-			t.Fatalf("%s: nothing staged", tgz)
-		}
-		if len(p.Notes) != 0 {
-			t.Errorf("notes: %v", p.Notes) // the sidecar version manifest wopkit pack writes is used
-		}
-	}
-	checkWithScripts(t, oracle)
-}
-
 // refuse stages o and wants code, with the tree unchanged after Stage and
 // (had it been called) Apply.
 func refuse(t *testing.T, o Options, code string) {

@@ -32,3 +32,23 @@ func TestWizardPatternsInWords(t *testing.T) {
 		}
 	}
 }
+
+// Issue 44 item 9: a name error says which character is wrong.
+func TestNameErrorSaysWhichCharacter(t *testing.T) {
+	t.Parallel()
+	const pat = `^(core|vendor|community|private)\.[a-z][a-z0-9_-]*(\.[a-z][a-zA-Z0-9_-]*)+$`
+	for name, want := range map[string]string{
+		"vendor.acme.Hel_lo": "character 13, 'H'",
+		"vendor.ac!me.x":     "character 10, '!'",
+		"vendor..x":          "character 8: an empty part",
+		"acme.x.y":           `starts with "acme", not a scope`,
+		"vendor.acme":        "at least two more",
+	} {
+		if got := nameBadChar(pat, name); !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+	if got := nameBadChar(pat, "vendor.acme.hello"); got != "" {
+		t.Errorf("a good name: %q", got)
+	}
+}

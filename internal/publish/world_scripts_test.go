@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/openwop/wopkit/internal/fixtures"
-	"github.com/openwop/wopkit/internal/userstate"
+	"github.com/openwop/wopkit/internal/sign"
 )
 
 // checkWithScripts runs the registry's own index, SBOM, signature,
@@ -237,39 +237,23 @@ func ajvDir(t *testing.T) string {
 	return dir
 }
 
-func TestMain(m *testing.M) {
-	// The temporary folders (t.TempDir, and those of the programs the
-	// tests run) go to memory where the system has it
-	// (fixtures.UseMemoryTemp); diskTemp stays the system's.
-	diskTemp = os.TempDir()
-	memDone := fixtures.UseMemoryTemp("wopkit-publish-tests-")
-	// wopkit's own state (the transaction journals) goes to a folder of
-	// the tests', inherited by the wopkit binaries the kill tests run.
-	state, _ := os.MkdirTemp("", "wopkit-publish-state-")
-	oracleHome, _ = os.MkdirTemp("", "wopkit-publish-oracle-")
-	os.Setenv(userstate.Env, state)
-	code := m.Run()
-	rvm.close()
-	os.RemoveAll(state)
-	os.RemoveAll(oracleHome)
-	memDone()
-	os.Exit(code)
-}
-
-// diskTemp is the system's folder for temporary files, on the disk where
-// the tests' own are in memory (TestMain).
-var diskTemp string
-
-// diskTempDir is a new folder in diskTemp, removed when the test ends: for
-// a program the test runs (a tmpfs may be mounted noexec), and for the
-// checkouts the random kills publish into, where the transaction's syncs
-// take the time that lets a kill at a random moment land inside it.
-func diskTempDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.MkdirTemp(diskTemp, "wopkit-publish-")
-	if err != nil {
-		t.Fatal(err)
+// A release wopkit scaffolds, packs and signs itself (with a key generated
+// here and registered in the copy's .well-known) passes the registry's own
+// checks once staged beside the fixture releases.
+func TestScaffoldedReleasePassesTheRegistryScripts(t *testing.T) {
+	t.Parallel()
+	oracle := oracleRegistry(t)
+	root := filepath.Join(oracle, "registry")
+	key := addTestKey(t, root, "active")
+	for _, v := range []string{"1.0.0", "1.1.0"} {
+		tgz := release(t, key, sign.MethodManual, "community.wopkit-test.hello", v, nil)
+		p := publishOK(t, Options{Tarball: tgz, Registry: oracle, Spec: SpecV1})
+		if p.NoOp {
+			t.Fatalf("%s: nothing staged", tgz)
+		}
+		if len(p.Notes) != 0 {
+			t.Errorf("notes: %v", p.Notes) // the sidecar version manifest wopkit pack writes is used
+		}
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
+	checkWithScripts(t, oracle)
 }
