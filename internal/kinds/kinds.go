@@ -12,6 +12,8 @@
 // second home for a fact (TestKindNamesLiveInTheTable fails).
 package kinds
 
+import "sync"
+
 // Kind is the kind of a document, as named in `validate --json`. The names
 // are stable: new kinds get new names, existing ones never change.
 type Kind string
@@ -73,7 +75,8 @@ const (
 // schemaTable is, for each spec, the node pack's row, the documents that
 // are not packs, the other pack kinds in table order, then the version
 // manifest; the tool manifest last (All lists the kinds in this order).
-var schemaTable = func() []schemaRow {
+// Built on first use, so that start-up pays nothing for it.
+var schemaTable = sync.OnceValue(func() []schemaRow {
 	var out []schemaRow
 	for _, spec := range []struct {
 		spec Spec
@@ -99,7 +102,7 @@ var schemaTable = func() []schemaRow {
 		row(VersionManifest, "registry-version-manifest.schema.json")
 	}
 	return append(out, schemaRow{SpecAuto, ToolManifest, "https://toolspace.yepgent.com/schemas/install-manifest-v0.4.json"})
-}()
+})
 
 // SchemaIDFor returns the $id of the schema that checks kind k under spec
 // (SpecAuto means v1, the contract of documents that do not say), or "".
@@ -107,7 +110,7 @@ func SchemaIDFor(spec Spec, k Kind) string {
 	if spec == SpecAuto {
 		spec = V1
 	}
-	for _, r := range schemaTable {
+	for _, r := range schemaTable() {
 		if r.Kind == k && (r.Spec == spec || r.Spec == SpecAuto) {
 			return r.ID
 		}
@@ -119,7 +122,7 @@ func SchemaIDFor(spec Spec, k Kind) string {
 func All() []Kind {
 	var out []Kind
 	seen := map[Kind]bool{}
-	for _, r := range schemaTable {
+	for _, r := range schemaTable() {
 		if !seen[r.Kind] {
 			seen[r.Kind] = true
 			out = append(out, r.Kind)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -185,22 +186,57 @@ type Listing struct {
 
 // Listing reads the per-pack index of name in tree and keeps only what it
 // says about version, so that the rest of a large index is garbage as soon
-// as it is decoded; nil and no error when the tree has no index.
+// as it is decoded; nil and no error when the tree has no index. A small
+// index read whole is kept (see maxKeptIndexes): verify of a whole
+// registry asks for each pack's once per version.
 func (r *Root) Listing(tree, name, version string) (*Listing, error) {
+	key := tree + "\x00" + name
+	r.mu.Lock()
+	x := r.indexes[key]
+	r.mu.Unlock()
+	if x != nil {
+		return listingOf(x, version), nil
+	}
 	var l *Listing
 	err := r.index(tree, name, func(x *PackIndex) {
-		l = &Listing{Path: x.Path, Latest: x.Latest, Deprecated: x.Deprecated}
-		for i := range x.Versions {
-			if x.Versions[i].Version != version {
-				continue
-			}
-			if l.Rows++; l.Rows == 1 {
-				kept := x.Versions[i]
-				l.Row = &kept
-			}
+		l = listingOf(x, version)
+		if len(x.Versions) > maxKeptRows {
+			return
 		}
+		kept := *x
+		kept.Versions = slices.Clone(x.Versions)
+		r.mu.Lock()
+		if len(r.indexes) < maxKeptIndexes {
+			if r.indexes == nil {
+				r.indexes = map[string]*PackIndex{}
+			}
+			r.indexes[key] = &kept
+		}
+		r.mu.Unlock()
 	})
 	return l, err
+}
+
+// maxKeptIndexes and maxKeptRows bound the per-pack indexes Listing keeps:
+// at most 1024 indexes of at most 64 rows each (a few MiB at worst).
+const (
+	maxKeptIndexes = 1024
+	maxKeptRows    = 64
+)
+
+// listingOf is what the per-pack index x says about version.
+func listingOf(x *PackIndex, version string) *Listing {
+	l := &Listing{Path: x.Path, Latest: x.Latest, Deprecated: x.Deprecated}
+	for i := range x.Versions {
+		if x.Versions[i].Version != version {
+			continue
+		}
+		if l.Rows++; l.Rows == 1 {
+			kept := x.Versions[i]
+			l.Row = &kept
+		}
+	}
+	return l
 }
 
 // index decodes the per-pack index of name in tree and hands it to use

@@ -2,8 +2,10 @@ package registry
 
 import (
 	"crypto/ed25519"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -248,5 +250,50 @@ func TestListing(t *testing.T) {
 	}
 	if l, err := r.Listing(TreeV2, "acme.x", "1.0.0"); err != nil || l != nil {
 		t.Errorf("no index in v2: %+v %v", l, err)
+	}
+}
+
+// A small index Listing read is kept: asked again, for any version, it
+// gives what a fresh read gives (and what the caller changes in one
+// listing is not in the next); an index of more than maxKeptRows rows is
+// read again each time.
+func TestListingKeepsSmallIndexes(t *testing.T) {
+	f := forge(t, teamEntry+`}`)
+	f.write(t, "v1/packs/acme.x/index.json", `{"name":"acme.x","latest":"2.0.0","versions":[{"version":"1.0.0","integrity":"a"},{"version":"2.0.0","integrity":"b"}]}`)
+	var rows strings.Builder
+	for i := range maxKeptRows + 1 {
+		if i > 0 {
+			rows.WriteByte(',')
+		}
+		fmt.Fprintf(&rows, `{"version":"1.0.%d"}`, i)
+	}
+	f.write(t, "v1/packs/acme.big/index.json", `{"name":"acme.big","versions":[`+rows.String()+`]}`)
+	r, err := Open(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"acme.x", "acme.big"} {
+		for _, v := range []string{"1.0.0", "2.0.0", "2.0.0", "1.0.0", "1.0.0", "3.0.0"} {
+			fresh, err := Open(f.root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, ferr := fresh.Listing(TreeV1, name, v)
+			fresh.Close()
+			got, err := r.Listing(TreeV1, name, v)
+			if err != nil || ferr != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s@%s: %+v %v, a fresh read gives %+v %v", name, v, got, err, want, ferr)
+			}
+			if got != nil && got.Row != nil {
+				got.Row.Integrity = "changed by the caller"
+			}
+		}
+	}
+	r.mu.Lock()
+	_, small := r.indexes[TreeV1+"\x00acme.x"]
+	_, big := r.indexes[TreeV1+"\x00acme.big"]
+	r.mu.Unlock()
+	if !small || big {
+		t.Errorf("kept: acme.x %v (want true), acme.big %v (want false)", small, big)
 	}
 }

@@ -55,6 +55,9 @@ type Root struct {
 
 	mu     sync.Mutex
 	loaded map[string]*Key
+	// indexes are the small per-pack indexes Listing read, by tree and
+	// name (see maxKeptIndexes).
+	indexes map[string]*PackIndex
 }
 
 // KeyEntry is one member of signingKeys[] in the registry metadata.
@@ -257,14 +260,20 @@ func expand(tmpl, name, version string) string {
 // path_outside_root, json_duplicate_member, json_invalid, ...), each
 // naming the file.
 func readDoc(d *untrusted.Dir, rel string, max int64, v any) error {
-	data, err := d.ReadFile(rel, max)
-	if err != nil {
+	// The bytes are decoded where they were read, into a buffer reused for
+	// the next document (decoding copies what it keeps).
+	read := false
+	err := d.UseFile(rel, max, func(data []byte) error {
+		read = true
+		return untrusted.NameJSON(d.Join(rel), DecodeTop(data, v))
+	})
+	if err != nil && !read {
 		if errors.Is(err, fs.ErrNotExist) || werr.CodeOf(err) != "" {
 			return err
 		}
 		return werr.Wrap(werr.Env, "registry_unreadable", err, "cannot read %s", d.Join(rel))
 	}
-	return untrusted.NameJSON(d.Join(rel), DecodeTop(data, v))
+	return err
 }
 
 func safeSegment(s string) bool {

@@ -8,10 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/lazyre"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
 	"github.com/openwop/wopkit/internal/werr"
@@ -274,7 +274,9 @@ var registered = map[string]bool{
 	"service_unavailable": true, "pack_load_failure": true, "credential_unavailable": true,
 }
 
-var vendorCode = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*\.[a-z][a-z0-9_]*$`)
+// vendorCode is a vendor error code's shape (vendor.code); compiled on first
+// use.
+var vendorCode = lazyre.New(`^[a-z][a-z0-9]*(-[a-z0-9]+)*\.[a-z][a-z0-9_]*$`)
 
 // annotate adds what a host would not say: the peerDependencies family of
 // a missing surface, the pack code a host drops, an unregistered code.

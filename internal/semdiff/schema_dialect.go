@@ -6,6 +6,7 @@ package semdiff
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/openwop/wopkit/internal/pack"
 )
@@ -25,8 +26,9 @@ func (d dialect) String() string {
 }
 
 // vocab are the keywords each dialect defines that wopkit compares by
-// their meaning (the annotations, read by every dialect, aside).
-var vocab = func() [3]map[string]bool {
+// their meaning (the annotations, read by every dialect, aside); built on
+// first use, so that start-up pays nothing for it.
+var vocab = sync.OnceValue(func() [3]map[string]bool {
 	common := []string{"$ref", "$schema", "type", "enum", "const", "required", "properties", "patternProperties",
 		"additionalProperties", "propertyNames", "items", "contains", "pattern", "format", "multipleOf", "uniqueItems",
 		"allOf", "anyOf", "oneOf", "if", "then", "else", "not", "minimum", "maximum", "exclusiveMinimum",
@@ -46,11 +48,11 @@ var vocab = func() [3]map[string]bool {
 		dialect2019: set(common, since2019, []string{"additionalItems", "$recursiveRef", "$recursiveAnchor"}),
 		dialect07:   set(common, []string{"additionalItems", "dependencies"}),
 	}
-}()
+})
 
 // reads reports whether the dialect defines the keyword kw (annotations
 // and x-* aside).
-func (d dialect) reads(kw string) bool { return d < dialectOther && vocab[d][kw] }
+func (d dialect) reads(kw string) bool { return d < dialectOther && vocab()[d][kw] }
 
 // dialectOf reads $schema: the node's own, else its file's root's. A
 // $schema that names no json-schema.org draft (a manifest's schema URL)

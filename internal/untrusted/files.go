@@ -121,12 +121,59 @@ func (d *Dir) open(rel string, max int64) (*os.File, int64, error) {
 
 // ReadFile reads the regular file rel of at most max bytes (see Open).
 func (d *Dir) ReadFile(rel string, max int64) ([]byte, error) {
+	return d.readFileInto(rel, max, nil)
+}
+
+// readFileInto is ReadFile reading into into's array when it has room.
+func (d *Dir) readFileInto(rel string, max int64, into []byte) ([]byte, error) {
 	f, size, err := d.open(rel, max)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readSized(f, d.Join(rel), max, size)
+	return readSizedInto(f, d.Join(rel), max, size, into)
+}
+
+// UseFile reads the regular file rel of at most max bytes as ReadFile
+// does, with the same errors, and hands its bytes to use, whose error it
+// returns. The bytes are valid only until use returns (their buffer is
+// reused for the next file: a registry document read and decoded per
+// version of a whole registry then allocates nothing to hold it); use must
+// keep none of them (copy what it keeps: DecodeJSON does).
+func (d *Dir) UseFile(rel string, max int64, use func(data []byte) error) error {
+	bp := getReadBuf()
+	data, err := d.readFileInto(rel, max, *bp)
+	if err != nil {
+		putReadBuf(bp)
+		return err
+	}
+	err = use(data)
+	*bp = data
+	putReadBuf(bp)
+	return err
+}
+
+// maxPooledRead is the largest buffer UseFile keeps for reuse: a registry
+// document or a version manifest is a few KiB; a rare large file is read
+// into a buffer of its own, left to the collector.
+const maxPooledRead = 256 << 10
+
+// readBufs holds UseFile's buffers.
+var readBufs sync.Pool
+
+func getReadBuf() *[]byte {
+	if bp, ok := readBufs.Get().(*[]byte); ok {
+		return bp
+	}
+	return new([]byte)
+}
+
+func putReadBuf(bp *[]byte) {
+	if cap(*bp) > maxPooledRead {
+		return
+	}
+	*bp = (*bp)[:0]
+	readBufs.Put(bp)
 }
 
 // ReadJSON reads rel (at most max bytes) and decodes it with DecodeJSON;
@@ -188,11 +235,20 @@ func readBounded(r io.Reader, name string, max int64) ([]byte, error) {
 // sizes the buffer (io.ReadAll grows from 512 bytes, copying as it goes);
 // the limit, not the size, bounds what is read.
 func readSized(r io.Reader, name string, max, size int64) ([]byte, error) {
+	return readSizedInto(r, name, max, size, nil)
+}
+
+// readSizedInto is readSized reading into into's array when it has room
+// for the whole file (and a new one otherwise).
+func readSizedInto(r io.Reader, name string, max, size int64, into []byte) ([]byte, error) {
 	if max < 0 {
 		return io.ReadAll(r)
 	}
 	size = min(size, max) + 1
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if int64(cap(into)) < size+bytes.MinRead {
+		into = make([]byte, 0, size+bytes.MinRead)
+	}
+	buf := bytes.NewBuffer(into[:0])
 	if _, err := buf.ReadFrom(io.LimitReader(r, max+1)); err != nil {
 		return nil, err
 	}

@@ -78,3 +78,56 @@ func TestDirRefusesWhatIsNotARegularFileInside(t *testing.T) {
 		t.Errorf("ReadFile of a link out: %v", err)
 	}
 }
+
+// UseFile hands use the bytes ReadFile reads and returns use's error; a
+// file ReadFile refuses is refused with the same error, use not called;
+// through a Folders as through a Dir. The buffer is reused from one file
+// to the next, so a caller keeps nothing of it.
+func TestUseFileReadsAsReadFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{"a.json": `{"a":1}`, "b.json": `{"b":"a longer document than a's"}`, "big": "0123456789"}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var fo Folders
+	defer fo.Close()
+	readers := map[string]func(name string, max int64, use func([]byte) error) error{
+		"Dir": d.UseFile,
+		"Folders": func(name string, max int64, use func([]byte) error) error {
+			return fo.UseFile(filepath.Join(dir, name), max, use)
+		},
+		"nil Folders": func(name string, max int64, use func([]byte) error) error {
+			return (*Folders)(nil).UseFile(filepath.Join(dir, name), max, use)
+		},
+	}
+	for what, useFile := range readers {
+		for _, name := range []string{"a.json", "b.json", "a.json", "missing", "big"} {
+			max := int64(1 << 20)
+			if name == "big" {
+				max = 5 // too large
+			}
+			want, werr0 := d.ReadFile(name, max)
+			called := false
+			var got string
+			err := useFile(name, max, func(data []byte) error { called, got = true, string(data); return nil })
+			if (err == nil) != (werr0 == nil) || err != nil && (err.Error() != werr0.Error() || werr.CodeOf(err) != werr.CodeOf(werr0)) {
+				t.Errorf("%s %s: error %v, ReadFile's %v", what, name, err, werr0)
+			}
+			if called != (werr0 == nil) || called && got != string(want) {
+				t.Errorf("%s %s: use called %v with %q, ReadFile read %q (%v)", what, name, called, got, want, werr0)
+			}
+		}
+		sentinel := errors.New("use failed")
+		if err := useFile("a.json", 1<<20, func([]byte) error { return sentinel }); err != sentinel {
+			t.Errorf("%s: use's error: got %v", what, err)
+		}
+	}
+}

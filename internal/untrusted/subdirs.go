@@ -10,8 +10,11 @@ import (
 	"syscall"
 )
 
-// maxSubdirs bounds the directory handles a Dir keeps open (see sub).
-const maxSubdirs = 128
+// maxSubdirs bounds the directory handles a Dir keeps open (see sub): a
+// registry keeps two per pack (<tree>/packs/<name> and its -), so 512
+// covers a registry of 255 packs (the live one has 156; with 128, verify
+// of it walked every path of the last 93 component by component).
+const maxSubdirs = 512
 
 // sub returns a handle on the directory dir (a clean slash path inside the
 // root), opened once, from its parent's handle, and kept until the Dir is
@@ -108,8 +111,10 @@ func (d *Dir) closeSubs() {
 	d.subs = nil
 }
 
-// maxFolders bounds the folders a Folders keeps open.
-const maxFolders = 32
+// maxFolders bounds the folders a Folders keeps open: verify of a whole
+// registry's tarballs reads beside each one in its own pack's folder (156
+// in the live registry; past the bound each read opens and closes it).
+const maxFolders = 256
 
 // Folders reads files named by their path as ReadFile does (the file's
 // folder is the root), keeping each folder open for the next file of it:
@@ -126,36 +131,62 @@ type Folders struct {
 
 // ReadFile reads the file path of at most max bytes, as ReadFile does.
 func (fo *Folders) ReadFile(path string, max int64) ([]byte, error) {
-	if fo == nil {
-		return ReadFile(path, max)
+	d, done, err := fo.folder(path)
+	if err != nil {
+		return nil, err
 	}
+	defer done()
+	return d.ReadFile(filepath.Base(path), max)
+}
+
+// UseFile reads the file path of at most max bytes as ReadFile does and
+// hands its bytes to use, as Dir.UseFile does (they are valid only until
+// use returns).
+func (fo *Folders) UseFile(path string, max int64, use func(data []byte) error) error {
+	d, done, err := fo.folder(path)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return d.UseFile(filepath.Base(path), max, use)
+}
+
+// folder returns the folder of path, opened (and kept, while fewer than
+// maxFolders are) without the named-pipe check (see Folders; a nil
+// *Folders opens it with OpenDir), and what to call when done with it.
+func (fo *Folders) folder(path string) (*Dir, func(), error) {
 	dir := filepath.Dir(path)
+	if fo == nil {
+		d, err := OpenDir(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		return d, func() { d.Close() }, nil
+	}
 	fo.mu.Lock()
 	d := fo.m[dir]
 	fo.mu.Unlock()
-	if d == nil {
-		var err error
-		if d, err = openDir(dir); err != nil {
-			return nil, err
-		}
-		fo.mu.Lock()
-		if prev := fo.m[dir]; prev != nil || len(fo.m) >= maxFolders {
-			fo.mu.Unlock()
-			if prev == nil {
-				defer d.Close()
-			} else {
-				d.Close()
-				d = prev
-			}
-		} else {
-			if fo.m == nil {
-				fo.m = map[string]*Dir{}
-			}
-			fo.m[dir] = d
-			fo.mu.Unlock()
-		}
+	if d != nil {
+		return d, func() {}, nil
 	}
-	return d.ReadFile(filepath.Base(path), max)
+	d, err := openDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	fo.mu.Lock()
+	defer fo.mu.Unlock()
+	if prev := fo.m[dir]; prev != nil {
+		d.Close()
+		return prev, func() {}, nil
+	}
+	if len(fo.m) >= maxFolders {
+		return d, func() { d.Close() }, nil
+	}
+	if fo.m == nil {
+		fo.m = map[string]*Dir{}
+	}
+	fo.m[dir] = d
+	return d, func() {}, nil
 }
 
 // Close releases the folders kept open.

@@ -38,8 +38,21 @@ type release struct {
 // release_manifest_invalid.
 func releaseOf(tgzPath string, folders *untrusted.Folders) (*release, error) {
 	p := besideManifest(tgzPath)
-	data, err := folders.ReadFile(p, maxReleaseManifest)
+	var v struct {
+		Name      string `json:"name"`
+		Version   string `json:"version"`
+		Integrity string `json:"integrity"`
+	}
+	// Decoded where it was read, into a buffer reused for the next
+	// tarball's (decoding copies what it keeps).
+	read := false
+	err := folders.UseFile(p, maxReleaseManifest, func(data []byte) error {
+		read = true
+		return untrusted.DecodeJSON(data, &v) // the layer's code: json_invalid, json_duplicate_member
+	})
 	switch {
+	case read && err != nil:
+		return nil, err
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
 	case werr.CodeOf(err) != "":
@@ -47,14 +60,6 @@ func releaseOf(tgzPath string, folders *untrusted.Folders) (*release, error) {
 	case err != nil:
 		return nil, werr.Wrap(werr.Env, "file_unreadable", err, "cannot read %s, the version manifest beside %s", p, tgzPath).
 			WithHint("check its permissions, or move the tarball away from it")
-	}
-	var v struct {
-		Name      string `json:"name"`
-		Version   string `json:"version"`
-		Integrity string `json:"integrity"`
-	}
-	if err := untrusted.DecodeJSON(data, &v); err != nil {
-		return nil, err // the layer's code: json_invalid, json_duplicate_member
 	}
 	if v.Integrity == "" {
 		return nil, werr.New(werr.Invalid, CodeReleaseInvalid, "%s beside %s is not its version manifest: it has no integrity", p, tgzPath).
