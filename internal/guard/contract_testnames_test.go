@@ -19,7 +19,6 @@ import (
 var unnamed = []string{
 	"cmd/wopkit",
 	"internal/atomicfile",
-	"internal/run",
 	"internal/tui",
 }
 
