@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/openwop/wopkit/internal/werr"
 )
@@ -111,31 +110,6 @@ func TestIsTemp(t *testing.T) {
 	if !IsTemp(filepath.Base(f.Name())) || IsTemp("pack.json") || IsTemp("a.tmp-1.json") {
 		t.Errorf("IsTemp wrong for %s", f.Name())
 	}
-}
-
-// TestLockDirExcludes: a second LockDir waits until the first is released.
-func TestLockDirExcludes(t *testing.T) {
-	dir := t.TempDir()
-	unlock, err := LockDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan struct{})
-	go func() {
-		u2, err := LockDir(dir)
-		if err == nil {
-			u2()
-		}
-		close(got)
-	}()
-	time.Sleep(50 * time.Millisecond) // let the second LockDir block
-	select {
-	case <-got:
-		t.Fatal("the second lock was granted while the first was held")
-	default:
-	}
-	unlock()
-	<-got
 }
 
 // TestReplaceIf: the editor's save refuses when the file changed on disk.

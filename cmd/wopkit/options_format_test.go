@@ -1,17 +1,13 @@
 package main
 
 import (
-	"github.com/openwop/wopkit/internal/userstate"
-
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -347,26 +343,4 @@ func ajvSARIF(t *testing.T, docs ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("ajv refuses a SARIF log (log-N.json is the N-th of the test's): %v\n%s\n%s", err, out, strings.Join(docs, "\n"))
 	}
-}
-
-func TestMain(m *testing.M) {
-	// internal/gctune gives wopkit a 40 MiB soft memory limit, sized for
-	// one command per process; the tests run dozens of commands at once in
-	// this one, and past 40 MiB the collector ran all the time (a tenth of
-	// the package's CPU). GOMEMLIMIT set in the environment wins.
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(math.MaxInt64)
-	}
-	// The tests' temporary folders in memory where /dev/shm allows
-	// (fixtures.UseMemoryTemp: on the disk every write's syncs cost a third
-	// of the package's CPU).
-	doneTemp := fixtures.UseMemoryTemp("wopkit-cmd-tests-")
-	// wopkit's own state (the transaction journals) goes to a folder of
-	// the tests'.
-	state, _ := os.MkdirTemp("", "wopkit-cmd-state-")
-	os.Setenv(userstate.Env, state)
-	code := m.Run()
-	os.RemoveAll(state)
-	doneTemp()
-	os.Exit(code)
 }
