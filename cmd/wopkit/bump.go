@@ -80,6 +80,11 @@ func newBumpCmd() *cobra.Command {
 				out = diag
 			}
 			printBump(out, diag, res, o.DryRun)
+			if err == nil && !o.DryRun && res.New != "" && res.Written {
+				for _, n := range bumpNext(res, o.Registry) {
+					safeLine(out, "next: %s", n)
+				}
+			}
 			return err
 		},
 	}

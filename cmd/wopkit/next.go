@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openwop/wopkit/internal/bump"
+	"github.com/openwop/wopkit/internal/jsondoc"
+	"github.com/openwop/wopkit/internal/kinds"
 	"github.com/openwop/wopkit/internal/scaffold"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/validate"
@@ -141,5 +144,43 @@ func printPRSteps(w io.Writer, what string, steps []string) {
 		for _, s := range checks {
 			safeLine(w, "  %s", s)
 		}
+	}
+}
+
+// bumpNext are the steps after a bump: the new version packed and signed,
+// then published. The key is the one the road made (keygen --out ORG, key
+// id ORG-1) when ORG.key is in this folder or beside the pack's folder;
+// KEY and ID otherwise.
+func bumpNext(res *bump.Result, registry string) []string {
+	spec := kinds.V2
+	if data, err := untrusted.ReadNamed(filepath.Join(res.Path, "pack.json"), validate.MaxFileSize); err == nil {
+		if d, err := jsondoc.Parse(data); err == nil {
+			spec, _ = kinds.DetectSpec(d.Root)
+		}
+	}
+	key, keyID := "KEY", "ID"
+	if org := orgOf(res.Name); org != "" {
+		cands := []string{org + ".key"}
+		if abs, err := filepath.Abs(res.Path); err == nil {
+			if wd, err := os.Getwd(); err == nil {
+				if rel, err := filepath.Rel(wd, filepath.Join(filepath.Dir(abs), org+".key")); err == nil {
+					cands = append(cands, rel)
+				}
+			}
+		}
+		for _, c := range cands {
+			if _, err := os.Stat(c); err == nil {
+				key, keyID = c, org+"-1"
+				break
+			}
+		}
+	}
+	if registry == "" {
+		registry = registryPath()
+	}
+	return []string{
+		"pack and sign the new version: wopkit pack " + shellWord(res.Path) + " --sign " + scaffold.KeySignMethod(string(spec)) +
+			" --key " + shellWord(key) + " --key-id " + shellWord(keyID),
+		"then publish it: wopkit publish " + shellWord(res.Name+"-"+res.New+".tgz") + " --registry " + shellWord(registry),
 	}
 }

@@ -234,8 +234,13 @@ func TestRoadFromNewToPullRequest(t *testing.T) {
 	if !strings.Contains(out, "0.1.0 → 0.1.1") || !strings.Contains(out, "README.md:8: the version line of the README: 0.1.0 → 0.1.1") {
 		t.Errorf("bump auto:\n%s", out)
 	}
-	out = r.run(r.work, packCmd, 0)
-	out = r.run(r.work, r.find(out, "wopkit publish "), 0)
+	// bump's next steps, as printed: pack and sign, then publish.
+	if c := r.find(out, "wopkit pack "); c != packCmd {
+		t.Errorf("bump prints %q, want the pack command printed before: %q", c, packCmd)
+	}
+	publishBumped := r.find(out, "wopkit publish ")
+	r.run(r.work, packCmd, 0)
+	out = r.run(r.work, publishBumped, 0)
 	r.prSteps(out)
 
 	// A breaking change, the version raised by hand too little: publish
@@ -262,8 +267,8 @@ func TestRoadFromNewToPullRequest(t *testing.T) {
 		t.Errorf("%s:\n%s", bump, out)
 	}
 	r.run(r.work, "wopkit validate --strict --for-registry hello", 0)
-	out = r.run(r.work, packCmd, 0)
-	out = r.run(r.work, r.find(out, "wopkit publish "), 0)
+	r.run(hello, r.find(out, "wopkit pack "), 0) // bump's next steps, run where bump ran
+	out = r.run(hello, r.find(out, "wopkit publish "), 0)
 	r.prSteps(out)
 	if r.checkout && !r.checksSeen {
 		t.Error("publish into the registry's work tree printed none of its pull-request checks")

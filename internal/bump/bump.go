@@ -432,7 +432,7 @@ func linked(dir, rel string) bool {
 }
 
 // readmeVersion is the version line of the README `wopkit new` writes.
-const readmeVersion = "| Version | `%s` |"
+const readmeVersion = semdiff.ReadmeVersion
 
 // readme rewrites the version line of the README the scaffold wrote
 // ("| Version | `0.1.0` |"), which ships in the tarball, whatever version

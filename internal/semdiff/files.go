@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openwop/wopkit/third_party/semver"
+
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/packref"
 )
@@ -38,7 +40,7 @@ func (d *differ) files() {
 			d.add(Fix, RuleFileChanged, rel, "", "%s was added", rel)
 		case !inNew:
 			d.add(Fix, RuleFileChanged, rel, "", "%s was removed", rel)
-		case !bytes.Equal(ob, nb) && !d.referenced[rel] && !d.onlyVersionFollowed(rel):
+		case !bytes.Equal(ob, nb) && !d.referenced[rel] && !d.onlyVersionFollowed(rel) && !d.onlyVersionLine(rel, ob, nb):
 			d.add(Fix, RuleFileChanged, rel, "", "%s changed", rel)
 		}
 	}
@@ -93,6 +95,41 @@ func (d *differ) tool(rel string) {
 			d.add(Fix, RuleTextChanged, rel, ptr, "%s: %s changed (how the tool is operated, not what consumers call)", what, k)
 		}
 	}
+}
+
+// ReadmeVersion is the version line of the README `wopkit new` writes,
+// which `wopkit bump` rewrites.
+const ReadmeVersion = "| Version | `%s` |"
+
+// onlyVersionLine reports whether the README rel differs only in version
+// lines (ReadmeVersion) that name the new pack's version: what `wopkit
+// bump` rewrites there, left out as the $ids that follow the version are.
+func (d *differ) onlyVersionLine(rel string, ob, nb []byte) bool {
+	if rel != "README.md" {
+		return false
+	}
+	ol, nl := strings.SplitAfter(string(ob), "\n"), strings.SplitAfter(string(nb), "\n")
+	if len(ol) != len(nl) {
+		return false
+	}
+	pre, post, _ := strings.Cut(ReadmeVersion, "%s")
+	version := func(l string) (string, bool) {
+		v, okPre := strings.CutPrefix(strings.TrimRight(l, "\r\n"), pre)
+		v, okPost := strings.CutSuffix(v, post)
+		_, err := semver.StrictNewVersion(v)
+		return v, okPre && okPost && err == nil
+	}
+	for i := range ol {
+		if ol[i] == nl[i] {
+			continue
+		}
+		ov, ok1 := version(ol[i])
+		nv, ok2 := version(nl[i])
+		if !ok1 || !ok2 || nv != d.new.Version || ov == nv || len(ol[i])-len(ov) != len(nl[i])-len(nv) {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyVersionFollowed reports whether the JSON file rel differs only in
