@@ -81,7 +81,8 @@ func (r *Regexp) Match(s string) (ok bool, err error) {
 
 // MatchString is Match for jsonschema's Regexp interface: an undecided
 // match counts as no match (a `pattern` refuses the value; `validate`
-// then says that it was undecided, see Undecided).
+// then says that it was undecided, see Undecided). jsonschema calls Match
+// itself for patternProperties (jsonschema.DecidingRegexp).
 func (r *Regexp) MatchString(s string) bool {
 	ok, _ := r.Match(s)
 	return ok

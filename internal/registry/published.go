@@ -1,12 +1,9 @@
 package registry
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/openwop/wopkit/internal/untrusted"
@@ -80,79 +77,35 @@ type IndexedPack struct {
 	TypeIDs       []string `json:"typeIds"`
 }
 
-// Providers finds, for each id, the pack of the tree's registry index
-// (index.json) whose entry ids (typeIds) list it: `diff` names the pack
-// that provides a node type a chain needs. The index (a few hundred KB) is
-// read once and searched for each quoted id; only the pack objects that
-// hold one are decoded, through the untrusted layer. An id no pack lists
-// (or a tree without an index) has no entry.
-func (r *Root) Providers(tree string, ids []string) (map[string]IndexedPack, error) {
+// Provided maps each entry id (typeId) of the tree's registry index
+// (index.json) to the pack that lists it: `diff` names the pack that
+// provides a node type a chain needs. The index is decoded once, through
+// the untrusted layer; when two packs list an id the first wins. A tree
+// without an index gives an empty map.
+func (r *Root) Provided(tree string) (map[string]IndexedPack, error) {
 	out := map[string]IndexedPack{}
 	rel := r.rel(tree, "registryIndex", "index", "")
-	if rel == "" || r.dir == nil || len(ids) == 0 {
+	if rel == "" || r.dir == nil {
 		return out, nil
 	}
-	data, err := r.dir.ReadFile(rel, untrusted.MaxDocument)
+	var idx struct {
+		Packs []IndexedPack `json:"packs"`
+	}
+	err := r.dir.ReadJSON(rel, untrusted.MaxDocument, &idx)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
 	if err != nil {
 		return out, err
 	}
-	for _, id := range ids {
-		quoted, _ := json.Marshal(id)
-		for from := 0; ; {
-			i := bytes.Index(data[from:], quoted)
-			if i < 0 {
-				break
-			}
-			at := from + i
-			from = at + len(quoted)
-			start, end := enclosingObject(data, at)
-			if start < 0 {
-				continue
-			}
-			var cand IndexedPack
-			if untrusted.DecodeJSON(data[start:end], &cand) == nil && slices.Contains(cand.TypeIDs, id) {
-				out[id] = cand
-				break
+	for _, p := range idx.Packs {
+		ids := p.TypeIDs
+		p.TypeIDs = nil // the map's values need not hold every sibling id
+		for _, id := range ids {
+			if _, ok := out[id]; !ok {
+				out[id] = p
 			}
 		}
 	}
 	return out, nil
-}
-
-// enclosingObject is the span of the object at depth 2 of data (a pack of
-// {"packs": [...]}) that holds the offset at, or -1: data is scanned once,
-// strings skipped, and what it finds is decoded by the untrusted layer
-// (which refuses a span that is no JSON object).
-func enclosingObject(data []byte, at int) (start, end int) {
-	depth, start := 0, -1
-	for i := 0; i < len(data); i++ {
-		switch data[i] {
-		case '"':
-			for i++; i < len(data) && data[i] != '"'; i++ {
-				if data[i] == '\\' {
-					i++
-				}
-			}
-		case '{', '[':
-			depth++
-			if depth == 3 && data[i] == '{' {
-				start = i
-			}
-		case '}', ']':
-			if depth == 3 && data[i] == '}' && start >= 0 {
-				if start <= at && at < i {
-					return start, i + 1
-				}
-				start = -1
-			}
-			depth--
-		}
-		if i > at && depth < 3 {
-			break
-		}
-	}
-	return -1, -1
 }

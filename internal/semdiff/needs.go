@@ -5,6 +5,7 @@ import (
 	"maps"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/openwop/wopkit/internal/pack"
 	"github.com/openwop/wopkit/internal/registry"
@@ -157,23 +158,18 @@ func (d *differ) needs() {
 }
 
 // providers looks up the packs that provide ids (node types, chains) in
-// the index of the registry the sides were read from (v2 tree, then v1),
-// reading it once, and returns the words that name the provider of a need
-// key ("node type T", "chain C") to follow it in a line.
+// the index of the registry the sides were read from (v2 tree, then v1)
+// and returns the words that name the provider of a need key ("node type
+// T", "chain C") to follow it in a line. The index is read once per
+// registry and process (providedIn), not once per comparison.
 func (d *differ) providers(ids []string) func(k string) string {
 	reg := d.new.registry
 	if reg == "" {
 		reg = d.old.registry
 	}
-	found := map[string]registry.IndexedPack{}
+	var found map[string]registry.IndexedPack
 	if reg != "" && len(ids) > 0 {
-		if root, err := registry.Open(reg); err == nil {
-			for _, tree := range []string{registry.TreeV1, registry.TreeV2} {
-				got, _ := root.Providers(tree, ids)
-				maps.Copy(found, got) // v2, read last, wins
-			}
-			root.Close()
-		}
+		found = providedIn(reg)
 	}
 	return func(k string) string {
 		switch p, ok := found[k[strings.LastIndex(k, " ")+1:]]; {
@@ -184,6 +180,30 @@ func (d *differ) providers(ids []string) func(k string) string {
 		}
 		return " (no pack of the registry's index lists it)"
 	}
+}
+
+// provided holds, per registry directory, the ids its index lists with
+// their providing pack, read at the first comparison that needs them: a
+// registry checkout does not change during one run of wopkit.
+var provided sync.Map // string -> func() map[string]registry.IndexedPack
+
+// providedIn is the id -> providing pack map of the registry at reg (v2
+// entries over v1), empty when it cannot be opened or has no index.
+func providedIn(reg string) map[string]registry.IndexedPack {
+	f, _ := provided.LoadOrStore(reg, sync.OnceValue(func() map[string]registry.IndexedPack {
+		found := map[string]registry.IndexedPack{}
+		root, err := registry.Open(reg)
+		if err != nil {
+			return found
+		}
+		defer root.Close()
+		for _, tree := range []string{registry.TreeV1, registry.TreeV2} {
+			got, _ := root.Provided(tree)
+			maps.Copy(found, got) // v2, read last, wins
+		}
+		return found
+	}))
+	return f.(func() map[string]registry.IndexedPack)()
 }
 
 // nodeType is the typeId at ptr in p's manifest.

@@ -126,4 +126,12 @@ func TestDAGNeedsOfOldChainsOnly(t *testing.T) {
 	if br := r.Breaking(); len(br) != 1 || br[0].Pointer != "/chains/0/dag/nodes/1/typeId" || !strings.Contains(br[0].Message, "chain acme.a: its DAG now needs node type feature.notifications.nodes.notify, which the pack does not provide (provided by feature.notifications@2.1.0)") {
 		t.Errorf("the old chain's new need: %+v", br)
 	}
+	// The index is read once per registry and process (issue 42's speed):
+	// a second comparison names the provider without reading it again.
+	if err := os.Remove(filepath.Join(reg, "v1", "index.json")); err != nil {
+		t.Fatal(err)
+	}
+	if br := Compare(old, nw).Breaking(); len(br) != 1 || !strings.Contains(br[0].Message, "(provided by feature.notifications@2.1.0)") {
+		t.Errorf("the second comparison read the index again: %+v", br)
+	}
 }

@@ -125,5 +125,15 @@ func probes(s string) []string {
 			out = append(out, v+"-0")
 		}
 	}
-	return out
+	// Each probe once, first place kept (the first separating probe is the
+	// witness a line names): the two ranges often share versions.
+	seen := make(map[string]bool, len(out))
+	uniq := out[:0]
+	for _, v := range out {
+		if !seen[v] {
+			seen[v] = true
+			uniq = append(uniq, v)
+		}
+	}
+	return uniq
 }

@@ -74,6 +74,10 @@ func (s *shaper) leaf(e *jsonschema.ValidationError) {
 			hint = "simplify the pattern " + k.Want + " (nested repetition such as (a+)+ takes exponential time), or shorten the value"
 		}
 		add(ptr, false, "pattern", msg, hint)
+	case *kind.PatternPropertyUndecided:
+		add(jsondoc.Child(ptr, k.Property), true, "patternProperties",
+			fmt.Sprintf("property %s could not be checked against the form of names %s allows: the schema's pattern backtracks too much to decide within %v", quoteKey(k.Property), fieldText(ptr), ecmare.Timeout),
+			"simplify the pattern "+k.Pattern+" (nested repetition such as (a+)+ takes exponential time), or shorten the name")
 	case *kind.Format:
 		add(ptr, false, "format", fmt.Sprintf("%s is not a valid %s", gotText(got), k.Want), formatHint(k.Want))
 	case *kind.MinLength:

@@ -10,7 +10,8 @@ import (
 // are ECMA-262 regular expressions (ajv, the registry's validator, reads
 // them so, with the u flag), not Go's RE2; internal/ecmare compiles them,
 // each match bounded in time. A match it cannot decide in time refuses the
-// value, and leaf says so.
+// value (pattern) or the property (patternProperties, through
+// jsonschema.DecidingRegexp), and leaf says so.
 func ecmaRegexp(src string) (jsonschema.Regexp, error) {
 	re, err := ecmare.Cached(src)
 	if err != nil {

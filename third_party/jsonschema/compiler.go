@@ -323,6 +323,13 @@ type Regexp interface {
 	MatchString(string) bool
 }
 
+// DecidingRegexp is a Regexp that can say a match was not decided (an
+// engine with a time bound): patternProperties then reports
+// kind.PatternPropertyUndecided rather than taking it for no match.
+type DecidingRegexp interface {
+	Match(string) (bool, error)
+}
+
 // RegexpEngine parses a regular expression and returns,
 // if successful, a Regexp object that can be used to
 // match against text.

@@ -252,7 +252,19 @@ func (vd *validator) objValidate(obj map[string]any) {
 
 		// patternProperties --
 		for regex, sch := range s.PatternProperties {
-			if regex.MatchString(pname) {
+			var matched bool
+			if m, ok := regex.(DecidingRegexp); ok {
+				var err error
+				if matched, err = m.Match(pname); err != nil {
+					// Not known to match nor not to: said, never taken for a miss.
+					evaluated = true
+					vd.addError(&kind.PatternPropertyUndecided{Property: pname, Pattern: regex.String()})
+					continue
+				}
+			} else {
+				matched = regex.MatchString(pname)
+			}
+			if matched {
 				evaluated = true
 				vd.addErr(vd.validateVal(sch, pvalue, pname))
 			}

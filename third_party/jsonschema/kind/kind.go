@@ -485,6 +485,24 @@ func (k *Pattern) LocalizedString(p *message.Printer) string {
 
 // --
 
+// PatternPropertyUndecided is a property name whose match against a
+// patternProperties pattern was cut short (the regexp engine's Match gave
+// an error): whether the pattern's schema applies is not known.
+type PatternPropertyUndecided struct {
+	Property string
+	Pattern  string
+}
+
+func (*PatternPropertyUndecided) KeywordPath() []string {
+	return []string{"patternProperties"}
+}
+
+func (k *PatternPropertyUndecided) LocalizedString(p *message.Printer) string {
+	return p.Sprintf("whether property %s matches pattern %s could not be decided", quote(k.Property), quote(k.Pattern))
+}
+
+// --
+
 type ContentEncoding struct {
 	Want string
 	Err  error
