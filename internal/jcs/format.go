@@ -21,6 +21,16 @@ func unsafeInteger(f float64) bool {
 	return math.Abs(f) > maxSafe && !math.IsInf(f, 0)
 }
 
+// AppendNumber appends the ECMAScript Number::toString form of a finite f
+// (JSON.stringify's and String(f)'s digits): the one implementation,
+// which internal/jsvalue uses too.
+func AppendNumber(out []byte, f float64) []byte { return appendNumber(out, f) }
+
+// AppendString appends s (valid UTF-8) quoted as JSON.stringify quotes it
+// (the JCS string form): the one implementation, which internal/jsvalue
+// uses too.
+func AppendString(out []byte, s string) []byte { return appendString(out, s) }
+
 // appendNumber appends the ECMAScript Number::toString form of a finite f.
 func appendNumber(out []byte, f float64) []byte {
 	if f == 0 { // also -0

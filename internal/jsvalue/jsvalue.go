@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/openwop/wopkit/internal/jcs"
 	"github.com/openwop/wopkit/internal/jsondoc"
 )
 
@@ -167,37 +168,7 @@ func appendJSON(b []byte, v any) []byte {
 
 // appendString quotes s as JSON.stringify does: only '"', '\\' and the
 // control characters are escaped.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+func appendString(b []byte, s string) []byte { return jcs.AppendString(b, s) }
 
 // NumberString is JavaScript's Number::toString(f) (ECMA-262 §6.1.6.1.20):
 // the shortest digits that read back as f, in positional notation for
@@ -214,41 +185,7 @@ func NumberString(f float64) string {
 	case f == 0:
 		return "0"
 	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	// Shortest round-trip digits and exponent: d.ddddde±x.
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, exp, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	x, _ := strconv.Atoi(exp)
-	k := len(digits)
-	n := x + 1 // the position of the decimal point after the first n digits
-	var out string
-	switch {
-	case k <= n && n <= 21:
-		out = digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		out = digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		out = "0." + strings.Repeat("0", -n) + digits
-	default:
-		es := "+"
-		if n-1 < 0 {
-			es = "-"
-		}
-		ev := n - 1
-		if ev < 0 {
-			ev = -ev
-		}
-		out = digits[:1]
-		if k > 1 {
-			out += "." + digits[1:]
-		}
-		out += "e" + es + strconv.Itoa(ev)
-	}
-	return sign + out
+	return string(jcs.AppendNumber(nil, f))
 }
 
 // JSString is JavaScript's String(v) for a JSON value: a string as it is,
