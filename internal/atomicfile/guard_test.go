@@ -42,6 +42,7 @@ var doorDirs = []string{
 var writesListed = map[string]string{
 	"internal/untrusted/files.go:openDir":           "os.OpenRoot of a folder to read (the read door); writes into it go through atomicfile.InDir",
 	"internal/pack/source.go:openPack":              "os.OpenRoot of the pack folder to read it through the root (pack never writes into the pack folder)",
+	"internal/tui/tuitest/tuitest.go:Main":          "the TestMain of the terminal UI's tests: a temporary configuration folder for the tests' keys and drafts; only tests use tuitest",
 	"internal/tui/tuitest/tuitest.go:Driver.Golden": "go test -update rewriting a golden file of wopkit's own tests (testdata/golden); only tests use the driver",
 }
 

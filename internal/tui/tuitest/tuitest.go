@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -186,4 +187,33 @@ func (d *Driver) Golden(name string) {
 	if got != string(want) {
 		d.T.Errorf("view differs from %s:\n--- got\n%s--- want\n%s", path, got, want)
 	}
+}
+
+// Main is the TestMain of the terminal UI's packages: GOGC=400 as wopkit
+// itself runs (internal/gctune; GOGC set in the environment wins: the tests
+// allocate like the wizard, a draw for every key, and at GOGC=100 a fifth
+// of their CPU went to the collector), the tests' keys and drafts kept out
+// of the user's folders (XDG_CONFIG_HOME and XDG_STATE_HOME in a temporary
+// folder: a wizard run inside a git checkout keeps a new key there), flags
+// parsed, then early (when not nil) started before the tests and the
+// function it returns run after them.
+func Main(m *testing.M, early func() func()) {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	dir, err := os.MkdirTemp("", "wopkit-tui-config-*")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state")) // drafts (userstate)
+	flag.Parse()
+	after := func() {}
+	if early != nil {
+		after = early()
+	}
+	code := m.Run()
+	after()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
