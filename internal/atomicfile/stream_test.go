@@ -11,30 +11,10 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/openwop/wopkit/internal/fixtures"
 	"github.com/openwop/wopkit/internal/untrusted"
 	"github.com/openwop/wopkit/internal/werr"
 )
-
-// nullDevice makes a copy of the null device's node in a temporary
-// folder, or skips, saying why, where mknod is not permitted or the
-// folder's file system refuses devices (mounted nodev).
-func nullDevice(t *testing.T, dir string) string {
-	t.Helper()
-	var st syscall.Stat_t
-	if err := syscall.Stat("/dev/null", &st); err != nil {
-		t.Skipf("no /dev/null to copy: %v", err)
-	}
-	dev := filepath.Join(dir, "null")
-	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, int(st.Rdev)); err != nil {
-		t.Skipf("mknod is not permitted here (%v): the device cases need root or CAP_MKNOD", err)
-	}
-	f, err := os.OpenFile(dev, os.O_WRONLY, 0)
-	if err != nil {
-		t.Skipf("%s is on a file system that refuses device nodes (mounted nodev?): %v", dir, err)
-	}
-	f.Close()
-	return dev
-}
 
 // onlyEntries fails unless dir holds exactly names.
 func onlyEntries(t *testing.T, dir string, names ...string) {
@@ -73,7 +53,7 @@ func isMode(t *testing.T, path string, want fs.FileMode) {
 func TestDeviceOutputIsStreamed(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	dev := nullDevice(t, dir)
+	dev := fixtures.NullDevice(t, dir)
 	if !IsStream(dev) || StreamKind(dev) != "device" {
 		t.Errorf("IsStream(%s) = %v, %q", dev, IsStream(dev), StreamKind(dev))
 	}
@@ -168,7 +148,7 @@ func TestLinkOutToDeviceRefused(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	os.Mkdir(out, 0o755)
-	dev := nullDevice(t, dir)
+	dev := fixtures.NullDevice(t, dir)
 	link := filepath.Join(out, "pack.tgz")
 	os.Symlink(dev, link)
 	if err := WriteFile(link, []byte("x"), 0o644); werr.CodeOf(err) != untrusted.CodeOutsideRoot {
